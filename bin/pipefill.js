@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// The installed `pipefill` command. It runs the built CLI in dist/ (`npm run build`).
+import { existsSync } from 'node:fs';
+
+if (!existsSync(new URL('../dist/cli/bin.js', import.meta.url))) {
+  process.stderr.write('pipefill: not built yet; run `npm run build` in the package folder, or use `npm run pipefill` from a clone.\n');
+  process.exit(1);
+}
+await import('../dist/cli/bin.js');

@@ -1,0 +1,50 @@
+// Lint enforces the layering in ../shared/DESIGN.md: each folder imports only
+// from the layers below it. Rules are regexes on the import specifier, so a
+// violation names the folder it came from and the one it may not reach.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** @param {string} regex @param {string} message */
+const restrict = (regex, message) => ({
+  'no-restricted-imports': ['error', { patterns: [{ regex, message }] }],
+});
+
+const layer = (files, regex, message) => ({
+  files,
+  ignores: ['**/*.test.ts'],
+  rules: restrict(regex, message),
+});
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'e2e/screenshots/**', 'native/**/build/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
+    // Tool config files must default-export; project code must not.
+    ignores: ['*.config.js', '*.config.ts'],
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'No default exports (DESIGN.md naming).' }],
+    },
+  },
+  layer(['src/model/**/*.ts'], '^(?!\\./)', 'src/model is pure: it imports only its own files (no Node, no packages, no other layer).'),
+  layer(['src/advice/**/*.ts'], '^(?!\\./|\\.\\./model/)', 'src/advice may import only src/model.'),
+  layer(['src/contract/**/*.ts'], '^(?!\\./|\\.\\./model/|\\.\\./advice/|zod$)', 'src/contract may import only src/model, src/advice and zod.'),
+  layer(
+    ['src/smb/**/*.ts', 'src/probe/**/*.ts', 'src/apply/**/*.ts', 'src/report/**/*.ts'],
+    '^\\.\\./(assess|cli|web)/|app/',
+    'Service layers (smb, probe, apply, report) may not import the orchestrator or the shells above them.',
+  ),
+  layer(['src/assess/**/*.ts'], '^\\.\\./(cli|web)/|app/', 'src/assess may not import the CLI, the web host or the app.'),
+  layer(['src/cli/**/*.ts', 'src/web/**/*.ts'], 'app/', 'The CLI and web host may not import the Electron app.'),
+  layer(
+    ['app/renderer/**/*.{ts,tsx}'],
+    '^(?!\\./|\\.\\./|react|react-dom|chart\\.js|(\\.\\./)+src/(contract|model)/)',
+    'The renderer imports only src/contract types and src/model (DESIGN.md).',
+  ),
+  {
+    files: ['scripts/**/*.mjs', 'bin/**/*.js'],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
+  },
+);

@@ -1,0 +1,60 @@
+// First-use set-up shared by `npm start`, `npm test` and `npm run pipefill`:
+// install npm dependencies when they are missing or older than the lock file,
+// and rebuild dist/ when a source file is newer than the last build. Anything
+// these steps print goes to stderr, so a command's stdout stays its own.
+// Only Node built-ins here: this runs before node_modules exists.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function mtime(path) {
+  return existsSync(path) ? statSync(path).mtimeMs : 0;
+}
+
+function newestIn(directory, accept) {
+  let newest = 0;
+  if (!existsSync(directory)) return newest;
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestIn(path, accept));
+    else if (accept(entry.name)) newest = Math.max(newest, mtime(path));
+  }
+  return newest;
+}
+
+/** Runs a set-up command with its output on stderr; exits the process if it fails. */
+export function runStep(label, command, args, options = {}) {
+  process.stderr.write(`pipefill: ${label}\n`);
+  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', process.stderr, process.stderr], ...options });
+  if (result.status !== 0) {
+    process.stderr.write(`pipefill: ${label} failed (${result.error?.message ?? `exit ${result.status}`})\n`);
+    process.exit(result.status || 1);
+  }
+}
+
+export function ensureNodeModules() {
+  const installed = join(root, 'node_modules', '.package-lock.json');
+  if (mtime(installed) >= mtime(join(root, 'package-lock.json')) && existsSync(installed)) return;
+  runStep('installing npm dependencies (npm ci)', 'npm', ['ci', '--no-audit', '--no-fund'], {
+    env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+  });
+}
+
+export function ensureBuild() {
+  const stamp = join(root, 'dist', '.build-stamp');
+  const sources = Math.max(
+    newestIn(join(root, 'src'), (name) => name.endsWith('.ts') && !name.endsWith('.test.ts')),
+    mtime(join(root, 'tsconfig.build.json')),
+    mtime(join(root, 'tsconfig.base.json')),
+    mtime(join(root, 'package-lock.json')),
+  );
+  if (existsSync(stamp) && mtime(stamp) >= sources) return;
+  // A clean build: files removed from src/ must not linger in dist/.
+  rmSync(join(root, 'dist'), { recursive: true, force: true });
+  runStep('building (tsc)', process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
+  writeFileSync(stamp, `${new Date().toISOString()}\n`);
+}

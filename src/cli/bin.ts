@@ -1,0 +1,4 @@
+// Process entry: run the CLI with this process's arguments and exit with its code.
+import { runCli } from './main.js';
+
+process.exitCode = await runCli(process.argv.slice(2));

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PredictionResultSchema } from '../contract/scenario.js';
+import { PlanResultSchema } from '../contract/plan.js';
+import { runCli } from './main.js';
+import type { Output } from './output.js';
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const output: Output = { out: (text) => out.push(text), err: (text) => err.push(text) };
+  const code = await runCli(argv, output);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'pipefill-cli-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const XP_READ = ['--client', 'xp-smb1', '--server', 'netapp-tr3869', '--op', 'read', '--workload', 'file:100MB', '--bandwidth', 'OC3', '--rtt', '32ms'];
+
+describe('pipefill predict', () => {
+  it('prints a short aligned table with the limit and the explanation', async () => {
+    const { code, out, err } = await run('predict', ...XP_READ);
+    expect(code).toBe(0);
+    expect(err).toBe('');
+    expect(out).toMatch(/expected time\s+87 s/);
+    expect(out).toMatch(/limited by\s+copy-pipeline/);
+    expect(out).toMatch(/^> copy-pipeline\s+60 KiB\s+9\.24 Mb\/s$/m);
+    expect(out).toMatch(/One 60 KiB request at a time/);
+  });
+
+  it('prints the documented JSON with --json', async () => {
+    const { code, out } = await run('predict', ...XP_READ, '--json');
+    expect(code).toBe(0);
+    const result = PredictionResultSchema.parse(JSON.parse(out));
+    expect(result.client).toBe('xp-smb1');
+    expect(result.bandwidth).toBe('OC3');
+    expect(result.limitedBy).toBe('copy-pipeline');
+    expect(result.seconds).toBeGreaterThan(80);
+    expect(result.bdpBytes).toBeCloseTo(622_080, 0);
+  });
+
+  it('answers a batch in the same order', async () => {
+    const file = join(scratch, 'batch.json');
+    const scenarios = [
+      { client: 'win7-smb2', server: 'netapp-tr3869', op: 'write', workload: 'tr3869-dirset', bandwidth: 'GbE', rtt: '32ms' },
+      { client: 'xp-smb1', server: 'samba', op: 'read', workload: 'file:32MiB', bandwidth: '52mbit', rtt: '75ms' },
+    ];
+    writeFileSync(file, JSON.stringify(scenarios));
+    const { code, out } = await run('predict', '--batch', file, '--json');
+    expect(code).toBe(0);
+    const results = PredictionResultSchema.array().parse(JSON.parse(out));
+    expect(results.map((r) => [r.client, r.workload])).toEqual(scenarios.map((s) => [s.client, s.workload]));
+    expect(results[0]?.limitedBy).toBe('round-trips');
+    const table = await run('predict', '--batch', file);
+    expect(table.out.split('\n')).toHaveLength(3);
+  });
+
+  it('says which scenario of a batch is wrong and what the valid ids are', async () => {
+    const file = join(scratch, 'bad-batch.json');
+    writeFileSync(file, JSON.stringify([{ client: 'win7-smb2', server: 'netapp-tr3869', op: 'read', workload: 'file:1MB', bandwidth: 'GbE', rtt: '32ms' }, { client: 'win7-smb2', server: 'nas', op: 'read', workload: 'file:1MB', bandwidth: 'GbE', rtt: '32ms' }]));
+    const { code, out, err } = await run('predict', '--batch', file);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toMatch(/#2\.server/);
+    expect(err).toMatch(/netapp-tr3869/);
+  });
+
+  it('explains a batch file that is not JSON', async () => {
+    const file = join(scratch, 'not-json.json');
+    writeFileSync(file, '{client: win7');
+    const { code, err } = await run('predict', '--batch', file);
+    expect(code).toBe(2);
+    expect(err).toMatch(/is not a JSON array of scenarios/);
+    expect(err).toMatch(/hint: Expected \[\{"client"/);
+  });
+
+  it('names a missing option and gives an example', async () => {
+    const { code, err } = await run('predict', '--client', 'xp-smb1');
+    expect(code).toBe(2);
+    expect(err).toMatch(/Missing --server/);
+  });
+
+  it('lists valid client ids for an unknown one', async () => {
+    const { code, err } = await run('predict', ...XP_READ.map((arg) => (arg === 'xp-smb1' ? 'win95' : arg)));
+    expect(code).toBe(2);
+    expect(err).toMatch(/client: Invalid option: expected one of "xp-smb1"\|"win7-smb1"/);
+  });
+
+  it('refuses unknown options', async () => {
+    const { code, err } = await run('predict', ...XP_READ, '--colour', 'red');
+    expect(code).toBe(2);
+    expect(err).toMatch(/--colour/);
+  });
+});
+
+describe('pipefill plan', () => {
+  it('plans the default branch link for every client generation', async () => {
+    const { code, out } = await run('plan', '--json');
+    expect(code).toBe(0);
+    const plan = PlanResultSchema.parse(JSON.parse(out));
+    expect(plan.link.preset).toBe('europe-continental');
+    expect(plan.cells).toHaveLength(7 * 2 * 2);
+  });
+
+  it('takes a custom link and prints a table', async () => {
+    const { code, out } = await run('plan', '--bandwidth', '20mbit', '--rtt', '80ms', '--server', 'samba');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^Custom link: 20 Mb\/s, 80 ms RTT, BDP 200 KB; server samba/);
+    expect(out).toMatch(/Windows XP, SMB1/);
+  });
+
+  it('refuses an unknown preset and lists the valid ones', async () => {
+    const { code, err } = await run('plan', '--preset', 'mars');
+    expect(code).toBe(2);
+    expect(err).toMatch(/europe-continental/);
+  });
+});
+
+describe('pipefill help and unknown commands', () => {
+  it('prints usage', async () => {
+    const { code, out } = await run('help');
+    expect(code).toBe(0);
+    expect(out).toMatch(/pipefill predict --client/);
+  });
+  it('refuses an unknown command', async () => {
+    const { code, err } = await run('frobnicate');
+    expect(code).toBe(2);
+    expect(err).toMatch(/unknown command "frobnicate"/);
+  });
+});

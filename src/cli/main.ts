@@ -1,0 +1,48 @@
+// The headless entry point: `pipefill <command> [options]`. It runs the same
+// contract the desktop app and the web mode use.
+
+import { createLocalApi } from '../assess/local-api.js';
+import { PipefillInputError } from '../model/errors.js';
+import { PLAN_USAGE, planCommand } from './commands/plan.js';
+import { PREDICT_USAGE, predictCommand } from './commands/predict.js';
+import { PROFILES_USAGE, profilesCommand } from './commands/profiles.js';
+import type { Output } from './output.js';
+import { processOutput } from './output.js';
+
+const COMMANDS = {
+  predict: predictCommand,
+  plan: planCommand,
+  profiles: profilesCommand,
+} as const;
+
+export const USAGE = `Pipefill: why copies to an SMB share are slow, how fast they should be, and what to change.
+
+Usage:
+${[PLAN_USAGE, PREDICT_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
+
+  pipefill help      this text`;
+
+/** Runs one command line; returns the process exit code (0 ok, 2 bad input, 1 anything else). */
+export async function runCli(argv: readonly string[], output: Output = processOutput): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    output.out(USAGE);
+    return name === undefined ? 2 : 0;
+  }
+  const command = (COMMANDS as Record<string, (typeof COMMANDS)[keyof typeof COMMANDS]>)[name];
+  if (!command) {
+    output.err(`error: unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    await command(rest, createLocalApi(), output);
+    return 0;
+  } catch (error) {
+    if (error instanceof PipefillInputError) {
+      output.err(`error: ${error.message}\nhint: ${error.hint}`);
+      return 2;
+    }
+    output.err(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return 1;
+  }
+}

@@ -1,0 +1,24 @@
+// The one typed contract between every front end (CLI, local web mode,
+// Electron preload) and the services: method name -> input and output
+// schemas. Transports validate both sides with these schemas, so a message
+// that does not fit is refused at the boundary with a readable error.
+
+import { z } from 'zod';
+import { CatalogueSchema, PlanInputSchema, PlanResultSchema } from './plan.js';
+import { PredictionResultSchema, ScenarioInputSchema } from './scenario.js';
+
+export const apiContract = {
+  predict: { input: ScenarioInputSchema, output: PredictionResultSchema },
+  predictBatch: { input: z.array(ScenarioInputSchema), output: z.array(PredictionResultSchema) },
+  plan: { input: PlanInputSchema, output: PlanResultSchema },
+  catalogue: { input: z.object({}).strict(), output: CatalogueSchema },
+} as const;
+
+export type ApiMethod = keyof typeof apiContract;
+export type ApiInput<M extends ApiMethod> = z.input<(typeof apiContract)[M]['input']>;
+/** The input after validation (defaults applied). */
+export type ApiParsedInput<M extends ApiMethod> = z.output<(typeof apiContract)[M]['input']>;
+export type ApiOutput<M extends ApiMethod> = z.output<(typeof apiContract)[M]['output']>;
+
+/** What every transport exposes: one async function per contract entry. */
+export type PipefillApi = { readonly [M in ApiMethod]: (input: ApiInput<M>) => Promise<ApiOutput<M>> };

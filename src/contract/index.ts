@@ -1,0 +1,4 @@
+export * from './api.js';
+export * from './plan.js';
+export * from './scenario.js';
+export * from './validate.js';

@@ -1,0 +1,117 @@
+// The what-if planner's messages: a link (a preset or a rate and RTT) in,
+// every client generation's predicted times out.
+
+import { z } from 'zod';
+import { CLIENT_PROFILE_IDS, CLIENT_PROFILES } from '../model/client-profiles.js';
+import { PipefillInputError } from '../model/errors.js';
+import { LIMIT_LAYERS } from '../model/in-flight.js';
+import type { Link } from '../model/link.js';
+import { bdpBytes } from '../model/link.js';
+import { planLink } from '../model/plan.js';
+import { DEFAULT_PRESET_ID, findPreset, LINK_PRESETS } from '../model/presets.js';
+import { SERVER_PROFILE_IDS, SERVER_PROFILES } from '../model/server-profiles.js';
+import { parseLossRate, parseRate, parseTimeMs } from '../model/units.js';
+
+/** A planner with no server named plans against a current Windows file server. */
+export const DEFAULT_PLAN_SERVER = 'win2012plus';
+
+export const PlanInputSchema = z
+  .object({
+    preset: z.string().optional(),
+    bandwidth: z.string().optional(),
+    rtt: z.string().optional(),
+    loss: z.string().optional(),
+    server: z.enum(SERVER_PROFILE_IDS).optional(),
+  })
+  .strict();
+export type PlanInput = z.infer<typeof PlanInputSchema>;
+
+export const PlanResultSchema = z.object({
+  link: z.object({
+    preset: z.string().optional(),
+    label: z.string(),
+    bandwidthBitsPerSecond: z.number(),
+    rttMs: z.number(),
+    lossRate: z.number(),
+    bdpBytes: z.number(),
+  }),
+  server: z.enum(SERVER_PROFILE_IDS),
+  cells: z.array(
+    z.object({
+      client: z.enum(CLIENT_PROFILE_IDS),
+      clientLabel: z.string(),
+      workload: z.string(),
+      op: z.enum(['read', 'write']),
+      seconds: z.number(),
+      throughputMbps: z.number(),
+      limitedBy: z.enum(LIMIT_LAYERS),
+      explanation: z.string(),
+    }),
+  ),
+});
+export type PlanResult = z.infer<typeof PlanResultSchema>;
+
+/** A preset, optionally with its rate, RTT or loss changed; or a rate and RTT given outright. */
+function resolvePlanLink(input: PlanInput): { link: Link; label: string; preset?: string } {
+  const named = input.preset ?? (input.bandwidth === undefined && input.rtt === undefined ? DEFAULT_PRESET_ID : undefined);
+  const preset = named === undefined ? undefined : findPreset(named);
+  if (named !== undefined && !preset) {
+    throw new PipefillInputError(`Unknown link preset ${JSON.stringify(named)}.`, `Valid presets: ${LINK_PRESETS.map((p) => p.id).join(', ')}.`);
+  }
+  if (!preset && (input.bandwidth === undefined || input.rtt === undefined)) {
+    throw new PipefillInputError('A plan needs a link: a preset, or both a bandwidth and an RTT.', 'For example --preset europe-continental, or --bandwidth 20mbit --rtt 80ms.');
+  }
+  const link: Link = {
+    bandwidthBitsPerSecond: input.bandwidth !== undefined ? parseRate(input.bandwidth) : (preset?.link.bandwidthBitsPerSecond ?? 0),
+    rttMs: input.rtt !== undefined ? parseTimeMs(input.rtt) : (preset?.link.rttMs ?? 0),
+    lossRate: input.loss !== undefined ? parseLossRate(input.loss) : 0,
+  };
+  const changed = input.bandwidth !== undefined || input.rtt !== undefined || input.loss !== undefined;
+  const label = preset ? `${preset.label}${changed ? ', adjusted' : ''}` : 'Custom link';
+  return preset ? { link, label, preset: preset.id } : { link, label };
+}
+
+export function planFromInput(input: PlanInput): PlanResult {
+  const { link, label, preset } = resolvePlanLink(input);
+  const server = input.server ?? DEFAULT_PLAN_SERVER;
+  const cells = planLink(link, server).map((cell) => ({
+    client: cell.client,
+    clientLabel: CLIENT_PROFILES[cell.client].label,
+    workload: cell.workload,
+    op: cell.op,
+    seconds: cell.prediction.seconds,
+    throughputMbps: cell.prediction.throughputBitsPerSecond / 1e6,
+    limitedBy: cell.prediction.limitedBy,
+    explanation: cell.prediction.explanation,
+  }));
+  return {
+    link: {
+      ...(preset === undefined ? {} : { preset }),
+      label,
+      bandwidthBitsPerSecond: link.bandwidthBitsPerSecond,
+      rttMs: link.rttMs,
+      lossRate: link.lossRate ?? 0,
+      bdpBytes: bdpBytes(link),
+    },
+    server,
+    cells,
+  };
+}
+
+export const CatalogueSchema = z.object({
+  clients: z.array(z.object({ id: z.enum(CLIENT_PROFILE_IDS), label: z.string(), protocol: z.enum(['smb1', 'smb2']), dialect: z.string() })),
+  servers: z.array(z.object({ id: z.enum(SERVER_PROFILE_IDS), label: z.string() })),
+  presets: z.array(z.object({ id: z.string(), label: z.string(), bandwidthBitsPerSecond: z.number(), rttMs: z.number(), source: z.string() })),
+});
+export type Catalogue = z.infer<typeof CatalogueSchema>;
+
+export function catalogue(): Catalogue {
+  return {
+    clients: CLIENT_PROFILE_IDS.map((id) => {
+      const { label, protocol, dialect } = CLIENT_PROFILES[id];
+      return { id, label, protocol, dialect };
+    }),
+    servers: SERVER_PROFILE_IDS.map((id) => ({ id, label: SERVER_PROFILES[id].label })),
+    presets: LINK_PRESETS.map((p) => ({ id: p.id, label: p.label, bandwidthBitsPerSecond: p.link.bandwidthBitsPerSecond, rttMs: p.link.rttMs, source: p.source })),
+  };
+}

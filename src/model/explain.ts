@@ -1,0 +1,93 @@
+// One plain sentence per prediction, with the numbers that make the case:
+// "one 60 KB request per round trip: 1.2 MB/s at 32 ms, whatever the bandwidth".
+
+import type { ClientProfile, Op } from './client-profiles.js';
+import type { LayerBudget, LimitLayer } from './in-flight.js';
+import { creditCharge } from './in-flight.js';
+import type { Link } from './link.js';
+import type { ServerProfile } from './server-profiles.js';
+import { formatBinaryBytes, formatByteRate, formatBytes, formatDuration, formatRate } from './units.js';
+
+export interface ExplainInput {
+  readonly seconds: number;
+  readonly limitedBy: LimitLayer;
+  readonly layers: readonly LayerBudget[];
+  readonly bdpBytes: number;
+  readonly requestBytes: number;
+  readonly pipeline: { readonly depth: number; readonly chunkBytes: number };
+  readonly breakdown: { readonly dataSeconds: number; readonly metadataSeconds: number; readonly metadataRoundTrips: number; readonly slowStartSeconds: number };
+  readonly files: number;
+}
+
+function rateOf(bytesPerSecond: number): string {
+  return `${formatByteRate(bytesPerSecond)} (${formatRate(bytesPerSecond * 8)})`;
+}
+
+function share(bytesPerSecond: number, link: Link): string {
+  const percent = Math.round(((bytesPerSecond * 8) / link.bandwidthBitsPerSecond) * 100);
+  return `${percent}% of your ${formatRate(link.bandwidthBitsPerSecond)}`;
+}
+
+function layerSentence(layer: LayerBudget, input: ExplainInput, client: ClientProfile, server: ServerProfile, op: Op, link: Link): string {
+  const rtt = formatDuration(link.rttMs);
+  const rate = rateOf(layer.bytesPerSecond);
+  switch (layer.layer) {
+    case 'copy-pipeline': {
+      const { depth, chunkBytes } = input.pipeline;
+      if (depth === 1) {
+        const trips = client.roundTripsPerRequest[op];
+        const per = trips === 1 ? 'per round trip' : `at a time, ${trips} round trips each`;
+        return `one ${formatBinaryBytes(chunkBytes)} request ${per}: ${rate} at ${rtt}, whatever the bandwidth.`;
+      }
+      return `the copy engine keeps ${depth} x ${formatBinaryBytes(chunkBytes)} (${formatBinaryBytes(layer.bytesInFlight)}) in flight: ${rate} at ${rtt}, ${share(layer.bytesPerSecond, link)}. The path needs ${formatBytes(input.bdpBytes)} in flight.`;
+    }
+    case 'credits': {
+      if (client.protocol === 'smb1') {
+        return `the server's SMB1 multiplex limit (${server.smb1MaxMpx} requests of ${formatBinaryBytes(input.requestBytes)}) allows ${formatBinaryBytes(layer.bytesInFlight)} in flight: ${rate} at ${rtt}, ${share(layer.bytesPerSecond, link)}.`;
+      }
+      const charge = creditCharge(input.requestBytes);
+      const grantedBytes = Math.floor(server.smb2.creditsMax / charge) * input.requestBytes;
+      const throttled = server.smb2.clientThrottleBytes !== undefined && server.smb2.clientThrottleBytes < grantedBytes;
+      if (throttled) {
+        return `the client's SMB2 credit throttle holds it to ${formatBinaryBytes(layer.bytesInFlight)} in flight: ${rate} at ${rtt}, ${share(layer.bytesPerSecond, link)}.`;
+      }
+      const chargeText = charge > 1 ? ` (${charge} credits each)` : '';
+      return `the server's ${server.smb2.creditsMax} SMB2 credits allow ${formatBinaryBytes(layer.bytesInFlight)} of ${formatBinaryBytes(input.requestBytes)} requests${chargeText} in flight: ${rate} at ${rtt}, ${share(layer.bytesPerSecond, link)}.`;
+    }
+    case 'client-tcp-window': {
+      const what = op === 'read' ? "the client's TCP receive window" : "the client's TCP send buffer";
+      return `your ${op}s stop at ${formatBinaryBytes(layer.bytesInFlight)} in flight: ${what}. At ${rtt} that caps you at ${rate}, ${share(layer.bytesPerSecond, link)}.`;
+    }
+    case 'server-tcp-window': {
+      const what = op === 'write' ? "the server's TCP receive window" : "the server's TCP send buffer";
+      return `your ${op}s stop at ${formatBinaryBytes(layer.bytesInFlight)} in flight: ${what}. At ${rtt} that caps you at ${rate}, ${share(layer.bytesPerSecond, link)}.`;
+    }
+    case 'packet-loss':
+      return `packet loss of ${((link.lossRate ?? 0) * 100).toPrecision(2)}% holds one TCP stream to about ${rate} at ${rtt} (Mathis bound), whatever the windows.`;
+    case 'bandwidth':
+      return `every layer keeps the path's ${formatBytes(input.bdpBytes)} BDP in flight: the link itself is the limit, ${rate} of payload on ${formatRate(link.bandwidthBitsPerSecond)}.`;
+  }
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function explain(input: ExplainInput, client: ClientProfile, server: ServerProfile, op: Op, link: Link): string {
+  const rtt = formatDuration(link.rttMs);
+  const { breakdown } = input;
+  if (input.limitedBy === 'round-trips') {
+    const perFile = input.files > 0 ? Math.round(breakdown.metadataRoundTrips / input.files) : breakdown.metadataRoundTrips;
+    return capitalise(
+      `${input.files} files x about ${perFile} metadata round trips (${breakdown.metadataRoundTrips} in all, ${formatDuration(breakdown.metadataSeconds * 1000)} at ${rtt}) take longer than the data itself (${formatDuration(breakdown.dataSeconds * 1000)}): fewer round trips per file, or several files at once, is what helps.`,
+    );
+  }
+  if (input.limitedBy === 'slow-start') {
+    return capitalise(
+      `the copy is short beside TCP's ramp: ${formatDuration(breakdown.slowStartSeconds * 1000)} go to growing the window from its initial few segments to the ${formatBytes(input.bdpBytes)} this path needs.`,
+    );
+  }
+  const layer = input.layers.find((candidate) => candidate.layer === input.limitedBy);
+  if (!layer) return `Limited by ${input.limitedBy}.`;
+  return capitalise(layerSentence(layer, input, client, server, op, link));
+}

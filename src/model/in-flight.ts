@@ -1,0 +1,148 @@
+// The bytes each layer lets a client keep in flight, and the throughput that
+// allows on a given link. The slowest layer sets the pace of a transfer.
+
+import type { ClientProfile, CopyPipeline, Op } from './client-profiles.js';
+import { KIB, SECTOR_BYTES } from './client-profiles.js';
+import type { Link } from './link.js';
+import { bdpBytes, maxSegmentBytes, payloadEfficiency } from './link.js';
+import type { ServerProfile } from './server-profiles.js';
+
+export const LIMIT_LAYERS = [
+  'bandwidth',
+  'copy-pipeline',
+  'credits',
+  'client-tcp-window',
+  'server-tcp-window',
+  'packet-loss',
+  'round-trips',
+  'slow-start',
+] as const;
+export type LimitLayer = (typeof LIMIT_LAYERS)[number];
+
+/** The layers that hold bytes in flight; round trips and slow start are time costs, not budgets. */
+export type BudgetLayer = Exclude<LimitLayer, 'round-trips' | 'slow-start'>;
+
+export interface LayerBudget {
+  readonly layer: BudgetLayer;
+  /** Bytes this layer lets the client keep in flight (for `bandwidth`: the BDP). */
+  readonly bytesInFlight: number;
+  /** Payload rate this layer allows on the link, bytes per second. */
+  readonly bytesPerSecond: number;
+}
+
+/** Fixed header bytes per SMB2 read/write exchange (NetBIOS 4 + SMB2 64 + read/write body 16). */
+const SMB_HEADER_BYTES_PER_REQUEST = 84;
+
+/** SMB 2.1: one credit pays for up to 64 KB of a read or write. */
+export const BYTES_PER_CREDIT = 64 * KIB;
+
+/**
+ * Mathis et al. (1997): a Reno-style TCP stream with loss rate p averages at
+ * most MSS / RTT x sqrt(3/2) / sqrt(p).
+ */
+const MATHIS_CONSTANT = Math.sqrt(3 / 2);
+
+export interface TransferShape {
+  /** Size of one SMB read or write request. */
+  readonly requestBytes: number;
+  /** Copy-engine chunks in flight and their size, for this file. */
+  readonly depth: number;
+  readonly chunkBytes: number;
+  /** Round trips of one request, and that in milliseconds. */
+  readonly requestLatencyMs: number;
+  readonly budgets: readonly LayerBudget[];
+}
+
+export function creditCharge(requestBytes: number): number {
+  return Math.max(1, Math.ceil(requestBytes / BYTES_PER_CREDIT));
+}
+
+/** The largest request the pair will use for this direction. */
+export function requestBytes(client: ClientProfile, server: ServerProfile, op: Op): number {
+  const clientMax = client.maxRequestBytes[op];
+  if (client.protocol === 'smb1') return clientMax;
+  const serverMax = op === 'read' ? server.smb2.maxReadBytes : server.smb2.maxWriteBytes;
+  const dialectMax = client.largeMtu ? serverMax : Math.min(serverMax, BYTES_PER_CREDIT);
+  return Math.min(clientMax, dialectMax);
+}
+
+/** In-flight bytes the server's credits (SMB2) or multiplex count (SMB1) allow at this request size. */
+export function creditBytes(client: ClientProfile, server: ServerProfile, request: number): number {
+  if (client.protocol === 'smb1') return server.smb1MaxMpx * request;
+  const requests = Math.floor(server.smb2.creditsMax / creditCharge(request));
+  return Math.min(requests * request, server.smb2.clientThrottleBytes ?? Infinity);
+}
+
+function roundUpToSector(bytes: number): number {
+  return Math.max(SECTOR_BYTES, Math.ceil(bytes / SECTOR_BYTES) * SECTOR_BYTES);
+}
+
+/**
+ * Depth and chunk size the copy engine asks for, for a file of this size.
+ * Pipefill's own pipeline asks for what the path needs; when the server's
+ * credits grant less, the credits layer is the one that binds, and says so.
+ */
+export function copyPipeline(pipeline: CopyPipeline, fileBytes: number, request: number, link: Link): { depth: number; chunkBytes: number } {
+  if (pipeline.kind === 'fill-bdp') {
+    const wanted = Math.ceil((pipeline.bdpMultiple * bdpBytes(link)) / request);
+    return { depth: Math.min(pipeline.maxDepth, Math.max(pipeline.minDepth, wanted)), chunkBytes: request };
+  }
+  const row = pipeline.rows.find((candidate) => fileBytes <= candidate.upToFileBytes) ?? pipeline.rows[pipeline.rows.length - 1];
+  if (!row) throw new Error('A copy pipeline table has no rows.');
+  const chunkBytes = row.chunkBytes === 'file-size' ? roundUpToSector(fileBytes) : row.chunkBytes;
+  return { depth: row.depth, chunkBytes };
+}
+
+/**
+ * Every layer's budget for moving one file of `fileBytes`. Request-granular
+ * layers (copy pipeline, credits) complete a unit per request latency plus its
+ * own serialisation; byte-granular TCP windows move a window per RTT.
+ */
+export function transferShape(
+  client: ClientProfile,
+  server: ServerProfile,
+  op: Op,
+  fileBytes: number,
+  link: Link,
+): TransferShape {
+  const rttSeconds = link.rttMs / 1000;
+  const maxRequest = requestBytes(client, server, op);
+  const planned = copyPipeline(client.pipeline[op], fileBytes, maxRequest, link);
+  // A file smaller than a chunk is read or written in one piece.
+  const chunkBytes = Math.min(planned.chunkBytes, roundUpToSector(fileBytes));
+  const depth = Math.max(1, Math.min(planned.depth, Math.ceil(fileBytes / chunkBytes)));
+  const request = Math.min(maxRequest, chunkBytes);
+
+  const efficiency = payloadEfficiency(client.tcp.timestamps) * (request / (request + SMB_HEADER_BYTES_PER_REQUEST));
+  const payloadBytesPerSecond = (link.bandwidthBitsPerSecond / 8) * efficiency;
+  const requestLatencyMs = client.roundTripsPerRequest[op] * link.rttMs;
+  const latencySeconds = requestLatencyMs / 1000;
+  const perUnit = (unitBytes: number, units: number): number =>
+    (units * unitBytes) / (latencySeconds + unitBytes / payloadBytesPerSecond);
+
+  const creditRequests = Math.max(1, Math.floor(creditBytes(client, server, request) / request));
+  const clientWindow = op === 'read' ? client.tcp.receiveWindowBytes : client.tcp.sendWindowBytes;
+  const serverWindow = op === 'read' ? server.tcp.sendWindowBytes : server.tcp.receiveWindowBytes;
+
+  const budgets: LayerBudget[] = [
+    { layer: 'bandwidth', bytesInFlight: bdpBytes(link), bytesPerSecond: payloadBytesPerSecond },
+    { layer: 'copy-pipeline', bytesInFlight: depth * chunkBytes, bytesPerSecond: perUnit(chunkBytes, depth) },
+    { layer: 'credits', bytesInFlight: creditRequests * request, bytesPerSecond: perUnit(request, creditRequests) },
+    { layer: 'client-tcp-window', bytesInFlight: clientWindow, bytesPerSecond: clientWindow / rttSeconds },
+    { layer: 'server-tcp-window', bytesInFlight: serverWindow, bytesPerSecond: serverWindow / rttSeconds },
+  ];
+  const loss = link.lossRate ?? 0;
+  if (loss > 0) {
+    const mss = maxSegmentBytes(client.tcp.timestamps);
+    const bytesPerSecond = (mss / rttSeconds) * (MATHIS_CONSTANT / Math.sqrt(loss));
+    budgets.push({ layer: 'packet-loss', bytesInFlight: bytesPerSecond * rttSeconds, bytesPerSecond });
+  }
+  return { requestBytes: request, depth, chunkBytes, requestLatencyMs, budgets };
+}
+
+/** The budget with the lowest throughput; ties go to the earlier (more fundamental) layer. */
+export function tightestBudget(budgets: readonly LayerBudget[]): LayerBudget {
+  const [first, ...rest] = budgets;
+  if (!first) throw new Error('No layer budgets to compare.');
+  return rest.reduce((tightest, budget) => (budget.bytesPerSecond < tightest.bytesPerSecond ? budget : tightest), first);
+}

@@ -1,0 +1,35 @@
+// Per-file and per-directory metadata exchanges. A directory copy is mostly
+// these: each is a full round trip that moves almost no data, so they are
+// modelled as sequences of round trips, never as seconds. The SMB engine
+// replays the same sequences against a real share, so the model and the test
+// copy count the same round trips.
+
+export type MetadataOp =
+  | 'create'
+  | 'create-directory'
+  | 'query-info'
+  | 'query-directory'
+  | 'set-info'
+  | 'flush'
+  | 'close';
+
+/** One round trip: a single request, or several compounded into one (SMB2). */
+export type RoundTrip = readonly MetadataOp[];
+
+export interface MetadataSequences {
+  /** Around reading one file from the share (data reads sit between the create and the close). */
+  readonly readPerFile: readonly RoundTrip[];
+  /** Around writing one file to the share. */
+  readonly writePerFile: readonly RoundTrip[];
+  /** Listing a source directory on the share (reads) or making one there (writes). */
+  readonly readPerDirectory: readonly RoundTrip[];
+  readonly writePerDirectory: readonly RoundTrip[];
+}
+
+export function roundTripsPerFile(sequences: MetadataSequences, op: 'read' | 'write'): number {
+  return (op === 'read' ? sequences.readPerFile : sequences.writePerFile).length;
+}
+
+export function roundTripsPerDirectory(sequences: MetadataSequences, op: 'read' | 'write'): number {
+  return (op === 'read' ? sequences.readPerDirectory : sequences.writePerDirectory).length;
+}

@@ -1,0 +1,156 @@
+// predict(): how long a copy should take, and which layer limits it.
+//
+// time = metadata round trips x RTT                    (per file, per directory)
+//      + sum over files of max(latency + bytes / bandwidth, bytes / tightest budget rate)
+//      + the slow-start ramp, once per connection
+// (DESIGN.md, "The model, in one paragraph").
+
+import type { ClientProfile, ClientProfileId, Op } from './client-profiles.js';
+import { CLIENT_PROFILE_IDS, CLIENT_PROFILES } from './client-profiles.js';
+import { PipefillInputError } from './errors.js';
+import { explain } from './explain.js';
+import type { LayerBudget, LimitLayer, TransferShape } from './in-flight.js';
+import { tightestBudget, transferShape } from './in-flight.js';
+import type { Link } from './link.js';
+import { bdpBytes, maxSegmentBytes } from './link.js';
+import { roundTripsPerDirectory, roundTripsPerFile } from './metadata.js';
+import type { ServerProfile, ServerProfileId } from './server-profiles.js';
+import { SERVER_PROFILE_IDS, SERVER_PROFILES } from './server-profiles.js';
+import { fileDataSeconds, slowStartPenaltySeconds } from './transfer-time.js';
+import type { Workload } from './workloads.js';
+import { parseWorkload } from './workloads.js';
+
+export interface Scenario {
+  readonly client: ClientProfileId;
+  readonly server: ServerProfileId;
+  readonly op: Op;
+  /** A workload spec: `file:100MB`, `tr3869-dirset`, `tr3869-dirset:0.05`. */
+  readonly workload: string;
+  readonly link: Link;
+}
+
+export interface Prediction {
+  readonly seconds: number;
+  /** Payload bytes over total time, in bits per second. */
+  readonly throughputBitsPerSecond: number;
+  readonly bdpBytes: number;
+  /** The layer that sets the pace. */
+  readonly limitedBy: LimitLayer;
+  /** Each budget layer for the workload's largest file, in the order the model checks them. */
+  readonly layers: readonly LayerBudget[];
+  /** SMB request size and copy-engine pipeline for the largest file. */
+  readonly requestBytes: number;
+  readonly pipeline: { readonly depth: number; readonly chunkBytes: number };
+  readonly breakdown: {
+    readonly dataSeconds: number;
+    readonly metadataSeconds: number;
+    readonly metadataRoundTrips: number;
+    readonly slowStartSeconds: number;
+  };
+  readonly files: number;
+  readonly totalBytes: number;
+  readonly explanation: string;
+}
+
+export function clientProfile(id: string): ClientProfile {
+  const profile = (CLIENT_PROFILES as Readonly<Record<string, ClientProfile>>)[id];
+  if (!profile) throw new PipefillInputError(`Unknown client profile ${JSON.stringify(id)}.`, `Valid client profiles: ${CLIENT_PROFILE_IDS.join(', ')}.`);
+  return profile;
+}
+
+export function serverProfile(id: string): ServerProfile {
+  const profile = (SERVER_PROFILES as Readonly<Record<string, ServerProfile>>)[id];
+  if (!profile) throw new PipefillInputError(`Unknown server profile ${JSON.stringify(id)}.`, `Valid server profiles: ${SERVER_PROFILE_IDS.join(', ')}.`);
+  return profile;
+}
+
+export function validateLink(link: Link): Link {
+  if (!(link.bandwidthBitsPerSecond > 0 && Number.isFinite(link.bandwidthBitsPerSecond))) {
+    throw new PipefillInputError('The bandwidth must be a positive rate.', 'For example 155mbit or OC3.');
+  }
+  if (!(link.rttMs > 0 && Number.isFinite(link.rttMs))) {
+    throw new PipefillInputError('The round-trip time must be above zero.', 'For example 32ms; even a LAN has 0.1ms.');
+  }
+  const loss = link.lossRate ?? 0;
+  if (!(loss >= 0 && loss < 1)) throw new PipefillInputError('Packet loss must be at least 0% and below 100%.', 'For example 0.1%.');
+  return link;
+}
+
+/** The rate the sender may use in its first round: its initial window, or fewer credits if those run out first. */
+function initialWindowBytes(client: ClientProfile, server: ServerProfile, op: Op, shape: TransferShape): number {
+  const segments = op === 'read' ? server.tcp.initialWindowSegments : client.tcp.initialWindowSegments;
+  const cwnd = segments * maxSegmentBytes(client.tcp.timestamps);
+  const initialCredits = client.protocol === 'smb2' ? server.smb2.creditsInitial * shape.requestBytes : Infinity;
+  return Math.min(cwnd, initialCredits);
+}
+
+/** Core of the model, on explicit profiles (what-ifs and recommendations pass modified ones). */
+export function predictTransfer(client: ClientProfile, server: ServerProfile, op: Op, workload: Workload, link: Link): Prediction {
+  validateLink(link);
+  const rttSeconds = link.rttMs / 1000;
+  let dataSeconds = 0;
+  const bytesByLayer = new Map<LimitLayer, number>();
+  let largest: { bytes: number; shape: TransferShape } | undefined;
+  // Files of the same size share a shape; directory sets repeat few sizes exactly, so cache per size.
+  const shapes = new Map<number, TransferShape>();
+  for (const file of workload.files) {
+    let shape = shapes.get(file.bytes);
+    if (!shape) {
+      shape = transferShape(client, server, op, file.bytes, link);
+      shapes.set(file.bytes, shape);
+    }
+    dataSeconds += fileDataSeconds(file.bytes, shape);
+    const layer = tightestBudget(shape.budgets).layer;
+    bytesByLayer.set(layer, (bytesByLayer.get(layer) ?? 0) + file.bytes);
+    if (!largest || file.bytes > largest.bytes) largest = { bytes: file.bytes, shape };
+  }
+  if (!largest) throw new PipefillInputError('The workload has no files.', 'Use file:<size> or tr3869-dirset.');
+
+  const directories = workload.directories.length + 1; // the root is listed (reads) or checked (writes) too
+  const metadataRoundTrips =
+    workload.files.length * roundTripsPerFile(client.metadata, op) + directories * roundTripsPerDirectory(client.metadata, op);
+  const metadataSeconds = metadataRoundTrips * rttSeconds;
+
+  const steady = tightestBudget(largest.shape.budgets);
+  const slowStartSeconds = slowStartPenaltySeconds({
+    initialWindowBytes: initialWindowBytes(client, server, op, largest.shape),
+    steadyBytesPerSecond: steady.bytesPerSecond,
+    rttMs: link.rttMs,
+    totalBytes: workload.totalBytes,
+  });
+
+  const seconds = dataSeconds + metadataSeconds + slowStartSeconds;
+  // The largest of the three costs names the limit; when it is the data, the
+  // layer that paced most of the bytes does.
+  const byteWeightedLimit = [...bytesByLayer.entries()].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
+  const limitedBy: LimitLayer =
+    metadataSeconds > Math.max(dataSeconds, slowStartSeconds)
+      ? 'round-trips'
+      : slowStartSeconds > dataSeconds
+        ? 'slow-start'
+        : byteWeightedLimit;
+
+  const prediction = {
+    seconds,
+    throughputBitsPerSecond: (workload.totalBytes * 8) / seconds,
+    bdpBytes: bdpBytes(link),
+    limitedBy,
+    layers: largest.shape.budgets,
+    requestBytes: largest.shape.requestBytes,
+    pipeline: { depth: largest.shape.depth, chunkBytes: largest.shape.chunkBytes },
+    breakdown: { dataSeconds, metadataSeconds, metadataRoundTrips, slowStartSeconds },
+    files: workload.files.length,
+    totalBytes: workload.totalBytes,
+  };
+  return { ...prediction, explanation: explain(prediction, client, server, op, link) };
+}
+
+export function predict(scenario: Scenario): Prediction {
+  return predictTransfer(
+    clientProfile(scenario.client),
+    serverProfile(scenario.server),
+    scenario.op,
+    parseWorkload(scenario.workload),
+    scenario.link,
+  );
+}

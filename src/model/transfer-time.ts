@@ -1,0 +1,68 @@
+// How long the data of one file takes, and what TCP's ramp from its initial
+// window adds. Both are closed forms over the layer budgets, so they stay
+// cheap enough for the planner to recompute on every slider move.
+
+import type { LayerBudget, TransferShape } from './in-flight.js';
+import { tightestBudget } from './in-flight.js';
+
+/**
+ * Seconds to move `fileBytes` through the layers of `shape`:
+ * the larger of
+ *  - one request latency plus serialisation at the link's payload rate
+ *    (what a file takes when everything fits in flight at once), and
+ *  - the bytes divided by the tightest in-flight budget's rate
+ *    (a window's worth per round, as many rounds as it takes).
+ * A synchronous client (depth 1) gets n x (latency + serialisation); a deep
+ * pipeline on a fat link gets latency + bytes / bandwidth.
+ */
+export function fileDataSeconds(fileBytes: number, shape: TransferShape): number {
+  const bandwidth = shape.budgets.find((budget) => budget.layer === 'bandwidth');
+  if (!bandwidth) throw new Error('Layer budgets must include the bandwidth.');
+  const windowed = shape.budgets.filter((budget) => budget.layer !== 'bandwidth');
+  const latencyBound = shape.requestLatencyMs / 1000 + fileBytes / bandwidth.bytesPerSecond;
+  const windowBound = windowed.length > 0 ? fileBytes / tightestBudget(windowed).bytesPerSecond : 0;
+  return Math.max(latencyBound, windowBound);
+}
+
+/**
+ * Slow start doubles the congestion window once per round trip (RFC 5681,
+ * with appropriate byte counting). Until it reaches the window the steady
+ * rate needs, each round moves less than a steady round would.
+ */
+export const SLOW_START_GROWTH_PER_RTT = 2;
+
+export interface RampInput {
+  /** Bytes the sender may send in its first round: initial window x MSS (or fewer credits). */
+  readonly initialWindowBytes: number;
+  /** Steady-state payload rate once ramped, bytes per second. */
+  readonly steadyBytesPerSecond: number;
+  readonly rttMs: number;
+  /** Bytes the whole transfer moves over this connection. */
+  readonly totalBytes: number;
+}
+
+/**
+ * Extra seconds the ramp costs over moving the same bytes at the steady rate.
+ * Paid once per connection: the window survives from file to file because
+ * the metadata exchanges between files keep the connection from idling.
+ */
+export function slowStartPenaltySeconds(input: RampInput): number {
+  const rttSeconds = input.rttMs / 1000;
+  const targetWindowBytes = input.steadyBytesPerSecond * rttSeconds;
+  if (input.initialWindowBytes >= targetWindowBytes || input.totalBytes <= 0) return 0;
+  let window = input.initialWindowBytes;
+  let sent = 0;
+  let rounds = 0;
+  // At most log2(target / initial) rounds: ~40 for a 10 Gb/s, 1 s path from one segment.
+  while (window < targetWindowBytes && sent < input.totalBytes) {
+    sent += window;
+    window *= SLOW_START_GROWTH_PER_RTT;
+    rounds += 1;
+  }
+  const rampedBytes = Math.min(sent, input.totalBytes);
+  return Math.max(0, rounds * rttSeconds - rampedBytes / input.steadyBytesPerSecond);
+}
+
+export function budgetByLayer(budgets: readonly LayerBudget[], layer: LayerBudget['layer']): LayerBudget | undefined {
+  return budgets.find((budget) => budget.layer === layer);
+}
