@@ -39,7 +39,10 @@ export function runStep(label, command, args, options = {}) {
 export function ensureNodeModules() {
   const installed = join(root, 'node_modules', '.package-lock.json');
   if (mtime(installed) >= mtime(join(root, 'package-lock.json')) && existsSync(installed)) return;
-  runStep('installing npm dependencies (npm ci)', 'npm', ['ci', '--no-audit', '--no-fund'], {
+  // `npm install`, not `npm ci`: npm 11 writes a lock with only this
+  // platform's optional packages (rollup, esbuild) and then `npm ci` calls
+  // that same lock out of sync. `npm install` follows the lock and leaves it as it is.
+  runStep('installing npm dependencies (npm install)', 'npm', ['install', '--no-audit', '--no-fund'], {
     env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
   });
 }
