@@ -125,6 +125,11 @@ describe('pipefill help and unknown commands', () => {
     expect(code).toBe(0);
     expect(out).toMatch(/pipefill predict --client/);
   });
+  it("prints a command's usage with --help", async () => {
+    const { code, out } = await run('predict', '--help');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^pipefill predict --client <id>/);
+  });
   it('refuses an unknown command', async () => {
     const { code, err } = await run('frobnicate');
     expect(code).toBe(2);

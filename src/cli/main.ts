@@ -10,9 +10,9 @@ import type { Output } from './output.js';
 import { processOutput } from './output.js';
 
 const COMMANDS = {
-  predict: predictCommand,
-  plan: planCommand,
-  profiles: profilesCommand,
+  predict: { run: predictCommand, usage: PREDICT_USAGE },
+  plan: { run: planCommand, usage: PLAN_USAGE },
+  profiles: { run: profilesCommand, usage: PROFILES_USAGE },
 } as const;
 
 export const USAGE = `Pipefill: why copies to an SMB share are slow, how fast they should be, and what to change.
@@ -34,8 +34,12 @@ export async function runCli(argv: readonly string[], output: Output = processOu
     output.err(`error: unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
     return 2;
   }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    output.out(command.usage);
+    return 0;
+  }
   try {
-    await command(rest, createLocalApi(), output);
+    await command.run(rest, createLocalApi(), output);
     return 0;
   } catch (error) {
     if (error instanceof PipefillInputError) {

@@ -137,10 +137,13 @@ export function formatDuration(ms: number): string {
   if (ms < 1000) return `${trimNumber(ms)} ms`;
   const seconds = ms / 1000;
   if (seconds < 120) return `${trimNumber(seconds)} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 120) return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
-  const hours = Math.floor(minutes / 60);
-  return `${hours} h ${minutes - hours * 60} min`;
+  // Round once, then split, so 3599.6 s is "60 min 0 s", never "59 min 60 s".
+  const wholeSeconds = Math.round(seconds);
+  const minutes = Math.floor(wholeSeconds / 60);
+  if (minutes < 120) return `${minutes} min ${wholeSeconds - minutes * 60} s`;
+  const wholeMinutes = Math.round(seconds / 60);
+  const hours = Math.floor(wholeMinutes / 60);
+  return `${hours} h ${wholeMinutes - hours * 60} min`;
 }
 
 /** Sizes in decimal units (what a link moves): `11 MB`, `60 KB`. */
