@@ -4,15 +4,15 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** @param {string} regex @param {string} message */
-const restrict = (regex, message) => ({
-  'no-restricted-imports': ['error', { patterns: [{ regex, message }] }],
+/** @param {string | string[]} regexes @param {string} message */
+const restrict = (regexes, message) => ({
+  'no-restricted-imports': ['error', { patterns: [regexes].flat().map((regex) => ({ regex, message })) }],
 });
 
-const layer = (files, regex, message) => ({
+const layer = (files, regexes, message) => ({
   files,
   ignores: ['**/*.test.ts'],
-  rules: restrict(regex, message),
+  rules: restrict(regexes, message),
 });
 
 export default tseslint.config(
@@ -40,7 +40,14 @@ export default tseslint.config(
   layer(['src/cli/**/*.ts', 'src/web/**/*.ts'], 'app/', 'The CLI and web host may not import the Electron app.'),
   layer(
     ['app/renderer/**/*.{ts,tsx}'],
-    '^(?!\\./|\\.\\./|react|react-dom|chart\\.js|(\\.\\./)+src/(contract|model)/)',
+    [
+      // Packages: only the view libraries.
+      '^(?!\\.|react$|react-dom|react/|chart\\.js)',
+      // Project code: src/contract and src/model, nothing else of src/ ...
+      '(^|/)src/(?!(contract|model)/)',
+      // ... and nothing of the Electron main process or preload.
+      '(^|/)app/(main|preload)/|^\\.\\./(main|preload)/',
+    ],
     'The renderer imports only src/contract types and src/model (DESIGN.md).',
   ),
   {
