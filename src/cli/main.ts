@@ -2,7 +2,7 @@
 // contract the desktop app and the web mode use.
 
 import { createLocalApi } from '../assess/local-api.js';
-import { PipefillInputError } from '../model/errors.js';
+import { PipefillError, PipefillInputError } from '../model/errors.js';
 import { PLAN_USAGE, planCommand } from './commands/plan.js';
 import { PREDICT_USAGE, predictCommand } from './commands/predict.js';
 import { PROFILES_USAGE, profilesCommand } from './commands/profiles.js';
@@ -22,7 +22,7 @@ ${[PLAN_USAGE, PREDICT_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\
 
   pipefill help      this text`;
 
-/** Runs one command line; returns the process exit code (0 ok, 2 bad input, 1 anything else). */
+/** Runs one command line; returns the process exit code (0 ok, 2 bad input, 1 anything else: unreachable share, refused login, ...). */
 export async function runCli(argv: readonly string[], output: Output = processOutput): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
@@ -42,9 +42,9 @@ export async function runCli(argv: readonly string[], output: Output = processOu
     await command.run(rest, createLocalApi(), output);
     return 0;
   } catch (error) {
-    if (error instanceof PipefillInputError) {
+    if (error instanceof PipefillError) {
       output.err(`error: ${error.message}\nhint: ${error.hint}`);
-      return 2;
+      return error instanceof PipefillInputError ? 2 : 1;
     }
     output.err(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return 1;

@@ -1,0 +1,292 @@
+// One TCP connection to an SMB2 server: frames messages, numbers them within
+// the server's credit grant, matches replies (interim STATUS_PENDING ones
+// included) and turns failures into typed errors.
+
+import { Socket } from 'node:net';
+import { CreditStarvationError, CreditWindow } from './credits.js';
+import { cancelledError, errorForStatus, SmbError } from './errors.js';
+import { MessageFramer } from './framing.js';
+import type { Smb2Header } from './protocol.js';
+import { decodeHeader, Dialect, encodeHeader, HeaderFlag, SMB2_HEADER_BYTES, splitCompound, Status, transportHeader } from './protocol.js';
+
+export interface SmbResponse {
+  readonly header: Smb2Header;
+  /** The message after the 64-byte header. */
+  readonly body: Buffer;
+}
+
+export interface RequestSpec {
+  readonly command: number;
+  /** The request body after the header (for WRITE: the fixed part only). */
+  readonly body: Buffer;
+  /** Bytes sent after the body without copying (WRITE data). */
+  readonly payload?: Buffer;
+  /** Credits this request costs (1, or ceil(bytes / 64 KiB) for large reads and writes). */
+  readonly creditCharge?: number;
+  readonly treeId?: number;
+  /** Statuses other than success that the caller handles itself (e.g. STATUS_NO_MORE_FILES). */
+  readonly okStatuses?: readonly number[];
+  /** A short description for error messages: "open scratch/file001.doc". */
+  readonly what: string;
+}
+
+export interface RequestOptions {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+}
+
+interface Pending {
+  readonly charge: number;
+  readonly spec: RequestSpec;
+  settled: boolean;
+  resolve(response: SmbResponse): void;
+  reject(error: unknown): void;
+  timer?: NodeJS.Timeout;
+}
+
+/** Requests on a healthy server answer in well under this; a silent server is reported as one. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
+
+/** The file id of a related compound request: "the handle the previous request opened". */
+export const RELATED_FILE_ID = Buffer.alloc(16, 0xff);
+
+export class SmbConnection {
+  private readonly framer = new MessageFramer();
+  private readonly pending = new Map<bigint, Pending>();
+  private closedError: SmbError | undefined;
+  readonly credits = new CreditWindow();
+  /** Negotiated dialect; before NEGOTIATE completes, charges are sent as 0 (MS-SMB2 3.2.4.1.5). */
+  dialect = 0;
+  sessionId = 0n;
+  /** Credits Pipefill tries to hold (granted plus in flight); the transfer engine raises it to its pipeline's need. */
+  creditTarget = 64;
+
+  private constructor(
+    private readonly socket: Socket,
+    readonly host: string,
+    readonly port: number,
+  ) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', (error) => this.fail(new SmbError('connection-lost', `The connection to ${host}:${port} failed: ${error.message}.`, 'Check that the server is running and reachable.', undefined, { cause: error })));
+    socket.on('close', () => this.fail(new SmbError('connection-lost', `The server ${host}:${port} closed the connection.`, 'The server may have stopped or dropped the session; its log says why.')));
+  }
+
+  static connect(host: string, port: number, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<SmbConnection> {
+    const timeoutMs = options.timeoutMs ?? 5_000;
+    return new Promise((resolve, reject) => {
+      if (options.signal?.aborted) {
+        reject(cancelledError());
+        return;
+      }
+      const socket = new Socket();
+      const finish = (error?: SmbError) => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        socket.removeAllListeners('connect');
+        socket.removeAllListeners('error');
+        if (error) {
+          socket.destroy();
+          reject(error);
+        } else resolve(new SmbConnection(socket, host, port));
+      };
+      const onAbort = () => finish(cancelledError());
+      const timer = setTimeout(
+        () => finish(new SmbError('unreachable', `No answer from ${host}:${port} within ${timeoutMs / 1000} s.`, 'Check the server name and port, and that a firewall lets SMB (TCP 445) through.')),
+        timeoutMs,
+      );
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      socket.once('connect', () => finish());
+      socket.once('error', (error: NodeJS.ErrnoException) => {
+        const refused = error.code === 'ECONNREFUSED';
+        finish(
+          new SmbError(
+            'unreachable',
+            refused ? `Nothing is listening on ${host}:${port} (connection refused).` : `Cannot reach ${host}:${port}: ${error.message}.`,
+            refused ? 'Check the port, and that the SMB server is running.' : 'Check the server name and the network path to it.',
+            undefined,
+            { cause: error },
+          ),
+        );
+      });
+      socket.connect(port, host);
+    });
+  }
+
+  get isOpen(): boolean {
+    return this.closedError === undefined;
+  }
+
+  /** Sends one request and waits for its final response. */
+  async request(spec: RequestSpec, options: RequestOptions = {}): Promise<SmbResponse> {
+    const [response] = await this.send([spec], options);
+    if (!response) throw new SmbError('protocol', `No response to ${spec.what}.`, 'The server log may say more.');
+    return response;
+  }
+
+  /**
+   * Sends requests as one compound (MS-SMB2 3.2.4.1.4): the later ones are
+   * related to the first and use its file id (pass RELATED_FILE_ID).
+   * One round trip for all of them.
+   */
+  compound(specs: readonly RequestSpec[], options: RequestOptions = {}): Promise<SmbResponse[]> {
+    return this.send(specs, options);
+  }
+
+  private async send(specs: readonly RequestSpec[], options: RequestOptions): Promise<SmbResponse[]> {
+    this.throwIfClosed();
+    if (options.signal?.aborted) throw cancelledError();
+    const ids: bigint[] = [];
+    try {
+      for (const spec of specs) ids.push(await this.credits.acquire(spec.creditCharge ?? 1));
+    } catch (error) {
+      if (error instanceof CreditStarvationError) throw new SmbError('protocol', error.message, 'The server stopped granting SMB2 credits; check its credit settings (smb2 max credits).', undefined, { cause: error });
+      throw error;
+    }
+    this.throwIfClosed();
+
+    const frames: Buffer[] = [];
+    const results = specs.map((spec, index) => {
+      const messageId = ids[index] ?? 0n;
+      const charge = spec.creditCharge ?? 1;
+      const messageBytes = SMB2_HEADER_BYTES + spec.body.length + (spec.payload?.length ?? 0);
+      const isLast = index === specs.length - 1;
+      const padding = isLast ? 0 : (8 - (messageBytes % 8)) % 8;
+      const header = encodeHeader({
+        creditCharge: this.dialect >= Dialect.smb210 ? charge : 0,
+        command: spec.command,
+        credits: this.creditRequest(charge),
+        flags: index > 0 ? HeaderFlag.relatedOperations : 0,
+        nextCommand: isLast ? 0 : messageBytes + padding,
+        messageId,
+        treeId: spec.treeId ?? 0,
+        sessionId: this.sessionId,
+      });
+      frames.push(header, spec.body);
+      if (spec.payload) frames.push(spec.payload);
+      if (padding) frames.push(Buffer.alloc(padding));
+      return new Promise<SmbResponse>((resolve, reject) => {
+        const pending: Pending = { charge, spec, settled: false, resolve, reject };
+        this.pending.set(messageId, pending);
+        const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+        pending.timer = setTimeout(() => {
+          this.settle(pending, new SmbError('timeout', `The server did not answer ${spec.what} within ${timeoutMs / 1000} s.`, 'The server or the path to it may be overloaded; try again.'));
+        }, timeoutMs);
+      });
+    });
+
+    const total = frames.reduce((sum, frame) => sum + frame.length, 0);
+    this.socket.cork();
+    this.socket.write(transportHeader(total));
+    for (const frame of frames) this.socket.write(frame);
+    this.socket.uncork();
+
+    if (!options.signal) return Promise.all(results);
+    // A cancelled caller stops waiting; the requests stay pending so their
+    // replies still return credits and nothing is miscounted.
+    const signal = options.signal;
+    return new Promise<SmbResponse[]>((resolve, reject) => {
+      const onAbort = () => reject(cancelledError());
+      signal.addEventListener('abort', onAbort, { once: true });
+      Promise.all(results).then(
+        (value) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** Asks for enough credits to keep `creditTarget` granted or in flight, and at least this request's charge back. */
+  private creditRequest(charge: number): number {
+    const held = this.credits.credits + this.credits.creditsInFlight;
+    return Math.max(charge, Math.min(8192, charge + Math.max(0, this.creditTarget - held)));
+  }
+
+  private onData(chunk: Buffer): void {
+    let frames: Buffer[];
+    try {
+      frames = this.framer.push(chunk);
+    } catch (error) {
+      this.fail(new SmbError('protocol', `The server sent data Pipefill cannot frame: ${String(error)}.`, 'Is this port an SMB server?', undefined, { cause: error }));
+      this.socket.destroy();
+      return;
+    }
+    for (const frame of frames) {
+      let messages: Buffer[];
+      try {
+        messages = splitCompound(frame);
+      } catch (error) {
+        this.fail(new SmbError('protocol', `The server sent a malformed reply: ${String(error)}.`, 'Is this port an SMB2 server?', undefined, { cause: error }));
+        this.socket.destroy();
+        return;
+      }
+      for (const message of messages) this.onMessage(message);
+    }
+  }
+
+  private onMessage(message: Buffer): void {
+    let header: Smb2Header;
+    try {
+      header = decodeHeader(message);
+    } catch (error) {
+      this.fail(new SmbError('protocol', `The server sent something that is not SMB2: ${String(error)}.`, 'Is this port an SMB2 server (SMB1-only servers are not supported)?', undefined, { cause: error }));
+      this.socket.destroy();
+      return;
+    }
+    const pending = this.pending.get(header.messageId);
+    const interim = header.status === Status.pending && (header.flags & HeaderFlag.asyncCommand) !== 0;
+    if (interim) {
+      // The server has the request and will answer later; its grant counts now.
+      this.credits.onResponse(header.credits, 0);
+      return;
+    }
+    this.credits.onResponse(header.credits, pending ? pending.charge : 0);
+    if (!pending) return;
+    this.pending.delete(header.messageId);
+    const body = message.subarray(SMB2_HEADER_BYTES);
+    const ok = header.status === Status.success || pending.spec.okStatuses?.includes(header.status) === true;
+    this.settle(pending, ok ? undefined : errorForStatus(header.status, pending.spec.what), { header, body });
+  }
+
+  private settle(pending: Pending, error: unknown, response?: SmbResponse): void {
+    if (pending.settled) return;
+    pending.settled = true;
+    if (pending.timer) clearTimeout(pending.timer);
+    if (error !== undefined || !response) pending.reject(error);
+    else pending.resolve(response);
+  }
+
+  private fail(error: SmbError): void {
+    if (this.closedError) return;
+    this.closedError = error;
+    for (const pending of this.pending.values()) this.settle(pending, error);
+    this.pending.clear();
+    this.credits.failWaiters(error);
+  }
+
+  private throwIfClosed(): void {
+    if (this.closedError) throw this.closedError;
+  }
+
+  /** Closes the socket; outstanding requests fail with `connection-lost`. */
+  destroy(): void {
+    this.fail(new SmbError('connection-lost', 'The connection was closed by Pipefill.', 'Open a new session.'));
+    this.socket.destroy();
+  }
+
+  /** Ends the TCP connection politely after the caller has logged off. */
+  async end(): Promise<void> {
+    if (!this.isOpen) return;
+    await new Promise<void>((resolve) => {
+      this.socket.end(() => resolve());
+      setTimeout(resolve, 1_000).unref();
+    });
+    this.destroy();
+  }
+}
+

@@ -1,0 +1,105 @@
+// SMB2 credits (MS-SMB2 3.2.4.1.5, 3.2.5.1.4): the server grants credits in
+// every response; each request spends CreditCharge of them and as many
+// consecutive message ids. A client that sends beyond its grant is
+// disconnected (Samba does so at once). node-smb2 neither counts grants nor
+// advances message ids by the charge, so this window does both, and never
+// hands out an id the server has not granted.
+
+export class CreditStarvationError extends Error {
+  override readonly name = 'CreditStarvationError';
+}
+
+interface Waiter {
+  charge: number;
+  resolve: (messageId: bigint) => void;
+  reject: (error: unknown) => void;
+}
+
+export interface CreditStats {
+  /** Largest number of credits the server had granted and the client not yet spent. */
+  readonly maxAvailable: number;
+  /** Largest number of credits spent on requests still awaiting a final response. */
+  readonly maxInFlight: number;
+  /** Credits granted in all. */
+  readonly totalGranted: number;
+  /** Credits spent in all. */
+  readonly totalCharged: number;
+}
+
+export class CreditWindow {
+  private available: number;
+  private inFlight = 0;
+  private nextMessageId = 0n;
+  private readonly waiters: Waiter[] = [];
+  private stats = { maxAvailable: 0, maxInFlight: 0, totalGranted: 0, totalCharged: 0 };
+
+  /** A new connection may send one request (the NEGOTIATE) before any grant. */
+  constructor(initialCredits = 1) {
+    this.available = initialCredits;
+    this.stats.maxAvailable = initialCredits;
+    this.stats.totalGranted = initialCredits;
+  }
+
+  get credits(): number {
+    return this.available;
+  }
+
+  get creditsInFlight(): number {
+    return this.inFlight;
+  }
+
+  get snapshot(): CreditStats {
+    return { ...this.stats };
+  }
+
+  /**
+   * Spends `charge` credits and returns the first of `charge` message ids,
+   * waiting (in order of asking) until the server has granted enough.
+   */
+  acquire(charge: number): Promise<bigint> {
+    if (!(Number.isInteger(charge) && charge >= 1)) throw new Error(`A credit charge must be a whole number >= 1, not ${charge}.`);
+    if (this.waiters.length === 0 && this.available >= charge) return Promise.resolve(this.spend(charge));
+    if (this.inFlight === 0 && this.waiters.length === 0) {
+      // Nothing outstanding can bring a grant: waiting would never end.
+      return Promise.reject(new CreditStarvationError(`The server left ${this.available} credits and nothing in flight; a request needs ${charge}.`));
+    }
+    return new Promise((resolve, reject) => this.waiters.push({ charge, resolve, reject }));
+  }
+
+  /** Records a response: `granted` new credits, and (for a final response) the request's charge no longer in flight. */
+  onResponse(granted: number, completedCharge: number): void {
+    this.available += granted;
+    this.stats.totalGranted += granted;
+    this.inFlight -= completedCharge;
+    if (this.inFlight < 0) throw new Error('More credits completed than were spent.');
+    this.stats.maxAvailable = Math.max(this.stats.maxAvailable, this.available);
+    this.wake();
+  }
+
+  /** Rejects everything still waiting, e.g. when the connection drops. */
+  failWaiters(error: unknown): void {
+    for (const waiter of this.waiters.splice(0)) waiter.reject(error);
+  }
+
+  private wake(): void {
+    while (this.waiters.length > 0) {
+      const head = this.waiters[0];
+      if (!head || head.charge > this.available) break;
+      this.waiters.shift();
+      head.resolve(this.spend(head.charge));
+    }
+    if (this.waiters.length > 0 && this.inFlight === 0) {
+      this.failWaiters(new CreditStarvationError(`The server granted too few credits (${this.available}) for a request of ${this.waiters[0]?.charge}, with nothing left in flight.`));
+    }
+  }
+
+  private spend(charge: number): bigint {
+    this.available -= charge;
+    this.inFlight += charge;
+    this.stats.totalCharged += charge;
+    this.stats.maxInFlight = Math.max(this.stats.maxInFlight, this.inFlight);
+    const messageId = this.nextMessageId;
+    this.nextMessageId += BigInt(charge);
+    return messageId;
+  }
+}

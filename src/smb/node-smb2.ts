@@ -1,0 +1,96 @@
+// The parts of node-smb2 (the project's chosen SMB library) that Pipefill
+// builds on: its NTLM messages and its packet structures for the control
+// messages (NEGOTIATE, SESSION_SETUP, TREE_CONNECT, CREATE, CLOSE, FLUSH,
+// SET_INFO, QUERY_DIRECTORY, ECHO, LOGOFF, TREE_DISCONNECT).
+//
+// What node-smb2 lacks, and Pipefill's own layer (connection.ts, credits.ts,
+// framing.ts, messages.ts) adds:
+//  - credit accounting: it asks for 126 credits in every header, never reads
+//    the grant, and numbers messages one by one whatever their CreditCharge;
+//  - multi-credit (large MTU) reads and writes and the negotiated max sizes;
+//  - interim responses: it settles a request on STATUS_PENDING, before the
+//    real reply arrives;
+//  - framing that does not re-copy its receive buffer on every TCP chunk;
+//  - compounded requests, QUERY_INFO, and zero-copy READ/WRITE.
+// node-smb2 is CommonJS with `export default` modules; they are loaded once,
+// here, with the types Pipefill relies on.
+
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+type Structure = Record<string, unknown>;
+interface PacketStructures {
+  readonly requestStructure: Structure;
+  readonly responseStructure: Structure;
+}
+
+interface StructureUtil {
+  serializeStructure(structure: Structure, data: Record<string, unknown>): Buffer;
+  parseStructure(buffer: Buffer, structure: Structure): Record<string, unknown>;
+}
+
+interface NtlmUtil {
+  encodeNegotiationMessage(host: string, domain: string, forceNtlmVersion?: 'v1' | 'v2'): Buffer;
+  decodeChallengeMessage(buffer: Buffer): Buffer;
+  encodeAuthenticationMessage(
+    username: string,
+    host: string,
+    domain: string,
+    serverChallenge: Buffer,
+    password: string,
+    negotiateFlags?: number,
+    forceNtlmVersion?: 'v1' | 'v2',
+  ): Buffer;
+}
+
+const structureUtil = require('node-smb2/dist/protocol/structureUtil.js') as StructureUtil;
+const ntlm = require('node-smb2/dist/protocol/ntlm/util.js') as NtlmUtil;
+
+const packet = (name: string): PacketStructures =>
+  (require(`node-smb2/dist/protocol/smb2/packets/${name}.js`) as { default: PacketStructures }).default;
+
+export const packets = {
+  negotiate: packet('Negotiate'),
+  sessionSetup: packet('SessionSetup'),
+  treeConnect: packet('TreeConnect'),
+  treeDisconnect: packet('TreeDisconnect'),
+  logoff: packet('LogOff'),
+  create: packet('Create'),
+  close: packet('Close'),
+  flush: packet('Flush'),
+  echo: packet('Echo'),
+  setInfo: packet('SetInfo'),
+  queryDirectory: packet('QueryDirectory'),
+} as const;
+export type PacketName = keyof typeof packets;
+
+export function encodeBody(name: PacketName, data: Record<string, unknown>): Buffer {
+  return structureUtil.serializeStructure(packets[name].requestStructure, data);
+}
+
+export function decodeBody(name: PacketName, body: Buffer): Record<string, unknown> {
+  return structureUtil.parseStructure(body, packets[name].responseStructure);
+}
+
+/**
+ * node-smb2's NTLM code announces "Using NTLMv2 authentication" with
+ * console.log, which would land in the middle of `--json` output; its
+ * message builders are synchronous, so the announcement is muted for the call.
+ */
+function quietly<T>(build: () => T): T {
+  const log = console.log;
+  console.log = () => undefined;
+  try {
+    return build();
+  } finally {
+    console.log = log;
+  }
+}
+
+export const ntlmMessages = {
+  negotiate: (host: string, domain: string) => ntlm.encodeNegotiationMessage(host, domain, 'v2'),
+  challenge: (buffer: Buffer) => ntlm.decodeChallengeMessage(buffer),
+  authenticate: (user: string, host: string, domain: string, challenge: Buffer, password: string) =>
+    quietly(() => ntlm.encodeAuthenticationMessage(user, host, domain, challenge, password, 0, 'v2')),
+};
