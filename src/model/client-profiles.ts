@@ -113,22 +113,23 @@ const SMB1_READ_PER_FILE: RoundTrip[] = [
 ];
 
 const SMB1_WRITE_PER_FILE: RoundTrip[] = [
-  ['query-directory'], // does the destination exist (FIND_FIRST2)?
-  ['query-info'], // its attributes
-  ['create'], // NT_CREATE_ANDX, overwrite-if
-  ['query-info'],
-  ['query-info'],
+  ['query-directory'], // does the destination exist (FIND_FIRST2)? It does not.
+  ['query-info'], // TRANS2_QUERY_PATH_INFORMATION on it: not found
+  ['create'], // NT_CREATE_ANDX, overwrite-if: the handle the data goes through
+  ['query-info'], // basic
+  ['query-info'], // standard
   ['set-info'], // allocation size
   ['set-info'], // end of file
+  // ... the data ...
   ['flush'], // after the last write
   ['set-info'], // last-write and creation times
   ['close'],
   ['create'], // re-open to set attributes
   ['set-info'], // attributes
   ['close'],
-  ['query-info'], // Robocopy's read-back of times and size
+  ['query-info'], // Robocopy's read-back of times and size, by path
   ['query-info'],
-  ['create'], // and a final handle for the source-destination comparison
+  ['create'], // and a handle for the source-destination comparison
   ['query-info'],
   ['query-info'],
   ['close'],
@@ -141,13 +142,13 @@ const SMB2_READ_PER_FILE: RoundTrip[] = [
 ];
 
 const SMB2_WRITE_PER_FILE: RoundTrip[] = [
-  ['create', 'query-info'], // does the destination exist?
-  ['close'],
-  ['create'], // overwrite-if
-  ['query-info'],
-  ['query-info'],
+  ['create', 'query-info'], // does the destination exist? It does not.
+  ['create'], // overwrite-if: the handle the data goes through
+  ['query-info'], // basic
+  ['query-info'], // standard
   ['set-info'], // allocation size
   ['set-info'], // end of file
+  // ... the data ...
   ['flush'], // after the last write
   ['set-info'], // times
   ['close'],
@@ -158,6 +159,7 @@ const SMB2_WRITE_PER_FILE: RoundTrip[] = [
   ['query-info'],
   ['close'],
   ['create', 'query-info'], // and the source-destination comparison
+  ['query-info'],
   ['close'],
 ];
 

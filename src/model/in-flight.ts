@@ -93,6 +93,25 @@ export function copyPipeline(pipeline: CopyPipeline, fileBytes: number, request:
   return { depth: row.depth, chunkBytes };
 }
 
+export interface FilePipeline {
+  readonly depth: number;
+  readonly chunkBytes: number;
+  readonly requestBytes: number;
+}
+
+/**
+ * The pipeline a client runs for one file: its copy engine's depth and chunk,
+ * trimmed to the file (a file smaller than a chunk moves in one piece), and
+ * the SMB request size the redirector splits chunks into. The SMB engine
+ * drives exactly this, so the model and the test copies agree.
+ */
+export function filePipeline(pipeline: CopyPipeline, fileBytes: number, maxRequestBytes: number, link: Link): FilePipeline {
+  const planned = copyPipeline(pipeline, fileBytes, maxRequestBytes, link);
+  const chunkBytes = Math.min(planned.chunkBytes, roundUpToSector(fileBytes));
+  const depth = Math.max(1, Math.min(planned.depth, Math.ceil(fileBytes / chunkBytes)));
+  return { depth, chunkBytes, requestBytes: Math.min(maxRequestBytes, chunkBytes) };
+}
+
 /**
  * Every layer's budget for moving one file of `fileBytes`. Request-granular
  * layers (copy pipeline, credits) complete a unit per request latency plus its
@@ -106,12 +125,7 @@ export function transferShape(
   link: Link,
 ): TransferShape {
   const rttSeconds = link.rttMs / 1000;
-  const maxRequest = requestBytes(client, server, op);
-  const planned = copyPipeline(client.pipeline[op], fileBytes, maxRequest, link);
-  // A file smaller than a chunk is read or written in one piece.
-  const chunkBytes = Math.min(planned.chunkBytes, roundUpToSector(fileBytes));
-  const depth = Math.max(1, Math.min(planned.depth, Math.ceil(fileBytes / chunkBytes)));
-  const request = Math.min(maxRequest, chunkBytes);
+  const { depth, chunkBytes, requestBytes: request } = filePipeline(client.pipeline[op], fileBytes, requestBytes(client, server, op), link);
 
   const efficiency = payloadEfficiency(client.tcp.timestamps) * (request / (request + SMB_HEADER_BYTES_PER_REQUEST));
   const payloadBytesPerSecond = (link.bandwidthBitsPerSecond / 8) * efficiency;

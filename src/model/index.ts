@@ -11,3 +11,4 @@ export * from './server-profiles.js';
 export * from './transfer-time.js';
 export * from './units.js';
 export * from './workloads.js';
+export * from './share-path.js';

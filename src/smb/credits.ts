@@ -24,6 +24,8 @@ export interface CreditStats {
   readonly totalGranted: number;
   /** Credits spent in all. */
   readonly totalCharged: number;
+  /** Largest number of credits held at once: granted and unspent, plus spent on requests in flight. */
+  readonly maxHeld: number;
 }
 
 export class CreditWindow {
@@ -31,12 +33,13 @@ export class CreditWindow {
   private inFlight = 0;
   private nextMessageId = 0n;
   private readonly waiters: Waiter[] = [];
-  private stats = { maxAvailable: 0, maxInFlight: 0, totalGranted: 0, totalCharged: 0 };
+  private stats = { maxAvailable: 0, maxInFlight: 0, totalGranted: 0, totalCharged: 0, maxHeld: 0 };
 
   /** A new connection may send one request (the NEGOTIATE) before any grant. */
   constructor(initialCredits = 1) {
     this.available = initialCredits;
     this.stats.maxAvailable = initialCredits;
+    this.stats.maxHeld = initialCredits;
     this.stats.totalGranted = initialCredits;
   }
 
@@ -73,6 +76,7 @@ export class CreditWindow {
     this.inFlight -= completedCharge;
     if (this.inFlight < 0) throw new Error('More credits completed than were spent.');
     this.stats.maxAvailable = Math.max(this.stats.maxAvailable, this.available);
+    this.stats.maxHeld = Math.max(this.stats.maxHeld, this.available + this.inFlight);
     this.wake();
   }
 

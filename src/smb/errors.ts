@@ -14,6 +14,7 @@ export type SmbErrorKind =
   | 'connection-lost'
   | 'timeout'
   | 'cancelled'
+  | 'data-mismatch'
   | 'protocol';
 
 export class SmbError extends PipefillError {

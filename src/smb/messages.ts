@@ -19,7 +19,8 @@ export const Access = {
 
 export const Disposition = { open: 1, create: 2, openIf: 3, overwriteIf: 5 } as const;
 export const CreateOption = { directory: 0x1, nonDirectory: 0x40, deleteOnClose: 0x1000 } as const;
-const SHARE_ALL = 0x1 | 0x2 | 0x4;
+export const ShareAccess = { read: 0x1, write: 0x2, delete: 0x4 } as const;
+const SHARE_ALL = ShareAccess.read | ShareAccess.write | ShareAccess.delete;
 const ATTRIBUTE_NORMAL = 0x80;
 const ATTRIBUTE_DIRECTORY = 0x10;
 
@@ -86,6 +87,8 @@ export interface CreateParams {
   readonly disposition: number;
   readonly options: number;
   readonly directory?: boolean;
+  /** Whom else the server lets open the file meanwhile; default read, write and delete. */
+  readonly shareAccess?: number;
 }
 
 /** MS-SMB2 2.2.13: 56 fixed bytes, then the UTF-16 name at offset 120 from the header. */
@@ -96,7 +99,7 @@ export function createRequest(params: CreateParams): Buffer {
   body.writeUInt32LE(2, 4); // impersonation level: Impersonation
   body.writeUInt32LE(params.access | Access.synchronize, 24);
   body.writeUInt32LE(params.directory ? ATTRIBUTE_DIRECTORY : ATTRIBUTE_NORMAL, 28);
-  body.writeUInt32LE(SHARE_ALL, 32);
+  body.writeUInt32LE(params.shareAccess ?? SHARE_ALL, 32);
   body.writeUInt32LE(params.disposition, 36);
   body.writeUInt32LE(params.options, 40);
   body.writeUInt16LE(name.length > 0 ? 120 : 0, 44);
@@ -197,20 +200,30 @@ export function queryDirectoryRequest(fileId: Buffer, pattern: string, flags: nu
   return encodeBody('queryDirectory', { fileId: fileId.toString('hex'), buffer: Buffer.from(pattern, 'utf16le'), flags, fileInformationClass: 37 });
 }
 
-/** Names in a FileIdBothDirectoryInformation listing (MS-FSCC 2.4.17). */
-export function parseDirectoryNames(body: Buffer): string[] {
+export interface DirectoryEntry {
+  readonly name: string;
+  readonly isDirectory: boolean;
+  readonly bytes: number;
+}
+
+/** Entries of a FileIdBothDirectoryInformation listing (MS-FSCC 2.4.17). */
+export function parseDirectoryEntries(body: Buffer): DirectoryEntry[] {
   const parsed = decodeBody('queryDirectory', body);
   const buffer = parsed['buffer'];
   if (!Buffer.isBuffer(buffer)) return [];
-  const names: string[] = [];
+  const entries: DirectoryEntry[] = [];
   let offset = 0;
   // Entries chain by NextEntryOffset; a listing reply is at most the 64 KiB asked for.
   for (let guard = 0; guard < 65_536 && offset + 104 <= buffer.length; guard++) {
     const next = buffer.readUInt32LE(offset);
     const nameLength = buffer.readUInt32LE(offset + 60);
-    names.push(buffer.subarray(offset + 104, offset + 104 + nameLength).toString('utf16le'));
+    entries.push({
+      name: buffer.subarray(offset + 104, offset + 104 + nameLength).toString('utf16le'),
+      isDirectory: (buffer.readUInt32LE(offset + 56) & ATTRIBUTE_DIRECTORY) !== 0,
+      bytes: Number(buffer.readBigUInt64LE(offset + 40)),
+    });
     if (next === 0) break;
     offset += next;
   }
-  return names;
+  return entries;
 }

@@ -38,6 +38,7 @@ export const Status = {
   noMoreFiles: 0x80000006,
   bufferOverflow: 0x80000005,
   endOfFile: 0xc0000011,
+  noSuchFile: 0xc000000f,
   invalidParameter: 0xc000000d,
   accessDenied: 0xc0000022,
   objectNameInvalid: 0xc0000033,

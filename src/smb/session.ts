@@ -16,7 +16,7 @@ import {
   flushRequest,
   negotiateRequest,
   parseCreate,
-  parseDirectoryNames,
+  parseDirectoryEntries,
   parseNegotiate,
   parseQueryInfo,
   parseRead,
@@ -30,7 +30,7 @@ import {
   treeConnectRequest,
   writeRequest,
 } from './messages.js';
-import type { CreateParams, CreateResult } from './messages.js';
+import type { CreateParams, CreateResult, DirectoryEntry } from './messages.js';
 import { ntlmMessages } from './node-smb2.js';
 import { CAP_LARGE_MTU, Command, Dialect, Status } from './protocol.js';
 import { BYTES_PER_CREDIT } from '../model/in-flight.js';
@@ -67,7 +67,7 @@ export class SmbSession {
     readonly connection: SmbConnection,
     readonly target: SmbTarget,
     readonly negotiated: Negotiated,
-    private readonly treeId: number,
+    readonly treeId: number,
   ) {}
 
   /** Connects, negotiates, logs in and connects the share. Fails with a typed SmbError. */
@@ -170,14 +170,34 @@ export class SmbSession {
     await this.request(Command.flush, flushRequest(fileId), 'flush', options);
   }
 
-  /** One QUERY_DIRECTORY: the names matching `pattern` ([] when none are left). */
-  async queryDirectory(fileId: Buffer, pattern: string, flags: number, options: RequestOptions = {}): Promise<string[]> {
-    const reply = await this.request(Command.queryDirectory, queryDirectoryRequest(fileId, pattern, flags), `list ${pattern}`, { ...options, okStatuses: [Status.noMoreFiles, Status.objectNameNotFound] });
-    return reply.header.status === Status.success ? parseDirectoryNames(reply.body) : [];
+  /** One QUERY_DIRECTORY: the entries matching `pattern` ([] when none are left). */
+  async queryDirectory(fileId: Buffer, pattern: string, flags: number, options: RequestOptions = {}): Promise<DirectoryEntry[]> {
+    const reply = await this.request(Command.queryDirectory, queryDirectoryRequest(fileId, pattern, flags), `list ${pattern}`, { ...options, okStatuses: [Status.noMoreFiles, Status.objectNameNotFound, Status.noSuchFile] });
+    return reply.header.status === Status.success ? parseDirectoryEntries(reply.body) : [];
   }
 
   async echo(options: RequestOptions = {}): Promise<void> {
     await this.connection.request({ command: Command.echo, body: emptyRequest('echo'), what: 'ECHO' }, options);
+  }
+
+  /**
+   * Asks the server for `wanted` credits before a pipeline starts: a reply can
+   * only grant credits to a request, so with nothing in flight an 8 MiB read
+   * (128 credits) could wait for ever. Sends ECHOs whose headers ask for the
+   * difference, until the grant reaches `wanted` or stops growing (the
+   * server's ceiling, e.g. `smb2 max credits`). Returns the credits held.
+   */
+  async reserveCredits(wanted: number, options: RequestOptions = {}): Promise<number> {
+    const { connection } = this;
+    const held = () => connection.credits.credits + connection.credits.creditsInFlight;
+    connection.creditTarget = Math.max(connection.creditTarget, wanted);
+    // Each ECHO may double what the server grants; eight cover 1 to 8192.
+    for (let attempt = 0; attempt < 8 && held() < wanted; attempt++) {
+      const before = held();
+      await this.echo(options);
+      if (held() <= before) break;
+    }
+    return held();
   }
 
   // --- Conveniences built on the operations above --------------------------------
@@ -192,18 +212,18 @@ export class SmbSession {
     await this.close(fileId, options);
   }
 
-  /** Every name in a directory, "." and ".." left out. */
-  async listDirectory(path: string, options: RequestOptions = {}): Promise<string[]> {
+  /** Every entry of a directory, "." and ".." left out. */
+  async listDirectory(path: string, options: RequestOptions = {}): Promise<DirectoryEntry[]> {
     const fileId = await this.openDirectory(path, options);
     try {
-      const names: string[] = [];
+      const names: DirectoryEntry[] = [];
       // Each reply carries up to 64 KiB of entries; a scratch folder holds a few hundred.
       for (let page = 0; page < 10_000; page++) {
         const batch = await this.queryDirectory(fileId, '*', page === 0 ? 1 : 0, options);
         if (batch.length === 0) break;
         names.push(...batch);
       }
-      return names.filter((name) => name !== '.' && name !== '..');
+      return names.filter((entry) => entry.name !== '.' && entry.name !== '..');
     } finally {
       await this.close(fileId, options).catch(() => undefined);
     }

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { inputErrorText } from '../test-support/input-error.js';
+import { formatSharePath, parseSharePath } from './share-path.js';
+
+describe('parseSharePath', () => {
+  it.each([
+    ['\\\\fs01\\projects', { host: 'fs01', port: 445, share: 'projects' }],
+    ['//fs01/projects', { host: 'fs01', port: 445, share: 'projects' }],
+    ['smb://fs01.corp.example/projects', { host: 'fs01.corp.example', port: 445, share: 'projects' }],
+    ['//127.0.0.1:4450/share', { host: '127.0.0.1', port: 4450, share: 'share' }],
+    ['//[::1]:4450/share', { host: '::1', port: 4450, share: 'share' }],
+    ['  //fs01/My Files/ ', { host: 'fs01', port: 445, share: 'My Files' }],
+  ])('reads %j', (text, expected) => {
+    expect(parseSharePath(text)).toEqual(expected);
+  });
+
+  it.each([
+    ['fs01/projects', /not a share path/],
+    ['//fs01', /names no share/],
+    ['//fs01/projects/sub', /goes below the share/],
+    ['//fs01:99999/projects', /out of range/],
+    ['//bad_host!/x', /not a server name/],
+    ['//fs01/a*b', /not a valid share name/],
+  ])('refuses %j', (text, message) => {
+    expect(inputErrorText(() => parseSharePath(text))).toMatch(message);
+  });
+
+  it('prints the canonical form', () => {
+    expect(formatSharePath(parseSharePath('\\\\fs01\\p'))).toBe('//fs01/p');
+    expect(formatSharePath(parseSharePath('//127.0.0.1:4450/share'))).toBe('//127.0.0.1:4450/share');
+  });
+});

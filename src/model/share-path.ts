@@ -1,0 +1,42 @@
+// Where a share is, as people write it: `\\server\share`, `//server/share`,
+// `smb://server/share`, with an optional port (`//127.0.0.1:4450/share`).
+
+import { PipefillInputError } from './errors.js';
+
+export interface SharePath {
+  readonly host: string;
+  readonly port: number;
+  readonly share: string;
+}
+
+export const SMB_PORT = 445;
+
+const EXPECTED = 'a share path such as \\\\server\\share, //server/share or smb://server:445/share';
+const HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?)$/i;
+const SHARE = /^[^\\/:*?"<>|\x00-\x1f]{1,80}$/;
+
+export function parseSharePath(text: string): SharePath {
+  const trimmed = text.trim();
+  const body = trimmed.replace(/^smb:\/\//i, '').replace(/^(\\\\|\/\/)/, '');
+  if (body === trimmed && !/^smb:/i.test(trimmed)) {
+    throw new PipefillInputError(`${JSON.stringify(text)} is not a share path.`, `Expected ${EXPECTED}.`);
+  }
+  const parts = body.split(/[\\/]/).filter((part) => part !== '');
+  const [authority, share, ...rest] = parts;
+  if (!authority || !share) throw new PipefillInputError(`${JSON.stringify(text)} names no share.`, `Expected ${EXPECTED}.`);
+  if (rest.length > 0) {
+    throw new PipefillInputError(`${JSON.stringify(text)} goes below the share (${rest.join('/')}).`, 'Give the share itself: Pipefill works in a scratch folder at its root.');
+  }
+  const portMatch = /^(.*?)(?::(\d+))?$/.exec(authority);
+  const host = portMatch?.[1] ?? authority;
+  const port = portMatch?.[2] === undefined ? SMB_PORT : Number(portMatch[2]);
+  if (!HOST.test(host)) throw new PipefillInputError(`${JSON.stringify(host)} is not a server name or address.`, `Expected ${EXPECTED}.`);
+  if (!(Number.isInteger(port) && port >= 1 && port <= 65_535)) throw new PipefillInputError(`Port ${port} is out of range.`, 'Ports run from 1 to 65535; SMB uses 445.');
+  if (!SHARE.test(share)) throw new PipefillInputError(`${JSON.stringify(share)} is not a valid share name.`, 'Share names cannot contain \\ / : * ? " < > |.');
+  return { host: host.replace(/^\[|\]$/g, ''), port, share };
+}
+
+export function formatSharePath(path: SharePath): string {
+  const host = path.host.includes(':') ? `[${path.host}]` : path.host;
+  return `//${host}${path.port === SMB_PORT ? '' : `:${path.port}`}/${path.share}`;
+}

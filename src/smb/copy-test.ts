@@ -1,0 +1,213 @@
+// One test copy: a workload moved to or from the share the way one client
+// generation would, timed, with every byte checked, inside a scratch folder
+// that is gone again whatever happens.
+
+import { createHash } from 'node:crypto';
+import type { ClientProfileId, Op } from '../model/client-profiles.js';
+import { CLIENT_PROFILES } from '../model/client-profiles.js';
+import type { Link } from '../model/link.js';
+import type { SharePath } from '../model/share-path.js';
+import type { Workload } from '../model/workloads.js';
+import { parseWorkload } from '../model/workloads.js';
+import type { RequestOptions } from './connection.js';
+import { emulationNote, pipelineFor } from './drivers.js';
+import { cancelledError, SmbError } from './errors.js';
+import { PatternSource } from './pattern.js';
+import { replay } from './replay.js';
+import { removeStaleScratch, ScratchFolder } from './scratch.js';
+import type { SmbCredentials } from './session.js';
+import { SmbSession } from './session.js';
+import type { TimelinePoint } from './timeline.js';
+import { TimelineRecorder } from './timeline.js';
+import { transferFile } from './transfer.js';
+
+export interface CopyTestRequest {
+  readonly share: SharePath;
+  readonly credentials: SmbCredentials;
+  readonly profile: ClientProfileId;
+  readonly op: Op;
+  /** `file:32MiB`, `tr3869-dirset`, `tr3869-dirset:0.05`. */
+  readonly workload: string;
+  /** The path, when a probe measured it: sizes Pipefill's own pipeline to its BDP. */
+  readonly link?: Link;
+  /** Check every byte (read back after a write). Default true. */
+  readonly verify?: boolean;
+}
+
+export interface CopyTestProgress {
+  readonly phase: 'connect' | 'prepare' | 'copy' | 'verify' | 'clean-up';
+  readonly bytes: number;
+  readonly totalBytes: number;
+}
+
+export interface CopyTestResult {
+  readonly profile: ClientProfileId;
+  readonly op: Op;
+  readonly workload: string;
+  readonly seconds: number;
+  readonly bytes: number;
+  readonly throughputMbps: number;
+  /** SMB requests completed in the timed copy (data and metadata). */
+  readonly ops: number;
+  /** Metadata round trips the timed copy made (the model counts the same). */
+  readonly metadataRoundTrips: number;
+  readonly timeline: readonly TimelinePoint[];
+  readonly negotiated: {
+    readonly dialect: string;
+    readonly maxReadSize: number;
+    readonly maxWriteSize: number;
+    readonly creditsGrantedMax: number;
+  };
+  /** Set when the generation's protocol is imitated rather than spoken. */
+  readonly emulation: string | null;
+  readonly verified: boolean;
+}
+
+export interface CopyTestOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: CopyTestProgress) => void;
+}
+
+/** How long cleanup may take after a failure or cancel, so a cancel still ends promptly. */
+const CLEANUP_TIMEOUT_MS = 5_000;
+
+interface RunContext {
+  readonly session: SmbSession;
+  readonly workload: Workload;
+  readonly seed: string;
+  readonly signal?: AbortSignal;
+}
+
+function patternFor(seed: string, path: string): PatternSource {
+  return new PatternSource(seed, path);
+}
+
+/** Moves a workload under `root` as `profile` would, through real metadata sequences. */
+async function moveWorkload(
+  context: RunContext,
+  profileId: ClientProfileId,
+  op: Op,
+  root: string,
+  recorder: TimelineRecorder,
+  options: { link?: Link; verify: boolean },
+): Promise<number> {
+  const { session, workload, seed } = context;
+  const profile = CLIENT_PROFILES[profileId];
+  const requestOptions: RequestOptions = context.signal ? { signal: context.signal } : {};
+  const directorySequence = op === 'read' ? profile.metadata.readPerDirectory : profile.metadata.writePerDirectory;
+  const fileSequence = op === 'read' ? profile.metadata.readPerFile : profile.metadata.writePerFile;
+  let roundTrips = 0;
+  const directory = (path: string) => replay(directorySequence, { session, op, path, kind: 'directory', bytes: 0, recorder, options: requestOptions });
+  roundTrips += await directory(root);
+  const byDirectory = new Map<string, Workload['files'][number][]>();
+  for (const file of workload.files) {
+    const folder = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '';
+    byDirectory.set(folder, [...(byDirectory.get(folder) ?? []), file]);
+  }
+  for (const [folder, files] of byDirectory) {
+    if (folder !== '') roundTrips += await directory(`${root}/${folder}`);
+    for (const file of files) {
+      const path = `${root}/${file.path}`;
+      roundTrips += await replay(fileSequence, {
+        session,
+        op,
+        path,
+        kind: 'file',
+        bytes: file.bytes,
+        recorder,
+        options: requestOptions,
+        moveData: (fileId) =>
+          transferFile({
+            session,
+            fileId,
+            op,
+            fileBytes: file.bytes,
+            pipeline: pipelineFor(profile, session.negotiated, op, file.bytes, options.link),
+            pattern: patternFor(seed, file.path),
+            verify: options.verify,
+            recorder,
+            label: file.path,
+            ...(context.signal ? { signal: context.signal } : {}),
+          }),
+      });
+    }
+  }
+  return roundTrips;
+}
+
+/** Removes the scratch folder, on a fresh session if the test's own one died. Never throws. */
+async function cleanUp(scratch: ScratchFolder | undefined, session: SmbSession, request: CopyTestRequest): Promise<void> {
+  const quick: RequestOptions = { timeoutMs: CLEANUP_TIMEOUT_MS };
+  if (scratch && session.connection.isOpen) {
+    await scratch.remove(quick).catch(() => undefined);
+  } else if (scratch) {
+    // The lease went with the dead connection: the sweep now sees an orphan.
+    const fresh = await SmbSession.open(request.share, request.credentials, { timeoutMs: 3_000 }).catch(() => undefined);
+    if (fresh) {
+      await removeStaleScratch(fresh, quick).catch(() => undefined);
+      await fresh.end();
+    }
+  }
+  await session.end();
+}
+
+export async function runCopyTest(request: CopyTestRequest, options: CopyTestOptions = {}): Promise<CopyTestResult> {
+  const profile = CLIENT_PROFILES[request.profile];
+  const workload = parseWorkload(request.workload);
+  const verify = request.verify ?? true;
+  const { signal, onProgress } = options;
+  const progress = (phase: CopyTestProgress['phase'], bytes = 0) => onProgress?.({ phase, bytes, totalBytes: workload.totalBytes });
+  progress('connect');
+  const session = await SmbSession.open(request.share, request.credentials, signal ? { signal } : {});
+  let scratch: ScratchFolder | undefined;
+  try {
+    await removeStaleScratch(session);
+    scratch = await ScratchFolder.create(session);
+    const seed = createHash('sha256').update(scratch.name).digest('hex').slice(0, 16);
+    const context: RunContext = { session, workload, seed, ...(signal ? { signal } : {}) };
+    const timedRoot = scratch.path(request.op === 'read' ? 'source' : 'target');
+
+    if (request.op === 'read') {
+      // The source must exist first; it is written untimed, as fast as Pipefill can.
+      progress('prepare');
+      await moveWorkload(context, 'pipefill-max', 'write', timedRoot, new TimelineRecorder((bytes) => progress('prepare', bytes)), { verify: false });
+    }
+    progress('copy');
+    const recorder = new TimelineRecorder((bytes) => progress('copy', bytes));
+    const roundTrips = await moveWorkload(context, request.profile, request.op, timedRoot, recorder, { verify, ...(request.link ? { link: request.link } : {}) });
+    const seconds = recorder.elapsedMs / 1000;
+
+    if (request.op === 'write' && verify) {
+      progress('verify');
+      await moveWorkload(context, 'pipefill-max', 'read', timedRoot, new TimelineRecorder((bytes) => progress('verify', bytes)), { verify: true });
+    }
+    progress('clean-up');
+    await scratch.remove();
+    scratch = undefined;
+    const credits = session.connection.credits.snapshot;
+    return {
+      profile: request.profile,
+      op: request.op,
+      workload: workload.spec,
+      seconds,
+      bytes: recorder.bytes,
+      throughputMbps: (recorder.bytes * 8) / seconds / 1e6,
+      ops: recorder.ops,
+      metadataRoundTrips: roundTrips,
+      timeline: recorder.points(),
+      negotiated: {
+        dialect: session.negotiated.dialect,
+        maxReadSize: session.negotiated.maxReadSize,
+        maxWriteSize: session.negotiated.maxWriteSize,
+        creditsGrantedMax: credits.maxHeld,
+      },
+      emulation: emulationNote(profile, session.negotiated),
+      verified: verify,
+    };
+  } catch (error) {
+    if (signal?.aborted && !(error instanceof SmbError && error.kind === 'cancelled')) throw cancelledError();
+    throw error;
+  } finally {
+    await cleanUp(scratch, session, request);
+  }
+}

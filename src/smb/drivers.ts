@@ -1,0 +1,57 @@
+// What each client generation does on the wire, from the model's profiles:
+// request size (within what the server negotiated), copy-engine depth and
+// chunk, and whether it is an emulation.
+
+import type { ClientProfile, Op } from '../model/client-profiles.js';
+import { KIB, MIB } from '../model/client-profiles.js';
+import type { FilePipeline } from '../model/in-flight.js';
+import { BYTES_PER_CREDIT, filePipeline } from '../model/in-flight.js';
+import type { Link } from '../model/link.js';
+import type { Negotiated } from './session.js';
+
+/**
+ * Pipefill's own pipeline keeps at most this much in flight: enough for a
+ * 1 Gb/s path at 500 ms, and a bound on the memory a write holds.
+ */
+export const MAX_IN_FLIGHT_BYTES = 64 * MIB;
+
+/** The largest request this profile sends to this server. */
+export function requestLimit(profile: ClientProfile, negotiated: Negotiated, op: Op): number {
+  const negotiatedMax = op === 'read' ? negotiated.maxReadSize : negotiated.maxWriteSize;
+  const dialectMax = profile.largeMtu && negotiated.largeMtu ? negotiatedMax : Math.min(negotiatedMax, BYTES_PER_CREDIT);
+  return Math.min(profile.maxRequestBytes[op], dialectMax);
+}
+
+/**
+ * The pipeline for one file. Pipefill's own profile sizes itself to the path
+ * when the path is known (2 x BDP, as the model assumes) and otherwise fills
+ * its in-flight budget; the credit window holds it to the server's grant.
+ */
+export function pipelineFor(profile: ClientProfile, negotiated: Negotiated, op: Op, fileBytes: number, link?: Link): FilePipeline {
+  const request = requestLimit(profile, negotiated, op);
+  const pipeline = profile.pipeline[op];
+  if (pipeline.kind === 'fill-bdp') {
+    const budgetDepth = Math.max(1, Math.floor(MAX_IN_FLIGHT_BYTES / request));
+    const sized = link ? filePipeline(pipeline, fileBytes, request, link) : filePipeline({ ...pipeline, minDepth: budgetDepth }, fileBytes, request, { bandwidthBitsPerSecond: 1, rttMs: 1 });
+    return { ...sized, depth: Math.min(sized.depth, budgetDepth) };
+  }
+  return filePipeline(pipeline, fileBytes, request, link ?? { bandwidthBitsPerSecond: 1e9, rttMs: 1 });
+}
+
+/** What the UI and report say about a profile that Pipefill imitates rather than speaks. */
+export function emulationNote(profile: ClientProfile, negotiated: Negotiated): string | null {
+  const pattern = (op: Op) => {
+    const row = profile.pipeline[op];
+    if (row.kind !== 'table' || row.rows.length !== 1) return undefined;
+    const only = row.rows[0];
+    if (!only || only.chunkBytes === 'file-size') return undefined;
+    return only.depth === 1 ? `one ${only.chunkBytes / KIB} KiB ${op} at a time` : `${only.depth} x ${only.chunkBytes / KIB} KiB ${op}s in flight`;
+  };
+  if (profile.protocol === 'smb1') {
+    return `SMB1 is not spoken: ${profile.label}'s I/O pattern (${[pattern('read'), pattern('write')].filter(Boolean).join(', ')}) and metadata round trips are emulated over SMB ${negotiated.dialect}.`;
+  }
+  if (profile.dialect !== negotiated.dialect && profile.dialect.startsWith('3')) {
+    return `SMB ${profile.dialect} is not negotiated: ${profile.label}'s request sizes, pipeline and metadata round trips are driven over SMB ${negotiated.dialect}${negotiated.largeMtu ? ' with large MTU' : ''}.`;
+  }
+  return null;
+}

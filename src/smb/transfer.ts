@@ -1,0 +1,113 @@
+// The pipelined data mover: keeps `depth` copy-engine chunks in flight, each
+// split into SMB requests of at most `requestBytes`, as the copy engine and
+// redirector of the client being emulated would. Depth 1 with one request
+// per chunk is a synchronous client (XP); the credit window underneath makes
+// every request wait for a grant, so the pipeline never outruns the server.
+
+import { setMaxListeners } from 'node:events';
+import type { FilePipeline } from '../model/in-flight.js';
+import { BYTES_PER_CREDIT } from '../model/in-flight.js';
+import { cancelledError, SmbError } from './errors.js';
+import type { PatternSource } from './pattern.js';
+import type { SmbSession } from './session.js';
+import type { TimelineRecorder } from './timeline.js';
+
+export interface FileTransfer {
+  readonly session: SmbSession;
+  readonly fileId: Buffer;
+  readonly op: 'read' | 'write';
+  readonly fileBytes: number;
+  readonly pipeline: FilePipeline;
+  /** What the file holds (writes) or must hold (reads). */
+  readonly pattern: PatternSource;
+  /** Check every byte read against the pattern. */
+  readonly verify: boolean;
+  readonly recorder: TimelineRecorder;
+  readonly signal?: AbortSignal;
+  readonly label: string;
+}
+
+/** Credits the transfer asks the server to keep granted: its requests in flight, and some headroom for metadata. */
+export function creditsNeeded(session: SmbSession, pipeline: FilePipeline): number {
+  const requestsPerChunk = Math.ceil(pipeline.chunkBytes / pipeline.requestBytes);
+  return pipeline.depth * requestsPerChunk * session.creditCharge(pipeline.requestBytes) + 16;
+}
+
+async function moveRange(transfer: FileTransfer, offset: number, length: number, signal: AbortSignal): Promise<void> {
+  const { session, fileId, pattern } = transfer;
+  const options = { signal };
+  if (transfer.op === 'write') {
+    const written = await session.write(fileId, offset, pattern.bytes(offset, length), options);
+    if (written !== length) throw new SmbError('protocol', `The server wrote ${written} of ${length} bytes at ${offset} of ${transfer.label}.`, 'The share may be full or the server under quota.');
+  } else {
+    const data = await session.read(fileId, offset, length, options);
+    if (data.length !== length) throw new SmbError('protocol', `The server returned ${data.length} of ${length} bytes at ${offset} of ${transfer.label}.`, 'The file changed during the test; run it again.');
+    if (transfer.verify && !pattern.matches(offset, data)) {
+      throw new SmbError('data-mismatch', `The bytes read back at offset ${offset} of ${transfer.label} differ from those written.`, 'Something between Pipefill and the disk changed the data: check the server, its storage and any WAN optimiser.');
+    }
+  }
+  transfer.recorder.record(length);
+}
+
+/**
+ * Reserves the credits the pipeline needs. A server that grants fewer than
+ * one request costs (a small `smb2 max credits`) gets requests it can take:
+ * what a redirector does when credits are short.
+ */
+async function fitToCredits(transfer: FileTransfer): Promise<FileTransfer> {
+  const { session, pipeline } = transfer;
+  const held = await session.reserveCredits(creditsNeeded(session, pipeline), transfer.signal ? { signal: transfer.signal } : {});
+  if (session.creditCharge(pipeline.requestBytes) <= held) return transfer;
+  const requestBytes = Math.max(BYTES_PER_CREDIT, Math.floor(held / 2) * BYTES_PER_CREDIT);
+  return { ...transfer, pipeline: { ...pipeline, requestBytes: Math.min(requestBytes, pipeline.requestBytes) } };
+}
+
+/** One copy-engine chunk: all its requests at once, done when the last is. */
+async function moveChunk(transfer: FileTransfer, start: number, signal: AbortSignal): Promise<void> {
+  const end = Math.min(transfer.fileBytes, start + transfer.pipeline.chunkBytes);
+  const requests: Promise<void>[] = [];
+  for (let offset = start; offset < end; offset += transfer.pipeline.requestBytes) {
+    requests.push(moveRange(transfer, offset, Math.min(transfer.pipeline.requestBytes, end - offset), signal));
+  }
+  const outcomes = await Promise.allSettled(requests);
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+/**
+ * Moves a whole file. On the first failure or on cancel it stops issuing,
+ * lets what is in flight settle, and throws that first error.
+ */
+export async function transferFile(request: FileTransfer): Promise<void> {
+  if (request.fileBytes === 0) return;
+  const transfer = await fitToCredits(request);
+  const { pipeline, fileBytes } = transfer;
+  const stop = new AbortController();
+  // One listener per request in flight: a deep pipeline has more than Node's default ten.
+  setMaxListeners(0, stop.signal);
+  const onAbort = () => stop.abort();
+  transfer.signal?.addEventListener('abort', onAbort, { once: true });
+  if (transfer.signal?.aborted) stop.abort();
+
+  const chunks = Math.ceil(fileBytes / pipeline.chunkBytes);
+  let next = 0;
+  let firstError: unknown;
+  const worker = async () => {
+    while (next < chunks && !stop.signal.aborted) {
+      const start = next++ * pipeline.chunkBytes;
+      try {
+        await moveChunk(transfer, start, stop.signal);
+      } catch (error) {
+        firstError ??= error;
+        stop.abort();
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(pipeline.depth, chunks) }, worker));
+  } finally {
+    transfer.signal?.removeEventListener('abort', onAbort);
+  }
+  if (transfer.signal?.aborted) throw cancelledError();
+  if (firstError !== undefined) throw firstError;
+}
