@@ -13,7 +13,9 @@ export const SMB_PORT = 445;
 
 const EXPECTED = 'a share path such as \\\\server\\share, //server/share or smb://server:445/share';
 const HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?)$/i;
-const SHARE = /^[^\\/:*?"<>|\x00-\x1f]{1,80}$/;
+const SHARE = /^[^\\/:*?"<>|]{1,80}$/;
+/** Control characters are never part of a share name. */
+const hasControlCharacter = (text: string): boolean => [...text].some((char) => char.charCodeAt(0) < 0x20);
 
 export function parseSharePath(text: string): SharePath {
   const trimmed = text.trim();
@@ -32,7 +34,7 @@ export function parseSharePath(text: string): SharePath {
   const port = portMatch?.[2] === undefined ? SMB_PORT : Number(portMatch[2]);
   if (!HOST.test(host)) throw new PipefillInputError(`${JSON.stringify(host)} is not a server name or address.`, `Expected ${EXPECTED}.`);
   if (!(Number.isInteger(port) && port >= 1 && port <= 65_535)) throw new PipefillInputError(`Port ${port} is out of range.`, 'Ports run from 1 to 65535; SMB uses 445.');
-  if (!SHARE.test(share)) throw new PipefillInputError(`${JSON.stringify(share)} is not a valid share name.`, 'Share names cannot contain \\ / : * ? " < > |.');
+  if (!SHARE.test(share) || hasControlCharacter(share)) throw new PipefillInputError(`${JSON.stringify(share)} is not a valid share name.`, 'Share names cannot contain \\ / : * ? " < > |.');
   return { host: host.replace(/^\[|\]$/g, ''), port, share };
 }
 

@@ -75,7 +75,8 @@ class Replayer {
       specs.map((spec) => ({ ...spec, treeId: this.target.session.treeId })),
       this.target.options,
     );
-    for (const _ of responses) this.target.recorder.record(0);
+    // Each message of a compound is an operation on the timeline.
+    responses.forEach(() => this.target.recorder.record(0));
     return responses;
   }
 
