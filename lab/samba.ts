@@ -1,0 +1,244 @@
+// A private Samba server for tests, benchmarks and the WAN lab: smbd from
+// Debian's samba package with its own smb.conf, state directories, port and
+// test login, started and stopped by PID (its whole process group).
+//
+// The login `pipefill` is mapped onto the existing `nobody` account through a
+// username map, so no system user is ever created on the machine.
+
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+
+export interface SambaOptions {
+  /** `smb2 max credits` (Samba's default is 8192). */
+  readonly maxCredits?: number;
+  /** `socket options`, e.g. `SO_RCVBUF=65536` to pin the server's TCP window. */
+  readonly socketOptions?: string;
+  /** Address to listen on: loopback, or an address inside a lab namespace. */
+  readonly address?: string;
+  /** Run smbd through this prefix, e.g. `ip netns exec <ns>`. */
+  readonly commandPrefix?: readonly string[];
+  /** Where the writable share lives (a tmpfs mount in the lab). Default: under the server's own folder. */
+  readonly sharePath?: string;
+  /** Extra [global] lines. */
+  readonly globals?: Readonly<Record<string, string>>;
+}
+
+export interface SambaShare {
+  readonly host: string;
+  readonly port: number;
+  readonly share: string;
+}
+
+export const SAMBA_USER = 'pipefill';
+const UNIX_ACCOUNT = 'nobody';
+const START_TIMEOUT_MS = 15_000;
+
+export function sambaAvailable(): boolean {
+  return ['/usr/sbin/smbd', '/usr/bin/smbpasswd'].every((path) => existsSync(path));
+}
+
+/** A port the kernel reports free on `address` right now. */
+export function freePort(address = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, address, () => {
+      const info = server.address();
+      const port = typeof info === 'object' && info ? info.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function canConnect(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.connect(port, host);
+  });
+}
+
+function smbConf(root: string, port: number, address: string, sharePath: string, options: SambaOptions): string {
+  const state = join(root, 'state');
+  const globals: Record<string, string> = {
+    'server role': 'standalone server',
+    'smb ports': String(port),
+    interfaces: address,
+    'bind interfaces only': 'yes',
+    'private dir': join(state, 'private'),
+    'lock directory': join(state, 'lock'),
+    'state directory': join(state, 'state'),
+    'cache directory': join(state, 'cache'),
+    'pid directory': join(state, 'pid'),
+    'ncalrpc dir': join(state, 'ncalrpc'),
+    'passdb backend': `tdbsam:${join(state, 'private', 'passdb.tdb')}`,
+    'username map': join(root, 'usermap'),
+    'log file': join(root, 'log.%m'),
+    'log level': '1',
+    'disable netbios': 'yes',
+    'load printers': 'no',
+    printing: 'bsd',
+    'printcap name': '/dev/null',
+    'disable spoolss': 'yes',
+    'server min protocol': 'SMB2_02',
+    'smb2 max credits': String(options.maxCredits ?? 8192),
+    // Tests and benchmarks measure the network path, not a sync to disk.
+    'strict sync': 'no',
+    ...(options.socketOptions ? { 'socket options': options.socketOptions } : {}),
+    ...options.globals,
+  };
+  const lines = ['[global]', ...Object.entries(globals).map(([key, value]) => `  ${key} = ${value}`)];
+  lines.push('[share]', `  path = ${sharePath}`, '  read only = no', '  create mask = 0666', '  directory mask = 0777');
+  lines.push('[readonly]', `  path = ${join(root, 'readonly')}`, '  read only = yes');
+  return `${lines.join('\n')}\n`;
+}
+
+export class SambaServer {
+  private process: ChildProcess | undefined;
+
+  private constructor(
+    readonly root: string,
+    readonly configFile: string,
+    readonly address: string,
+    readonly port: number,
+    readonly sharePath: string,
+    readonly password: string,
+    private readonly options: SambaOptions,
+  ) {}
+
+  static async start(options: SambaOptions = {}): Promise<SambaServer> {
+    if (!sambaAvailable()) throw new Error('smbd is not installed: `npm test` installs Debian\'s samba package (apt-get install samba smbclient).');
+    const address = options.address ?? '127.0.0.1';
+    const root = mkdtempSync(join(tmpdir(), 'pipefill-samba-'));
+    try {
+      // mkdtemp makes it 0700; smbd serves the share as `nobody`, who must pass through.
+      chmodSync(root, 0o755);
+      for (const dir of ['private', 'lock', 'state', 'cache', 'pid', 'ncalrpc']) mkdirSync(join(root, 'state', dir), { recursive: true });
+      const sharePath = options.sharePath ?? join(root, 'share');
+      mkdirSync(sharePath, { recursive: true });
+      mkdirSync(join(root, 'readonly'));
+      // The share is written by `nobody`; the folder is Pipefill's own, made for this server.
+      chmodSync(sharePath, 0o777);
+      writeFileSync(join(root, 'readonly', 'existing.txt'), 'a file the test login may read but not change\n');
+      writeFileSync(join(root, 'usermap'), `${UNIX_ACCOUNT} = ${SAMBA_USER}\n`);
+      const port = options.port ?? (options.commandPrefix ? 445 : await freePort(address));
+      const configFile = join(root, 'smb.conf');
+      writeFileSync(configFile, smbConf(root, port, address, sharePath, options));
+      const password = randomBytes(9).toString('base64url');
+      const added = spawnSync('smbpasswd', ['-c', configFile, '-a', '-s', UNIX_ACCOUNT], { input: `${password}\n${password}\n`, encoding: 'utf8' });
+      if (added.status !== 0) throw new Error(`smbpasswd failed: ${added.stderr || added.stdout}`);
+      const server = new SambaServer(root, configFile, address, port, sharePath, password, options);
+      await server.launch();
+      return server;
+    } catch (error) {
+      rmSync(root, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  get share(): SambaShare {
+    return { host: this.address, port: this.port, share: 'share' };
+  }
+
+  get readOnlyShare(): SambaShare {
+    return { host: this.address, port: this.port, share: 'readonly' };
+  }
+
+  get credentials(): { user: string; password: string } {
+    return { user: SAMBA_USER, password: this.password };
+  }
+
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+
+  private async launch(): Promise<void> {
+    const prefix = this.options.commandPrefix ?? [];
+    const [command, ...args] = [...prefix, '/usr/sbin/smbd', '--foreground', '--no-process-group', `--configfile=${this.configFile}`, '--debug-stdout', '-d0'];
+    if (!command) throw new Error('No command to start smbd.');
+    // A process group of its own, so stop() reaches the per-client children too.
+    const child = spawn(command, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    this.process = child;
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    // Poll until smbd accepts connections: at most START_TIMEOUT_MS / 100 tries.
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`smbd exited at start (${child.exitCode}): ${stderr.trim()}`);
+      if (!this.options.commandPrefix && (await canConnect(this.address, this.port))) return;
+      if (this.options.commandPrefix && this.listeningInNamespace()) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    this.kill();
+    throw new Error(`smbd did not listen on ${this.address}:${this.port} within ${START_TIMEOUT_MS / 1000} s: ${stderr.trim()}`);
+  }
+
+  private listeningInNamespace(): boolean {
+    const prefix = this.options.commandPrefix ?? [];
+    const [command, ...args] = [...prefix, 'ss', '-ltnH', `sport = :${this.port}`];
+    if (!command) return false;
+    const probe = spawnSync(command, args, { encoding: 'utf8' });
+    return probe.status === 0 && probe.stdout.trim() !== '';
+  }
+
+  /** Kills smbd and every child at once (SIGKILL), as a crash would. */
+  kill(): void {
+    const pid = this.process?.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+    this.process = undefined;
+  }
+
+  /** Starts smbd again on the same port and state (after kill()). */
+  async restart(): Promise<void> {
+    this.kill();
+    await this.launch();
+  }
+
+  /** Stops smbd (TERM, then KILL after 3 s) and removes its folder. Safe to call twice. */
+  async stop(): Promise<void> {
+    const child = this.process;
+    if (child?.pid !== undefined && child.exitCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3_000))]);
+      this.kill();
+    }
+    this.process = undefined;
+    rmSync(this.root, { recursive: true, force: true });
+  }
+
+  /** Every file and folder under the writable share, relative to it: the test for "no stray files". */
+  shareContents(): string[] {
+    const found: string[] = [];
+    const walk = (dir: string, depth: number) => {
+      if (depth > 16) return;
+      for (const entry of readdirSync(dir)) {
+        const path = join(dir, entry);
+        found.push(relative(this.sharePath, path));
+        if (statSync(path).isDirectory()) walk(path, depth + 1);
+      }
+    };
+    walk(this.sharePath, 0);
+    return found.sort();
+  }
+}

@@ -1,0 +1,183 @@
+// The SMB engine against a real smbd (Debian's samba), started by the test on
+// a free loopback port with its own smb.conf and state.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, SambaServer } from '../../lab/samba.js';
+import type { ClientProfileId, Op } from '../model/client-profiles.js';
+import { predict } from '../model/predict.js';
+import { runCopyTest } from './copy-test.js';
+import { CreditWindow } from './credits.js';
+import { SmbError } from './errors.js';
+import { removeStaleScratch, ScratchFolder } from './scratch.js';
+import { SmbSession } from './session.js';
+
+const PROFILES: ClientProfileId[] = ['xp-smb1', 'win7-smb1', 'vista-smb2', 'win7-smb2', 'win10-smb3', 'pipefill-max'];
+const OPS: Op[] = ['read', 'write'];
+
+async function expectSmbError(run: Promise<unknown>, kind: string, withinMs: number): Promise<SmbError> {
+  const started = Date.now();
+  const error = await run.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(Date.now() - started).toBeLessThan(withinMs);
+  expect(error).toBeInstanceOf(SmbError);
+  const smbError = error as SmbError;
+  expect(smbError.kind).toBe(kind);
+  expect(smbError.message.length).toBeGreaterThan(10);
+  expect(smbError.hint.length).toBeGreaterThan(10);
+  return smbError;
+}
+
+describe('copy tests against smbd', () => {
+  let server: SambaServer;
+  beforeAll(async () => {
+    server = await SambaServer.start();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  describe.each(PROFILES)('%s', (profile) => {
+    it.each(OPS)('%s of a file is byte-exact and leaves nothing behind', async (op) => {
+      const result = await runCopyTest({ share: server.share, credentials: server.credentials, profile, op, workload: 'file:3MiB' });
+      expect(result.verified).toBe(true);
+      expect(result.bytes).toBe(3 * 2 ** 20);
+      expect(result.seconds).toBeGreaterThan(0);
+      expect(result.timeline.reduce((sum, point) => sum + point.bytes, 0)).toBe(result.bytes);
+      expect(result.negotiated.dialect).toBe('2.1');
+      expect(server.shareContents()).toEqual([]);
+    });
+
+    it.each(OPS)('%s of a directory set makes the round trips the model counts', async (op) => {
+      const workload = 'tr3869-dirset:0.02';
+      const result = await runCopyTest({ share: server.share, credentials: server.credentials, profile, op, workload });
+      const model = predict({ client: profile, server: 'samba', op, workload, link: { bandwidthBitsPerSecond: 1e9, rttMs: 1 } });
+      expect(result.metadataRoundTrips).toBe(model.breakdown.metadataRoundTrips);
+      expect(result.bytes).toBe(model.totalBytes);
+      expect(server.shareContents()).toEqual([]);
+    });
+  });
+
+  it('says when a generation is emulated', async () => {
+    const xp = await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'xp-smb1', op: 'read', workload: 'file:64KiB' });
+    expect(xp.emulation).toMatch(/SMB1 is not spoken.*one 60 KiB read at a time.*emulated over SMB 2\.1/);
+    const win7 = await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'win7-smb2', op: 'read', workload: 'file:64KiB' });
+    expect(win7.emulation).toBeNull();
+  });
+
+  it('removes a scratch folder older than a day, and an orphan at once, but not a live one', async () => {
+    const session = await SmbSession.open(server.share, server.credentials);
+    try {
+      await session.makeDirectory('.pipefill-20200101T000000-deadbeef');
+      const live = await ScratchFolder.create(session);
+      const other = await SmbSession.open(server.share, server.credentials);
+      const orphan = await ScratchFolder.create(other);
+      other.connection.destroy(); // the run "crashes": its lease goes with its connection
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const sweeper = await SmbSession.open(server.share, server.credentials);
+      const removed = await removeStaleScratch(sweeper);
+      await sweeper.end();
+      expect(removed.sort()).toEqual(['.pipefill-20200101T000000-deadbeef', orphan.name].sort());
+      expect(server.shareContents()).toEqual([live.name, `${live.name}/.lease`]);
+      await live.remove();
+      expect(server.shareContents()).toEqual([]);
+    } finally {
+      await session.end();
+    }
+  });
+});
+
+describe('credits', () => {
+  let server: SambaServer;
+  beforeAll(async () => {
+    server = await SambaServer.start({ maxCredits: 16 });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('smbd drops a client that numbers requests beyond its grant (so the tests below can fail)', async () => {
+    const session = await SmbSession.open(server.share, server.credentials);
+    // A deliberately broken window that claims 200 credits against the server's 16.
+    Object.assign(session.connection, { credits: new CreditWindow(200) });
+    Object.assign(session.connection.credits, { nextMessageId: 100n });
+    const results = await Promise.allSettled(Array.from({ length: 60 }, () => session.echo({ timeoutMs: 5_000 })));
+    expect(results.some((result) => result.status === 'rejected' && (result.reason as SmbError).kind === 'connection-lost')).toBe(true);
+    expect(session.connection.isOpen).toBe(false);
+  });
+
+  it.each([
+    ['pipefill-max', 'read'],
+    ['pipefill-max', 'write'],
+    ['win10-smb3', 'write'],
+    ['win7-smb2', 'read'],
+  ] as const)('%s %s stays within smb2 max credits = 16', async (profile, op) => {
+    const result = await runCopyTest({ share: server.share, credentials: server.credentials, profile, op, workload: 'file:24MiB' });
+    expect(result.verified).toBe(true);
+    expect(result.negotiated.creditsGrantedMax).toBeLessThan(64);
+    expect(server.shareContents()).toEqual([]);
+  });
+});
+
+describe('failures: typed, within 10 s, nothing left behind', () => {
+  let server: SambaServer;
+  beforeAll(async () => {
+    server = await SambaServer.start();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const copy = (overrides: Partial<Parameters<typeof runCopyTest>[0]>, signal?: AbortSignal) =>
+    runCopyTest({ share: server.share, credentials: server.credentials, profile: 'pipefill-max', op: 'write', workload: 'file:8MiB', ...overrides }, signal ? { signal } : {});
+
+  it('wrong password', async () => {
+    await expectSmbError(copy({ credentials: { user: server.credentials.user, password: 'not-the-password' } }), 'auth-failed', 10_000);
+    expect(server.shareContents()).toEqual([]);
+  });
+
+  it('unknown share', async () => {
+    const error = await expectSmbError(copy({ share: { ...server.share, share: 'nosuchshare' } }), 'share-not-found', 10_000);
+    expect(error.hint).toMatch(/smbclient -L/);
+  });
+
+  it('read-only share', async () => {
+    await expectSmbError(copy({ share: server.readOnlyShare }), 'access-denied', 10_000);
+  });
+
+  it('host with nothing listening', async () => {
+    const port = await freePort();
+    const error = await expectSmbError(copy({ share: { host: '127.0.0.1', port, share: 'share' } }), 'unreachable', 10_000);
+    expect(error.message).toMatch(/Nothing is listening/);
+  });
+
+  it('the password never appears in an error', async () => {
+    const secret = 'Sup3r-Secret-Passw0rd';
+    const error = await expectSmbError(copy({ credentials: { user: 'pipefill', password: secret } }), 'auth-failed', 10_000);
+    expect(JSON.stringify({ message: error.message, hint: error.hint, stack: error.stack })).not.toContain(secret);
+  });
+
+  it('cancel stops within 2 s and removes the scratch folder', async () => {
+    const controller = new AbortController();
+    const run = copy({ profile: 'xp-smb1', workload: 'tr3869-dirset' }, controller.signal);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const cancelledAt = Date.now();
+    controller.abort();
+    await expectSmbError(run, 'cancelled', 10_000);
+    expect(Date.now() - cancelledAt).toBeLessThan(2_000);
+    expect(server.shareContents()).toEqual([]);
+  });
+
+  it('smbd killed mid-copy: a typed error at once, and the next start removes the orphan', async () => {
+    const run = copy({ profile: 'xp-smb1', workload: 'tr3869-dirset' });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    server.kill();
+    await expectSmbError(run, 'connection-lost', 10_000);
+    await server.restart();
+    expect(server.shareContents().some((path) => path.startsWith('.pipefill-'))).toBe(true);
+    const next = await copy({ workload: 'file:1MiB' });
+    expect(next.verified).toBe(true);
+    expect(server.shareContents()).toEqual([]);
+  });
+});
