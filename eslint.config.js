@@ -52,6 +52,6 @@ export default tseslint.config(
   ),
   {
     files: ['scripts/**/*.mjs', 'bin/**/*.js'],
-    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly', performance: 'readonly' } },
   },
 );

@@ -20,6 +20,8 @@ export interface SambaOptions {
   readonly socketOptions?: string;
   /** Address to listen on: loopback, or an address inside a lab namespace. */
   readonly address?: string;
+  /** Port to listen on; default a free one (445 inside a lab namespace). */
+  readonly port?: number;
   /** Run smbd through this prefix, e.g. `ip netns exec <ns>`. */
   readonly commandPrefix?: readonly string[];
   /** Where the writable share lives (a tmpfs mount in the lab). Default: under the server's own folder. */

@@ -1,14 +1,16 @@
 // The in-process implementation of the contract. The CLI calls it directly;
 // the web host and Electron's main process expose the same object.
 
-import type { ApiInput, ApiMethod, ApiOutput, ApiParsedInput, PipefillApi } from '../contract/api.js';
+import type { ApiInput, ApiMethod, ApiOutput, ApiParsedInput, CallOptions, PipefillApi } from '../contract/api.js';
 import { apiContract } from '../contract/api.js';
 import { catalogue, planFromInput } from '../contract/plan.js';
 import { predictScenario } from '../contract/scenario.js';
 import { parseInput } from '../contract/validate.js';
 import { PipefillInputError } from '../model/errors.js';
+import { parseSharePath } from '../model/share-path.js';
+import { runCopyTest } from '../smb/copy-test.js';
 
-type Handlers = { readonly [M in ApiMethod]: (input: ApiParsedInput<M>) => ApiOutput<M> };
+type Handlers = { readonly [M in ApiMethod]: (input: ApiParsedInput<M>, options: CallOptions) => ApiOutput<M> | Promise<ApiOutput<M>> };
 
 const handlers: Handlers = {
   predict: (input) => predictScenario(input),
@@ -23,20 +25,36 @@ const handlers: Handlers = {
     }),
   plan: (input) => planFromInput(input),
   catalogue: () => catalogue(),
+  copyTest: (input, options) =>
+    runCopyTest(
+      {
+        share: parseSharePath(input.share),
+        credentials: { user: input.user, password: input.password, ...(input.domain === undefined ? {} : { domain: input.domain }) },
+        profile: input.profile,
+        op: input.op,
+        workload: input.workload,
+        ...(input.verify === undefined ? {} : { verify: input.verify }),
+      },
+      {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onProgress ? { onProgress: (progress) => options.onProgress?.({ step: progress.phase, bytes: progress.bytes, totalBytes: progress.totalBytes }) } : {}),
+      },
+    ),
 };
 
-async function call<M extends ApiMethod>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>> {
+async function call<M extends ApiMethod>(method: M, input: ApiInput<M>, options: CallOptions = {}): Promise<ApiOutput<M>> {
   // Validate here too: the CLI and the web host hand over raw user input.
   const parsed = parseInput(apiContract[method].input, input, `${method} input`) as ApiParsedInput<M>;
-  const handler = handlers[method] as (value: ApiParsedInput<M>) => ApiOutput<M>;
-  return handler(parsed);
+  const handler = handlers[method] as (value: ApiParsedInput<M>, options: CallOptions) => ApiOutput<M> | Promise<ApiOutput<M>>;
+  return handler(parsed, options);
 }
 
 export function createLocalApi(): PipefillApi {
   return {
-    predict: (input) => call('predict', input),
-    predictBatch: (input) => call('predictBatch', input),
-    plan: (input) => call('plan', input),
-    catalogue: (input) => call('catalogue', input),
+    predict: (input, options) => call('predict', input, options),
+    predictBatch: (input, options) => call('predictBatch', input, options),
+    plan: (input, options) => call('plan', input, options),
+    catalogue: (input, options) => call('catalogue', input, options),
+    copyTest: (input, options) => call('copyTest', input, options),
   };
 }

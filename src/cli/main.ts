@@ -3,6 +3,7 @@
 
 import { createLocalApi } from '../assess/local-api.js';
 import { PipefillError, PipefillInputError } from '../model/errors.js';
+import { COPY_TEST_USAGE, copyTestCommand } from './commands/copy-test.js';
 import { PLAN_USAGE, planCommand } from './commands/plan.js';
 import { PREDICT_USAGE, predictCommand } from './commands/predict.js';
 import { PROFILES_USAGE, profilesCommand } from './commands/profiles.js';
@@ -13,12 +14,13 @@ const COMMANDS = {
   predict: { run: predictCommand, usage: PREDICT_USAGE },
   plan: { run: planCommand, usage: PLAN_USAGE },
   profiles: { run: profilesCommand, usage: PROFILES_USAGE },
+  'copy-test': { run: copyTestCommand, usage: COPY_TEST_USAGE },
 } as const;
 
 export const USAGE = `Pipefill: why copies to an SMB share are slow, how fast they should be, and what to change.
 
 Usage:
-${[PLAN_USAGE, PREDICT_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
+${[PLAN_USAGE, PREDICT_USAGE, COPY_TEST_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
 
   pipefill help      this text`;
 

@@ -4,6 +4,8 @@
 // that does not fit is refused at the boundary with a readable error.
 
 import { z } from 'zod';
+import type { ProgressEvent } from './copy-test.js';
+import { CopyTestInputSchema, CopyTestResultSchema } from './copy-test.js';
 import { CatalogueSchema, PlanInputSchema, PlanResultSchema } from './plan.js';
 import { PredictionResultSchema, ScenarioInputSchema } from './scenario.js';
 
@@ -12,6 +14,7 @@ export const apiContract = {
   predictBatch: { input: z.array(ScenarioInputSchema), output: z.array(PredictionResultSchema) },
   plan: { input: PlanInputSchema, output: PlanResultSchema },
   catalogue: { input: z.object({}).strict(), output: CatalogueSchema },
+  copyTest: { input: CopyTestInputSchema, output: CopyTestResultSchema },
 } as const;
 
 export type ApiMethod = keyof typeof apiContract;
@@ -20,5 +23,11 @@ export type ApiInput<M extends ApiMethod> = z.input<(typeof apiContract)[M]['inp
 export type ApiParsedInput<M extends ApiMethod> = z.output<(typeof apiContract)[M]['input']>;
 export type ApiOutput<M extends ApiMethod> = z.output<(typeof apiContract)[M]['output']>;
 
+/** For long calls: cancel them, and hear how far they are. */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (event: ProgressEvent) => void;
+}
+
 /** What every transport exposes: one async function per contract entry. */
-export type PipefillApi = { readonly [M in ApiMethod]: (input: ApiInput<M>) => Promise<ApiOutput<M>> };
+export type PipefillApi = { readonly [M in ApiMethod]: (input: ApiInput<M>, options?: CallOptions) => Promise<ApiOutput<M>> };

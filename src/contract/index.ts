@@ -1,4 +1,5 @@
 export * from './api.js';
+export * from './copy-test.js';
 export * from './plan.js';
 export * from './scenario.js';
 export * from './validate.js';

@@ -58,7 +58,7 @@ describe('transferShape', () => {
   it('sizes the Pipefill pipeline to twice the BDP, and lets the credits say when they grant less', () => {
     const link = { bandwidthBitsPerSecond: 1e9, rttMs: 75 };
     const shape = transferShape(CLIENT_PROFILES['pipefill-max'], SERVER_PROFILES.samba, 'read', 1e9, link);
-    expect(shape.requestBytes).toBe(8 * MIB);
+    expect(shape.requestBytes).toBe(4 * MIB);
     expect(shape.depth * shape.chunkBytes).toBeGreaterThanOrEqual(2 * bdpBytes(link));
     const tight = transferShape(CLIENT_PROFILES['pipefill-max'], SERVER_PROFILES['win2008-rtm'], 'read', 1e9, link);
     const credits = tight.budgets.find((b) => b.layer === 'credits');

@@ -2,10 +2,11 @@
 // the server's credit grant, matches replies (interim STATUS_PENDING ones
 // included) and turns failures into typed errors.
 
-import { Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { connect } from 'node:net';
 import { CreditStarvationError, CreditWindow } from './credits.js';
 import { cancelledError, errorForStatus, SmbError } from './errors.js';
-import { MessageFramer } from './framing.js';
+import { FrameReader } from './framing.js';
 import type { Smb2Header } from './protocol.js';
 import { decodeHeader, Dialect, encodeHeader, HeaderFlag, SMB2_HEADER_BYTES, splitCompound, Status, transportHeader } from './protocol.js';
 
@@ -19,8 +20,8 @@ export interface RequestSpec {
   readonly command: number;
   /** The request body after the header (for WRITE: the fixed part only). */
   readonly body: Buffer;
-  /** Bytes sent after the body without copying (WRITE data). */
-  readonly payload?: Buffer;
+  /** Bytes sent after the body without copying (WRITE data), as one buffer or pieces. */
+  readonly payload?: Buffer | readonly Buffer[];
   /** Credits this request costs (1, or ceil(bytes / 64 KiB) for large reads and writes). */
   readonly creditCharge?: number;
   readonly treeId?: number;
@@ -51,7 +52,6 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
 export const RELATED_FILE_ID = Buffer.alloc(16, 0xff);
 
 export class SmbConnection {
-  private readonly framer = new MessageFramer();
   private readonly pending = new Map<bigint, Pending>();
   private closedError: SmbError | undefined;
   readonly credits = new CreditWindow();
@@ -63,11 +63,11 @@ export class SmbConnection {
 
   private constructor(
     private readonly socket: Socket,
+    private readonly reader: FrameReader,
     readonly host: string,
     readonly port: number,
   ) {
     socket.setNoDelay(true);
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', (error) => this.fail(new SmbError('connection-lost', `The connection to ${host}:${port} failed: ${error.message}.`, 'Check that the server is running and reachable.', undefined, { cause: error })));
     socket.on('close', () => this.fail(new SmbError('connection-lost', `The server ${host}:${port} closed the connection.`, 'The server may have stopped or dropped the session; its log says why.')));
   }
@@ -79,7 +79,21 @@ export class SmbConnection {
         reject(cancelledError());
         return;
       }
-      const socket = new Socket();
+      const reader = new FrameReader();
+      let connection: SmbConnection | undefined;
+      // The socket reads into buffers the frame reader picks: large replies land in place.
+      // (Node honours `onread` in net.connect(), not in socket.connect() on a Socket made first.)
+      const socket = connect({
+        port,
+        host,
+        onread: {
+          buffer: () => reader.nextBuffer(),
+          callback: (bytes: number) => {
+            connection?.onBytes(bytes);
+            return true;
+          },
+        },
+      });
       const finish = (error?: SmbError) => {
         clearTimeout(timer);
         options.signal?.removeEventListener('abort', onAbort);
@@ -88,7 +102,10 @@ export class SmbConnection {
         if (error) {
           socket.destroy();
           reject(error);
-        } else resolve(new SmbConnection(socket, host, port));
+        } else {
+          connection = new SmbConnection(socket, reader, host, port);
+          resolve(connection);
+        }
       };
       const onAbort = () => finish(cancelledError());
       const timer = setTimeout(
@@ -109,8 +126,12 @@ export class SmbConnection {
           ),
         );
       });
-      socket.connect(port, host);
     });
+  }
+
+  /** Hands a large reply's memory back for reuse; see FrameReader.recycle. */
+  recycle(data: Buffer): void {
+    this.reader.recycle(data.buffer);
   }
 
   get isOpen(): boolean {
@@ -149,7 +170,8 @@ export class SmbConnection {
     const results = specs.map((spec, index) => {
       const messageId = ids[index] ?? 0n;
       const charge = spec.creditCharge ?? 1;
-      const messageBytes = SMB2_HEADER_BYTES + spec.body.length + (spec.payload?.length ?? 0);
+      const payload = spec.payload === undefined ? [] : Buffer.isBuffer(spec.payload) ? [spec.payload] : spec.payload;
+      const messageBytes = SMB2_HEADER_BYTES + spec.body.length + payload.reduce((sum, piece) => sum + piece.length, 0);
       const isLast = index === specs.length - 1;
       const padding = isLast ? 0 : (8 - (messageBytes % 8)) % 8;
       const header = encodeHeader({
@@ -162,8 +184,7 @@ export class SmbConnection {
         treeId: spec.treeId ?? 0,
         sessionId: this.sessionId,
       });
-      frames.push(header, spec.body);
-      if (spec.payload) frames.push(spec.payload);
+      frames.push(header, spec.body, ...payload);
       if (padding) frames.push(Buffer.alloc(padding));
       return new Promise<SmbResponse>((resolve, reject) => {
         const pending: Pending = { charge, spec, settled: false, resolve, reject };
@@ -207,10 +228,10 @@ export class SmbConnection {
     return Math.max(charge, Math.min(8192, charge + Math.max(0, this.creditTarget - held)));
   }
 
-  private onData(chunk: Buffer): void {
+  private onBytes(bytes: number): void {
     let frames: Buffer[];
     try {
-      frames = this.framer.push(chunk);
+      frames = this.reader.onRead(bytes);
     } catch (error) {
       this.fail(new SmbError('protocol', `The server sent data Pipefill cannot frame: ${String(error)}.`, 'Is this port an SMB server?', undefined, { cause: error }));
       this.socket.destroy();

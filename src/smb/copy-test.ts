@@ -3,6 +3,7 @@
 // that is gone again whatever happens.
 
 import { createHash } from 'node:crypto';
+import type { CopyTestResult } from '../contract/copy-test.js';
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import type { Link } from '../model/link.js';
@@ -12,12 +13,12 @@ import { parseWorkload } from '../model/workloads.js';
 import type { RequestOptions } from './connection.js';
 import { emulationNote, pipelineFor } from './drivers.js';
 import { cancelledError, SmbError } from './errors.js';
+import { LocalSource } from './local-source.js';
 import { PatternSource } from './pattern.js';
 import { replay } from './replay.js';
 import { removeStaleScratch, ScratchFolder } from './scratch.js';
 import type { SmbCredentials } from './session.js';
 import { SmbSession } from './session.js';
-import type { TimelinePoint } from './timeline.js';
 import { TimelineRecorder } from './timeline.js';
 import { transferFile } from './transfer.js';
 
@@ -38,29 +39,6 @@ export interface CopyTestProgress {
   readonly phase: 'connect' | 'prepare' | 'copy' | 'verify' | 'clean-up';
   readonly bytes: number;
   readonly totalBytes: number;
-}
-
-export interface CopyTestResult {
-  readonly profile: ClientProfileId;
-  readonly op: Op;
-  readonly workload: string;
-  readonly seconds: number;
-  readonly bytes: number;
-  readonly throughputMbps: number;
-  /** SMB requests completed in the timed copy (data and metadata). */
-  readonly ops: number;
-  /** Metadata round trips the timed copy made (the model counts the same). */
-  readonly metadataRoundTrips: number;
-  readonly timeline: readonly TimelinePoint[];
-  readonly negotiated: {
-    readonly dialect: string;
-    readonly maxReadSize: number;
-    readonly maxWriteSize: number;
-    readonly creditsGrantedMax: number;
-  };
-  /** Set when the generation's protocol is imitated rather than spoken. */
-  readonly emulation: string | null;
-  readonly verified: boolean;
 }
 
 export interface CopyTestOptions {
@@ -89,7 +67,7 @@ async function moveWorkload(
   op: Op,
   root: string,
   recorder: TimelineRecorder,
-  options: { link?: Link; verify: boolean },
+  options: { link?: Link; verify: boolean; source?: LocalSource },
 ): Promise<number> {
   const { session, workload, seed } = context;
   const profile = CLIENT_PROFILES[profileId];
@@ -116,19 +94,23 @@ async function moveWorkload(
         bytes: file.bytes,
         recorder,
         options: requestOptions,
-        moveData: (fileId) =>
-          transferFile({
+        moveData: async (fileId) => {
+          const local = op === 'write' ? options.source : undefined;
+          await transferFile({
             session,
             fileId,
             op,
             fileBytes: file.bytes,
             pipeline: pipelineFor(profile, session.negotiated, op, file.bytes, options.link),
             pattern: patternFor(seed, file.path),
+            ...(local ? { source: { read: (offset: number, length: number) => local.read(file.path, offset, length), release: (pieces: readonly Buffer[]) => local.release(pieces) } } : {}),
             verify: options.verify,
             recorder,
             label: file.path,
             ...(context.signal ? { signal: context.signal } : {}),
-          }),
+          });
+          await local?.closeFile(file.path);
+        },
       });
     }
   }
@@ -151,6 +133,8 @@ async function cleanUp(scratch: ScratchFolder | undefined, session: SmbSession, 
   await session.end();
 }
 
+export type { CopyTestResult };
+
 export async function runCopyTest(request: CopyTestRequest, options: CopyTestOptions = {}): Promise<CopyTestResult> {
   const profile = CLIENT_PROFILES[request.profile];
   const workload = parseWorkload(request.workload);
@@ -160,6 +144,7 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
   progress('connect');
   const session = await SmbSession.open(request.share, request.credentials, signal ? { signal } : {});
   let scratch: ScratchFolder | undefined;
+  let local: LocalSource | undefined;
   try {
     await removeStaleScratch(session);
     scratch = await ScratchFolder.create(session);
@@ -172,9 +157,14 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
       progress('prepare');
       await moveWorkload(context, 'pipefill-max', 'write', timedRoot, new TimelineRecorder((bytes) => progress('prepare', bytes)), { verify: false });
     }
+    if (request.op === 'write') {
+      // A copy reads a local file: lay one down first, as the read test lays its source on the share.
+      progress('prepare');
+      local = await LocalSource.create(workload, seed, signal);
+    }
     progress('copy');
     const recorder = new TimelineRecorder((bytes) => progress('copy', bytes));
-    const roundTrips = await moveWorkload(context, request.profile, request.op, timedRoot, recorder, { verify, ...(request.link ? { link: request.link } : {}) });
+    const roundTrips = await moveWorkload(context, request.profile, request.op, timedRoot, recorder, { verify, ...(request.link ? { link: request.link } : {}), ...(local ? { source: local } : {}) });
     const seconds = recorder.elapsedMs / 1000;
 
     if (request.op === 'write' && verify) {
@@ -208,6 +198,8 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
     if (signal?.aborted && !(error instanceof SmbError && error.kind === 'cancelled')) throw cancelledError();
     throw error;
   } finally {
+    await local?.close();
+    local?.remove();
     await cleanUp(scratch, session, request);
   }
 }

@@ -1,71 +1,123 @@
 // Direct-TCP framing (MS-SMB2 2.1): each SMB2 message is preceded by a 4-byte
-// length. node-smb2 joins every arriving TCP chunk onto the unparsed rest, which
-// copies an 8 MiB read reply over and over (quadratic in its size); this keeps
-// the chunks in a list and copies each byte at most once, and not at all when
-// a message sits inside one chunk.
+// length. node-smb2 joins every arriving TCP chunk onto the unparsed rest,
+// copying an 8 MiB read reply over and over (quadratic in its size).
+//
+// This reader tells the socket where to put the next bytes (Node's `onread`):
+// once a large message's length is known, the socket reads straight into
+// that message's own buffer, so its payload is never copied in user space.
+// Small messages (headers, metadata replies) collect in a scratch buffer and
+// are copied out, which costs little.
 
 import { TRANSPORT_HEADER_BYTES } from './protocol.js';
 
 /** Largest frame accepted: 8 MiB of data plus headers, with room for a 16 MiB server maximum. */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024 + 65_536;
+const SCRATCH_BYTES = 256 * 1024;
+/** Large reply buffers kept for reuse: fresh memory costs a page fault per 4 KiB and grows RSS until GC runs. */
+const SPARE_BUFFERS = 8;
 
-export class MessageFramer {
-  private chunks: Buffer[] = [];
-  private buffered = 0;
+export class FrameError extends Error {
+  override readonly name = 'FrameError';
+}
 
-  /** Adds received bytes; returns every message they complete, in order. */
+export class FrameReader {
+  private readonly scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
+  /** Bytes in scratch [start, end) not yet consumed. */
+  private start = 0;
+  private end = 0;
+  /** The large message being filled in place, and how much of it has arrived. */
+  private message: Buffer | undefined;
+  private filled = 0;
+  private readonly spare: ArrayBuffer[] = [];
+
+  /**
+   * Returns a large message's memory once its reader is done with every
+   * slice of it (the caller's promise: nothing refers to it any more).
+   */
+  recycle(memory: ArrayBufferLike): void {
+    if (memory instanceof ArrayBuffer && memory.byteLength > SCRATCH_BYTES && this.spare.length < SPARE_BUFFERS) this.spare.push(memory);
+  }
+
+  private allocate(length: number): Buffer {
+    const index = this.spare.findIndex((memory) => memory.byteLength >= length && memory.byteLength <= 2 * length);
+    if (index >= 0) {
+      const [memory] = this.spare.splice(index, 1);
+      if (memory) return Buffer.from(memory, 0, length);
+    }
+    // A buffer of its own (not a slice of Node's shared pool), so it can be recycled whole.
+    return Buffer.from(new ArrayBuffer(length));
+  }
+
+  /** Where the socket should put the next bytes it reads. */
+  nextBuffer(): Buffer {
+    if (this.message) return this.message.subarray(this.filled);
+    if (this.end === SCRATCH_BYTES) this.compact();
+    return this.scratch.subarray(this.end);
+  }
+
+  /** Takes the `bytes` just read into the buffer nextBuffer() returned; returns the messages they complete. */
+  onRead(bytes: number): Buffer[] {
+    if (this.message) {
+      this.filled += bytes;
+      if (this.filled < this.message.length) return [];
+      const done = this.message;
+      this.message = undefined;
+      return [done];
+    }
+    this.end += bytes;
+    return this.drainScratch();
+  }
+
+  /**
+   * For tests and callers without `onread`: feeds bytes that arrived in some
+   * other buffer, through the same path.
+   */
   push(chunk: Buffer): Buffer[] {
-    this.chunks.push(chunk);
-    this.buffered += chunk.length;
+    const messages: Buffer[] = [];
+    let offset = 0;
+    // Each pass consumes at least one byte of the chunk.
+    while (offset < chunk.length) {
+      const target = this.nextBuffer();
+      const n = Math.min(target.length, chunk.length - offset);
+      chunk.copy(target, 0, offset, offset + n);
+      offset += n;
+      messages.push(...this.onRead(n));
+    }
+    return messages;
+  }
+
+  private drainScratch(): Buffer[] {
     const messages: Buffer[] = [];
     for (;;) {
-      if (this.buffered < TRANSPORT_HEADER_BYTES) return messages;
-      const length = this.peekLength();
-      if (length > MAX_FRAME_BYTES) throw new Error(`The server sent a frame of ${length} bytes, larger than any SMB2 message Pipefill asks for.`);
-      if (this.buffered < TRANSPORT_HEADER_BYTES + length) return messages;
-      this.take(TRANSPORT_HEADER_BYTES);
-      messages.push(this.take(length));
+      const available = this.end - this.start;
+      if (available < TRANSPORT_HEADER_BYTES) break;
+      const length = this.scratch.readUInt32BE(this.start) & 0xffffff;
+      if (this.scratch[this.start] !== 0) throw new FrameError(`Bad transport header byte ${this.scratch[this.start]}.`);
+      if (length > MAX_FRAME_BYTES) throw new FrameError(`The server sent a frame of ${length} bytes, larger than any SMB2 message Pipefill asks for.`);
+      const bodyStart = this.start + TRANSPORT_HEADER_BYTES;
+      const have = this.end - bodyStart;
+      if (have >= length) {
+        messages.push(Buffer.from(this.scratch.subarray(bodyStart, bodyStart + length)));
+        this.start = bodyStart + length;
+        continue;
+      }
+      if (length > SCRATCH_BYTES / 2) {
+        // A large message: give it a buffer of its own and read the rest straight into it.
+        this.message = this.allocate(length);
+        this.scratch.copy(this.message, 0, bodyStart, this.end);
+        this.filled = have;
+        this.start = this.end = 0;
+      }
+      break;
     }
+    if (this.start === this.end) this.start = this.end = 0;
+    return messages;
   }
 
-  private peekLength(): number {
-    const first = this.chunks[0];
-    if (first && first.length >= TRANSPORT_HEADER_BYTES) return first.readUInt32BE(0) & 0xffffff;
-    return this.peek(TRANSPORT_HEADER_BYTES).readUInt32BE(0) & 0xffffff;
-  }
-
-  private peek(bytes: number): Buffer {
-    const out = Buffer.allocUnsafe(bytes);
-    let filled = 0;
-    for (const chunk of this.chunks) {
-      if (filled === bytes) break;
-      const n = Math.min(chunk.length, bytes - filled);
-      chunk.copy(out, filled, 0, n);
-      filled += n;
-    }
-    return out;
-  }
-
-  /** Removes and returns the first `bytes` bytes; a slice, not a copy, when they sit in one chunk. */
-  private take(bytes: number): Buffer {
-    this.buffered -= bytes;
-    const first = this.chunks[0];
-    if (first && first.length >= bytes) {
-      if (first.length === bytes) this.chunks.shift();
-      else this.chunks[0] = first.subarray(bytes);
-      return first.subarray(0, bytes);
-    }
-    const out = Buffer.allocUnsafe(bytes);
-    let filled = 0;
-    while (filled < bytes) {
-      const chunk = this.chunks[0];
-      if (!chunk) throw new Error('Framer ran out of buffered bytes.');
-      const n = Math.min(chunk.length, bytes - filled);
-      chunk.copy(out, filled, 0, n);
-      filled += n;
-      if (n === chunk.length) this.chunks.shift();
-      else this.chunks[0] = chunk.subarray(n);
-    }
-    return out;
+  /** Moves unconsumed scratch bytes to the front to make room. */
+  private compact(): void {
+    this.scratch.copy(this.scratch, 0, this.start, this.end);
+    this.end -= this.start;
+    this.start = 0;
   }
 }

@@ -3,10 +3,17 @@
 // produce any slice on demand and a reader can check any reply against what
 // was written, in whatever order replies arrive, without keeping the file.
 // (WAN optimisers and SMB compression would make compressible data look fast.)
+//
+// Work is done in 1 MiB pieces against one reused zero buffer: AES-CTR runs
+// at about 2.3 GB/s on a piece that stays in cache, and at half that when one
+// call produces 8 MiB of fresh memory (measured on the project's machines).
 
+import type { Cipher } from 'node:crypto';
 import { createCipheriv, createHash } from 'node:crypto';
 
 const BLOCK_BYTES = 16;
+export const PIECE_BYTES = 1024 * 1024;
+const ZEROS = Buffer.alloc(PIECE_BYTES);
 
 export class PatternSource {
   private readonly key: Buffer;
@@ -16,19 +23,39 @@ export class PatternSource {
     this.key = createHash('sha256').update(`pipefill:${seed}:${name}`).digest().subarray(0, 16);
   }
 
-  /** The `length` bytes at `offset`. */
-  bytes(offset: number, length: number): Buffer {
+  /** A keystream positioned at `offset`, and how many bytes to drop to reach it. */
+  private streamAt(offset: number): { cipher: Cipher; skip: number } {
     const firstBlock = Math.floor(offset / BLOCK_BYTES);
-    const skip = offset - firstBlock * BLOCK_BYTES;
     const iv = Buffer.alloc(16);
     iv.writeBigUInt64BE(BigInt(firstBlock), 8);
-    const cipher = createCipheriv('aes-128-ctr', this.key, iv);
-    const stream = cipher.update(Buffer.alloc(skip + length));
-    return skip === 0 ? stream : stream.subarray(skip);
+    return { cipher: createCipheriv('aes-128-ctr', this.key, iv), skip: offset - firstBlock * BLOCK_BYTES };
+  }
+
+  /** The `length` bytes at `offset`, as pieces of at most 1 MiB (for a vectored write). */
+  pieces(offset: number, length: number): Buffer[] {
+    const { cipher, skip } = this.streamAt(offset);
+    if (skip > 0) cipher.update(ZEROS.subarray(0, skip));
+    const pieces: Buffer[] = [];
+    for (let done = 0; done < length; done += PIECE_BYTES) {
+      pieces.push(cipher.update(ZEROS.subarray(0, Math.min(PIECE_BYTES, length - done))));
+    }
+    return pieces;
+  }
+
+  /** The `length` bytes at `offset`, in one buffer. */
+  bytes(offset: number, length: number): Buffer {
+    const pieces = this.pieces(offset, length);
+    return pieces.length === 1 && pieces[0] ? pieces[0] : Buffer.concat(pieces, length);
   }
 
   /** True when `data` is exactly what the pattern holds at `offset`. */
   matches(offset: number, data: Buffer): boolean {
-    return this.bytes(offset, data.length).equals(data);
+    const { cipher, skip } = this.streamAt(offset);
+    if (skip > 0) cipher.update(ZEROS.subarray(0, skip));
+    for (let done = 0; done < data.length; done += PIECE_BYTES) {
+      const end = Math.min(data.length, done + PIECE_BYTES);
+      if (!cipher.update(ZEROS.subarray(0, end - done)).equals(data.subarray(done, end))) return false;
+    }
+    return true;
   }
 }

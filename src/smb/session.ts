@@ -111,7 +111,7 @@ export class SmbSession {
     await connection.request({ command: Command.sessionSetup, body: sessionSetupRequest(authenticate), what: `login as ${credentials.user}` }, options);
   }
 
-  private request(command: number, body: Buffer, what: string, options: RequestOptions & { payload?: Buffer; creditCharge?: number; okStatuses?: readonly number[] } = {}): Promise<SmbResponse> {
+  private request(command: number, body: Buffer, what: string, options: RequestOptions & { payload?: Buffer | readonly Buffer[]; creditCharge?: number; okStatuses?: readonly number[] } = {}): Promise<SmbResponse> {
     return this.connection.request(
       { command, body, what, treeId: this.treeId, ...(options.payload ? { payload: options.payload } : {}), ...(options.creditCharge ? { creditCharge: options.creditCharge } : {}), ...(options.okStatuses ? { okStatuses: options.okStatuses } : {}) },
       options,
@@ -152,8 +152,10 @@ export class SmbSession {
     return parseRead(reply.body);
   }
 
-  async write(fileId: Buffer, offset: number, data: Buffer, options: RequestOptions = {}): Promise<number> {
-    const reply = await this.request(Command.write, writeRequest(fileId, offset, data.length), `write ${data.length} bytes at ${offset}`, { ...options, payload: data, creditCharge: this.creditCharge(data.length) });
+  /** Writes `data` (one buffer, or pieces sent without joining them) at `offset`. */
+  async write(fileId: Buffer, offset: number, data: Buffer | readonly Buffer[], options: RequestOptions = {}): Promise<number> {
+    const length = Buffer.isBuffer(data) ? data.length : data.reduce((sum, piece) => sum + piece.length, 0);
+    const reply = await this.request(Command.write, writeRequest(fileId, offset, length), `write ${length} bytes at ${offset}`, { ...options, payload: data, creditCharge: this.creditCharge(length) });
     return parseWrite(reply.body);
   }
 

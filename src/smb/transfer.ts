@@ -12,6 +12,13 @@ import type { PatternSource } from './pattern.js';
 import type { SmbSession } from './session.js';
 import type { TimelineRecorder } from './timeline.js';
 
+/** Where a write's bytes come from: a local file, read into pooled buffers. */
+export interface WriteSource {
+  read(offset: number, length: number): Promise<Buffer[]>;
+  /** Called once the write that carried the pieces has completed. */
+  release(pieces: readonly Buffer[]): void;
+}
+
 export interface FileTransfer {
   readonly session: SmbSession;
   readonly fileId: Buffer;
@@ -20,6 +27,8 @@ export interface FileTransfer {
   readonly pipeline: FilePipeline;
   /** What the file holds (writes) or must hold (reads). */
   readonly pattern: PatternSource;
+  /** For writes: the local file holding the pattern; without it the pattern is computed on the spot. */
+  readonly source?: WriteSource;
   /** Check every byte read against the pattern. */
   readonly verify: boolean;
   readonly recorder: TimelineRecorder;
@@ -37,7 +46,10 @@ async function moveRange(transfer: FileTransfer, offset: number, length: number,
   const { session, fileId, pattern } = transfer;
   const options = { signal };
   if (transfer.op === 'write') {
-    const written = await session.write(fileId, offset, pattern.bytes(offset, length), options);
+    const pieces = transfer.source ? await transfer.source.read(offset, length) : pattern.pieces(offset, length);
+    const written = await session.write(fileId, offset, pieces, options);
+    // Only a completed write gives its buffers back: a cancelled one may still be on the socket.
+    transfer.source?.release(pieces);
     if (written !== length) throw new SmbError('protocol', `The server wrote ${written} of ${length} bytes at ${offset} of ${transfer.label}.`, 'The share may be full or the server under quota.');
   } else {
     const data = await session.read(fileId, offset, length, options);
@@ -45,6 +57,8 @@ async function moveRange(transfer: FileTransfer, offset: number, length: number,
     if (transfer.verify && !pattern.matches(offset, data)) {
       throw new SmbError('data-mismatch', `The bytes read back at offset ${offset} of ${transfer.label} differ from those written.`, 'Something between Pipefill and the disk changed the data: check the server, its storage and any WAN optimiser.');
     }
+    // Nothing refers to the reply any more: its memory can take the next one.
+    session.connection.recycle(data);
   }
   transfer.recorder.record(length);
 }

@@ -1,0 +1,51 @@
+// One timed Pipefill transfer in a process of its own (plain Node on the
+// built code, so its peak RSS is the engine's and not a TypeScript loader's).
+// Usage: node smb-worker.mjs <read|write> <path> <bytes> <verify:0|1> [local source file, for writes]
+// Share and login come from PIPEFILL_BENCH_* variables. Prints one JSON line.
+
+import { readFileSync } from 'node:fs';
+import { CLIENT_PROFILES } from '../../dist/model/client-profiles.js';
+import { pipelineFor } from '../../dist/smb/drivers.js';
+import { Access, CreateOption, Disposition } from '../../dist/smb/messages.js';
+import { LocalSource } from '../../dist/smb/local-source.js';
+import { PatternSource } from '../../dist/smb/pattern.js';
+import { SmbSession } from '../../dist/smb/session.js';
+import { TimelineRecorder } from '../../dist/smb/timeline.js';
+import { transferFile } from '../../dist/smb/transfer.js';
+
+const [op, path, bytesText, verifyText, localPath] = process.argv.slice(2);
+const local = op === 'write' && localPath ? LocalSource.forFile(localPath) : undefined;
+const bytes = Number(bytesText);
+const env = process.env;
+const session = await SmbSession.open(
+  { host: env.PIPEFILL_BENCH_HOST, port: Number(env.PIPEFILL_BENCH_PORT), share: env.PIPEFILL_BENCH_SHARE },
+  { user: env.PIPEFILL_BENCH_USER, password: env.PIPEFILL_BENCH_PASSWORD },
+);
+const profile = CLIENT_PROFILES['pipefill-max'];
+const started = performance.now();
+const { fileId } = await session.create(
+  op === 'read'
+    ? { path, access: Access.readData | Access.readAttributes, disposition: Disposition.open, options: CreateOption.nonDirectory }
+    : { path, access: Access.readData | Access.writeData | Access.readAttributes, disposition: Disposition.overwriteIf, options: CreateOption.nonDirectory },
+);
+const recorder = new TimelineRecorder();
+await transferFile({
+  session,
+  fileId,
+  op,
+  fileBytes: bytes,
+  pipeline: pipelineFor(profile, session.negotiated, op, bytes),
+  pattern: new PatternSource('bench', 'bench.bin'),
+  ...(local ? { source: { read: (offset, length) => local.read('', offset, length), release: (pieces) => local.release(pieces) } } : {}),
+  verify: verifyText === '1',
+  recorder,
+  label: path,
+});
+await session.close(fileId);
+await local?.close();
+const seconds = (performance.now() - started) / 1000;
+await session.end();
+// Peak RSS of this process image. Not getrusage's ru_maxrss: Linux keeps that
+// across exec, so a worker spawned by a large parent would report the parent's peak.
+const vmHwmKiB = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? process.resourceUsage().maxRSS);
+console.log(JSON.stringify({ seconds, bytes: recorder.bytes, maxRssMiB: vmHwmKiB / 1024 }));

@@ -1,0 +1,129 @@
+// npm run bench:smb — Pipefill's engine against smbclient and node-smb2's own
+// readFile / createFile, on loopback, same server, same file, same run.
+// Prints MB/s (medians of ROUNDS runs), the ratios, and peak RSS of a 1 GiB
+// copy. Targets (issue 3): pipefill-max >= 1.0 x smbclient for a 256 MiB
+// file, read and write; < 200 MB RSS for a 1 GiB copy.
+
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SambaServer } from '../../lab/samba.js';
+import { PatternSource } from '../../src/smb/pattern.js';
+
+const ROUNDS = Number(process.env['PIPEFILL_BENCH_ROUNDS'] ?? 5);
+const FILE_BYTES = 256 * 2 ** 20;
+const BIG_BYTES = 2 ** 30;
+const MB = 1e6;
+const root = join(import.meta.dirname, '..', '..');
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
+};
+
+function patternFile(path: string, bytes: number): void {
+  const source = new PatternSource('bench', 'bench.bin');
+  const chunk = 16 * 2 ** 20;
+  writeFileSync(path, Buffer.alloc(0));
+  for (let offset = 0; offset < bytes; offset += chunk) writeFileSync(path, source.bytes(offset, Math.min(chunk, bytes - offset)), { flag: 'a' });
+}
+
+const server = await SambaServer.start({ sharePath: join('/dev/shm', `pipefill-bench-${process.pid}`) });
+const local = join('/dev/shm', `pipefill-bench-local-${process.pid}.bin`);
+try {
+  patternFile(join(server.sharePath, 'bench.bin'), FILE_BYTES);
+  patternFile(local, FILE_BYTES);
+  const workerEnv = {
+    ...process.env,
+    PIPEFILL_BENCH_HOST: server.share.host,
+    PIPEFILL_BENCH_PORT: String(server.share.port),
+    PIPEFILL_BENCH_SHARE: server.share.share,
+    PIPEFILL_BENCH_USER: server.credentials.user,
+    PIPEFILL_BENCH_PASSWORD: server.credentials.password,
+  };
+
+  // Writes stream a local file, as smbclient put does (the same file, on tmpfs).
+  const pipefill = (op: 'read' | 'write', path: string, bytes: number, verify: boolean, localFile = local) => {
+    const run = spawnSync(process.execPath, [join(root, 'scripts/bench/smb-worker.mjs'), op, path, String(bytes), verify ? '1' : '0', localFile], { env: workerEnv, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`pipefill worker failed: ${run.stderr}`);
+    return JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as { seconds: number; bytes: number; maxRssMiB: number };
+  };
+
+  const smbclient = (command: string) => {
+    const run = spawnSync('smbclient', [`//${server.share.host}/${server.share.share}`, '-p', String(server.share.port), '-U', `${server.credentials.user}%${server.credentials.password}`, '-c', command], { encoding: 'utf8' });
+    const match = /\(average ([\d.]+) (?:KiloBytes\/sec|kb\/s)\)/.exec(run.stdout + run.stderr);
+    if (run.status !== 0 || !match?.[1]) throw new Error(`smbclient failed: ${run.stdout}${run.stderr}`);
+    return (Number(match[1]) * 1024) / MB; // smbclient's 'KiloBytes/sec' (get) and 'kb/s' (put) are both KiB/s
+  };
+
+  // node-smb2's own whole-file API: 64 KiB requests, one at a time.
+  const require = createRequire(import.meta.url);
+  const { Client } = require('node-smb2') as { Client: new (host: string, options: { port: number }) => { authenticate(o: object): Promise<{ connectTree(s: string): Promise<{ readFile(p: string): Promise<Buffer>; createFile(p: string, c: Buffer): Promise<void>; removeFile(p: string): Promise<void> }> }>; close(): Promise<void> } };
+  const nodeSmb2 = async (op: 'read' | 'write') => {
+    const log = console.log;
+    console.log = () => undefined; // node-smb2 announces its NTLM version on stdout
+    try {
+      const client = new Client(server.share.host, { port: server.share.port });
+      const session = await client.authenticate({ domain: '', username: server.credentials.user, password: server.credentials.password, forceNtlmVersion: 'v2' });
+      const tree = await session.connectTree(server.share.share);
+      const data = op === 'write' ? new PatternSource('bench', 'bench.bin').bytes(0, FILE_BYTES) : undefined;
+      const started = performance.now();
+      if (op === 'read') await tree.readFile('bench.bin');
+      else await tree.createFile('node-smb2-put.bin', data ?? Buffer.alloc(0));
+      const seconds = (performance.now() - started) / 1000;
+      if (op === 'write') await tree.removeFile('node-smb2-put.bin');
+      await client.close();
+      return FILE_BYTES / seconds / MB;
+    } finally {
+      console.log = log;
+    }
+  };
+
+  const results: Record<string, number[]> = {};
+  const add = (name: string, value: number) => (results[name] ??= []).push(value);
+  const rss: Record<string, number> = {};
+  const noteRss = (name: string, mib: number) => (rss[name] = Math.max(rss[name] ?? 0, mib));
+  for (let round = 0; round < ROUNDS; round++) {
+    const read = pipefill('read', 'bench.bin', FILE_BYTES, false);
+    add('pipefill-max read', FILE_BYTES / read.seconds / MB);
+    const readVerified = pipefill('read', 'bench.bin', FILE_BYTES, true);
+    add('pipefill-max read, every byte verified', FILE_BYTES / readVerified.seconds / MB);
+    const write = pipefill('write', 'pipefill-put.bin', FILE_BYTES, false);
+    add('pipefill-max write', FILE_BYTES / write.seconds / MB);
+    noteRss('read', read.maxRssMiB);
+    noteRss('verified read', readVerified.maxRssMiB);
+    noteRss('write', write.maxRssMiB);
+    add('smbclient get', smbclient('get bench.bin /dev/null'));
+    add('smbclient put', smbclient(`put ${local} smbclient-put.bin`));
+    add('node-smb2 readFile', await nodeSmb2('read'));
+    add('node-smb2 createFile', await nodeSmb2('write'));
+  }
+  const big = { read: 0, write: 0 };
+  patternFile(join(server.sharePath, 'big.bin'), BIG_BYTES);
+  big.read = pipefill('read', 'big.bin', BIG_BYTES, true).maxRssMiB;
+  const bigLocal = join('/dev/shm', `pipefill-bench-big-${process.pid}.bin`);
+  patternFile(bigLocal, BIG_BYTES);
+  big.write = pipefill('write', 'big-put.bin', BIG_BYTES, false, bigLocal).maxRssMiB;
+  rmSync(bigLocal, { force: true });
+  rmSync(join(server.sharePath, 'big.bin'), { force: true });
+
+  const m = (name: string) => median(results[name] ?? []);
+  const lines = [
+    `SMB benchmark: 256 MiB file, loopback, smbd ${spawnSync('smbd', ['--version'], { encoding: 'utf8' }).stdout.trim()}, share on tmpfs, ${ROUNDS} rounds, medians (min-max)`,
+    ...Object.entries(results).map(([name, values]) => `  ${name.padEnd(40)} ${m(name).toFixed(0).padStart(6)} MB/s  (${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)})`),
+    'Ratios (target >= 1.0 against smbclient):',
+    `  pipefill-max read  / smbclient get       ${(m('pipefill-max read') / m('smbclient get')).toFixed(2)}x`,
+    `  pipefill-max write / smbclient put       ${(m('pipefill-max write') / m('smbclient put')).toFixed(2)}x`,
+    `  pipefill-max read  / node-smb2 readFile  ${(m('pipefill-max read') / m('node-smb2 readFile')).toFixed(2)}x`,
+    `  pipefill-max write / node-smb2 createFile ${(m('pipefill-max write') / m('node-smb2 createFile')).toFixed(2)}x`,
+    `Peak RSS of the Pipefill process, 256 MiB: ${Object.entries(rss).map(([name, mib]) => `${name} ${mib.toFixed(0)} MiB`).join(', ')}`,
+    `Peak RSS, 1 GiB: read (verified) ${big.read.toFixed(0)} MiB, write ${big.write.toFixed(0)} MiB (target < 200 MB = 191 MiB)`,
+  ];
+  console.log(lines.join('\n'));
+} finally {
+  rmSync(local, { force: true });
+  await server.stop();
+  rmSync(server.sharePath, { recursive: true, force: true });
+}

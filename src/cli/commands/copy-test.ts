@@ -1,0 +1,83 @@
+// pipefill copy-test: one timed test copy against a real share.
+
+import type { PipefillApi } from '../../contract/api.js';
+import { apiContract } from '../../contract/api.js';
+import { parseInput } from '../../contract/validate.js';
+import type { CopyTestInput, CopyTestResult } from '../../contract/copy-test.js';
+import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
+import { PipefillInputError } from '../../model/errors.js';
+import { formatSharePath, parseSharePath } from '../../model/share-path.js';
+import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../../model/units.js';
+import { parseWorkload } from '../../model/workloads.js';
+import { optional, parseOptions, required } from '../args.js';
+import type { Output } from '../output.js';
+import { printJson } from '../output.js';
+import { readPassword } from '../password.js';
+import { interruptSignal, terminalProgress } from '../progress.js';
+import { formatTable } from '../table.js';
+
+export const COPY_TEST_USAGE = `pipefill copy-test --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] \\
+  --profile <id> --op <read|write> --workload <file:32MiB|tr3869-dirset[:scale]> [--no-verify] [--json]
+  Profiles: ${CLIENT_PROFILE_IDS.join(', ')}. Works in a scratch folder it removes again.
+  The password comes from the environment variable VAR, or a prompt; never from the command line.`;
+
+const OPTIONS = {
+  share: { type: 'string' },
+  user: { type: 'string' },
+  'password-env': { type: 'string' },
+  domain: { type: 'string' },
+  profile: { type: 'string' },
+  op: { type: 'string' },
+  workload: { type: 'string' },
+  'no-verify': { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+export function formatCopyTest(share: string, result: CopyTestResult): string {
+  const rows: [string, string][] = [
+    ['time', formatDuration(result.seconds * 1000)],
+    ['throughput', formatRate(result.throughputMbps * 1e6)],
+    ['data', `${formatBytes(result.bytes)} in ${result.ops} SMB operations, ${result.metadataRoundTrips} metadata round trips`],
+    [
+      'negotiated',
+      `SMB ${result.negotiated.dialect}, max read ${formatBinaryBytes(result.negotiated.maxReadSize)}, max write ${formatBinaryBytes(result.negotiated.maxWriteSize)}, up to ${result.negotiated.creditsGrantedMax} credits`,
+    ],
+    ['verified', result.verified ? 'every byte checked against what was written' : 'no (--no-verify)'],
+  ];
+  if (result.emulation) rows.push(['note', result.emulation]);
+  const table = formatTable(['', ''], rows).split('\n').slice(1).map((line) => `  ${line}`).join('\n');
+  return `${result.profile} ${result.op} ${result.workload} ${result.op === 'read' ? 'from' : 'to'} ${share}\n\n${table}`;
+}
+
+export async function copyTestCommand(argv: readonly string[], api: PipefillApi, output: Output): Promise<void> {
+  const { values, positionals } = parseOptions(argv, OPTIONS, COPY_TEST_USAGE);
+  if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, COPY_TEST_USAGE);
+  const share = formatSharePath(parseSharePath(required(values, 'share', '//fileserver/projects')));
+  const user = required(values, 'user', 'alice');
+  const domain = optional(values, 'domain');
+  const input = {
+    share,
+    user,
+    password: '',
+    ...(domain === undefined ? {} : { domain }),
+    profile: required(values, 'profile', 'win7-smb2'),
+    op: required(values, 'op', 'write'),
+    workload: required(values, 'workload', 'file:32MiB'),
+    ...(values['no-verify'] ? { verify: false } : {}),
+  };
+  // Check everything else before asking for a password.
+  parseInput(apiContract.copyTest.input, input, 'copy-test options');
+  parseWorkload(input.workload);
+  input.password = await readPassword(optional(values, 'password-env'), user);
+  const progress = terminalProgress(`${input.profile} ${input.op}`);
+  const interrupt = interruptSignal();
+  try {
+    const result = await api.copyTest(input as CopyTestInput, { signal: interrupt.signal, onProgress: progress.update });
+    progress.done();
+    if (values.json) printJson(output, result);
+    else output.out(formatCopyTest(share, result));
+  } finally {
+    progress.done();
+    interrupt.dispose();
+  }
+}

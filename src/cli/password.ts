@@ -1,0 +1,44 @@
+// Passwords come from an environment variable or a prompt, never from the
+// command line (where `ps` and shell history would show them).
+
+import { PipefillInputError } from '../model/errors.js';
+
+export async function readPassword(envName: string | undefined, user: string): Promise<string> {
+  if (envName !== undefined) {
+    const value = process.env[envName];
+    if (value === undefined) throw new PipefillInputError(`The environment variable ${envName} is not set.`, `Set it to ${user}'s password first, e.g. read -rs ${envName}; export ${envName}.`);
+    return value;
+  }
+  if (!process.stdin.isTTY) {
+    throw new PipefillInputError('No password given.', 'Name an environment variable that holds it with --password-env VAR, or run in a terminal to be asked.');
+  }
+  return promptHidden(`Password for ${user}: `);
+}
+
+/** Reads a line from the terminal without echoing it. */
+function promptHidden(prompt: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const stdin = process.stdin;
+    process.stderr.write(prompt);
+    stdin.setRawMode(true);
+    stdin.resume();
+    let typed = '';
+    const finish = (error?: Error) => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdin.removeListener('data', onData);
+      process.stderr.write('\n');
+      if (error) reject(error);
+      else resolve(typed);
+    };
+    const onData = (chunk: Buffer) => {
+      for (const char of chunk.toString('utf8')) {
+        if (char === '\r' || char === '\n') return finish();
+        if (char === '\u0003') return finish(new PipefillInputError('Cancelled at the password prompt.', 'Run the command again.'));
+        if (char === '\u007f' || char === '\b') typed = typed.slice(0, -1);
+        else typed += char;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}

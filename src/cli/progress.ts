@@ -1,0 +1,32 @@
+// A one-line progress display on a terminal's stderr; silent when stderr is
+// not a terminal, so scripts and --json output stay clean.
+
+import type { ProgressEvent } from '../contract/copy-test.js';
+import { formatBytes } from '../model/units.js';
+
+export function terminalProgress(label: string): { update: (event: ProgressEvent) => void; done: () => void } {
+  if (!process.stderr.isTTY) return { update: () => undefined, done: () => undefined };
+  let last = 0;
+  return {
+    update: (event) => {
+      const now = Date.now();
+      if (now - last < 100 && event.bytes < event.totalBytes) return;
+      last = now;
+      const percent = event.totalBytes > 0 ? Math.floor((event.bytes / event.totalBytes) * 100) : 0;
+      process.stderr.write(`\r\x1b[K${label}: ${event.step} ${percent}% (${formatBytes(event.bytes)} of ${formatBytes(event.totalBytes)})`);
+    },
+    done: () => process.stderr.write('\r\x1b[K'),
+  };
+}
+
+/** An AbortSignal that fires on the first Ctrl-C; a second one exits at once. */
+export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onInterrupt = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\nCancelling: removing the scratch folder from the share (Ctrl-C again to quit at once)...\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onInterrupt);
+  return { signal: controller.signal, dispose: () => process.off('SIGINT', onInterrupt) };
+}

@@ -1,0 +1,47 @@
+// A test copy as the contract carries it: where, as whom, which generation,
+// which direction and workload in; the timed result out.
+
+import { z } from 'zod';
+import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
+
+export const CopyTestInputSchema = z
+  .object({
+    share: z.string().min(1),
+    user: z.string().min(1),
+    /** Carried to the service, never logged, printed or stored in a report. */
+    password: z.string(),
+    domain: z.string().optional(),
+    profile: z.enum(CLIENT_PROFILE_IDS),
+    op: z.enum(['read', 'write']),
+    workload: z.string().min(1),
+    /** Check every byte (default true). */
+    verify: z.boolean().optional(),
+  })
+  .strict();
+export type CopyTestInput = z.infer<typeof CopyTestInputSchema>;
+
+export const TimelinePointSchema = z.object({ tMs: z.number(), bytes: z.number(), ops: z.number() });
+
+export const CopyTestResultSchema = z.object({
+  profile: z.enum(CLIENT_PROFILE_IDS),
+  op: z.enum(['read', 'write']),
+  workload: z.string(),
+  seconds: z.number(),
+  bytes: z.number(),
+  throughputMbps: z.number(),
+  ops: z.number(),
+  metadataRoundTrips: z.number(),
+  timeline: z.array(TimelinePointSchema),
+  negotiated: z.object({ dialect: z.string(), maxReadSize: z.number(), maxWriteSize: z.number(), creditsGrantedMax: z.number() }),
+  emulation: z.string().nullable(),
+  verified: z.boolean(),
+});
+export type CopyTestResult = z.infer<typeof CopyTestResultSchema>;
+
+export const ProgressEventSchema = z.object({
+  /** What is happening: `connect`, `prepare`, `copy`, `verify`, `clean-up`. */
+  step: z.string(),
+  bytes: z.number(),
+  totalBytes: z.number(),
+});
+export type ProgressEvent = z.infer<typeof ProgressEventSchema>;

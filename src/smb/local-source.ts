@@ -1,0 +1,116 @@
+// The local side of a write test: real files on this machine, with seeded
+// pattern contents, that the test copies to the share as a copy tool would.
+// They are written before the clock starts (as the read test's source is
+// written to the share first) and removed afterwards.
+//
+// Reading them costs a page-cache copy on libuv's thread pool, not AES on
+// the main thread, and lands in a small pool of reused 4 MiB buffers, so a
+// write keeps the network busy and its memory bounded.
+
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Workload } from '../model/workloads.js';
+import { cancelledError } from './errors.js';
+import { PatternSource } from './pattern.js';
+
+/** Local reads go in pieces of this size: one per request of Pipefill's own pipeline. */
+export const LOCAL_PIECE_BYTES = 4 * 1024 * 1024;
+/** Buffers kept for reuse: the in-flight budget (32 MiB) and some slack. */
+const POOLED_PIECES = 12;
+const GENERATE_BYTES = 16 * 1024 * 1024;
+
+export class LocalSource {
+  private readonly pool: Buffer[] = [];
+  private readonly handles = new Map<string, Promise<FileHandle>>();
+
+  private constructor(
+    readonly root: string,
+    private readonly owned: boolean,
+  ) {}
+
+  /** Writes every file of `workload` under a new private folder in the system temp directory; stops on `signal`. */
+  static async create(workload: Workload, seed: string, signal?: AbortSignal): Promise<LocalSource> {
+    const root = mkdtempSync(join(tmpdir(), 'pipefill-source-'));
+    const source = new LocalSource(root, true);
+    try {
+      for (const file of workload.files) {
+        const path = join(root, file.path);
+        mkdirSync(dirname(path), { recursive: true });
+        const pattern = new PatternSource(seed, file.path);
+        const handle = await open(path, 'w');
+        try {
+          for (let offset = 0; offset < file.bytes; offset += GENERATE_BYTES) {
+            if (signal?.aborted) throw cancelledError();
+            await handle.write(pattern.bytes(offset, Math.min(GENERATE_BYTES, file.bytes - offset)));
+          }
+        } finally {
+          await handle.close();
+        }
+      }
+      return source;
+    } catch (error) {
+      source.remove();
+      throw error;
+    }
+  }
+
+  /** A source over one existing file (the benchmark's), not removed by remove(). */
+  static forFile(path: string): LocalSource {
+    const source = new LocalSource(dirname(path), false);
+    source.handles.set('', open(path, 'r'));
+    return source;
+  }
+
+  private handle(relativePath: string): Promise<FileHandle> {
+    let handle = this.handles.get(relativePath);
+    if (!handle) {
+      handle = open(join(this.root, relativePath), 'r');
+      this.handles.set(relativePath, handle);
+    }
+    return handle;
+  }
+
+  /** `length` bytes of a file at `offset`, in pooled pieces of at most 4 MiB. Give them back with release(). */
+  async read(relativePath: string, offset: number, length: number): Promise<Buffer[]> {
+    const handle = await this.handle(relativePath);
+    const reads: Promise<Buffer>[] = [];
+    for (let done = 0; done < length; done += LOCAL_PIECE_BYTES) {
+      const size = Math.min(LOCAL_PIECE_BYTES, length - done);
+      const piece = (this.pool.pop() ?? Buffer.allocUnsafeSlow(LOCAL_PIECE_BYTES)).subarray(0, size);
+      reads.push(
+        handle.read(piece, 0, size, offset + done).then(({ bytesRead }) => {
+          if (bytesRead !== size) throw new Error(`The local source ${relativePath} ended early at ${offset + done + bytesRead}.`);
+          return piece;
+        }),
+      );
+    }
+    return Promise.all(reads);
+  }
+
+  /** Returns pieces once nothing needs them (the write they carried has completed). */
+  release(pieces: readonly Buffer[]): void {
+    for (const piece of pieces) {
+      if (this.pool.length < POOLED_PIECES && piece.buffer.byteLength === LOCAL_PIECE_BYTES) this.pool.push(Buffer.from(piece.buffer, piece.byteOffset, LOCAL_PIECE_BYTES));
+    }
+  }
+
+  /** Closes the files (one per file of a directory set: closed as each is done). */
+  async closeFile(relativePath: string): Promise<void> {
+    const handle = this.handles.get(relativePath);
+    this.handles.delete(relativePath);
+    if (handle) await (await handle).close();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.handles.values()].map(async (handle) => (await handle).close().catch(() => undefined)));
+    this.handles.clear();
+  }
+
+  /** Removes the folder and everything in it (only a folder this source made). */
+  remove(): void {
+    if (this.owned) rmSync(this.root, { recursive: true, force: true });
+  }
+}
