@@ -6,9 +6,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureNodeModules, root, runStep } from './lib/setup.mjs';
+import { ensureDebianPackages, ensureNodeModules, root, runStep } from './lib/setup.mjs';
 
 ensureNodeModules();
+// The integration tests start their own servers from Debian's packages.
+ensureDebianPackages({ smbd: 'samba', smbpasswd: 'samba', smbclient: 'smbclient' });
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const vitestArgs = process.argv.slice(2);

@@ -61,3 +61,29 @@ export function ensureBuild() {
   runStep('building (tsc)', process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }
+
+/**
+ * Installs Debian packages the tests need when their commands are missing:
+ * `{ smbd: 'samba' }` installs samba unless /usr/sbin/smbd exists. Needs root
+ * (as on the project's machines and CI). A temporary policy-rc.d keeps the
+ * packages from starting system services (a system smbd on port 445).
+ */
+export function ensureDebianPackages(commandToPackage) {
+  const onPath = (command) => ['/usr/sbin', '/usr/bin', '/sbin', '/bin'].some((dir) => existsSync(join(dir, command)));
+  const missing = [...new Set(Object.entries(commandToPackage).filter(([command]) => !onPath(command)).map(([, pkg]) => pkg))];
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0) {
+    process.stderr.write(`pipefill: the tests need ${missing.join(', ')}; install as root: apt-get install -y ${missing.join(' ')}\n`);
+    process.exit(1);
+  }
+  const policy = '/usr/sbin/policy-rc.d';
+  const ownPolicy = !existsSync(policy);
+  if (ownPolicy) writeFileSync(policy, '#!/bin/sh\n# pipefill: no services start while its test packages install\nexit 101\n', { mode: 0o755 });
+  try {
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    runStep('apt-get update', 'apt-get', ['update', '-qq'], { env });
+    runStep(`installing ${missing.join(', ')} (apt-get)`, 'apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
+  } finally {
+    if (ownPolicy) rmSync(policy, { force: true });
+  }
+}
