@@ -82,8 +82,9 @@ function roundUpToSector(bytes: number): number {
  * Pipefill's own pipeline asks for what the path needs; when the server's
  * credits grant less, the credits layer is the one that binds, and says so.
  */
-export function copyPipeline(pipeline: CopyPipeline, fileBytes: number, request: number, link: Link): { depth: number; chunkBytes: number } {
+export function copyPipeline(pipeline: CopyPipeline, fileBytes: number, request: number, link?: Link): { depth: number; chunkBytes: number } {
   if (pipeline.kind === 'fill-bdp') {
+    if (!link) throw new Error('A pipeline sized to the path needs the path: pass the link.');
     const wanted = Math.ceil((pipeline.bdpMultiple * bdpBytes(link)) / request);
     return { depth: Math.min(pipeline.maxDepth, Math.max(pipeline.minDepth, wanted)), chunkBytes: request };
   }
@@ -105,7 +106,7 @@ export interface FilePipeline {
  * the SMB request size the redirector splits chunks into. The SMB engine
  * drives exactly this, so the model and the test copies agree.
  */
-export function filePipeline(pipeline: CopyPipeline, fileBytes: number, maxRequestBytes: number, link: Link): FilePipeline {
+export function filePipeline(pipeline: CopyPipeline, fileBytes: number, maxRequestBytes: number, link?: Link): FilePipeline {
   const planned = copyPipeline(pipeline, fileBytes, maxRequestBytes, link);
   const chunkBytes = Math.min(planned.chunkBytes, roundUpToSector(fileBytes));
   const depth = Math.max(1, Math.min(planned.depth, Math.ceil(fileBytes / chunkBytes)));

@@ -45,8 +45,13 @@ interface Pending {
   timer?: NodeJS.Timeout;
 }
 
-/** Requests on a healthy server answer in well under this; a silent server is reported as one. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
+/**
+ * A connection with requests pending and nothing received for this long is
+ * dead. Silence, not a per-request deadline: on a slow link a deep pipeline's
+ * last request rightly waits a minute behind the others (32 MiB at 5 Mb/s).
+ */
+export const SILENCE_TIMEOUT_MS = 15_000;
+const WATCHDOG_INTERVAL_MS = 1_000;
 
 /** The file id of a related compound request: "the handle the previous request opened". */
 export const RELATED_FILE_ID = Buffer.alloc(16, 0xff);
@@ -60,19 +65,24 @@ export class SmbConnection {
   sessionId = 0n;
   /** Credits Pipefill tries to hold (granted plus in flight); the transfer engine raises it to its pipeline's need. */
   creditTarget = 64;
+  private lastHeardAt = performance.now();
+  private readonly watchdog: NodeJS.Timeout;
 
   private constructor(
     private readonly socket: Socket,
     private readonly reader: FrameReader,
     readonly host: string,
     readonly port: number,
+    private readonly silenceTimeoutMs: number,
   ) {
     socket.setNoDelay(true);
+    this.watchdog = setInterval(() => this.checkSilence(), Math.min(WATCHDOG_INTERVAL_MS, silenceTimeoutMs / 4));
+    this.watchdog.unref();
     socket.on('error', (error) => this.fail(new SmbError('connection-lost', `The connection to ${host}:${port} failed: ${error.message}.`, 'Check that the server is running and reachable.', undefined, { cause: error })));
     socket.on('close', () => this.fail(new SmbError('connection-lost', `The server ${host}:${port} closed the connection.`, 'The server may have stopped or dropped the session; its log says why.')));
   }
 
-  static connect(host: string, port: number, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<SmbConnection> {
+  static connect(host: string, port: number, options: { timeoutMs?: number; signal?: AbortSignal; silenceTimeoutMs?: number } = {}): Promise<SmbConnection> {
     const timeoutMs = options.timeoutMs ?? 5_000;
     return new Promise((resolve, reject) => {
       if (options.signal?.aborted) {
@@ -103,7 +113,7 @@ export class SmbConnection {
           socket.destroy();
           reject(error);
         } else {
-          connection = new SmbConnection(socket, reader, host, port);
+          connection = new SmbConnection(socket, reader, host, port, options.silenceTimeoutMs ?? SILENCE_TIMEOUT_MS);
           resolve(connection);
         }
       };
@@ -188,11 +198,15 @@ export class SmbConnection {
       if (padding) frames.push(Buffer.alloc(padding));
       return new Promise<SmbResponse>((resolve, reject) => {
         const pending: Pending = { charge, spec, settled: false, resolve, reject };
+        if (this.pending.size === 0) this.lastHeardAt = performance.now(); // silence counts from the first request out
         this.pending.set(messageId, pending);
-        const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-        pending.timer = setTimeout(() => {
-          this.settle(pending, new SmbError('timeout', `The server did not answer ${spec.what} within ${timeoutMs / 1000} s.`, 'The server or the path to it may be overloaded; try again.'));
-        }, timeoutMs);
+        const timeoutMs = options.timeoutMs;
+        if (timeoutMs !== undefined) {
+          // A caller's own deadline (clean-up paths that must end promptly).
+          pending.timer = setTimeout(() => {
+            this.settle(pending, new SmbError('timeout', `The server did not answer ${spec.what} within ${timeoutMs / 1000} s.`, 'The server or the path to it may be overloaded; try again.'));
+          }, timeoutMs);
+        }
       });
     });
 
@@ -228,7 +242,14 @@ export class SmbConnection {
     return Math.max(charge, Math.min(8192, charge + Math.max(0, this.creditTarget - held)));
   }
 
+  private checkSilence(): void {
+    if (this.pending.size === 0 || performance.now() - this.lastHeardAt < this.silenceTimeoutMs) return;
+    this.fail(new SmbError('timeout', `The server ${this.host}:${this.port} has sent nothing for ${this.silenceTimeoutMs / 1000} s with requests outstanding.`, 'The server or the path to it has stalled; check both and try again.'));
+    this.socket.destroy();
+  }
+
   private onBytes(bytes: number): void {
+    this.lastHeardAt = performance.now();
     let frames: Buffer[];
     try {
       frames = this.reader.onRead(bytes);
@@ -285,6 +306,7 @@ export class SmbConnection {
   private fail(error: SmbError): void {
     if (this.closedError) return;
     this.closedError = error;
+    clearInterval(this.watchdog);
     for (const pending of this.pending.values()) this.settle(pending, error);
     this.pending.clear();
     this.credits.failWaiters(error);

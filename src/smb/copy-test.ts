@@ -16,7 +16,7 @@ import { cancelledError, SmbError } from './errors.js';
 import { LocalSource } from './local-source.js';
 import { PatternSource } from './pattern.js';
 import { replay } from './replay.js';
-import { removeStaleScratch, ScratchFolder } from './scratch.js';
+import { removeStaleScratch, ScratchFolder, scratchPath } from './scratch.js';
 import type { SmbCredentials } from './session.js';
 import { SmbSession } from './session.js';
 import { TimelineRecorder } from './timeline.js';
@@ -83,9 +83,9 @@ async function moveWorkload(
     byDirectory.set(folder, [...(byDirectory.get(folder) ?? []), file]);
   }
   for (const [folder, files] of byDirectory) {
-    if (folder !== '') roundTrips += await directory(`${root}/${folder}`);
+    if (folder !== '') roundTrips += await directory(scratchPath(root, folder));
     for (const file of files) {
-      const path = `${root}/${file.path}`;
+      const path = scratchPath(root, file.path);
       roundTrips += await replay(fileSequence, {
         session,
         op,

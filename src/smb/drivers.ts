@@ -33,10 +33,11 @@ export function pipelineFor(profile: ClientProfile, negotiated: Negotiated, op: 
   const pipeline = profile.pipeline[op];
   if (pipeline.kind === 'fill-bdp') {
     const budgetDepth = Math.max(1, Math.floor(MAX_IN_FLIGHT_BYTES / request));
-    const sized = link ? filePipeline(pipeline, fileBytes, request, link) : filePipeline({ ...pipeline, minDepth: budgetDepth }, fileBytes, request, { bandwidthBitsPerSecond: 1, rttMs: 1 });
+    // An unknown path gets the whole budget; a known one, what its BDP needs.
+    const sized = link ? filePipeline(pipeline, fileBytes, request, link) : filePipeline({ kind: 'table', rows: [{ upToFileBytes: Infinity, depth: budgetDepth, chunkBytes: request }] }, fileBytes, request);
     return { ...sized, depth: Math.min(sized.depth, budgetDepth) };
   }
-  return filePipeline(pipeline, fileBytes, request, link ?? { bandwidthBitsPerSecond: 1e9, rttMs: 1 });
+  return filePipeline(pipeline, fileBytes, request, link);
 }
 
 /** What the UI and report say about a profile that Pipefill imitates rather than speaks. */

@@ -32,32 +32,39 @@ export class SmbError extends PipefillError {
 
 const hex = (status: number) => `0x${status.toString(16).padStart(8, '0')}`;
 
-/** Maps an NT status from a response to a typed error, with what the person can do about it. */
+interface StatusMeaning {
+  readonly kind: SmbErrorKind;
+  readonly message: string;
+  readonly hint: string;
+}
+
+const AUTH_FAILED: StatusMeaning = { kind: 'auth-failed', message: 'The server refused the login', hint: 'Check the user name, domain and password; the account may also be disabled or expired.' };
+const ACCESS_DENIED: StatusMeaning = { kind: 'access-denied', message: 'The server denied access', hint: 'Pipefill needs to create a scratch folder on the share: use a share and an account that may write.' };
+const NOT_FOUND: StatusMeaning = { kind: 'not-found', message: 'No such file or folder', hint: 'The path does not exist on the share.' };
+const SESSION_GONE: StatusMeaning = { kind: 'connection-lost', message: 'The server ended the session', hint: 'Run the test again; if it keeps happening, check the server log.' };
+
+/** What each NT status Pipefill expects means, and what the person can do about it. */
+const MEANINGS = new Map<number, StatusMeaning>([
+  [Status.logonFailure, AUTH_FAILED],
+  [Status.accountRestriction, AUTH_FAILED],
+  [Status.passwordExpired, AUTH_FAILED],
+  [Status.accountDisabled, AUTH_FAILED],
+  [Status.badNetworkName, { kind: 'share-not-found', message: 'The server has no share by that name', hint: 'Check the share name in //server/share; `smbclient -L //server` lists the shares.' }],
+  [Status.accessDenied, ACCESS_DENIED],
+  [Status.mediaWriteProtected, ACCESS_DENIED],
+  [Status.objectNameNotFound, NOT_FOUND],
+  [Status.objectPathNotFound, NOT_FOUND],
+  [Status.objectNameCollision, { kind: 'already-exists', message: 'A file or folder of that name exists', hint: 'Pipefill only creates names that do not exist; run it again.' }],
+  [Status.diskFull, { kind: 'disk-full', message: 'The share is full', hint: 'Free space on the share, or choose a smaller workload.' }],
+  [Status.networkSessionExpired, SESSION_GONE],
+  [Status.userSessionDeleted, SESSION_GONE],
+]);
+
+/** Maps an NT status from a response to a typed error. */
 export function errorForStatus(status: number, what: string): SmbError {
-  switch (status) {
-    case Status.logonFailure:
-    case Status.accountRestriction:
-    case Status.passwordExpired:
-    case Status.accountDisabled:
-      return new SmbError('auth-failed', `The server refused the login (${what}).`, 'Check the user name, domain and password; the account may also be disabled or expired.', status);
-    case Status.badNetworkName:
-      return new SmbError('share-not-found', `The server has no share by that name (${what}).`, 'Check the share name in //server/share; `smbclient -L //server` lists the shares.', status);
-    case Status.accessDenied:
-    case Status.mediaWriteProtected:
-      return new SmbError('access-denied', `The server denied access (${what}).`, 'Pipefill needs to create a scratch folder on the share: use a share and an account that may write.', status);
-    case Status.objectNameNotFound:
-    case Status.objectPathNotFound:
-      return new SmbError('not-found', `No such file or folder (${what}).`, 'The path does not exist on the share.', status);
-    case Status.objectNameCollision:
-      return new SmbError('already-exists', `A file or folder of that name exists (${what}).`, 'Pipefill only creates names that do not exist; run it again.', status);
-    case Status.diskFull:
-      return new SmbError('disk-full', `The share is full (${what}).`, 'Free space on the share, or choose a smaller workload.', status);
-    case Status.networkSessionExpired:
-    case Status.userSessionDeleted:
-      return new SmbError('connection-lost', `The server ended the session (${what}).`, 'Run the test again; if it keeps happening, check the server log.', status);
-    default:
-      return new SmbError('protocol', `The server answered ${what} with status ${hex(status)}.`, 'This status is unexpected here; the server log may say more.', status);
-  }
+  const meaning = MEANINGS.get(status);
+  if (meaning) return new SmbError(meaning.kind, `${meaning.message} (${what}).`, meaning.hint, status);
+  return new SmbError('protocol', `The server answered ${what} with status ${hex(status)}.`, 'This status is unexpected here; the server log may say more.', status);
 }
 
 export function cancelledError(): SmbError {

@@ -58,6 +58,8 @@ export interface Negotiated {
 
 export interface OpenOptions extends RequestOptions {
   readonly timeoutMs?: number;
+  /** How long a silent server may keep requests waiting (default 15 s). */
+  readonly silenceTimeoutMs?: number;
 }
 
 const toWindowsPath = (path: string): string => path.replace(/\//g, '\\').replace(/^\\+/, '');

@@ -72,6 +72,7 @@ async function fitToCredits(transfer: FileTransfer): Promise<FileTransfer> {
   const { session, pipeline } = transfer;
   const held = await session.reserveCredits(creditsNeeded(session, pipeline), transfer.signal ? { signal: transfer.signal } : {});
   if (session.creditCharge(pipeline.requestBytes) <= held) return transfer;
+  // Half the grant per request, so that two are in flight while one is answered.
   const requestBytes = Math.max(BYTES_PER_CREDIT, Math.floor(held / 2) * BYTES_PER_CREDIT);
   return { ...transfer, pipeline: { ...pipeline, requestBytes: Math.min(requestBytes, pipeline.requestBytes) } };
 }

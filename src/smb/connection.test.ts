@@ -1,0 +1,32 @@
+import { createServer } from 'node:net';
+import type { Server } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SmbError } from './errors.js';
+import { SmbSession } from './session.js';
+
+let server: Server | undefined;
+afterEach(() => server?.close());
+
+function listen(onConnection: (socket: import('node:net').Socket) => void): Promise<number> {
+  server = createServer(onConnection);
+  return new Promise((resolve) => server?.listen(0, '127.0.0.1', () => resolve((server?.address() as { port: number }).port)));
+}
+
+describe('SmbConnection against servers that misbehave', () => {
+  it('gives up on a server that accepts and then says nothing', async () => {
+    const port = await listen(() => undefined);
+    const started = Date.now();
+    const error = await SmbSession.open({ host: '127.0.0.1', port, share: 's' }, { user: 'u', password: 'p' }, { silenceTimeoutMs: 600 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SmbError);
+    expect((error as SmbError).kind).toBe('timeout');
+    expect((error as SmbError).message).toMatch(/sent nothing for 0\.6 s/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('refuses a server that is not SMB2', async () => {
+    const port = await listen((socket) => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'));
+    const error = await SmbSession.open({ host: '127.0.0.1', port, share: 's' }, { user: 'u', password: 'p' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SmbError);
+    expect(['protocol', 'connection-lost']).toContain((error as SmbError).kind);
+  });
+});
