@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import type { Server } from 'node:net';
+import type { Server, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SmbError } from './errors.js';
 import { SmbSession } from './session.js';
@@ -7,7 +7,7 @@ import { SmbSession } from './session.js';
 let server: Server | undefined;
 afterEach(() => server?.close());
 
-function listen(onConnection: (socket: import('node:net').Socket) => void): Promise<number> {
+function listen(onConnection: (socket: Socket) => void): Promise<number> {
   server = createServer(onConnection);
   return new Promise((resolve) => server?.listen(0, '127.0.0.1', () => resolve((server?.address() as { port: number }).port)));
 }
