@@ -85,20 +85,19 @@ try {
   const add = (name: string, value: number) => (results[name] ??= []).push(value);
   const rss: Record<string, number> = {};
   const noteRss = (name: string, mib: number) => (rss[name] = Math.max(rss[name] ?? 0, mib));
+  const measurements: [string, () => Promise<number> | number][] = [
+    ['pipefill-max read', () => { const r = pipefill('read', 'bench.bin', FILE_BYTES, false); noteRss('read', r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
+    ['pipefill-max read, every byte verified', () => { const r = pipefill('read', 'bench.bin', FILE_BYTES, true); noteRss('verified read', r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
+    ['pipefill-max write', () => { const r = pipefill('write', 'pipefill-put.bin', FILE_BYTES, false); noteRss('write', r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
+    ['smbclient get', () => smbclient('get bench.bin /dev/null')],
+    ['smbclient put', () => smbclient(`put ${local} smbclient-put.bin`)],
+    ['node-smb2 readFile', () => nodeSmb2('read')],
+    ['node-smb2 createFile', () => nodeSmb2('write')],
+  ];
   for (let round = 0; round < ROUNDS; round++) {
-    const read = pipefill('read', 'bench.bin', FILE_BYTES, false);
-    add('pipefill-max read', FILE_BYTES / read.seconds / MB);
-    const readVerified = pipefill('read', 'bench.bin', FILE_BYTES, true);
-    add('pipefill-max read, every byte verified', FILE_BYTES / readVerified.seconds / MB);
-    const write = pipefill('write', 'pipefill-put.bin', FILE_BYTES, false);
-    add('pipefill-max write', FILE_BYTES / write.seconds / MB);
-    noteRss('read', read.maxRssMiB);
-    noteRss('verified read', readVerified.maxRssMiB);
-    noteRss('write', write.maxRssMiB);
-    add('smbclient get', smbclient('get bench.bin /dev/null'));
-    add('smbclient put', smbclient(`put ${local} smbclient-put.bin`));
-    add('node-smb2 readFile', await nodeSmb2('read'));
-    add('node-smb2 createFile', await nodeSmb2('write'));
+    // Alternate the order each round, so that neither side always runs on a warmer or busier machine.
+    const order = round % 2 === 0 ? measurements : [...measurements].reverse();
+    for (const [name, measure] of order) add(name, await measure());
   }
   const big = { read: 0, write: 0 };
   patternFile(join(server.sharePath, 'big.bin'), BIG_BYTES);
