@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SambaServer } from '../../lab/samba.js';
+import { SambaServer } from '../../src/lab/samba.js';
 import { PatternSource } from '../../src/smb/pattern.js';
 
 const ROUNDS = Number(process.env['PIPEFILL_BENCH_ROUNDS'] ?? 5);

@@ -2,7 +2,7 @@
 // a free loopback port with its own smb.conf and state.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, SambaServer } from '../../lab/samba.js';
+import { freePort, SambaServer } from '../lab/samba.js';
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { predict } from '../model/predict.js';
 import { runCopyTest } from './copy-test.js';

@@ -28,6 +28,14 @@ export interface SambaOptions {
   readonly sharePath?: string;
   /** Extra [global] lines. */
   readonly globals?: Readonly<Record<string, string>>;
+  /** Leave smbd running when this process exits (the lab's `up`); stop it later by PID. */
+  readonly detach?: boolean;
+  /**
+   * Listen on every address instead of only `address`: for a namespace of
+   * its own, where smbd does not take the point-to-point TUN device as an
+   * interface of `interfaces = ...`.
+   */
+  readonly bindAll?: boolean;
 }
 
 export interface SambaShare {
@@ -76,8 +84,7 @@ function smbConf(root: string, port: number, address: string, sharePath: string,
   const globals: Record<string, string> = {
     'server role': 'standalone server',
     'smb ports': String(port),
-    interfaces: address,
-    'bind interfaces only': 'yes',
+    ...(options.bindAll ? { 'bind interfaces only': 'no' } : { interfaces: address, 'bind interfaces only': 'yes' }),
     'private dir': join(state, 'private'),
     'lock directory': join(state, 'lock'),
     'state directory': join(state, 'state'),
@@ -170,9 +177,10 @@ export class SambaServer {
     const [command, ...args] = [...prefix, '/usr/sbin/smbd', '--foreground', '--no-process-group', `--configfile=${this.configFile}`, '--debug-stdout', '-d0'];
     if (!command) throw new Error('No command to start smbd.');
     // A process group of its own, so stop() reaches the per-client children too.
-    const child = spawn(command, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(command, args, { detached: true, stdio: ['ignore', 'ignore', this.options.detach ? 'ignore' : 'pipe'] });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    if (this.options.detach) child.unref();
     this.process = child;
     const deadline = Date.now() + START_TIMEOUT_MS;
     // Poll until smbd accepts connections: at most START_TIMEOUT_MS / 100 tries.

@@ -1,0 +1,265 @@
+// pipefill-wanem: a WAN emulator in user space, between two TUN devices that
+// live in two network namespaces ("branch" and "datacenter"). Real kernel TCP
+// on either side then sees a real long fat pipe: a bottleneck rate, a one-way
+// delay each way, a drop-tail queue, random loss and optional jitter.
+//
+// Each direction is a FIFO of packets that carry a release time:
+//   start   = max(arrival, time the serialiser is next free)
+//   done    = start + bytes * 8 / rate            (serialisation)
+//   release = done + one-way delay (+ jitter, never reordering)
+// A packet that would push the bytes still waiting to be serialised past the
+// queue limit is dropped (drop-tail), as a router's buffer would.
+//
+// Usage:
+//   pipefill-wanem --a-netns /run/netns/X --a-dev tun0 --b-netns /run/netns/Y --b-dev tun0
+//                  --rate-bps N --delay-us N [--queue-bytes N] [--loss P] [--jitter-us N]
+//                  [--seed N] [--stats FILE]
+// SIGUSR1 writes counters as JSON to the stats file; SIGTERM writes them and exits.
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if.h>
+#include <linux/if_tun.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SLOT_BYTES 1600          /* TUN MTU 1500, offloads off: no packet is larger */
+#define SLOTS 32768              /* per direction: > 1 BDP queue plus the delay line at 1 Gb/s, 200 ms */
+#define READS_PER_WAKE 64        /* packets read per direction per wake-up, for fairness */
+
+typedef struct {
+  uint64_t release_ns;
+  uint16_t length;
+  uint8_t data[SLOT_BYTES];
+} slot_t;
+
+typedef struct {
+  const char *name;
+  int in_fd, out_fd;
+  slot_t *slots;
+  uint32_t head, count;
+  uint64_t link_free_ns, last_release_ns;
+  uint64_t packets_in, bytes_in, packets_out, bytes_out;
+  uint64_t drops_queue, drops_loss, drops_full, peak_backlog_bytes;
+} direction_t;
+
+static double rate_bps;
+static uint64_t delay_ns, jitter_ns, queue_limit_bytes;
+static double loss_rate;
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static const char *stats_path;
+static volatile sig_atomic_t want_stats, want_exit;
+static direction_t dirs[2];
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* xorshift64*: reproducible loss and jitter for a given --seed. */
+static double random_unit(void) {
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return (double)((rng_state * 0x2545F4914F6CDD1DULL) >> 11) / 9007199254740992.0;
+}
+
+static void die(const char *what) {
+  fprintf(stderr, "pipefill-wanem: %s: %s\n", what, strerror(errno));
+  exit(1);
+}
+
+/* Attaches to the persistent TUN device `dev` inside the namespace at `netns_path`. */
+static int open_tun(const char *netns_path, const char *dev) {
+  int ns = open(netns_path, O_RDONLY | O_CLOEXEC);
+  if (ns < 0) die(netns_path);
+  if (setns(ns, CLONE_NEWNET) < 0) die("setns");
+  close(ns);
+  int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) die("/dev/net/tun");
+  struct ifreq ifr;
+  memset(&ifr, 0, sizeof ifr);
+  ifr.ifr_flags = IFF_TUN | IFF_NO_PI;
+  strncpy(ifr.ifr_name, dev, IFNAMSIZ - 1);
+  if (ioctl(fd, TUNSETIFF, &ifr) < 0) die("TUNSETIFF");
+  /* Always set offloads explicitly: a persistent device can keep a stale
+     checksum-offload setting that silently breaks TCP. */
+  if (ioctl(fd, TUNSETOFFLOAD, 0) < 0) die("TUNSETOFFLOAD");
+  return fd;
+}
+
+static uint64_t backlog_bytes(const direction_t *d, uint64_t now) {
+  if (d->link_free_ns <= now) return 0;
+  return (uint64_t)((double)(d->link_free_ns - now) * rate_bps / 8e9);
+}
+
+static void arrive(direction_t *d, const uint8_t *packet, size_t length, uint64_t now) {
+  d->packets_in++;
+  d->bytes_in += length;
+  if (loss_rate > 0 && random_unit() < loss_rate) {
+    d->drops_loss++;
+    return;
+  }
+  uint64_t backlog = backlog_bytes(d, now);
+  if (backlog + length > queue_limit_bytes) {
+    d->drops_queue++;
+    return;
+  }
+  if (d->count == SLOTS || length > SLOT_BYTES) {
+    d->drops_full++;
+    return;
+  }
+  if (backlog + length > d->peak_backlog_bytes) d->peak_backlog_bytes = backlog + length;
+  uint64_t start = d->link_free_ns > now ? d->link_free_ns : now;
+  d->link_free_ns = start + (uint64_t)((double)length * 8e9 / rate_bps);
+  uint64_t release = d->link_free_ns + delay_ns;
+  if (jitter_ns) release += (uint64_t)(random_unit() * (double)jitter_ns);
+  if (release < d->last_release_ns) release = d->last_release_ns; /* jitter never reorders */
+  d->last_release_ns = release;
+  slot_t *slot = &d->slots[(d->head + d->count) % SLOTS];
+  slot->release_ns = release;
+  slot->length = (uint16_t)length;
+  memcpy(slot->data, packet, length);
+  d->count++;
+}
+
+/* Sends every packet whose time has come; returns the next release time, or 0. */
+static uint64_t depart(direction_t *d, uint64_t now) {
+  while (d->count > 0) {
+    slot_t *slot = &d->slots[d->head];
+    if (slot->release_ns > now) return slot->release_ns;
+    if (write(d->out_fd, slot->data, slot->length) == (ssize_t)slot->length) {
+      d->packets_out++;
+      d->bytes_out += slot->length;
+    } else {
+      d->drops_full++;
+    }
+    d->head = (d->head + 1) % SLOTS;
+    d->count--;
+  }
+  return 0;
+}
+
+static void write_stats(void) {
+  if (!stats_path) return;
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp", stats_path);
+  FILE *f = fopen(tmp, "w");
+  if (!f) return;
+  fprintf(f, "{\"rateBps\": %.0f, \"delayUs\": %llu, \"queueBytes\": %llu, \"loss\": %.9f, \"jitterUs\": %llu, \"directions\": [",
+          rate_bps, (unsigned long long)(delay_ns / 1000), (unsigned long long)queue_limit_bytes, loss_rate, (unsigned long long)(jitter_ns / 1000));
+  for (int i = 0; i < 2; i++) {
+    direction_t *d = &dirs[i];
+    fprintf(f, "%s{\"name\": \"%s\", \"packetsIn\": %llu, \"bytesIn\": %llu, \"packetsOut\": %llu, \"bytesOut\": %llu, \"dropsQueue\": %llu, \"dropsLoss\": %llu, \"dropsFull\": %llu, \"peakBacklogBytes\": %llu}",
+            i ? ", " : "", d->name, (unsigned long long)d->packets_in, (unsigned long long)d->bytes_in, (unsigned long long)d->packets_out,
+            (unsigned long long)d->bytes_out, (unsigned long long)d->drops_queue, (unsigned long long)d->drops_loss,
+            (unsigned long long)d->drops_full, (unsigned long long)d->peak_backlog_bytes);
+  }
+  fprintf(f, "]}\n");
+  fclose(f);
+  rename(tmp, stats_path);
+}
+
+static void on_signal(int sig) {
+  if (sig == SIGUSR1) want_stats = 1;
+  else want_exit = 1;
+}
+
+static const char *arg(int argc, char **argv, const char *name, const char *fallback) {
+  for (int i = 1; i + 1 < argc; i++)
+    if (strcmp(argv[i], name) == 0) return argv[i + 1];
+  if (!fallback) {
+    fprintf(stderr, "pipefill-wanem: missing %s\n", name);
+    exit(2);
+  }
+  return fallback;
+}
+
+int main(int argc, char **argv) {
+  const char *a_ns = arg(argc, argv, "--a-netns", NULL), *a_dev = arg(argc, argv, "--a-dev", NULL);
+  const char *b_ns = arg(argc, argv, "--b-netns", NULL), *b_dev = arg(argc, argv, "--b-dev", NULL);
+  rate_bps = strtod(arg(argc, argv, "--rate-bps", NULL), NULL);
+  delay_ns = strtoull(arg(argc, argv, "--delay-us", NULL), NULL, 10) * 1000ULL;
+  jitter_ns = strtoull(arg(argc, argv, "--jitter-us", "0"), NULL, 10) * 1000ULL;
+  loss_rate = strtod(arg(argc, argv, "--loss", "0"), NULL);
+  rng_state ^= strtoull(arg(argc, argv, "--seed", "1"), NULL, 10) * 0x100000001b3ULL;
+  stats_path = arg(argc, argv, "--stats", "");
+  if (!*stats_path) stats_path = NULL;
+  /* Default queue: one bandwidth-delay product of the round trip. */
+  uint64_t bdp = (uint64_t)(rate_bps / 8 * (double)(2 * delay_ns) / 1e9);
+  queue_limit_bytes = strtoull(arg(argc, argv, "--queue-bytes", "0"), NULL, 10);
+  if (!queue_limit_bytes) queue_limit_bytes = bdp > 64 * 1024 ? bdp : 64 * 1024;
+  if (rate_bps < 1000 || loss_rate < 0 || loss_rate >= 1) {
+    fprintf(stderr, "pipefill-wanem: rate must be >= 1000 b/s and loss in [0, 1)\n");
+    return 2;
+  }
+
+  prctl(PR_SET_TIMERSLACK, 1UL); /* wake on time, not up to 50 us late */
+  int a = open_tun(a_ns, a_dev);
+  int b = open_tun(b_ns, b_dev);
+  dirs[0] = (direction_t){.name = "a-to-b", .in_fd = a, .out_fd = b};
+  dirs[1] = (direction_t){.name = "b-to-a", .in_fd = b, .out_fd = a};
+  for (int i = 0; i < 2; i++) {
+    dirs[i].slots = malloc(sizeof(slot_t) * SLOTS); /* pages are touched only as packets queue */
+    if (!dirs[i].slots) die("malloc");
+  }
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigaction(SIGUSR1, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGINT, &sa, NULL);
+  sigset_t blocked, during_poll;
+  sigemptyset(&blocked);
+  sigaddset(&blocked, SIGUSR1);
+  sigaddset(&blocked, SIGTERM);
+  sigaddset(&blocked, SIGINT);
+  sigprocmask(SIG_BLOCK, &blocked, &during_poll); /* signals arrive only inside ppoll */
+  write_stats();
+
+  uint8_t packet[65536];
+  struct pollfd fds[2] = {{.fd = a, .events = POLLIN}, {.fd = b, .events = POLLIN}};
+  while (!want_exit) {
+    uint64_t now = now_ns(), next = 0;
+    for (int i = 0; i < 2; i++) {
+      uint64_t r = depart(&dirs[i], now);
+      if (r && (!next || r < next)) next = r;
+    }
+    struct timespec timeout, *tp = NULL;
+    if (next) {
+      uint64_t wait = next > now ? next - now : 0;
+      timeout.tv_sec = (time_t)(wait / 1000000000ULL);
+      timeout.tv_nsec = (long)(wait % 1000000000ULL);
+      tp = &timeout;
+    }
+    int ready = ppoll(fds, 2, tp, &during_poll);
+    if (ready < 0 && errno != EINTR) die("ppoll");
+    if (want_stats) {
+      want_stats = 0;
+      write_stats();
+    }
+    if (ready <= 0) continue;
+    now = now_ns();
+    for (int i = 0; i < 2; i++) {
+      if (!(fds[i].revents & POLLIN)) continue;
+      for (int n = 0; n < READS_PER_WAKE; n++) {
+        ssize_t got = read(dirs[i].in_fd, packet, sizeof packet);
+        if (got <= 0) break;
+        arrive(&dirs[i], packet, (size_t)got, now);
+      }
+    }
+  }
+  write_stats();
+  return 0;
+}

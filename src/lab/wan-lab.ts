@@ -1,0 +1,258 @@
+// The WAN lab: two network namespaces, "branch" and "datacenter", joined by
+// Pipefill's own forwarder (native/wanem) over TUN devices, which adds rate,
+// delay, queue, loss and jitter. Real kernel TCP on both sides sees a real
+// long fat pipe. Samba and an iperf3 server run inside "datacenter"; a client
+// run inside "branch" (ip netns exec) crosses the emulated link.
+//
+// Every process is recorded in a state file under /run/pipefill-lab, so
+// `down` removes a lab by PID from any process, and is safe to run twice.
+// Linux and root only.
+
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PipefillError } from '../model/errors.js';
+import { bdpBytes } from '../model/link.js';
+import type { Link } from '../model/link.js';
+import { SambaServer, SAMBA_USER } from './samba.js';
+
+export const LAB_STATE_DIR = '/run/pipefill-lab';
+const NAMESPACE_PREFIX = 'pf-';
+export const BRANCH_ADDRESS = '10.77.0.1';
+export const DATACENTER_ADDRESS = '10.77.0.2';
+export const IPERF_PORT = 5201;
+const DEVICE = 'pfwan0';
+/** TCP buffer maxima inside the lab: Linux's default 6 MiB would cap a long fat pipe below its BDP. */
+const TCP_BUFFER_MAX = 64 * 1024 * 1024;
+const START_TIMEOUT_MS = 10_000;
+
+export interface LabLink extends Link {
+  /** Drop-tail limit per direction, bytes (default: one BDP of the round trip). */
+  readonly queueBytes?: number;
+  readonly jitterMs?: number;
+}
+
+export interface LabState {
+  readonly id: string;
+  readonly branch: string;
+  readonly datacenter: string;
+  readonly link: LabLink;
+  readonly congestion: string;
+  readonly forwarderPid: number;
+  readonly statsFile: string;
+  readonly iperfPid?: number;
+  readonly samba?: { readonly pid: number; readonly root: string; readonly sharePath: string; readonly password: string };
+  readonly createdAt: string;
+}
+
+/** What `lab up --json` prints: where to point a client run inside the branch namespace. */
+export interface LabEndpoints {
+  readonly id: string;
+  readonly share?: string;
+  readonly user?: string;
+  readonly password?: string;
+  readonly iperf?: string;
+  readonly clientNamespace: string;
+  readonly congestion: string;
+}
+
+function requireLab(): void {
+  if (process.platform !== 'linux') throw new PipefillError('lab-unsupported', 'The WAN lab runs on Linux only.', 'Use a Linux machine (network namespaces and /dev/net/tun are needed).');
+  if (process.getuid?.() !== 0) throw new PipefillError('lab-unsupported', 'The WAN lab needs root.', 'Run it as root (it creates network namespaces and TUN devices).');
+  if (!existsSync('/dev/net/tun')) throw new PipefillError('lab-unsupported', '/dev/net/tun is missing.', 'Load the tun module or run where it exists.');
+}
+
+function run(command: string, args: readonly string[]): string {
+  const result = spawnSync(command, args, { encoding: 'utf8' });
+  if (result.status !== 0) throw new PipefillError('lab-failed', `${command} ${args.join(' ')} failed: ${(result.stderr || result.stdout || String(result.error)).trim()}`, 'Run `pipefill lab down` and try again; the message above says what the system refused.');
+  return result.stdout;
+}
+
+const inNamespace = (namespace: string, command: string, args: readonly string[]) => run('ip', ['netns', 'exec', namespace, command, ...args]);
+
+/** Builds the forwarder from native/wanem/wanem.c when it is missing or older than its source. */
+export function forwarderBinary(): string {
+  const source = fileURLToPath(new URL('../../native/wanem/wanem.c', import.meta.url));
+  const binary = fileURLToPath(new URL('../../native/wanem/build/pipefill-wanem', import.meta.url));
+  if (!existsSync(binary) || statSync(binary).mtimeMs < statSync(source).mtimeMs) {
+    mkdirSync(join(binary, '..'), { recursive: true });
+    run('cc', ['-O2', '-Wall', '-Wextra', '-o', binary, source]);
+  }
+  return binary;
+}
+
+function statePath(id: string): string {
+  return join(LAB_STATE_DIR, `${id}.json`);
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+function alive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  // Polls every 50 ms, at most START_TIMEOUT_MS / 50 times.
+  while (Date.now() < deadline) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new PipefillError('lab-failed', `${what} did not start within ${START_TIMEOUT_MS / 1000} s.`, 'Run `pipefill lab down` and try again.');
+}
+
+function makeNamespace(name: string, address: string, peer: string): void {
+  run('ip', ['netns', 'add', name]);
+  run('ip', ['-n', name, 'link', 'set', 'lo', 'up']);
+  // Persistent TUN inside the namespace; the forwarder attaches to it.
+  run('ip', ['-n', name, 'tuntap', 'add', 'dev', DEVICE, 'mode', 'tun']);
+  // A long queue on the device, or it drops during slow start.
+  run('ip', ['-n', name, 'link', 'set', DEVICE, 'txqueuelen', '10000', 'mtu', '1500']);
+  run('ip', ['-n', name, 'addr', 'add', address, 'peer', peer, 'dev', DEVICE]);
+  run('ip', ['-n', name, 'link', 'set', DEVICE, 'up']);
+  inNamespace(name, 'sysctl', ['-qw', `net.ipv4.tcp_rmem=4096 131072 ${TCP_BUFFER_MAX}`, `net.ipv4.tcp_wmem=4096 16384 ${TCP_BUFFER_MAX}`]);
+}
+
+export interface LabOptions {
+  readonly samba?: boolean;
+  readonly iperf?: boolean;
+  readonly seed?: number;
+}
+
+/** Brings a lab up. On any failure it removes what it made. */
+export async function labUp(link: LabLink, options: LabOptions = {}): Promise<LabState> {
+  requireLab();
+  const binary = forwarderBinary();
+  mkdirSync(LAB_STATE_DIR, { recursive: true });
+  const id = randomBytes(3).toString('hex');
+  const branch = `${NAMESPACE_PREFIX}br-${id}`;
+  const datacenter = `${NAMESPACE_PREFIX}dc-${id}`;
+  const statsFile = join(LAB_STATE_DIR, `${id}.stats.json`);
+  let state: LabState = { id, branch, datacenter, link, congestion: '', forwarderPid: 0, statsFile, createdAt: new Date().toISOString() };
+  const save = () => writeFileSync(statePath(id), `${JSON.stringify(state, null, 2)}\n`);
+  save();
+  try {
+    makeNamespace(branch, BRANCH_ADDRESS, DATACENTER_ADDRESS);
+    makeNamespace(datacenter, DATACENTER_ADDRESS, BRANCH_ADDRESS);
+    const congestion = inNamespace(branch, 'sysctl', ['-n', 'net.ipv4.tcp_congestion_control']).trim();
+    const log = openSync(join(LAB_STATE_DIR, `${id}.wanem.log`), 'a');
+    const queueBytes = link.queueBytes ?? Math.max(64 * 1024, Math.round(bdpBytes(link)));
+    const forwarder = spawn(
+      binary,
+      [
+        '--a-netns', `/run/netns/${branch}`, '--a-dev', DEVICE,
+        '--b-netns', `/run/netns/${datacenter}`, '--b-dev', DEVICE,
+        '--rate-bps', String(Math.round(link.bandwidthBitsPerSecond)),
+        '--delay-us', String(Math.round((link.rttMs * 1000) / 2)),
+        '--queue-bytes', String(queueBytes),
+        '--loss', String(link.lossRate ?? 0),
+        '--jitter-us', String(Math.round((link.jitterMs ?? 0) * 1000)),
+        '--seed', String(options.seed ?? 1),
+        '--stats', statsFile,
+      ],
+      { detached: true, stdio: ['ignore', log, log] },
+    );
+    forwarder.unref();
+    state = { ...state, congestion, forwarderPid: forwarder.pid ?? 0 };
+    save();
+    await waitFor(() => existsSync(statsFile) || !alive(forwarder.pid), 'The forwarder');
+    if (!alive(forwarder.pid)) throw new PipefillError('lab-failed', `The forwarder exited at start: ${readFileSync(join(LAB_STATE_DIR, `${id}.wanem.log`), 'utf8').trim()}`, 'Run `pipefill lab down` and try again.');
+    if (options.iperf !== false) {
+      const iperf = spawn('ip', ['netns', 'exec', datacenter, 'iperf3', '-s', '-B', DATACENTER_ADDRESS, '-p', String(IPERF_PORT)], { detached: true, stdio: 'ignore' });
+      iperf.unref();
+      state = { ...state, ...(iperf.pid === undefined ? {} : { iperfPid: iperf.pid }) };
+      save();
+      await waitFor(() => inNamespace(datacenter, 'ss', ['-ltnH', `sport = :${IPERF_PORT}`]).trim() !== '', 'iperf3');
+    }
+    if (options.samba !== false) {
+      const sharePath = join('/dev/shm', `pipefill-lab-${id}`);
+      const samba = await SambaServer.start({ address: DATACENTER_ADDRESS, port: 445, commandPrefix: ['ip', 'netns', 'exec', datacenter], sharePath, detach: true, bindAll: true });
+      state = { ...state, samba: { pid: samba.pid ?? 0, root: samba.root, sharePath, password: samba.password } };
+      save();
+    }
+    return state;
+  } catch (error) {
+    await labDown(id);
+    throw error;
+  }
+}
+
+export function labEndpoints(state: LabState): LabEndpoints {
+  return {
+    id: state.id,
+    ...(state.samba ? { share: `//${DATACENTER_ADDRESS}/share`, user: SAMBA_USER, password: state.samba.password } : {}),
+    ...(state.iperfPid ? { iperf: `${DATACENTER_ADDRESS}:${IPERF_PORT}` } : {}),
+    clientNamespace: state.branch,
+    congestion: state.congestion,
+  };
+}
+
+export function readLabStates(): LabState[] {
+  if (!existsSync(LAB_STATE_DIR)) return [];
+  return readdirSync(LAB_STATE_DIR)
+    .filter((name) => /^[0-9a-f]{6}\.json$/.test(name))
+    .map((name) => JSON.parse(readFileSync(join(LAB_STATE_DIR, name), 'utf8')) as LabState);
+}
+
+/** The forwarder's counters, fresh (it rewrites the file on SIGUSR1). */
+export async function forwarderStats(state: LabState): Promise<unknown> {
+  const before = existsSync(state.statsFile) ? statSync(state.statsFile).mtimeMs : 0;
+  process.kill(state.forwarderPid, 'SIGUSR1');
+  await waitFor(() => existsSync(state.statsFile) && statSync(state.statsFile).mtimeMs > before, 'Forwarder counters');
+  return JSON.parse(readFileSync(state.statsFile, 'utf8')) as unknown;
+}
+
+/**
+ * Removes one lab (or every lab when no id is given): its processes by PID,
+ * its namespaces, its files. Safe to run twice. Returns the ids removed.
+ */
+export async function labDown(id?: string): Promise<string[]> {
+  requireLab();
+  const states = readLabStates().filter((state) => id === undefined || state.id === id);
+  for (const state of states) {
+    const pids = [state.samba?.pid, state.iperfPid, state.forwarderPid].filter((pid): pid is number => pid !== undefined && pid > 0);
+    for (const pid of pids) killGroup(pid, 'SIGTERM');
+    // Give them 2 s to go, then make sure (at most 40 checks).
+    for (let check = 0; check < 40 && pids.some(alive); check++) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const pid of pids) killGroup(pid, 'SIGKILL');
+    for (const namespace of [state.branch, state.datacenter]) spawnSync('ip', ['netns', 'del', namespace], { stdio: 'ignore' });
+    if (state.samba) {
+      rmSync(state.samba.root, { recursive: true, force: true });
+      rmSync(state.samba.sharePath, { recursive: true, force: true });
+    }
+    for (const file of [statePath(state.id), state.statsFile, join(LAB_STATE_DIR, `${state.id}.wanem.log`)]) rmSync(file, { force: true });
+  }
+  // Namespaces of ours whose state file is gone (a crash between steps): remove them too.
+  if (id === undefined) {
+    const listed = spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout ?? '';
+    for (const line of listed.split('\n')) {
+      const name = line.split(' ')[0] ?? '';
+      if (/^pf-(br|dc)-[0-9a-f]{6}$/.test(name)) spawnSync('ip', ['netns', 'del', name], { stdio: 'ignore' });
+    }
+  }
+  return states.map((state) => state.id);
+}
+
+/** Runs a command inside the branch namespace (a client across the emulated link). */
+export function inBranch(state: LabState, command: string, args: readonly string[], options: { input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}) {
+  return spawnSync('ip', ['netns', 'exec', state.branch, command, ...args], { encoding: 'utf8', timeout: options.timeoutMs ?? 120_000, ...(options.input === undefined ? {} : { input: options.input }), ...(options.env ? { env: options.env } : {}) });
+}
