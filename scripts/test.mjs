@@ -6,12 +6,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureDebianPackages, ensureNodeModules, root, runStep } from './lib/setup.mjs';
+import { ensureBuild, ensureDebianPackages, ensureNodeModules, root, runStep } from './lib/setup.mjs';
 
 ensureNodeModules();
 // The integration tests start their own servers from Debian's packages, and
 // the WAN lab builds its forwarder and joins network namespaces.
 ensureDebianPackages({ smbd: 'samba', smbpasswd: 'samba', smbclient: 'smbclient', iperf3: 'iperf3', ip: 'iproute2', ss: 'iproute2', cc: 'gcc' });
+// The lab runs the built CLI inside its namespaces.
+ensureBuild();
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const vitestArgs = process.argv.slice(2);

@@ -130,7 +130,12 @@ export function transferShape(
 
   const efficiency = payloadEfficiency(client.tcp.timestamps) * (request / (request + SMB_HEADER_BYTES_PER_REQUEST));
   const payloadBytesPerSecond = (link.bandwidthBitsPerSecond / 8) * efficiency;
-  const requestLatencyMs = client.roundTripsPerRequest[op] * link.rttMs;
+  // A synchronous client leaves the sender idle before every request; a sender
+  // whose stack pays to restart a burst from idle pays it once per request.
+  const sender = op === 'read' ? server.tcp : client.tcp;
+  const initialWindowBytes = sender.initialWindowSegments * maxSegmentBytes(client.tcp.timestamps);
+  const restartRtts = depth === 1 && request > initialWindowBytes ? (sender.idleRestartRtts ?? 0) : 0;
+  const requestLatencyMs = (client.roundTripsPerRequest[op] + restartRtts) * link.rttMs;
   const latencySeconds = requestLatencyMs / 1000;
   const perUnit = (unitBytes: number, units: number): number =>
     (units * unitBytes) / (latencySeconds + unitBytes / payloadBytesPerSecond);

@@ -29,6 +29,8 @@ export interface ServerProfile {
     readonly receiveWindowBytes: number;
     readonly sendWindowBytes: number;
     readonly initialWindowSegments: number;
+    /** See ClientTcp.idleRestartRtts: the server sends the data of reads. */
+    readonly idleRestartRtts?: number;
   };
 }
 

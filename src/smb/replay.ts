@@ -15,7 +15,8 @@
 //  - ['set-info'] sets end-of-file before the data (as copy engines size the
 //    file first) and last-write time after it.
 //  - ['close'] closes the newest handle; the data phase runs just before the
-//    data handle's flush or close.
+//    data handle's flush or close. ['create-directory', 'close'] makes a
+//    directory and closes it in one compound, leaving no handle.
 
 import { RELATED_FILE_ID } from './connection.js';
 import type { RequestOptions, SmbResponse } from './connection.js';
@@ -114,6 +115,7 @@ class Replayer {
     ];
     const [created] = await this.send(specs);
     if (!created || created.header.status !== Status.success) return; // a probe that found nothing
+    if (rest.includes('close')) return; // opened and closed in one compound: no handle stays open
     const handle = parseCreate(created.body).fileId;
     this.handles.push(handle);
     if (isDataCreate) {

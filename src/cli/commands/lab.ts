@@ -1,16 +1,22 @@
 // pipefill lab up / down: a WAN link on this machine (Linux, root).
 
 import type { PipefillApi } from '../../contract/api.js';
+import type { LabBenchCell, LabBenchLink } from '../../lab/bench.js';
+import { runLabBench } from '../../lab/bench.js';
 import { labDown, labEndpoints, labUp } from '../../lab/wan-lab.js';
+import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { formatBytes, formatDuration, formatRate, parseLossRate, parseRate, parseSizeBytes, parseTimeMs } from '../../model/units.js';
 import { bdpBytes } from '../../model/link.js';
 import { optional, parseOptions, required } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
+import { formatTable } from '../table.js';
 
 export const LAB_USAGE = `pipefill lab up --rate <rate> --rtt <time> [--loss <pct>] [--queue <size|Nbdp>] [--jitter <time>] [--no-samba] [--json]
 pipefill lab down [--id <id>]
+pipefill lab bench [--links 155mbit/32ms,52mbit/75ms,622mbit/75ms] [--profiles <ids>] [--ops read,write]
+  [--size 32MiB] [--dirset-scale 0.05] [--json]
   Two network namespaces joined by Pipefill's WAN emulator, with Samba and iperf3 in "datacenter".
   Run a client inside the printed namespace (ip netns exec <ns> ...) to cross the link. Linux, root.`;
 
@@ -22,8 +28,72 @@ const OPTIONS = {
   jitter: { type: 'string' },
   'no-samba': { type: 'boolean' },
   id: { type: 'string' },
+  links: { type: 'string' },
+  profiles: { type: 'string' },
+  ops: { type: 'string' },
+  size: { type: 'string' },
+  'dirset-scale': { type: 'string' },
   json: { type: 'boolean' },
 } as const;
+
+export const DEFAULT_BENCH_LINKS = '155mbit/32ms,52mbit/75ms,622mbit/75ms';
+export const DEFAULT_BENCH_PROFILES = 'xp-smb1,win7-smb1,win7-smb2,win10-smb3,pipefill-max';
+
+function parseLinks(text: string): { label: string; link: { bandwidthBitsPerSecond: number; rttMs: number } }[] {
+  return text.split(',').map((item) => {
+    const [rate, rtt, ...rest] = item.trim().split('/');
+    if (!rate || !rtt || rest.length > 0) throw new PipefillInputError(`Cannot read the link ${JSON.stringify(item)}.`, 'Expected rate/rtt pairs, e.g. 155mbit/32ms,52mbit/75ms.');
+    return { label: item.trim(), link: { bandwidthBitsPerSecond: parseRate(rate), rttMs: parseTimeMs(rtt) } };
+  });
+}
+
+function parseList<T extends string>(text: string, valid: readonly T[], what: string): T[] {
+  return text.split(',').map((item) => {
+    const id = item.trim() as T;
+    if (!valid.includes(id)) throw new PipefillInputError(`Unknown ${what} ${JSON.stringify(item)}.`, `Valid: ${valid.join(', ')}.`);
+    return id;
+  });
+}
+
+async function benchCommand(values: Record<string, unknown>, output: Output): Promise<void> {
+  const links = parseLinks(optional(values, 'links') ?? DEFAULT_BENCH_LINKS);
+  const profiles = parseList(optional(values, 'profiles') ?? DEFAULT_BENCH_PROFILES, CLIENT_PROFILE_IDS, 'profile');
+  const ops = parseList(optional(values, 'ops') ?? 'read,write', ['read', 'write'] as const, 'op');
+  const fileBytes = parseSizeBytes(optional(values, 'size') ?? '32MiB');
+  const scale = optional(values, 'dirset-scale');
+  const results = await runLabBench({
+    links,
+    profiles,
+    ops,
+    fileBytes,
+    ...(scale === undefined ? {} : { dirsetScale: Number(scale) }),
+    onProgress: (line) => output.err(line),
+  });
+  if (values['json']) {
+    printJson(output, { links: results });
+    return;
+  }
+  output.out(formatLabBench(results));
+}
+
+export function formatLabBench(results: readonly LabBenchLink[]): string {
+  const sections = results.map((link) => {
+    // The throughput comparison: pipefill-max on the same file size smbclient moved.
+    const max = (op: 'read' | 'write') => link.cells.find((cell) => cell.profile === 'pipefill-max' && cell.op === op && cell.bytes === link.throughputBytes);
+    const mbps = (cell: LabBenchCell | undefined) => (cell ? (cell.bytes * 8) / cell.measuredSeconds / 1e6 : NaN);
+    const ratios = (['read', 'write'] as const)
+      .filter((op) => max(op))
+      .map((op) => `pipefill-max ${op} ${mbps(max(op)).toFixed(1)} Mb/s = ${(mbps(max(op)) / link.iperf3Mbps).toFixed(2)}x iperf3, ${(mbps(max(op)) / (op === 'read' ? link.smbclientReadMbps : link.smbclientWriteMbps)).toFixed(2)}x smbclient`)
+      .join('; ');
+    const table = formatTable(
+      ['profile', 'op', 'workload', 'measured', 'predicted', 'error', 'model limit'],
+      link.cells.map((cell) => [cell.profile, cell.op, cell.workload, `${cell.measuredSeconds.toFixed(2)} s`, `${cell.predictedSeconds.toFixed(2)} s`, `${(cell.error * 100).toFixed(0)}%`, cell.limitedBy]),
+      ['left', 'left', 'left', 'right', 'right', 'right', 'left'],
+    );
+    return `${link.bandwidth} / ${link.rtt} (measured RTT ${link.measuredRttMs.toFixed(2)} ms, ${link.congestion}): iperf3 ${link.iperf3Mbps.toFixed(1)} Mb/s, smbclient get ${link.smbclientReadMbps.toFixed(1)} / put ${link.smbclientWriteMbps.toFixed(1)} Mb/s\n${ratios}\n${table}`;
+  });
+  return sections.join('\n\n');
+}
 
 function parseQueue(text: string | undefined, bdp: number): number | undefined {
   if (text === undefined) return undefined;
@@ -36,6 +106,10 @@ export async function labCommand(argv: readonly string[], _api: PipefillApi, out
   const [action, ...rest] = argv;
   const { values, positionals } = parseOptions(rest, OPTIONS, LAB_USAGE);
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, LAB_USAGE);
+  if (action === 'bench') {
+    await benchCommand(values, output);
+    return;
+  }
   if (action === 'down') {
     const removed = await labDown(optional(values, 'id'));
     if (values.json) printJson(output, { removed });

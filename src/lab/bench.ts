@@ -1,0 +1,192 @@
+// pipefill lab bench: every client generation's test copy over emulated
+// branch links, beside iperf3, smbclient and the model's prediction for the
+// same link. Each copy runs inside the branch namespace, so it crosses the
+// emulated link with real kernel TCP.
+
+import { rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ClientProfile, ClientProfileId, Op } from '../model/client-profiles.js';
+import { MIB } from '../model/client-profiles.js';
+import { PipefillError } from '../model/errors.js';
+import { clientProfile, predictTransfer, serverProfile } from '../model/predict.js';
+import type { ServerProfile } from '../model/server-profiles.js';
+import { formatDuration, formatRate } from '../model/units.js';
+import { parseWorkload } from '../model/workloads.js';
+import { PatternSource } from '../smb/pattern.js';
+import type { LabLink, LabState } from './wan-lab.js';
+import { DATACENTER_ADDRESS, inBranch, IPERF_PORT, labDown, labEndpoints, labUp } from './wan-lab.js';
+
+export interface LabBenchOptions {
+  readonly links: readonly { readonly label: string; readonly link: LabLink }[];
+  readonly profiles: readonly ClientProfileId[];
+  readonly ops: readonly Op[];
+  readonly fileBytes: number;
+  /** Also copy the TR-3869 directory set at this scale. */
+  readonly dirsetScale?: number;
+  readonly iperfSeconds?: number;
+  readonly onProgress?: (line: string) => void;
+}
+
+export interface LabBenchCell {
+  readonly profile: ClientProfileId;
+  readonly op: Op;
+  readonly workload: string;
+  readonly bytes: number;
+  readonly measuredSeconds: number;
+  readonly predictedSeconds: number;
+  readonly error: number;
+  readonly limitedBy: string;
+}
+
+export interface LabBenchLink {
+  readonly bandwidth: string;
+  readonly rtt: string;
+  /** Size of the throughput comparison (smbclient and pipefill-max): about 4 s at line rate. */
+  readonly throughputBytes: number;
+  readonly measuredRttMs: number;
+  readonly congestion: string;
+  readonly iperf3Mbps: number;
+  readonly smbclientReadMbps: number;
+  readonly smbclientWriteMbps: number;
+  readonly cells: LabBenchCell[];
+}
+
+/**
+ * TCP as the lab's stack has it, for both ends: Linux, IW 10, timestamps,
+ * the 64 MiB buffer maxima the lab sets in its namespaces (about half of a
+ * buffer carries payload), and the congestion control the lab ran (BBR's
+ * restart of a burst from idle: see ClientTcp.idleRestartRtts).
+ *
+ * Every generation is driven by Pipefill's engine on this stack, so a
+ * profile keeps its I/O pattern (requests, pipeline, metadata round trips)
+ * but not the per-request round trips of its own stack (XP's 1.56 / 1.1 were
+ * measured on XP's TCP): a request costs the protocol's one round trip.
+ */
+const LAB_WINDOW_BYTES = 32 * MIB;
+const BBR_IDLE_RESTART_RTTS = 0.5;
+function labTcp(congestion: string) {
+  return { receiveWindowBytes: LAB_WINDOW_BYTES, sendWindowBytes: LAB_WINDOW_BYTES, initialWindowSegments: 10, idleRestartRtts: congestion === 'bbr' ? BBR_IDLE_RESTART_RTTS : 0 };
+}
+export function onLabStack(client: ClientProfile, congestion: string): ClientProfile {
+  return { ...client, roundTripsPerRequest: { read: 1, write: 1 }, tcp: { ...labTcp(congestion), timestamps: true } };
+}
+export function labSamba(congestion: string): ServerProfile {
+  return { ...serverProfile('samba'), tcp: labTcp(congestion) };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+function measuredRtt(state: LabState): number {
+  const script = `const net=require('node:net');(async()=>{const t=[];for(let i=0;i<9;i++){const s=process.hrtime.bigint();await new Promise((ok,no)=>{const c=net.connect(445,'${DATACENTER_ADDRESS}',()=>{t.push(Number(process.hrtime.bigint()-s)/1e6);c.destroy();ok()});c.on('error',no)});}console.log(JSON.stringify(t))})()`;
+  const run = inBranch(state, process.execPath, ['-e', script]);
+  if (run.status !== 0) throw new PipefillError('lab-failed', `RTT probe failed: ${run.stderr}`, 'Run `pipefill lab down` and try again.');
+  return median(JSON.parse(run.stdout) as number[]);
+}
+
+function iperfMbps(state: LabState, seconds: number): number {
+  const run = inBranch(state, 'iperf3', ['-c', DATACENTER_ADDRESS, '-p', String(IPERF_PORT), '-t', String(seconds), '-J']);
+  const result = JSON.parse(run.stdout) as { end: { sum_received: { bits_per_second: number } } };
+  return result.end.sum_received.bits_per_second / 1e6;
+}
+
+function smbclientMbps(state: LabState, localFile: string): { read: number; write: number } {
+  const { share, user, password } = labEndpoints(state);
+  if (!share || !user || !password) throw new PipefillError('lab-failed', 'The lab has no Samba server.', 'Bring the lab up with Samba.');
+  const run = inBranch(state, 'smbclient', [share, '-U', `${user}%${password}`, '-c', `put ${localFile} smbclient.bin; get smbclient.bin /dev/null; del smbclient.bin`]);
+  const rates = [...(run.stdout + run.stderr).matchAll(/\(average ([\d.]+) (?:KiloBytes\/sec|kb\/s)\)/g)].map((match) => (Number(match[1]) * 1024 * 8) / 1e6);
+  if (run.status !== 0 || rates.length < 2) throw new PipefillError('lab-failed', `smbclient failed: ${run.stdout}${run.stderr}`, 'Check the lab with `pipefill lab up` by hand.');
+  return { write: rates[0] ?? NaN, read: rates[1] ?? NaN };
+}
+
+const cliEntry = fileURLToPath(new URL('../cli/bin.js', import.meta.url));
+
+function copyTest(state: LabState, profile: ClientProfileId, op: Op, workload: string): { seconds: number; bytes: number } {
+  const { share, user, password } = labEndpoints(state);
+  const run = inBranch(state, process.execPath, [cliEntry, 'copy-test', '--share', share ?? '', '--user', user ?? '', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--profile', profile, '--op', op, '--workload', workload, '--json'], {
+    env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '' },
+    timeoutMs: 600_000,
+  });
+  if (run.status !== 0) throw new PipefillError('lab-failed', `copy-test ${profile} ${op} ${workload} failed: ${run.stderr.trim()}`, 'Run it by hand inside the lab to see more.');
+  const result = JSON.parse(run.stdout) as { seconds: number; bytes: number };
+  return { seconds: result.seconds, bytes: result.bytes };
+}
+
+/**
+ * Throughput is compared on a copy of about THROUGHPUT_SECONDS at line rate,
+ * as iperf3's own run is: on a 32 MiB copy over 622 Mb/s and 75 ms, TCP's
+ * ramp from its initial window alone outlasts the data.
+ */
+const THROUGHPUT_SECONDS = 4;
+const MAX_THROUGHPUT_BYTES = 512 * MIB;
+
+const fileSpec = (bytes: number) => (bytes % MIB === 0 ? `file:${bytes / MIB}MiB` : `file:${bytes}B`);
+
+function writeLocalFile(path: string, bytes: number): void {
+  const pattern = new PatternSource('lab-bench', 'smbclient');
+  writeFileSync(path, Buffer.alloc(0));
+  for (let offset = 0; offset < bytes; offset += 16 * MIB) writeFileSync(path, pattern.bytes(offset, Math.min(16 * MIB, bytes - offset)), { flag: 'a' });
+}
+
+export async function runLabBench(options: LabBenchOptions): Promise<LabBenchLink[]> {
+  const say = options.onProgress ?? (() => undefined);
+  const localFile = `/dev/shm/pipefill-lab-bench-${process.pid}.bin`;
+  const workloads = [fileSpec(options.fileBytes), ...(options.dirsetScale ? [`tr3869-dirset:${options.dirsetScale}`] : [])];
+  const results: LabBenchLink[] = [];
+  try {
+    for (const { label, link } of options.links) {
+      say(`link ${label}: bringing the lab up`);
+      const throughputBytes = Math.min(MAX_THROUGHPUT_BYTES, Math.max(options.fileBytes, Math.ceil((link.bandwidthBitsPerSecond * THROUGHPUT_SECONDS) / 8 / MIB) * MIB));
+      writeLocalFile(localFile, throughputBytes);
+      const state = await labUp(link, { samba: true });
+      try {
+        const rttMs = measuredRtt(state);
+        const iperf3Mbps = iperfMbps(state, options.iperfSeconds ?? 5);
+        const smbclient = smbclientMbps(state, localFile);
+        say(`link ${label}: RTT ${rttMs.toFixed(2)} ms, iperf3 ${iperf3Mbps.toFixed(1)} Mb/s, smbclient (${throughputBytes / MIB} MiB) get ${smbclient.read.toFixed(1)} / put ${smbclient.write.toFixed(1)} Mb/s`);
+        const measuredLink = { bandwidthBitsPerSecond: link.bandwidthBitsPerSecond, rttMs };
+        const cells: LabBenchCell[] = [];
+        const runs: { workload: string; profiles: readonly ClientProfileId[] }[] = workloads.map((workload) => ({ workload, profiles: options.profiles }));
+        if (throughputBytes > options.fileBytes && options.profiles.includes('pipefill-max')) runs.push({ workload: fileSpec(throughputBytes), profiles: ['pipefill-max'] });
+        for (const { workload, profiles } of runs) {
+          for (const profile of profiles) {
+            for (const op of options.ops) {
+              const measured = copyTest(state, profile, op, workload);
+              const prediction = predictTransfer(onLabStack(clientProfile(profile), state.congestion), labSamba(state.congestion), op, parseWorkload(workload), measuredLink);
+              const cell = {
+                profile,
+                op,
+                workload,
+                bytes: measured.bytes,
+                measuredSeconds: measured.seconds,
+                predictedSeconds: prediction.seconds,
+                error: (prediction.seconds - measured.seconds) / measured.seconds,
+                limitedBy: prediction.limitedBy,
+              };
+              cells.push(cell);
+              say(`  ${profile} ${op} ${workload}: measured ${cell.measuredSeconds.toFixed(2)} s, predicted ${cell.predictedSeconds.toFixed(2)} s (${(cell.error * 100).toFixed(0)}%)`);
+            }
+          }
+        }
+        results.push({
+          bandwidth: formatRate(link.bandwidthBitsPerSecond).replace(' ', ''),
+          rtt: formatDuration(link.rttMs).replace(' ', ''),
+          throughputBytes,
+          measuredRttMs: rttMs,
+          congestion: state.congestion,
+          iperf3Mbps,
+          smbclientReadMbps: smbclient.read,
+          smbclientWriteMbps: smbclient.write,
+          cells,
+        });
+      } finally {
+        await labDown(state.id);
+      }
+    }
+  } finally {
+    rmSync(localFile, { force: true });
+  }
+  return results;
+}

@@ -1,0 +1,43 @@
+// A short run of `lab bench` (one link, small copies) so the lab, the
+// engine inside a namespace and the model's lab stack cannot rot. Accuracy
+// and speed targets are the job of `npm run bench:wan`, not of this test.
+
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runLabBench } from './bench.js';
+import { labDown, readLabStates } from './wan-lab.js';
+
+const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun');
+if (!canRunLab) console.warn('SKIPPED: the lab bench smoke test needs Linux, root and /dev/net/tun.');
+const built = existsSync(new URL('../../dist/cli/bin.js', import.meta.url));
+
+describe.skipIf(!canRunLab)('lab bench smoke test', () => {
+  it('measures iperf3, smbclient and copy tests across one emulated link, beside the model', async () => {
+    expect(built, 'dist/ must be built (npm test builds it first)').toBe(true);
+    const [link] = await runLabBench({
+      links: [{ label: '52mbit/20ms', link: { bandwidthBitsPerSecond: 52e6, rttMs: 20 } }],
+      profiles: ['win7-smb2', 'pipefill-max'],
+      ops: ['read', 'write'],
+      fileBytes: 4 * 1024 * 1024,
+      iperfSeconds: 2,
+    });
+    expect(link).toBeDefined();
+    if (!link) return;
+    expect(Math.abs(link.measuredRttMs - 20)).toBeLessThan(2);
+    expect(link.iperf3Mbps).toBeGreaterThan(0.8 * 52);
+    expect(link.smbclientReadMbps).toBeGreaterThan(5);
+    expect(link.smbclientWriteMbps).toBeGreaterThan(5);
+    expect(link.cells).toHaveLength(4);
+    for (const cell of link.cells) {
+      expect(cell.bytes).toBe(4 * 1024 * 1024);
+      expect(cell.measuredSeconds).toBeGreaterThan(cell.bytes * 8 / 52e6 * 0.9);
+      // Loose on purpose: the smoke test checks the pieces work together.
+      expect(Math.abs(cell.error)).toBeLessThan(0.5);
+    }
+    expect(readLabStates()).toEqual([]);
+  }, 120_000);
+
+  it('leaves no lab behind', async () => {
+    expect(await labDown()).toEqual([]);
+  });
+});
