@@ -1,6 +1,9 @@
 // `npm run bench:wan`: the default lab matrix (issue 4). Three links, five
-// client generations, read and write of a 32 MiB file, each beside iperf3,
-// smbclient and the model. Linux, root. Extra arguments go to `lab bench`.
+// client generations, read and write of a 16 MiB file, each beside the model;
+// iperf3, smbclient and pipefill-max on a copy of ~4 s at line rate. 16 MiB,
+// not 32: XP's one-request-at-a-time copies take a minute each at 75 ms, and
+// the matrix must stay under 10 minutes (32 MiB took 654 s). Linux, root.
+// Extra arguments go to `lab bench` (a later --size wins).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureBuild, ensureDebianPackages, ensureNodeModules, root } from '../lib/setup.mjs';
@@ -8,5 +11,5 @@ import { ensureBuild, ensureDebianPackages, ensureNodeModules, root } from '../l
 ensureNodeModules();
 ensureDebianPackages({ smbd: 'samba', smbpasswd: 'samba', smbclient: 'smbclient', iperf3: 'iperf3', ip: 'iproute2', cc: 'gcc' });
 ensureBuild();
-const run = spawnSync(process.execPath, [join(root, 'dist/cli/bin.js'), 'lab', 'bench', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+const run = spawnSync(process.execPath, [join(root, 'dist/cli/bin.js'), 'lab', 'bench', '--size', '16MiB', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
 process.exit(run.status ?? 1);

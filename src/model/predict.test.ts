@@ -78,7 +78,7 @@ describe('predict: the layer that limits, in constructed cases', () => {
   it('a directory copy over a fast link is limited by round trips', () => {
     const result = predict(scenario({ client: 'win7-smb1', op: 'write', workload: 'tr3869-dirset', link: { bandwidthBitsPerSecond: 1e9, rttMs: 32 } }));
     expect(result.limitedBy).toBe('round-trips');
-    expect(result.breakdown.metadataRoundTrips).toBe(300 * 19 + 15 * 3);
+    expect(result.breakdown.metadataRoundTrips).toBe(300 * 19 + 14 * 3);
     expect(result.explanation).toMatch(/^300 files x about 19 metadata round trips/);
   });
 

@@ -106,7 +106,9 @@ export function predictTransfer(client: ClientProfile, server: ServerProfile, op
   }
   if (!largest) throw new PipefillInputError('The workload has no files.', 'Use file:<size> or tr3869-dirset.');
 
-  const directories = workload.directories.length + 1; // the root is listed (reads) or checked (writes) too
+  // Reads list the source's root as well as its subdirectories; writes go
+  // into a folder that exists and create only the workload's subdirectories.
+  const directories = workload.directories.length + (op === 'read' ? 1 : 0);
   const metadataRoundTrips =
     workload.files.length * roundTripsPerFile(client.metadata, op) + directories * roundTripsPerDirectory(client.metadata, op);
   const metadataSeconds = metadataRoundTrips * rttSeconds;

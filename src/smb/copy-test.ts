@@ -76,7 +76,8 @@ async function moveWorkload(
   const fileSequence = op === 'read' ? profile.metadata.readPerFile : profile.metadata.writePerFile;
   let roundTrips = 0;
   const directory = (path: string) => replay(directorySequence, { session, op, path, kind: 'directory', bytes: 0, recorder, options: requestOptions });
-  roundTrips += await directory(root);
+  // A copy reads from a folder it lists, and writes into one that exists (made before the clock starts).
+  if (op === 'read') roundTrips += await directory(root);
   const byDirectory = new Map<string, Workload['files'][number][]>();
   for (const file of workload.files) {
     const folder = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '';
@@ -155,6 +156,7 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
     if (request.op === 'read') {
       // The source must exist first; it is written untimed, as fast as Pipefill can.
       progress('prepare');
+      await session.makeDirectory(timedRoot);
       await moveWorkload(context, 'pipefill-max', 'write', timedRoot, new TimelineRecorder((bytes) => progress('prepare', bytes)), { verify: false });
     }
     if (request.op === 'write') {
@@ -162,6 +164,7 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
       progress('prepare');
       local = await LocalSource.create(workload, seed, signal);
     }
+    if (request.op === 'write') await session.makeDirectory(timedRoot);
     progress('copy');
     const recorder = new TimelineRecorder((bytes) => progress('copy', bytes));
     const roundTrips = await moveWorkload(context, request.profile, request.op, timedRoot, recorder, { verify, ...(request.link ? { link: request.link } : {}), ...(local ? { source: local } : {}) });

@@ -64,14 +64,21 @@ async function moveRange(transfer: FileTransfer, offset: number, length: number,
 }
 
 /**
- * Reserves the credits the pipeline needs. A server that grants fewer than
+ * Makes sure one request can go. Every header then asks for the credits the
+ * whole pipeline needs, so the grant grows with the first replies, as TCP's
+ * window does; only when a single request costs more than is held does it
+ * first ask with ECHOs (a round trip each). A server that grants fewer than
  * one request costs (a small `smb2 max credits`) gets requests it can take:
  * what a redirector does when credits are short.
  */
 async function fitToCredits(transfer: FileTransfer): Promise<FileTransfer> {
   const { session, pipeline } = transfer;
-  const held = await session.reserveCredits(creditsNeeded(session, pipeline), transfer.signal ? { signal: transfer.signal } : {});
-  if (session.creditCharge(pipeline.requestBytes) <= held) return transfer;
+  const { connection } = session;
+  connection.creditTarget = Math.max(connection.creditTarget, creditsNeeded(session, pipeline));
+  const charge = session.creditCharge(pipeline.requestBytes);
+  if (charge <= connection.credits.credits + connection.credits.creditsInFlight) return transfer;
+  const held = await session.reserveCredits(charge, transfer.signal ? { signal: transfer.signal } : {});
+  if (charge <= held) return transfer;
   // Half the grant per request, so that two are in flight while one is answered.
   const requestBytes = Math.max(BYTES_PER_CREDIT, Math.floor(held / 2) * BYTES_PER_CREDIT);
   return { ...transfer, pipeline: { ...pipeline, requestBytes: Math.min(requestBytes, pipeline.requestBytes) } };
