@@ -101,7 +101,8 @@ function smbclientMbps(state: LabState, localFile: string): { read: number; writ
   return { write: rates[0] ?? NaN, read: rates[1] ?? NaN };
 }
 
-const cliEntry = fileURLToPath(new URL('../cli/bin.js', import.meta.url));
+/** The built CLI, which runs inside the branch namespace (the same path from src/lab and dist/lab). */
+const cliEntry = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
 function copyTest(state: LabState, profile: ClientProfileId, op: Op, workload: string): { seconds: number; bytes: number } {
   const { share, user, password } = labEndpoints(state);
