@@ -24,6 +24,8 @@ export interface LabBenchOptions {
   /** Also copy the TR-3869 directory set at this scale. */
   readonly dirsetScale?: number;
   readonly iperfSeconds?: number;
+  /** Length of the throughput comparison at line rate (default THROUGHPUT_SECONDS). */
+  readonly throughputSeconds?: number;
   readonly onProgress?: (line: string) => void;
 }
 
@@ -139,7 +141,8 @@ export async function runLabBench(options: LabBenchOptions): Promise<LabBenchLin
   try {
     for (const { label, link } of options.links) {
       say(`link ${label}: bringing the lab up`);
-      const throughputBytes = Math.min(MAX_THROUGHPUT_BYTES, Math.max(options.fileBytes, Math.ceil((link.bandwidthBitsPerSecond * THROUGHPUT_SECONDS) / 8 / MIB) * MIB));
+      const seconds = options.throughputSeconds ?? THROUGHPUT_SECONDS;
+      const throughputBytes = Math.min(MAX_THROUGHPUT_BYTES, Math.max(options.fileBytes, Math.ceil((link.bandwidthBitsPerSecond * seconds) / 8 / MIB) * MIB));
       writeLocalFile(localFile, throughputBytes);
       const state = await labUp(link, { samba: true });
       try {

@@ -20,6 +20,7 @@ describe.skipIf(!canRunLab)('lab bench smoke test', () => {
       ops: ['read', 'write'],
       fileBytes: 4 * 1024 * 1024,
       iperfSeconds: 2,
+      throughputSeconds: 1,
     });
     expect(link).toBeDefined();
     if (!link) return;
@@ -27,9 +28,17 @@ describe.skipIf(!canRunLab)('lab bench smoke test', () => {
     expect(link.iperf3Mbps).toBeGreaterThan(0.8 * 52);
     expect(link.smbclientReadMbps).toBeGreaterThan(5);
     expect(link.smbclientWriteMbps).toBeGreaterThan(5);
-    expect(link.cells).toHaveLength(4);
+    // The generation matrix on 4 MiB, and pipefill-max on the throughput size (~1 s at 52 Mb/s: 7 MiB).
+    expect(link.throughputBytes).toBe(7 * 1024 * 1024);
+    expect(link.cells.map((cell) => `${cell.profile} ${cell.op} ${cell.bytes}`)).toEqual([
+      'win7-smb2 read 4194304',
+      'win7-smb2 write 4194304',
+      'pipefill-max read 4194304',
+      'pipefill-max write 4194304',
+      'pipefill-max read 7340032',
+      'pipefill-max write 7340032',
+    ]);
     for (const cell of link.cells) {
-      expect(cell.bytes).toBe(4 * 1024 * 1024);
       expect(cell.measuredSeconds).toBeGreaterThan(cell.bytes * 8 / 52e6 * 0.9);
       // Loose on purpose: the smoke test checks the pieces work together.
       expect(Math.abs(cell.error)).toBeLessThan(0.5);
