@@ -14,7 +14,7 @@ import { formatDuration, formatRate } from '../model/units.js';
 import { parseWorkload } from '../model/workloads.js';
 import { PatternSource } from '../smb/pattern.js';
 import type { LabLink, LabState } from './wan-lab.js';
-import { DATACENTER_ADDRESS, inBranch, IPERF_PORT, labDown, labEndpoints, labUp } from './wan-lab.js';
+import { DATACENTER_ADDRESS, handshakeTimesMs, inBranch, IPERF_PORT, labDown, labEndpoints, labUp, median } from './wan-lab.js';
 
 export interface LabBenchOptions {
   readonly links: readonly { readonly label: string; readonly link: LabLink }[];
@@ -76,18 +76,6 @@ export function labSamba(congestion: string): ServerProfile {
   return { ...serverProfile('samba'), tcp: labTcp(congestion) };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
-
-function measuredRtt(state: LabState): number {
-  const script = `const net=require('node:net');(async()=>{const t=[];for(let i=0;i<9;i++){const s=process.hrtime.bigint();await new Promise((ok,no)=>{const c=net.connect(445,'${DATACENTER_ADDRESS}',()=>{t.push(Number(process.hrtime.bigint()-s)/1e6);c.destroy();ok()});c.on('error',no)});}console.log(JSON.stringify(t))})()`;
-  const run = inBranch(state, process.execPath, ['-e', script]);
-  if (run.status !== 0) throw new PipefillError('lab-failed', `RTT probe failed: ${run.stderr}`, 'Run `pipefill lab down` and try again.');
-  return median(JSON.parse(run.stdout) as number[]);
-}
-
 function iperfMbps(state: LabState, seconds: number): number {
   const run = inBranch(state, 'iperf3', ['-c', DATACENTER_ADDRESS, '-p', String(IPERF_PORT), '-t', String(seconds), '-J']);
   const result = JSON.parse(run.stdout) as { end: { sum_received: { bits_per_second: number } } };
@@ -146,7 +134,7 @@ export async function runLabBench(options: LabBenchOptions): Promise<LabBenchLin
       writeLocalFile(localFile, throughputBytes);
       const state = await labUp(link, { samba: true });
       try {
-        const rttMs = measuredRtt(state);
+        const rttMs = median(handshakeTimesMs(state, 9));
         const iperf3Mbps = iperfMbps(state, options.iperfSeconds ?? 5);
         const smbclient = smbclientMbps(state, localFile);
         say(`link ${label}: RTT ${rttMs.toFixed(2)} ms, iperf3 ${iperf3Mbps.toFixed(1)} Mb/s, smbclient (${throughputBytes / MIB} MiB) get ${smbclient.read.toFixed(1)} / put ${smbclient.write.toFixed(1)} Mb/s`);

@@ -4,22 +4,10 @@
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LabLink, LabState } from './wan-lab.js';
-import { DATACENTER_ADDRESS, forwarderStats, inBranch, IPERF_PORT, labDown, labUp, readLabStates } from './wan-lab.js';
+import { DATACENTER_ADDRESS, forwarderStats, handshakeTimesMs, inBranch, IPERF_PORT, labDown, labUp, median, readLabStates } from './wan-lab.js';
 
 const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun');
 if (!canRunLab) console.warn('SKIPPED: the WAN lab tests need Linux, root and /dev/net/tun.');
-
-/**
- * Median TCP handshake time to smbd (port 445) in the datacenter, measured
- * from inside the branch namespace. Not iperf3's port: iperf3 re-opens its
- * listener after every client, so a quick series of probes meets a refusal.
- */
-function handshakeRttMs(state: LabState, samples = 15): number {
-  const script = `const net=require('node:net');(async()=>{const t=[];for(let i=0;i<${samples};i++){const s=process.hrtime.bigint();await new Promise((ok,no)=>{const c=net.connect(445,'${DATACENTER_ADDRESS}',()=>{t.push(Number(process.hrtime.bigint()-s)/1e6);c.destroy();ok()});c.on('error',no)});}t.sort((a,b)=>a-b);console.log(t[Math.floor(t.length/2)])})()`;
-  const run = inBranch(state, process.execPath, ['-e', script]);
-  if (run.status !== 0) throw new Error(run.stderr);
-  return Number(run.stdout.trim());
-}
 
 function iperf(state: LabState, args: string[]): { receivedMbps: number; lostPercent?: number; congestion?: string } {
   const run = inBranch(state, 'iperf3', ['-c', DATACENTER_ADDRESS, '-p', String(IPERF_PORT), '-J', ...args]);
@@ -44,7 +32,7 @@ describe.skipIf(!canRunLab)('WAN lab fidelity', () => {
   });
 
   it.each([32, 75])('idle RTT is within 1 ms of %d ms', async (rttMs) => {
-    const measured = await withLab({ bandwidthBitsPerSecond: 155e6, rttMs }, (state) => handshakeRttMs(state), true);
+    const measured = await withLab({ bandwidthBitsPerSecond: 155e6, rttMs }, (state) => median(handshakeTimesMs(state, 15)), true);
     console.log(`lab RTT: configured ${rttMs} ms, TCP handshake median ${measured.toFixed(2)} ms`);
     expect(Math.abs(measured - rttMs)).toBeLessThanOrEqual(1);
   });

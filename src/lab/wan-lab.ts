@@ -252,6 +252,25 @@ export async function labDown(id?: string): Promise<string[]> {
   return states.map((state) => state.id);
 }
 
+/**
+ * TCP handshake times (ms) to `port` in the datacenter, measured from inside
+ * the branch namespace: one round trip each, as the RTT probe measures it.
+ * smbd's port by default; not iperf3's, which re-opens its listener after
+ * every client, so a quick series of probes meets a refusal.
+ */
+export function handshakeTimesMs(state: LabState, samples: number, port = 445): number[] {
+  const script = `const net=require('node:net');(async()=>{const t=[];for(let i=0;i<${samples};i++){const s=process.hrtime.bigint();await new Promise((ok,no)=>{const c=net.connect(${port},'${DATACENTER_ADDRESS}',()=>{t.push(Number(process.hrtime.bigint()-s)/1e6);c.destroy();ok()});c.on('error',no)});}console.log(JSON.stringify(t))})()`;
+  const run = inBranch(state, process.execPath, ['-e', script]);
+  if (run.status !== 0) throw new PipefillError('lab-failed', `The RTT probe failed: ${run.stderr.trim()}`, 'Run `pipefill lab down` and try again.');
+  return JSON.parse(run.stdout) as number[];
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
+}
+
 /** Runs a command inside the branch namespace (a client across the emulated link). */
 export function inBranch(state: LabState, command: string, args: readonly string[], options: { input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}) {
   return spawnSync('ip', ['netns', 'exec', state.branch, command, ...args], { encoding: 'utf8', timeout: options.timeoutMs ?? 120_000, ...(options.input === undefined ? {} : { input: options.input }), ...(options.env ? { env: options.env } : {}) });

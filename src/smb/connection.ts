@@ -51,6 +51,18 @@ interface Pending {
  * last request rightly waits a minute behind the others (32 MiB at 5 Mb/s).
  */
 export const SILENCE_TIMEOUT_MS = 15_000;
+/**
+ * A server says nothing about a write until the whole request has arrived,
+ * so the silence allowed grows with the request bytes sent since it last
+ * spoke, at this slowest link rate (1 Mb/s): a 4 MiB write at 1 Mb/s is 33 s
+ * of rightful silence.
+ */
+const SLOWEST_LINK_BYTES_PER_MS = 1e6 / 8 / 1000;
+
+/** How long a server may stay silent after `bytesSent` request bytes went out since it last spoke. */
+export function silenceAllowanceMs(baseMs: number, bytesSent: number): number {
+  return baseMs + bytesSent / SLOWEST_LINK_BYTES_PER_MS;
+}
 const WATCHDOG_INTERVAL_MS = 1_000;
 
 /** The file id of a related compound request: "the handle the previous request opened". */
@@ -66,6 +78,8 @@ export class SmbConnection {
   /** Credits Pipefill tries to hold (granted plus in flight); the transfer engine raises it to its pipeline's need. */
   creditTarget = 64;
   private lastHeardAt = performance.now();
+  /** Request bytes written since the server last sent anything. */
+  private bytesSentSinceHeard = 0;
   private readonly watchdog: NodeJS.Timeout;
 
   private constructor(
@@ -198,7 +212,10 @@ export class SmbConnection {
       if (padding) frames.push(Buffer.alloc(padding));
       return new Promise<SmbResponse>((resolve, reject) => {
         const pending: Pending = { charge, spec, settled: false, resolve, reject };
-        if (this.pending.size === 0) this.lastHeardAt = performance.now(); // silence counts from the first request out
+        if (this.pending.size === 0) {
+          this.lastHeardAt = performance.now(); // silence counts from the first request out
+          this.bytesSentSinceHeard = 0;
+        }
         this.pending.set(messageId, pending);
         const timeoutMs = options.timeoutMs;
         if (timeoutMs !== undefined) {
@@ -211,6 +228,7 @@ export class SmbConnection {
     });
 
     const total = frames.reduce((sum, frame) => sum + frame.length, 0);
+    this.bytesSentSinceHeard += total;
     this.socket.cork();
     this.socket.write(transportHeader(total));
     for (const frame of frames) this.socket.write(frame);
@@ -243,13 +261,16 @@ export class SmbConnection {
   }
 
   private checkSilence(): void {
-    if (this.pending.size === 0 || performance.now() - this.lastHeardAt < this.silenceTimeoutMs) return;
-    this.fail(new SmbError('timeout', `The server ${this.host}:${this.port} has sent nothing for ${this.silenceTimeoutMs / 1000} s with requests outstanding.`, 'The server or the path to it has stalled; check both and try again.'));
+    const allowedMs = silenceAllowanceMs(this.silenceTimeoutMs, this.bytesSentSinceHeard);
+    const silentMs = performance.now() - this.lastHeardAt;
+    if (this.pending.size === 0 || silentMs < allowedMs) return;
+    this.fail(new SmbError('timeout', `The server ${this.host}:${this.port} has sent nothing for ${Math.round(silentMs / 100) / 10} s with requests outstanding.`, 'The server or the path to it has stalled; check both and try again.'));
     this.socket.destroy();
   }
 
   private onBytes(bytes: number): void {
     this.lastHeardAt = performance.now();
+    this.bytesSentSinceHeard = 0;
     let frames: Buffer[];
     try {
       frames = this.reader.onRead(bytes);
