@@ -8,6 +8,7 @@ import { predictScenario } from '../contract/scenario.js';
 import { parseInput } from '../contract/validate.js';
 import { PipefillInputError } from '../model/errors.js';
 import { parseSharePath } from '../model/share-path.js';
+import { probePath } from '../probe/probe-path.js';
 import { runCopyTest } from '../smb/copy-test.js';
 
 type Handlers = { readonly [M in ApiMethod]: (input: ApiParsedInput<M>, options: CallOptions) => ApiOutput<M> | Promise<ApiOutput<M>> };
@@ -40,6 +41,18 @@ const handlers: Handlers = {
         ...(options.onProgress ? { onProgress: (progress) => options.onProgress?.({ step: progress.phase, bytes: progress.bytes, totalBytes: progress.totalBytes }) } : {}),
       },
     ),
+  probe: (input, options) => {
+    const [iperfHost, iperfPort] = (input.iperf ?? '').split(':');
+    return probePath(
+      parseSharePath(input.share),
+      { user: input.user, password: input.password, ...(input.domain === undefined ? {} : { domain: input.domain }) },
+      {
+        ...(iperfHost ? { iperf: { host: iperfHost, port: iperfPort ? Number(iperfPort) : 5201 } } : {}),
+        ...(input.seconds === undefined ? {} : { seconds: input.seconds }),
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+    );
+  },
 };
 
 async function call<M extends ApiMethod>(method: M, input: ApiInput<M>, options: CallOptions = {}): Promise<ApiOutput<M>> {
@@ -56,5 +69,6 @@ export function createLocalApi(): PipefillApi {
     plan: (input, options) => call('plan', input, options),
     catalogue: (input, options) => call('catalogue', input, options),
     copyTest: (input, options) => call('copyTest', input, options),
+    probe: (input, options) => call('probe', input, options),
   };
 }

@@ -6,6 +6,7 @@ import { PipefillError, PipefillInputError } from '../model/errors.js';
 import { COPY_TEST_USAGE, copyTestCommand } from './commands/copy-test.js';
 import { LAB_USAGE, labCommand } from './commands/lab.js';
 import { PLAN_USAGE, planCommand } from './commands/plan.js';
+import { PROBE_USAGE, probeCommand } from './commands/probe.js';
 import { PREDICT_USAGE, predictCommand } from './commands/predict.js';
 import { PROFILES_USAGE, profilesCommand } from './commands/profiles.js';
 import type { Output } from './output.js';
@@ -16,13 +17,14 @@ const COMMANDS = {
   plan: { run: planCommand, usage: PLAN_USAGE },
   profiles: { run: profilesCommand, usage: PROFILES_USAGE },
   'copy-test': { run: copyTestCommand, usage: COPY_TEST_USAGE },
+  probe: { run: probeCommand, usage: PROBE_USAGE },
   lab: { run: labCommand, usage: LAB_USAGE },
 } as const;
 
 export const USAGE = `Pipefill: why copies to an SMB share are slow, how fast they should be, and what to change.
 
 Usage:
-${[PLAN_USAGE, PREDICT_USAGE, COPY_TEST_USAGE, LAB_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
+${[PLAN_USAGE, PREDICT_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
 
   pipefill help      this text`;
 

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { ProgressEvent } from './copy-test.js';
 import { CopyTestInputSchema, CopyTestResultSchema } from './copy-test.js';
 import { CatalogueSchema, PlanInputSchema, PlanResultSchema } from './plan.js';
+import { ProbeInputSchema, ProbeResultSchema } from './probe.js';
 import { PredictionResultSchema, ScenarioInputSchema } from './scenario.js';
 
 export const apiContract = {
@@ -15,6 +16,7 @@ export const apiContract = {
   plan: { input: PlanInputSchema, output: PlanResultSchema },
   catalogue: { input: z.object({}).strict(), output: CatalogueSchema },
   copyTest: { input: CopyTestInputSchema, output: CopyTestResultSchema },
+  probe: { input: ProbeInputSchema, output: ProbeResultSchema },
 } as const;
 
 export type ApiMethod = keyof typeof apiContract;

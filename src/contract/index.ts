@@ -3,3 +3,4 @@ export * from './copy-test.js';
 export * from './plan.js';
 export * from './scenario.js';
 export * from './validate.js';
+export * from './probe.js';

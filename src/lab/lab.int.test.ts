@@ -65,6 +65,28 @@ describe.skipIf(!canRunLab)('WAN lab fidelity', () => {
     expect(Math.abs(counted - lossRate) / lossRate).toBeLessThanOrEqual(0.3);
   }, 60_000);
 
+  it.each([
+    ['iperf3', 155e6, 32],
+    ['smb-read', 52e6, 32],
+  ] as const)('pipefill probe (%s) agrees with the configured %d b/s and %d ms within 10 percent', async (method, bandwidthBitsPerSecond, rttMs) => {
+    const cli = new URL('../../dist/cli/bin.js', import.meta.url).pathname;
+    const probed = await withLab(
+      { bandwidthBitsPerSecond, rttMs },
+      (state) => {
+        const run = inBranch(state, process.execPath, [cli, 'probe', '--share', `//${DATACENTER_ADDRESS}/share`, '--user', 'pipefill', '--password-env', 'PW', '--seconds', '4', '--json', ...(method === 'iperf3' ? ['--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`] : [])], {
+          env: { ...process.env, PW: state.samba?.password ?? '' },
+        });
+        if (run.status !== 0) throw new Error(run.stderr);
+        return JSON.parse(run.stdout) as { rtt: { medianMs: number }; bandwidth: { mbps: number; method: string } };
+      },
+      true,
+    );
+    console.log(`lab probe: configured ${bandwidthBitsPerSecond / 1e6} Mb/s ${rttMs} ms, probed ${probed.bandwidth.mbps.toFixed(1)} Mb/s (${probed.bandwidth.method}), RTT ${probed.rtt.medianMs.toFixed(2)} ms`);
+    expect(probed.bandwidth.method).toBe(method);
+    expect(Math.abs(probed.rtt.medianMs - rttMs) / rttMs).toBeLessThanOrEqual(0.1);
+    expect(Math.abs(probed.bandwidth.mbps - bandwidthBitsPerSecond / 1e6) / (bandwidthBitsPerSecond / 1e6)).toBeLessThanOrEqual(0.1);
+  }, 90_000);
+
   it('down removes everything and is safe to run twice', async () => {
     const state = await labUp({ bandwidthBitsPerSecond: 10e6, rttMs: 10 }, { samba: true });
     expect(readLabStates().map((s) => s.id)).toContain(state.id);

@@ -1,0 +1,63 @@
+// pipefill probe: RTT and bandwidth of the path to a share.
+
+import type { PipefillApi } from '../../contract/api.js';
+import type { ProbeInput, ProbeResult } from '../../contract/probe.js';
+import { PipefillInputError } from '../../model/errors.js';
+import { formatSharePath, parseSharePath } from '../../model/share-path.js';
+import { formatRate } from '../../model/units.js';
+import { optional, parseOptions, required } from '../args.js';
+import type { Output } from '../output.js';
+import { printJson } from '../output.js';
+import { readPassword } from '../password.js';
+import { interruptSignal } from '../progress.js';
+
+export const PROBE_USAGE = `pipefill probe --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] [--iperf HOST[:PORT]] [--seconds N] [--json]
+  RTT (TCP handshakes to the SMB port, SMB2 ECHO) and bandwidth (iperf3 when a server is given
+  and answers, else Pipefill's SMB read pipeline, in a scratch folder it removes again).`;
+
+const OPTIONS = {
+  share: { type: 'string' },
+  user: { type: 'string' },
+  'password-env': { type: 'string' },
+  domain: { type: 'string' },
+  iperf: { type: 'string' },
+  seconds: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+export function formatProbe(share: string, result: ProbeResult): string {
+  const { rtt, bandwidth } = result;
+  return [
+    `Path to ${share}`,
+    `  RTT         ${rtt.tcp.medianMs.toFixed(2)} ms median TCP handshake (min ${rtt.tcp.minMs.toFixed(2)}, p95 ${rtt.tcp.p95Ms.toFixed(2)}, jitter ${rtt.tcp.jitterMs.toFixed(2)}); SMB2 ECHO ${rtt.smbEcho.medianMs.toFixed(2)} ms`,
+    `  bandwidth   ${formatRate(bandwidth.mbps * 1e6)} ${bandwidth.direction}, by ${bandwidth.method}${bandwidth.retransmits === undefined ? '' : `, ${bandwidth.retransmits} retransmits (~${(bandwidth.lossPercent ?? 0).toFixed(3)}% loss)`}${bandwidth.congestion ? `, ${bandwidth.congestion}` : ''}`,
+    ...(bandwidth.fallbackReason ? [`  note        ${bandwidth.fallbackReason}`] : []),
+  ].join('\n');
+}
+
+export async function probeCommand(argv: readonly string[], api: PipefillApi, output: Output): Promise<void> {
+  const { values, positionals } = parseOptions(argv, OPTIONS, PROBE_USAGE);
+  if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, PROBE_USAGE);
+  const share = formatSharePath(parseSharePath(required(values, 'share', '//fileserver/projects')));
+  const user = required(values, 'user', 'alice');
+  const seconds = optional(values, 'seconds');
+  const domain = optional(values, 'domain');
+  const iperf = optional(values, 'iperf');
+  if (seconds !== undefined && !(Number(seconds) > 0 && Number(seconds) <= 60)) throw new PipefillInputError(`--seconds ${seconds} is out of range.`, 'Give 1 to 60.');
+  const input: ProbeInput = {
+    share,
+    user,
+    password: await readPassword(optional(values, 'password-env'), user),
+    ...(domain === undefined ? {} : { domain }),
+    ...(iperf === undefined ? {} : { iperf }),
+    ...(seconds === undefined ? {} : { seconds: Number(seconds) }),
+  };
+  const interrupt = interruptSignal();
+  try {
+    const result = await api.probe(input, { signal: interrupt.signal });
+    if (values.json) printJson(output, result);
+    else output.out(formatProbe(share, result));
+  } finally {
+    interrupt.dispose();
+  }
+}

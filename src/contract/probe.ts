@@ -1,0 +1,39 @@
+// The path probe as the contract carries it.
+
+import { z } from 'zod';
+
+export const ProbeInputSchema = z
+  .object({
+    share: z.string().min(1),
+    user: z.string().min(1),
+    password: z.string(),
+    domain: z.string().optional(),
+    /** An iperf3 server, `host[:port]`; without it, bandwidth comes from an SMB read pipeline. */
+    iperf: z.string().optional(),
+    seconds: z.number().positive().max(60).optional(),
+  })
+  .strict();
+export type ProbeInput = z.infer<typeof ProbeInputSchema>;
+
+const LatencySchema = z.object({ samples: z.number(), minMs: z.number(), medianMs: z.number(), p95Ms: z.number(), jitterMs: z.number() });
+
+export const ProbeResultSchema = z.object({
+  rtt: z.object({
+    /** The headline figure: TCP handshakes to the SMB port. */
+    medianMs: z.number(),
+    tcp: LatencySchema,
+    smbEcho: LatencySchema,
+  }),
+  bandwidth: z.object({
+    mbps: z.number(),
+    method: z.enum(['iperf3', 'smb-read']),
+    direction: z.enum(['download', 'upload']),
+    seconds: z.number(),
+    retransmits: z.number().optional(),
+    lossPercent: z.number().optional(),
+    congestion: z.string().optional(),
+    /** Why a faster method was not used (e.g. no iperf3 server answered). */
+    fallbackReason: z.string().optional(),
+  }),
+});
+export type ProbeResult = z.infer<typeof ProbeResultSchema>;

@@ -1,0 +1,157 @@
+// Bandwidth of the path to the file server. With an iperf3 server: an iperf3
+// client test (the `iperf3 -J` executable; the native libiperf binding of
+// issue 5 will come first once built). Without one: Pipefill's own deepest
+// SMB read pipeline, timed over a few seconds. The result says which method
+// produced the figure.
+
+import { spawn } from 'node:child_process';
+import { MIB } from '../model/client-profiles.js';
+import { CLIENT_PROFILES } from '../model/client-profiles.js';
+import { PipefillError } from '../model/errors.js';
+import { pipelineFor } from '../smb/drivers.js';
+import { cancelledError } from '../smb/errors.js';
+import { Access, CreateOption, Disposition } from '../smb/messages.js';
+import { PatternSource } from '../smb/pattern.js';
+import { removeStaleScratch, ScratchFolder } from '../smb/scratch.js';
+import type { SmbCredentials, SmbTarget } from '../smb/session.js';
+import { SmbSession } from '../smb/session.js';
+import { TimelineRecorder } from '../smb/timeline.js';
+import { transferFile } from '../smb/transfer.js';
+
+export type BandwidthMethod = 'iperf3' | 'smb-read';
+
+export interface BandwidthResult {
+  readonly mbps: number;
+  readonly method: BandwidthMethod;
+  /** Server to client (what a read sees). */
+  readonly direction: 'download' | 'upload';
+  readonly seconds: number;
+  readonly retransmits?: number;
+  /** Retransmitted segments over segments sent: a loss estimate where TCP reports it. */
+  readonly lossPercent?: number;
+  readonly congestion?: string;
+}
+
+export interface IperfOptions {
+  readonly host: string;
+  readonly port?: number;
+  readonly seconds?: number;
+  /** Download (server sends), as a read does. */
+  readonly reverse?: boolean;
+  readonly streams?: number;
+  readonly signal?: AbortSignal;
+}
+
+interface IperfJson {
+  readonly error?: string;
+  readonly end?: {
+    readonly sum_received?: { readonly bits_per_second: number; readonly seconds: number; readonly bytes: number };
+    readonly sum_sent?: { readonly retransmits?: number; readonly bytes: number };
+    readonly sender_tcp_congestion?: string;
+  };
+}
+
+/** Parses iperf3's JSON; pure, for testing without a server. */
+export function parseIperfJson(text: string, reverse: boolean): BandwidthResult {
+  let result: IperfJson;
+  try {
+    result = JSON.parse(text) as IperfJson;
+  } catch (error) {
+    throw new PipefillError('probe-failed', 'iperf3 printed something that is not JSON.', 'Is the installed iperf3 at least 3.1?', { cause: error });
+  }
+  if (result.error) throw new PipefillError('probe-failed', `iperf3: ${result.error}.`, 'Check that an iperf3 server listens on that host and port.');
+  const received = result.end?.sum_received;
+  if (!received) throw new PipefillError('probe-failed', 'iperf3 reported no received total.', 'Run the test again.');
+  const retransmits = result.end?.sum_sent?.retransmits;
+  const sentBytes = result.end?.sum_sent?.bytes ?? 0;
+  const segments = sentBytes / 1448;
+  return {
+    mbps: received.bits_per_second / 1e6,
+    method: 'iperf3',
+    direction: reverse ? 'download' : 'upload',
+    seconds: received.seconds,
+    ...(retransmits === undefined ? {} : { retransmits, lossPercent: segments > 0 ? (retransmits / segments) * 100 : 0 }),
+    ...(result.end?.sender_tcp_congestion ? { congestion: result.end.sender_tcp_congestion } : {}),
+  };
+}
+
+/** An iperf3 client test through the executable; cancel kills it. */
+export function iperf3Bandwidth(options: IperfOptions): Promise<BandwidthResult> {
+  const seconds = options.seconds ?? 5;
+  const args = ['-c', options.host, '-p', String(options.port ?? 5201), '-t', String(seconds), '-J', '-P', String(options.streams ?? 1), ...(options.reverse === false ? [] : ['-R'])];
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(cancelledError());
+      return;
+    }
+    const child = spawn('iperf3', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const onAbort = () => child.kill('SIGKILL');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    // iperf3 runs `seconds` plus set-up; a stuck one is killed.
+    const guard = setTimeout(() => child.kill('SIGKILL'), (seconds + 15) * 1000);
+    child.once('error', (error) => {
+      clearTimeout(guard);
+      reject(new PipefillError('probe-failed', `Cannot run iperf3: ${error.message}.`, 'Install iperf3 (apt-get install iperf3), or probe without --iperf.', { cause: error }));
+    });
+    child.once('close', () => {
+      clearTimeout(guard);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (options.signal?.aborted) {
+        reject(cancelledError());
+        return;
+      }
+      try {
+        resolve(parseIperfJson(stdout, options.reverse !== false));
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+export interface SmbReadOptions {
+  readonly seconds?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** The file read again and again; big enough that a read is mostly data, small enough to write quickly. */
+const PROBE_FILE_BYTES = 16 * MIB;
+
+/**
+ * Reads one scratch file over and over with Pipefill's deepest pipeline for
+ * about `seconds`, and reports payload bits per second. The file is written
+ * first (untimed) and removed after, with the scratch folder.
+ */
+export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCredentials, options: SmbReadOptions = {}): Promise<BandwidthResult> {
+  const signal = options.signal;
+  const session = await SmbSession.open(target, credentials, signal ? { signal } : {});
+  let scratch: ScratchFolder | undefined;
+  try {
+    await removeStaleScratch(session);
+    scratch = await ScratchFolder.create(session);
+    const path = scratch.path('bandwidth-probe.bin');
+    const pattern = new PatternSource(scratch.name, 'bandwidth-probe.bin');
+    const profile = CLIENT_PROFILES['pipefill-max'];
+    const common = { session, fileBytes: PROBE_FILE_BYTES, pattern, verify: false, label: path, ...(signal ? { signal } : {}) };
+    const writeHandle = await session.create({ path, access: Access.readData | Access.writeData, disposition: Disposition.create, options: CreateOption.nonDirectory });
+    await transferFile({ ...common, fileId: writeHandle.fileId, op: 'write', pipeline: pipelineFor(profile, session.negotiated, 'write', PROBE_FILE_BYTES), recorder: new TimelineRecorder() });
+    await session.close(writeHandle.fileId);
+    const readHandle = await session.create({ path, access: Access.readData, disposition: Disposition.open, options: CreateOption.nonDirectory });
+    const recorder = new TimelineRecorder();
+    const seconds = options.seconds ?? 5;
+    // Whole-file reads until the time is up: at most seconds x (1 GB/s / 16 MiB) of them.
+    do {
+      await transferFile({ ...common, fileId: readHandle.fileId, op: 'read', pipeline: pipelineFor(profile, session.negotiated, 'read', PROBE_FILE_BYTES), recorder });
+    } while (recorder.elapsedMs < seconds * 1000);
+    await session.close(readHandle.fileId);
+    const elapsed = recorder.elapsedMs / 1000;
+    await scratch.remove();
+    scratch = undefined;
+    return { mbps: (recorder.bytes * 8) / elapsed / 1e6, method: 'smb-read', direction: 'download', seconds: elapsed };
+  } finally {
+    if (scratch) await scratch.remove({ timeoutMs: 5_000 }).catch(() => undefined);
+    await session.end();
+  }
+}
