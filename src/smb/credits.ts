@@ -24,7 +24,12 @@ export interface CreditStats {
   readonly totalGranted: number;
   /** Credits spent in all. */
   readonly totalCharged: number;
-  /** Largest number of credits held at once: granted and unspent, plus spent on requests in flight. */
+  /**
+   * Largest number of credits held at once: granted and unspent, plus spent
+   * on requests awaiting their final reply. Can exceed the server's maximum:
+   * an interim (STATUS_PENDING) reply grants new credits and frees the
+   * request's slot at the server while the request is still counted here.
+   */
   readonly maxHeld: number;
 }
 
