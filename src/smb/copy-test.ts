@@ -160,11 +160,12 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
       await moveWorkload(context, 'pipefill-max', 'write', timedRoot, new TimelineRecorder((bytes) => progress('prepare', bytes)), { verify: false });
     }
     if (request.op === 'write') {
-      // A copy reads a local file: lay one down first, as the read test lays its source on the share.
+      // A copy reads a local file and writes into a folder that exists: both are
+      // laid down first, as the read test lays its source on the share.
       progress('prepare');
       local = await LocalSource.create(workload, seed, signal);
+      await session.makeDirectory(timedRoot);
     }
-    if (request.op === 'write') await session.makeDirectory(timedRoot);
     progress('copy');
     const recorder = new TimelineRecorder((bytes) => progress('copy', bytes));
     const roundTrips = await moveWorkload(context, request.profile, request.op, timedRoot, recorder, { verify, ...(request.link ? { link: request.link } : {}), ...(local ? { source: local } : {}) });
