@@ -3,21 +3,15 @@
 
 import { z } from 'zod';
 import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
+import { ShareLoginSchema } from './share-login.js';
 
-export const CopyTestInputSchema = z
-  .object({
-    share: z.string().min(1),
-    user: z.string().min(1),
-    /** Carried to the service, never logged, printed or stored in a report. */
-    password: z.string(),
-    domain: z.string().optional(),
-    profile: z.enum(CLIENT_PROFILE_IDS),
-    op: z.enum(['read', 'write']),
-    workload: z.string().min(1),
-    /** Check every byte (default true). */
-    verify: z.boolean().optional(),
-  })
-  .strict();
+export const CopyTestInputSchema = ShareLoginSchema.extend({
+  profile: z.enum(CLIENT_PROFILE_IDS),
+  op: z.enum(['read', 'write']),
+  workload: z.string().min(1),
+  /** Check every byte (default true). */
+  verify: z.boolean().optional(),
+}).strict();
 export type CopyTestInput = z.infer<typeof CopyTestInputSchema>;
 
 export const TimelinePointSchema = z.object({ tMs: z.number(), bytes: z.number(), ops: z.number() });

@@ -4,3 +4,4 @@ export * from './plan.js';
 export * from './scenario.js';
 export * from './validate.js';
 export * from './probe.js';
+export * from './share-login.js';

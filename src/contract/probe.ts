@@ -1,18 +1,13 @@
 // The path probe as the contract carries it.
 
 import { z } from 'zod';
+import { ShareLoginSchema } from './share-login.js';
 
-export const ProbeInputSchema = z
-  .object({
-    share: z.string().min(1),
-    user: z.string().min(1),
-    password: z.string(),
-    domain: z.string().optional(),
-    /** An iperf3 server, `host[:port]`; without it, bandwidth comes from an SMB read pipeline. */
-    iperf: z.string().optional(),
-    seconds: z.number().positive().max(60).optional(),
-  })
-  .strict();
+export const ProbeInputSchema = ShareLoginSchema.extend({
+  /** An iperf3 server, `host[:port]`; without it, bandwidth comes from an SMB read pipeline. */
+  iperf: z.string().optional(),
+  seconds: z.number().positive().max(60).optional(),
+}).strict();
 export type ProbeInput = z.infer<typeof ProbeInputSchema>;
 
 const LatencySchema = z.object({ samples: z.number(), minMs: z.number(), medianMs: z.number(), p95Ms: z.number(), jitterMs: z.number() });

@@ -6,13 +6,12 @@ import { parseInput } from '../../contract/validate.js';
 import type { CopyTestInput, CopyTestResult } from '../../contract/copy-test.js';
 import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';
-import { formatSharePath, parseSharePath } from '../../model/share-path.js';
 import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../../model/units.js';
 import { parseWorkload } from '../../model/workloads.js';
-import { optional, parseOptions, required } from '../args.js';
+import { parseOptions, required } from '../args.js';
+import { SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
-import { readPassword } from '../password.js';
 import { interruptSignal, terminalProgress } from '../progress.js';
 import { formatTable } from '../table.js';
 
@@ -22,10 +21,7 @@ export const COPY_TEST_USAGE = `pipefill copy-test --share //HOST[:PORT]/SHARE -
   The password comes from the environment variable VAR, or a prompt; never from the command line.`;
 
 const OPTIONS = {
-  share: { type: 'string' },
-  user: { type: 'string' },
-  'password-env': { type: 'string' },
-  domain: { type: 'string' },
+  ...SHARE_LOGIN_OPTIONS,
   profile: { type: 'string' },
   op: { type: 'string' },
   workload: { type: 'string' },
@@ -52,30 +48,26 @@ export function formatCopyTest(share: string, result: CopyTestResult): string {
 export async function copyTestCommand(argv: readonly string[], api: PipefillApi, output: Output): Promise<void> {
   const { values, positionals } = parseOptions(argv, OPTIONS, COPY_TEST_USAGE);
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, COPY_TEST_USAGE);
-  const share = formatSharePath(parseSharePath(required(values, 'share', '//fileserver/projects')));
-  const user = required(values, 'user', 'alice');
-  const domain = optional(values, 'domain');
-  const input = {
-    share,
-    user,
+  const login = shareLoginOptions(values);
+  const choices = {
+    ...login,
     password: '',
-    ...(domain === undefined ? {} : { domain }),
     profile: required(values, 'profile', 'win7-smb2'),
     op: required(values, 'op', 'write'),
     workload: required(values, 'workload', 'file:32MiB'),
     ...(values['no-verify'] ? { verify: false } : {}),
   };
   // Check everything else before asking for a password.
-  parseInput(apiContract.copyTest.input, input, 'copy-test options');
-  parseWorkload(input.workload);
-  input.password = await readPassword(optional(values, 'password-env'), user);
+  parseInput(apiContract.copyTest.input, choices, 'copy-test options');
+  parseWorkload(choices.workload);
+  const input = await withPassword(choices, values);
   const progress = terminalProgress(`${input.profile} ${input.op}`);
   const interrupt = interruptSignal();
   try {
     const result = await api.copyTest(input as CopyTestInput, { signal: interrupt.signal, onProgress: progress.update });
     progress.done();
     if (values.json) printJson(output, result);
-    else output.out(formatCopyTest(share, result));
+    else output.out(formatCopyTest(login.share, result));
   } finally {
     progress.done();
     interrupt.dispose();

@@ -3,12 +3,11 @@
 import type { PipefillApi } from '../../contract/api.js';
 import type { ProbeInput, ProbeResult } from '../../contract/probe.js';
 import { PipefillInputError } from '../../model/errors.js';
-import { formatSharePath, parseSharePath } from '../../model/share-path.js';
 import { formatRate } from '../../model/units.js';
-import { optional, parseOptions, required } from '../args.js';
+import { optional, parseOptions } from '../args.js';
+import { SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
-import { readPassword } from '../password.js';
 import { interruptSignal } from '../progress.js';
 
 export const PROBE_USAGE = `pipefill probe --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] [--iperf HOST[:PORT]] [--seconds N] [--json]
@@ -16,10 +15,7 @@ export const PROBE_USAGE = `pipefill probe --share //HOST[:PORT]/SHARE --user U 
   and answers, else Pipefill's SMB read pipeline, in a scratch folder it removes again).`;
 
 const OPTIONS = {
-  share: { type: 'string' },
-  user: { type: 'string' },
-  'password-env': { type: 'string' },
-  domain: { type: 'string' },
+  ...SHARE_LOGIN_OPTIONS,
   iperf: { type: 'string' },
   seconds: { type: 'string' },
   json: { type: 'boolean' },
@@ -38,25 +34,19 @@ export function formatProbe(share: string, result: ProbeResult): string {
 export async function probeCommand(argv: readonly string[], api: PipefillApi, output: Output): Promise<void> {
   const { values, positionals } = parseOptions(argv, OPTIONS, PROBE_USAGE);
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, PROBE_USAGE);
-  const share = formatSharePath(parseSharePath(required(values, 'share', '//fileserver/projects')));
-  const user = required(values, 'user', 'alice');
+  const login = shareLoginOptions(values);
   const seconds = optional(values, 'seconds');
-  const domain = optional(values, 'domain');
   const iperf = optional(values, 'iperf');
   if (seconds !== undefined && !(Number(seconds) > 0 && Number(seconds) <= 60)) throw new PipefillInputError(`--seconds ${seconds} is out of range.`, 'Give 1 to 60.');
-  const input: ProbeInput = {
-    share,
-    user,
-    password: await readPassword(optional(values, 'password-env'), user),
-    ...(domain === undefined ? {} : { domain }),
-    ...(iperf === undefined ? {} : { iperf }),
-    ...(seconds === undefined ? {} : { seconds: Number(seconds) }),
-  };
+  const input: ProbeInput = await withPassword(
+    { ...login, ...(iperf === undefined ? {} : { iperf }), ...(seconds === undefined ? {} : { seconds: Number(seconds) }) },
+    values,
+  );
   const interrupt = interruptSignal();
   try {
     const result = await api.probe(input, { signal: interrupt.signal });
     if (values.json) printJson(output, result);
-    else output.out(formatProbe(share, result));
+    else output.out(formatProbe(login.share, result));
   } finally {
     interrupt.dispose();
   }

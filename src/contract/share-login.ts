@@ -1,0 +1,12 @@
+// Where and as whom: the fields every call that touches a share carries.
+
+import { z } from 'zod';
+
+export const ShareLoginSchema = z.object({
+  share: z.string().min(1),
+  user: z.string().min(1),
+  /** Carried to the service, never logged, printed or stored in a report. */
+  password: z.string(),
+  domain: z.string().optional(),
+});
+export type ShareLogin = z.infer<typeof ShareLoginSchema>;
