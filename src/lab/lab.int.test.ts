@@ -96,5 +96,7 @@ describe.skipIf(!canRunLab)('WAN lab fidelity', () => {
     for (const pid of [state.forwarderPid, state.iperfPid, state.samba?.pid]) {
       expect(() => process.kill(pid ?? -1, 0)).toThrow();
     }
+    expect(existsSync(state.samba?.sharePath ?? '/nonexistent')).toBe(false);
+    expect(existsSync(state.samba?.root ?? '/nonexistent')).toBe(false);
   }, 60_000);
 });

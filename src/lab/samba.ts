@@ -130,6 +130,7 @@ export class SambaServer {
     if (!sambaAvailable()) throw new Error('smbd is not installed: `npm test` installs Debian\'s samba package (apt-get install samba smbclient).');
     const address = options.address ?? '127.0.0.1';
     const root = mkdtempSync(join(tmpdir(), 'pipefill-samba-'));
+    const sharePathGiven = options.sharePath !== undefined && existsSync(options.sharePath);
     try {
       // mkdtemp makes it 0700; smbd serves the share as `nobody`, who must pass through.
       chmodSync(root, 0o755);
@@ -152,6 +153,8 @@ export class SambaServer {
       return server;
     } catch (error) {
       rmSync(root, { recursive: true, force: true });
+      // A share folder made here for the caller goes too; one that existed before stays.
+      if (options.sharePath !== undefined && !sharePathGiven) rmSync(options.sharePath, { recursive: true, force: true });
       throw error;
     }
   }

@@ -83,6 +83,11 @@ export function forwarderBinary(): string {
   return binary;
 }
 
+/** The lab's share lives on tmpfs, named after the lab. */
+function labSharePath(id: string): string {
+  return join('/dev/shm', `pipefill-lab-${id}`);
+}
+
 function statePath(id: string): string {
   return join(LAB_STATE_DIR, `${id}.json`);
 }
@@ -184,7 +189,7 @@ export async function labUp(link: LabLink, options: LabOptions = {}): Promise<La
       await waitFor(() => inNamespace(datacenter, 'ss', ['-ltnH', `sport = :${IPERF_PORT}`]).trim() !== '', 'iperf3');
     }
     if (options.samba !== false) {
-      const sharePath = join('/dev/shm', `pipefill-lab-${id}`);
+      const sharePath = labSharePath(id);
       const samba = await SambaServer.start({ address: DATACENTER_ADDRESS, port: 445, commandPrefix: ['ip', 'netns', 'exec', datacenter], sharePath, detach: true, bindAll: true });
       state = { ...state, samba: { pid: samba.pid ?? 0, root: samba.root, sharePath, password: samba.password } };
       save();
@@ -235,10 +240,9 @@ export async function labDown(id?: string): Promise<string[]> {
     for (let check = 0; check < 40 && pids.some(alive); check++) await new Promise((resolve) => setTimeout(resolve, 50));
     for (const pid of pids) killGroup(pid, 'SIGKILL');
     for (const namespace of [state.branch, state.datacenter]) spawnSync('ip', ['netns', 'del', namespace], { stdio: 'ignore' });
-    if (state.samba) {
-      rmSync(state.samba.root, { recursive: true, force: true });
-      rmSync(state.samba.sharePath, { recursive: true, force: true });
-    }
+    if (state.samba) rmSync(state.samba.root, { recursive: true, force: true });
+    // Known from the id, so it goes even when Samba failed before the state recorded it.
+    rmSync(labSharePath(state.id), { recursive: true, force: true });
     for (const file of [statePath(state.id), state.statsFile, join(LAB_STATE_DIR, `${state.id}.wanem.log`)]) rmSync(file, { force: true });
   }
   // Namespaces of ours whose state file is gone (a crash between steps): remove them too.
