@@ -9,6 +9,7 @@ import { parseInput } from '../contract/validate.js';
 import { PipefillInputError } from '../model/errors.js';
 import { parseSharePath } from '../model/share-path.js';
 import { probePath } from '../probe/probe-path.js';
+import { assess } from './assess.js';
 import { runCopyTest } from '../smb/copy-test.js';
 
 type Handlers = { readonly [M in ApiMethod]: (input: ApiParsedInput<M>, options: CallOptions) => ApiOutput<M> | Promise<ApiOutput<M>> };
@@ -53,6 +54,7 @@ const handlers: Handlers = {
       },
     );
   },
+  assess: (input, options) => assess(input, options),
 };
 
 async function call<M extends ApiMethod>(method: M, input: ApiInput<M>, options: CallOptions = {}): Promise<ApiOutput<M>> {
@@ -70,5 +72,6 @@ export function createLocalApi(): PipefillApi {
     catalogue: (input, options) => call('catalogue', input, options),
     copyTest: (input, options) => call('copyTest', input, options),
     probe: (input, options) => call('probe', input, options),
+    assess: (input, options) => call('assess', input, options),
   };
 }

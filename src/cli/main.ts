@@ -3,6 +3,7 @@
 
 import { createLocalApi } from '../assess/local-api.js';
 import { PipefillError, PipefillInputError } from '../model/errors.js';
+import { ASSESS_USAGE, assessCommand } from './commands/assess.js';
 import { COPY_TEST_USAGE, copyTestCommand } from './commands/copy-test.js';
 import { LAB_USAGE, labCommand } from './commands/lab.js';
 import { PLAN_USAGE, planCommand } from './commands/plan.js';
@@ -18,13 +19,14 @@ const COMMANDS = {
   profiles: { run: profilesCommand, usage: PROFILES_USAGE },
   'copy-test': { run: copyTestCommand, usage: COPY_TEST_USAGE },
   probe: { run: probeCommand, usage: PROBE_USAGE },
+  assess: { run: assessCommand, usage: ASSESS_USAGE },
   lab: { run: labCommand, usage: LAB_USAGE },
 } as const;
 
 export const USAGE = `Pipefill: why copies to an SMB share are slow, how fast they should be, and what to change.
 
 Usage:
-${[PLAN_USAGE, PREDICT_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
+${[PLAN_USAGE, PREDICT_USAGE, ASSESS_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
 
   pipefill help      this text`;
 

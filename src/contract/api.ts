@@ -8,6 +8,7 @@ import type { ProgressEvent } from './copy-test.js';
 import { CopyTestInputSchema, CopyTestResultSchema } from './copy-test.js';
 import { CatalogueSchema, PlanInputSchema, PlanResultSchema } from './plan.js';
 import { ProbeInputSchema, ProbeResultSchema } from './probe.js';
+import { AssessInputSchema, ReportSchema } from './report.js';
 import { PredictionResultSchema, ScenarioInputSchema } from './scenario.js';
 
 export const apiContract = {
@@ -17,6 +18,7 @@ export const apiContract = {
   catalogue: { input: z.object({}).strict(), output: CatalogueSchema },
   copyTest: { input: CopyTestInputSchema, output: CopyTestResultSchema },
   probe: { input: ProbeInputSchema, output: ProbeResultSchema },
+  assess: { input: AssessInputSchema, output: ReportSchema },
 } as const;
 
 export type ApiMethod = keyof typeof apiContract;

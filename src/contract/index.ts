@@ -5,3 +5,4 @@ export * from './scenario.js';
 export * from './validate.js';
 export * from './probe.js';
 export * from './share-login.js';
+export * from './report.js';

@@ -12,3 +12,4 @@ export * from './transfer-time.js';
 export * from './units.js';
 export * from './workloads.js';
 export * from './share-path.js';
+export * from './assessment.js';

@@ -1,0 +1,61 @@
+// The assessment against real servers on loopback: smbd and iperf3.
+
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReportSchema } from '../contract/report.js';
+import { freePort, SambaServer } from '../lab/samba.js';
+import { SmbError } from '../smb/errors.js';
+import { assess } from './assess.js';
+
+describe('assess on loopback', () => {
+  let server: SambaServer;
+  let iperf: ChildProcess;
+  let iperfPort: number;
+  beforeAll(async () => {
+    server = await SambaServer.start();
+    iperfPort = await freePort();
+    iperf = spawn('iperf3', ['-s', '-B', '127.0.0.1', '-p', String(iperfPort)], { stdio: 'ignore' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  });
+  afterAll(async () => {
+    iperf?.kill();
+    await server?.stop();
+  });
+
+  const input = () => ({
+    share: `//127.0.0.1:${server.port}/share`,
+    ...server.credentials,
+    iperf: `127.0.0.1:${iperfPort}`,
+    profiles: ['xp-smb1' as const, 'pipefill-max' as const],
+    server: 'samba' as const,
+    quick: true,
+  });
+
+  it('produces one report: probes, every copy test, a finding for each, and no password', async () => {
+    const steps = new Set<string>();
+    const report = await assess(input(), { onProgress: (event) => steps.add(event.step.split(' ')[0] ?? '') });
+    expect(ReportSchema.parse(report)).toEqual(report);
+    expect(report.probes.rtt.medianMs).toBeGreaterThan(0);
+    expect(report.probes.bandwidth.method).toBe('iperf3');
+    expect(report.copyTests).toHaveLength(8);
+    expect(report.diagnosis.findings.map((f) => `${f.profile} ${f.op}`)).toContain('xp-smb1 read');
+    expect(report.diagnosis.headline.length).toBeGreaterThan(20);
+    expect(JSON.stringify(report)).not.toContain(server.credentials.password);
+    expect([...steps]).toEqual(expect.arrayContaining(['probe', 'xp-smb1', 'pipefill-max']));
+    expect(server.shareContents()).toEqual([]);
+  }, 120_000);
+
+  it('stops within 2 s of a cancel and leaves no scratch files', async () => {
+    const controller = new AbortController();
+    const run = assess({ ...input(), quick: false }, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    const cancelledAt = Date.now();
+    controller.abort();
+    const error = await run.then(() => undefined, (reason: unknown) => reason);
+    expect(Date.now() - cancelledAt).toBeLessThan(2_000);
+    expect(error).toBeInstanceOf(SmbError);
+    expect((error as SmbError).kind).toBe('cancelled');
+    expect(server.shareContents()).toEqual([]);
+  }, 120_000);
+});

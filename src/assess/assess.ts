@@ -1,0 +1,89 @@
+// The assessment: probe the path, run every chosen generation's test copies
+// (sized by the model to about a minute), set each against the model's
+// expectation on the probed path, and put it all in one report.
+
+import { createRequire } from 'node:module';
+import { arch, platform, release } from 'node:os';
+import type { CallOptions } from '../contract/api.js';
+import type { CopyTestResult } from '../contract/copy-test.js';
+import type { AssessInput, Finding, Report } from '../contract/report.js';
+import { REPORT_SCHEMA_VERSION } from '../contract/report.js';
+import { ASSESSMENT_OPS, compareWithModel, dirsetSpec, fileSpec, sizeAssessment } from '../model/assessment.js';
+import type { ClientProfileId } from '../model/client-profiles.js';
+import { predict } from '../model/predict.js';
+import type { ServerProfileId } from '../model/server-profiles.js';
+import { parseSharePath } from '../model/share-path.js';
+import { probePath } from '../probe/probe-path.js';
+import { runCopyTest } from '../smb/copy-test.js';
+import { cancelledError } from '../smb/errors.js';
+
+export const DEFAULT_ASSESS_PROFILES: readonly ClientProfileId[] = ['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3', 'pipefill-max'];
+/** Without a server named, expectations assume a current Windows file server. */
+export const DEFAULT_ASSESS_SERVER: ServerProfileId = 'win2012plus';
+const TARGET_SECONDS = { full: 60, quick: 15 };
+
+function pipefillVersion(): string {
+  const require = createRequire(import.meta.url);
+  return (require('../../package.json') as { version: string }).version;
+}
+
+/** The headline: the first copy slower than expected, else the newest generation's write. */
+function headline(findings: readonly Finding[], profiles: readonly ClientProfileId[]): string {
+  const slow = findings.find((finding) => finding.verdict === 'slower-than-expected');
+  if (slow) return `${slow.profile} ${slow.op} of ${slow.workload}: ${slow.sentence}`;
+  const modern = [...profiles].reverse().find((profile) => profile !== 'pipefill-max') ?? profiles[0];
+  const pick = findings.find((finding) => finding.profile === modern && finding.op === 'write' && finding.workload.startsWith('file:')) ?? findings[0];
+  return pick ? `${pick.profile} ${pick.op} of ${pick.workload}: ${pick.sentence}` : 'No copies were run.';
+}
+
+export async function assess(input: AssessInput, options: CallOptions = {}): Promise<Report> {
+  const { signal, onProgress } = options;
+  const startedAt = new Date().toISOString();
+  const share = parseSharePath(input.share);
+  const credentials = { user: input.user, password: input.password, ...(input.domain === undefined ? {} : { domain: input.domain }) };
+  const profiles = input.profiles ?? DEFAULT_ASSESS_PROFILES;
+  const server = input.server ?? DEFAULT_ASSESS_SERVER;
+  const quick = input.quick ?? false;
+
+  onProgress?.({ step: 'probe', bytes: 0, totalBytes: 0 });
+  const [iperfHost, iperfPort] = (input.iperf ?? '').split(':');
+  const probes = await probePath(share, credentials, {
+    ...(iperfHost ? { iperf: { host: iperfHost, port: iperfPort ? Number(iperfPort) : 5201 } } : {}),
+    seconds: quick ? 2 : 5,
+    ...(signal ? { signal } : {}),
+  });
+  const link = { bandwidthBitsPerSecond: probes.bandwidth.mbps * 1e6, rttMs: probes.rtt.medianMs };
+  const size = sizeAssessment(link, server, profiles, quick ? TARGET_SECONDS.quick : TARGET_SECONDS.full);
+
+  const copyTests: CopyTestResult[] = [];
+  const findings: Finding[] = [];
+  const workloads = [fileSpec(size.fileBytes), dirsetSpec(size.dirsetScale)];
+  const total = workloads.length * profiles.length * ASSESSMENT_OPS.length;
+  for (const workload of workloads) {
+    for (const profile of profiles) {
+      for (const op of ASSESSMENT_OPS) {
+        if (signal?.aborted) throw cancelledError();
+        const step = `${profile} ${op} ${workload} (${copyTests.length + 1} of ${total})`;
+        const result = await runCopyTest(
+          { share, credentials, profile, op, workload, link },
+          { ...(signal ? { signal } : {}), onProgress: (progress) => onProgress?.({ step: `${step}: ${progress.phase}`, bytes: progress.bytes, totalBytes: progress.totalBytes }) },
+        );
+        copyTests.push(result);
+        const expected = predict({ client: profile, server, op, workload, link });
+        findings.push({ profile, op, workload, measuredSeconds: result.seconds, expectedSeconds: expected.seconds, ...compareWithModel(result.seconds, expected) });
+      }
+    }
+  }
+
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    target: { share: input.share, user: input.user, ...(input.domain === undefined ? {} : { domain: input.domain }) },
+    environment: { pipefillVersion: pipefillVersion(), node: process.version, platform: platform(), release: release(), arch: arch() },
+    options: { profiles: [...profiles], server, quick, fileBytes: size.fileBytes, dirsetScale: size.dirsetScale },
+    probes,
+    copyTests,
+    diagnosis: { headline: headline(findings, profiles), findings },
+  };
+}

@@ -1,0 +1,88 @@
+// pipefill assess: probe the path, run the generations' test copies, and say
+// what limits them against the model's expectation.
+
+import { writeFileSync } from 'node:fs';
+import type { PipefillApi } from '../../contract/api.js';
+import type { AssessInput, Report } from '../../contract/report.js';
+import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
+import { PipefillInputError } from '../../model/errors.js';
+import { SERVER_PROFILE_IDS } from '../../model/server-profiles.js';
+import { formatDuration, formatRate } from '../../model/units.js';
+import { optional, parseOptions } from '../args.js';
+import type { Output } from '../output.js';
+import { printJson } from '../output.js';
+import { interruptSignal, terminalProgress } from '../progress.js';
+import { SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
+import { formatTable } from '../table.js';
+
+export const ASSESS_USAGE = `pipefill assess --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] [--iperf HOST[:PORT]]
+  [--profiles ${'<ids>'}] [--server <id>] [--quick] [--json] [--out report.json]
+  Probes the path, runs each generation's test copies (about a minute; --quick about 15 s) and sets
+  each against the model. The report holds no password.`;
+
+const OPTIONS = {
+  ...SHARE_LOGIN_OPTIONS,
+  iperf: { type: 'string' },
+  profiles: { type: 'string' },
+  server: { type: 'string' },
+  quick: { type: 'boolean' },
+  out: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+export function formatReport(report: Report): string {
+  const { probes } = report;
+  const table = formatTable(
+    ['profile', 'op', 'workload', 'measured', 'expected', 'verdict', 'limit'],
+    report.diagnosis.findings.map((f) => [f.profile, f.op, f.workload, formatDuration(f.measuredSeconds * 1000), formatDuration(f.expectedSeconds * 1000), f.verdict, f.limitedBy]),
+    ['left', 'left', 'left', 'right', 'right', 'left', 'left'],
+  );
+  return [
+    `Assessment of ${report.target.share}: RTT ${probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${formatRate(probes.bandwidth.mbps * 1e6)} (${probes.bandwidth.method}); expectations for a ${report.options.server} server`,
+    '',
+    table,
+    '',
+    report.diagnosis.headline,
+  ].join('\n');
+}
+
+function parseProfiles(text: string | undefined): AssessInput['profiles'] {
+  if (text === undefined) return undefined;
+  return text.split(',').map((item) => {
+    const id = item.trim();
+    if (!(CLIENT_PROFILE_IDS as readonly string[]).includes(id)) throw new PipefillInputError(`Unknown profile ${JSON.stringify(id)}.`, `Valid: ${CLIENT_PROFILE_IDS.join(', ')}.`);
+    return id as (typeof CLIENT_PROFILE_IDS)[number];
+  });
+}
+
+export async function assessCommand(argv: readonly string[], api: PipefillApi, output: Output): Promise<void> {
+  const { values, positionals } = parseOptions(argv, OPTIONS, ASSESS_USAGE);
+  if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, ASSESS_USAGE);
+  const server = optional(values, 'server');
+  if (server !== undefined && !(SERVER_PROFILE_IDS as readonly string[]).includes(server)) throw new PipefillInputError(`Unknown server profile ${JSON.stringify(server)}.`, `Valid: ${SERVER_PROFILE_IDS.join(', ')}.`);
+  const profiles = parseProfiles(optional(values, 'profiles'));
+  const iperf = optional(values, 'iperf');
+  const out = optional(values, 'out');
+  const input: AssessInput = await withPassword(
+    {
+      ...shareLoginOptions(values),
+      ...(iperf === undefined ? {} : { iperf }),
+      ...(profiles === undefined ? {} : { profiles }),
+      ...(server === undefined ? {} : { server: server as NonNullable<AssessInput['server']> }),
+      ...(values.quick ? { quick: true } : {}),
+    },
+    values,
+  );
+  const progress = terminalProgress('assess');
+  const interrupt = interruptSignal();
+  try {
+    const report = await api.assess(input, { signal: interrupt.signal, onProgress: progress.update });
+    progress.done();
+    if (out !== undefined) writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+    if (values.json) printJson(output, report);
+    else output.out(formatReport(report));
+  } finally {
+    progress.done();
+    interrupt.dispose();
+  }
+}

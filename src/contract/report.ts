@@ -1,0 +1,49 @@
+// The assessment's result: one versioned document that the UI shows, the CLI
+// prints and the report exporters render. It never holds a password.
+
+import { z } from 'zod';
+import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
+import { LIMIT_LAYERS } from '../model/in-flight.js';
+import { SERVER_PROFILE_IDS } from '../model/server-profiles.js';
+import { CopyTestResultSchema } from './copy-test.js';
+import { ProbeResultSchema } from './probe.js';
+import { ShareLoginSchema } from './share-login.js';
+
+export const REPORT_SCHEMA_VERSION = 1;
+
+export const AssessInputSchema = ShareLoginSchema.extend({
+  iperf: z.string().optional(),
+  profiles: z.array(z.enum(CLIENT_PROFILE_IDS)).min(1).optional(),
+  /** The server profile the expectations assume (its credits and TCP windows). */
+  server: z.enum(SERVER_PROFILE_IDS).optional(),
+  /** About a quarter of the default run time. */
+  quick: z.boolean().optional(),
+}).strict();
+export type AssessInput = z.infer<typeof AssessInputSchema>;
+
+export const FindingSchema = z.object({
+  profile: z.enum(CLIENT_PROFILE_IDS),
+  op: z.enum(['read', 'write']),
+  workload: z.string(),
+  measuredSeconds: z.number(),
+  expectedSeconds: z.number(),
+  /** expected / measured: 1 is as fast as the model says, 0.5 twice as slow. */
+  efficiency: z.number(),
+  verdict: z.enum(['as-expected', 'slower-than-expected', 'faster-than-expected']),
+  limitedBy: z.enum(LIMIT_LAYERS),
+  sentence: z.string(),
+});
+export type Finding = z.infer<typeof FindingSchema>;
+
+export const ReportSchema = z.object({
+  schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  target: z.object({ share: z.string(), user: z.string(), domain: z.string().optional() }),
+  environment: z.object({ pipefillVersion: z.string(), node: z.string(), platform: z.string(), release: z.string(), arch: z.string() }),
+  options: z.object({ profiles: z.array(z.enum(CLIENT_PROFILE_IDS)), server: z.enum(SERVER_PROFILE_IDS), quick: z.boolean(), fileBytes: z.number(), dirsetScale: z.number() }),
+  probes: ProbeResultSchema,
+  copyTests: z.array(CopyTestResultSchema),
+  diagnosis: z.object({ headline: z.string(), findings: z.array(FindingSchema) }),
+});
+export type Report = z.infer<typeof ReportSchema>;

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { compareWithModel, sizeAssessment } from './assessment.js';
+import { predict } from './predict.js';
+
+const PROFILES = ['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3', 'pipefill-max'] as const;
+
+describe('sizeAssessment', () => {
+  it('sizes the default run to about a minute', () => {
+    const oc3 = sizeAssessment({ bandwidthBitsPerSecond: 155e6, rttMs: 32 }, 'samba', PROFILES, 60);
+    expect(oc3.predictedSeconds).toBeGreaterThan(50);
+    expect(oc3.predictedSeconds).toBeLessThanOrEqual(60);
+    // At 100 Mb/s and 50 ms the floors (1 MiB, three files) already cost 81 s:
+    // XP reads one 60 KiB request per round trip.
+    const branch = sizeAssessment({ bandwidthBitsPerSecond: 100e6, rttMs: 50 }, 'samba', PROFILES, 60);
+    expect(branch.predictedSeconds).toBeLessThanOrEqual(90);
+    expect(branch.fileBytes).toBe(1024 * 1024);
+  });
+
+  it('keeps the file at two seconds of line rate when the path is fast and short', () => {
+    const size = sizeAssessment({ bandwidthBitsPerSecond: 1e9, rttMs: 0.2 }, 'samba', PROFILES, 60);
+    expect(size.fileBytes).toBe(238 * 1024 * 1024);
+    expect(size.predictedSeconds).toBeLessThanOrEqual(60);
+    expect(size.dirsetScale).toBe(0.05);
+  });
+
+  it('never goes below 1 MiB and 1% of the directory set', () => {
+    const size = sizeAssessment({ bandwidthBitsPerSecond: 2e6, rttMs: 600 }, 'samba', PROFILES, 60);
+    expect(size.fileBytes).toBe(1024 * 1024);
+    expect(size.dirsetScale).toBe(0.01);
+  });
+});
+
+describe('compareWithModel', () => {
+  const expected = predict({ client: 'win10-smb3', server: 'win2012plus', op: 'write', workload: 'file:100MB', link: { bandwidthBitsPerSecond: 100e6, rttMs: 50 } });
+
+  it('lets the model explain a copy that took about what it expected', () => {
+    const comparison = compareWithModel(expected.seconds * 1.1, expected);
+    expect(comparison.verdict).toBe('as-expected');
+    expect(comparison.limitedBy).toBe(expected.limitedBy);
+    expect(comparison.sentence).toContain(expected.explanation);
+  });
+
+  it('says so, and does not invent a cause, when a copy is far slower than every bound', () => {
+    const comparison = compareWithModel(expected.seconds * 3, expected);
+    expect(comparison.verdict).toBe('slower-than-expected');
+    expect(comparison.efficiency).toBeCloseTo(1 / 3, 6);
+    expect(comparison.sentence).toMatch(/something the model does not see/);
+  });
+
+  it('flags a copy faster than the model allows', () => {
+    expect(compareWithModel(expected.seconds / 2, expected).verdict).toBe('faster-than-expected');
+  });
+});

@@ -1,0 +1,100 @@
+// The pure parts of an assessment: how big its test copies should be, and
+// what a measured copy says against the model's expectation.
+
+import type { ClientProfileId, Op } from './client-profiles.js';
+import { MIB } from './client-profiles.js';
+import type { LimitLayer } from './in-flight.js';
+import type { Link } from './link.js';
+import type { Prediction } from './predict.js';
+import { predict } from './predict.js';
+import type { ServerProfileId } from './server-profiles.js';
+import { formatDuration } from './units.js';
+
+export const ASSESSMENT_OPS: readonly Op[] = ['read', 'write'];
+
+export interface AssessmentSize {
+  readonly fileBytes: number;
+  readonly dirsetScale: number;
+  /** What the model expects the copies to take, set-up (sources, read-backs) included. */
+  readonly predictedSeconds: number;
+}
+
+const MIN_FILE_BYTES = 1 * MIB;
+const MAX_FILE_BYTES = 256 * MIB;
+const MIN_DIRSET_SCALE = 0.01;
+const START_DIRSET_SCALE = 0.05;
+
+export const fileSpec = (bytes: number): string => `file:${Math.round(bytes / MIB)}MiB`;
+export const dirsetSpec = (scale: number): string => `tr3869-dirset:${scale}`;
+
+function predictedTotal(link: Link, server: ServerProfileId, profiles: readonly ClientProfileId[], fileBytes: number, dirsetScale: number): number {
+  let total = 0;
+  for (const workload of [fileSpec(fileBytes), dirsetSpec(dirsetScale)]) {
+    // Each read needs its source written first, each write a read-back: both with Pipefill's own pipeline.
+    const setUp = ASSESSMENT_OPS.reduce((sum, op) => sum + predict({ client: 'pipefill-max', server, op, workload, link }).seconds, 0);
+    for (const client of profiles) {
+      for (const op of ASSESSMENT_OPS) total += predict({ client, server, op, workload, link }).seconds;
+      total += setUp;
+    }
+  }
+  return total;
+}
+
+/**
+ * Sizes the copies so the whole assessment takes about `targetSeconds` on
+ * this path: a file of about two seconds at line rate, and the directory set
+ * at 5%, both shrunk (to 1 MiB and 1% at least) when slow generations on a
+ * long path would take longer.
+ */
+export function sizeAssessment(link: Link, server: ServerProfileId, profiles: readonly ClientProfileId[], targetSeconds: number): AssessmentSize {
+  let fileBytes = Math.min(MAX_FILE_BYTES, Math.max(MIN_FILE_BYTES, Math.round((link.bandwidthBitsPerSecond * 2) / 8 / MIB) * MIB));
+  let dirsetScale = START_DIRSET_SCALE;
+  let total = predictedTotal(link, server, profiles, fileBytes, dirsetScale);
+  // Fixed costs (round trips per file and per directory, the TCP ramp) do not
+  // shrink with size, so one scaling undershoots; a few more settle it, and
+  // the floors end it.
+  for (let pass = 0; pass < 8 && total > targetSeconds; pass++) {
+    const factor = targetSeconds / total;
+    const nextFile = Math.max(MIN_FILE_BYTES, Math.floor((fileBytes * factor) / MIB) * MIB);
+    const nextScale = Math.max(MIN_DIRSET_SCALE, Math.floor(dirsetScale * factor * 1000) / 1000);
+    if (nextFile === fileBytes && nextScale === dirsetScale) break;
+    fileBytes = nextFile;
+    dirsetScale = nextScale;
+    total = predictedTotal(link, server, profiles, fileBytes, dirsetScale);
+  }
+  return { fileBytes, dirsetScale, predictedSeconds: total };
+}
+
+export type Verdict = 'as-expected' | 'slower-than-expected' | 'faster-than-expected';
+
+export interface Comparison {
+  readonly efficiency: number;
+  readonly verdict: Verdict;
+  readonly limitedBy: LimitLayer;
+  readonly sentence: string;
+}
+
+/** Within these bounds of expected/measured, the model's limiting layer explains the copy. */
+const AS_EXPECTED = { low: 0.7, high: 1.4 };
+
+export function compareWithModel(measuredSeconds: number, expected: Prediction): Comparison {
+  const efficiency = expected.seconds / measuredSeconds;
+  const times = `${formatDuration(measuredSeconds * 1000)} measured, ${formatDuration(expected.seconds * 1000)} expected`;
+  if (efficiency < AS_EXPECTED.low) {
+    return {
+      efficiency,
+      verdict: 'slower-than-expected',
+      limitedBy: expected.limitedBy,
+      sentence: `Slower than this path allows (${times}): something the model does not see holds it back: a disk or CPU at either end, packet loss, SMB signing, or a smaller window or fewer credits at the server than assumed. On this path the model's own limit is: ${expected.explanation}`,
+    };
+  }
+  if (efficiency > AS_EXPECTED.high) {
+    return {
+      efficiency,
+      verdict: 'faster-than-expected',
+      limitedBy: expected.limitedBy,
+      sentence: `Faster than the model expects (${times}): a cache, or a faster path than the probe measured.`,
+    };
+  }
+  return { efficiency, verdict: 'as-expected', limitedBy: expected.limitedBy, sentence: `As expected (${times}). ${expected.explanation}` };
+}
