@@ -1,24 +1,22 @@
 // The path probe against real servers on loopback: smbd and iperf3.
 
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, SambaServer } from '../lab/samba.js';
+import { freePort } from '../lab/samba.js';
+import type { SambaServer } from '../lab/samba.js';
+import type { LoopbackServers } from '../test-support/loopback-servers.js';
+import { startLoopbackServers } from '../test-support/loopback-servers.js';
 import { probePath } from './probe-path.js';
 
 describe('probePath on loopback', () => {
+  let servers: LoopbackServers;
   let server: SambaServer;
-  let iperf: ChildProcess;
   let iperfPort: number;
   beforeAll(async () => {
-    server = await SambaServer.start();
-    iperfPort = await freePort();
-    iperf = spawn('iperf3', ['-s', '-B', '127.0.0.1', '-p', String(iperfPort)], { stdio: 'ignore' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    servers = await startLoopbackServers();
+    ({ samba: server, iperfPort } = servers);
   });
   afterAll(async () => {
-    iperf?.kill();
-    await server?.stop();
+    await servers?.stop();
   });
 
   it('measures RTT both ways and bandwidth with iperf3 when a server answers', async () => {

@@ -1,0 +1,26 @@
+// For tests: a private smbd and an iperf3 server on loopback, stopped together.
+
+import { spawn } from 'node:child_process';
+import { freePort, SambaServer } from '../lab/samba.js';
+
+export interface LoopbackServers {
+  readonly samba: SambaServer;
+  readonly iperfPort: number;
+  stop(): Promise<void>;
+}
+
+export async function startLoopbackServers(): Promise<LoopbackServers> {
+  const samba = await SambaServer.start();
+  const iperfPort = await freePort();
+  const iperf = spawn('iperf3', ['-s', '-B', '127.0.0.1', '-p', String(iperfPort)], { stdio: 'ignore' });
+  // iperf3 has no readiness signal on stdout in server mode; half a second is ample on loopback.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return {
+    samba,
+    iperfPort,
+    stop: async () => {
+      iperf.kill();
+      await samba.stop();
+    },
+  };
+}
