@@ -12,7 +12,8 @@ import { ASSESSMENT_OPS, compareWithModel, dirsetSpec, fileSpec, sizeAssessment 
 import type { ClientProfileId } from '../model/client-profiles.js';
 import { predict } from '../model/predict.js';
 import type { ServerProfileId } from '../model/server-profiles.js';
-import { parseSharePath } from '../model/share-path.js';
+import { parseHostPort, parseSharePath } from '../model/share-path.js';
+import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
 import { runCopyTest } from '../smb/copy-test.js';
 import { cancelledError } from '../smb/errors.js';
@@ -40,15 +41,15 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
   const { signal, onProgress } = options;
   const startedAt = new Date().toISOString();
   const share = parseSharePath(input.share);
+  const iperf = input.iperf === undefined ? undefined : parseHostPort(input.iperf, IPERF_DEFAULT_PORT);
   const credentials = { user: input.user, password: input.password, ...(input.domain === undefined ? {} : { domain: input.domain }) };
   const profiles = input.profiles ?? DEFAULT_ASSESS_PROFILES;
   const server = input.server ?? DEFAULT_ASSESS_SERVER;
   const quick = input.quick ?? false;
 
   onProgress?.({ step: 'probe', bytes: 0, totalBytes: 0 });
-  const [iperfHost, iperfPort] = (input.iperf ?? '').split(':');
   const probes = await probePath(share, credentials, {
-    ...(iperfHost ? { iperf: { host: iperfHost, port: iperfPort ? Number(iperfPort) : 5201 } } : {}),
+    ...(iperf ? { iperf } : {}),
     seconds: quick ? 2 : 5,
     ...(signal ? { signal } : {}),
   });

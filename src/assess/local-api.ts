@@ -7,7 +7,8 @@ import { catalogue, planFromInput } from '../contract/plan.js';
 import { predictScenario } from '../contract/scenario.js';
 import { parseInput } from '../contract/validate.js';
 import { PipefillInputError } from '../model/errors.js';
-import { parseSharePath } from '../model/share-path.js';
+import { parseHostPort, parseSharePath } from '../model/share-path.js';
+import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
 import { assess } from './assess.js';
 import { runCopyTest } from '../smb/copy-test.js';
@@ -42,18 +43,16 @@ const handlers: Handlers = {
         ...(options.onProgress ? { onProgress: (progress) => options.onProgress?.({ step: progress.phase, bytes: progress.bytes, totalBytes: progress.totalBytes }) } : {}),
       },
     ),
-  probe: (input, options) => {
-    const [iperfHost, iperfPort] = (input.iperf ?? '').split(':');
-    return probePath(
+  probe: (input, options) =>
+    probePath(
       parseSharePath(input.share),
       { user: input.user, password: input.password, ...(input.domain === undefined ? {} : { domain: input.domain }) },
       {
-        ...(iperfHost ? { iperf: { host: iperfHost, port: iperfPort ? Number(iperfPort) : 5201 } } : {}),
+        ...(input.iperf === undefined ? {} : { iperf: parseHostPort(input.iperf, IPERF_DEFAULT_PORT) }),
         ...(input.seconds === undefined ? {} : { seconds: input.seconds }),
         ...(options.signal ? { signal: options.signal } : {}),
       },
-    );
-  },
+    ),
   assess: (input, options) => assess(input, options),
 };
 

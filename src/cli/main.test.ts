@@ -119,6 +119,14 @@ describe('pipefill plan', () => {
   });
 });
 
+describe('pipefill probe and assess', () => {
+  it.each(['probe', 'assess'])('%s refuses a bad --iperf before asking for a password', async (command) => {
+    const { code, err } = await run(command, '--share', '//fs01/projects', '--user', 'alice', '--iperf', 'fs01:abc');
+    expect(code).toBe(2);
+    expect(err).toMatch(/"fs01:abc" is not a host or host:port/);
+  });
+});
+
 describe('pipefill help and unknown commands', () => {
   it('prints usage', async () => {
     const { code, out } = await run('help');

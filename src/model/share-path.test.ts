@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inputErrorText } from '../test-support/input-error.js';
-import { formatSharePath, parseSharePath } from './share-path.js';
+import { formatSharePath, parseHostPort, parseSharePath } from './share-path.js';
 
 describe('parseSharePath', () => {
   it.each([
@@ -28,5 +28,16 @@ describe('parseSharePath', () => {
   it('prints the canonical form', () => {
     expect(formatSharePath(parseSharePath('\\\\fs01\\p'))).toBe('//fs01/p');
     expect(formatSharePath(parseSharePath('//127.0.0.1:4450/share'))).toBe('//127.0.0.1:4450/share');
+  });
+});
+
+describe('parseHostPort', () => {
+  it('reads a host with or without a port', () => {
+    expect(parseHostPort('fs01', 5201)).toEqual({ host: 'fs01', port: 5201 });
+    expect(parseHostPort('10.77.0.2:5202', 5201)).toEqual({ host: '10.77.0.2', port: 5202 });
+    expect(parseHostPort('[::1]:5201', 1)).toEqual({ host: '::1', port: 5201 });
+  });
+  it.each(['fs01:abc', 'fs01:0', 'fs01:70000', 'bad host', ''])('refuses %j', (text) => {
+    expect(inputErrorText(() => parseHostPort(text, 5201))).toMatch(/not a host|out of range/);
   });
 });

@@ -42,3 +42,18 @@ export function formatSharePath(path: SharePath): string {
   const host = path.host.includes(':') ? `[${path.host}]` : path.host;
   return `//${host}${path.port === SMB_PORT ? '' : `:${path.port}`}/${path.share}`;
 }
+
+export interface HostPort {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** `host`, `host:port` or `[v6]:port`, as given for an iperf3 server. */
+export function parseHostPort(text: string, defaultPort: number): HostPort {
+  const match = /^(\[[0-9a-f:.]+\]|[^:]+)(?::(\d+))?$/i.exec(text.trim());
+  const host = match?.[1]?.replace(/^\[|\]$/g, '');
+  const port = match?.[2] === undefined ? defaultPort : Number(match[2]);
+  if (!match || !host || !HOST.test(match[1] ?? '')) throw new PipefillInputError(`${JSON.stringify(text)} is not a host or host:port.`, 'For example fileserver, fileserver:5201 or 10.0.0.5:5201.');
+  if (!(Number.isInteger(port) && port >= 1 && port <= 65_535)) throw new PipefillInputError(`Port ${match[2]} is out of range.`, 'Ports run from 1 to 65535; iperf3 uses 5201.');
+  return { host, port };
+}

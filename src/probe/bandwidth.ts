@@ -20,6 +20,8 @@ import { transferFile } from '../smb/transfer.js';
 
 export type BandwidthMethod = 'iperf3' | 'smb-read';
 
+export const IPERF_DEFAULT_PORT = 5201;
+
 export interface BandwidthResult {
   readonly mbps: number;
   readonly method: BandwidthMethod;
@@ -78,7 +80,7 @@ export function parseIperfJson(text: string, reverse: boolean): BandwidthResult 
 /** An iperf3 client test through the executable; cancel kills it. */
 export function iperf3Bandwidth(options: IperfOptions): Promise<BandwidthResult> {
   const seconds = options.seconds ?? 5;
-  const args = ['-c', options.host, '-p', String(options.port ?? 5201), '-t', String(seconds), '-J', '-P', String(options.streams ?? 1), ...(options.reverse === false ? [] : ['-R'])];
+  const args = ['-c', options.host, '-p', String(options.port ?? IPERF_DEFAULT_PORT), '-t', String(seconds), '-J', '-P', String(options.streams ?? 1), ...(options.reverse === false ? [] : ['-R'])];
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(cancelledError());

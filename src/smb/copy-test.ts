@@ -56,10 +56,6 @@ interface RunContext {
   readonly signal?: AbortSignal;
 }
 
-function patternFor(seed: string, path: string): PatternSource {
-  return new PatternSource(seed, path);
-}
-
 /** Moves a workload under `root` as `profile` would, through real metadata sequences. */
 async function moveWorkload(
   context: RunContext,
@@ -103,7 +99,7 @@ async function moveWorkload(
             op,
             fileBytes: file.bytes,
             pipeline: pipelineFor(profile, session.negotiated, op, file.bytes, options.link),
-            pattern: patternFor(seed, file.path),
+            pattern: new PatternSource(seed, file.path),
             ...(local ? { source: { read: (offset: number, length: number) => local.read(file.path, offset, length), release: (pieces: readonly Buffer[]) => local.release(pieces) } } : {}),
             verify: options.verify,
             recorder,

@@ -6,6 +6,8 @@ import type { PipefillApi } from '../../contract/api.js';
 import type { AssessInput, Report } from '../../contract/report.js';
 import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';
+import { parseHostPort } from '../../model/share-path.js';
+import { IPERF_DEFAULT_PORT } from '../../probe/bandwidth.js';
 import { SERVER_PROFILE_IDS } from '../../model/server-profiles.js';
 import { formatDuration, formatRate } from '../../model/units.js';
 import { optional, parseOptions } from '../args.js';
@@ -63,6 +65,8 @@ export async function assessCommand(argv: readonly string[], api: PipefillApi, o
   const profiles = parseProfiles(optional(values, 'profiles'));
   const iperf = optional(values, 'iperf');
   const out = optional(values, 'out');
+  // A bad address fails here, before the password prompt.
+  if (iperf !== undefined) parseHostPort(iperf, IPERF_DEFAULT_PORT);
   const input: AssessInput = await withPassword(
     {
       ...shareLoginOptions(values),

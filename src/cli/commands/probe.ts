@@ -3,6 +3,8 @@
 import type { PipefillApi } from '../../contract/api.js';
 import type { ProbeInput, ProbeResult } from '../../contract/probe.js';
 import { PipefillInputError } from '../../model/errors.js';
+import { parseHostPort } from '../../model/share-path.js';
+import { IPERF_DEFAULT_PORT } from '../../probe/bandwidth.js';
 import { formatRate } from '../../model/units.js';
 import { optional, parseOptions } from '../args.js';
 import { SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
@@ -38,6 +40,8 @@ export async function probeCommand(argv: readonly string[], api: PipefillApi, ou
   const seconds = optional(values, 'seconds');
   const iperf = optional(values, 'iperf');
   if (seconds !== undefined && !(Number(seconds) > 0 && Number(seconds) <= 60)) throw new PipefillInputError(`--seconds ${seconds} is out of range.`, 'Give 1 to 60.');
+  // A bad address fails here, before the password prompt.
+  if (iperf !== undefined) parseHostPort(iperf, IPERF_DEFAULT_PORT);
   const input: ProbeInput = await withPassword(
     { ...login, ...(iperf === undefined ? {} : { iperf }), ...(seconds === undefined ? {} : { seconds: Number(seconds) }) },
     values,
