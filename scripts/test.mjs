@@ -10,8 +10,21 @@ import { ensureBuild, ensureDebianPackages, ensureNodeModules, root, runStep } f
 
 ensureNodeModules();
 // The integration tests start their own servers from Debian's packages, and
-// the WAN lab builds its forwarder and joins network namespaces.
-ensureDebianPackages({ smbd: 'samba', smbpasswd: 'samba', smbclient: 'smbclient', iperf3: 'iperf3', ip: 'iproute2', ss: 'iproute2', cc: 'gcc' });
+// the WAN lab builds its forwarder and joins network namespaces, and node-gyp
+// builds the libiperf binding.
+ensureDebianPackages({
+  smbd: 'samba',
+  smbpasswd: 'samba',
+  smbclient: 'smbclient',
+  iperf3: 'iperf3',
+  '/usr/include/iperf_api.h': 'libiperf-dev',
+  ip: 'iproute2',
+  ss: 'iproute2',
+  cc: 'gcc',
+  'g++': 'g++',
+  make: 'make',
+  python3: 'python3',
+});
 // The lab runs the built CLI inside its namespaces.
 ensureBuild();
 

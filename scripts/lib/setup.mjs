@@ -47,7 +47,35 @@ export function ensureNodeModules() {
   });
 }
 
+/**
+ * Builds the libiperf binding (native/iperf3) with node-gyp when it is
+ * missing or older than its sources. A failure is not fatal: the probe falls
+ * back to the iperf3 executable and says why. Node's own headers come from
+ * the installed Node (include/node beside bin/), so node-gyp downloads nothing.
+ */
+export function ensureIperfAddon() {
+  const dir = join(root, 'native', 'iperf3');
+  const built = join(dir, 'build', 'Release', 'pipefill_iperf3.node');
+  const sources = Math.max(newestIn(join(dir, 'src'), () => true), mtime(join(dir, 'binding.gyp')));
+  if (mtime(built) >= sources) return true;
+  if (!existsSync('/usr/include/iperf_api.h')) {
+    process.stderr.write("pipefill: the libiperf binding is not built: Debian's libiperf-dev is missing (apt-get install libiperf-dev); iperf3 tests will use the iperf3 executable\n");
+    return false;
+  }
+  const nodeDir = join(dirname(process.execPath), '..');
+  const headers = existsSync(join(nodeDir, 'include', 'node', 'node_api.h')) ? [`--nodedir=${nodeDir}`] : [];
+  process.stderr.write('pipefill: building the libiperf binding (node-gyp)\n');
+  const result = spawnSync(process.execPath, [join(root, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'), 'rebuild', ...headers], {
+    cwd: dir,
+    stdio: ['ignore', process.stderr, process.stderr],
+  });
+  if (result.status === 0) return true;
+  process.stderr.write('pipefill: the libiperf binding did not build (see above); iperf3 tests will use the iperf3 executable\n');
+  return false;
+}
+
 export function ensureBuild() {
+  ensureIperfAddon();
   const stamp = join(root, 'dist', '.build-stamp');
   const sources = Math.max(
     newestIn(join(root, 'src'), (name) => name.endsWith('.ts') && !name.endsWith('.test.ts')),
@@ -64,12 +92,14 @@ export function ensureBuild() {
 
 /**
  * Installs Debian packages the tests need when their commands are missing:
- * `{ smbd: 'samba' }` installs samba unless /usr/sbin/smbd exists. Needs root
+ * `{ smbd: 'samba' }` installs samba unless /usr/sbin/smbd exists;
+ * `{ '/usr/include/iperf_api.h': 'libiperf-dev' }` unless that file exists. Needs root
  * (as on the project's machines and CI). A temporary policy-rc.d keeps the
  * packages from starting system services (a system smbd on port 445).
  */
 export function ensureDebianPackages(commandToPackage) {
-  const onPath = (command) => ['/usr/sbin', '/usr/bin', '/sbin', '/bin'].some((dir) => existsSync(join(dir, command)));
+  // A key is a command on the PATH, or an absolute path (a header, say).
+  const onPath = (command) => (command.startsWith('/') ? existsSync(command) : ['/usr/sbin', '/usr/bin', '/sbin', '/bin'].some((dir) => existsSync(join(dir, command))));
   const missing = [...new Set(Object.entries(commandToPackage).filter(([command]) => !onPath(command)).map(([, pkg]) => pkg))];
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {

@@ -27,6 +27,8 @@ export const ProbeResultSchema = z.object({
     retransmits: z.number().optional(),
     lossPercent: z.number().optional(),
     congestion: z.string().optional(),
+    /** Which iperf3 measured it: Pipefill's libiperf binding, or the executable where the binding did not load. */
+    via: z.enum(['libiperf', 'iperf3-executable']).optional(),
     /** Why a faster method was not used (e.g. no iperf3 server answered). */
     fallbackReason: z.string().optional(),
   }),

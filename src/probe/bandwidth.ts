@@ -1,8 +1,8 @@
 // Bandwidth of the path to the file server. With an iperf3 server: an iperf3
-// client test (the `iperf3 -J` executable; the native libiperf binding of
-// issue 5 will come first once built). Without one: Pipefill's own deepest
-// SMB read pipeline, timed over a few seconds. The result says which method
-// produced the figure.
+// client test through Pipefill's libiperf binding, or the `iperf3 -J`
+// executable where the binding cannot load. Without one: Pipefill's own
+// deepest SMB read pipeline, timed over a few seconds. The result says which
+// method (and which iperf3) produced the figure.
 
 import { spawn } from 'node:child_process';
 import { MIB } from '../model/client-profiles.js';
@@ -17,8 +17,11 @@ import type { SmbCredentials, SmbTarget } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
 import { TimelineRecorder } from '../smb/timeline.js';
 import { transferFile } from '../smb/transfer.js';
+import type { NativeIperf } from './iperf3-native.js';
+import { loadNativeIperf } from './iperf3-native.js';
 
 export type BandwidthMethod = 'iperf3' | 'smb-read';
+export type IperfImplementation = 'libiperf' | 'iperf3-executable';
 
 export const IPERF_DEFAULT_PORT = 5201;
 
@@ -32,6 +35,10 @@ export interface BandwidthResult {
   /** Retransmitted segments over segments sent: a loss estimate where TCP reports it. */
   readonly lossPercent?: number;
   readonly congestion?: string;
+  /** Which iperf3 ran the test, for method 'iperf3'. */
+  readonly via?: IperfImplementation;
+  /** Why a faster or more direct method was not used. */
+  readonly fallbackReason?: string;
 }
 
 export interface IperfOptions {
@@ -77,8 +84,35 @@ export function parseIperfJson(text: string, reverse: boolean): BandwidthResult 
   };
 }
 
+const CONNECT_TIMEOUT_MS = 5_000;
+/** Beyond its own duration, how long an iperf3 test may take before it is stopped. */
+const SET_UP_ALLOWANCE_S = 15;
+
+/**
+ * An iperf3 client test: through the libiperf binding where it loads (a
+ * worker thread, cancel shuts the test down), else the executable (cancel
+ * kills it).
+ */
+export async function iperf3Bandwidth(options: IperfOptions, native: NativeIperf = loadNativeIperf()): Promise<BandwidthResult> {
+  if (!native.available) return { ...(await iperf3Executable(options)), fallbackReason: native.reason };
+  const seconds = options.seconds ?? 5;
+  const reverse = options.reverse !== false;
+  const guard = new AbortController();
+  const timer = setTimeout(() => guard.abort(), (seconds + SET_UP_ALLOWANCE_S) * 1000);
+  const signal = options.signal ? AbortSignal.any([options.signal, guard.signal]) : guard.signal;
+  try {
+    const result = await native.run({ host: options.host, port: options.port ?? IPERF_DEFAULT_PORT, seconds, reverse, streams: options.streams ?? 1, connectTimeoutMs: CONNECT_TIMEOUT_MS }, signal);
+    if (options.signal?.aborted) throw cancelledError();
+    if (result.cancelled) throw new PipefillError('probe-failed', `iperf3 did not finish within ${seconds + SET_UP_ALLOWANCE_S} s.`, 'Check that the iperf3 server is not busy with another test.');
+    if (result.json === undefined) throw new PipefillError('probe-failed', `iperf3: ${result.error ?? 'no result'}.`, 'Check that an iperf3 server listens on that host and port.');
+    return { ...parseIperfJson(result.json, reverse), via: 'libiperf' };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** An iperf3 client test through the executable; cancel kills it. */
-export function iperf3Bandwidth(options: IperfOptions): Promise<BandwidthResult> {
+function iperf3Executable(options: IperfOptions): Promise<BandwidthResult> {
   const seconds = options.seconds ?? 5;
   const args = ['-c', options.host, '-p', String(options.port ?? IPERF_DEFAULT_PORT), '-t', String(seconds), '-J', '-P', String(options.streams ?? 1), ...(options.reverse === false ? [] : ['-R'])];
   return new Promise((resolve, reject) => {
@@ -105,7 +139,7 @@ export function iperf3Bandwidth(options: IperfOptions): Promise<BandwidthResult>
         return;
       }
       try {
-        resolve(parseIperfJson(stdout, options.reverse !== false));
+        resolve({ ...parseIperfJson(stdout, options.reverse !== false), via: 'iperf3-executable' });
       } catch (error) {
         reject(error);
       }

@@ -25,7 +25,7 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
   } finally {
     await session.end();
   }
-  let bandwidth: BandwidthResult & { fallbackReason?: string };
+  let bandwidth: BandwidthResult;
   let fallbackReason = options.iperf ? undefined : 'no iperf3 server was given';
   if (options.iperf) {
     try {

@@ -1,0 +1,76 @@
+// The libiperf binding against a real iperf3 server on loopback: a result,
+// a clean stdout, cancel, errors, and the fallback when it cannot load.
+
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../lab/samba.js';
+import { iperf3Bandwidth } from './bandwidth.js';
+import { ADDON_PATH, loadNativeIperf } from './iperf3-native.js';
+
+describe('the libiperf binding', () => {
+  let server: ChildProcess;
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    server = spawn('iperf3', ['-s', '-B', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  });
+  afterAll(() => {
+    server?.kill();
+  });
+
+  it('is built by the test set-up and loads', () => {
+    const native = loadNativeIperf();
+    expect(native.available ? 'loaded' : native.reason).toBe('loaded');
+  });
+
+  it('runs a download test off the main thread and returns libiperf JSON', async () => {
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 50);
+    const result = await iperf3Bandwidth({ host: '127.0.0.1', port, seconds: 1 });
+    clearInterval(ticker);
+    expect(result.via).toBe('libiperf');
+    expect(result.method).toBe('iperf3');
+    expect(result.direction).toBe('download');
+    expect(result.mbps).toBeGreaterThan(100);
+    expect(result.seconds).toBeGreaterThan(0.9);
+    // The event loop kept turning while the test ran (20 ticks a second).
+    expect(ticks).toBeGreaterThan(10);
+  }, 20_000);
+
+  it('keeps stdout clean: libiperf would print its JSON there', () => {
+    const script = `import { iperf3Bandwidth } from ${JSON.stringify(join(import.meta.dirname, 'bandwidth.ts'))};
+      const r = await iperf3Bandwidth({ host: '127.0.0.1', port: ${port}, seconds: 1, reverse: false });
+      process.stderr.write(r.via + ' ' + Math.round(r.mbps));`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    expect(child.stderr).toMatch(/^libiperf \d+/);
+    expect(child.stdout).toBe('');
+  }, 30_000);
+
+  it('stops within 2 s when cancelled', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 1_000);
+    await expect(iperf3Bandwidth({ host: '127.0.0.1', port, seconds: 30, signal: controller.signal })).rejects.toMatchObject({ kind: 'cancelled' });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // The server is free again for the next test.
+    const again = await iperf3Bandwidth({ host: '127.0.0.1', port, seconds: 1 });
+    expect(again.mbps).toBeGreaterThan(100);
+  }, 30_000);
+
+  it('says clearly when nothing listens', async () => {
+    const closed = await freePort();
+    await expect(iperf3Bandwidth({ host: '127.0.0.1', port: closed, seconds: 1 })).rejects.toThrow(/unable to connect to server/);
+  }, 20_000);
+
+  it('falls back to the executable, and says why, when the binding cannot load', async () => {
+    const missing = loadNativeIperf(`${ADDON_PATH}.missing`);
+    expect(missing.available).toBe(false);
+    const result = await iperf3Bandwidth({ host: '127.0.0.1', port, seconds: 1 }, missing);
+    expect(result.via).toBe('iperf3-executable');
+    expect(result.fallbackReason).toMatch(/not built/);
+    expect(result.mbps).toBeGreaterThan(100);
+  }, 20_000);
+});

@@ -1,0 +1,83 @@
+// The native iperf3 client: Pipefill's N-API addon over libiperf
+// (native/iperf3). It runs the test on a worker thread and can be cancelled;
+// where it cannot load (not built, libiperf missing, another OS) callers get
+// the reason and fall back to the iperf3 executable.
+
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface NativeClientOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly seconds: number;
+  readonly reverse: boolean;
+  readonly streams: number;
+  readonly connectTimeoutMs: number;
+}
+
+export interface NativeClientResult {
+  /** libiperf's JSON result (also on failure: it then holds `error`). */
+  readonly json?: string;
+  /** libiperf's message when it produced no JSON. */
+  readonly error?: string;
+  readonly cancelled: boolean;
+}
+
+interface AddonHandle {
+  readonly promise: Promise<NativeClientResult>;
+  cancel(): void;
+}
+
+interface Addon {
+  runClient(options: NativeClientOptions): AddonHandle;
+}
+
+export type NativeIperf = { readonly available: true; run(options: NativeClientOptions, signal?: AbortSignal): Promise<NativeClientResult> } | { readonly available: false; readonly reason: string };
+
+/** Where node-gyp puts the addon, from src/probe or dist/probe alike. */
+export const ADDON_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'native', 'iperf3', 'build', 'Release', 'pipefill_iperf3.node');
+
+// libiperf keeps its last error in a global (i_errno): one test at a time.
+let queue: Promise<unknown> = Promise.resolve();
+
+function serialised<T>(task: () => Promise<T>): Promise<T> {
+  const next = queue.then(task, task);
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+function run(addon: Addon, options: NativeClientOptions, signal?: AbortSignal): Promise<NativeClientResult> {
+  return serialised(async () => {
+    if (signal?.aborted) return { cancelled: true };
+    const handle = addon.runClient(options);
+    const onAbort = () => handle.cancel();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await handle.promise;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  });
+}
+
+let loaded: NativeIperf | undefined;
+
+/** Loads the addon once; `path` is for tests. */
+export function loadNativeIperf(path: string = ADDON_PATH): NativeIperf {
+  if (path === ADDON_PATH && loaded) return loaded;
+  let result: NativeIperf;
+  if (!existsSync(path)) {
+    result = { available: false, reason: `the libiperf binding is not built (${path} is missing; it builds with npm test or npm start when Debian's libiperf-dev is installed)` };
+  } else {
+    try {
+      const addon = createRequire(import.meta.url)(path) as Addon;
+      result = { available: true, run: (options, signal) => run(addon, options, signal) };
+    } catch (error) {
+      result = { available: false, reason: `the libiperf binding did not load: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+  if (path === ADDON_PATH) loaded = result;
+  return result;
+}
