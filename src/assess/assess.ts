@@ -10,12 +10,19 @@ import type { AssessInput, Finding, Report } from '../contract/report.js';
 import { REPORT_SCHEMA_VERSION } from '../contract/report.js';
 import { ASSESSMENT_OPS, compareWithModel, dirsetSpec, fileSpec, sizeAssessment } from '../model/assessment.js';
 import type { ClientProfileId } from '../model/client-profiles.js';
-import { predict } from '../model/predict.js';
+import { CLIENT_PROFILES } from '../model/client-profiles.js';
+import type { EngineStack } from '../model/diagnosis.js';
+import { asDrivenByPipefill, diagnoseCopy } from '../model/diagnosis.js';
+import type { Link } from '../model/link.js';
+import { predictTransfer } from '../model/predict.js';
 import type { ServerProfileId } from '../model/server-profiles.js';
+import { SERVER_PROFILES } from '../model/server-profiles.js';
+import { parseWorkload } from '../model/workloads.js';
 import { parseHostPort, parseSharePath } from '../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
 import { runCopyTest } from '../smb/copy-test.js';
+import { localEngineStack } from './engine-stack.js';
 import { cancelledError } from '../smb/errors.js';
 
 export const DEFAULT_ASSESS_PROFILES: readonly ClientProfileId[] = ['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3', 'pipefill-max'];
@@ -37,6 +44,47 @@ function headline(findings: readonly Finding[], profiles: readonly ClientProfile
   return pick ? `${pick.profile} ${pick.op} of ${pick.workload}: ${pick.sentence}` : 'No copies were run.';
 }
 
+/**
+ * One copy against the model: expected is the generation's pattern on this
+ * machine's TCP stack against the assumed server; the diagnosis reruns the
+ * model with what the copy revealed (credits granted, the server's window)
+ * and names the layer, or says the cause lies outside the model.
+ */
+function finding(result: CopyTestResult, server: ServerProfileId, link: Link, stack: EngineStack): Finding {
+  const client = asDrivenByPipefill(CLIENT_PROFILES[result.profile], stack);
+  const workload = parseWorkload(result.workload);
+  const expected = predictTransfer(client, SERVER_PROFILES[server], result.op, workload, link);
+  const diagnosis = diagnoseCopy({
+    client: CLIENT_PROFILES[result.profile],
+    server: SERVER_PROFILES[server],
+    op: result.op,
+    workload,
+    link,
+    measuredSeconds: result.seconds,
+    stack,
+    observations: {
+      creditsGranted: result.negotiated.creditsGrantedMax,
+      ...(result.tcp?.peerWindowBytes === undefined ? {} : { peerWindowBytes: result.tcp.peerWindowBytes }),
+      ...(result.tcp?.peerWindowLimitedFraction === undefined ? {} : { peerWindowLimitedFraction: result.tcp.peerWindowLimitedFraction }),
+      ...(result.tcp?.retransmittedFraction === undefined ? {} : { retransmittedFraction: result.tcp.retransmittedFraction }),
+    },
+  });
+  return {
+    profile: result.profile,
+    op: result.op,
+    workload: result.workload,
+    measuredSeconds: result.seconds,
+    expectedSeconds: expected.seconds,
+    expectedLimitedBy: expected.limitedBy,
+    ...compareWithModel(result.seconds, expected),
+    limitedBy: diagnosis.limitedBy,
+    explainedSeconds: diagnosis.explainedSeconds,
+    measuredMbps: diagnosis.measuredBitsPerSecond / 1e6,
+    inFlightBytes: diagnosis.inFlightBytes,
+    sentence: diagnosis.sentence,
+  };
+}
+
 export async function assess(input: AssessInput, options: CallOptions = {}): Promise<Report> {
   const { signal, onProgress } = options;
   const startedAt = new Date().toISOString();
@@ -56,6 +104,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
   const link = { bandwidthBitsPerSecond: probes.bandwidth.mbps * 1e6, rttMs: probes.rtt.medianMs };
   const size = sizeAssessment(link, server, profiles, quick ? TARGET_SECONDS.quick : TARGET_SECONDS.full);
 
+  const stack = localEngineStack();
   const copyTests: CopyTestResult[] = [];
   const findings: Finding[] = [];
   const workloads = [fileSpec(size.fileBytes), dirsetSpec(size.dirsetScale)];
@@ -70,8 +119,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
           { ...(signal ? { signal } : {}), onProgress: (progress) => onProgress?.({ step: `${step}: ${progress.phase}`, bytes: progress.bytes, totalBytes: progress.totalBytes }) },
         );
         copyTests.push(result);
-        const expected = predict({ client: profile, server, op, workload, link });
-        findings.push({ profile, op, workload, measuredSeconds: result.seconds, expectedSeconds: expected.seconds, ...compareWithModel(result.seconds, expected) });
+        findings.push(finding(result, server, link, stack));
       }
     }
   }

@@ -29,6 +29,17 @@ export const CopyTestResultSchema = z.object({
   negotiated: z.object({ dialect: z.string(), maxReadSize: z.number(), maxWriteSize: z.number(), creditsGrantedMax: z.number() }),
   emulation: z.string().nullable(),
   verified: z.boolean(),
+  /** The kernel's view of the copy's TCP connection (Linux): the server's window, time spent waiting on it, retransmissions. */
+  tcp: z
+    .object({
+      peerWindowBytes: z.number().optional(),
+      receiveSpaceBytes: z.number().optional(),
+      peerWindowLimitedFraction: z.number().optional(),
+      sendBufferLimitedFraction: z.number().optional(),
+      retransmittedFraction: z.number().optional(),
+      congestion: z.string().optional(),
+    })
+    .optional(),
 });
 export type CopyTestResult = z.infer<typeof CopyTestResultSchema>;
 

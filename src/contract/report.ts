@@ -26,11 +26,18 @@ export const FindingSchema = z.object({
   op: z.enum(['read', 'write']),
   workload: z.string(),
   measuredSeconds: z.number(),
+  /** The model's time for this generation's pattern on the tested machine's TCP stack, against the assumed server. */
   expectedSeconds: z.number(),
+  expectedLimitedBy: z.enum(LIMIT_LAYERS),
   /** expected / measured: 1 is as fast as the model says, 0.5 twice as slow. */
   efficiency: z.number(),
   verdict: z.enum(['as-expected', 'slower-than-expected', 'faster-than-expected']),
-  limitedBy: z.enum(LIMIT_LAYERS),
+  /** The layer that limited this copy, from the model rerun with what the copy revealed; `unexplained` when the copy was far slower than that. */
+  limitedBy: z.enum([...LIMIT_LAYERS, 'unexplained']),
+  explainedSeconds: z.number(),
+  measuredMbps: z.number(),
+  /** Measured payload rate x RTT: what the copy kept in flight. */
+  inFlightBytes: z.number(),
   sentence: z.string(),
 });
 export type Finding = z.infer<typeof FindingSchema>;

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { ClientProfile, ClientProfileId, Op } from '../model/client-profiles.js';
 import { MIB } from '../model/client-profiles.js';
 import { PipefillError } from '../model/errors.js';
+import type { EngineStack } from '../model/diagnosis.js';
+import { asDrivenByPipefill, idleRestartRtts } from '../model/diagnosis.js';
 import { clientProfile, predictTransfer, serverProfile } from '../model/predict.js';
 import type { ServerProfile } from '../model/server-profiles.js';
 import { formatDuration, formatRate } from '../model/units.js';
@@ -65,15 +67,15 @@ export interface LabBenchLink {
  * measured on XP's TCP): a request costs the protocol's one round trip.
  */
 const LAB_WINDOW_BYTES = 32 * MIB;
-const BBR_IDLE_RESTART_RTTS = 0.5;
-function labTcp(congestion: string) {
-  return { receiveWindowBytes: LAB_WINDOW_BYTES, sendWindowBytes: LAB_WINDOW_BYTES, initialWindowSegments: 10, idleRestartRtts: congestion === 'bbr' ? BBR_IDLE_RESTART_RTTS : 0 };
+export function labStack(congestion: string): EngineStack {
+  return { receiveWindowBytes: LAB_WINDOW_BYTES, sendWindowBytes: LAB_WINDOW_BYTES, initialWindowSegments: 10, congestion };
 }
 export function onLabStack(client: ClientProfile, congestion: string): ClientProfile {
-  return { ...client, roundTripsPerRequest: { read: 1, write: 1 }, tcp: { ...labTcp(congestion), timestamps: true } };
+  return asDrivenByPipefill(client, labStack(congestion));
 }
 export function labSamba(congestion: string): ServerProfile {
-  return { ...serverProfile('samba'), tcp: labTcp(congestion) };
+  const { receiveWindowBytes, sendWindowBytes, initialWindowSegments } = labStack(congestion);
+  return { ...serverProfile('samba'), tcp: { receiveWindowBytes, sendWindowBytes, initialWindowSegments, idleRestartRtts: idleRestartRtts(congestion) } };
 }
 
 function iperfMbps(state: LabState, seconds: number): number {

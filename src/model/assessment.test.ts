@@ -33,18 +33,15 @@ describe('sizeAssessment', () => {
 describe('compareWithModel', () => {
   const expected = predict({ client: 'win10-smb3', server: 'win2012plus', op: 'write', workload: 'file:100MB', link: { bandwidthBitsPerSecond: 100e6, rttMs: 50 } });
 
-  it('lets the model explain a copy that took about what it expected', () => {
-    const comparison = compareWithModel(expected.seconds * 1.1, expected);
-    expect(comparison.verdict).toBe('as-expected');
-    expect(comparison.limitedBy).toBe(expected.limitedBy);
-    expect(comparison.sentence).toContain(expected.explanation);
+  it('calls a copy within 0.7..1.4 of the expectation as expected', () => {
+    expect(compareWithModel(expected.seconds * 1.1, expected).verdict).toBe('as-expected');
+    expect(compareWithModel(expected.seconds / 1.3, expected).verdict).toBe('as-expected');
   });
 
-  it('says so, and does not invent a cause, when a copy is far slower than every bound', () => {
+  it('flags a copy far slower than expected', () => {
     const comparison = compareWithModel(expected.seconds * 3, expected);
     expect(comparison.verdict).toBe('slower-than-expected');
     expect(comparison.efficiency).toBeCloseTo(1 / 3, 6);
-    expect(comparison.sentence).toMatch(/something the model does not see/);
   });
 
   it('flags a copy faster than the model allows', () => {

@@ -3,12 +3,10 @@
 
 import type { ClientProfileId, Op } from './client-profiles.js';
 import { MIB } from './client-profiles.js';
-import type { LimitLayer } from './in-flight.js';
 import type { Link } from './link.js';
 import type { Prediction } from './predict.js';
 import { predict } from './predict.js';
 import type { ServerProfileId } from './server-profiles.js';
-import { formatDuration } from './units.js';
 
 export const ASSESSMENT_OPS: readonly Op[] = ['read', 'write'];
 
@@ -68,33 +66,16 @@ export function sizeAssessment(link: Link, server: ServerProfileId, profiles: re
 export type Verdict = 'as-expected' | 'slower-than-expected' | 'faster-than-expected';
 
 export interface Comparison {
+  /** expected / measured: 1 is as fast as the model says, 0.5 twice as slow. */
   readonly efficiency: number;
   readonly verdict: Verdict;
-  readonly limitedBy: LimitLayer;
-  readonly sentence: string;
 }
 
-/** Within these bounds of expected/measured, the model's limiting layer explains the copy. */
+/** Within these bounds of expected/measured, the copy went as the model expects. */
 const AS_EXPECTED = { low: 0.7, high: 1.4 };
 
 export function compareWithModel(measuredSeconds: number, expected: Prediction): Comparison {
   const efficiency = expected.seconds / measuredSeconds;
-  const times = `${formatDuration(measuredSeconds * 1000)} measured, ${formatDuration(expected.seconds * 1000)} expected`;
-  if (efficiency < AS_EXPECTED.low) {
-    return {
-      efficiency,
-      verdict: 'slower-than-expected',
-      limitedBy: expected.limitedBy,
-      sentence: `Slower than this path allows (${times}): something the model does not see holds it back: a disk or CPU at either end, packet loss, SMB signing, or a smaller window or fewer credits at the server than assumed. On this path the model's own limit is: ${expected.explanation}`,
-    };
-  }
-  if (efficiency > AS_EXPECTED.high) {
-    return {
-      efficiency,
-      verdict: 'faster-than-expected',
-      limitedBy: expected.limitedBy,
-      sentence: `Faster than the model expects (${times}): a cache, or a faster path than the probe measured.`,
-    };
-  }
-  return { efficiency, verdict: 'as-expected', limitedBy: expected.limitedBy, sentence: `As expected (${times}). ${expected.explanation}` };
+  const verdict: Verdict = efficiency < AS_EXPECTED.low ? 'slower-than-expected' : efficiency > AS_EXPECTED.high ? 'faster-than-expected' : 'as-expected';
+  return { efficiency, verdict };
 }

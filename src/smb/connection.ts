@@ -96,6 +96,11 @@ export class SmbConnection {
     socket.on('close', () => this.fail(new SmbError('connection-lost', `The server ${host}:${port} closed the connection.`, 'The server may have stopped or dropped the session; its log says why.')));
   }
 
+  /** The TCP connection's own addresses, to find it in the kernel's socket table. */
+  get endpoints(): { readonly localAddress: string; readonly localPort: number; readonly remoteAddress: string; readonly remotePort: number } {
+    return { localAddress: this.socket.localAddress ?? '', localPort: this.socket.localPort ?? 0, remoteAddress: this.socket.remoteAddress ?? '', remotePort: this.socket.remotePort ?? 0 };
+  }
+
   static connect(host: string, port: number, options: { timeoutMs?: number; signal?: AbortSignal; silenceTimeoutMs?: number } = {}): Promise<SmbConnection> {
     const timeoutMs = options.timeoutMs ?? 5_000;
     return new Promise((resolve, reject) => {

@@ -19,6 +19,7 @@ import { replay } from './replay.js';
 import { removeStaleScratch, ScratchFolder, scratchPath } from './scratch.js';
 import type { SmbCredentials } from './session.js';
 import { SmbSession } from './session.js';
+import { sampleTcpInfo, tcpEvidence } from './tcp-info.js';
 import { TimelineRecorder } from './timeline.js';
 import { transferFile } from './transfer.js';
 
@@ -163,9 +164,12 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
       await session.makeDirectory(timedRoot);
     }
     progress('copy');
+    // The kernel's view of the connection before and after: what the server's window did to the copy.
+    const tcpBefore = await sampleTcpInfo(session.connection.endpoints);
     const recorder = new TimelineRecorder((bytes) => progress('copy', bytes));
     const roundTrips = await moveWorkload(context, request.profile, request.op, timedRoot, recorder, { verify, ...(request.link ? { link: request.link } : {}), ...(local ? { source: local } : {}) });
     const seconds = recorder.elapsedMs / 1000;
+    const tcp = tcpEvidence(tcpBefore, await sampleTcpInfo(session.connection.endpoints));
 
     if (request.op === 'write' && verify) {
       progress('verify');
@@ -193,6 +197,7 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
       },
       emulation: emulationNote(profile, session.negotiated),
       verified: verify,
+      ...(tcp ? { tcp } : {}),
     };
   } catch (error) {
     if (signal?.aborted && !(error instanceof SmbError && error.kind === 'cancelled')) throw cancelledError();

@@ -1,0 +1,91 @@
+// The diagnosis on constructed cases: a "measured" time is produced by the
+// model under the true conditions (which the diagnosis does not see), and the
+// diagnosis must name the layer from the observations alone.
+
+import { describe, expect, it } from 'vitest';
+import type { ClientProfileId, Op } from './client-profiles.js';
+import { CLIENT_PROFILES, KIB, MIB } from './client-profiles.js';
+import type { EngineStack, Observations } from './diagnosis.js';
+import { asDrivenByPipefill, diagnoseCopy, serverAsSeen } from './diagnosis.js';
+import type { Link } from './link.js';
+import { predictTransfer } from './predict.js';
+import type { ServerProfile } from './server-profiles.js';
+import { SERVER_PROFILES } from './server-profiles.js';
+import { parseWorkload } from './workloads.js';
+
+const stack: EngineStack = { receiveWindowBytes: 32 * MIB, sendWindowBytes: 32 * MIB, initialWindowSegments: 10, congestion: 'bbr' };
+const samba = SERVER_PROFILES.samba;
+const file = parseWorkload('file:32MiB');
+
+/** The time the copy would take on the real (hidden) server. */
+function truth(profile: ClientProfileId, op: Op, link: Link, real: ServerProfile): number {
+  return predictTransfer(asDrivenByPipefill(CLIENT_PROFILES[profile], stack), real, op, file, link).seconds;
+}
+
+function diagnose(profile: ClientProfileId, op: Op, link: Link, measuredSeconds: number, observations: Observations) {
+  return diagnoseCopy({ client: CLIENT_PROFILES[profile], server: samba, op, workload: file, link, measuredSeconds, stack, observations });
+}
+
+describe('diagnoseCopy', () => {
+  const longFat: Link = { bandwidthBitsPerSecond: 155e6, rttMs: 150 };
+  const branch: Link = { bandwidthBitsPerSecond: 155e6, rttMs: 32 };
+
+  it('names the credits when the server granted only 16', () => {
+    const real = { ...samba, smb2: { ...samba.smb2, creditsMax: 16, creditsInitial: 16 } };
+    const measured = truth('pipefill-max', 'read', longFat, real);
+    const diagnosis = diagnose('pipefill-max', 'read', longFat, measured, { creditsGranted: 16 });
+    expect(diagnosis.limitedBy).toBe('credits');
+    expect(diagnosis.sentence).toMatch(/granted at most 16 SMB2 credits/);
+    expect(diagnosis.sentence).toMatch(/1 MiB/);
+  });
+
+  it('calls the same copy unexplained when the copy did not reveal the grant', () => {
+    const real = { ...samba, smb2: { ...samba.smb2, creditsMax: 16, creditsInitial: 16 } };
+    const measured = truth('pipefill-max', 'read', longFat, real);
+    const diagnosis = diagnose('pipefill-max', 'read', longFat, measured, {});
+    expect(diagnosis.limitedBy).toBe('unexplained');
+    expect(diagnosis.sentence).toMatch(/Something else holds it back/);
+  });
+
+  it("names the server's TCP window when writes waited on a 64 KiB window", () => {
+    const real = { ...samba, tcp: { ...samba.tcp, receiveWindowBytes: 64 * KIB } };
+    const measured = truth('pipefill-max', 'write', branch, real);
+    const diagnosis = diagnose('pipefill-max', 'write', branch, measured, { creditsGranted: 8192, peerWindowBytes: 64 * KIB, peerWindowLimitedFraction: 0.9 });
+    expect(diagnosis.limitedBy).toBe('server-tcp-window');
+    expect(diagnosis.sentence).toMatch(/your writes stop at 64 KiB in flight: the server's TCP receive window/i);
+  });
+
+  it('does not blame a window that sends seldom waited on', () => {
+    expect(serverAsSeen(samba, 'write', { peerWindowBytes: 64 * KIB, peerWindowLimitedFraction: 0.05 }).tcp).toBe(samba.tcp);
+    // Reads are not held by the server's receive window.
+    expect(serverAsSeen(samba, 'read', { peerWindowBytes: 64 * KIB, peerWindowLimitedFraction: 0.9 }).tcp).toBe(samba.tcp);
+  });
+
+  it("names XP's one request per round trip", () => {
+    const measured = truth('xp-smb1', 'read', branch, samba);
+    const diagnosis = diagnose('xp-smb1', 'read', branch, measured, { creditsGranted: 8192 });
+    expect(diagnosis.limitedBy).toBe('copy-pipeline');
+    expect(diagnosis.sentence).toMatch(/one 60 KiB request per round trip/i);
+  });
+
+  it('names the bandwidth for a wide-open stack on a slow link', () => {
+    const slow: Link = { bandwidthBitsPerSecond: 10e6, rttMs: 32 };
+    const measured = truth('win10-smb3', 'write', slow, samba);
+    const diagnosis = diagnose('win10-smb3', 'write', slow, measured, { creditsGranted: 8192 });
+    expect(diagnosis.limitedBy).toBe('bandwidth');
+    expect(diagnosis.measuredBitsPerSecond).toBeGreaterThan(9e6);
+  });
+
+  it('suspects loss when a far slower copy retransmitted, and admits ignorance when it did not', () => {
+    const measured = truth('pipefill-max', 'write', branch, samba) * 5;
+    expect(diagnose('pipefill-max', 'write', branch, measured, { creditsGranted: 8192, retransmittedFraction: 0.02 }).limitedBy).toBe('packet-loss');
+    expect(diagnose('pipefill-max', 'write', branch, measured, { creditsGranted: 8192, retransmittedFraction: 0 }).limitedBy).toBe('unexplained');
+  });
+
+  it('reports what the copy kept in flight', () => {
+    const measured = 4;
+    const diagnosis = diagnose('win7-smb2', 'read', branch, measured, { creditsGranted: 8192 });
+    expect(diagnosis.measuredBitsPerSecond).toBeCloseTo((32 * MIB * 8) / 4, 3);
+    expect(diagnosis.inFlightBytes).toBeCloseTo(((32 * MIB) / 4) * 0.032, 3);
+  });
+});

@@ -1,0 +1,154 @@
+// Naming the layer that limited a measured copy. The model is run again with
+// what the copy itself revealed about the server (the credits it granted, the
+// TCP window it advertised while sends waited on it) and with the TCP stack
+// that really carried the copy (Pipefill's host, not the generation's own).
+// If that run matches the measurement, its limiting layer is the diagnosis;
+// if the copy was far slower than even that, the cause is outside the model,
+// and the diagnosis says so instead of inventing one.
+
+import type { ClientProfile, Op } from './client-profiles.js';
+import { MIB } from './client-profiles.js';
+import type { LimitLayer } from './in-flight.js';
+import type { Link } from './link.js';
+import type { Prediction } from './predict.js';
+import { predictTransfer } from './predict.js';
+import type { ServerProfile } from './server-profiles.js';
+import { formatBinaryBytes, formatDuration, formatRate } from './units.js';
+import type { Workload } from './workloads.js';
+
+/** The TCP stack that carried the test copies (Pipefill's own host). */
+export interface EngineStack {
+  /** Largest receive and send windows the stack allows (about half of tcp_rmem / tcp_wmem's maximum on Linux). */
+  readonly receiveWindowBytes: number;
+  readonly sendWindowBytes: number;
+  readonly initialWindowSegments: number;
+  /** `bbr`, `cubic`, `reno`: BBR restarts a burst from idle half a round trip late. */
+  readonly congestion: string;
+}
+
+/** Linux defaults: tcp_rmem max 6 MiB and tcp_wmem max 4 MiB, about half of each usable. */
+export const DEFAULT_ENGINE_STACK: EngineStack = { receiveWindowBytes: 3 * MIB, sendWindowBytes: 2 * MIB, initialWindowSegments: 10, congestion: 'cubic' };
+
+/** Measured in the WAN lab: a synchronous 64 KiB exchange at 32 ms took 48.5 ms under BBR, 36.0 ms under Reno. */
+const BBR_IDLE_RESTART_RTTS = 0.5;
+
+/** Round trips a sender on this congestion control loses restarting a burst from idle (ClientTcp.idleRestartRtts). */
+export function idleRestartRtts(congestion: string): number {
+  return congestion === 'bbr' ? BBR_IDLE_RESTART_RTTS : 0;
+}
+
+/**
+ * A generation as Pipefill's engine drives it: the generation's I/O pattern
+ * (requests, pipeline, metadata round trips) on the engine's TCP stack, where
+ * a request costs the protocol's one round trip (XP's 1.56 / 1.1 were its own
+ * stack's).
+ */
+export function asDrivenByPipefill(client: ClientProfile, stack: EngineStack): ClientProfile {
+  return {
+    ...client,
+    roundTripsPerRequest: { read: 1, write: 1 },
+    tcp: {
+      receiveWindowBytes: stack.receiveWindowBytes,
+      sendWindowBytes: stack.sendWindowBytes,
+      initialWindowSegments: stack.initialWindowSegments,
+      timestamps: true,
+      idleRestartRtts: idleRestartRtts(stack.congestion),
+    },
+  };
+}
+
+/** What a copy revealed about the server and the path. */
+export interface Observations {
+  /** Most SMB2 credits the server granted at once. */
+  readonly creditsGranted?: number;
+  /** The receive window the server last advertised, and the share of sending time that waited on it. */
+  readonly peerWindowBytes?: number;
+  readonly peerWindowLimitedFraction?: number;
+  readonly retransmittedFraction?: number;
+}
+
+/** Sends waited on the server's window this much of the time or more: the window held the copy back. */
+const WINDOW_LIMITED = 0.25;
+/** Retransmitted bytes above this share: loss is part of the story. */
+const LOSSY = 0.001;
+
+/** The server as the copy found it: the assumed profile, corrected by what was observed. */
+export function serverAsSeen(server: ServerProfile, op: Op, seen: Observations): ServerProfile {
+  const credits = seen.creditsGranted !== undefined && seen.creditsGranted > 0 ? seen.creditsGranted : undefined;
+  const windowHeld = op === 'write' && seen.peerWindowBytes !== undefined && (seen.peerWindowLimitedFraction ?? 0) >= WINDOW_LIMITED;
+  return {
+    ...server,
+    smb2: credits === undefined ? server.smb2 : { ...server.smb2, creditsMax: credits, creditsInitial: Math.min(server.smb2.creditsInitial, credits) },
+    tcp: windowHeld ? { ...server.tcp, receiveWindowBytes: seen.peerWindowBytes ?? server.tcp.receiveWindowBytes } : server.tcp,
+  };
+}
+
+export type DiagnosedLayer = LimitLayer | 'unexplained';
+
+export interface Diagnosis {
+  readonly limitedBy: DiagnosedLayer;
+  /** The model's time for this copy with the observed facts. */
+  readonly explainedSeconds: number;
+  /** Payload rate measured, and what that keeps in flight at this RTT. */
+  readonly measuredBitsPerSecond: number;
+  readonly inFlightBytes: number;
+  readonly sentence: string;
+}
+
+export interface DiagnoseInput {
+  readonly client: ClientProfile;
+  readonly server: ServerProfile;
+  readonly op: Op;
+  readonly workload: Workload;
+  readonly link: Link;
+  readonly measuredSeconds: number;
+  readonly stack: EngineStack;
+  readonly observations: Observations;
+}
+
+/** measured / explained within these bounds: the explained layer accounts for the copy (as compareWithModel's 0.7..1.4 efficiency). */
+const EXPLAINED = { low: 1 / 1.4, high: 1 / 0.7 };
+
+function observedFacts(input: DiagnoseInput, server: ServerProfile): string[] {
+  const facts: string[] = [];
+  const { observations: seen } = input;
+  if (seen.creditsGranted !== undefined && seen.creditsGranted < input.server.smb2.creditsMax) facts.push(`the server granted at most ${seen.creditsGranted} SMB2 credits`);
+  if (server.tcp.receiveWindowBytes !== input.server.tcp.receiveWindowBytes) {
+    facts.push(`the server advertised a ${formatBinaryBytes(server.tcp.receiveWindowBytes)} TCP receive window and sends waited on it ${Math.round((seen.peerWindowLimitedFraction ?? 0) * 100)}% of the time`);
+  }
+  return facts;
+}
+
+export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
+  const client = asDrivenByPipefill(input.client, input.stack);
+  const server = serverAsSeen(input.server, input.op, input.observations);
+  const explained: Prediction = predictTransfer(client, server, input.op, input.workload, input.link);
+  const measuredBitsPerSecond = (input.workload.totalBytes * 8) / input.measuredSeconds;
+  const inFlightBytes = (measuredBitsPerSecond / 8) * (input.link.rttMs / 1000);
+  const ratio = input.measuredSeconds / explained.seconds;
+  const measured = `Measured ${formatRate(measuredBitsPerSecond)} in ${formatDuration(input.measuredSeconds * 1000)} (about ${formatBinaryBytes(inFlightBytes)} in flight at ${formatDuration(input.link.rttMs)})`;
+  const facts = observedFacts(input, server);
+  const seen = facts.length > 0 ? ` Seen during the copy: ${facts.join('; ')}.` : '';
+  const lossy = (input.observations.retransmittedFraction ?? 0) > LOSSY;
+  if (ratio >= EXPLAINED.low && ratio <= EXPLAINED.high) {
+    return { limitedBy: explained.limitedBy, explainedSeconds: explained.seconds, measuredBitsPerSecond, inFlightBytes, sentence: `${measured}.${seen} ${explained.explanation}` };
+  }
+  if (ratio > EXPLAINED.high) {
+    // Slower than every bound the model knows, even with what the copy revealed.
+    const loss = lossy ? ` TCP retransmitted ${((input.observations.retransmittedFraction ?? 0) * 100).toFixed(2)}% of the bytes: packet loss is one cause.` : '';
+    return {
+      limitedBy: lossy ? 'packet-loss' : 'unexplained',
+      explainedSeconds: explained.seconds,
+      measuredBitsPerSecond,
+      inFlightBytes,
+      sentence: `${measured}, ${ratio.toFixed(1)}x slower than every limit the model knows allows (${formatDuration(explained.seconds * 1000)}).${seen}${loss} Something else holds it back: a disk or CPU at either end, packet loss, SMB signing or encryption, or a device in the path.`,
+    };
+  }
+  return {
+    limitedBy: explained.limitedBy,
+    explainedSeconds: explained.seconds,
+    measuredBitsPerSecond,
+    inFlightBytes,
+    sentence: `${measured}: faster than the model expects (${formatDuration(explained.seconds * 1000)}); a cache, or a faster path than the probe measured.${seen}`,
+  };
+}

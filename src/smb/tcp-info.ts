@@ -1,0 +1,99 @@
+// What the kernel knows about a copy's TCP connection: the window the peer
+// advertises and how long sending waited on it. On Linux, `ss -ti` prints the
+// connection's tcp_info; sampled when the copy starts and ends, the
+// difference belongs to the copy. This is the evidence that tells "the
+// server's TCP window" apart from "something else" when a copy stalls below
+// every SMB-level limit. Elsewhere there is no evidence, and the diagnosis
+// says less.
+
+import { spawn } from 'node:child_process';
+
+export interface TcpInfoSample {
+  /** The receive window the peer last advertised (scaled), bytes. */
+  readonly sndWndBytes?: number;
+  /** Our own receive-buffer estimate (what we can advertise), bytes. */
+  readonly rcvSpaceBytes?: number;
+  /** Time the sender had data to send, and the part of it spent waiting on the peer's window or our send buffer. */
+  readonly busyMs?: number;
+  readonly rwndLimitedMs?: number;
+  readonly sndbufLimitedMs?: number;
+  readonly bytesSent?: number;
+  readonly bytesRetrans?: number;
+  readonly bytesReceived?: number;
+  readonly congestion?: string;
+}
+
+export interface TcpEvidence {
+  readonly peerWindowBytes?: number;
+  readonly receiveSpaceBytes?: number;
+  /** Share of the copy's sending time that waited on the peer's receive window. */
+  readonly peerWindowLimitedFraction?: number;
+  readonly sendBufferLimitedFraction?: number;
+  /** Retransmitted bytes over bytes sent during the copy. */
+  readonly retransmittedFraction?: number;
+  readonly congestion?: string;
+}
+
+const number = (text: string, pattern: RegExp): number | undefined => {
+  const match = pattern.exec(text);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+};
+
+/** Parses one connection's `ss -tinH` output (pure). */
+export function parseSsTcpInfo(text: string): TcpInfoSample | undefined {
+  // One connection: its addresses, then a line of tcp_info (mss is always there).
+  if (!/\bmss:\d+/.test(text)) return undefined;
+  const values: Record<string, number | undefined> = {
+    sndWndBytes: number(text, /\bsnd_wnd:(\d+)/),
+    rcvSpaceBytes: number(text, /\brcv_space:(\d+)/),
+    busyMs: number(text, /\bbusy:(\d+)ms/),
+    rwndLimitedMs: number(text, /\brwnd_limited:(\d+)ms/),
+    sndbufLimitedMs: number(text, /\bsndbuf_limited:(\d+)ms/),
+    bytesSent: number(text, /\bbytes_sent:(\d+)/),
+    bytesRetrans: number(text, /\bbytes_retrans:(\d+)/),
+    bytesReceived: number(text, /\bbytes_received:(\d+)/),
+  };
+  // The tcp_info line starts with the congestion control's name.
+  const congestion = /^\s+([a-z][a-z0-9_]*)\s+(?:wscale|rto|ts|sack|ecn)/m.exec(text)?.[1];
+  const present = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined && Number.isFinite(value)));
+  return { ...present, ...(congestion ? { congestion } : {}) };
+}
+
+/** The difference between two samples of the same connection (pure). */
+export function tcpEvidence(before: TcpInfoSample | undefined, after: TcpInfoSample | undefined): TcpEvidence | undefined {
+  if (!after) return undefined;
+  const delta = (key: 'busyMs' | 'rwndLimitedMs' | 'sndbufLimitedMs' | 'bytesSent' | 'bytesRetrans') => (after[key] ?? 0) - (before?.[key] ?? 0);
+  const busy = delta('busyMs');
+  const sent = delta('bytesSent');
+  return {
+    ...(after.sndWndBytes === undefined ? {} : { peerWindowBytes: after.sndWndBytes }),
+    ...(after.rcvSpaceBytes === undefined ? {} : { receiveSpaceBytes: after.rcvSpaceBytes }),
+    ...(busy > 0 ? { peerWindowLimitedFraction: Math.min(1, delta('rwndLimitedMs') / busy), sendBufferLimitedFraction: Math.min(1, delta('sndbufLimitedMs') / busy) } : {}),
+    ...(sent > 0 ? { retransmittedFraction: delta('bytesRetrans') / sent } : {}),
+    ...(after.congestion ? { congestion: after.congestion } : {}),
+  };
+}
+
+export interface TcpEndpoints {
+  readonly localPort: number;
+  readonly remotePort: number;
+}
+
+/** Samples the connection's tcp_info through `ss`; undefined where that is not possible. Never throws. */
+export function sampleTcpInfo(endpoints: TcpEndpoints): Promise<TcpInfoSample | undefined> {
+  if (process.platform !== 'linux' || endpoints.localPort === 0) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const child = spawn('ss', ['-tinH', 'state', 'established', `( sport = :${endpoints.localPort} and dport = :${endpoints.remotePort} )`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
+    child.once('error', () => {
+      clearTimeout(timer);
+      resolve(undefined);
+    });
+    child.once('close', () => {
+      clearTimeout(timer);
+      resolve(parseSsTcpInfo(text));
+    });
+  });
+}
