@@ -102,9 +102,10 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     ...(signal ? { signal } : {}),
   });
   const link = { bandwidthBitsPerSecond: probes.bandwidth.mbps * 1e6, rttMs: probes.rtt.medianMs };
-  const size = sizeAssessment(link, server, profiles, quick ? TARGET_SECONDS.quick : TARGET_SECONDS.full);
-
   const stack = localEngineStack();
+  const driven = (id: ClientProfileId) => asDrivenByPipefill(CLIENT_PROFILES[id], stack);
+  const size = sizeAssessment(link, SERVER_PROFILES[server], profiles.map(driven), driven('pipefill-max'), quick ? TARGET_SECONDS.quick : TARGET_SECONDS.full);
+
   const copyTests: CopyTestResult[] = [];
   const findings: Finding[] = [];
   const workloads = [fileSpec(size.fileBytes), dirsetSpec(size.dirsetScale)];

@@ -1,30 +1,35 @@
 import { describe, expect, it } from 'vitest';
+import type { Link } from './link.js';
 import { compareWithModel, sizeAssessment } from './assessment.js';
+import { CLIENT_PROFILES } from './client-profiles.js';
+import { asDrivenByPipefill, DEFAULT_ENGINE_STACK } from './diagnosis.js';
 import { predict } from './predict.js';
+import { SERVER_PROFILES } from './server-profiles.js';
 
-const PROFILES = ['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3', 'pipefill-max'] as const;
+const PROFILES = (['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3', 'pipefill-max'] as const).map((id) => asDrivenByPipefill(CLIENT_PROFILES[id], DEFAULT_ENGINE_STACK));
+const sized = (link: Link, target: number) => sizeAssessment(link, SERVER_PROFILES.samba, PROFILES, asDrivenByPipefill(CLIENT_PROFILES['pipefill-max'], DEFAULT_ENGINE_STACK), target);
 
 describe('sizeAssessment', () => {
   it('sizes the default run to about a minute', () => {
-    const oc3 = sizeAssessment({ bandwidthBitsPerSecond: 155e6, rttMs: 32 }, 'samba', PROFILES, 60);
+    const oc3 = sized({ bandwidthBitsPerSecond: 155e6, rttMs: 32 }, 60);
     expect(oc3.predictedSeconds).toBeGreaterThan(50);
     expect(oc3.predictedSeconds).toBeLessThanOrEqual(60);
     // At 100 Mb/s and 50 ms the floors (1 MiB, three files) already cost 81 s:
     // XP reads one 60 KiB request per round trip.
-    const branch = sizeAssessment({ bandwidthBitsPerSecond: 100e6, rttMs: 50 }, 'samba', PROFILES, 60);
+    const branch = sized({ bandwidthBitsPerSecond: 100e6, rttMs: 50 }, 60);
     expect(branch.predictedSeconds).toBeLessThanOrEqual(90);
     expect(branch.fileBytes).toBe(1024 * 1024);
   });
 
   it('keeps the file at two seconds of line rate when the path is fast and short', () => {
-    const size = sizeAssessment({ bandwidthBitsPerSecond: 1e9, rttMs: 0.2 }, 'samba', PROFILES, 60);
+    const size = sized({ bandwidthBitsPerSecond: 1e9, rttMs: 0.2 }, 60);
     expect(size.fileBytes).toBe(238 * 1024 * 1024);
     expect(size.predictedSeconds).toBeLessThanOrEqual(60);
     expect(size.dirsetScale).toBe(0.05);
   });
 
   it('never goes below 1 MiB and 1% of the directory set', () => {
-    const size = sizeAssessment({ bandwidthBitsPerSecond: 2e6, rttMs: 600 }, 'samba', PROFILES, 60);
+    const size = sized({ bandwidthBitsPerSecond: 2e6, rttMs: 600 }, 60);
     expect(size.fileBytes).toBe(1024 * 1024);
     expect(size.dirsetScale).toBe(0.01);
   });

@@ -1,12 +1,13 @@
 // The pure parts of an assessment: how big its test copies should be, and
 // what a measured copy says against the model's expectation.
 
-import type { ClientProfileId, Op } from './client-profiles.js';
+import type { ClientProfile, Op } from './client-profiles.js';
 import { MIB } from './client-profiles.js';
 import type { Link } from './link.js';
 import type { Prediction } from './predict.js';
-import { predict } from './predict.js';
-import type { ServerProfileId } from './server-profiles.js';
+import { predictTransfer } from './predict.js';
+import type { ServerProfile } from './server-profiles.js';
+import { parseWorkload } from './workloads.js';
 
 export const ASSESSMENT_OPS: readonly Op[] = ['read', 'write'];
 
@@ -25,13 +26,14 @@ const START_DIRSET_SCALE = 0.05;
 export const fileSpec = (bytes: number): string => `file:${Math.round(bytes / MIB)}MiB`;
 export const dirsetSpec = (scale: number): string => `tr3869-dirset:${scale}`;
 
-function predictedTotal(link: Link, server: ServerProfileId, profiles: readonly ClientProfileId[], fileBytes: number, dirsetScale: number): number {
+function predictedTotal(link: Link, server: ServerProfile, clients: readonly ClientProfile[], setUpClient: ClientProfile, fileBytes: number, dirsetScale: number): number {
   let total = 0;
-  for (const workload of [fileSpec(fileBytes), dirsetSpec(dirsetScale)]) {
+  for (const spec of [fileSpec(fileBytes), dirsetSpec(dirsetScale)]) {
+    const workload = parseWorkload(spec);
     // Each read needs its source written first, each write a read-back: both with Pipefill's own pipeline.
-    const setUp = ASSESSMENT_OPS.reduce((sum, op) => sum + predict({ client: 'pipefill-max', server, op, workload, link }).seconds, 0);
-    for (const client of profiles) {
-      for (const op of ASSESSMENT_OPS) total += predict({ client, server, op, workload, link }).seconds;
+    const setUp = ASSESSMENT_OPS.reduce((sum, op) => sum + predictTransfer(setUpClient, server, op, workload, link).seconds, 0);
+    for (const client of clients) {
+      for (const op of ASSESSMENT_OPS) total += predictTransfer(client, server, op, workload, link).seconds;
       total += setUp;
     }
   }
@@ -42,12 +44,13 @@ function predictedTotal(link: Link, server: ServerProfileId, profiles: readonly 
  * Sizes the copies so the whole assessment takes about `targetSeconds` on
  * this path: a file of about two seconds at line rate, and the directory set
  * at 5%, both shrunk (to 1 MiB and 1% at least) when slow generations on a
- * long path would take longer.
+ * long path would take longer. `clients` are the generations as the engine
+ * will drive them (see asDrivenByPipefill), `setUpClient` Pipefill's own.
  */
-export function sizeAssessment(link: Link, server: ServerProfileId, profiles: readonly ClientProfileId[], targetSeconds: number): AssessmentSize {
+export function sizeAssessment(link: Link, server: ServerProfile, clients: readonly ClientProfile[], setUpClient: ClientProfile, targetSeconds: number): AssessmentSize {
   let fileBytes = Math.min(MAX_FILE_BYTES, Math.max(MIN_FILE_BYTES, Math.round((link.bandwidthBitsPerSecond * 2) / 8 / MIB) * MIB));
   let dirsetScale = START_DIRSET_SCALE;
-  let total = predictedTotal(link, server, profiles, fileBytes, dirsetScale);
+  let total = predictedTotal(link, server, clients, setUpClient, fileBytes, dirsetScale);
   // Fixed costs (round trips per file and per directory, the TCP ramp) do not
   // shrink with size, so one scaling undershoots; a few more settle it, and
   // the floors end it.
@@ -58,7 +61,7 @@ export function sizeAssessment(link: Link, server: ServerProfileId, profiles: re
     if (nextFile === fileBytes && nextScale === dirsetScale) break;
     fileBytes = nextFile;
     dirsetScale = nextScale;
-    total = predictedTotal(link, server, profiles, fileBytes, dirsetScale);
+    total = predictedTotal(link, server, clients, setUpClient, fileBytes, dirsetScale);
   }
   return { fileBytes, dirsetScale, predictedSeconds: total };
 }

@@ -35,7 +35,7 @@ describe('diagnoseCopy', () => {
     const measured = truth('pipefill-max', 'read', longFat, real);
     const diagnosis = diagnose('pipefill-max', 'read', longFat, measured, { creditsGranted: 16 });
     expect(diagnosis.limitedBy).toBe('credits');
-    expect(diagnosis.sentence).toMatch(/granted at most 16 SMB2 credits/);
+    expect(diagnosis.sentence).toMatch(/at most 16 SMB2 credits at once/);
     expect(diagnosis.sentence).toMatch(/1 MiB/);
   });
 

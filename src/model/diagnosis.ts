@@ -59,7 +59,7 @@ export function asDrivenByPipefill(client: ClientProfile, stack: EngineStack): C
 
 /** What a copy revealed about the server and the path. */
 export interface Observations {
-  /** Most SMB2 credits the server granted at once. */
+  /** Most SMB2 credits the server let the client use at once (granted and unspent, plus spent on requests in flight). */
   readonly creditsGranted?: number;
   /** The receive window the server last advertised, and the share of sending time that waited on it. */
   readonly peerWindowBytes?: number;
@@ -112,7 +112,7 @@ const EXPLAINED = { low: 1 / 1.4, high: 1 / 0.7 };
 function observedFacts(input: DiagnoseInput, server: ServerProfile): string[] {
   const facts: string[] = [];
   const { observations: seen } = input;
-  if (seen.creditsGranted !== undefined && seen.creditsGranted < input.server.smb2.creditsMax) facts.push(`the server granted at most ${seen.creditsGranted} SMB2 credits`);
+  if (seen.creditsGranted !== undefined && seen.creditsGranted < input.server.smb2.creditsMax) facts.push(`the server let Pipefill use at most ${seen.creditsGranted} SMB2 credits at once`);
   if (server.tcp.receiveWindowBytes !== input.server.tcp.receiveWindowBytes) {
     facts.push(`the server advertised a ${formatBinaryBytes(server.tcp.receiveWindowBytes)} TCP receive window and sends waited on it ${Math.round((seen.peerWindowLimitedFraction ?? 0) * 100)}% of the time`);
   }

@@ -12,6 +12,8 @@ export interface NativeClientOptions {
   readonly host: string;
   readonly port: number;
   readonly seconds: number;
+  /** Seconds at the start left out of the result (TCP's ramp). */
+  readonly omitSeconds: number;
   readonly reverse: boolean;
   readonly streams: number;
   readonly connectTimeoutMs: number;

@@ -26,9 +26,10 @@ export interface CreditStats {
   readonly totalCharged: number;
   /**
    * Largest number of credits held at once: granted and unspent, plus spent
-   * on requests awaiting their final reply. Can exceed the server's maximum:
-   * an interim (STATUS_PENDING) reply grants new credits and frees the
-   * request's slot at the server while the request is still counted here.
+   * on requests awaiting their final reply: the credits the server let the
+   * client use at once. Can exceed the server's configured maximum: smbd 4.17
+   * with `smb2 max credits = 16` grants 16 in a reply while 8 more are still
+   * spent on requests it has not answered (seen: 24 held, never dropped).
    */
   readonly maxHeld: number;
 }

@@ -114,8 +114,8 @@ describe('credits', () => {
     ['win7-smb2', 'read'],
   ] as const)('%s %s stays within smb2 max credits = 16', async (profile, op) => {
     // smbd drops a client that exceeds its grant (the test above shows it does), so a
-    // complete, verified copy is the proof. The high-water mark can pass 16: smbd's interim
-    // replies to async reads and writes grant new credits and free the request's slot.
+    // complete, verified copy is the proof. The high-water mark can pass 16: smbd grants 16 in
+    // a reply while requests it has not answered yet still hold credits (see CreditStats.maxHeld).
     const result = await runCopyTest({ share: server.share, credentials: server.credentials, profile, op, workload: 'file:24MiB' });
     expect(result.verified).toBe(true);
     expect(result.negotiated.creditsGrantedMax).toBeGreaterThanOrEqual(16);

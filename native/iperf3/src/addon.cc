@@ -32,6 +32,7 @@ struct ClientOptions {
   std::string host;
   int port = 5201;
   int seconds = 5;
+  int omitSeconds = 0;
   bool reverse = true;
   int streams = 1;
   int connectTimeoutMs = 5000;
@@ -63,6 +64,7 @@ class ClientWorker : public Napi::AsyncWorker {
     iperf_set_test_server_hostname(test, options_.host.c_str());
     iperf_set_test_server_port(test, options_.port);
     iperf_set_test_duration(test, options_.seconds);
+    iperf_set_test_omit(test, options_.omitSeconds);
     iperf_set_test_reverse(test, options_.reverse ? 1 : 0);
     iperf_set_test_num_streams(test, options_.streams);
     iperf_set_test_connect_timeout(test, options_.connectTimeoutMs);
@@ -132,7 +134,7 @@ void Cancel(const std::shared_ptr<RunState>& state) {
   if (control >= 0) shutdown(control, SHUT_RDWR);
 }
 
-// runClient({ host, port, seconds, reverse, streams, connectTimeoutMs })
+// runClient({ host, port, seconds, omitSeconds, reverse, streams, connectTimeoutMs })
 //   -> { promise: Promise<{ json?, error?, cancelled }>, cancel(): void }
 Napi::Value RunClient(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -144,6 +146,7 @@ Napi::Value RunClient(const Napi::CallbackInfo& info) {
   options.host = host.As<Napi::String>().Utf8Value();
   options.port = IntOption(object, "port", options.port, 1, 65535);
   options.seconds = IntOption(object, "seconds", options.seconds, 1, 3600);
+  options.omitSeconds = IntOption(object, "omitSeconds", options.omitSeconds, 0, 60);
   options.streams = IntOption(object, "streams", options.streams, 1, 128);
   options.connectTimeoutMs = IntOption(object, "connectTimeoutMs", options.connectTimeoutMs, 1, 600000);
   const Napi::Value reverse = object.Get("reverse");
