@@ -7,6 +7,7 @@ import { arch, platform, release } from 'node:os';
 import type { CallOptions } from '../contract/api.js';
 import type { CopyTestResult } from '../contract/copy-test.js';
 import type { AssessInput, Finding, Report } from '../contract/report.js';
+import { copyFraction } from '../contract/progress.js';
 import { REPORT_SCHEMA_VERSION } from '../contract/report.js';
 import { ASSESSMENT_OPS, compareWithModel, dirsetSpec, fileSpec, sizeAssessment } from '../model/assessment.js';
 import type { ClientProfileId } from '../model/client-profiles.js';
@@ -95,7 +96,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
   const server = input.server ?? DEFAULT_ASSESS_SERVER;
   const quick = input.quick ?? false;
 
-  onProgress?.({ step: 'probe', bytes: 0, totalBytes: 0 });
+  onProgress?.({ step: 'probe', bytes: 0, totalBytes: 0, fraction: 0 });
   const probes = await probePath(share, credentials, {
     ...(iperf ? { iperf } : {}),
     seconds: quick ? 2 : 5,
@@ -114,10 +115,25 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     for (const profile of profiles) {
       for (const op of ASSESSMENT_OPS) {
         if (signal?.aborted) throw cancelledError();
-        const step = `${profile} ${op} ${workload} (${copyTests.length + 1} of ${total})`;
+        const index = copyTests.length;
+        const step = `${profile} ${op} ${workload} (${index + 1} of ${total})`;
+        const test = { profile, op, workload, index, count: total };
+        // The probe counts as one test's worth of the run.
+        const fraction = (within: number) => (1 + index + within) / (total + 1);
         const result = await runCopyTest(
           { share, credentials, profile, op, workload, link },
-          { ...(signal ? { signal } : {}), onProgress: (progress) => onProgress?.({ step: `${step}: ${progress.phase}`, bytes: progress.bytes, totalBytes: progress.totalBytes }) },
+          {
+            ...(signal ? { signal } : {}),
+            onProgress: (progress) =>
+              onProgress?.({
+                step: `${step}: ${progress.phase}`,
+                bytes: progress.bytes,
+                totalBytes: progress.totalBytes,
+                fraction: fraction(copyFraction(progress.phase, progress.bytes, progress.totalBytes)),
+                test,
+                ...(progress.live ? { live: progress.live } : {}),
+              }),
+          },
         );
         copyTests.push(result);
         findings.push(finding(result, server, link, stack));

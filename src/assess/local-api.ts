@@ -4,6 +4,7 @@
 import type { ApiInput, ApiMethod, ApiOutput, ApiParsedInput, CallOptions, PipefillApi } from '../contract/api.js';
 import { apiContract } from '../contract/api.js';
 import { catalogue, planFromInput } from '../contract/plan.js';
+import { copyFraction, throttleProgress } from '../contract/progress.js';
 import { predictScenario } from '../contract/scenario.js';
 import { parseInput } from '../contract/validate.js';
 import { PipefillInputError } from '../model/errors.js';
@@ -40,7 +41,18 @@ const handlers: Handlers = {
       },
       {
         ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onProgress ? { onProgress: (progress) => options.onProgress?.({ step: progress.phase, bytes: progress.bytes, totalBytes: progress.totalBytes }) } : {}),
+        ...(options.onProgress
+          ? {
+              onProgress: (progress) =>
+                options.onProgress?.({
+                  step: progress.phase,
+                  bytes: progress.bytes,
+                  totalBytes: progress.totalBytes,
+                  fraction: copyFraction(progress.phase, progress.bytes, progress.totalBytes),
+                  ...(progress.live ? { live: progress.live } : {}),
+                }),
+            }
+          : {}),
       },
     ),
   probe: (input, options) =>
@@ -60,7 +72,9 @@ async function call<M extends ApiMethod>(method: M, input: ApiInput<M>, options:
   // Validate here too: the CLI and the web host hand over raw user input.
   const parsed = parseInput(apiContract[method].input, input, `${method} input`) as ApiParsedInput<M>;
   const handler = handlers[method] as (value: ApiParsedInput<M>, options: CallOptions) => ApiOutput<M> | Promise<ApiOutput<M>>;
-  return handler(parsed, options);
+  // Fast copies complete hundreds of requests a second: ten events a second are plenty for any front end.
+  const onProgress = options.onProgress ? throttleProgress(options.onProgress) : undefined;
+  return handler(parsed, { ...(options.signal ? { signal: options.signal } : {}), ...(onProgress ? { onProgress } : {}) });
 }
 
 export function createLocalApi(): PipefillApi {

@@ -2,7 +2,13 @@
 // not a terminal, so scripts and --json output stay clean.
 
 import type { ProgressEvent } from '../contract/copy-test.js';
-import { formatBytes } from '../model/units.js';
+import { formatBytes, formatRate } from '../model/units.js';
+
+const BAR_WIDTH = 20;
+function bar(fraction: number): string {
+  const filled = Math.round(Math.min(1, Math.max(0, fraction)) * BAR_WIDTH);
+  return '#'.repeat(filled) + '-'.repeat(BAR_WIDTH - filled);
+}
 
 export function terminalProgress(label: string): { update: (event: ProgressEvent) => void; done: () => void } {
   if (!process.stderr.isTTY) return { update: () => undefined, done: () => undefined };
@@ -13,7 +19,9 @@ export function terminalProgress(label: string): { update: (event: ProgressEvent
       if (now - last < 100 && event.bytes < event.totalBytes) return;
       last = now;
       const percent = event.totalBytes > 0 ? Math.floor((event.bytes / event.totalBytes) * 100) : 0;
-      process.stderr.write(`\r\x1b[K${label}: ${event.step} ${percent}% (${formatBytes(event.bytes)} of ${formatBytes(event.totalBytes)})`);
+      const overall = event.fraction === undefined ? '' : `[${bar(event.fraction)}] ${Math.floor(event.fraction * 100)}% `;
+      const live = event.live ? `, ${formatRate(event.live.mbps * 1e6)}` : '';
+      process.stderr.write(`\r\x1b[K${label}: ${overall}${event.step} ${percent}% (${formatBytes(event.bytes)} of ${formatBytes(event.totalBytes)}${live})`);
     },
     done: () => process.stderr.write('\r\x1b[K'),
   };

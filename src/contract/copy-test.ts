@@ -44,9 +44,15 @@ export const CopyTestResultSchema = z.object({
 export type CopyTestResult = z.infer<typeof CopyTestResultSchema>;
 
 export const ProgressEventSchema = z.object({
-  /** What is happening: `connect`, `prepare`, `copy`, `verify`, `clean-up`. */
+  /** What is happening: `connect`, `prepare`, `copy`, `verify`, `clean-up`, or an assessment's step. */
   step: z.string(),
   bytes: z.number(),
   totalBytes: z.number(),
+  /** The whole call's progress, 0 to 1, where the call knows it. */
+  fraction: z.number().min(0).max(1).optional(),
+  /** The test copy this event belongs to, in an assessment. */
+  test: z.object({ profile: z.enum(CLIENT_PROFILE_IDS), op: z.enum(['read', 'write']), workload: z.string(), index: z.number(), count: z.number() }).optional(),
+  /** During a timed copy: time into it, and the rate over the last second (for live charts). */
+  live: z.object({ tMs: z.number(), mbps: z.number(), opsPerSecond: z.number() }).optional(),
 });
 export type ProgressEvent = z.infer<typeof ProgressEventSchema>;

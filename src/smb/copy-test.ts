@@ -40,6 +40,8 @@ export interface CopyTestProgress {
   readonly phase: 'connect' | 'prepare' | 'copy' | 'verify' | 'clean-up';
   readonly bytes: number;
   readonly totalBytes: number;
+  /** During the timed copy: time into it, and the rate over the last second. */
+  readonly live?: { readonly tMs: number; readonly mbps: number; readonly opsPerSecond: number };
 }
 
 export interface CopyTestOptions {
@@ -166,7 +168,10 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
     progress('copy');
     // The kernel's view of the connection before and after: what the server's window did to the copy.
     const tcpBefore = await sampleTcpInfo(session.connection.endpoints);
-    const recorder = new TimelineRecorder((bytes) => progress('copy', bytes));
+    const recorder: TimelineRecorder = new TimelineRecorder((bytes) => {
+      const recent = recorder.recent();
+      onProgress?.({ phase: 'copy', bytes, totalBytes: workload.totalBytes, live: { tMs: recorder.elapsedMs, mbps: recent.bitsPerSecond / 1e6, opsPerSecond: recent.opsPerSecond } });
+    });
     const roundTrips = await moveWorkload(context, request.profile, request.op, timedRoot, recorder, { verify, ...(request.link ? { link: request.link } : {}), ...(local ? { source: local } : {}) });
     const seconds = recorder.elapsedMs / 1000;
     const tcp = tcpEvidence(tcpBefore, await sampleTcpInfo(session.connection.endpoints));

@@ -42,6 +42,22 @@ export class TimelineRecorder {
     return this.buckets.reduce((sum, bucket) => sum + bucket.ops, 0);
   }
 
+  /** Payload rate and requests per second over the last `windowMs` (whole buckets), for live charts. */
+  recent(windowMs = 1_000): { readonly bitsPerSecond: number; readonly opsPerSecond: number } {
+    const buckets = Math.max(1, Math.round(windowMs / TIMELINE_BUCKET_MS));
+    const current = Math.floor(this.elapsedMs / TIMELINE_BUCKET_MS);
+    const first = Math.max(0, current - buckets + 1);
+    let bytes = 0;
+    let ops = 0;
+    for (let index = first; index <= current && index < this.buckets.length; index++) {
+      bytes += this.buckets[index]?.bytes ?? 0;
+      ops += this.buckets[index]?.ops ?? 0;
+    }
+    // The current bucket is partly over: count only the time that has passed.
+    const seconds = Math.max(TIMELINE_BUCKET_MS, this.elapsedMs - first * TIMELINE_BUCKET_MS) / 1000;
+    return { bitsPerSecond: (bytes * 8) / seconds, opsPerSecond: ops / seconds };
+  }
+
   points(): TimelinePoint[] {
     return this.buckets.map((bucket, index) => ({ tMs: index * TIMELINE_BUCKET_MS, bytes: bucket.bytes, ops: bucket.ops }));
   }
