@@ -22,13 +22,14 @@ export default tseslint.config(
   {
     languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
     // Tool config files must default-export; project code must not.
-    ignores: ['*.config.js', '*.config.ts'],
+    ignores: ['**/*.config.js', '**/*.config.ts'],
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'No default exports (DESIGN.md naming).' }],
     },
   },
   layer(['src/model/**/*.ts'], '^(?!\\./)', 'src/model is pure: it imports only its own files (no Node, no packages, no other layer).'),
+  layer(['src/platform/**/*.ts'], '^(?!\\./|node:)', 'src/platform holds small Node helpers: Node built-ins only, no other layer.'),
   layer(['src/advice/**/*.ts'], '^(?!\\./|\\.\\./model/)', 'src/advice may import only src/model.'),
   layer(['src/contract/**/*.ts'], '^(?!\\./|\\.\\./model/|\\.\\./advice/|zod$)', 'src/contract may import only src/model, src/advice and zod.'),
   layer(
@@ -38,6 +39,15 @@ export default tseslint.config(
   ),
   layer(['src/assess/**/*.ts'], '^\\.\\./(cli|web)/|app/', 'src/assess may not import the CLI, the web host or the app.'),
   layer(['src/cli/**/*.ts', 'src/web/**/*.ts'], 'app/', 'The CLI and web host may not import the Electron app.'),
+  layer(['app/main/**/*.ts'], ['(^|/)app/renderer/|^\\.\\./renderer/', '(^|/)src/(cli|web)/'], 'The Electron main process registers the contract; it does not import the page, the CLI or the web host.'),
+  // A sandboxed preload is CommonJS: `import x = require()` is how TypeScript writes that.
+  { files: ['app/preload/**/*.cts'], rules: { '@typescript-eslint/no-require-imports': ['error', { allowAsImport: true }] } },
+  layer(['app/preload/**/*.cts'], ['^(?!electron$|\\.\\./\\.\\./src/contract/)'], 'The preload exposes the contract transport: electron and src/contract types only.'),
+  {
+    // The page runs in a browser: its globals, not Node's.
+    files: ['app/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', URL: 'readonly', Blob: 'readonly', TextDecoder: 'readonly', setTimeout: 'readonly' } },
+  },
   layer(
     ['app/renderer/**/*.{ts,tsx}'],
     [
@@ -50,6 +60,8 @@ export default tseslint.config(
     ],
     'The renderer imports only src/contract types and src/model (DESIGN.md).',
   ),
+  // The renderer's build config runs in Node, not in the page.
+  { files: ['app/renderer/vite.config.ts'], rules: { 'no-restricted-imports': 'off' } },
   {
     files: ['scripts/**/*.mjs', 'bin/**/*.js'],
     languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly', performance: 'readonly' } },

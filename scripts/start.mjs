@@ -1,16 +1,42 @@
-// `npm start`: runs the app. Until the desktop shell lands it is the what-if
-// planner in the terminal, on the default branch link unless told otherwise
-// (`npm start -- --preset asia-intercontinental`).
-import { ensureBuild, ensureNodeModules } from './lib/setup.mjs';
+// `npm start`: runs the app. The Electron window where Electron's binary
+// exists; otherwise the same app in the web mode (`pipefill ui --demo`),
+// which serves it on 127.0.0.1 and prints the address. Either way it says
+// which. With no share of your own, the Planner works at once and the Start
+// view offers a demo share: a Samba server started on loopback for the
+// session (when Samba is installed). Arguments go to `pipefill ui`
+// (`npm start -- --port 8080 --no-open`).
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { ensureBuild, ensureNodeModules, root } from './lib/setup.mjs';
 
 ensureNodeModules();
 ensureBuild();
-const { runCli } = await import('../dist/cli/main.js');
-const args = process.argv.slice(2);
-process.exitCode = await runCli(['plan', ...args]);
-if (process.exitCode === 0 && args.length === 0) {
-  process.stderr.write(
-    "\nOther links: npm start -- --preset <id> (ids: npm run --silent pipefill -- profiles), or --bandwidth 20mbit --rtt 80ms.\n" +
-      'One scenario in depth: npm run --silent pipefill -- predict --help\n',
-  );
+
+/** Electron's binary, when its package downloaded one (it cannot on machines without the download host). */
+function electronBinary() {
+  try {
+    const packageDir = join(createRequire(import.meta.url).resolve('electron'), '..');
+    const pathFile = join(packageDir, 'path.txt');
+    if (!existsSync(pathFile)) return undefined;
+    const binary = join(packageDir, 'dist', readFileSync(pathFile, 'utf8').trim());
+    return existsSync(binary) ? binary : undefined;
+  } catch {
+    return undefined;
+  }
 }
+
+const electron = electronBinary();
+const hasDisplay = process.platform !== 'linux' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+if (electron && hasDisplay) {
+  process.stderr.write('pipefill: starting the desktop app (Electron)\n');
+  const run = spawnSync(electron, [root], { stdio: 'inherit' });
+  process.exit(run.status ?? 1);
+}
+process.stderr.write(
+  `pipefill: ${electron ? 'no display for Electron' : "Electron's binary is not installed here"}: starting the web mode instead (the same app in a browser).\n`,
+);
+const { runCli } = await import('../dist/cli/main.js');
+process.exitCode = await runCli(['ui', '--demo', ...process.argv.slice(2)]);

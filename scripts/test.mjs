@@ -24,6 +24,8 @@ ensureDebianPackages({
   'g++': 'g++',
   make: 'make',
   python3: 'python3',
+  // The e2e tests drive the web mode in Debian's Chromium.
+  chromium: 'chromium',
 });
 // The lab runs the built CLI inside its namespaces.
 ensureBuild();
@@ -34,6 +36,8 @@ if (vitestArgs.length === 0) {
   runStep('lint (eslint)', bin('eslint'), ['.', '--max-warnings', '0']);
   runStep('typecheck (tsc, all sources)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
   runStep('typecheck (tsc, src/model without Node or DOM)', bin('tsc'), ['-p', 'src/model/tsconfig.json', '--noEmit']);
+  runStep('typecheck (tsc, Electron main and preload)', bin('tsc'), ['-p', 'app/tsconfig.json', '--noEmit']);
+  runStep('typecheck (tsc, the page: DOM, no Node)', bin('tsc'), ['-p', 'app/renderer/tsconfig.json']);
 }
 
 const resultsDir = join(root, 'node_modules', '.cache', 'pipefill');

@@ -79,6 +79,7 @@ export function ensureBuild() {
   const stamp = join(root, 'dist', '.build-stamp');
   const sources = Math.max(
     newestIn(join(root, 'src'), (name) => name.endsWith('.ts') && !name.endsWith('.test.ts')),
+    newestIn(join(root, 'app', 'renderer'), (name) => /\.(tsx?|css|html)$/.test(name) && !name.endsWith('.test.ts')),
     mtime(join(root, 'tsconfig.build.json')),
     mtime(join(root, 'tsconfig.base.json')),
     mtime(join(root, 'package-lock.json')),
@@ -87,6 +88,9 @@ export function ensureBuild() {
   // A clean build: files removed from src/ must not linger in dist/.
   rmSync(join(root, 'dist'), { recursive: true, force: true });
   runStep('building (tsc)', process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
+  // The app's page (React, Chart.js) into dist/renderer; Electron's main and preload into dist/app.
+  runStep('building the app page (vite)', process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'app/renderer/vite.config.ts', '--logLevel', 'warn']);
+  runStep('building the Electron shell (tsc)', process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'app/tsconfig.json']);
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }
 

@@ -2,7 +2,6 @@
 // (sized by the model to about a minute), set each against the model's
 // expectation on the probed path, and put it all in one report.
 
-import { createRequire } from 'node:module';
 import { arch, platform, release } from 'node:os';
 import type { CallOptions } from '../contract/api.js';
 import type { CopyTestResult } from '../contract/copy-test.js';
@@ -23,6 +22,7 @@ import { parseHostPort, parseSharePath } from '../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
 import { runCopyTest } from '../smb/copy-test.js';
+import { pipefillVersion } from '../platform/package-root.js';
 import { localEngineStack } from './engine-stack.js';
 import { cancelledError } from '../smb/errors.js';
 
@@ -30,11 +30,6 @@ export const DEFAULT_ASSESS_PROFILES: readonly ClientProfileId[] = ['xp-smb1', '
 /** Without a server named, expectations assume a current Windows file server. */
 export const DEFAULT_ASSESS_SERVER: ServerProfileId = 'win2012plus';
 const TARGET_SECONDS = { full: 60, quick: 15 };
-
-function pipefillVersion(): string {
-  const require = createRequire(import.meta.url);
-  return (require('../../package.json') as { version: string }).version;
-}
 
 /** The headline: the first copy slower than expected, else the newest generation's write. */
 function headline(findings: readonly Finding[], profiles: readonly ClientProfileId[]): string {

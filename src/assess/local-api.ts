@@ -3,20 +3,31 @@
 
 import type { ApiInput, ApiMethod, ApiOutput, ApiParsedInput, CallOptions, PipefillApi } from '../contract/api.js';
 import { apiContract } from '../contract/api.js';
+import type { HostInfo } from '../contract/host-info.js';
 import { catalogue, planFromInput } from '../contract/plan.js';
 import { copyFraction, throttleProgress } from '../contract/progress.js';
 import { predictScenario } from '../contract/scenario.js';
+import { API_METHODS } from '../contract/transport.js';
 import { parseInput } from '../contract/validate.js';
 import { PipefillInputError } from '../model/errors.js';
 import { parseHostPort, parseSharePath } from '../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
+import { pipefillVersion } from '../platform/package-root.js';
 import { assess } from './assess.js';
 import { runCopyTest } from '../smb/copy-test.js';
 
+export interface LocalApiOptions {
+  /** Which shell serves this API. */
+  readonly shell?: HostInfo['shell'];
+  /** A demo share started for this run. */
+  readonly demo?: HostInfo['demo'];
+}
+
 type Handlers = { readonly [M in ApiMethod]: (input: ApiParsedInput<M>, options: CallOptions) => ApiOutput<M> | Promise<ApiOutput<M>> };
 
-const handlers: Handlers = {
+function createHandlers(host: LocalApiOptions): Handlers {
+  return {
   predict: (input) => predictScenario(input),
   predictBatch: (inputs) =>
     inputs.map((input, index) => {
@@ -66,9 +77,11 @@ const handlers: Handlers = {
       },
     ),
   assess: (input, options) => assess(input, options),
-};
+  hostInfo: () => ({ shell: host.shell ?? 'cli', version: pipefillVersion(), ...(host.demo ? { demo: host.demo } : {}) }),
+  };
+}
 
-async function call<M extends ApiMethod>(method: M, input: ApiInput<M>, options: CallOptions = {}): Promise<ApiOutput<M>> {
+async function call<M extends ApiMethod>(handlers: Handlers, method: M, input: ApiInput<M>, options: CallOptions = {}): Promise<ApiOutput<M>> {
   // Validate here too: the CLI and the web host hand over raw user input.
   const parsed = parseInput(apiContract[method].input, input, `${method} input`) as ApiParsedInput<M>;
   const handler = handlers[method] as (value: ApiParsedInput<M>, options: CallOptions) => ApiOutput<M> | Promise<ApiOutput<M>>;
@@ -77,14 +90,7 @@ async function call<M extends ApiMethod>(method: M, input: ApiInput<M>, options:
   return handler(parsed, { ...(options.signal ? { signal: options.signal } : {}), ...(onProgress ? { onProgress } : {}) });
 }
 
-export function createLocalApi(): PipefillApi {
-  return {
-    predict: (input, options) => call('predict', input, options),
-    predictBatch: (input, options) => call('predictBatch', input, options),
-    plan: (input, options) => call('plan', input, options),
-    catalogue: (input, options) => call('catalogue', input, options),
-    copyTest: (input, options) => call('copyTest', input, options),
-    probe: (input, options) => call('probe', input, options),
-    assess: (input, options) => call('assess', input, options),
-  };
+export function createLocalApi(host: LocalApiOptions = {}): PipefillApi {
+  const handlers = createHandlers(host);
+  return Object.fromEntries(API_METHODS.map((method) => [method, (input: never, options?: CallOptions) => call(handlers, method, input, options)])) as unknown as PipefillApi;
 }

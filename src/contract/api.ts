@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { ProgressEvent } from './copy-test.js';
 import { CopyTestInputSchema, CopyTestResultSchema } from './copy-test.js';
+import { HostInfoSchema } from './host-info.js';
 import { CatalogueSchema, PlanInputSchema, PlanResultSchema } from './plan.js';
 import { ProbeInputSchema, ProbeResultSchema } from './probe.js';
 import { AssessInputSchema, ReportSchema } from './report.js';
@@ -19,6 +20,7 @@ export const apiContract = {
   copyTest: { input: CopyTestInputSchema, output: CopyTestResultSchema },
   probe: { input: ProbeInputSchema, output: ProbeResultSchema },
   assess: { input: AssessInputSchema, output: ReportSchema },
+  hostInfo: { input: z.object({}).strict(), output: HostInfoSchema },
 } as const;
 
 export type ApiMethod = keyof typeof apiContract;

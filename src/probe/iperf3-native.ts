@@ -5,8 +5,8 @@
 
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../platform/package-root.js';
 
 export interface NativeClientOptions {
   readonly host: string;
@@ -38,8 +38,8 @@ interface Addon {
 
 export type NativeIperf = { readonly available: true; run(options: NativeClientOptions, signal?: AbortSignal): Promise<NativeClientResult> } | { readonly available: false; readonly reason: string };
 
-/** Where node-gyp puts the addon, from src/probe or dist/probe alike. */
-export const ADDON_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'native', 'iperf3', 'build', 'Release', 'pipefill_iperf3.node');
+/** Where node-gyp puts the addon, whichever build is running. */
+export const ADDON_PATH = join(packageRoot(), 'native', 'iperf3', 'build', 'Release', 'pipefill_iperf3.node');
 
 // libiperf keeps its last error in a global (i_errno): one test at a time.
 let queue: Promise<unknown> = Promise.resolve();

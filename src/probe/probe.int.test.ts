@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../lab/samba.js';
 import type { SambaServer } from '../lab/samba.js';
-import type { LoopbackServers } from '../test-support/loopback-servers.js';
-import { startLoopbackServers } from '../test-support/loopback-servers.js';
+import type { LoopbackServers } from '../lab/loopback-servers.js';
+import { startLoopbackServers } from '../lab/loopback-servers.js';
 import { probePath } from './probe-path.js';
 
 describe('probePath on loopback', () => {

@@ -1,7 +1,9 @@
-// For tests: a private smbd and an iperf3 server on loopback, stopped together.
+// A private smbd and an iperf3 server on loopback, stopped together: the
+// fixture of the probe and assessment tests, and the demo share of
+// `pipefill ui --demo` (what `npm start` offers a newcomer with no share).
 
 import { spawn } from 'node:child_process';
-import { freePort, SambaServer } from '../lab/samba.js';
+import { freePort, SambaServer } from './samba.js';
 
 export interface LoopbackServers {
   readonly samba: SambaServer;
@@ -13,6 +15,8 @@ export async function startLoopbackServers(): Promise<LoopbackServers> {
   const samba = await SambaServer.start();
   const iperfPort = await freePort();
   const iperf = spawn('iperf3', ['-s', '-B', '127.0.0.1', '-p', String(iperfPort)], { stdio: 'ignore' });
+  // Without iperf3 the probe falls back to an SMB read pipeline; no crash here.
+  iperf.once('error', () => undefined);
   // iperf3 has no readiness signal on stdout in server mode; half a second is ample on loopback.
   await new Promise((resolve) => setTimeout(resolve, 500));
   return {

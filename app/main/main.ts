@@ -1,0 +1,65 @@
+// Electron's main process: one window on the built renderer, a menu, and the
+// contract registered over IPC. Security baseline (DESIGN.md): context
+// isolation, sandbox, no Node in the page, a strict CSP (in the page), no
+// remote content, navigation and new windows refused, every IPC message from
+// our own page only.
+
+import { app, BrowserWindow, ipcMain, Menu, shell } from 'electron';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { createLocalApi } from '../../src/assess/local-api.js';
+import { packageRoot } from '../../src/platform/package-root.js';
+import { registerContract } from './ipc-handlers.js';
+
+const rendererIndex = join(packageRoot(), 'dist', 'renderer', 'index.html');
+// dist/electron/app/main/main.js -> dist/electron/app/preload/preload.cjs
+const preload = fileURLToPath(new URL('../preload/preload.cjs', import.meta.url));
+const pageUrl = pathToFileURL(rendererIndex).href;
+
+function createWindow(): BrowserWindow {
+  const window = new BrowserWindow({
+    width: 1280,
+    height: 860,
+    minWidth: 1024,
+    minHeight: 700,
+    title: 'Pipefill',
+    webPreferences: { preload, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, spellcheck: false },
+  });
+  window.webContents.on('will-navigate', (event) => event.preventDefault());
+  window.webContents.setWindowOpenHandler(({ url }) => {
+    // Links to documentation open in the system browser, never in the app.
+    if (url.startsWith('https://')) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  void window.loadFile(rendererIndex);
+  return window;
+}
+
+function buildMenu(): void {
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate([
+      ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
+      { role: 'fileMenu' },
+      { role: 'editMenu' },
+      { role: 'viewMenu' },
+      { role: 'windowMenu' },
+    ]),
+  );
+}
+
+app.enableSandbox();
+void app.whenReady().then(() => {
+  buildMenu();
+  registerContract(ipcMain, createLocalApi({ shell: 'electron' }), (url) => url === pageUrl);
+  createWindow();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+  });
+});
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+// No webviews, no remote content.
+app.on('web-contents-created', (_event, contents) => {
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+});

@@ -1,0 +1,107 @@
+// The app's frame: navigation between the views, the theme, and the state
+// the views share (the catalogue, the latest report, the planner settings).
+// Views get data and callbacks; the numbers come from src/contract,
+// src/model and ./state.
+
+import { useEffect, useMemo, useState } from 'react';
+import type { PipefillApi } from '../../../src/contract/api.js';
+import type { HostInfo } from '../../../src/contract/host-info.js';
+import type { Catalogue } from '../../../src/contract/plan.js';
+import type { Report } from '../../../src/contract/report.js';
+import type { PlannerSettings } from './state/planner.js';
+import { mergeReports } from './state/compare.js';
+import { plannerHash, settingsFromHash, settingsFromPreset } from './state/planner.js';
+import { toUiError, useAssessment } from './state/use-assessment.js';
+import type { UiError } from './state/use-assessment.js';
+import { PlannerView } from './views/planner-view.js';
+import { ReportsView } from './views/reports-view.js';
+import { ResultsView } from './views/results-view.js';
+import { RunView } from './views/run-view.js';
+import { StartView } from './views/start-view.js';
+
+const VIEWS = ['start', 'run', 'results', 'planner', 'reports'] as const;
+type View = (typeof VIEWS)[number];
+const VIEW_LABELS: Readonly<Record<View, string>> = { start: 'Start', run: 'Run', results: 'Results', planner: 'Planner', reports: 'Reports' };
+
+type Theme = 'light' | 'dark';
+function initialTheme(): Theme {
+  const saved = window.localStorage.getItem('pipefill-theme');
+  if (saved === 'light' || saved === 'dark') return saved;
+  return window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+const DEFAULT_PLANNER = settingsFromPreset('europe-continental', 'win2012plus') ?? { bandwidthBitsPerSecond: 33e6, rttMs: 109, lossPercent: 0, server: 'win2012plus' as const };
+
+export function App({ api }: { readonly api: PipefillApi }) {
+  const sharedPlan = useMemo(() => settingsFromHash(window.location.hash), []);
+  const [view, setView] = useState<View>(sharedPlan ? 'planner' : 'start');
+  const [theme, setTheme] = useState<Theme>(initialTheme);
+  const [catalogue, setCatalogue] = useState<Catalogue | undefined>();
+  const [host, setHost] = useState<HostInfo | undefined>();
+  const [loadError, setLoadError] = useState<UiError | undefined>();
+  const [planner, setPlanner] = useState<PlannerSettings>(sharedPlan ?? DEFAULT_PLANNER);
+  const [reports, setReports] = useState<readonly Report[]>([]);
+  const assessment = useAssessment(api);
+
+  useEffect(() => {
+    document.documentElement.dataset['theme'] = theme;
+    window.localStorage.setItem('pipefill-theme', theme);
+  }, [theme]);
+
+  useEffect(() => {
+    api.catalogue({}).then(setCatalogue, (error: unknown) => setLoadError(toUiError(error)));
+    api.hostInfo({}).then(setHost, (error: unknown) => setLoadError(toUiError(error)));
+  }, [api]);
+
+  useEffect(() => {
+    // Keep a shared planner address in step with the sliders, without touching the token.
+    if (view === 'planner' && window.location.hash.startsWith('#plan&')) window.history.replaceState(null, '', plannerHash(planner));
+  }, [planner, view]);
+
+  const showReport = (report: Report) => {
+    assessment.setReport(report);
+    setView('results');
+  };
+
+  return (
+    <div className="app">
+      <nav aria-label="Views">
+        <h1>Pipefill</h1>
+        {VIEWS.map((id) => (
+          <button key={id} type="button" aria-current={view === id ? 'page' : undefined} onClick={() => setView(id)}>
+            {VIEW_LABELS[id]}
+          </button>
+        ))}
+        <div className="spacer" />
+        <button type="button" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}>
+          {theme === 'dark' ? 'Light theme' : 'Dark theme'}
+        </button>
+        {host && <p className="hint">Pipefill {host.version} ({host.shell})</p>}
+      </nav>
+      <main>
+        {loadError && (
+          <p className="error" role="alert">
+            {loadError.message} {loadError.hint}
+          </p>
+        )}
+        {view === 'start' && (
+          <StartView
+            catalogue={catalogue}
+            host={host}
+            onPlan={() => setView('planner')}
+            onAssess={(input) => {
+              setView('run');
+              void assessment.start(input).then((report) => {
+                if (report) setReports((current) => mergeReports(current, [report]));
+              });
+            }}
+          />
+        )}
+        {view === 'run' && <RunView phase={assessment.phase} run={assessment.run} error={assessment.error} onCancel={assessment.cancel} onResults={() => setView('results')} onStart={() => setView('start')} />}
+        {view === 'results' && <ResultsView report={assessment.report} onStart={() => setView('start')} />}
+        {view === 'planner' && <PlannerView catalogue={catalogue} settings={planner} onChange={setPlanner} />}
+        {view === 'reports' && <ReportsView reports={reports} onOpen={(opened) => setReports((current) => mergeReports(current, opened))} onShow={showReport} />}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { planFromInput } from '../../../../src/contract/plan.js';
+import { bandwidthToSlider, plan, planCsv, plannerHash, settingsFromHash, settingsFromPreset, sliderToBandwidth } from './planner.js';
+
+describe('planner state', () => {
+  it('gives the same predictions as the contract (and so the CLI) for a preset', () => {
+    const settings = settingsFromPreset('europe-continental', 'win2012plus');
+    expect(settings).toBeDefined();
+    if (!settings) return;
+    expect(plan(settings)).toEqual(planFromInput({ preset: 'europe-continental', server: 'win2012plus' }));
+  });
+
+  it('moves the bandwidth slider on a log scale and back', () => {
+    expect(sliderToBandwidth(0)).toBe(5e5);
+    expect(sliderToBandwidth(1000)).toBe(1e10);
+    expect(sliderToBandwidth(bandwidthToSlider(155e6))).toBeCloseTo(155e6, -6);
+  });
+
+  it('shares a plan through the page address, and refuses one that does not parse', () => {
+    const settings = { bandwidthBitsPerSecond: 20e6, rttMs: 80, lossPercent: 0.1, server: 'samba' as const };
+    expect(settingsFromHash(plannerHash(settings))).toEqual(settings);
+    expect(settingsFromHash('#plan&bandwidth=-1&rtt=80')).toBeUndefined();
+    expect(settingsFromHash('#token=abc')).toBeUndefined();
+  });
+
+  it('exports one CSV row per prediction', () => {
+    const result = plan({ bandwidthBitsPerSecond: 20e6, rttMs: 80, lossPercent: 0, server: 'samba' });
+    const lines = planCsv(result).trim().split('\n');
+    expect(lines).toHaveLength(result.cells.length + 1);
+    expect(lines[0]).toMatch(/^link,bandwidth_bps/);
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../../../../src/contract/report.js';
+import { headlineFinding, pipeFor, resultRows } from './results.js';
+
+const finding = {
+  profile: 'xp-smb1' as const,
+  op: 'read' as const,
+  workload: 'file:4MiB',
+  measuredSeconds: 3.8,
+  expectedSeconds: 2.9,
+  expectedLimitedBy: 'copy-pipeline' as const,
+  efficiency: 0.76,
+  verdict: 'as-expected' as const,
+  limitedBy: 'copy-pipeline' as const,
+  explainedSeconds: 3.5,
+  measuredMbps: 8.8,
+  inFlightBytes: 36_000,
+  sentence: 'One 60 KiB request per round trip.',
+};
+
+const report = {
+  options: { server: 'samba', profiles: ['xp-smb1'], quick: true, fileBytes: 4 * 1024 * 1024, dirsetScale: 0.01 },
+  probes: { rtt: { medianMs: 32 }, bandwidth: { mbps: 155 } },
+  copyTests: [{ emulation: 'SMB1 is not spoken: …' }],
+  diagnosis: { headline: 'xp-smb1 read of file:4MiB: One 60 KiB request per round trip.', findings: [finding] },
+} as unknown as Report;
+
+describe('results', () => {
+  it('has a row per finding, with the emulation note of its copy', () => {
+    const [row] = resultRows(report);
+    expect(row?.label).toBe('xp-smb1 read file:4MiB');
+    expect(row?.emulation).toMatch(/not spoken/);
+  });
+
+  it("draws XP's pipe: a 60 KiB pipeline against a 620 KB BDP, the pipeline limiting", () => {
+    const pipe = pipeFor(report, finding);
+    expect(pipe.bdpBytes).toBeCloseTo((155e6 / 8) * 0.032, 0);
+    const limiting = pipe.bars.filter((bar) => bar.limiting);
+    expect(limiting.map((bar) => bar.layer)).toEqual(['Copy pipeline']);
+    expect(limiting[0]?.bytesInFlight).toBe(60 * 1024);
+    expect(pipe.bandwidthLimits).toBe(false);
+  });
+
+  it('opens on the headline finding', () => {
+    expect(headlineFinding(report)).toBe(finding);
+  });
+});

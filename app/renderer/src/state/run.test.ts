@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { applyProgress, INITIAL_RUN } from './run.js';
+
+describe('run state', () => {
+  it('keeps one live series per test copy and follows the fractions', () => {
+    const test = { profile: 'win7-smb2' as const, op: 'read' as const, workload: 'file:4MiB', index: 0, count: 2 };
+    let state = applyProgress(INITIAL_RUN, { step: 'probe', bytes: 0, totalBytes: 0, fraction: 0 });
+    state = applyProgress(state, { step: 'copy', bytes: 10, totalBytes: 40, fraction: 0.4, test, live: { tMs: 100, mbps: 50, opsPerSecond: 6 } });
+    state = applyProgress(state, { step: 'copy', bytes: 20, totalBytes: 40, fraction: 0.45, test, live: { tMs: 200, mbps: 60, opsPerSecond: 7 } });
+    state = applyProgress(state, { step: 'copy', bytes: 5, totalBytes: 40, fraction: 0.7, test: { ...test, op: 'write', index: 1 }, live: { tMs: 100, mbps: 20, opsPerSecond: 2 } });
+    expect(state.series.map((s) => [s.key, s.points.length])).toEqual([
+      ['win7-smb2 read file:4MiB', 2],
+      ['win7-smb2 write file:4MiB', 1],
+    ]);
+    expect(state.fraction).toBe(0.7);
+    expect(state.stepFraction).toBeCloseTo(5 / 40, 9);
+    expect(state.events).toBe(4);
+  });
+
+  it('keeps the last overall fraction when an event has none', () => {
+    const state = applyProgress({ ...INITIAL_RUN, fraction: 0.3 }, { step: 'connect', bytes: 0, totalBytes: 0 });
+    expect(state.fraction).toBe(0.3);
+  });
+});

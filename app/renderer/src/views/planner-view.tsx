@@ -1,0 +1,126 @@
+// Planner: no share needed. A preset or sliders for bandwidth, RTT and loss;
+// every generation's predicted time for the large file and the directory
+// set, recomputed in the page as the sliders move.
+
+import type { ChartConfiguration } from 'chart.js';
+import { useMemo } from 'react';
+import type { Catalogue } from '../../../../src/contract/plan.js';
+import type { ServerProfileId } from '../../../../src/model/server-profiles.js';
+import { formatBytes, formatDuration, formatRate } from '../../../../src/model/units.js';
+import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
+import { download } from '../download.js';
+import type { PlannerSettings } from '../state/planner.js';
+import { asCustom, bandwidthToSlider, plan, planCsv, plannerHash, settingsFromPreset, SLIDER_STEPS, sliderToBandwidth } from '../state/planner.js';
+import { LAYER_LABELS } from '../state/results.js';
+
+export interface PlannerViewProps {
+  readonly catalogue: Catalogue | undefined;
+  readonly settings: PlannerSettings;
+  readonly onChange: (settings: PlannerSettings) => void;
+}
+
+export function PlannerView({ catalogue, settings, onChange }: PlannerViewProps) {
+  const result = useMemo(() => plan(settings), [settings]);
+  // Moving a slider makes the link a custom one.
+  const change = (patch: Partial<PlannerSettings>) => onChange(asCustom({ ...settings, ...patch }));
+  const chart = useMemo<ChartConfiguration>(() => {
+    const clients = [...new Set(result.cells.map((cell) => cell.client))];
+    const tests = [...new Set(result.cells.map((cell) => `${cell.op} ${cell.workload}`))];
+    return {
+      type: 'bar',
+      data: {
+        labels: tests,
+        datasets: clients.map((client, index) => ({
+          label: client,
+          data: tests.map((test) => result.cells.find((cell) => cell.client === client && `${cell.op} ${cell.workload}` === test)?.seconds ?? null),
+          backgroundColor: SERIES_COLOURS[index % SERIES_COLOURS.length],
+        })),
+      },
+      options: { scales: { y: { type: 'logarithmic', title: { display: true, text: 'seconds (log scale)' } } }, plugins: { legend: { position: 'bottom' } } },
+    };
+  }, [result]);
+
+  return (
+    <>
+      <h2>Planner</h2>
+      <section className="panel">
+        <label htmlFor="preset">Link preset</label>
+        <select
+          id="preset"
+          value={settings.preset ?? ''}
+          onChange={(e) => {
+            const preset = settingsFromPreset(e.target.value, settings.server);
+            if (preset) onChange(preset);
+          }}
+        >
+          <option value="" disabled>
+            Custom link
+          </option>
+          {catalogue?.presets.map((preset) => (
+            <option key={preset.id} value={preset.id}>
+              {preset.label} ({formatRate(preset.bandwidthBitsPerSecond)}, {preset.rttMs} ms)
+            </option>
+          ))}
+        </select>
+        <label htmlFor="bandwidth">Bandwidth: {formatRate(settings.bandwidthBitsPerSecond)}</label>
+        <input id="bandwidth" type="range" min={0} max={SLIDER_STEPS} value={bandwidthToSlider(settings.bandwidthBitsPerSecond)} onChange={(e) => change({ bandwidthBitsPerSecond: sliderToBandwidth(Number(e.target.value)) })} />
+        <label htmlFor="rtt">Round-trip time: {settings.rttMs} ms</label>
+        <input id="rtt" type="range" min={1} max={700} value={settings.rttMs} onChange={(e) => change({ rttMs: Number(e.target.value) })} />
+        <label htmlFor="loss">Packet loss: {settings.lossPercent}%</label>
+        <input id="loss" type="range" min={0} max={50} value={settings.lossPercent * 10} onChange={(e) => change({ lossPercent: Number(e.target.value) / 10 })} />
+        <label htmlFor="plan-server">Server</label>
+        <select id="plan-server" value={settings.server} onChange={(e) => onChange({ ...settings, server: e.target.value as ServerProfileId })}>
+          {catalogue?.servers.map((server) => (
+            <option key={server.id} value={server.id}>
+              {server.label}
+            </option>
+          ))}
+        </select>
+        <p className="hint">
+          {result.link.label}: BDP {formatBytes(result.link.bdpBytes)}. Times come from Pipefill's model, calibrated on NetApp TR-3869's measurements.
+        </p>
+        <div className="row">
+          <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(`${window.location.origin}${window.location.pathname}${plannerHash(settings)}`)}>
+            Copy a link to this plan
+          </button>
+          <button type="button" className="secondary" onClick={() => download('pipefill-plan.csv', planCsv(result), 'text/csv')}>
+            Export (CSV)
+          </button>
+          <button type="button" className="secondary" onClick={() => download('pipefill-plan.json', `${JSON.stringify(result, null, 2)}\n`, 'application/json')}>
+            Export (JSON)
+          </button>
+        </div>
+      </section>
+      <section className="panel">
+        <h3>Predicted times</h3>
+        <ChartCanvas config={chart} label="Predicted seconds for every client generation and test" height={320} testId="chart-planner" />
+      </section>
+      <section className="panel">
+        <table data-testid="planner-table">
+          <thead>
+            <tr>
+              <th>Client</th>
+              <th>Test</th>
+              <th className="num">Time</th>
+              <th className="num">Rate</th>
+              <th>Limited by</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.cells.map((cell) => (
+              <tr key={`${cell.client}-${cell.op}-${cell.workload}`} data-client={cell.client} data-op={cell.op} data-workload={cell.workload} data-seconds={cell.seconds}>
+                <td>{cell.clientLabel}</td>
+                <td>
+                  {cell.op} {cell.workload}
+                </td>
+                <td className="num">{formatDuration(cell.seconds * 1000)}</td>
+                <td className="num">{formatRate(cell.throughputMbps * 1e6)}</td>
+                <td title={cell.explanation}>{LAYER_LABELS[cell.limitedBy]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </>
+  );
+}

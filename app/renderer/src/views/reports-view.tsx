@@ -1,0 +1,108 @@
+// Reports: open saved assessments and compare sites, slowest first, for the
+// generation and test a readiness review cares about.
+
+import { useMemo, useState } from 'react';
+import type { Report } from '../../../../src/contract/report.js';
+import type { ClientProfileId, Op } from '../../../../src/model/client-profiles.js';
+import { CLIENT_PROFILE_IDS } from '../../../../src/model/client-profiles.js';
+import { formatDuration, formatRate } from '../../../../src/model/units.js';
+import { parseReport, siteRows } from '../state/compare.js';
+import { LAYER_LABELS } from '../state/results.js';
+
+export interface ReportsViewProps {
+  readonly reports: readonly Report[];
+  readonly onOpen: (reports: readonly Report[]) => void;
+  readonly onShow: (report: Report) => void;
+}
+
+export function ReportsView({ reports, onOpen, onShow }: ReportsViewProps) {
+  const [profile, setProfile] = useState<ClientProfileId>('win10-smb3');
+  const [op, setOp] = useState<Op>('write');
+  const [kind, setKind] = useState<'file' | 'dirset'>('dirset');
+  const [errors, setErrors] = useState<string[]>([]);
+  const rows = useMemo(() => siteRows(reports, profile, op, kind), [reports, profile, op, kind]);
+
+  const open = async (files: FileList | null) => {
+    if (!files) return;
+    const opened: Report[] = [];
+    const failed: string[] = [];
+    for (const file of Array.from(files)) {
+      try {
+        opened.push(parseReport(await file.text(), file.name));
+      } catch (error) {
+        failed.push(error instanceof Error ? error.message : String(error));
+      }
+    }
+    setErrors(failed);
+    if (opened.length > 0) onOpen(opened);
+  };
+
+  return (
+    <>
+      <h2>Reports</h2>
+      <section className="panel">
+        <label htmlFor="open-reports">Open saved reports (JSON)</label>
+        <input id="open-reports" type="file" accept="application/json,.json" multiple onChange={(e) => void open(e.target.files)} />
+        {errors.map((error) => (
+          <p className="error" key={error}>
+            {error}
+          </p>
+        ))}
+        <div className="row">
+          <label htmlFor="cmp-profile">Generation</label>
+          <select id="cmp-profile" value={profile} onChange={(e) => setProfile(e.target.value as ClientProfileId)}>
+            {CLIENT_PROFILE_IDS.map((id) => (
+              <option key={id}>{id}</option>
+            ))}
+          </select>
+          <label htmlFor="cmp-op">Direction</label>
+          <select id="cmp-op" value={op} onChange={(e) => setOp(e.target.value as Op)}>
+            <option>read</option>
+            <option>write</option>
+          </select>
+          <label htmlFor="cmp-kind">Test</label>
+          <select id="cmp-kind" value={kind} onChange={(e) => setKind(e.target.value as 'file' | 'dirset')}>
+            <option value="file">large file</option>
+            <option value="dirset">directory set</option>
+          </select>
+        </div>
+      </section>
+      <section className="panel">
+        {reports.length === 0 ? (
+          <p>No reports open. Run an assessment, or open saved ones above.</p>
+        ) : (
+          <table data-testid="sites">
+            <thead>
+              <tr>
+                <th>Site</th>
+                <th className="num">RTT</th>
+                <th className="num">Bandwidth</th>
+                <th className="num">Time</th>
+                <th>Limited by</th>
+                <th>Assessed</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row, index) => (
+                <tr key={`${row.site}-${row.startedAt}`}>
+                  <td>{row.site}</td>
+                  <td className="num">{row.rttMs.toFixed(1)} ms</td>
+                  <td className="num">{formatRate(row.bandwidthMbps * 1e6)}</td>
+                  <td className="num">{row.seconds === undefined ? 'not tested' : formatDuration(row.seconds * 1000)}</td>
+                  <td>{row.limitedBy ? LAYER_LABELS[row.limitedBy as keyof typeof LAYER_LABELS] : ''}</td>
+                  <td>{row.startedAt.slice(0, 16).replace('T', ' ')}</td>
+                  <td>
+                    <button type="button" className="secondary" onClick={() => { const report = reports.find((r) => r.startedAt === row.startedAt && r.target.share === row.site); if (report) onShow(report); }} aria-label={`Show the results of report ${index + 1}`}>
+                      Show
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,147 @@
+// Results: measured against expected for every copy (table and bars), the
+// path's BDP against each layer's in-flight limit (the pipe), and the
+// diagnosis in plain words.
+
+import type { ChartConfiguration } from 'chart.js';
+import { useMemo, useState } from 'react';
+import type { Report } from '../../../../src/contract/report.js';
+import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../../../../src/model/units.js';
+import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
+import { download } from '../download.js';
+import { headlineFinding, LAYER_LABELS, pipeFor, resultRows } from '../state/results.js';
+
+export interface ResultsViewProps {
+  readonly report: Report | undefined;
+  readonly onStart: () => void;
+}
+
+export function ResultsView({ report, onStart }: ResultsViewProps) {
+  const [selected, setSelected] = useState<number | undefined>();
+  const rows = useMemo(() => (report ? resultRows(report) : []), [report]);
+  const finding = report ? (selected === undefined ? headlineFinding(report) : report.diagnosis.findings[selected]) : undefined;
+  const pipe = useMemo(() => (report && finding ? pipeFor(report, finding) : undefined), [report, finding]);
+
+  const bars = useMemo<ChartConfiguration>(
+    () => ({
+      type: 'bar',
+      data: {
+        labels: rows.map((row) => row.label),
+        datasets: [
+          { label: 'measured (s)', data: rows.map((row) => row.measuredSeconds), backgroundColor: SERIES_COLOURS[0] },
+          { label: 'expected (s)', data: rows.map((row) => row.expectedSeconds), backgroundColor: SERIES_COLOURS[1] },
+        ],
+      },
+      options: { indexAxis: 'y', scales: { x: { type: 'logarithmic', title: { display: true, text: 'seconds (log scale)' } } }, plugins: { legend: { position: 'bottom' } } },
+    }),
+    [rows],
+  );
+
+  const pipeChart = useMemo<ChartConfiguration | undefined>(() => {
+    if (!pipe) return undefined;
+    const finite = pipe.bars.filter((bar) => Number.isFinite(bar.bytesInFlight));
+    return {
+      type: 'bar',
+      data: {
+        labels: ['Path BDP', ...finite.map((bar) => bar.layer)],
+        datasets: [
+          {
+            label: 'bytes in flight',
+            data: [pipe.bdpBytes, ...finite.map((bar) => bar.bytesInFlight)],
+            backgroundColor: [pipe.bandwidthLimits ? SERIES_COLOURS[0] : '#868e96', ...finite.map((bar) => (bar.limiting ? SERIES_COLOURS[0] : SERIES_COLOURS[1]))],
+          },
+        ],
+      },
+      options: { indexAxis: 'y', scales: { x: { type: 'logarithmic', title: { display: true, text: 'bytes in flight (log scale)' } } }, plugins: { legend: { display: false } } },
+    };
+  }, [pipe]);
+
+  if (!report) {
+    return (
+      <>
+        <h2>Results</h2>
+        <section className="panel">
+          <p>No results yet: run an assessment, or open a saved report in Reports.</p>
+          <button type="button" className="primary" onClick={onStart}>
+            Start
+          </button>
+        </section>
+      </>
+    );
+  }
+  const { probes } = report;
+  return (
+    <>
+      <h2>Results for {report.target.share}</h2>
+      <section className="panel">
+        <p className="headline" data-testid="headline">
+          {report.diagnosis.headline}
+        </p>
+        <p className="hint">
+          RTT {probes.rtt.medianMs.toFixed(2)} ms (TCP handshake median; SMB2 ECHO {probes.rtt.smbEcho.medianMs.toFixed(2)} ms). Bandwidth {formatRate(probes.bandwidth.mbps * 1e6)} by {probes.bandwidth.method}
+          {probes.bandwidth.via ? ` (${probes.bandwidth.via})` : ''}
+          {probes.bandwidth.fallbackReason ? `: ${probes.bandwidth.fallbackReason}` : ''}. Expectations assume a {report.options.server} server.
+        </p>
+        <div className="row">
+          <button type="button" className="secondary" onClick={() => download(`pipefill-report-${report.startedAt.replace(/[:.]/g, '-')}.json`, `${JSON.stringify(report, null, 2)}\n`, 'application/json')}>
+            Export report (JSON)
+          </button>
+        </div>
+      </section>
+      <section className="panel">
+        <h3>Measured and expected</h3>
+        <table>
+          <thead>
+            <tr>
+              <th>Test</th>
+              <th className="num">Measured</th>
+              <th className="num">Expected</th>
+              <th className="num">Rate</th>
+              <th>Verdict</th>
+              <th>Limited by</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row, index) => (
+              <tr key={row.key}>
+                <td>
+                  <button type="button" className="secondary" onClick={() => setSelected(index)} aria-pressed={finding === report.diagnosis.findings[index]} title={row.emulation ?? undefined}>
+                    {row.label}
+                  </button>
+                </td>
+                <td className="num">{formatDuration(row.measuredSeconds * 1000)}</td>
+                <td className="num">{formatDuration(row.expectedSeconds * 1000)}</td>
+                <td className="num">{formatRate(row.measuredMbps * 1e6)}</td>
+                <td className={`verdict-${row.verdict}`}>{row.verdict.replace(/-/g, ' ')}</td>
+                <td>{LAYER_LABELS[row.limitedBy]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p className="hint">SMB1 generations are emulated over SMB2 with their I/O pattern; hover a test for the note.</p>
+      </section>
+      <div className="grid2">
+        <section className="panel">
+          <h3>Measured and expected times</h3>
+          <ChartCanvas config={bars} label="Measured and expected seconds for every test copy" height={Math.max(260, rows.length * 28)} testId="chart-measured" />
+        </section>
+        <section className="panel">
+          <h3>The pipe: {pipe?.title}</h3>
+          {pipeChart && <ChartCanvas config={pipeChart} label="The path's bandwidth-delay product against each layer's in-flight limit" testId="chart-pipe" />}
+          <p className="hint">
+            The path holds {pipe ? formatBytes(pipe.bdpBytes) : ''} in flight (grey, or orange when every layer keeps it full); the orange bar is the layer that limits.
+            {pipe?.bars.some((bar) => !Number.isFinite(bar.bytesInFlight)) ? ' Layers without a bar set no limit on this path.' : ''}
+          </p>
+        </section>
+      </div>
+      {finding && (
+        <section className="panel">
+          <h3>Diagnosis: {finding.profile} {finding.op} {finding.workload}</h3>
+          <p data-testid="diagnosis">{finding.sentence}</p>
+          <p className="hint">
+            Measured {formatRate(finding.measuredMbps * 1e6)}, about {formatBinaryBytes(finding.inFlightBytes)} in flight.
+          </p>
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,102 @@
+// Start: where to test and as whom; or plan without a share.
+
+import { useMemo, useState } from 'react';
+import type { HostInfo } from '../../../../src/contract/host-info.js';
+import type { Catalogue } from '../../../../src/contract/plan.js';
+import type { AssessInput } from '../../../../src/contract/report.js';
+import type { ClientProfileId } from '../../../../src/model/client-profiles.js';
+import type { ServerProfileId } from '../../../../src/model/server-profiles.js';
+import { startFormErrors } from '../state/start-form.js';
+import type { StartForm } from '../state/start-form.js';
+import { DEFAULT_FORM, toAssessInput } from '../state/start-form.js';
+
+export interface StartViewProps {
+  readonly catalogue: Catalogue | undefined;
+  readonly host: HostInfo | undefined;
+  readonly onAssess: (input: AssessInput) => void;
+  readonly onPlan: () => void;
+}
+
+export function StartView({ catalogue, host, onAssess, onPlan }: StartViewProps) {
+  const [form, setForm] = useState<StartForm>(DEFAULT_FORM);
+  const [touched, setTouched] = useState(false);
+  const errors = useMemo(() => startFormErrors(form), [form]);
+  const set = <K extends keyof StartForm>(key: K, value: StartForm[K]) => setForm((current) => ({ ...current, [key]: value }));
+  const toggleProfile = (id: ClientProfileId) => set('profiles', form.profiles.includes(id) ? form.profiles.filter((p) => p !== id) : [...form.profiles, id]);
+  const submit = () => {
+    setTouched(true);
+    if (Object.keys(errors).length === 0) onAssess(toAssessInput(form));
+  };
+  const demo = host?.demo;
+
+  return (
+    <>
+      <h2>Start</h2>
+      <section className="panel">
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit();
+          }}
+        >
+          <label htmlFor="share">Share</label>
+          <input id="share" type="text" value={form.share} placeholder="\\server\share, //server/share or smb://server/share" onChange={(e) => set('share', e.target.value)} aria-invalid={errors.share !== undefined} aria-describedby="share-error" />
+          {(touched || form.share !== '') && errors.share && (
+            <p className="error" id="share-error">
+              {errors.share}
+            </p>
+          )}
+          <label htmlFor="user">User</label>
+          <input id="user" type="text" autoComplete="username" value={form.user} onChange={(e) => set('user', e.target.value)} />
+          {touched && errors.user && <p className="error">{errors.user}</p>}
+          <label htmlFor="password">Password</label>
+          <input id="password" type="password" autoComplete="current-password" value={form.password} onChange={(e) => set('password', e.target.value)} />
+          <p className="hint">Used for this run only; never saved and never written to a report.</p>
+          <label htmlFor="domain">Domain (optional)</label>
+          <input id="domain" type="text" value={form.domain} onChange={(e) => set('domain', e.target.value)} />
+          <label htmlFor="iperf">iperf3 server (optional)</label>
+          <input id="iperf" type="text" value={form.iperf} placeholder="host or host:port" onChange={(e) => set('iperf', e.target.value)} />
+          {form.iperf !== '' && errors.iperf && <p className="error">{errors.iperf}</p>}
+          <p className="hint">Without one, bandwidth comes from Pipefill's deepest SMB read pipeline.</p>
+          <fieldset className="checks">
+            <legend>Client generations to test</legend>
+            {catalogue?.clients.map((client) => (
+              <label key={client.id}>
+                <input type="checkbox" checked={form.profiles.includes(client.id)} onChange={() => toggleProfile(client.id)} />
+                {client.label}
+              </label>
+            ))}
+          </fieldset>
+          {touched && errors.profiles && <p className="error">{errors.profiles}</p>}
+          <label htmlFor="server">The server is</label>
+          <select id="server" value={form.server} onChange={(e) => set('server', e.target.value as ServerProfileId)}>
+            {catalogue?.servers.map((server) => (
+              <option key={server.id} value={server.id}>
+                {server.label}
+              </option>
+            ))}
+          </select>
+          <div className="checks">
+            <label>
+              <input type="checkbox" checked={form.quick} onChange={(e) => set('quick', e.target.checked)} /> Quick run (about 15 s of copies instead of a minute)
+            </label>
+          </div>
+          <div className="row">
+            <button type="submit" className="primary">
+              Assess this share
+            </button>
+            <button type="button" className="secondary" onClick={onPlan}>
+              Plan without a share
+            </button>
+            {demo && (
+              <button type="button" className="secondary" onClick={() => setForm((current) => ({ ...current, share: demo.share, user: demo.user, password: demo.password, iperf: demo.iperf ?? '', server: 'samba' }))}>
+                Use the demo share
+              </button>
+            )}
+          </div>
+          {demo && <p className="hint">The demo share is a Samba server Pipefill started on this machine for this session ({demo.share}); it stops when Pipefill does.</p>}
+        </form>
+      </section>
+    </>
+  );
+}

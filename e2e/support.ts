@@ -1,0 +1,94 @@
+// For the e2e tests: the web mode started the way a person starts it
+// (`pipefill ui`, the built CLI, with its demo share), Debian's Chromium
+// driven by Playwright, screenshots of every view for a reviewer, and every
+// console error the page logs.
+
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+export const CLI = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
+
+export const canRunE2e = existsSync(CHROMIUM) && existsSync(CLI);
+
+export interface WebMode {
+  readonly url: string;
+  readonly child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts `pipefill ui --no-open --demo` and waits (at most 30 s) for the address it prints. */
+export function startWebMode(): Promise<WebMode> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'ui', '--no-open', '--demo'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`pipefill ui printed no address within 30 s: ${stderr}`));
+    }, 30_000);
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const url = stdout.split('\n').find((line) => line.startsWith('http://127.0.0.1:'));
+      if (!url) return;
+      clearTimeout(timer);
+      resolve({
+        url,
+        child,
+        stop: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null) {
+              done();
+              return;
+            }
+            // SIGTERM lets it stop its demo Samba and iperf3; SIGKILL after 10 s if it hangs.
+            const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+            child.once('exit', () => {
+              clearTimeout(kill);
+              done();
+            });
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`pipefill ui exited (${code}) before printing an address: ${stderr}`));
+    });
+  });
+}
+
+export function launchChromium(): Promise<Browser> {
+  // Flags from this machine's notes: no sandbox as root, and no background
+  // networking (the closed network refuses it, many times a start).
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** Collects console errors and uncaught exceptions of a page. */
+export function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  return errors;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+}
+
+/** Every chart on the page draws at least one point. */
+export async function chartPointCounts(page: Page): Promise<Record<string, number>> {
+  return page.$$eval('canvas[data-testid]', (canvases) => Object.fromEntries(canvases.map((canvas) => [canvas.getAttribute('data-testid') ?? '', Number(canvas.getAttribute('data-points'))])));
+}

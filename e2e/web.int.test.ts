@@ -1,0 +1,118 @@
+// End to end in Debian's Chromium against the web mode (`pipefill ui`): the
+// planner against the CLI's predictions, a full assessment of the demo Samba
+// share with live progress and results, the report's export and reopening.
+// Each step saves a screenshot under e2e/screenshots/ and the page must log
+// no console error.
+
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReportSchema } from '../src/contract/report.js';
+import type { WebMode } from './support.js';
+import { canRunE2e, chartPointCounts, CLI, consoleErrors, launchChromium, screenshot, startWebMode } from './support.js';
+
+if (!canRunE2e) console.warn('SKIPPED: the web e2e tests need /usr/bin/chromium (apt-get install chromium) and a build (npm test builds it).');
+
+describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
+  let web: WebMode;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  let demoPassword = '';
+  beforeAll(async () => {
+    web = await startWebMode();
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    errors = consoleErrors(page);
+    await page.goto(web.url);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await web?.stop();
+  });
+
+  it('opens on Start with the demo share offered', async () => {
+    await page.getByRole('heading', { name: 'Start' }).waitFor();
+    await expect(page.getByRole('button', { name: 'Use the demo share' }).isVisible()).resolves.toBe(true);
+    await page.getByLabel('Share').fill('//server');
+    await expect(page.locator('#share-error').textContent()).resolves.toMatch(/share/i);
+    await screenshot(page, '01-start');
+    expect(errors).toEqual([]);
+  });
+
+  it('plans a preset with the same predictions as the CLI', async () => {
+    await page.getByRole('button', { name: 'Plan without a share' }).click();
+    await page.getByLabel('Link preset').selectOption('tr3869-oc3-32ms');
+    const rows = await page.$$eval('[data-testid="planner-table"] tbody tr', (trs) =>
+      trs.map((tr) => ({ client: tr.getAttribute('data-client'), op: tr.getAttribute('data-op'), workload: tr.getAttribute('data-workload'), seconds: Number(tr.getAttribute('data-seconds')) })),
+    );
+    expect(rows.length).toBe(28);
+    const scenarios = rows.map((row) => ({ client: row.client, server: 'win2012plus', op: row.op, workload: row.workload, bandwidth: '155.52mbit', rtt: '32ms' }));
+    const cli = spawnSync(process.execPath, [CLI, 'predict', '--batch', '-', '--json'], { input: JSON.stringify(scenarios), encoding: 'utf8' });
+    expect(cli.status).toBe(0);
+    const predicted = (JSON.parse(cli.stdout) as { seconds: number }[]).map((p) => p.seconds);
+    expect(rows.map((row) => row.seconds)).toEqual(predicted);
+    // Moving a slider recomputes in the page.
+    const before = rows[0]?.seconds;
+    await page.getByLabel(/Round-trip time/).fill('200');
+    const after = Number(await page.locator('[data-testid="planner-table"] tbody tr').first().getAttribute('data-seconds'));
+    expect(after).toBeGreaterThan(before ?? Infinity);
+    expect((await chartPointCounts(page))['chart-planner']).toBeGreaterThan(0);
+    await screenshot(page, '02-planner');
+    expect(errors).toEqual([]);
+  });
+
+  it('runs a full assessment of the demo share, live, to its results', async () => {
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByRole('button', { name: 'Use the demo share' }).click();
+    for (const label of ['Windows 7, SMB1', 'Windows 7, SMB2', 'Windows 10/11, SMB3']) await page.getByLabel(label).uncheck();
+    await page.getByLabel(/Quick run/).check();
+    demoPassword = await page.getByLabel('Password').inputValue();
+    expect(demoPassword.length).toBeGreaterThan(8);
+    await page.getByRole('button', { name: 'Assess this share' }).click();
+    await page.getByRole('heading', { name: 'Run' }).waitFor();
+    // Live: the throughput chart fills while copies run.
+    // (Polled from outside: the page's CSP rightly refuses evaluated strings.)
+    await expect.poll(async () => Number(await page.getByTestId('chart-throughput').getAttribute('data-points')), { timeout: 60_000 }).toBeGreaterThan(0);
+    const overall = Number(await page.getByTestId('overall-progress').getAttribute('value'));
+    expect(overall).toBeGreaterThan(0);
+    await screenshot(page, '03-run');
+    await page.getByRole('button', { name: 'See the results' }).click({ timeout: 120_000 });
+    await page.getByTestId('headline').waitFor();
+    await expect(page.getByTestId('headline').textContent()).resolves.toMatch(/of (file|tr3869-dirset)/);
+    const charts = await chartPointCounts(page);
+    expect(charts['chart-measured']).toBeGreaterThan(0);
+    expect(charts['chart-pipe']).toBeGreaterThan(0);
+    await expect(page.locator('table tbody tr').count()).resolves.toBe(8);
+    await screenshot(page, '04-results');
+    expect(errors).toEqual([]);
+  }, 180_000);
+
+  it('exports the report, with no password in it, and reopens it in Reports', { timeout: 60_000 }, async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export report (JSON)' }).click()]);
+    const path = await download.path();
+    const text = readFileSync(path, 'utf8');
+    const report = ReportSchema.parse(JSON.parse(text));
+    expect(report.copyTests).toHaveLength(8);
+    expect(text).not.toContain(demoPassword);
+    expect(text).not.toMatch(/"password"/);
+    // A fresh page knows no reports: the row comes from the file.
+    await page.reload();
+    await page.getByRole('button', { name: 'Reports', exact: true }).click();
+    await page.getByLabel('Open saved reports (JSON)').setInputFiles(path);
+    await expect.poll(() => page.locator('[data-testid="sites"] tbody tr').count()).toBe(1);
+    await expect(page.locator('[data-testid="sites"] tbody tr').first().textContent()).resolves.toContain(report.target.share);
+    await screenshot(page, '05-reports');
+    expect(errors).toEqual([]);
+  });
+
+  it('reads in the dark theme too', async () => {
+    await page.getByRole('button', { name: /dark theme/i }).click();
+    await page.getByRole('button', { name: 'Show the results of report 1' }).click();
+    await page.getByTestId('headline').waitFor();
+    await screenshot(page, '06-results-dark');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,109 @@
+// The web mode's host on loopback: the contract over HTTP with the token,
+// progress streamed, cancel on disconnect, and the doors it keeps shut.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PipefillApi } from '../contract/api.js';
+import type { ProgressEvent } from '../contract/copy-test.js';
+import { httpSend } from '../contract/http-send.js';
+import { apiOverTransport } from '../contract/transport.js';
+import { createLocalApi } from '../assess/local-api.js';
+import { predictScenario } from '../contract/scenario.js';
+import type { WebHost } from './host.js';
+import { startWebHost } from './host.js';
+
+function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+describe('web host', () => {
+  let host: WebHost;
+  let rendererDir: string;
+  let cancelled = false;
+  beforeAll(async () => {
+    rendererDir = mkdtempSync(join(tmpdir(), 'pipefill-renderer-'));
+    mkdirSync(join(rendererDir, 'assets'));
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Pipefill</title>');
+    writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+    writeFileSync(join(tmpdir(), 'pipefill-secret.txt'), 'secret');
+    const local = createLocalApi({ shell: 'web' });
+    const api: PipefillApi = {
+      ...local,
+      // A call that reports progress and runs until cancelled.
+      probe: (_input, options) =>
+        new Promise((_resolve, reject) => {
+          options?.onProgress?.({ step: 'probe', bytes: 1, totalBytes: 2 });
+          options?.signal?.addEventListener('abort', () => {
+            cancelled = true;
+            reject(new Error('cancelled'));
+          });
+        }),
+    };
+    host = await startWebHost({ api, rendererDir });
+  });
+  afterAll(async () => {
+    await host?.close();
+    rmSync(rendererDir, { recursive: true, force: true });
+    rmSync(join(tmpdir(), 'pipefill-secret.txt'), { force: true });
+  });
+
+  it('listens on 127.0.0.1 and prints an address with the token in its fragment', () => {
+    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{20,}$/);
+  });
+
+  it('serves the page with a strict CSP, and nothing outside its folder', async () => {
+    const page = await raw(`${host.origin}/`, {});
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toMatch(/default-src 'none'/);
+    expect((await raw(`${host.origin}/assets/app.js`, {})).status).toBe(200);
+    expect((await raw(`${host.origin}/../pipefill-secret.txt`, {})).status).toBe(404);
+    expect((await raw(`${host.origin}/%2e%2e/pipefill-secret.txt`, {})).status).toBe(404);
+  });
+
+  it('runs the contract for a client with the token: the same prediction as in-process', async () => {
+    const api = apiOverTransport(httpSend(host.origin, host.token, fetch));
+    const scenario = { client: 'win7-smb2' as const, server: 'win2012plus' as const, op: 'read' as const, workload: 'file:100MB', bandwidth: '155mbit', rtt: '32ms' };
+    expect(await api.predict(scenario)).toEqual(predictScenario(scenario));
+    expect((await api.hostInfo({})).shell).toBe('web');
+  });
+
+  it('keeps typed errors typed across the wire', async () => {
+    const api = apiOverTransport(httpSend(host.origin, host.token, fetch));
+    await expect(api.predict({ client: 'win7-smb2', server: 'win2012plus', op: 'read', workload: 'file:100MB', bandwidth: 'fast', rtt: '32ms' })).rejects.toMatchObject({ kind: 'bad-input' });
+  });
+
+  it('refuses calls without the token, from another Host, or from another origin', async () => {
+    const body = JSON.stringify({});
+    const json = { 'content-type': 'application/json' };
+    expect((await raw(`${host.origin}/api/hostInfo`, { method: 'POST', headers: json, body })).status).toBe(401);
+    expect((await raw(`${host.origin}/api/hostInfo`, { method: 'POST', headers: { ...json, authorization: 'Bearer wrong' }, body })).status).toBe(401);
+    const authorised = { ...json, authorization: `Bearer ${host.token}` };
+    expect((await raw(`${host.origin}/api/hostInfo`, { method: 'POST', headers: { ...authorised, host: 'evil.example' }, body })).status).toBe(421);
+    expect((await raw(`${host.origin}/api/hostInfo`, { method: 'POST', headers: { ...authorised, origin: 'https://evil.example' }, body })).status).toBe(403);
+    expect((await raw(`${host.origin}/api/hostInfo`, { method: 'POST', headers: authorised, body })).status).toBe(200);
+  });
+
+  it('streams progress, and cancels the call when the client aborts', async () => {
+    const api = apiOverTransport(httpSend(host.origin, host.token, fetch));
+    const controller = new AbortController();
+    const events: ProgressEvent[] = [];
+    const call = api.probe({ share: '//h/s', user: 'u', password: 'p' }, { signal: controller.signal, onProgress: (event) => events.push(event) });
+    for (let i = 0; i < 100 && events.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(events).toEqual([{ step: 'probe', bytes: 1, totalBytes: 2 }]);
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ kind: 'cancelled' });
+    for (let i = 0; i < 100 && !cancelled; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(cancelled).toBe(true);
+  });
+});

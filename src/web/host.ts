@@ -1,0 +1,188 @@
+// The local web mode: the renderer and the one API contract, served on
+// 127.0.0.1 only. Every API call needs the run's token (printed with the URL,
+// carried in the URL's fragment so it never reaches a log or a Referer);
+// requests whose Host or Origin is not this address are refused, so another
+// site in the same browser cannot drive it (DNS rebinding, CSRF).
+//
+// POST /api/<method> streams newline-delimited frames: progress events, then
+// one result or one error. A client that goes away cancels its call.
+
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import type { PipefillApi } from '../contract/api.js';
+import type { WireFrame } from '../contract/transport.js';
+import { errorFrame, isApiMethod } from '../contract/transport.js';
+import { PipefillInputError } from '../model/errors.js';
+
+export interface WebHostOptions {
+  readonly api: PipefillApi;
+  /** The built renderer (index.html and its assets). */
+  readonly rendererDir: string;
+  /** 0 or absent: a free port. */
+  readonly port?: number;
+  readonly token?: string;
+}
+
+export interface WebHost {
+  /** The address to open, token included. */
+  readonly url: string;
+  readonly origin: string;
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+};
+/** The renderer needs nothing from elsewhere: scripts and styles from here, data only from this API. */
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new PipefillInputError('The request body is over 1 MiB.', 'Send smaller inputs.'));
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function refuse(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+  response.end(message);
+}
+
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const indexFile = join(options.rendererDir, 'index.html');
+  if (!existsSync(indexFile)) throw new PipefillInputError(`The renderer is not built (${indexFile} is missing).`, 'Run `npm run build` (npm start and npm test build it on first use).');
+  const allowedHosts = new Set<string>();
+  const allowedOrigins = new Set<string>();
+
+  const serveFile = (path: string, response: ServerResponse) => {
+    const file = path === '/' ? indexFile : normalize(join(options.rendererDir, decodeURIComponent(path)));
+    // Only files under the renderer's folder.
+    if (!file.startsWith(options.rendererDir + sep) || !existsSync(file) || !statSync(file).isFile()) {
+      refuse(response, 404, 'Not found.');
+      return;
+    }
+    response.writeHead(200, {
+      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-security-policy': CSP,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    });
+    response.end(readFileSync(file));
+  };
+
+  const serveCall = async (method: string, request: IncomingMessage, response: ServerResponse) => {
+    if (!isApiMethod(method)) {
+      refuse(response, 404, `No such method: ${method}.`);
+      return;
+    }
+    const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    if (!sameToken(given, token)) {
+      refuse(response, 401, 'A valid token is required.');
+      return;
+    }
+    if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
+      refuse(response, 415, 'Send JSON.');
+      return;
+    }
+    const controller = new AbortController();
+    // The client went away before the answer: cancel the call.
+    response.on('close', () => {
+      if (!response.writableFinished) controller.abort();
+    });
+    response.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    const send = (frame: WireFrame) => {
+      if (!response.destroyed) response.write(`${JSON.stringify(frame)}\n`);
+    };
+    try {
+      const body = await readBody(request);
+      let input: unknown;
+      try {
+        input = body.trim() === '' ? {} : JSON.parse(body);
+      } catch {
+        throw new PipefillInputError('The request body is not JSON.', 'Send the input as a JSON object.');
+      }
+      const call = options.api[method] as (input: unknown, options: { signal: AbortSignal; onProgress: (event: unknown) => void }) => Promise<unknown>;
+      const value = await call(input, { signal: controller.signal, onProgress: (event) => send({ type: 'progress', event } as WireFrame) });
+      send({ type: 'result', value });
+    } catch (error) {
+      send({ type: 'error', error: errorFrame(error) });
+    }
+    response.end();
+  };
+
+  const server: Server = createServer((request, response) => {
+    // DNS rebinding and cross-site requests: only this host, only this origin.
+    if (!allowedHosts.has(request.headers.host ?? '')) {
+      refuse(response, 421, 'Wrong host.');
+      return;
+    }
+    const requestOrigin = request.headers.origin;
+    if (requestOrigin !== undefined && !allowedOrigins.has(requestOrigin)) {
+      refuse(response, 403, 'Cross-origin requests are refused.');
+      return;
+    }
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    if (request.method === 'POST' && path.startsWith('/api/')) {
+      void serveCall(path.slice('/api/'.length), request, response);
+      return;
+    }
+    if (request.method === 'GET' || request.method === 'HEAD') {
+      serveFile(path, response);
+      return;
+    }
+    refuse(response, 405, 'Method not allowed.');
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new PipefillInputError(`Port ${options.port} is in use.`, 'Choose another with --port, or leave it out for a free one.') : error),
+    );
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  allowedHosts.add(`127.0.0.1:${port}`);
+  allowedHosts.add(`localhost:${port}`);
+  for (const host of allowedHosts) allowedOrigins.add(`http://${host}`);
+  return {
+    url: `${origin}/#token=${token}`,
+    origin,
+    token,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
