@@ -5,6 +5,7 @@ import type { ApiInput, ApiMethod, ApiOutput, ApiParsedInput, CallOptions, Pipef
 import { apiContract } from '../contract/api.js';
 import type { HostInfo } from '../contract/host-info.js';
 import { catalogue, planFromInput } from '../contract/plan.js';
+import { recommendFromInput } from '../contract/recommend.js';
 import { copyFraction, throttleProgress } from '../contract/progress.js';
 import { predictScenario } from '../contract/scenario.js';
 import { API_METHODS } from '../contract/transport.js';
@@ -13,6 +14,7 @@ import { PipefillInputError } from '../model/errors.js';
 import { parseHostPort, parseSharePath } from '../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
+import { readLinuxSysctlValues, readSmbConfValues } from '../apply/current-values.js';
 import { pipefillVersion } from '../platform/package-root.js';
 import { assess } from './assess.js';
 import { runCopyTest } from '../smb/copy-test.js';
@@ -77,6 +79,15 @@ function createHandlers(host: LocalApiOptions): Handlers {
       },
     ),
   assess: (input, options) => assess(input, options),
+  recommend: (input) => {
+    // Start from what is set today where it can be read: the smb.conf given, and this machine when it is the Linux client.
+    const current = {
+      ...(input.client === 'linux-cifs' ? readLinuxSysctlValues() : {}),
+      ...(input.smbConf === undefined ? {} : readSmbConfValues(input.smbConf)),
+      ...input.current,
+    };
+    return recommendFromInput({ ...input, current });
+  },
   hostInfo: () => ({ shell: host.shell ?? 'cli', version: pipefillVersion(), ...(host.demo ? { demo: host.demo } : {}) }),
   };
 }

@@ -10,6 +10,7 @@ import { PLAN_USAGE, planCommand } from './commands/plan.js';
 import { PROBE_USAGE, probeCommand } from './commands/probe.js';
 import { PREDICT_USAGE, predictCommand } from './commands/predict.js';
 import { PROFILES_USAGE, profilesCommand } from './commands/profiles.js';
+import { RECOMMEND_USAGE, recommendCommand } from './commands/recommend.js';
 import { UI_USAGE, uiCommand } from './commands/ui.js';
 import type { Output } from './output.js';
 import { processOutput } from './output.js';
@@ -23,12 +24,13 @@ const COMMANDS = {
   assess: { run: assessCommand, usage: ASSESS_USAGE },
   lab: { run: labCommand, usage: LAB_USAGE },
   ui: { run: uiCommand, usage: UI_USAGE },
+  recommend: { run: recommendCommand, usage: RECOMMEND_USAGE },
 } as const;
 
 export const USAGE = `Pipefill: why copies to an SMB share are slow, how fast they should be, and what to change.
 
 Usage:
-${[UI_USAGE, PLAN_USAGE, PREDICT_USAGE, ASSESS_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
+${[UI_USAGE, PLAN_USAGE, PREDICT_USAGE, ASSESS_USAGE, RECOMMEND_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
 
   pipefill help      this text`;
 

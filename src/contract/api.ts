@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { ProgressEvent } from './copy-test.js';
 import { CopyTestInputSchema, CopyTestResultSchema } from './copy-test.js';
 import { HostInfoSchema } from './host-info.js';
+import { RecommendApiInputSchema, RecommendResultSchema } from './recommend.js';
 import { CatalogueSchema, PlanInputSchema, PlanResultSchema } from './plan.js';
 import { ProbeInputSchema, ProbeResultSchema } from './probe.js';
 import { AssessInputSchema, ReportSchema } from './report.js';
@@ -21,6 +22,7 @@ export const apiContract = {
   probe: { input: ProbeInputSchema, output: ProbeResultSchema },
   assess: { input: AssessInputSchema, output: ReportSchema },
   hostInfo: { input: z.object({}).strict(), output: HostInfoSchema },
+  recommend: { input: RecommendApiInputSchema, output: RecommendResultSchema },
 } as const;
 
 export type ApiMethod = keyof typeof apiContract;

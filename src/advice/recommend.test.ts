@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
+import { SERVER_PROFILE_IDS } from '../model/server-profiles.js';
+import { KNOBS } from './knobs.js';
+import { recommend } from './recommend.js';
+
+const link = (mbps: number, rttMs: number) => ({ bandwidthBitsPerSecond: mbps * 1e6, rttMs });
+
+describe('recommend', () => {
+  it('never proposes a value outside a knob\'s range, nor one that does not help', () => {
+    for (const client of CLIENT_PROFILE_IDS) {
+      for (const server of SERVER_PROFILE_IDS) {
+        for (const path of [link(1000, 0.5), link(155, 32), link(155, 75), link(622, 75), link(14, 311), link(1000, 250)]) {
+          for (const r of recommend({ link: path, client, server }).recommendations) {
+            const knob = KNOBS.find((k) => k.id === r.id);
+            expect(knob, r.id).toBeDefined();
+            if (knob?.range && typeof r.value === 'number') {
+              expect(r.value).toBeGreaterThanOrEqual(knob.range[0]);
+              expect(r.value).toBeLessThanOrEqual(knob.range[1]);
+            }
+            if (knob?.values) expect(knob.values).toContain(r.value);
+            expect(r.expectedSeconds.after).toBeLessThan(r.expectedSeconds.before * 0.95);
+            expect(r.value).not.toEqual(r.current);
+          }
+        }
+      }
+    }
+  });
+
+  it('opens the filer window that TR-3869 found hiding every difference', () => {
+    const result = recommend({ link: link(155, 75), client: 'xp-smb1', server: 'netapp-7mode-default' });
+    const window = result.recommendations.find((r) => r.id === 'ontap.cifs-tcp-window-size');
+    expect(window?.value).toBe(2_096_560);
+    expect(window?.command).toBe('options cifs.tcp_window_size 2096560');
+    expect(window?.caution).toMatch(/CIFS restart/);
+  });
+
+  it("undoes a Samba server's fixed socket buffer and small credit limit, read from its smb.conf", () => {
+    const result = recommend({ link: link(155, 75), client: 'win10-smb3', server: 'samba', current: { 'samba.smb2-max-credits': 16, 'samba.socket-options': 'TCP_NODELAY SO_RCVBUF=65536' } });
+    const ids = result.recommendations.map((r) => r.id);
+    expect(ids).toEqual(expect.arrayContaining(['samba.socket-options', 'samba.smb2-max-credits']));
+    const socket = result.recommendations.find((r) => r.id === 'samba.socket-options');
+    expect(socket?.value).toBe('TCP_NODELAY');
+    expect(socket?.expectedSeconds.after).toBeLessThan((socket?.expectedSeconds.before ?? 0) / 2);
+    const credits = result.recommendations.find((r) => r.id === 'samba.smb2-max-credits');
+    expect(Number(credits?.value)).toBeGreaterThanOrEqual(Math.ceil((2 * (155e6 / 8) * 0.075) / 65536));
+  });
+
+  it('lifts Vista-era credit throttling where it holds a long fat pipe', () => {
+    const result = recommend({ link: link(1000, 100), client: 'vista-smb2', server: 'win2008-rtm' });
+    expect(result.recommendations.find((r) => r.id === 'windows-client.bandwidth-throttling')?.value).toBe(1);
+  });
+
+  it('recommends nothing for a LAN copy that already fills the link', () => {
+    const result = recommend({ link: link(100, 0.3), client: 'win10-smb3', server: 'win2012plus' });
+    expect(result.recommendations.filter((r) => r.test.includes('file'))).toEqual([]);
+  });
+
+  it('says how all of it together changes each test', () => {
+    const result = recommend({ link: link(155, 75), client: 'win10-smb3', server: 'samba' });
+    expect(result.combined.map((c) => c.test)).toEqual(['read file:100MB', 'write file:100MB', 'read tr3869-dirset', 'write tr3869-dirset']);
+    for (const c of result.combined) expect(c.after).toBeLessThanOrEqual(c.before);
+  });
+});

@@ -1,0 +1,147 @@
+// From a path (measured or planned), a client and a server to settings that
+// make copies faster: each knob's value comes from the path's BDP, the model
+// weighs it on the four TR-3869 tests (100 MB file and the 1 GiB directory
+// set, read and write), and only what the model says helps is kept, with
+// the time before and after for the test it helps most.
+
+import type { ClientProfileId, Op } from '../model/client-profiles.js';
+import { CLIENT_PROFILES } from '../model/client-profiles.js';
+import type { Observations } from '../model/diagnosis.js';
+import { serverAsSeen } from '../model/diagnosis.js';
+import { requestBytes } from '../model/in-flight.js';
+import type { Link } from '../model/link.js';
+import { bdpBytes } from '../model/link.js';
+import { parallelSeconds } from '../model/parallel.js';
+import type { ServerProfileId } from '../model/server-profiles.js';
+import { SERVER_PROFILES } from '../model/server-profiles.js';
+import { formatDuration } from '../model/units.js';
+import type { Workload } from '../model/workloads.js';
+import { parseWorkload } from '../model/workloads.js';
+import type { Knob, KnobValue, Platform, Setup } from './knobs.js';
+import { clientPlatform, KNOBS, serverPlatform } from './knobs.js';
+
+export interface RecommendInput {
+  readonly link: Link;
+  readonly client: ClientProfileId;
+  readonly server: ServerProfileId;
+  /** Values read from the systems (a Samba smb.conf through testparm, this machine's sysctls), by knob id. */
+  readonly current?: Readonly<Record<string, KnobValue>>;
+  /** What an assessment's copies revealed about the server. */
+  readonly observations?: Observations;
+}
+
+export interface Recommendation {
+  readonly id: string;
+  readonly knob: string;
+  readonly platform: Platform;
+  readonly value: KnobValue;
+  readonly current: KnobValue;
+  readonly default: KnobValue;
+  readonly range?: readonly [number, number];
+  readonly command: string;
+  /** The test this helps most, and its time before and after (model seconds). */
+  readonly test: string;
+  readonly expectedSeconds: { readonly before: number; readonly after: number };
+  readonly why: string;
+  readonly caution?: string;
+  readonly source: string;
+}
+
+export interface RecommendResult {
+  readonly recommendations: readonly Recommendation[];
+  /** Every test with all the recommendations applied together. */
+  readonly combined: readonly { readonly test: string; readonly before: number; readonly after: number }[];
+}
+
+interface Test {
+  readonly label: string;
+  readonly op: Op;
+  readonly workload: Workload;
+}
+
+const TESTS: readonly Test[] = (['file:100MB', 'tr3869-dirset'] as const).flatMap((spec) =>
+  (['read', 'write'] as const).map((op) => ({ label: `${op} ${spec}`, op, workload: parseWorkload(spec) })),
+);
+
+/** A change must save at least this share of a test's time to be worth a recommendation. */
+const MIN_GAIN = 0.05;
+const ROBOCOPY_LANES = [2, 4, 8, 16, 32, 64, 128];
+
+const seconds = (setup: Setup, test: Test, link: Link) => parallelSeconds(setup.client, setup.server, test.op, test.workload, link, setup.lanes);
+
+function currentValue(knob: Knob, input: RecommendInput): KnobValue {
+  return input.current?.[knob.id] ?? knob.defaultValue;
+}
+
+function bestTest(before: Setup, after: Setup, link: Link): { test: Test; before: number; after: number } | undefined {
+  let best: { test: Test; before: number; after: number } | undefined;
+  for (const test of TESTS) {
+    const b = seconds(before, test, link);
+    const a = seconds(after, test, link);
+    if ((b - a) / b >= MIN_GAIN && (!best || b - a > best.before - best.after)) best = { test, before: b, after: a };
+  }
+  return best;
+}
+
+/** robocopy /MT: the fewest threads that get 90% of what 128 would save on the directory set. */
+function proposeLanes(setup: Setup, link: Link): number | undefined {
+  const dirTests = TESTS.filter((test) => test.workload.kind === 'dirset');
+  const saved = (lanes: number) => Math.max(...dirTests.map((test) => seconds(setup, test, link) - seconds({ ...setup, lanes }, test, link)));
+  const most = saved(ROBOCOPY_LANES[ROBOCOPY_LANES.length - 1] ?? 128);
+  if (most <= 0) return undefined;
+  return ROBOCOPY_LANES.find((lanes) => saved(lanes) >= 0.9 * most);
+}
+
+function platformsFor(input: RecommendInput): Set<Platform> {
+  const platforms = new Set<Platform>([serverPlatform(input.server)]);
+  const client = clientPlatform(input.client);
+  if (client) platforms.add(client);
+  if (client === 'windows-client' && CLIENT_PROFILES[input.client].protocol === 'smb2') platforms.add('copy-tool');
+  return platforms;
+}
+
+export function recommend(input: RecommendInput): RecommendResult {
+  const { link } = input;
+  const platforms = platformsFor(input);
+  let base: Setup = { client: CLIENT_PROFILES[input.client], server: SERVER_PROFILES[input.server], lanes: 1 };
+  // What is set today, where it could be read, then what the copies revealed.
+  for (const knob of KNOBS) {
+    const value = input.current?.[knob.id];
+    if (value !== undefined && knob.effect) base = knob.effect(base, value);
+  }
+  if (input.observations) {
+    base = { ...base, server: serverAsSeen(base.server, 'write', input.observations) };
+  }
+
+  const recommendations: Recommendation[] = [];
+  let all = base;
+  for (const knob of KNOBS) {
+    if (!platforms.has(knob.platform) || !knob.effect) continue;
+    const context = { link, bdpBytes: bdpBytes(link), setup: base, requestBytes: Math.max(requestBytes(base.client, base.server, 'read'), requestBytes(base.client, base.server, 'write')) };
+    const value = knob.id === 'copy-tool.robocopy-mt' ? proposeLanes(base, link) : knob.propose?.(context);
+    const current = currentValue(knob, input);
+    if (value === undefined || value === current) continue;
+    if (knob.range && typeof value === 'number' && (value < knob.range[0] || value > knob.range[1])) continue;
+    const after = knob.effect(base, value);
+    const best = bestTest(base, after, link);
+    if (!best) continue;
+    all = knob.effect(all, value);
+    recommendations.push({
+      id: knob.id,
+      knob: knob.name,
+      platform: knob.platform,
+      value,
+      current,
+      default: knob.defaultValue,
+      ...(knob.range ? { range: knob.range } : {}),
+      command: knob.command(value),
+      test: best.test.label,
+      expectedSeconds: { before: best.before, after: best.after },
+      why: `${knob.name} ${String(current)} -> ${String(value)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${link.bandwidthBitsPerSecond / 1e6} Mb/s, ${link.rttMs} ms (BDP ${Math.round(bdpBytes(link) / 1000)} KB).`,
+      ...(knob.caution ? { caution: knob.caution } : {}),
+      source: knob.source,
+    });
+  }
+  recommendations.sort((a, b) => b.expectedSeconds.before - b.expectedSeconds.after - (a.expectedSeconds.before - a.expectedSeconds.after));
+  return { recommendations, combined: TESTS.map((test) => ({ test: test.label, before: seconds(base, test, link), after: seconds(all, test, link) })) };
+}

@@ -1,0 +1,81 @@
+// pipefill recommend: the settings that make copies faster on a path, from an
+// assessment report or a bandwidth and RTT, with the model's time before and after.
+
+import { readFileSync } from 'node:fs';
+import type { PipefillApi } from '../../contract/api.js';
+import type { RecommendApiInput, RecommendResult } from '../../contract/recommend.js';
+import { ReportSchema } from '../../contract/report.js';
+import { parseInput } from '../../contract/validate.js';
+import { PipefillInputError } from '../../model/errors.js';
+import { formatDuration, formatRate } from '../../model/units.js';
+import { optional, parseOptions, required } from '../args.js';
+import type { Output } from '../output.js';
+import { printJson } from '../output.js';
+
+export const RECOMMEND_USAGE = `pipefill recommend (--report r.json | --bandwidth R --rtt T [--loss L]) --client <id> --server <id> [--smb-conf PATH] [--json]
+  Settings for the client, the server and the copy tool that the model says make copies faster on
+  this path, each with the time before and after. --smb-conf reads a Samba server's current values
+  through testparm; from a report, what the copies revealed (credits, the server's window) counts too.`;
+
+const OPTIONS = {
+  report: { type: 'string' },
+  bandwidth: { type: 'string' },
+  rtt: { type: 'string' },
+  loss: { type: 'string' },
+  client: { type: 'string' },
+  server: { type: 'string' },
+  'smb-conf': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+/** Reads a report file; a file that is missing or not a report gets a clear error. */
+export function readReportFile(path: string) {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new PipefillInputError(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}.`, 'Give the path of a report saved by `pipefill assess --out`.');
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new PipefillInputError(`${path} is not JSON.`, 'Give the path of a report saved by `pipefill assess --out`.');
+  }
+  return parseInput(ReportSchema, json, `report ${path}`);
+}
+
+export function formatRecommendations(result: RecommendResult): string {
+  const heading = `Path ${formatRate(result.link.bandwidthBitsPerSecond)}, ${formatDuration(result.link.rttMs)}; client ${result.client}, server ${result.server}`;
+  if (result.recommendations.length === 0) return `${heading}\n\nNothing to change: the model finds no setting that would make these copies faster on this path.`;
+  const items = result.recommendations.map(
+    (r, index) =>
+      `${index + 1}. [${r.platform}] ${r.knob}: ${String(r.current)} -> ${String(r.value)}   ${r.test}: ${formatDuration(r.expectedSeconds.before * 1000)} -> ${formatDuration(r.expectedSeconds.after * 1000)}\n   ${r.command}${r.caution ? `\n   note: ${r.caution}` : ''}\n   source: ${r.source}`,
+  );
+  const combined = result.combined.map((c) => `   ${c.test}: ${formatDuration(c.before * 1000)} -> ${formatDuration(c.after * 1000)}`);
+  return `${heading}\n\n${items.join('\n')}\n\nAll of them together:\n${combined.join('\n')}`;
+}
+
+export async function recommendCommand(argv: readonly string[], api: PipefillApi, output: Output): Promise<void> {
+  const { values, positionals } = parseOptions(argv, OPTIONS, RECOMMEND_USAGE);
+  if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, RECOMMEND_USAGE);
+  const reportPath = optional(values, 'report');
+  const bandwidth = optional(values, 'bandwidth');
+  const rtt = optional(values, 'rtt');
+  if (reportPath !== undefined && (bandwidth !== undefined || rtt !== undefined)) throw new PipefillInputError('Give either --report or --bandwidth and --rtt, not both.', RECOMMEND_USAGE);
+  const report = reportPath === undefined ? undefined : readReportFile(reportPath);
+  const server = optional(values, 'server') ?? report?.options.server;
+  if (server === undefined) throw new PipefillInputError('--server is required without a report.', RECOMMEND_USAGE);
+  const input = {
+    client: required(values, 'client', 'win10-smb3'),
+    server,
+    ...(report ? { report } : {}),
+    ...(bandwidth === undefined ? {} : { bandwidth }),
+    ...(rtt === undefined ? {} : { rtt }),
+    ...(optional(values, 'loss') === undefined ? {} : { loss: optional(values, 'loss') }),
+    ...(optional(values, 'smb-conf') === undefined ? {} : { smbConf: optional(values, 'smb-conf') }),
+  } as RecommendApiInput;
+  const result = await api.recommend(input);
+  if (values.json) printJson(output, result);
+  else output.out(formatRecommendations(result));
+}
