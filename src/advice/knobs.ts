@@ -137,11 +137,7 @@ export const KNOBS: readonly Knob[] = [
     versions: 'Windows Vista and later',
     source: WINDOWS_SMB_TUNING,
     command: (value) => `Set-ItemProperty -Path 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters' -Name DisableBandwidthThrottling -Type DWord -Value ${Number(value)}`,
-    effect: (setup, value) => {
-      if (Number(value) !== 1) return setup;
-      const { clientThrottleBytes: _dropped, ...smb2 } = setup.server.smb2;
-      return withServer(setup, { smb2 });
-    },
+    effect: (setup, value) => (Number(value) === 1 ? withServerSmb2(setup, { clientThrottleBytes: Infinity }) : setup),
     propose: ({ setup, bdpBytes }) => ((setup.server.smb2.clientThrottleBytes ?? Infinity) < WINDOW_FACTOR * bdpBytes ? 1 : undefined),
   },
   {
