@@ -107,11 +107,23 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it("recommends settings for the Planner's link, grouped, with a preview of applying them", async () => {
+    // After the reload above no assessment is shown: the Planner's link (Europe, 33 Mb/s, 109 ms) is used.
+    await page.getByRole('button', { name: 'Recommendations', exact: true }).click();
+    await page.getByTestId('group-copy tool').waitFor();
+    await expect(page.getByTestId('group-copy tool').textContent()).resolves.toMatch(/robocopy \/MT:n/);
+    await page.getByTestId('group-copy tool').getByRole('button', { name: 'Apply…' }).click();
+    await expect(page.getByTestId('apply-preview').textContent()).resolves.toMatch(/pipefill apply --target windows/);
+    await screenshot(page, '06-recommendations');
+    expect(errors).toEqual([]);
+  });
+
   it('reads in the dark theme too', async () => {
     await page.getByRole('button', { name: /dark theme/i }).click();
+    await page.getByRole('button', { name: 'Reports', exact: true }).click();
     await page.getByRole('button', { name: 'Show the results of report 1' }).click();
     await page.getByTestId('headline').waitFor();
-    await screenshot(page, '06-results-dark');
+    await screenshot(page, '07-results-dark');
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(errors).toEqual([]);
   });

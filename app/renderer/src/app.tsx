@@ -14,14 +14,15 @@ import { plannerHash, settingsFromHash, settingsFromPreset } from './state/plann
 import { toUiError, useAssessment } from './state/use-assessment.js';
 import type { UiError } from './state/use-assessment.js';
 import { PlannerView } from './views/planner-view.js';
+import { RecommendationsView } from './views/recommendations-view.js';
 import { ReportsView } from './views/reports-view.js';
 import { ResultsView } from './views/results-view.js';
 import { RunView } from './views/run-view.js';
 import { StartView } from './views/start-view.js';
 
-const VIEWS = ['start', 'run', 'results', 'planner', 'reports'] as const;
+const VIEWS = ['start', 'run', 'results', 'recommendations', 'planner', 'reports'] as const;
 type View = (typeof VIEWS)[number];
-const VIEW_LABELS: Readonly<Record<View, string>> = { start: 'Start', run: 'Run', results: 'Results', planner: 'Planner', reports: 'Reports' };
+const VIEW_LABELS: Readonly<Record<View, string>> = { start: 'Start', run: 'Run', results: 'Results', recommendations: 'Recommendations', planner: 'Planner', reports: 'Reports' };
 
 type Theme = 'light' | 'dark';
 function initialTheme(): Theme {
@@ -99,6 +100,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
         )}
         {view === 'run' && <RunView phase={assessment.phase} run={assessment.run} error={assessment.error} onCancel={assessment.cancel} onResults={() => setView('results')} onStart={() => setView('start')} />}
         {view === 'results' && <ResultsView report={assessment.report} onStart={() => setView('start')} />}
+        {view === 'recommendations' && <RecommendationsView api={api} catalogue={catalogue} report={assessment.report} planner={planner} />}
         {view === 'planner' && <PlannerView catalogue={catalogue} settings={planner} onChange={setPlanner} />}
         {view === 'reports' && <ReportsView reports={reports} onOpen={(opened) => setReports((current) => mergeReports(current, opened))} onShow={showReport} />}
       </main>

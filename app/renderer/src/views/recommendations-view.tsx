@@ -1,0 +1,155 @@
+// Recommendations: grouped by client, server and copy tool, each with its
+// expected gain; copy or save a group as a script; Apply shows the preview
+// (what changes from what to what) and the command that applies it with a
+// backup and a rollback.
+
+import { useEffect, useState } from 'react';
+import type { PipefillApi } from '../../../../src/contract/api.js';
+import type { Catalogue } from '../../../../src/contract/plan.js';
+import type { RecommendationOut, RecommendResult } from '../../../../src/contract/recommend.js';
+import type { Report } from '../../../../src/contract/report.js';
+import type { ClientProfileId } from '../../../../src/model/client-profiles.js';
+import type { ServerProfileId } from '../../../../src/model/server-profiles.js';
+import { formatDuration, formatRate } from '../../../../src/model/units.js';
+import { download } from '../download.js';
+import type { PlannerSettings } from '../state/planner.js';
+import { grouped, scriptFor, scriptName } from '../state/recommendations.js';
+import type { UiError } from '../state/use-assessment.js';
+import { toUiError } from '../state/use-assessment.js';
+
+export interface RecommendationsViewProps {
+  readonly api: PipefillApi;
+  readonly catalogue: Catalogue | undefined;
+  readonly report: Report | undefined;
+  readonly planner: PlannerSettings;
+}
+
+const APPLY_TARGET: Readonly<Record<RecommendationOut['platform'], string>> = {
+  'windows-client': 'windows',
+  'windows-server': 'windows',
+  'copy-tool': 'windows',
+  samba: 'samba --smb-conf /etc/samba/smb.conf',
+  linux: 'linux',
+  ontap: 'ontap',
+  macos: 'macos',
+};
+
+export function RecommendationsView({ api, catalogue, report, planner }: RecommendationsViewProps) {
+  const [client, setClient] = useState<ClientProfileId>('win10-smb3');
+  const [server, setServer] = useState<ServerProfileId>(report?.options.server ?? planner.server);
+  const [result, setResult] = useState<RecommendResult | undefined>();
+  const [error, setError] = useState<UiError | undefined>();
+  const [preview, setPreview] = useState<RecommendationOut[] | undefined>();
+
+  useEffect(() => {
+    const path = report ? { report } : { bandwidth: `${planner.bandwidthBitsPerSecond}bit`, rtt: `${planner.rttMs}ms`, loss: `${planner.lossPercent}%` };
+    api.recommend({ ...path, client, server }).then(
+      (value) => {
+        setResult(value);
+        setError(undefined);
+      },
+      (caught: unknown) => setError(toUiError(caught)),
+    );
+  }, [api, report, planner, client, server]);
+
+  return (
+    <>
+      <h2>Recommendations</h2>
+      <section className="panel">
+        <p className="hint">
+          {report ? `For the path measured at ${report.target.share}.` : 'For the Planner\'s link (no assessment yet).'} {result ? `${formatRate(result.link.bandwidthBitsPerSecond)}, ${result.link.rttMs.toFixed(1)} ms.` : ''}
+        </p>
+        <div className="row">
+          <label htmlFor="rec-client">Client</label>
+          <select id="rec-client" value={client} onChange={(e) => setClient(e.target.value as ClientProfileId)}>
+            {catalogue?.clients.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+          <label htmlFor="rec-server">Server</label>
+          <select id="rec-server" value={server} onChange={(e) => setServer(e.target.value as ServerProfileId)}>
+            {catalogue?.servers.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {error && (
+          <p className="error" role="alert">
+            {error.message} {error.hint}
+          </p>
+        )}
+        {result && result.recommendations.length === 0 && <p data-testid="no-recommendations">Nothing to change: the model finds no setting that makes these copies faster on this path.</p>}
+      </section>
+      {result &&
+        grouped(result).map(({ group, items }) => (
+          <section className="panel" key={group} data-testid={`group-${group}`}>
+            <h3>{group[0]?.toUpperCase() + group.slice(1)}</h3>
+            <table>
+              <thead>
+                <tr>
+                  <th>Setting</th>
+                  <th>Now</th>
+                  <th>Set to</th>
+                  <th>Helps</th>
+                  <th className="num">Before</th>
+                  <th className="num">After</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((r) => (
+                  <tr key={r.id}>
+                    <td title={`${r.source}${r.caution ? `. ${r.caution}` : ''}`}>
+                      {r.knob} <span className="hint">({r.platform})</span>
+                    </td>
+                    <td>{String(r.current)}</td>
+                    <td>{String(r.value)}</td>
+                    <td>{r.test}</td>
+                    <td className="num">{formatDuration(r.expectedSeconds.before * 1000)}</td>
+                    <td className="num">{formatDuration(r.expectedSeconds.after * 1000)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <div className="row">
+              <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(scriptFor(result, items))}>
+                Copy as a script
+              </button>
+              <button type="button" className="secondary" onClick={() => download(scriptName(items), scriptFor(result, items), 'text/plain')}>
+                Save as a script
+              </button>
+              <button type="button" className="primary" onClick={() => setPreview(items)}>
+                Apply…
+              </button>
+            </div>
+          </section>
+        ))}
+      {result && preview && (
+        <section className="panel" data-testid="apply-preview">
+          <h3>Preview</h3>
+          <ul>
+            {preview.map((r) => (
+              <li key={r.id}>
+                {r.knob}: {String(r.current)} → {String(r.value)} ({r.platform})
+              </li>
+            ))}
+          </ul>
+          <p>Pipefill applies these from the command line, on the machine they belong to, with a backup, a check that the new values took, and a rollback:</p>
+          <pre className="script">{[...new Set(preview.map((r) => `pipefill apply --target ${APPLY_TARGET[r.platform]} --from recommendations.json`))].join('\n')}</pre>
+          <p className="hint">Save the recommendations as JSON for --from, or give it the assessment report.</p>
+          <div className="row">
+            <button type="button" className="secondary" onClick={() => download('recommendations.json', `${JSON.stringify(result, null, 2)}\n`, 'application/json')}>
+              Save recommendations.json
+            </button>
+            <button type="button" className="secondary" onClick={() => setPreview(undefined)}>
+              Close
+            </button>
+          </div>
+        </section>
+      )}
+    </>
+  );
+}
