@@ -10,6 +10,7 @@ import { PLAN_USAGE, planCommand } from './commands/plan.js';
 import { PROBE_USAGE, probeCommand } from './commands/probe.js';
 import { PREDICT_USAGE, predictCommand } from './commands/predict.js';
 import { PROFILES_USAGE, profilesCommand } from './commands/profiles.js';
+import { APPLY_USAGE, applyCommand } from './commands/apply.js';
 import { RECOMMEND_USAGE, recommendCommand } from './commands/recommend.js';
 import { UI_USAGE, uiCommand } from './commands/ui.js';
 import type { Output } from './output.js';
@@ -25,12 +26,13 @@ const COMMANDS = {
   lab: { run: labCommand, usage: LAB_USAGE },
   ui: { run: uiCommand, usage: UI_USAGE },
   recommend: { run: recommendCommand, usage: RECOMMEND_USAGE },
+  apply: { run: applyCommand, usage: APPLY_USAGE },
 } as const;
 
 export const USAGE = `Pipefill: why copies to an SMB share are slow, how fast they should be, and what to change.
 
 Usage:
-${[UI_USAGE, PLAN_USAGE, PREDICT_USAGE, ASSESS_USAGE, RECOMMEND_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
+${[UI_USAGE, PLAN_USAGE, PREDICT_USAGE, ASSESS_USAGE, RECOMMEND_USAGE, APPLY_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
 
   pipefill help      this text`;
 

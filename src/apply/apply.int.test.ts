@@ -1,0 +1,153 @@
+// Applying and rolling back for real: TCP sysctls inside a network namespace
+// the test makes (the net.ipv4 TCP sysctls are per namespace, so the host is
+// untouched), and a test smbd whose smb.conf is edited, reloaded, checked
+// with testparm and a new session, and restored byte for byte.
+
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recommendFromInput } from '../contract/recommend.js';
+import { runCli } from '../cli/main.js';
+import type { Output } from '../cli/output.js';
+import { SambaServer } from '../lab/samba.js';
+import { runCopyTest } from '../smb/copy-test.js';
+import { parseTestparmGlobals, testparm } from './current-values.js';
+
+const cli = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const canUseNamespaces = process.platform === 'linux' && process.getuid?.() === 0 && ['/usr/sbin/ip', '/usr/bin/ip', '/sbin/ip'].some((path) => existsSync(path));
+if (!canUseNamespaces) console.warn('SKIPPED: the sysctl apply tests need Linux, root and iproute2.');
+
+function capture(): Output & { text: () => string } {
+  let text = '';
+  return { out: (t) => (text += `${t}\n`), err: (t) => (text += `${t}\n`), text: () => text };
+}
+
+describe.skipIf(!canUseNamespaces)('apply --target linux, inside a network namespace', () => {
+  const namespace = `pf-apply-${randomBytes(3).toString('hex')}`;
+  let dir: string;
+  const inNs = (args: string[]) => spawnSync('ip', ['netns', 'exec', namespace, ...args], { encoding: 'utf8', timeout: 60_000 });
+  // tcp_wmem: the send buffer a Linux client's writes need on a long fat path (reads are held by Samba's own window).
+  const wmem = () => inNs(['cat', '/proc/sys/net/ipv4/tcp_wmem']).stdout.trim().replace(/\s+/g, ' ');
+  const hostWmem = () => readFileSync('/proc/sys/net/ipv4/tcp_wmem', 'utf8').trim().replace(/\s+/g, ' ');
+  const pipefill = (args: string[]) => inNs([process.execPath, cli, ...args]);
+
+  beforeAll(() => {
+    expect(spawnSync('ip', ['netns', 'add', namespace]).status).toBe(0);
+    dir = mkdtempSync(join(tmpdir(), 'pipefill-apply-'));
+    // Readable by the unprivileged user of the last test.
+    chmodSync(dir, 0o755);
+    // Recommendations for a long fat path, for a Linux client with this namespace's defaults.
+    const result = recommendFromInput({ bandwidth: '1gbit', rtt: '100ms', client: 'linux-cifs', server: 'samba', current: { 'linux.tcp-wmem': Number(wmem().split(' ')[2]) } });
+    expect(result.recommendations.map((r) => r.id)).toContain('linux.tcp-wmem');
+    writeFileSync(join(dir, 'rec.json'), JSON.stringify(result), { mode: 0o644 });
+  });
+  afterAll(() => {
+    spawnSync('ip', ['netns', 'del', namespace]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('previews, applies live and to a file, and rolls back to the exact previous state', () => {
+    const before = wmem();
+    const host = hostWmem();
+    const conf = join(dir, '90-pipefill.conf');
+    const common = ['--target', 'linux', '--sysctl-conf', conf, '--state-dir', join(dir, 'state')];
+    const dry = pipefill(['apply', ...common, '--from', join(dir, 'rec.json'), '--dry-run']);
+    expect(dry.status).toBe(0);
+    expect(dry.stdout).toMatch(/net\.ipv4\.tcp_wmem: \d+ \d+ \d+ -> \d+ \d+ \d+/);
+    expect(wmem()).toBe(before);
+    const applied = pipefill(['apply', ...common, '--from', join(dir, 'rec.json'), '--yes', '--json']);
+    expect(applied.status, applied.stderr).toBe(0);
+    const outcome = JSON.parse(applied.stdout) as { verified: boolean; preview: { changes: { name: string; to: string }[] } };
+    expect(outcome.verified).toBe(true);
+    const change = outcome.preview.changes.find((c) => c.name === 'net.ipv4.tcp_wmem');
+    expect(wmem()).toBe(change?.to);
+    expect(readFileSync(conf, 'utf8')).toContain(`net.ipv4.tcp_wmem = ${change?.to}`);
+    expect(hostWmem()).toBe(host);
+    // Applying again changes nothing (and keeps the first backup).
+    expect(pipefill(['apply', ...common, '--from', join(dir, 'rec.json'), '--yes']).stdout).toMatch(/Nothing to change/);
+    const rolled = pipefill(['apply', '--rollback', ...common, '--yes']);
+    expect(rolled.status, rolled.stderr).toBe(0);
+    expect(wmem()).toBe(before);
+    expect(existsSync(conf)).toBe(false);
+  });
+
+  it('restores an existing file byte for byte', () => {
+    const conf = join(dir, 'existing.conf');
+    const original = '# mine\nnet.ipv4.tcp_wmem = 4096 16384 4194304\n\n';
+    writeFileSync(conf, original);
+    const common = ['--target', 'linux', '--sysctl-conf', conf, '--state-dir', join(dir, 'state')];
+    expect(pipefill(['apply', ...common, '--from', join(dir, 'rec.json'), '--yes']).status).toBe(0);
+    expect(readFileSync(conf, 'utf8')).not.toBe(original);
+    expect(pipefill(['apply', '--rollback', ...common, '--yes']).status).toBe(0);
+    expect(readFileSync(conf)).toEqual(Buffer.from(original));
+  });
+
+  it('rolls back what it did when a step fails, and says so', () => {
+    const before = wmem();
+    const run = pipefill(['apply', '--target', 'linux', '--sysctl-conf', join(dir, 'no-such-dir', 'x.conf'), '--state-dir', join(dir, 'state'), '--from', join(dir, 'rec.json'), '--yes']);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/rolled back/);
+    expect(wmem()).toBe(before);
+  });
+
+  it('asks for root rather than assuming it', () => {
+    const run = inNs(['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cli, 'apply', '--target', 'linux', '--sysctl-conf', join(dir, 'x.conf'), '--state-dir', join(dir, 'nobody-state'), '--from', join(dir, 'rec.json'), '--yes']);
+    expect(run.stderr).toMatch(/needs root[\s\S]*sudo/);
+  });
+});
+
+describe.skipIf(!existsSync('/usr/sbin/smbd'))('apply --target samba, on a test smbd', () => {
+  let server: SambaServer;
+  let dir: string;
+  beforeAll(async () => {
+    server = await SambaServer.start({ maxCredits: 16, socketOptions: 'TCP_NODELAY SO_RCVBUF=65536' });
+    dir = mkdtempSync(join(tmpdir(), 'pipefill-apply-samba-'));
+  });
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('edits smb.conf after testparm approves, reloads smbd, and a new session sees it; rollback is byte-identical', async () => {
+    const original = readFileSync(server.configFile);
+    const creditsBefore = (await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB', verify: false })).negotiated.creditsGrantedMax;
+    expect(creditsBefore).toBeLessThanOrEqual(24);
+
+    const recommend = capture();
+    expect(await runCli(['recommend', '--bandwidth', '155mbit', '--rtt', '75ms', '--client', 'win10-smb3', '--server', 'samba', '--smb-conf', server.configFile, '--json'], recommend)).toBe(0);
+    writeFileSync(join(dir, 'rec.json'), recommend.text());
+    const ids = (JSON.parse(recommend.text()) as { recommendations: { id: string }[] }).recommendations.map((r) => r.id);
+    expect(ids).toEqual(expect.arrayContaining(['samba.smb2-max-credits', 'samba.socket-options']));
+
+    const applied = capture();
+    expect(await runCli(['apply', '--target', 'samba', '--smb-conf', server.configFile, '--from', join(dir, 'rec.json'), '--state-dir', join(dir, 'state'), '--yes'], applied), applied.text()).toBe(0);
+    expect(applied.text()).toMatch(/Applied and read back/);
+    const globals = parseTestparmGlobals(testparm(server.configFile));
+    expect(Number(globals.get('smb2 max credits'))).toBeGreaterThan(16);
+    expect(globals.get('socket options')).toBe('TCP_NODELAY');
+    // smbd reloaded: a new session gets the new grant.
+    const creditsAfter = (await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB', verify: false })).negotiated.creditsGrantedMax;
+    expect(creditsAfter).toBeGreaterThan(24);
+
+    const rolled = capture();
+    expect(await runCli(['apply', '--rollback', '--target', 'samba', '--smb-conf', server.configFile, '--state-dir', join(dir, 'state'), '--yes'], rolled), rolled.text()).toBe(0);
+    expect(readFileSync(server.configFile)).toEqual(original);
+    expect(parseTestparmGlobals(testparm(server.configFile)).get('smb2 max credits')).toBe('16');
+  }, 60_000);
+
+  it('refuses an edit testparm rejects, and leaves the file alone', async () => {
+    const original = readFileSync(server.configFile);
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ ...recommendFromInput({ bandwidth: '155mbit', rtt: '75ms', client: 'win10-smb3', server: 'samba', current: { 'samba.smb2-max-credits': 16 } }) }));
+    // A hand-edited recommendation with a value smbd cannot parse.
+    const bad = JSON.parse(readFileSync(join(dir, 'bad.json'), 'utf8')) as { recommendations: { id: string; value: unknown }[] };
+    for (const r of bad.recommendations) if (r.id === 'samba.smb2-max-credits') r.value = 'lots';
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify(bad));
+    const out = capture();
+    expect(await runCli(['apply', '--target', 'samba', '--smb-conf', server.configFile, '--from', join(dir, 'bad.json'), '--state-dir', join(dir, 'state2'), '--yes'], out)).not.toBe(0);
+    expect(readFileSync(server.configFile)).toEqual(original);
+  });
+});

@@ -1,0 +1,162 @@
+// Targets Pipefill does not change itself from here: Windows (a PowerShell
+// script that records the previous values and restores them with -Rollback,
+// and a .reg file of the registry values), NetApp ONTAP and macOS (commands
+// with their undo, to run by hand). Nothing here is run blind.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RecommendationOut } from '../contract/recommend.js';
+import type { ApplyOutcome, ApplyTarget, Change, Preview } from './plan.js';
+
+const LANMAN_WORKSTATION = 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters';
+const LANMAN_SERVER = 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanServer\\Parameters';
+
+/** How each Windows knob is read and written. */
+type WindowsSetting =
+  | { readonly kind: 'registry'; readonly path: string; readonly name: string }
+  | { readonly kind: 'smb-server'; readonly property: string }
+  | { readonly kind: 'tcp-setting'; readonly property: string; readonly setting: string }
+  | { readonly kind: 'netsh-autotuning' };
+
+const WINDOWS_SETTINGS: Readonly<Record<string, WindowsSetting>> = {
+  'windows-client.bandwidth-throttling': { kind: 'registry', path: LANMAN_WORKSTATION, name: 'DisableBandwidthThrottling' },
+  'windows-client.large-mtu': { kind: 'registry', path: LANMAN_WORKSTATION, name: 'DisableLargeMtu' },
+  'windows-client.file-info-cache': { kind: 'registry', path: LANMAN_WORKSTATION, name: 'FileInfoCacheEntriesMax' },
+  'windows-client.directory-cache': { kind: 'registry', path: LANMAN_WORKSTATION, name: 'DirectoryCacheEntriesMax' },
+  'windows-server.max-mpx': { kind: 'registry', path: LANMAN_SERVER, name: 'MaxMpxCt' },
+  'windows-server.smb2-credits-max': { kind: 'smb-server', property: 'Smb2CreditsMax' },
+  'windows-server.smb2-credits-min': { kind: 'smb-server', property: 'Smb2CreditsMin' },
+  'windows-client.congestion-provider': { kind: 'tcp-setting', property: 'CongestionProvider', setting: 'InternetCustom' },
+  'windows-client.ecn': { kind: 'tcp-setting', property: 'EcnCapability', setting: 'InternetCustom' },
+  'windows-client.autotuninglevel': { kind: 'netsh-autotuning' },
+};
+
+const psString = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+function psApply(r: RecommendationOut, setting: WindowsSetting): { record: string; set: string; undo: string } {
+  const value = typeof r.value === 'number' ? String(r.value) : psString(String(r.value));
+  const key = psString(r.id);
+  switch (setting.kind) {
+    case 'registry':
+      return {
+        record: `$previous[${key}] = Get-RegValue ${psString(setting.path)} ${psString(setting.name)}`,
+        set: `New-Item -Path ${psString(setting.path)} -Force | Out-Null; Set-ItemProperty -Path ${psString(setting.path)} -Name ${psString(setting.name)} -Type DWord -Value ${value}`,
+        undo: `if ($null -eq $saved.${psString(r.id)}) { Remove-ItemProperty -Path ${psString(setting.path)} -Name ${psString(setting.name)} -ErrorAction SilentlyContinue } else { Set-ItemProperty -Path ${psString(setting.path)} -Name ${psString(setting.name)} -Type DWord -Value $saved.${psString(r.id)} }`,
+      };
+    case 'smb-server':
+      return {
+        record: `$previous[${key}] = (Get-SmbServerConfiguration).${setting.property}`,
+        set: `Set-SmbServerConfiguration -${setting.property} ${value} -Force`,
+        undo: `Set-SmbServerConfiguration -${setting.property} $saved.${psString(r.id)} -Force`,
+      };
+    case 'tcp-setting':
+      return {
+        record: `$previous[${key}] = [string](Get-NetTCPSetting -SettingName ${setting.setting}).${setting.property}`,
+        set: `Set-NetTCPSetting -SettingName ${setting.setting} -${setting.property} ${String(r.value)}`,
+        undo: `Set-NetTCPSetting -SettingName ${setting.setting} -${setting.property} $saved.${psString(r.id)}`,
+      };
+    case 'netsh-autotuning':
+      return {
+        record: `$previous[${key}] = [string](Get-NetTCPSetting -SettingName Internet).AutoTuningLevelLocal`,
+        set: `netsh int tcp set global autotuninglevel=${String(r.value)}`,
+        undo: `netsh int tcp set global autotuninglevel=$($saved.${psString(r.id)}.ToLower())`,
+      };
+  }
+}
+
+/** The PowerShell script (pure). */
+export function windowsScript(recommendations: readonly RecommendationOut[], generatedAt: string): string {
+  const settings = recommendations.filter((r) => WINDOWS_SETTINGS[r.id]);
+  const tools = recommendations.filter((r) => r.platform === 'copy-tool');
+  const steps = settings.map((r) => ({ r, ...psApply(r, WINDOWS_SETTINGS[r.id] as WindowsSetting) }));
+  return `# Pipefill: settings for this Windows machine (generated ${generatedAt}).
+# Run from an elevated PowerShell. It records the current values in
+# pipefill-rollback.json beside it first; undo with: .\\pipefill-apply.ps1 -Rollback
+param([switch]$Rollback)
+$ErrorActionPreference = 'Stop'
+$backup = Join-Path $PSScriptRoot 'pipefill-rollback.json'
+$principal = [Security.Principal.WindowsPrincipal][Security.Principal.WindowsIdentity]::GetCurrent()
+if (-not $principal.IsInRole([Security.Principal.WindowsBuiltInRole]::Administrator)) { throw 'Run this script from an elevated PowerShell (Run as administrator).' }
+function Get-RegValue([string]$Path, [string]$Name) {
+  $item = Get-ItemProperty -Path $Path -Name $Name -ErrorAction SilentlyContinue
+  if ($null -eq $item) { return $null }
+  return $item.$Name
+}
+
+if ($Rollback) {
+  if (-not (Test-Path $backup)) { throw "Nothing to roll back: $backup is missing." }
+  $saved = Get-Content $backup -Raw | ConvertFrom-Json
+${steps.map(({ undo }) => `  ${undo}`).join('\n')}
+  Remove-Item $backup
+  Write-Output 'Pipefill: previous values restored.'
+  return
+}
+
+if (Test-Path $backup) { throw "An earlier run's backup is still at $backup: run with -Rollback first." }
+$previous = @{}
+${steps.map(({ record }) => record).join('\n')}
+$previous | ConvertTo-Json | Set-Content -Path $backup -Encoding UTF8
+
+try {
+${steps.map(({ r, set }) => `  # ${r.why}\n  ${set}`).join('\n')}
+} catch {
+  Write-Warning "Pipefill: a setting failed ($_); restoring the previous values."
+  & $PSCommandPath -Rollback
+  throw
+}
+Write-Output 'Pipefill: applied. Some settings need a restart of the Workstation or Server service (or a reboot) to take effect.'
+${tools.map((r) => `# Copy tool: ${r.why}\n# ${r.command}`).join('\n')}
+`;
+}
+
+/** A .reg file of the registry values alone, for tools that import .reg (pure). */
+export function windowsRegFile(recommendations: readonly RecommendationOut[]): string {
+  const byKey = new Map<string, string[]>();
+  for (const r of recommendations) {
+    const setting = WINDOWS_SETTINGS[r.id];
+    if (setting?.kind !== 'registry') continue;
+    const key = setting.path.replace('HKLM:', 'HKEY_LOCAL_MACHINE');
+    byKey.set(key, [...(byKey.get(key) ?? []), `"${setting.name}"=dword:${Number(r.value).toString(16).padStart(8, '0')}`]);
+  }
+  return `Windows Registry Editor Version 5.00\n\n${[...byKey].map(([key, values]) => `[${key}]\n${values.join('\n')}`).join('\n\n')}\n`;
+}
+
+/** ONTAP and macOS: the commands and their undo, by hand (pure). */
+export function manualScript(target: 'ontap' | 'macos', recommendations: readonly RecommendationOut[], generatedAt: string): string {
+  const mine = recommendations.filter((r) => r.platform === target);
+  const undo = (r: RecommendationOut) => r.command.replace(String(r.value), String(r.current));
+  // ONTAP's CLI and sh both read # as a comment.
+  const comment = '#';
+  return `${target === 'macos' ? '#!/bin/sh\n' : ''}${comment} Pipefill: ${target === 'ontap' ? 'NetApp ONTAP commands' : 'macOS settings'} (generated ${generatedAt}). Review, then run by hand.
+${mine.map((r) => `${comment} ${r.why}${r.caution ? `\n${comment} Note: ${r.caution}` : ''}\n${r.command}`).join('\n\n')}
+
+${comment} To undo (back to the values Pipefill assumed were set: ${mine.map((r) => `${r.knob} ${String(r.current)}`).join(', ')}):
+${mine.map((r) => `${comment} ${undo(r)}`).join('\n')}
+`;
+}
+
+const FILES: Readonly<Record<'windows' | 'ontap' | 'macos', readonly string[]>> = {
+  windows: ['pipefill-apply.ps1', 'pipefill-apply.reg'],
+  ontap: ['pipefill-ontap.txt'],
+  macos: ['pipefill-macos.sh'],
+};
+
+export function exportTarget(target: Extract<ApplyTarget, 'windows' | 'ontap' | 'macos'>, recommendations: readonly RecommendationOut[], outDir: string, options: { dryRun?: boolean; now?: Date } = {}): ApplyOutcome {
+  const platforms: Readonly<Record<typeof target, readonly string[]>> = { windows: ['windows-client', 'windows-server', 'copy-tool'], ontap: ['ontap'], macos: ['macos'] };
+  const mine = recommendations.filter((r) => platforms[target].includes(r.platform));
+  const changes: Change[] = mine.map((r) => ({ knob: r.id, name: r.knob, from: String(r.current), to: String(r.value) }));
+  const files = FILES[target].map((name) => join(outDir, name));
+  const preview: Preview = { target, where: outDir, changes, steps: files.map((file) => `write ${file}`) };
+  if (mine.length === 0) return { preview, applied: false, verified: true, notes: [`Nothing for ${target} in these recommendations.`] };
+  if (options.dryRun) return { preview, applied: false, verified: true, notes: ['Dry run: nothing was written.'] };
+  mkdirSync(outDir, { recursive: true });
+  const stamp = (options.now ?? new Date()).toISOString();
+  if (target === 'windows') {
+    writeFileSync(files[0] ?? '', windowsScript(mine, stamp));
+    writeFileSync(files[1] ?? '', windowsRegFile(mine));
+  } else {
+    writeFileSync(files[0] ?? '', manualScript(target, mine, stamp), { mode: target === 'macos' ? 0o755 : 0o644 });
+  }
+  const how = target === 'windows' ? `Copy ${FILES.windows[0]} to the Windows machine and run it elevated; undo with -Rollback.` : `Review ${FILES[target][0]} and run its commands by hand.`;
+  return { preview, applied: false, verified: false, written: files, notes: [how] };
+}

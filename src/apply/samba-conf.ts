@@ -1,0 +1,154 @@
+// Applying smb.conf settings to a Samba server whose configuration Pipefill
+// can reach: the edited file is checked with testparm before it replaces the
+// original, smbd is told to reload, and testparm reads the values back. The
+// backup is the file's exact bytes.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { RecommendationOut } from '../contract/recommend.js';
+import { PipefillError } from '../model/errors.js';
+import { parseTestparmGlobals, SAMBA_PARAMETERS, testparm } from './current-values.js';
+import type { ApplyOutcome, Change, Preview } from './plan.js';
+import { backupPath, dropBackup, fileSnapshot, loadBackup, restoreFile, saveBackup } from './plan.js';
+
+interface SambaBackup {
+  readonly smbConf: string;
+  readonly content: string | null;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Sets `parameter = value` in [global]: replaces the line that sets it there
+ * (spacing and case as Samba reads them), or adds it right after [global].
+ * Other sections and comments stay as they are (pure).
+ */
+export function setGlobalParameter(text: string, parameter: string, value: string): string {
+  const lines = text.split('\n');
+  const words = parameter.split(/\s+/).map(escapeRegExp).join('\\s*');
+  const matcher = new RegExp(`^\\s*${words}\\s*=`, 'i');
+  let section = '';
+  let globalHeader = -1;
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] ?? '';
+    const header = /^\s*\[(.+)\]\s*$/.exec(line);
+    if (header) {
+      section = header[1]?.trim().toLowerCase() ?? '';
+      if (section === 'global' && globalHeader < 0) globalHeader = index;
+      continue;
+    }
+    if (section === 'global' && matcher.test(line)) {
+      lines[index] = `   ${parameter} = ${value}`;
+      return lines.join('\n');
+    }
+  }
+  if (globalHeader < 0) return `[global]\n   ${parameter} = ${value}\n${text}`;
+  lines.splice(globalHeader + 1, 0, `   ${parameter} = ${value}`);
+  return lines.join('\n');
+}
+
+const asConfValue = (value: RecommendationOut['value']) => (typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value));
+
+export function planSamba(recommendations: readonly RecommendationOut[], smbConf: string): { preview: Preview; edited: string } {
+  let original: string;
+  try {
+    original = readFileSync(smbConf, 'utf8');
+  } catch (error) {
+    throw new PipefillError('bad-input', `Cannot read ${smbConf}: ${error instanceof Error ? error.message : String(error)}.`, 'Point --smb-conf at the server\'s smb.conf.');
+  }
+  const globals = parseTestparmGlobals(testparm(smbConf));
+  let edited = original;
+  const changes: Change[] = [];
+  for (const r of recommendations) {
+    const parameter = SAMBA_PARAMETERS[r.id];
+    if (!parameter) continue;
+    const to = asConfValue(r.value);
+    const from = globals.get(parameter) ?? '(default)';
+    if (from.toLowerCase() === to.toLowerCase()) continue;
+    edited = setGlobalParameter(edited, parameter, to);
+    changes.push({ knob: r.id, name: parameter, from, to });
+  }
+  return {
+    edited,
+    preview: {
+      target: 'samba',
+      where: smbConf,
+      changes,
+      steps: ['check the edited file with testparm', `back up ${smbConf}`, `write ${smbConf}`, `smbcontrol -s ${smbConf} smbd reload-config`, 'read the values back with testparm'],
+    },
+  };
+}
+
+/** testparm on the candidate before it replaces anything. */
+function validate(next: string): void {
+  const dir = mkdtempSync(join(tmpdir(), 'pipefill-smbconf-'));
+  try {
+    const file = join(dir, 'smb.conf');
+    writeFileSync(file, next);
+    testparm(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function writeInPlace(path: string, content: string): void {
+  // Same folder, then rename: smbd never reads half a file. Keep the mode.
+  const mode = statSync(path).mode & 0o7777;
+  const temporary = join(dirname(path), `.${Date.now()}.pipefill.tmp`);
+  writeFileSync(temporary, content, { mode });
+  renameSync(temporary, path);
+}
+
+function reload(smbConf: string): string | undefined {
+  const run = spawnSync('smbcontrol', ['-s', smbConf, 'smbd', 'reload-config'], { encoding: 'utf8', timeout: 15_000 });
+  if (run.status === 0) return undefined;
+  const output = `${run.stdout}${run.stderr}`.trim();
+  // No smbd running for this configuration: the file is what it will read at start.
+  if (/Can't find pid|No such process|not running/i.test(output) || run.error) return `smbd did not reload (${output || run.error?.message}); the new values apply when it next starts.`;
+  throw new PipefillError('reload-failed', `smbcontrol could not reload smbd: ${output}`, 'Check that smbd runs with this smb.conf.');
+}
+
+export function applySamba(recommendations: readonly RecommendationOut[], smbConf: string, stateDir: string): ApplyOutcome {
+  const { preview, edited } = planSamba(recommendations, smbConf);
+  if (preview.changes.length === 0) return { preview, applied: false, verified: true, notes: ['Nothing to change: smb.conf already has these values.'] };
+  validate(edited);
+  const backup = backupPath(stateDir, 'samba', smbConf);
+  saveBackup(backup, { smbConf, content: fileSnapshot(smbConf) } satisfies SambaBackup);
+  const notes: string[] = [];
+  try {
+    writeInPlace(smbConf, edited);
+    const note = reload(smbConf);
+    if (note) notes.push(note);
+    const globals = parseTestparmGlobals(testparm(smbConf));
+    const wrong = preview.changes.filter((change) => (globals.get(change.name) ?? '').toLowerCase() !== change.to.toLowerCase());
+    if (wrong.length > 0) throw new PipefillError('verify-failed', `testparm does not read back ${wrong.map((c) => c.name).join(', ')}.`, 'An include or a share section may override them.');
+  } catch (error) {
+    rollbackSamba(smbConf, stateDir);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new PipefillError('apply-failed', `Applying failed (${reason}); smb.conf has been restored.`, error instanceof PipefillError ? error.hint : 'Check the file and try again.');
+  }
+  return { preview, applied: true, verified: true, backup, notes: [...notes, `Undo: pipefill apply --rollback --target samba --smb-conf ${smbConf}`] };
+}
+
+export function rollbackSamba(smbConf: string, stateDir: string): ApplyOutcome {
+  const path = backupPath(stateDir, 'samba', smbConf);
+  const backup = loadBackup<SambaBackup>(path);
+  restoreFile(backup.smbConf, backup.content);
+  const notes: string[] = [];
+  try {
+    const note = reload(backup.smbConf);
+    if (note) notes.push(note);
+  } catch (error) {
+    notes.push(`The file is restored but smbd did not reload: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const verified = fileSnapshot(backup.smbConf) === backup.content;
+  if (verified) dropBackup(path);
+  return {
+    preview: { target: 'samba', where: backup.smbConf, changes: [], steps: [`restore ${backup.smbConf} byte for byte`, 'smbcontrol smbd reload-config'] },
+    applied: true,
+    verified,
+    notes: [...notes, verified ? 'Restored: smb.conf is byte-identical to before.' : `smb.conf did not read back as before; the backup stays at ${path}.`],
+  };
+}

@@ -1,0 +1,133 @@
+// pipefill apply: previews the changes, asks (unless --yes), backs up,
+// applies, reads back; --rollback restores the exact previous state. Linux
+// sysctls and a reachable Samba smb.conf are changed here; Windows, ONTAP and
+// macOS get scripts to run there.
+
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import type { PipefillApi } from '../../contract/api.js';
+import type { RecommendationOut, RecommendResult } from '../../contract/recommend.js';
+import { RecommendResultSchema } from '../../contract/recommend.js';
+import { ReportSchema } from '../../contract/report.js';
+import type { ClientProfileId } from '../../model/client-profiles.js';
+import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
+import { PipefillInputError } from '../../model/errors.js';
+import { exportTarget } from '../../apply/export-scripts.js';
+import { applySysctl, DEFAULT_SYSCTL_CONF, planSysctl, rollbackSysctl } from '../../apply/linux-sysctl.js';
+import type { ApplyOutcome, ApplyTarget, Preview } from '../../apply/plan.js';
+import { APPLY_TARGETS, defaultStateDir } from '../../apply/plan.js';
+import { applySamba, planSamba, rollbackSamba } from '../../apply/samba-conf.js';
+import { optional, parseOptions } from '../args.js';
+import type { Output } from '../output.js';
+import { printJson } from '../output.js';
+
+export const APPLY_USAGE = `pipefill apply --target <linux|samba|windows|ontap|macos> --from <recommend.json|report.json> [--smb-conf PATH]
+  [--client <id>] [--dry-run] [--yes] [--json] [--out DIR] [--sysctl-conf PATH] [--state-dir DIR]
+pipefill apply --rollback --target <linux|samba> [--smb-conf PATH] [--yes] [--json]
+  Shows each change (current -> new), asks, backs up, applies, and reads the values back; a failure
+  rolls back what was done. linux: this machine's TCP sysctls (live and ${DEFAULT_SYSCTL_CONF}),
+  as root. samba: the smb.conf given (checked with testparm first), then smbd reloads. windows:
+  writes pipefill-apply.ps1 (records the previous values; -Rollback restores them) and a .reg file;
+  ontap, macos: the commands and their undo, to run by hand.`;
+
+const OPTIONS = {
+  target: { type: 'string' },
+  from: { type: 'string' },
+  'smb-conf': { type: 'string' },
+  client: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  yes: { type: 'boolean' },
+  json: { type: 'boolean' },
+  rollback: { type: 'boolean' },
+  out: { type: 'string' },
+  'sysctl-conf': { type: 'string' },
+  'state-dir': { type: 'string' },
+} as const;
+
+const DEFAULT_CLIENT: Readonly<Record<ApplyTarget, ClientProfileId>> = { linux: 'linux-cifs', samba: 'win10-smb3', windows: 'win10-smb3', ontap: 'win10-smb3', macos: 'win10-smb3' };
+
+function parseTarget(text: string | undefined): ApplyTarget {
+  if (text === undefined || !(APPLY_TARGETS as readonly string[]).includes(text)) throw new PipefillInputError(`--target must be one of ${APPLY_TARGETS.join(', ')}${text === undefined ? '' : `, not ${JSON.stringify(text)}`}.`, APPLY_USAGE);
+  return text as ApplyTarget;
+}
+
+/** Recommendations from a `recommend --json` file, or computed from an assessment report. */
+async function loadRecommendations(path: string, target: ApplyTarget, client: ClientProfileId | undefined, smbConf: string | undefined, api: PipefillApi): Promise<RecommendationOut[]> {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new PipefillInputError(`Cannot read ${path} as JSON: ${error instanceof Error ? error.message : String(error)}.`, 'Give the output of `pipefill recommend --json`, or an assessment report.');
+  }
+  const recommended = RecommendResultSchema.safeParse(json);
+  if (recommended.success) return recommended.data.recommendations;
+  const report = ReportSchema.safeParse(json);
+  if (!report.success) throw new PipefillInputError(`${path} is neither recommendations (pipefill recommend --json) nor an assessment report.`, 'Give one of those two.');
+  const result: RecommendResult = await api.recommend({ report: report.data, client: client ?? DEFAULT_CLIENT[target], server: target === 'samba' ? 'samba' : report.data.options.server, ...(smbConf ? { smbConf } : {}) });
+  return result.recommendations;
+}
+
+export function formatPreview(preview: Preview): string {
+  const changes = preview.changes.length === 0 ? ['  (no changes)'] : preview.changes.map((c) => `  ${c.name}: ${c.from} -> ${c.to}`);
+  return [`${preview.target}: ${preview.where}`, ...changes, 'Steps:', ...preview.steps.map((step, index) => `  ${index + 1}. ${step}`)].join('\n');
+}
+
+function formatOutcome(outcome: ApplyOutcome): string {
+  const status = outcome.written ? `Written: ${outcome.written.join(', ')}` : outcome.applied ? (outcome.verified ? 'Applied and read back.' : 'Applied, but not everything read back.') : 'Nothing was changed.';
+  return [status, ...outcome.notes].join('\n');
+}
+
+async function confirm(output: Output, question: string, yes: boolean): Promise<boolean> {
+  if (yes) return true;
+  if (!process.stdin.isTTY) throw new PipefillInputError('Not applied: there is no terminal to ask on.', 'Review the preview (--dry-run), then pass --yes.');
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await prompt.question(`${question} [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    prompt.close();
+    void output;
+  }
+}
+
+export async function applyCommand(argv: readonly string[], api: PipefillApi, output: Output): Promise<void> {
+  const { values, positionals } = parseOptions(argv, OPTIONS, APPLY_USAGE);
+  if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, APPLY_USAGE);
+  const target = parseTarget(optional(values, 'target'));
+  const smbConf = optional(values, 'smb-conf');
+  const stateDir = optional(values, 'state-dir') ?? defaultStateDir();
+  const sysctl = { confPath: optional(values, 'sysctl-conf') ?? DEFAULT_SYSCTL_CONF, stateDir };
+  if (target === 'samba' && smbConf === undefined) throw new PipefillInputError('--target samba needs --smb-conf PATH.', APPLY_USAGE);
+  const show = (outcome: ApplyOutcome) => (values.json ? printJson(output, outcome) : output.out(`${formatPreview(outcome.preview)}\n\n${formatOutcome(outcome)}`));
+
+  if (values.rollback === true) {
+    if (target !== 'linux' && target !== 'samba') throw new PipefillInputError(`--rollback works for linux and samba; for ${target}, run the exported script's undo.`, APPLY_USAGE);
+    if (!(await confirm(output, `Restore the state from before Pipefill's last apply (${target})?`, values.yes === true))) return;
+    show(target === 'linux' ? rollbackSysctl(sysctl) : rollbackSamba(smbConf ?? '', stateDir));
+    return;
+  }
+
+  const from = optional(values, 'from');
+  if (from === undefined) throw new PipefillInputError('--from is required: recommendations (pipefill recommend --json) or a report.', APPLY_USAGE);
+  const client = optional(values, 'client');
+  if (client !== undefined && !(CLIENT_PROFILE_IDS as readonly string[]).includes(client)) throw new PipefillInputError(`Unknown client ${JSON.stringify(client)}.`, `Valid: ${CLIENT_PROFILE_IDS.join(', ')}.`);
+  const recommendations = await loadRecommendations(from, target, client as ClientProfileId | undefined, smbConf, api);
+
+  if (target === 'windows' || target === 'ontap' || target === 'macos') {
+    // Exported, never run from here: writing the files is the whole action.
+    show(exportTarget(target, recommendations, optional(values, 'out') ?? '.', { dryRun: values['dry-run'] === true }));
+    return;
+  }
+
+  const preview = target === 'linux' ? planSysctl(recommendations, sysctl).preview : planSamba(recommendations, smbConf ?? '').preview;
+  if (values['dry-run'] === true || preview.changes.length === 0) {
+    show({ preview, applied: false, verified: true, notes: [preview.changes.length === 0 ? 'Nothing to change.' : 'Dry run: nothing was changed.'] });
+    return;
+  }
+  if (!values.json) output.err(formatPreview(preview));
+  if (!(await confirm(output, 'Apply these changes?', values.yes === true))) {
+    output.err('Not applied.');
+    return;
+  }
+  show(target === 'linux' ? applySysctl(recommendations, sysctl) : applySamba(recommendations, smbConf ?? '', stateDir));
+}
