@@ -5,12 +5,14 @@
 // no console error.
 
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportSchema } from '../src/contract/report.js';
 import type { WebMode } from './support.js';
-import { canRunE2e, chartPointCounts, CLI, consoleErrors, launchChromium, screenshot, startWebMode } from './support.js';
+import { canRunE2e, chartPointCounts, CLI, consoleErrors, launchChromium, screenshot, SCREENSHOTS, startWebMode } from './support.js';
 
 if (!canRunE2e) console.warn('SKIPPED: the web e2e tests need /usr/bin/chromium (apt-get install chromium) and a build (npm test builds it).');
 
@@ -89,7 +91,7 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     expect(errors).toEqual([]);
   }, 180_000);
 
-  it('exports the report, with no password in it, and reopens it in Reports', { timeout: 60_000 }, async () => {
+  it('exports the report, with no password in it, reopens it in Reports, and renders its HTML and PDF exports', { timeout: 120_000 }, async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export report (JSON)' }).click()]);
     const path = await download.path();
     const text = readFileSync(path, 'utf8');
@@ -103,7 +105,27 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     await page.getByLabel('Open saved reports (JSON)').setInputFiles(path);
     await expect.poll(() => page.locator('[data-testid="sites"] tbody tr').count()).toBe(1);
     await expect(page.locator('[data-testid="sites"] tbody tr').first().textContent()).resolves.toContain(report.target.share);
+    await expect.poll(() => page.locator('[data-testid="readiness"] tbody tr').count()).toBe(1);
     await screenshot(page, '05-reports');
+
+    // The exports a ticket gets: HTML opened in Chromium, the PDF's first page rendered to PNG.
+    const html = join(SCREENSHOTS, 'report.html');
+    const pdf = join(SCREENSHOTS, 'report.pdf');
+    for (const [format, out] of [['html', html], ['pdf', pdf]] as const) {
+      const run = spawnSync(process.execPath, [CLI, 'report', 'export', path, '--format', format, '--out', out], { encoding: 'utf8', timeout: 90_000 });
+      expect(run.status, run.stderr).toBe(0);
+    }
+    expect(readFileSync(pdf).subarray(0, 5).toString()).toBe('%PDF-');
+    const htmlPage = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    const htmlErrors = consoleErrors(htmlPage);
+    await htmlPage.goto(pathToFileURL(html).href);
+    await expect(htmlPage.locator('svg[data-bars]').count()).resolves.toBe(2);
+    await screenshot(htmlPage, '08-report-html');
+    await htmlPage.close();
+    expect(htmlErrors).toEqual([]);
+    const pages = spawnSync('pdftoppm', ['-png', '-r', '70', '-f', '1', '-l', '1', pdf, join(SCREENSHOTS, '09-report-pdf')], { encoding: 'utf8' });
+    expect(pages.status, pages.stderr).toBe(0);
+    expect(readdirSync(SCREENSHOTS).some((name) => name.startsWith('09-report-pdf') && name.endsWith('.png'))).toBe(true);
     expect(errors).toEqual([]);
   });
 

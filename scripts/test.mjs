@@ -24,8 +24,10 @@ ensureDebianPackages({
   'g++': 'g++',
   make: 'make',
   python3: 'python3',
-  // The e2e tests drive the web mode in Debian's Chromium.
+  // The e2e tests drive the web mode in Debian's Chromium, which also prints
+  // the PDF export; pdftoppm renders its pages to PNG for a look.
   chromium: 'chromium',
+  pdftoppm: 'poppler-utils',
 });
 // The lab runs the built CLI inside its namespaces.
 ensureBuild();

@@ -42,6 +42,8 @@ export interface Recommendation {
   /** The test this helps most, and its time before and after (model seconds). */
   readonly test: string;
   readonly expectedSeconds: { readonly before: number; readonly after: number };
+  /** Every test's time with this change alone. */
+  readonly tests: readonly { readonly test: string; readonly before: number; readonly after: number }[];
   readonly why: string;
   readonly caution?: string;
   readonly source: string;
@@ -137,6 +139,7 @@ export function recommend(input: RecommendInput): RecommendResult {
       command: knob.command(value),
       test: best.test.label,
       expectedSeconds: { before: best.before, after: best.after },
+      tests: TESTS.map((test) => ({ test: test.label, before: seconds(base, test, link), after: seconds(after, test, link) })),
       why: `${knob.name} ${String(current)} -> ${String(value)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${link.bandwidthBitsPerSecond / 1e6} Mb/s, ${link.rttMs} ms (BDP ${Math.round(bdpBytes(link) / 1000)} KB).`,
       ...(knob.caution ? { caution: knob.caution } : {}),
       source: knob.source,

@@ -12,6 +12,7 @@ import { PREDICT_USAGE, predictCommand } from './commands/predict.js';
 import { PROFILES_USAGE, profilesCommand } from './commands/profiles.js';
 import { APPLY_USAGE, applyCommand } from './commands/apply.js';
 import { RECOMMEND_USAGE, recommendCommand } from './commands/recommend.js';
+import { REPORT_USAGE, reportCommand } from './commands/report.js';
 import { UI_USAGE, uiCommand } from './commands/ui.js';
 import type { Output } from './output.js';
 import { processOutput } from './output.js';
@@ -27,12 +28,13 @@ const COMMANDS = {
   ui: { run: uiCommand, usage: UI_USAGE },
   recommend: { run: recommendCommand, usage: RECOMMEND_USAGE },
   apply: { run: applyCommand, usage: APPLY_USAGE },
+  report: { run: reportCommand, usage: REPORT_USAGE },
 } as const;
 
 export const USAGE = `Pipefill: why copies to an SMB share are slow, how fast they should be, and what to change.
 
 Usage:
-${[UI_USAGE, PLAN_USAGE, PREDICT_USAGE, ASSESS_USAGE, RECOMMEND_USAGE, APPLY_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
+${[UI_USAGE, PLAN_USAGE, PREDICT_USAGE, ASSESS_USAGE, RECOMMEND_USAGE, APPLY_USAGE, REPORT_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
 
   pipefill help      this text`;
 

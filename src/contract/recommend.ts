@@ -42,6 +42,7 @@ export const RecommendationSchema = z.object({
   command: z.string(),
   test: z.string(),
   expectedSeconds: z.object({ before: z.number(), after: z.number() }),
+  tests: z.array(z.object({ test: z.string(), before: z.number(), after: z.number() })),
   why: z.string(),
   caution: z.string().optional(),
   source: z.string(),
@@ -85,5 +86,5 @@ export function recommendFromInput(input: RecommendApiInput): RecommendResult {
     ...(input.report ? { observations: observationsFromReport(input.report) } : {}),
   };
   const result = recommend(request);
-  return { link: { ...link, lossRate: link.lossRate ?? 0 }, client: input.client, server: input.server, recommendations: result.recommendations.map(({ range, ...rest }) => ({ ...rest, ...(range ? { range: [range[0], range[1]] as [number, number] } : {}) })), combined: [...result.combined] };
+  return { link: { ...link, lossRate: link.lossRate ?? 0 }, client: input.client, server: input.server, recommendations: result.recommendations.map(({ range, tests, ...rest }) => ({ ...rest, tests: [...tests], ...(range ? { range: [range[0], range[1]] as [number, number] } : {}) })), combined: [...result.combined] };
 }

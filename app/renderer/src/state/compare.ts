@@ -1,6 +1,8 @@
 // The Reports view: saved assessments side by side, one row per site, ranked
 // by how long the chosen generation takes for the chosen test there. Pure.
 
+import type { Comparison } from '../../../../src/contract/compare.js';
+import { compareSites, parseTarget } from '../../../../src/contract/compare.js';
 import type { Report } from '../../../../src/contract/report.js';
 import { ReportSchema } from '../../../../src/contract/report.js';
 import { parseInput } from '../../../../src/contract/validate.js';
@@ -55,4 +57,13 @@ export function siteRows(reports: readonly Report[], profile: ClientProfileId, o
   });
   // Slowest first: the sites that need attention; sites without the test last.
   return rows.sort((a, b) => (b.seconds ?? -1) - (a.seconds ?? -1));
+}
+
+/** The readiness review for a target as typed: the comparison, or what is wrong with the target. */
+export function readiness(reports: readonly Report[], target: string): Comparison | { error: string } {
+  try {
+    return compareSites(reports, parseTarget(target));
+  } catch (error) {
+    return { error: error instanceof Error ? `${error.message}${'hint' in error ? ` ${String(error.hint)}` : ''}` : String(error) };
+  }
 }

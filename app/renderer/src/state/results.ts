@@ -1,11 +1,8 @@
 // The Results view's numbers, from a report: measured against expected for
-// every test copy, and the "pipe" for one of them: each layer's in-flight
-// limit against the path's BDP. Pure; the pipe is the model's, for the
-// generation's own stack on the probed path.
+// every test copy; the pipe and the layer names are shared with the HTML
+// export (src/contract/report-views.ts). Pure.
 
 import type { Finding, Report } from '../../../../src/contract/report.js';
-import type { LimitLayer } from '../../../../src/model/in-flight.js';
-import { predict } from '../../../../src/model/predict.js';
 
 export interface ResultRow {
   readonly key: string;
@@ -33,50 +30,4 @@ export function resultRows(report: Report): ResultRow[] {
   }));
 }
 
-export const LAYER_LABELS: Readonly<Record<LimitLayer | 'unexplained', string>> = {
-  bandwidth: 'Bandwidth (BDP)',
-  'copy-pipeline': 'Copy pipeline',
-  credits: 'SMB credits',
-  'client-tcp-window': 'Client TCP window',
-  'server-tcp-window': 'Server TCP window',
-  'packet-loss': 'Packet loss',
-  'round-trips': 'Round trips',
-  'slow-start': 'Slow start',
-  unexplained: 'Outside the model',
-};
-
-export interface PipeBar {
-  readonly layer: string;
-  /** Bytes the layer lets the client keep in flight (Infinity: no limit on this path). */
-  readonly bytesInFlight: number;
-  readonly limiting: boolean;
-}
-
-export interface Pipe {
-  readonly title: string;
-  readonly bdpBytes: number;
-  /** Every layer keeps the BDP in flight: the link itself limits. */
-  readonly bandwidthLimits: boolean;
-  readonly bars: readonly PipeBar[];
-}
-
-/** Each layer's in-flight budget for one finding's copy, on the probed path. */
-export function pipeFor(report: Report, finding: Finding): Pipe {
-  const link = { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs };
-  const prediction = predict({ client: finding.profile, server: report.options.server, op: finding.op, workload: finding.workload, link });
-  const tightest = prediction.layers.reduce((best, layer) => (layer.bytesPerSecond < best.bytesPerSecond ? layer : best));
-  return {
-    title: `${finding.profile} ${finding.op} (${finding.workload}) at ${link.rttMs.toFixed(1)} ms`,
-    bdpBytes: prediction.bdpBytes,
-    bandwidthLimits: tightest.layer === 'bandwidth',
-    bars: prediction.layers
-      .filter((layer) => layer.layer !== 'bandwidth')
-      .map((layer) => ({ layer: LAYER_LABELS[layer.layer], bytesInFlight: layer.bytesInFlight, limiting: layer === tightest })),
-  };
-}
-
-/** The finding the Results view opens on: the headline's, else the first. */
-export function headlineFinding(report: Report): Finding | undefined {
-  const { findings, headline } = report.diagnosis;
-  return findings.find((finding) => headline.startsWith(`${finding.profile} ${finding.op} of ${finding.workload}:`)) ?? findings[0];
-}
+export { headlineFinding, LAYER_LABELS, pipeFor } from '../../../../src/contract/report-views.js';

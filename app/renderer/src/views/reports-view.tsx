@@ -6,6 +6,7 @@ import type { Report } from '../../../../src/contract/report.js';
 import type { ClientProfileId, Op } from '../../../../src/model/client-profiles.js';
 import { CLIENT_PROFILE_IDS } from '../../../../src/model/client-profiles.js';
 import { formatDuration, formatRate } from '../../../../src/model/units.js';
+import { readiness } from '../state/compare.js';
 import { parseReport, siteRows } from '../state/compare.js';
 import { LAYER_LABELS } from '../state/results.js';
 
@@ -20,7 +21,9 @@ export function ReportsView({ reports, onOpen, onShow }: ReportsViewProps) {
   const [op, setOp] = useState<Op>('write');
   const [kind, setKind] = useState<'file' | 'dirset'>('dirset');
   const [errors, setErrors] = useState<string[]>([]);
+  const [target, setTarget] = useState('dirset<5min@win10-smb3');
   const rows = useMemo(() => siteRows(reports, profile, op, kind), [reports, profile, op, kind]);
+  const review = useMemo(() => readiness(reports, target), [reports, target]);
 
   const open = async (files: FileList | null) => {
     if (!files) return;
@@ -67,7 +70,42 @@ export function ReportsView({ reports, onOpen, onShow }: ReportsViewProps) {
           </select>
         </div>
       </section>
+      {reports.length > 0 && (
+        <section className="panel">
+          <h3>Branch readiness</h3>
+          <label htmlFor="target">Target</label>
+          <input id="target" type="text" value={target} onChange={(e) => setTarget(e.target.value)} aria-describedby="target-hint" />
+          <p className="hint" id="target-hint">
+            &lt;dirset|file&gt;[/read|/write]&lt;&lt;time&gt;@&lt;client&gt;: the full-size TR-3869 test, timed by the model on each site's measured path.
+          </p>
+          {'error' in review ? (
+            <p className="error">{review.error}</p>
+          ) : (
+            <table data-testid="readiness">
+              <thead>
+                <tr>
+                  <th>Site</th>
+                  <th className="num">Time</th>
+                  <th>Verdict</th>
+                  <th>To pass</th>
+                </tr>
+              </thead>
+              <tbody>
+                {review.sites.map((site) => (
+                  <tr key={`${site.site}-${site.assessedAt}`}>
+                    <td>{site.site}</td>
+                    <td className="num">{formatDuration(site.seconds * 1000)}</td>
+                    <td className={site.passes ? 'verdict-as-expected' : 'verdict-slower-than-expected'}>{site.passes ? 'passes' : 'fails'}</td>
+                    <td>{site.fix ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      )}
       <section className="panel">
+        <h3>Measured</h3>
         {reports.length === 0 ? (
           <p>No reports open. Run an assessment, or open saved ones above.</p>
         ) : (

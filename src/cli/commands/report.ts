@@ -1,0 +1,72 @@
+// pipefill report export | compare: a saved assessment as HTML, PDF, CSV or
+// JSON for a ticket; several side by side for a branch-readiness review.
+
+import { writeFileSync } from 'node:fs';
+import type { PipefillApi } from '../../contract/api.js';
+import type { Comparison } from '../../contract/compare.js';
+import { compareSites, parseTarget } from '../../contract/compare.js';
+import { PipefillInputError } from '../../model/errors.js';
+import { formatDuration, formatRate } from '../../model/units.js';
+import { reportCsv } from '../../report/csv.js';
+import { reportHtml } from '../../report/html.js';
+import { htmlToPdf } from '../../report/pdf.js';
+import { optional, parseOptions, required } from '../args.js';
+import type { Output } from '../output.js';
+import { printJson } from '../output.js';
+import { formatTable } from '../table.js';
+import { readReportFile } from './recommend.js';
+
+export const REPORT_USAGE = `pipefill report export r.json --format <html|pdf|csv|json> --out FILE
+pipefill report compare a.json b.json ... [--target "dirset<5min@win10-smb3"] [--json]
+  export: one self-contained HTML file (charts inline, prints cleanly), a PDF printed by Chromium,
+  CSV with one row per test copy, or the JSON document. compare: sites ranked slowest first by the
+  model's time on each measured path; against a target (<dirset|file>[/read|/write]<<time>@<client>)
+  each site passes or fails, and a failing site gets the change that would make it pass.`;
+
+const EXPORT_OPTIONS = { format: { type: 'string' }, out: { type: 'string' } } as const;
+const COMPARE_OPTIONS = { target: { type: 'string' }, json: { type: 'boolean' } } as const;
+const FORMATS = ['html', 'pdf', 'csv', 'json'] as const;
+/** Without --target: the 1 GiB directory copy, both ways, under five minutes with Windows 10. */
+const DEFAULT_TARGET = 'dirset<5min@win10-smb3';
+
+function exportReport(argv: readonly string[], output: Output): void {
+  const { values, positionals } = parseOptions(argv, EXPORT_OPTIONS, REPORT_USAGE);
+  if (positionals.length !== 1) throw new PipefillInputError('report export takes one report file.', REPORT_USAGE);
+  const format = required(values, 'format', 'html');
+  if (!(FORMATS as readonly string[]).includes(format)) throw new PipefillInputError(`--format must be one of ${FORMATS.join(', ')}, not ${JSON.stringify(format)}.`, REPORT_USAGE);
+  const out = required(values, 'out', 'report.html');
+  const report = readReportFile(positionals[0] ?? '');
+  if (format === 'pdf') htmlToPdf(reportHtml(report), out);
+  else writeFileSync(out, format === 'html' ? reportHtml(report) : format === 'csv' ? reportCsv(report) : `${JSON.stringify(report, null, 2)}\n`);
+  output.err(`Wrote ${out}`);
+}
+
+export function formatComparison(comparison: Comparison): string {
+  const { target, sites } = comparison;
+  const table = formatTable(
+    ['site', 'RTT', 'bandwidth', 'time', 'verdict'],
+    sites.map((site) => [site.site, `${site.rttMs.toFixed(1)} ms`, formatRate(site.bandwidthMbps * 1e6), formatDuration(site.seconds * 1000), site.passes ? 'passes' : 'FAILS']),
+    ['left', 'right', 'right', 'right', 'left'],
+  );
+  const fixes = sites.filter((site) => site.fix).map((site) => `${site.site}: ${site.fix}`);
+  const passing = sites.filter((site) => site.passes).length;
+  return `Target ${target.text}: ${passing} of ${sites.length} sites pass (model times for the full-size test on each measured path)\n\n${table}${fixes.length > 0 ? `\n\nTo pass:\n${fixes.map((fix) => `  ${fix}`).join('\n')}` : ''}`;
+}
+
+function compare(argv: readonly string[], output: Output): void {
+  const { values, positionals } = parseOptions(argv, COMPARE_OPTIONS, REPORT_USAGE);
+  if (positionals.length === 0) throw new PipefillInputError('report compare takes one or more report files.', REPORT_USAGE);
+  const target = parseTarget(optional(values, 'target') ?? DEFAULT_TARGET);
+  const comparison = compareSites(positionals.map((path) => readReportFile(path)), target);
+  if (values.json) printJson(output, comparison);
+  else output.out(formatComparison(comparison));
+}
+
+/** Synchronous work behind the CLI's asynchronous command signature. */
+export function reportCommand(argv: readonly string[], _api: PipefillApi, output: Output): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub === 'export') exportReport(rest, output);
+  else if (sub === 'compare') compare(rest, output);
+  else throw new PipefillInputError(`report needs export or compare${sub === undefined ? '' : `, not ${JSON.stringify(sub)}`}.`, REPORT_USAGE);
+  return Promise.resolve();
+}

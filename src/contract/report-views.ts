@@ -1,0 +1,57 @@
+// Views of a report that every front end draws the same way (the app's
+// Results view, the HTML export): each layer's plain name, the finding a
+// report opens on, and the "pipe" (each layer's in-flight limit against the
+// path's BDP, from the model, for the generation's own stack on the probed
+// path). Pure.
+
+import type { LimitLayer } from '../model/in-flight.js';
+import { predict } from '../model/predict.js';
+import type { Finding, Report } from './report.js';
+
+export const LAYER_LABELS: Readonly<Record<LimitLayer | 'unexplained', string>> = {
+  bandwidth: 'Bandwidth (BDP)',
+  'copy-pipeline': 'Copy pipeline',
+  credits: 'SMB credits',
+  'client-tcp-window': 'Client TCP window',
+  'server-tcp-window': 'Server TCP window',
+  'packet-loss': 'Packet loss',
+  'round-trips': 'Round trips',
+  'slow-start': 'Slow start',
+  unexplained: 'Outside the model',
+};
+
+export interface PipeBar {
+  readonly layer: string;
+  /** Bytes the layer lets the client keep in flight (Infinity: no limit on this path). */
+  readonly bytesInFlight: number;
+  readonly limiting: boolean;
+}
+
+export interface Pipe {
+  readonly title: string;
+  readonly bdpBytes: number;
+  /** Every layer keeps the BDP in flight: the link itself limits. */
+  readonly bandwidthLimits: boolean;
+  readonly bars: readonly PipeBar[];
+}
+
+/** Each layer's in-flight budget for one finding's copy, on the probed path. */
+export function pipeFor(report: Report, finding: Finding): Pipe {
+  const link = { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs };
+  const prediction = predict({ client: finding.profile, server: report.options.server, op: finding.op, workload: finding.workload, link });
+  const tightest = prediction.layers.reduce((best, layer) => (layer.bytesPerSecond < best.bytesPerSecond ? layer : best));
+  return {
+    title: `${finding.profile} ${finding.op} (${finding.workload}) at ${link.rttMs.toFixed(1)} ms`,
+    bdpBytes: prediction.bdpBytes,
+    bandwidthLimits: tightest.layer === 'bandwidth',
+    bars: prediction.layers
+      .filter((layer) => layer.layer !== 'bandwidth')
+      .map((layer) => ({ layer: LAYER_LABELS[layer.layer], bytesInFlight: layer.bytesInFlight, limiting: layer === tightest })),
+  };
+}
+
+/** The finding a report opens on: the headline's, else the first. */
+export function headlineFinding(report: Report): Finding | undefined {
+  const { findings, headline } = report.diagnosis;
+  return findings.find((finding) => headline.startsWith(`${finding.profile} ${finding.op} of ${finding.workload}:`)) ?? findings[0];
+}

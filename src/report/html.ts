@@ -1,0 +1,93 @@
+// The report as one self-contained HTML file: styles inline, charts as inline
+// SVG, no script and nothing fetched, so it opens from a ticket attachment and
+// prints cleanly (Chromium turns it into the PDF). Pure.
+
+import { headlineFinding, LAYER_LABELS, pipeFor } from '../contract/report-views.js';
+import type { Report } from '../contract/report.js';
+import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../model/units.js';
+import { barChartSvg, escapeXml } from './svg.js';
+
+const MEASURED = '#d9480f';
+const EXPECTED = '#1c7ed6';
+
+const STYLE = `
+body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans',sans-serif;color:#1d1f21;margin:32px auto;max-width:960px;padding:0 16px}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
+.muted{color:#5c6166}.headline{font-size:16px;background:#f3f6fa;border-left:4px solid ${EXPECTED};padding:10px 14px}
+table{border-collapse:collapse;width:100%;font-size:12.5px}th,td{text-align:left;padding:4px 6px;border-bottom:1px solid #e5e5e5;vertical-align:top}
+th{color:#5c6166}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+.slower-than-expected{color:#c92a2a}.as-expected{color:#2b8a3e}.faster-than-expected{color:#b35c00}
+svg{max-width:100%;height:auto}
+@media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg,.finding{break-inside:avoid}.headline{background:none}}
+`;
+
+const cell = (text: string, numeric = false, className = '') => `<td${numeric ? ' class="n"' : className ? ` class="${className}"` : ''}>${escapeXml(text)}</td>`;
+
+export function reportHtml(report: Report): string {
+  const { probes, diagnosis } = report;
+  const findings = diagnosis.findings;
+  const labels = findings.map((f) => `${f.profile} ${f.op} ${f.workload}`);
+  const times = barChartSvg({
+    title: 'Measured and expected time per test copy',
+    labels,
+    series: [
+      { name: 'measured', colour: MEASURED, values: findings.map((f) => f.measuredSeconds) },
+      { name: 'expected', colour: EXPECTED, values: findings.map((f) => f.expectedSeconds) },
+    ],
+    axis: 'seconds (log scale)',
+    log: true,
+    format: (value) => formatDuration(value * 1000),
+  });
+  const focus = headlineFinding(report);
+  const pipe = focus ? pipeFor(report, focus) : undefined;
+  const pipeSvg = pipe
+    ? barChartSvg({
+        title: `The pipe: ${pipe.title}`,
+        labels: ['Path BDP', ...pipe.bars.filter((bar) => Number.isFinite(bar.bytesInFlight)).map((bar) => bar.layer)],
+        series: [{ name: 'bytes in flight', colour: EXPECTED, values: [pipe.bdpBytes, ...pipe.bars.filter((bar) => Number.isFinite(bar.bytesInFlight)).map((bar) => bar.bytesInFlight)] }],
+        axis: 'bytes in flight (log scale); the orange bar limits',
+        log: true,
+        highlight: { label: pipe.bandwidthLimits ? 'Path BDP' : (pipe.bars.find((bar) => bar.limiting)?.layer ?? ''), colour: MEASURED },
+        format: (value) => formatBinaryBytes(value),
+      })
+    : '';
+  const rows = findings.map((f, index) => {
+    const test = report.copyTests[index];
+    return `<tr>${cell(`${f.profile} ${f.op} ${f.workload}`)}${cell(formatDuration(f.measuredSeconds * 1000), true)}${cell(formatDuration(f.expectedSeconds * 1000), true)}${cell(formatRate(f.measuredMbps * 1e6), true)}${cell(f.verdict.replace(/-/g, ' '), false, f.verdict)}${cell(LAYER_LABELS[f.limitedBy])}${cell(test ? `SMB ${test.negotiated.dialect}, ${test.negotiated.creditsGrantedMax} credits` : '')}</tr>`;
+  });
+  const sentences = findings.map((f) => `<div class="finding"><p><strong>${escapeXml(`${f.profile} ${f.op} ${f.workload}`)}</strong>: ${escapeXml(f.sentence)}</p></div>`);
+  const emulated = report.copyTests.find((test) => test.emulation)?.emulation;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<title>Pipefill report: ${escapeXml(report.target.share)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>Pipefill report: ${escapeXml(report.target.share)}</h1>
+<p class="muted">Assessed ${escapeXml(report.startedAt)} to ${escapeXml(report.finishedAt)} as ${escapeXml(report.target.user)}; expectations assume a ${escapeXml(report.options.server)} server. Pipefill ${escapeXml(report.environment.pipefillVersion)} on ${escapeXml(`${report.environment.platform} ${report.environment.release}`)}, Node ${escapeXml(report.environment.node)}.</p>
+<p class="headline">${escapeXml(diagnosis.headline)}</p>
+<h2>The path</h2>
+<p>RTT ${probes.rtt.medianMs.toFixed(2)} ms median (TCP handshakes: min ${probes.rtt.tcp.minMs.toFixed(2)}, p95 ${probes.rtt.tcp.p95Ms.toFixed(2)}, jitter ${probes.rtt.tcp.jitterMs.toFixed(2)} ms; SMB2 ECHO ${probes.rtt.smbEcho.medianMs.toFixed(2)} ms).
+Bandwidth ${escapeXml(formatRate(probes.bandwidth.mbps * 1e6))} ${escapeXml(probes.bandwidth.direction)} by ${escapeXml(probes.bandwidth.method)}${probes.bandwidth.via ? ` (${escapeXml(probes.bandwidth.via)})` : ''}${probes.bandwidth.lossPercent === undefined ? '' : `, about ${probes.bandwidth.lossPercent.toFixed(3)}% retransmitted`}${probes.bandwidth.fallbackReason ? `: ${escapeXml(probes.bandwidth.fallbackReason)}` : ''}.
+${pipe ? `The path holds ${escapeXml(formatBytes(pipe.bdpBytes))} in flight (its bandwidth-delay product).` : ''}</p>
+<h2>Measured and expected</h2>
+<table>
+<thead><tr><th>Test</th><th class="n">Measured</th><th class="n">Expected</th><th class="n">Rate</th><th>Verdict</th><th>Limited by</th><th>Negotiated</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>
+${emulated ? `<p class="muted">${escapeXml(emulated)}</p>` : ''}
+${times}
+${pipeSvg}
+<h2>Diagnosis</h2>
+${sentences.join('\n')}
+<p class="muted">Report schema ${report.schemaVersion}. No password or hash of one is stored in this report.</p>
+</body>
+</html>
+`;
+}

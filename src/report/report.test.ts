@@ -1,0 +1,78 @@
+// The exports and the readiness review, on two real lab assessments.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { compareSites, parseTarget } from '../contract/compare.js';
+import type { Report } from '../contract/report.js';
+import { ReportSchema } from '../contract/report.js';
+import { csvField, reportCsv } from './csv.js';
+import { reportHtml } from './html.js';
+
+const fixture = (name: string): Report => ReportSchema.parse(JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')));
+const slow = fixture('lab-52mbit-75ms.json');
+const fast = fixture('lab-155mbit-32ms.json');
+
+describe('CSV export', () => {
+  it('has one row per test copy under a header, and no password', () => {
+    const lines = reportCsv(slow).trimEnd().split('\r\n');
+    expect(lines).toHaveLength(slow.copyTests.length + 1);
+    expect(lines[0]).toMatch(/^share,started_at,rtt_ms,bandwidth_mbps/);
+    expect(lines[1]).toMatch(/^\/\/10\.77\.0\.2\/share,2026-11-22T/);
+    expect(reportCsv(slow)).not.toMatch(/password/i);
+  });
+
+  it('quotes what needs quoting and defuses spreadsheet formulas', () => {
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
+    expect(csvField(3.5)).toBe('3.5');
+  });
+});
+
+describe('HTML export', () => {
+  const html = reportHtml(slow);
+
+  it('is one self-contained file: no script, nothing fetched, charts inline', () => {
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/(src|href)=["']?https?:/i);
+    const charts = [...html.matchAll(/<svg [^>]*data-bars="(\d+)"/g)].map((m) => Number(m[1]));
+    expect(charts).toHaveLength(2);
+    for (const bars of charts) expect(bars).toBeGreaterThan(0);
+    expect(html).toMatch(/@media print/);
+  });
+
+  it('carries the diagnosis and the probes, and no password', () => {
+    expect(html).toContain('75.86 ms median');
+    expect(html).toContain(slow.diagnosis.findings[0]?.sentence.slice(0, 40).replace(/&/g, '&amp;'));
+    expect(html).not.toMatch(/password"/i);
+  });
+
+  it('escapes what it shows', () => {
+    const hostile = reportHtml({ ...slow, target: { ...slow.target, share: '//x/<img src=x onerror=alert(1)>' } });
+    expect(hostile).not.toContain('<img src=x');
+    expect(hostile).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+});
+
+describe('branch readiness', () => {
+  it('reads targets, and says how to write one that does not parse', () => {
+    expect(parseTarget('dirset<5min@win10-smb3')).toEqual({ text: 'dirset<5min@win10-smb3', workload: 'tr3869-dirset', ops: ['read', 'write'], seconds: 300, client: 'win10-smb3' });
+    expect(parseTarget('file/write < 30s @ win7-smb2')).toMatchObject({ workload: 'file:100MB', ops: ['write'], seconds: 30 });
+    expect(() => parseTarget('dirset under 5 minutes')).toThrow(expect.objectContaining({ message: expect.stringMatching(/Cannot read the target/), hint: expect.stringMatching(/dirset<5min@win10-smb3/) }));
+    expect(() => parseTarget('dirset<5min@win95')).toThrow(/Unknown client/);
+  });
+
+  it('ranks sites slowest first, passes the fast one, and finds the change that makes the slow one pass', () => {
+    const result = compareSites([fast, slow], parseTarget('dirset<5min@win10-smb3'));
+    expect(result.sites.map((site) => site.rttMs > 50)).toEqual([true, false]);
+    const [failing, passing] = result.sites;
+    expect(passing?.passes).toBe(true);
+    expect(failing?.passes).toBe(false);
+    expect(failing?.fix).toMatch(/robocopy \/MT:n 1 -> \d+ \(copy-tool\) makes it/);
+  });
+
+  it('says when no setting is enough', () => {
+    const result = compareSites([slow], parseTarget('file/read<2s@win10-smb3'));
+    expect(result.sites[0]?.fix).toMatch(/No setting is enough/);
+  });
+});
