@@ -32,7 +32,7 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await web?.stop();
-  });
+  }, 30_000);
 
   it('opens on Start with the demo share offered', async () => {
     await page.getByRole('heading', { name: 'Start' }).waitFor();

@@ -12,6 +12,7 @@ export const SAMBA_PARAMETERS: Readonly<Record<string, string>> = {
   'samba.smb2-max-credits': 'smb2 max credits',
   'samba.smb2-max-read': 'smb2 max read',
   'samba.smb2-max-write': 'smb2 max write',
+  'samba.smb2-max-trans': 'smb2 max trans',
   'samba.socket-options': 'socket options',
   'samba.aio-read-size': 'aio read size',
   'samba.aio-write-size': 'aio write size',

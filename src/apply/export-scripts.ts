@@ -3,9 +3,11 @@
 // and a .reg file of the registry values), NetApp ONTAP and macOS (commands
 // with their undo, to run by hand). Nothing here is run blind.
 
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecommendationOut } from '../contract/recommend.js';
+import { PipefillError } from '../model/errors.js';
 import type { ApplyOutcome, ApplyTarget, Change, Preview } from './plan.js';
 
 const LANMAN_WORKSTATION = 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters';
@@ -159,4 +161,15 @@ export function exportTarget(target: Extract<ApplyTarget, 'windows' | 'ontap' | 
   }
   const how = target === 'windows' ? `Copy ${FILES.windows[0]} to the Windows machine and run it elevated; undo with -Rollback.` : `Review ${FILES[target][0]} and run its commands by hand.`;
   return { preview, applied: false, verified: false, written: files, notes: [how] };
+}
+
+/**
+ * On Windows itself: runs the exported script (it refuses unless elevated,
+ * records the previous values, and rolls back if a setting fails). Not
+ * exercised by the tests, which run on Linux.
+ */
+export function runWindowsScript(script: string, rollback = false): ApplyOutcome['notes'] {
+  const run = spawnSync('powershell.exe', ['-NoProfile', '-ExecutionPolicy', 'Bypass', '-File', script, ...(rollback ? ['-Rollback'] : [])], { encoding: 'utf8', timeout: 120_000 });
+  if (run.status !== 0) throw new PipefillError('apply-failed', `The script failed: ${(run.stderr || run.stdout || run.error?.message || '').trim().split('\n').slice(-3).join(' ')}`, 'Run Pipefill from an elevated prompt (Run as administrator); the script restores what it changed when a setting fails.');
+  return [run.stdout.trim()];
 }

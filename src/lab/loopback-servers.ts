@@ -9,6 +9,8 @@ export interface LoopbackServers {
   readonly samba: SambaServer;
   readonly iperfPort: number;
   stop(): Promise<void>;
+  /** At once and synchronously (SIGKILL), for a process on its way out. */
+  killNow(): void;
 }
 
 export async function startLoopbackServers(): Promise<LoopbackServers> {
@@ -25,6 +27,10 @@ export async function startLoopbackServers(): Promise<LoopbackServers> {
     stop: async () => {
       iperf.kill();
       await samba.stop();
+    },
+    killNow: () => {
+      iperf.kill('SIGKILL');
+      samba.kill();
     },
   };
 }

@@ -12,7 +12,7 @@ import { ReportSchema } from '../../contract/report.js';
 import type { ClientProfileId } from '../../model/client-profiles.js';
 import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';
-import { exportTarget } from '../../apply/export-scripts.js';
+import { exportTarget, runWindowsScript } from '../../apply/export-scripts.js';
 import { applySysctl, DEFAULT_SYSCTL_CONF, planSysctl, rollbackSysctl } from '../../apply/linux-sysctl.js';
 import type { ApplyOutcome, ApplyTarget, Preview } from '../../apply/plan.js';
 import { APPLY_TARGETS, defaultStateDir } from '../../apply/plan.js';
@@ -114,8 +114,14 @@ export async function applyCommand(argv: readonly string[], api: PipefillApi, ou
   const recommendations = await loadRecommendations(from, target, client as ClientProfileId | undefined, smbConf, api);
 
   if (target === 'windows' || target === 'ontap' || target === 'macos') {
-    // Exported, never run from here: writing the files is the whole action.
-    show(exportTarget(target, recommendations, optional(values, 'out') ?? '.', { dryRun: values['dry-run'] === true }));
+    const exported = exportTarget(target, recommendations, optional(values, 'out') ?? '.', { dryRun: values['dry-run'] === true });
+    // On Windows itself the script runs here (elevated or it refuses); elsewhere writing it is the whole action.
+    const script = exported.written?.[0];
+    if (target === 'windows' && process.platform === 'win32' && script && (await confirm(output, 'Run the script now?', values.yes === true))) {
+      show({ ...exported, applied: true, verified: true, notes: [...runWindowsScript(script), `Undo: powershell -File ${script} -Rollback`] });
+      return;
+    }
+    show(exported);
     return;
   }
 

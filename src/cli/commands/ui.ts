@@ -81,14 +81,20 @@ export async function uiCommand(argv: readonly string[], _api: PipefillApi, outp
   const port = parsePort(optional(values, 'port'));
   if (!existsSync(RENDERER_DIR)) throw new PipefillInputError(`The app is not built (${RENDERER_DIR} is missing).`, 'Run `npm run build`, or start it with `npm start`.');
   const demo = values.demo === true ? await startDemo(output) : undefined;
+  // Whatever ends this process, the demo's servers end with it.
+  const killDemo = () => demo?.servers.killNow();
+  process.once('exit', killDemo);
   try {
     const host = await startWebHost({ api: createLocalApi({ shell: 'web', ...(demo ? { demo: demo.demo } : {}) }), rendererDir: RENDERER_DIR, ...(port === undefined ? {} : { port }) });
     output.out(host.url);
     if (values['no-open'] !== true && hasDisplay()) openBrowser(host.url);
     else output.err('pipefill ui: open the address above in a browser (no display here, or --no-open). Ctrl-C stops it.');
     await untilStopped();
+    // The demo first: closing the page's connections cannot hold it up.
+    await demo?.servers.stop();
     await host.close();
   } finally {
     await demo?.servers.stop();
+    process.off('exit', killDemo);
   }
 }
