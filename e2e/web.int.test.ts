@@ -62,6 +62,15 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     expect(after).toBeGreaterThan(before ?? Infinity);
     expect((await chartPointCounts(page))['chart-planner']).toBeGreaterThan(0);
     await screenshot(page, '02-planner');
+    // A shared planner link opens on the Planner with its link, and keeps the page's token.
+    const token = new URL(web.url).hash.replace('#token=', '');
+    await page.goto(`${new URL(web.url).origin}/#plan&bandwidth=20000000&rtt=80&loss=0&server=samba&token=${token}`);
+    await page.reload();
+    await expect(page.getByText('Bandwidth: 20 Mb/s').isVisible()).resolves.toBe(true);
+    await page.getByLabel(/Round-trip time/).fill('90');
+    await expect.poll(() => page.url()).toMatch(/#plan&.*rtt=90.*&token=/);
+    await page.goto(web.url);
+    await page.reload();
     expect(errors).toEqual([]);
   });
 

@@ -50,7 +50,8 @@ function buildMenu(): void {
 app.enableSandbox();
 void app.whenReady().then(() => {
   buildMenu();
-  registerContract(ipcMain, createLocalApi({ shell: 'electron' }), (url) => url === pageUrl);
+  // Our page only, whatever its fragment (the Planner keeps its link there).
+  registerContract(ipcMain, createLocalApi({ shell: 'electron' }), (url) => url.split('#')[0] === pageUrl);
   createWindow();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();

@@ -69,6 +69,9 @@ describe('web host', () => {
     expect((await raw(`${host.origin}/assets/app.js`, {})).status).toBe(200);
     expect((await raw(`${host.origin}/../pipefill-secret.txt`, {})).status).toBe(404);
     expect((await raw(`${host.origin}/%2e%2e/pipefill-secret.txt`, {})).status).toBe(404);
+    // A malformed escape is a bad request, not a crash.
+    expect((await raw(`${host.origin}/%E0%A4%A`, {})).status).toBe(400);
+    expect((await raw(`${host.origin}/`, {})).status).toBe(200);
   });
 
   it('runs the contract for a client with the token: the same prediction as in-process', async () => {

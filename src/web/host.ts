@@ -85,7 +85,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const allowedOrigins = new Set<string>();
 
   const serveFile = (path: string, response: ServerResponse) => {
-    const file = path === '/' ? indexFile : normalize(join(options.rendererDir, decodeURIComponent(path)));
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      refuse(response, 400, 'Bad path.');
+      return;
+    }
+    const file = path === '/' ? indexFile : normalize(join(options.rendererDir, decoded));
     // Only files under the renderer's folder.
     if (!file.startsWith(options.rendererDir + sep) || !existsSync(file) || !statSync(file).isFile()) {
       refuse(response, 404, 'Not found.');

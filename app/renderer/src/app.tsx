@@ -7,8 +7,10 @@ import { useEffect, useMemo, useState } from 'react';
 import type { PipefillApi } from '../../../src/contract/api.js';
 import type { HostInfo } from '../../../src/contract/host-info.js';
 import type { Catalogue } from '../../../src/contract/plan.js';
+import { catalogue as localCatalogue } from '../../../src/contract/plan.js';
 import type { Report } from '../../../src/contract/report.js';
 import type { PlannerSettings } from './state/planner.js';
+import { tokenFromHash } from './api/connect.js';
 import { mergeReports } from './state/compare.js';
 import { plannerHash, settingsFromHash, settingsFromPreset } from './state/planner.js';
 import { toUiError, useAssessment } from './state/use-assessment.js';
@@ -43,6 +45,8 @@ export function App({ api }: { readonly api: PipefillApi }) {
   const [planner, setPlanner] = useState<PlannerSettings>(sharedPlan ?? DEFAULT_PLANNER);
   const [reports, setReports] = useState<readonly Report[]>([]);
   const assessment = useAssessment(api);
+  // The Planner needs no service: its presets and the model run in the page.
+  const plannerCatalogue = useMemo(() => localCatalogue(), []);
 
   useEffect(() => {
     document.documentElement.dataset['theme'] = theme;
@@ -55,8 +59,11 @@ export function App({ api }: { readonly api: PipefillApi }) {
   }, [api]);
 
   useEffect(() => {
-    // Keep a shared planner address in step with the sliders, without touching the token.
-    if (view === 'planner' && window.location.hash.startsWith('#plan&')) window.history.replaceState(null, '', plannerHash(planner));
+    // Keep a shared planner address in step with the sliders, and the web mode's token in it.
+    if (view === 'planner' && window.location.hash.startsWith('#plan&')) {
+      const token = tokenFromHash(window.location.hash);
+      window.history.replaceState(null, '', `${plannerHash(planner)}${token ? `&token=${token}` : ''}`);
+    }
   }, [planner, view]);
 
   const showReport = (report: Report) => {
@@ -101,7 +108,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
         {view === 'run' && <RunView phase={assessment.phase} run={assessment.run} error={assessment.error} onCancel={assessment.cancel} onResults={() => setView('results')} onStart={() => setView('start')} />}
         {view === 'results' && <ResultsView report={assessment.report} onStart={() => setView('start')} />}
         {view === 'recommendations' && <RecommendationsView api={api} catalogue={catalogue} report={assessment.report} planner={planner} />}
-        {view === 'planner' && <PlannerView catalogue={catalogue} settings={planner} onChange={setPlanner} />}
+        {view === 'planner' && <PlannerView catalogue={plannerCatalogue} settings={planner} onChange={setPlanner} />}
         {view === 'reports' && <ReportsView reports={reports} onOpen={(opened) => setReports((current) => mergeReports(current, opened))} onShow={showReport} />}
       </main>
     </div>
