@@ -91,6 +91,8 @@ export function predictTransfer(client: ClientProfile, server: ServerProfile, op
   let dataSeconds = 0;
   const bytesByLayer = new Map<LimitLayer, number>();
   let largest: { bytes: number; shape: TransferShape } | undefined;
+  // The largest file each layer paces: the one a sentence about that layer should describe.
+  const largestByLayer = new Map<LimitLayer, { bytes: number; shape: TransferShape }>();
   // Files of the same size share a shape; directory sets repeat few sizes exactly, so cache per size.
   const shapes = new Map<number, TransferShape>();
   for (const file of workload.files) {
@@ -102,6 +104,7 @@ export function predictTransfer(client: ClientProfile, server: ServerProfile, op
     dataSeconds += fileDataSeconds(file.bytes, shape);
     const layer = tightestBudget(shape.budgets).layer;
     bytesByLayer.set(layer, (bytesByLayer.get(layer) ?? 0) + file.bytes);
+    if ((largestByLayer.get(layer)?.bytes ?? -1) < file.bytes) largestByLayer.set(layer, { bytes: file.bytes, shape });
     if (!largest || file.bytes > largest.bytes) largest = { bytes: file.bytes, shape };
   }
   if (!largest) throw new PipefillInputError('The workload has no files.', 'Use file:<size> or tr3869-dirset.');
@@ -144,7 +147,10 @@ export function predictTransfer(client: ClientProfile, server: ServerProfile, op
     files: workload.files.length,
     totalBytes: workload.totalBytes,
   };
-  return { ...prediction, explanation: explain(prediction, client, server, op, link) };
+  // A directory set's limit is the layer that paced most bytes; describe it with a file it paced.
+  const described = largestByLayer.get(limitedBy)?.shape;
+  const explainInput = described ? { ...prediction, layers: described.budgets, requestBytes: described.requestBytes, pipeline: { depth: described.depth, chunkBytes: described.chunkBytes } } : prediction;
+  return { ...prediction, explanation: explain(explainInput, client, server, op, link) };
 }
 
 export function predict(scenario: Scenario): Prediction {
