@@ -58,12 +58,17 @@ export const RecommendResultSchema = z.object({
 });
 export type RecommendResult = z.infer<typeof RecommendResultSchema>;
 
-/** What a report's copies revealed: the fewest credits any copy was allowed, the server's window where writes waited on it. */
+/**
+ * What a report's copies revealed: the most credits any copy was allowed (a
+ * copy that asked for few shows nothing of the server's ceiling, so the
+ * deepest one speaks for the server), and the server's window where writes
+ * waited on it.
+ */
 export function observationsFromReport(report: Report): Observations {
   const credits = report.copyTests.map((test) => test.negotiated.creditsGrantedMax).filter((n) => n > 0);
   const held = report.copyTests.filter((test) => test.op === 'write' && test.tcp?.peerWindowBytes !== undefined).sort((a, b) => (b.tcp?.peerWindowLimitedFraction ?? 0) - (a.tcp?.peerWindowLimitedFraction ?? 0))[0];
   return {
-    ...(credits.length > 0 ? { creditsGranted: Math.min(...credits) } : {}),
+    ...(credits.length > 0 ? { creditsGranted: Math.max(...credits) } : {}),
     ...(held?.tcp?.peerWindowBytes !== undefined ? { peerWindowBytes: held.tcp.peerWindowBytes, peerWindowLimitedFraction: held.tcp.peerWindowLimitedFraction ?? 0 } : {}),
   };
 }

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compareSites, parseTarget } from '../contract/compare.js';
+import { observationsFromReport, recommendFromInput } from '../contract/recommend.js';
 import type { Report } from '../contract/report.js';
 import { ReportSchema } from '../contract/report.js';
 import { csvField, reportCsv } from './csv.js';
@@ -51,6 +52,18 @@ describe('HTML export', () => {
     const hostile = reportHtml({ ...slow, target: { ...slow.target, share: '//x/<img src=x onerror=alert(1)>' } });
     expect(hostile).not.toContain('<img src=x');
     expect(hostile).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+});
+
+describe('recommendations from a report', () => {
+  it('takes the credit ceiling from the copy that asked for the most, not from one that asked for few', () => {
+    const seen = observationsFromReport(fast);
+    const granted = fast.copyTests.map((test) => test.negotiated.creditsGrantedMax);
+    expect(seen.creditsGranted).toBe(Math.max(...granted));
+    expect(Math.min(...granted)).toBeLessThan(seen.creditsGranted ?? 0);
+    // A default Samba: nothing to say about its credits.
+    const result = recommendFromInput({ report: fast, client: 'win10-smb3', server: 'samba' });
+    expect(result.recommendations.map((r) => r.id)).not.toContain('samba.smb2-max-credits');
   });
 });
 
