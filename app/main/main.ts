@@ -4,17 +4,37 @@
 // remote content, navigation and new windows refused, every IPC message from
 // our own page only.
 
-import { app, BrowserWindow, ipcMain, Menu, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, net, protocol, shell } from 'electron';
+import { join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { join } from 'node:path';
 import { createLocalApi } from '../../src/assess/local-api.js';
 import { packageRoot } from '../../src/platform/package-root.js';
 import { registerContract } from './ipc-handlers.js';
 
-const rendererIndex = join(packageRoot(), 'dist', 'renderer', 'index.html');
+const rendererDir = join(packageRoot(), 'dist', 'renderer');
 // dist/electron/app/main/main.js -> dist/electron/app/preload/preload.cjs
 const preload = fileURLToPath(new URL('../preload/preload.cjs', import.meta.url));
-const pageUrl = pathToFileURL(rendererIndex).href;
+
+// The page is served from a scheme of its own rather than file://: module
+// scripts load under a real origin, and nothing else on disk is reachable.
+const SCHEME = 'pipefill';
+const PAGE_ORIGIN = `${SCHEME}://app`;
+const pageUrl = `${PAGE_ORIGIN}/index.html`;
+protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+function serveRenderer(): void {
+  protocol.handle(SCHEME, (request) => {
+    const { host, pathname } = new URL(request.url);
+    let file: string;
+    try {
+      file = normalize(join(rendererDir, decodeURIComponent(pathname)));
+    } catch {
+      return new Response('Bad path', { status: 400 });
+    }
+    if (host !== 'app' || !file.startsWith(rendererDir + sep)) return new Response('Not found', { status: 404 });
+    return net.fetch(pathToFileURL(file).href);
+  });
+}
 
 function createWindow(): BrowserWindow {
   const window = new BrowserWindow({
@@ -31,7 +51,7 @@ function createWindow(): BrowserWindow {
     if (url.startsWith('https://')) void shell.openExternal(url);
     return { action: 'deny' };
   });
-  void window.loadFile(rendererIndex);
+  void window.loadURL(pageUrl);
   return window;
 }
 
@@ -49,6 +69,7 @@ function buildMenu(): void {
 
 app.enableSandbox();
 void app.whenReady().then(() => {
+  serveRenderer();
   buildMenu();
   // Our page only, whatever its fragment (the Planner keeps its link there).
   registerContract(ipcMain, createLocalApi({ shell: 'electron' }), (url) => url.split('#')[0] === pageUrl);
