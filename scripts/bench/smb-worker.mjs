@@ -1,7 +1,7 @@
 // One timed Pipefill transfer in a process of its own (plain Node on the
 // built code, so its peak RSS is the engine's and not a TypeScript loader's).
 // Usage: node smb-worker.mjs <read|write> <path> <bytes> <verify:0|1> [local source file, for writes]
-// Share and login come from PIPEFILL_BENCH_* variables. Prints one JSON line.
+// Share, login and the probed path come from PIPEFILL_BENCH_* variables. Prints one JSON line.
 
 import { readFileSync } from 'node:fs';
 import { CLIENT_PROFILES } from '../../dist/model/client-profiles.js';
@@ -22,6 +22,8 @@ const session = await SmbSession.open(
   { user: env.PIPEFILL_BENCH_USER, password: env.PIPEFILL_BENCH_PASSWORD },
 );
 const profile = CLIENT_PROFILES['pipefill-max'];
+// The path as the bench probed it: pipefill-max sizes its pipeline to it, as in an assessment.
+const link = env.PIPEFILL_BENCH_LINK_BPS ? { bandwidthBitsPerSecond: Number(env.PIPEFILL_BENCH_LINK_BPS), rttMs: Number(env.PIPEFILL_BENCH_RTT_MS) } : undefined;
 const started = performance.now();
 const { fileId } = await session.create(
   op === 'read'
@@ -34,7 +36,7 @@ await transferFile({
   fileId,
   op,
   fileBytes: bytes,
-  pipeline: pipelineFor(profile, session.negotiated, op, bytes),
+  pipeline: pipelineFor(profile, session.negotiated, op, bytes, link),
   pattern: new PatternSource('bench', 'bench.bin'),
   ...(local ? { source: { read: (offset, length) => local.read('', offset, length), release: (pieces) => local.release(pieces) } } : {}),
   verify: verifyText === '1',

@@ -8,7 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SambaServer } from '../../src/lab/samba.js';
+import { startLoopbackServers } from '../../src/lab/loopback-servers.js';
+import { probePath } from '../../src/probe/probe-path.js';
 import { PatternSource } from '../../src/smb/pattern.js';
 
 const ROUNDS = Number(process.env['PIPEFILL_BENCH_ROUNDS'] ?? 5);
@@ -30,9 +31,13 @@ function patternFile(path: string, bytes: number): void {
   for (let offset = 0; offset < bytes; offset += chunk) writeFileSync(path, source.bytes(offset, Math.min(chunk, bytes - offset)), { flag: 'a' });
 }
 
-const server = await SambaServer.start({ sharePath: join('/dev/shm', `pipefill-bench-${process.pid}`) });
+const servers = await startLoopbackServers({ sharePath: join('/dev/shm', `pipefill-bench-${process.pid}`) });
+const server = servers.samba;
 const local = join('/dev/shm', `pipefill-bench-local-${process.pid}.bin`);
 try {
+  // pipefill-max is sized to the path, as an assessment sizes it after its probe.
+  const probe = await probePath(server.share, server.credentials, { iperf: { host: '127.0.0.1', port: servers.iperfPort }, seconds: 2 });
+  console.log(`Path (as an assessment probes it): RTT ${probe.rtt.medianMs.toFixed(2)} ms, ${(probe.bandwidth.mbps / 1000).toFixed(1)} Gb/s by ${probe.bandwidth.method}`);
   patternFile(join(server.sharePath, 'bench.bin'), FILE_BYTES);
   patternFile(local, FILE_BYTES);
   const workerEnv = {
@@ -42,6 +47,8 @@ try {
     PIPEFILL_BENCH_SHARE: server.share.share,
     PIPEFILL_BENCH_USER: server.credentials.user,
     PIPEFILL_BENCH_PASSWORD: server.credentials.password,
+    PIPEFILL_BENCH_LINK_BPS: String(probe.bandwidth.mbps * 1e6),
+    PIPEFILL_BENCH_RTT_MS: String(probe.rtt.medianMs),
   };
 
   // Writes stream a local file, as smbclient put does (the same file, on tmpfs).
@@ -123,6 +130,6 @@ try {
   console.log(lines.join('\n'));
 } finally {
   rmSync(local, { force: true });
-  await server.stop();
+  await servers.stop();
   rmSync(server.sharePath, { recursive: true, force: true });
 }

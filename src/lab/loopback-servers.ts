@@ -3,6 +3,7 @@
 // `pipefill ui --demo` (what `npm start` offers a newcomer with no share).
 
 import { spawn } from 'node:child_process';
+import type { SambaOptions } from './samba.js';
 import { freePort, SambaServer } from './samba.js';
 
 export interface LoopbackServers {
@@ -13,8 +14,8 @@ export interface LoopbackServers {
   killNow(): void;
 }
 
-export async function startLoopbackServers(): Promise<LoopbackServers> {
-  const samba = await SambaServer.start();
+export async function startLoopbackServers(options: SambaOptions = {}): Promise<LoopbackServers> {
+  const samba = await SambaServer.start(options);
   const iperfPort = await freePort();
   const iperf = spawn('iperf3', ['-s', '-B', '127.0.0.1', '-p', String(iperfPort)], { stdio: 'ignore' });
   // Without iperf3 the probe falls back to an SMB read pipeline; no crash here.
