@@ -2,24 +2,14 @@
 // opens on the built page and the contract answers over IPC. On machines
 // where Electron's binary cannot be downloaded this says so and skips.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { _electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { electronBinary, hasDisplay } from '../src/platform/desktop.js';
 import { screenshot } from './support.js';
 
-function electronBinary(): string | undefined {
-  const packageDir = join(createRequire(import.meta.url).resolve('electron'), '..');
-  const pathFile = join(packageDir, 'path.txt');
-  if (!existsSync(pathFile)) return undefined;
-  const binary = join(packageDir, 'dist', readFileSync(pathFile, 'utf8').trim());
-  return existsSync(binary) ? binary : undefined;
-}
-
 const binary = electronBinary();
-const display = process.platform !== 'linux' || Boolean(process.env['DISPLAY'] || process.env['WAYLAND_DISPLAY']);
+const display = hasDisplay();
 if (!binary) console.warn("SKIPPED: the Electron e2e test: Electron's binary is not installed (ELECTRON_SKIP_BINARY_DOWNLOAD; its download host is unreachable here). The web-mode e2e covers the same page and contract.");
 else if (!display) console.warn('SKIPPED: the Electron e2e test: no display (run it under Xvfb: xvfb-run npm test -- e2e).');
 

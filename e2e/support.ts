@@ -9,8 +9,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
+import { chromiumPath, CHROMIUM_FLAGS } from '../src/report/pdf.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM = chromiumPath() ?? '/usr/bin/chromium';
 export const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 export const CLI = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 
@@ -65,12 +66,8 @@ export function startWebMode(): Promise<WebMode> {
 }
 
 export function launchChromium(): Promise<Browser> {
-  // Flags from this machine's notes: no sandbox as root, and no background
-  // networking (the closed network refuses it, many times a start).
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  // The PDF export's flags (Playwright adds --headless itself).
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS.filter((flag) => flag !== '--headless') });
 }
 
 /** Collects console errors and uncaught exceptions of a page. */

@@ -7,30 +7,14 @@
 // (`npm start -- --port 8080 --no-open`).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { ensureBuild, ensureNodeModules, root } from './lib/setup.mjs';
 
 ensureNodeModules();
 ensureBuild();
 
-/** Electron's binary, when its package downloaded one (it cannot on machines without the download host). */
-function electronBinary() {
-  try {
-    const packageDir = join(createRequire(import.meta.url).resolve('electron'), '..');
-    const pathFile = join(packageDir, 'path.txt');
-    if (!existsSync(pathFile)) return undefined;
-    const binary = join(packageDir, 'dist', readFileSync(pathFile, 'utf8').trim());
-    return existsSync(binary) ? binary : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
+const { electronBinary, hasDisplay } = await import('../dist/platform/desktop.js');
 const electron = electronBinary();
-const hasDisplay = process.platform !== 'linux' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
-if (electron && hasDisplay) {
+if (electron && hasDisplay()) {
   process.stderr.write('pipefill: starting the desktop app (Electron)\n');
   const run = spawnSync(electron, [root], { stdio: 'inherit' });
   process.exit(run.status ?? 1);

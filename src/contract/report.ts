@@ -3,11 +3,13 @@
 
 import { z } from 'zod';
 import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
+import { PipefillInputError } from '../model/errors.js';
 import { LIMIT_LAYERS } from '../model/in-flight.js';
 import { SERVER_PROFILE_IDS } from '../model/server-profiles.js';
 import { CopyTestResultSchema } from './copy-test.js';
 import { ProbeResultSchema } from './probe.js';
 import { ShareLoginSchema } from './share-login.js';
+import { parseInput } from './validate.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -54,3 +56,14 @@ export const ReportSchema = z.object({
   diagnosis: z.object({ headline: z.string(), findings: z.array(FindingSchema) }),
 });
 export type Report = z.infer<typeof ReportSchema>;
+
+/** A saved report's text, checked against the schema; what is wrong names the file (`name`). */
+export function parseReportText(text: string, name: string): Report {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new PipefillInputError(`${name} is not JSON.`, 'Give a report saved by `pipefill assess --out` or the app\'s Export.');
+  }
+  return parseInput(ReportSchema, json, `report ${name}`);
+}

@@ -14,6 +14,7 @@ export function chromiumPath(): string | undefined {
   return candidates.find((path) => existsSync(path));
 }
 
+/** No sandbox when run as root; no background networking (a closed network refuses it, many times a start). */
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export function htmlToPdf(html: string, outPath: string): void {

@@ -6,7 +6,8 @@ import { compareSites, parseTarget } from '../contract/compare.js';
 import { observationsFromReport, recommendFromInput } from '../contract/recommend.js';
 import type { Report } from '../contract/report.js';
 import { ReportSchema } from '../contract/report.js';
-import { csvField, reportCsv } from './csv.js';
+import { csvField } from '../contract/csv.js';
+import { reportCsv } from './csv.js';
 import { reportHtml } from './html.js';
 
 const fixture = (name: string): Report => ReportSchema.parse(JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')));

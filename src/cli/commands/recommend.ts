@@ -4,8 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { PipefillApi } from '../../contract/api.js';
 import type { RecommendApiInput, RecommendResult } from '../../contract/recommend.js';
-import { ReportSchema } from '../../contract/report.js';
-import { parseInput } from '../../contract/validate.js';
+import { parseReportText } from '../../contract/report.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { formatDuration, formatRate } from '../../model/units.js';
 import { optional, parseOptions, required } from '../args.js';
@@ -36,13 +35,7 @@ export function readReportFile(path: string) {
   } catch (error) {
     throw new PipefillInputError(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}.`, 'Give the path of a report saved by `pipefill assess --out`.');
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new PipefillInputError(`${path} is not JSON.`, 'Give the path of a report saved by `pipefill assess --out`.');
-  }
-  return parseInput(ReportSchema, json, `report ${path}`);
+  return parseReportText(text, path);
 }
 
 export function formatRecommendations(result: RecommendResult): string {

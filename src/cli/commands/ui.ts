@@ -14,6 +14,7 @@ import type { LoopbackServers } from '../../lab/loopback-servers.js';
 import { startLoopbackServers } from '../../lab/loopback-servers.js';
 import { sambaAvailable } from '../../lab/samba.js';
 import { PipefillInputError } from '../../model/errors.js';
+import { hasDisplay } from '../../platform/desktop.js';
 import { packageRoot } from '../../platform/package-root.js';
 import { startWebHost } from '../../web/host.js';
 import type { Output } from '../output.js';
@@ -32,11 +33,6 @@ const OPTIONS = {
 
 /** The built renderer, whichever build is running. */
 export const RENDERER_DIR = join(packageRoot(), 'dist', 'renderer');
-
-function hasDisplay(): boolean {
-  if (process.platform === 'darwin' || process.platform === 'win32') return true;
-  return Boolean(process.env['DISPLAY'] || process.env['WAYLAND_DISPLAY']);
-}
 
 function openBrowser(url: string): void {
   const [command, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];

@@ -4,8 +4,6 @@
 import type { Comparison } from '../../../../src/contract/compare.js';
 import { compareSites, parseTarget } from '../../../../src/contract/compare.js';
 import type { Report } from '../../../../src/contract/report.js';
-import { ReportSchema } from '../../../../src/contract/report.js';
-import { parseInput } from '../../../../src/contract/validate.js';
 import type { ClientProfileId, Op } from '../../../../src/model/client-profiles.js';
 
 export interface SiteRow {
@@ -17,17 +15,6 @@ export interface SiteRow {
   readonly seconds?: number;
   readonly limitedBy?: string;
   readonly headline: string;
-}
-
-/** Reads a saved report; a file that is not one gets a clear error naming it. */
-export function parseReport(text: string, name: string): Report {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return parseInput(ReportSchema, undefined, `report ${name} (not JSON)`);
-  }
-  return parseInput(ReportSchema, json, `report ${name}`);
 }
 
 /** The same assessment opened twice is one report (same share, same start time). */

@@ -3,6 +3,7 @@
 // address so a plan can be shared; the table as CSV. Pure.
 
 import type { PlanInput, PlanResult } from '../../../../src/contract/plan.js';
+import { csvRows } from '../../../../src/contract/csv.js';
 import { planFromInput } from '../../../../src/contract/plan.js';
 import { findPreset } from '../../../../src/model/presets.js';
 import type { ServerProfileId } from '../../../../src/model/server-profiles.js';
@@ -78,10 +79,8 @@ export function settingsFromHash(hash: string): PlannerSettings | undefined {
   return { ...(preset && findPreset(preset) ? { preset } : {}), bandwidthBitsPerSecond: bandwidth, rttMs: rtt, lossPercent: loss, server: server as ServerProfileId };
 }
 
-const csvField = (value: string | number) => (typeof value === 'number' ? String(value) : /[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-
 export function planCsv(result: PlanResult): string {
   const header = ['link', 'bandwidth_bps', 'rtt_ms', 'loss_rate', 'server', 'client', 'workload', 'op', 'seconds', 'throughput_mbps', 'limited_by'];
   const rows = result.cells.map((cell) => [result.link.label, result.link.bandwidthBitsPerSecond, result.link.rttMs, result.link.lossRate, result.server, cell.client, cell.workload, cell.op, Number(cell.seconds.toFixed(3)), Number(cell.throughputMbps.toFixed(3)), cell.limitedBy]);
-  return [header, ...rows].map((row) => row.map(csvField).join(',')).join('\n') + '\n';
+  return csvRows([header, ...rows], '\n');
 }

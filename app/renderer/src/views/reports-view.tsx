@@ -3,11 +3,12 @@
 
 import { useMemo, useState } from 'react';
 import type { Report } from '../../../../src/contract/report.js';
+import { parseReportText } from '../../../../src/contract/report.js';
 import type { ClientProfileId, Op } from '../../../../src/model/client-profiles.js';
 import { CLIENT_PROFILE_IDS } from '../../../../src/model/client-profiles.js';
 import { formatDuration, formatRate } from '../../../../src/model/units.js';
 import { readiness } from '../state/compare.js';
-import { parseReport, siteRows } from '../state/compare.js';
+import { siteRows } from '../state/compare.js';
 import { LAYER_LABELS } from '../state/results.js';
 
 export interface ReportsViewProps {
@@ -31,7 +32,7 @@ export function ReportsView({ reports, onOpen, onShow }: ReportsViewProps) {
     const failed: string[] = [];
     for (const file of Array.from(files)) {
       try {
-        opened.push(parseReport(await file.text(), file.name));
+        opened.push(parseReportText(await file.text(), file.name));
       } catch (error) {
         failed.push(error instanceof Error ? error.message : String(error));
       }
