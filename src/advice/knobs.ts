@@ -10,6 +10,7 @@ import { KIB, MIB } from '../model/client-profiles.js';
 import { BYTES_PER_CREDIT } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
 import type { ServerProfile, ServerProfileId } from '../model/server-profiles.js';
+import { SERVER_PROFILES } from '../model/server-profiles.js';
 
 export type Platform = 'windows-client' | 'windows-server' | 'samba' | 'ontap' | 'linux' | 'macos' | 'copy-tool';
 export type KnobValue = number | string | boolean;
@@ -84,6 +85,25 @@ const SAMBA_CREDIT_RANGE: readonly [number, number] = [128, 32768];
 const ONTAP_CREDIT_RANGE: readonly [number, number] = [128, 8192];
 const LINUX_BUFFER_RANGE: readonly [number, number] = [4 * MIB, 256 * MIB];
 const ONTAP_WINDOW_RANGE: readonly [number, number] = [17_520, 2_096_560];
+
+/** `smb2 max read` and `smb2 max write`: the largest request smbd negotiates, per direction. */
+function sambaRequestSizeKnob(op: 'read' | 'write'): Knob {
+  const field = op === 'read' ? 'maxReadBytes' : 'maxWriteBytes';
+  return {
+    id: `samba.smb2-max-${op}`,
+    platform: 'samba',
+    name: `smb2 max ${op}`,
+    location: 'smb.conf [global]',
+    type: 'bytes',
+    defaultValue: 8 * MIB,
+    range: [64 * KIB, 8 * MIB],
+    versions: 'Samba 3.6 and later (8 MiB default from 4.3)',
+    source: SMB_CONF,
+    command: (value) => `smb2 max ${op} = ${Number(value)}`,
+    effect: (setup, value) => withServerSmb2(setup, { [field]: Number(value) }),
+    propose: ({ setup }) => (setup.client.largeMtu && setup.server.smb2[field] < setup.client.maxRequestBytes[op] ? Math.min(8 * MIB, setup.client.maxRequestBytes[op]) : undefined),
+  };
+}
 
 export const KNOBS: readonly Knob[] = [
   // --- Windows client ---------------------------------------------------------
@@ -247,34 +267,8 @@ export const KNOBS: readonly Knob[] = [
       return needed > context.setup.server.smb2.creditsMax ? needed : undefined;
     },
   },
-  {
-    id: 'samba.smb2-max-read',
-    platform: 'samba',
-    name: 'smb2 max read',
-    location: 'smb.conf [global]',
-    type: 'bytes',
-    defaultValue: 8 * MIB,
-    range: [64 * KIB, 8 * MIB],
-    versions: 'Samba 3.6 and later (8 MiB default from 4.3)',
-    source: SMB_CONF,
-    command: (value) => `smb2 max read = ${Number(value)}`,
-    effect: (setup, value) => withServerSmb2(setup, { maxReadBytes: Number(value) }),
-    propose: ({ setup }) => (setup.client.largeMtu && setup.server.smb2.maxReadBytes < setup.client.maxRequestBytes.read ? Math.min(8 * MIB, setup.client.maxRequestBytes.read) : undefined),
-  },
-  {
-    id: 'samba.smb2-max-write',
-    platform: 'samba',
-    name: 'smb2 max write',
-    location: 'smb.conf [global]',
-    type: 'bytes',
-    defaultValue: 8 * MIB,
-    range: [64 * KIB, 8 * MIB],
-    versions: 'Samba 3.6 and later (8 MiB default from 4.3)',
-    source: SMB_CONF,
-    command: (value) => `smb2 max write = ${Number(value)}`,
-    effect: (setup, value) => withServerSmb2(setup, { maxWriteBytes: Number(value) }),
-    propose: ({ setup }) => (setup.client.largeMtu && setup.server.smb2.maxWriteBytes < setup.client.maxRequestBytes.write ? Math.min(8 * MIB, setup.client.maxRequestBytes.write) : undefined),
-  },
+  sambaRequestSizeKnob('read'),
+  sambaRequestSizeKnob('write'),
   {
     id: 'samba.smb2-max-trans',
     platform: 'samba',
@@ -301,15 +295,17 @@ export const KNOBS: readonly Knob[] = [
     command: (value) => `socket options = ${String(value)}`,
     // A fixed buffer pins smbd's window near that size (Linux doubles the
     // request and gives about half to payload); without one, the windows
-    // auto-tune up to the host's maxima (Linux defaults: 3 and 2 MiB).
+    // auto-tune up to the host's maxima, as the Samba profile has them.
     effect: (setup, value) => {
       const fixed = (name: string) => {
         const match = new RegExp(`${name}=(\\d+)`).exec(String(value));
         return match?.[1] === undefined ? undefined : Number(match[1]);
       };
-      const receive = fixed('SO_RCVBUF');
-      const send = fixed('SO_SNDBUF');
-      return withServerTcp(setup, { receiveWindowBytes: receive ?? Math.max(setup.server.tcp.receiveWindowBytes, 3 * MIB), sendWindowBytes: send ?? Math.max(setup.server.tcp.sendWindowBytes, 2 * MIB) });
+      const autoTuned = SERVER_PROFILES.samba.tcp;
+      return withServerTcp(setup, {
+        receiveWindowBytes: fixed('SO_RCVBUF') ?? Math.max(setup.server.tcp.receiveWindowBytes, autoTuned.receiveWindowBytes),
+        sendWindowBytes: fixed('SO_SNDBUF') ?? Math.max(setup.server.tcp.sendWindowBytes, autoTuned.sendWindowBytes),
+      });
     },
     propose: ({ setup, bdpBytes }) => (Math.min(setup.server.tcp.receiveWindowBytes, setup.server.tcp.sendWindowBytes) < Math.min(WINDOW_FACTOR * bdpBytes, 2 * MIB) ? 'TCP_NODELAY' : undefined),
   },

@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { knob } from '../advice/knobs.js';
 import type { RecommendationOut } from '../contract/recommend.js';
 import { PipefillError } from '../model/errors.js';
 import type { ApplyOutcome, ApplyTarget, Change, Preview } from './plan.js';
@@ -35,32 +36,28 @@ const WINDOWS_SETTINGS: Readonly<Record<string, WindowsSetting>> = {
 
 const psString = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
-function psApply(r: RecommendationOut, setting: WindowsSetting): { record: string; set: string; undo: string } {
-  const value = typeof r.value === 'number' ? String(r.value) : psString(String(r.value));
+/** How to record a setting's present value and put it back; setting it is the catalogue's own command (r.command). */
+function psRecordAndUndo(r: RecommendationOut, setting: WindowsSetting): { record: string; undo: string } {
   const key = psString(r.id);
   switch (setting.kind) {
     case 'registry':
       return {
         record: `$previous[${key}] = Get-RegValue ${psString(setting.path)} ${psString(setting.name)}`,
-        set: `New-Item -Path ${psString(setting.path)} -Force | Out-Null; Set-ItemProperty -Path ${psString(setting.path)} -Name ${psString(setting.name)} -Type DWord -Value ${value}`,
         undo: `if ($null -eq $saved.${psString(r.id)}) { Remove-ItemProperty -Path ${psString(setting.path)} -Name ${psString(setting.name)} -ErrorAction SilentlyContinue } else { Set-ItemProperty -Path ${psString(setting.path)} -Name ${psString(setting.name)} -Type DWord -Value $saved.${psString(r.id)} }`,
       };
     case 'smb-server':
       return {
         record: `$previous[${key}] = (Get-SmbServerConfiguration).${setting.property}`,
-        set: `Set-SmbServerConfiguration -${setting.property} ${value} -Force`,
         undo: `Set-SmbServerConfiguration -${setting.property} $saved.${psString(r.id)} -Force`,
       };
     case 'tcp-setting':
       return {
         record: `$previous[${key}] = [string](Get-NetTCPSetting -SettingName ${setting.setting}).${setting.property}`,
-        set: `Set-NetTCPSetting -SettingName ${setting.setting} -${setting.property} ${String(r.value)}`,
         undo: `Set-NetTCPSetting -SettingName ${setting.setting} -${setting.property} $saved.${psString(r.id)}`,
       };
     case 'netsh-autotuning':
       return {
         record: `$previous[${key}] = [string](Get-NetTCPSetting -SettingName Internet).AutoTuningLevelLocal`,
-        set: `netsh int tcp set global autotuninglevel=${String(r.value)}`,
         undo: `netsh int tcp set global autotuninglevel=$($saved.${psString(r.id)}.ToLower())`,
       };
   }
@@ -70,7 +67,7 @@ function psApply(r: RecommendationOut, setting: WindowsSetting): { record: strin
 export function windowsScript(recommendations: readonly RecommendationOut[], generatedAt: string): string {
   const settings = recommendations.filter((r) => WINDOWS_SETTINGS[r.id]);
   const tools = recommendations.filter((r) => r.platform === 'copy-tool');
-  const steps = settings.map((r) => ({ r, ...psApply(r, WINDOWS_SETTINGS[r.id] as WindowsSetting) }));
+  const steps = settings.map((r) => ({ r, set: r.command, ...psRecordAndUndo(r, WINDOWS_SETTINGS[r.id] as WindowsSetting) }));
   return `# Pipefill: settings for this Windows machine (generated ${generatedAt}).
 # Run from an elevated PowerShell. It records the current values in
 # pipefill-rollback.json beside it first; undo with: .\\pipefill-apply.ps1 -Rollback
@@ -126,14 +123,14 @@ export function windowsRegFile(recommendations: readonly RecommendationOut[]): s
 /** ONTAP and macOS: the commands and their undo, by hand (pure). */
 export function manualScript(target: 'ontap' | 'macos', recommendations: readonly RecommendationOut[], generatedAt: string): string {
   const mine = recommendations.filter((r) => r.platform === target);
-  const undo = (r: RecommendationOut) => r.command.replace(String(r.value), String(r.current));
+  // The catalogue's own command, with the value Pipefill took to be set.
+  const undo = (r: RecommendationOut) => knob(r.id)?.command(r.current) ?? `(no command known for ${r.knob})`;
   // ONTAP's CLI and sh both read # as a comment.
-  const comment = '#';
-  return `${target === 'macos' ? '#!/bin/sh\n' : ''}${comment} Pipefill: ${target === 'ontap' ? 'NetApp ONTAP commands' : 'macOS settings'} (generated ${generatedAt}). Review, then run by hand.
-${mine.map((r) => `${comment} ${r.why}${r.caution ? `\n${comment} Note: ${r.caution}` : ''}\n${r.command}`).join('\n\n')}
+  return `${target === 'macos' ? '#!/bin/sh\n' : ''}# Pipefill: ${target === 'ontap' ? 'NetApp ONTAP commands' : 'macOS settings'} (generated ${generatedAt}). Review, then run by hand.
+${mine.map((r) => `# ${r.why}${r.caution ? `\n# Note: ${r.caution}` : ''}\n${r.command}`).join('\n\n')}
 
-${comment} To undo (back to the values Pipefill assumed were set: ${mine.map((r) => `${r.knob} ${String(r.current)}`).join(', ')}):
-${mine.map((r) => `${comment} ${undo(r)}`).join('\n')}
+# To undo (back to the values Pipefill assumed were set: ${mine.map((r) => `${r.knob} ${String(r.current)}`).join(', ')}):
+${mine.map((r) => `# ${undo(r)}`).join('\n')}
 `;
 }
 

@@ -63,12 +63,17 @@ export function requestBytes(client: ClientProfile, server: ServerProfile, op: O
   if (client.protocol === 'smb1') return clientMax;
   const serverMax = op === 'read' ? server.smb2.maxReadBytes : server.smb2.maxWriteBytes;
   const dialectMax = client.largeMtu ? serverMax : Math.min(serverMax, BYTES_PER_CREDIT);
-  const request = Math.min(clientMax, dialectMax);
-  // A request that costs more credits than the server ever grants is split,
-  // half the grant each, so two are in flight while one is answered (as
-  // Pipefill's engine does: src/smb/transfer.ts fitToCredits).
-  if (creditCharge(request) > server.smb2.creditsMax) return Math.min(request, Math.max(BYTES_PER_CREDIT, Math.floor(server.smb2.creditsMax / 2) * BYTES_PER_CREDIT));
-  return request;
+  return requestWithinGrant(Math.min(clientMax, dialectMax), server.smb2.creditsMax);
+}
+
+/**
+ * A request that costs more credits than the server grants is split: half
+ * the grant each, so that two are in flight while one is answered. The model
+ * and Pipefill's engine (src/smb/transfer.ts fitToCredits) both size with it.
+ */
+export function requestWithinGrant(request: number, credits: number): number {
+  if (creditCharge(request) <= credits) return request;
+  return Math.min(request, Math.max(BYTES_PER_CREDIT, Math.floor(credits / 2) * BYTES_PER_CREDIT));
 }
 
 /** In-flight bytes the server's credits (SMB2) or multiplex count (SMB1) allow at this request size. */

@@ -100,12 +100,13 @@ const SET_UP_ALLOWANCE_S = 15;
 export async function iperf3Bandwidth(options: IperfOptions, native: NativeIperf = loadNativeIperf()): Promise<BandwidthResult> {
   if (!native.available) return { ...(await iperf3Executable(options)), fallbackReason: native.reason };
   const seconds = options.seconds ?? 5;
+  const omitSeconds = options.omitSeconds ?? DEFAULT_OMIT_SECONDS;
   const reverse = options.reverse !== false;
   const guard = new AbortController();
-  const timer = setTimeout(() => guard.abort(), (seconds + (options.omitSeconds ?? DEFAULT_OMIT_SECONDS) + SET_UP_ALLOWANCE_S) * 1000);
+  const timer = setTimeout(() => guard.abort(), (seconds + omitSeconds + SET_UP_ALLOWANCE_S) * 1000);
   const signal = options.signal ? AbortSignal.any([options.signal, guard.signal]) : guard.signal;
   try {
-    const result = await native.run({ host: options.host, port: options.port ?? IPERF_DEFAULT_PORT, seconds, omitSeconds: options.omitSeconds ?? DEFAULT_OMIT_SECONDS, reverse, streams: options.streams ?? 1, connectTimeoutMs: CONNECT_TIMEOUT_MS }, signal);
+    const result = await native.run({ host: options.host, port: options.port ?? IPERF_DEFAULT_PORT, seconds, omitSeconds, reverse, streams: options.streams ?? 1, connectTimeoutMs: CONNECT_TIMEOUT_MS }, signal);
     if (options.signal?.aborted) throw cancelledError();
     if (result.cancelled) throw new PipefillError('probe-failed', `iperf3 did not finish within ${seconds + SET_UP_ALLOWANCE_S} s.`, 'Check that the iperf3 server is not busy with another test.');
     if (result.json === undefined) throw new PipefillError('probe-failed', `iperf3: ${result.error ?? 'no result'}.`, 'Check that an iperf3 server listens on that host and port.');
@@ -118,7 +119,8 @@ export async function iperf3Bandwidth(options: IperfOptions, native: NativeIperf
 /** An iperf3 client test through the executable; cancel kills it. */
 function iperf3Executable(options: IperfOptions): Promise<BandwidthResult> {
   const seconds = options.seconds ?? 5;
-  const args = ['-c', options.host, '-p', String(options.port ?? IPERF_DEFAULT_PORT), '-t', String(seconds), '-O', String(options.omitSeconds ?? DEFAULT_OMIT_SECONDS), '-J', '-P', String(options.streams ?? 1), ...(options.reverse === false ? [] : ['-R'])];
+  const omitSeconds = options.omitSeconds ?? DEFAULT_OMIT_SECONDS;
+  const args = ['-c', options.host, '-p', String(options.port ?? IPERF_DEFAULT_PORT), '-t', String(seconds), '-O', String(omitSeconds), '-J', '-P', String(options.streams ?? 1), ...(options.reverse === false ? [] : ['-R'])];
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(cancelledError());
@@ -130,7 +132,7 @@ function iperf3Executable(options: IperfOptions): Promise<BandwidthResult> {
     const onAbort = () => child.kill('SIGKILL');
     options.signal?.addEventListener('abort', onAbort, { once: true });
     // iperf3 runs `seconds` plus set-up; a stuck one is killed.
-    const guard = setTimeout(() => child.kill('SIGKILL'), (seconds + (options.omitSeconds ?? DEFAULT_OMIT_SECONDS) + SET_UP_ALLOWANCE_S) * 1000);
+    const guard = setTimeout(() => child.kill('SIGKILL'), (seconds + omitSeconds + SET_UP_ALLOWANCE_S) * 1000);
     child.once('error', (error) => {
       clearTimeout(guard);
       reject(new PipefillError('probe-failed', `Cannot run iperf3: ${error.message}.`, 'Install iperf3 (apt-get install iperf3), or probe without --iperf.', { cause: error }));

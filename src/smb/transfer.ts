@@ -6,7 +6,7 @@
 
 import { setMaxListeners } from 'node:events';
 import type { FilePipeline } from '../model/in-flight.js';
-import { BYTES_PER_CREDIT } from '../model/in-flight.js';
+import { requestWithinGrant } from '../model/in-flight.js';
 import { cancelledError, SmbError } from './errors.js';
 import type { PatternSource } from './pattern.js';
 import type { SmbSession } from './session.js';
@@ -79,9 +79,7 @@ async function fitToCredits(transfer: FileTransfer): Promise<FileTransfer> {
   if (charge <= connection.credits.credits + connection.credits.creditsInFlight) return transfer;
   const held = await session.reserveCredits(charge, transfer.signal ? { signal: transfer.signal } : {});
   if (charge <= held) return transfer;
-  // Half the grant per request, so that two are in flight while one is answered.
-  const requestBytes = Math.max(BYTES_PER_CREDIT, Math.floor(held / 2) * BYTES_PER_CREDIT);
-  return { ...transfer, pipeline: { ...pipeline, requestBytes: Math.min(requestBytes, pipeline.requestBytes) } };
+  return { ...transfer, pipeline: { ...pipeline, requestBytes: requestWithinGrant(pipeline.requestBytes, held) } };
 }
 
 /** One copy-engine chunk: all its requests at once, done when the last is. */

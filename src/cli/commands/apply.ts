@@ -77,7 +77,7 @@ function formatOutcome(outcome: ApplyOutcome): string {
   return [status, ...outcome.notes].join('\n');
 }
 
-async function confirm(output: Output, question: string, yes: boolean): Promise<boolean> {
+async function confirm(question: string, yes: boolean): Promise<boolean> {
   if (yes) return true;
   if (!process.stdin.isTTY) throw new PipefillInputError('Not applied: there is no terminal to ask on.', 'Review the preview (--dry-run), then pass --yes.');
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
@@ -86,7 +86,6 @@ async function confirm(output: Output, question: string, yes: boolean): Promise<
     return /^y(es)?$/i.test(answer.trim());
   } finally {
     prompt.close();
-    void output;
   }
 }
 
@@ -102,7 +101,7 @@ export async function applyCommand(argv: readonly string[], api: PipefillApi, ou
 
   if (values.rollback === true) {
     if (target !== 'linux' && target !== 'samba') throw new PipefillInputError(`--rollback works for linux and samba; for ${target}, run the exported script's undo.`, APPLY_USAGE);
-    if (!(await confirm(output, `Restore the state from before Pipefill's last apply (${target})?`, values.yes === true))) return;
+    if (!(await confirm(`Restore the state from before Pipefill's last apply (${target})?`, values.yes === true))) return;
     show(target === 'linux' ? rollbackSysctl(sysctl) : rollbackSamba(smbConf ?? '', stateDir));
     return;
   }
@@ -117,7 +116,7 @@ export async function applyCommand(argv: readonly string[], api: PipefillApi, ou
     const exported = exportTarget(target, recommendations, optional(values, 'out') ?? '.', { dryRun: values['dry-run'] === true });
     // On Windows itself the script runs here (elevated or it refuses); elsewhere writing it is the whole action.
     const script = exported.written?.[0];
-    if (target === 'windows' && process.platform === 'win32' && script && (await confirm(output, 'Run the script now?', values.yes === true))) {
+    if (target === 'windows' && process.platform === 'win32' && script && (await confirm('Run the script now?', values.yes === true))) {
       show({ ...exported, applied: true, verified: true, notes: [...runWindowsScript(script), `Undo: powershell -File ${script} -Rollback`] });
       return;
     }
@@ -131,7 +130,7 @@ export async function applyCommand(argv: readonly string[], api: PipefillApi, ou
     return;
   }
   if (!values.json) output.err(formatPreview(preview));
-  if (!(await confirm(output, 'Apply these changes?', values.yes === true))) {
+  if (!(await confirm('Apply these changes?', values.yes === true))) {
     output.err('Not applied.');
     return;
   }
