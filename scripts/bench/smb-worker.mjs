@@ -38,7 +38,7 @@ await transferFile({
   fileBytes: bytes,
   pipeline: pipelineFor(profile, session.negotiated, op, bytes, link),
   pattern: new PatternSource('bench', 'bench.bin'),
-  ...(local ? { source: { read: (offset, length) => local.read('', offset, length), release: (pieces) => local.release(pieces) } } : {}),
+  ...(local ? { source: local.writeSource('') } : {}),
   verify: verifyText === '1',
   recorder,
   label: path,
@@ -50,4 +50,4 @@ await session.end();
 // Peak RSS of this process image. Not getrusage's ru_maxrss: Linux keeps that
 // across exec, so a worker spawned by a large parent would report the parent's peak.
 const vmHwmKiB = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? process.resourceUsage().maxRSS);
-console.log(JSON.stringify({ seconds, bytes: recorder.bytes, maxRssMiB: vmHwmKiB / 1024 }));
+console.log(JSON.stringify({ seconds, bytes: recorder.bytes, maxRssMiB: vmHwmKiB / 1024, writer: session.connection.writerKind }));

@@ -52,10 +52,13 @@ try {
   };
 
   // Writes stream a local file, as smbclient put does (the same file, on tmpfs).
-  const pipefill = (op: 'read' | 'write', path: string, bytes: number, verify: boolean, localFile = local) => {
-    const run = spawnSync(process.execPath, [join(root, 'scripts/bench/smb-worker.mjs'), op, path, String(bytes), verify ? '1' : '0', localFile], { env: workerEnv, encoding: 'utf8' });
+  const writers = new Set<string>();
+  const pipefill = (op: 'read' | 'write', path: string, bytes: number, verify: boolean, localFile = local, extraEnv: Record<string, string> = {}) => {
+    const run = spawnSync(process.execPath, [join(root, 'scripts/bench/smb-worker.mjs'), op, path, String(bytes), verify ? '1' : '0', localFile], { env: { ...workerEnv, ...extraEnv }, encoding: 'utf8' });
     if (run.status !== 0) throw new Error(`pipefill worker failed: ${run.stderr}`);
-    return JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as { seconds: number; bytes: number; maxRssMiB: number };
+    const result = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as { seconds: number; bytes: number; maxRssMiB: number; writer: string };
+    writers.add(`${op}${extraEnv['PIPEFILL_NATIVE_SEND'] === '0' ? ' (socket forced)' : ''} via ${result.writer}`);
+    return result;
   };
 
   const smbclient = (command: string) => {
@@ -96,6 +99,8 @@ try {
     ['pipefill-max read', () => { const r = pipefill('read', 'bench.bin', FILE_BYTES, false); noteRss('read', r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
     ['pipefill-max read, every byte verified', () => { const r = pipefill('read', 'bench.bin', FILE_BYTES, true); noteRss('verified read', r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
     ['pipefill-max write', () => { const r = pipefill('write', 'pipefill-put.bin', FILE_BYTES, false); noteRss('write', r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
+    // The same through Node's own socket (no sender addon): what other platforms get.
+    ['pipefill-max write, Node socket', () => { const r = pipefill('write', 'pipefill-put.bin', FILE_BYTES, false, local, { PIPEFILL_NATIVE_SEND: '0' }); noteRss('write, Node socket', r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
     ['smbclient get', () => smbclient('get bench.bin /dev/null')],
     ['smbclient put', () => smbclient(`put ${local} smbclient-put.bin`)],
     ['node-smb2 readFile', () => nodeSmb2('read')],
@@ -122,8 +127,10 @@ try {
     'Ratios (target >= 1.0 against smbclient):',
     `  pipefill-max read  / smbclient get       ${(m('pipefill-max read') / m('smbclient get')).toFixed(2)}x`,
     `  pipefill-max write / smbclient put       ${(m('pipefill-max write') / m('smbclient put')).toFixed(2)}x`,
+    `  (Node socket write / smbclient put       ${(m('pipefill-max write, Node socket') / m('smbclient put')).toFixed(2)}x)`,
     `  pipefill-max read  / node-smb2 readFile  ${(m('pipefill-max read') / m('node-smb2 readFile')).toFixed(2)}x`,
     `  pipefill-max write / node-smb2 createFile ${(m('pipefill-max write') / m('node-smb2 createFile')).toFixed(2)}x`,
+    `Sent: ${[...writers].join('; ')}`,
     `Peak RSS of the Pipefill process, 256 MiB: ${Object.entries(rss).map(([name, mib]) => `${name} ${mib.toFixed(0)} MiB`).join(', ')}`,
     `Peak RSS, 1 GiB: read (verified) ${big.read.toFixed(0)} MiB, write ${big.write.toFixed(0)} MiB (target < 200 MB = 191 MiB)`,
   ];

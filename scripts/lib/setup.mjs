@@ -48,34 +48,57 @@ export function ensureNodeModules() {
 }
 
 /**
- * Builds the libiperf binding (native/iperf3) with node-gyp when it is
- * missing or older than its sources. A failure is not fatal: the probe falls
- * back to the iperf3 executable and says why. Node's own headers come from
+ * Builds one of Pipefill's addons (native/<dir>) with node-gyp when it is
+ * missing or older than its sources. A failure is not fatal: each addon has
+ * a plain-Node path, and `fallback` says which. Node's own headers come from
  * the installed Node (include/node beside bin/), so node-gyp downloads nothing.
  */
-export function ensureIperfAddon() {
-  const dir = join(root, 'native', 'iperf3');
-  const built = join(dir, 'build', 'Release', 'pipefill_iperf3.node');
+function ensureAddon({ dir: name, target, what, fallback, missing }) {
+  const dir = join(root, 'native', name);
+  const built = join(dir, 'build', 'Release', `${target}.node`);
   const sources = Math.max(newestIn(join(dir, 'src'), () => true), mtime(join(dir, 'binding.gyp')));
   if (mtime(built) >= sources) return true;
-  if (!existsSync('/usr/include/iperf_api.h')) {
-    process.stderr.write("pipefill: the libiperf binding is not built: Debian's libiperf-dev is missing (apt-get install libiperf-dev); iperf3 tests will use the iperf3 executable\n");
+  if (missing) {
+    process.stderr.write(`pipefill: ${what} is not built: ${missing}; ${fallback}\n`);
     return false;
   }
   const nodeDir = join(dirname(process.execPath), '..');
   const headers = existsSync(join(nodeDir, 'include', 'node', 'node_api.h')) ? [`--nodedir=${nodeDir}`] : [];
-  process.stderr.write('pipefill: building the libiperf binding (node-gyp)\n');
+  process.stderr.write(`pipefill: building ${what} (node-gyp)\n`);
   const result = spawnSync(process.execPath, [join(root, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'), 'rebuild', ...headers], {
     cwd: dir,
     stdio: ['ignore', process.stderr, process.stderr],
   });
   if (result.status === 0) return true;
-  process.stderr.write('pipefill: the libiperf binding did not build (see above); iperf3 tests will use the iperf3 executable\n');
+  process.stderr.write(`pipefill: ${what} did not build (see above); ${fallback}\n`);
   return false;
+}
+
+/** The libiperf binding (native/iperf3); without it the probe runs the iperf3 executable. */
+export function ensureIperfAddon() {
+  return ensureAddon({
+    dir: 'iperf3',
+    target: 'pipefill_iperf3',
+    what: 'the libiperf binding',
+    fallback: 'iperf3 tests will use the iperf3 executable',
+    missing: existsSync('/usr/include/iperf_api.h') ? undefined : "Debian's libiperf-dev is missing (apt-get install libiperf-dev)",
+  });
+}
+
+/** The socket sender (native/sender, Linux only); without it connections send through Node's socket. */
+export function ensureSenderAddon() {
+  return ensureAddon({
+    dir: 'sender',
+    target: 'pipefill_sender',
+    what: 'the socket sender addon',
+    fallback: "SMB requests will go through Node's socket",
+    missing: process.platform === 'linux' ? undefined : `it is Linux-only (this is ${process.platform})`,
+  });
 }
 
 export function ensureBuild() {
   ensureIperfAddon();
+  ensureSenderAddon();
   const stamp = join(root, 'dist', '.build-stamp');
   const sources = Math.max(
     newestIn(join(root, 'src'), (name) => name.endsWith('.ts') && !name.endsWith('.test.ts')),

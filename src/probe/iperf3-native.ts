@@ -3,10 +3,7 @@
 // where it cannot load (not built, libiperf missing, another OS) callers get
 // the reason and fall back to the iperf3 executable.
 
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { packageRoot } from '../platform/package-root.js';
+import { addonPath, loadAddon } from '../platform/native-addon.js';
 
 export interface NativeClientOptions {
   readonly host: string;
@@ -39,7 +36,7 @@ interface Addon {
 export type NativeIperf = { readonly available: true; run(options: NativeClientOptions, signal?: AbortSignal): Promise<NativeClientResult> } | { readonly available: false; readonly reason: string };
 
 /** Where node-gyp puts the addon, whichever build is running. */
-export const ADDON_PATH = join(packageRoot(), 'native', 'iperf3', 'build', 'Release', 'pipefill_iperf3.node');
+export const ADDON_PATH = addonPath('iperf3', 'pipefill_iperf3');
 
 // libiperf keeps its last error in a global (i_errno): one test at a time.
 let queue: Promise<unknown> = Promise.resolve();
@@ -69,17 +66,8 @@ let loaded: NativeIperf | undefined;
 /** Loads the addon once; `path` is for tests. */
 export function loadNativeIperf(path: string = ADDON_PATH): NativeIperf {
   if (path === ADDON_PATH && loaded) return loaded;
-  let result: NativeIperf;
-  if (!existsSync(path)) {
-    result = { available: false, reason: `the libiperf binding is not built (${path} is missing; it builds with npm test or npm start when Debian's libiperf-dev is installed)` };
-  } else {
-    try {
-      const addon = createRequire(import.meta.url)(path) as Addon;
-      result = { available: true, run: (options, signal) => run(addon, options, signal) };
-    } catch (error) {
-      result = { available: false, reason: `the libiperf binding did not load: ${error instanceof Error ? error.message : String(error)}` };
-    }
-  }
+  const load = loadAddon<Addon>(path, 'the libiperf binding', "when Debian's libiperf-dev is installed");
+  const result: NativeIperf = load.available ? { available: true, run: (options, signal) => run(load.addon, options, signal) } : load;
   if (path === ADDON_PATH) loaded = result;
   return result;
 }

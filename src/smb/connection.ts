@@ -7,6 +7,8 @@ import { connect } from 'node:net';
 import { CreditStarvationError, CreditWindow } from './credits.js';
 import { cancelledError, errorForStatus, SmbError } from './errors.js';
 import { FrameReader } from './framing.js';
+import type { FileRange, FramePart, FrameWriter, WriterChoice } from './frame-writer.js';
+import { openFrameWriter } from './frame-writer.js';
 import type { Smb2Header } from './protocol.js';
 import { decodeHeader, Dialect, encodeHeader, HeaderFlag, SMB2_HEADER_BYTES, splitCompound, Status, transportHeader } from './protocol.js';
 
@@ -20,8 +22,8 @@ export interface RequestSpec {
   readonly command: number;
   /** The request body after the header (for WRITE: the fixed part only). */
   readonly body: Buffer;
-  /** Bytes sent after the body without copying (WRITE data), as one buffer or pieces. */
-  readonly payload?: Buffer | readonly Buffer[];
+  /** Bytes sent after the body without copying (WRITE data): one buffer, pieces, or a range of a local file (see sendsFileRanges). */
+  readonly payload?: Buffer | readonly Buffer[] | FileRange;
   /** Credits this request costs (1, or ceil(bytes / 64 KiB) for large reads and writes). */
   readonly creditCharge?: number;
   readonly treeId?: number;
@@ -65,6 +67,19 @@ export function silenceAllowanceMs(baseMs: number, bytesSent: number): number {
 }
 const WATCHDOG_INTERVAL_MS = 1_000;
 
+const isPieces = (payload: NonNullable<RequestSpec['payload']>): payload is readonly Buffer[] => Array.isArray(payload);
+
+/** A request's data as frame parts: none, its pieces, or the one buffer or file range. */
+function payloadParts(payload: RequestSpec['payload']): readonly FramePart[] {
+  if (payload === undefined) return [];
+  return isPieces(payload) ? payload : [payload];
+}
+
+/** How many bytes a request's data is. */
+export function payloadBytes(payload: RequestSpec['payload']): number {
+  return payloadParts(payload).reduce((sum, part) => sum + part.length, 0);
+}
+
 /** The file id of a related compound request: "the handle the previous request opened". */
 export const RELATED_FILE_ID = Buffer.alloc(16, 0xff);
 
@@ -81,6 +96,7 @@ export class SmbConnection {
   /** Request bytes written since the server last sent anything. */
   private bytesSentSinceHeard = 0;
   private readonly watchdog: NodeJS.Timeout;
+  private readonly writer: FrameWriter;
 
   private constructor(
     private readonly socket: Socket,
@@ -88,12 +104,24 @@ export class SmbConnection {
     readonly host: string,
     readonly port: number,
     private readonly silenceTimeoutMs: number,
+    writer: WriterChoice,
   ) {
     socket.setNoDelay(true);
+    this.writer = openFrameWriter(socket, (message) => this.fail(new SmbError('connection-lost', `Sending to ${host}:${port} failed: ${message}.`, 'Check that the server is running and reachable.')), writer);
     this.watchdog = setInterval(() => this.checkSilence(), Math.min(WATCHDOG_INTERVAL_MS, silenceTimeoutMs / 4));
     this.watchdog.unref();
     socket.on('error', (error) => this.fail(new SmbError('connection-lost', `The connection to ${host}:${port} failed: ${error.message}.`, 'Check that the server is running and reachable.', undefined, { cause: error })));
     socket.on('close', () => this.fail(new SmbError('connection-lost', `The server ${host}:${port} closed the connection.`, 'The server may have stopped or dropped the session; its log says why.')));
+  }
+
+  /** How requests reach the socket: `native` (Pipefill's sender addon) or `socket` (Node's own). */
+  get writerKind(): FrameWriter['kind'] {
+    return this.writer.kind;
+  }
+
+  /** Whether WRITE data may be given as a range of a local file (the sender addon reads it as it sends). */
+  get sendsFileRanges(): boolean {
+    return this.writer.kind === 'native';
   }
 
   /** The TCP connection's own addresses, to find it in the kernel's socket table. */
@@ -101,7 +129,7 @@ export class SmbConnection {
     return { localAddress: this.socket.localAddress ?? '', localPort: this.socket.localPort ?? 0, remoteAddress: this.socket.remoteAddress ?? '', remotePort: this.socket.remotePort ?? 0 };
   }
 
-  static connect(host: string, port: number, options: { timeoutMs?: number; signal?: AbortSignal; silenceTimeoutMs?: number } = {}): Promise<SmbConnection> {
+  static connect(host: string, port: number, options: { timeoutMs?: number; signal?: AbortSignal; silenceTimeoutMs?: number; writer?: WriterChoice } = {}): Promise<SmbConnection> {
     const timeoutMs = options.timeoutMs ?? 5_000;
     return new Promise((resolve, reject) => {
       if (options.signal?.aborted) {
@@ -132,7 +160,13 @@ export class SmbConnection {
           socket.destroy();
           reject(error);
         } else {
-          connection = new SmbConnection(socket, reader, host, port, options.silenceTimeoutMs ?? SILENCE_TIMEOUT_MS);
+          try {
+            connection = new SmbConnection(socket, reader, host, port, options.silenceTimeoutMs ?? SILENCE_TIMEOUT_MS, options.writer ?? 'auto');
+          } catch (error) {
+            socket.destroy();
+            reject(new SmbError('protocol', `Pipefill cannot send on this connection: ${error instanceof Error ? error.message : String(error)}.`, 'Use the plain Node sender (PIPEFILL_NATIVE_SEND=0).', undefined, { cause: error }));
+            return;
+          }
           resolve(connection);
         }
       };
@@ -195,12 +229,12 @@ export class SmbConnection {
     }
     this.throwIfClosed();
 
-    const frames: Buffer[] = [];
+    const frames: FramePart[] = [];
     const results = specs.map((spec, index) => {
       const messageId = ids[index] ?? 0n;
       const charge = spec.creditCharge ?? 1;
-      const payload = spec.payload === undefined ? [] : Buffer.isBuffer(spec.payload) ? [spec.payload] : spec.payload;
-      const messageBytes = SMB2_HEADER_BYTES + spec.body.length + payload.reduce((sum, piece) => sum + piece.length, 0);
+      const payload = payloadParts(spec.payload);
+      const messageBytes = SMB2_HEADER_BYTES + spec.body.length + payloadBytes(spec.payload);
       const isLast = index === specs.length - 1;
       const padding = isLast ? 0 : (8 - (messageBytes % 8)) % 8;
       const header = encodeHeader({
@@ -234,10 +268,11 @@ export class SmbConnection {
 
     const total = frames.reduce((sum, frame) => sum + frame.length, 0);
     this.bytesSentSinceHeard += total;
-    this.socket.cork();
-    this.socket.write(transportHeader(total));
-    for (const frame of frames) this.socket.write(frame);
-    this.socket.uncork();
+    try {
+      this.writer.write([transportHeader(total), ...frames]);
+    } catch (error) {
+      this.fail(new SmbError('connection-lost', `Sending to ${this.host}:${this.port} failed: ${error instanceof Error ? error.message : String(error)}.`, 'Check that the server is running and reachable.', undefined, { cause: error }));
+    }
 
     if (!options.signal) return Promise.all(results);
     // A cancelled caller stops waiting; the requests stay pending so their
@@ -333,6 +368,7 @@ export class SmbConnection {
     if (this.closedError) return;
     this.closedError = error;
     clearInterval(this.watchdog);
+    this.writer.close();
     for (const pending of this.pending.values()) this.settle(pending, error);
     this.pending.clear();
     this.credits.failWaiters(error);
@@ -351,6 +387,8 @@ export class SmbConnection {
   /** Ends the TCP connection politely after the caller has logged off. */
   async end(): Promise<void> {
     if (!this.isOpen) return;
+    // Everything was answered (the caller logged off), so nothing is left to send.
+    this.writer.close();
     await new Promise<void>((resolve) => {
       this.socket.end(() => resolve());
       setTimeout(resolve, 1_000).unref();

@@ -103,7 +103,7 @@ async function moveWorkload(
             fileBytes: file.bytes,
             pipeline: pipelineFor(profile, session.negotiated, op, file.bytes, options.link),
             pattern: new PatternSource(seed, file.path),
-            ...(local ? { source: { read: (offset: number, length: number) => local.read(file.path, offset, length), release: (pieces: readonly Buffer[]) => local.release(pieces) } } : {}),
+            ...(local ? { source: local.writeSource(file.path) } : {}),
             verify: options.verify,
             recorder,
             label: file.path,

@@ -14,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Workload } from '../model/workloads.js';
 import { cancelledError } from './errors.js';
+import type { FileRange } from './frame-writer.js';
+import type { WriteSource } from './transfer.js';
 import { PatternSource } from './pattern.js';
 
 /** Local reads go in pieces of this size: one per request of Pipefill's own pipeline. */
@@ -90,11 +92,30 @@ export class LocalSource {
     return Promise.all(reads);
   }
 
+  /**
+   * `length` bytes of a file at `offset` as a range of its open descriptor,
+   * for a connection whose sender reads them itself. The sender takes its own
+   * duplicate of the descriptor, so closing the file afterwards is safe.
+   */
+  async range(relativePath: string, offset: number, length: number): Promise<FileRange> {
+    const handle = await this.handle(relativePath);
+    return { fd: handle.fd, offset, length };
+  }
+
   /** Returns pieces once nothing needs them (the write they carried has completed). */
   release(pieces: readonly Buffer[]): void {
     for (const piece of pieces) {
       if (this.pool.length < POOLED_PIECES && piece.buffer.byteLength === LOCAL_PIECE_BYTES) this.pool.push(Buffer.from(piece.buffer, piece.byteOffset, LOCAL_PIECE_BYTES));
     }
+  }
+
+  /** One file of this source as the transfer engine reads it. */
+  writeSource(relativePath: string): WriteSource {
+    return {
+      read: (offset, length) => this.read(relativePath, offset, length),
+      release: (pieces) => this.release(pieces),
+      range: (offset, length) => this.range(relativePath, offset, length),
+    };
   }
 
   /** Closes the files (one per file of a directory set: closed as each is done). */

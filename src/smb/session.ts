@@ -3,9 +3,10 @@
 
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { SmbConnection, RELATED_FILE_ID } from './connection.js';
-import type { RequestOptions, SmbResponse } from './connection.js';
+import { payloadBytes, RELATED_FILE_ID, SmbConnection } from './connection.js';
+import type { RequestOptions, RequestSpec, SmbResponse } from './connection.js';
 import { SmbError } from './errors.js';
+import type { FileRange, WriterChoice } from './frame-writer.js';
 import {
   Access,
   closeRequest,
@@ -60,6 +61,8 @@ export interface OpenOptions extends RequestOptions {
   readonly timeoutMs?: number;
   /** How long a silent server may keep requests waiting (default 15 s). */
   readonly silenceTimeoutMs?: number;
+  /** How requests reach the socket (default: Pipefill's sender addon where it is built; see frame-writer.ts). */
+  readonly writer?: WriterChoice;
 }
 
 const toWindowsPath = (path: string): string => path.replace(/\//g, '\\').replace(/^\\+/, '');
@@ -113,7 +116,7 @@ export class SmbSession {
     await connection.request({ command: Command.sessionSetup, body: sessionSetupRequest(authenticate), what: `login as ${credentials.user}` }, options);
   }
 
-  private request(command: number, body: Buffer, what: string, options: RequestOptions & { payload?: Buffer | readonly Buffer[]; creditCharge?: number; okStatuses?: readonly number[] } = {}): Promise<SmbResponse> {
+  private request(command: number, body: Buffer, what: string, options: RequestOptions & { payload?: RequestSpec['payload']; creditCharge?: number; okStatuses?: readonly number[] } = {}): Promise<SmbResponse> {
     return this.connection.request(
       { command, body, what, treeId: this.treeId, ...(options.payload ? { payload: options.payload } : {}), ...(options.creditCharge ? { creditCharge: options.creditCharge } : {}), ...(options.okStatuses ? { okStatuses: options.okStatuses } : {}) },
       options,
@@ -155,8 +158,9 @@ export class SmbSession {
   }
 
   /** Writes `data` (one buffer, or pieces sent without joining them) at `offset`. */
-  async write(fileId: Buffer, offset: number, data: Buffer | readonly Buffer[], options: RequestOptions = {}): Promise<number> {
-    const length = Buffer.isBuffer(data) ? data.length : data.reduce((sum, piece) => sum + piece.length, 0);
+  /** Writes buffers, or a range of a local file when the connection sends file ranges (connection.sendsFileRanges). */
+  async write(fileId: Buffer, offset: number, data: Buffer | readonly Buffer[] | FileRange, options: RequestOptions = {}): Promise<number> {
+    const length = payloadBytes(data);
     const reply = await this.request(Command.write, writeRequest(fileId, offset, length), `write ${length} bytes at ${offset}`, { ...options, payload: data, creditCharge: this.creditCharge(length) });
     return parseWrite(reply.body);
   }

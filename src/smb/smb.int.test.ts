@@ -7,6 +7,7 @@ import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { predict } from '../model/predict.js';
 import { runCopyTest } from './copy-test.js';
 import { CreditWindow } from './credits.js';
+import { senderAddon } from './frame-writer.js';
 import { SmbError } from './errors.js';
 import { removeStaleScratch, ScratchFolder } from './scratch.js';
 import { SmbSession } from './session.js';
@@ -64,6 +65,26 @@ describe('copy tests against smbd', () => {
     expect(xp.emulation).toMatch(/SMB1 is not spoken.*one 60 KiB read at a time.*emulated over SMB 2\.1/);
     const win7 = await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'win7-smb2', op: 'read', workload: 'file:64KiB' });
     expect(win7.emulation).toBeNull();
+  });
+
+  it('sends through the sender addon where it is built, and through Node\'s socket when told to; both byte-exact', async () => {
+    const session = await SmbSession.open(server.share, server.credentials);
+    const expected = senderAddon().available ? 'native' : 'socket';
+    expect(session.connection.writerKind).toBe(expected);
+    expect(session.connection.sendsFileRanges).toBe(expected === 'native');
+    await session.end();
+    const saved = process.env['PIPEFILL_NATIVE_SEND'];
+    process.env['PIPEFILL_NATIVE_SEND'] = '0';
+    try {
+      for (const workload of ['file:5MiB', 'tr3869-dirset:0.02']) {
+        const result = await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'pipefill-max', op: 'write', workload });
+        expect(result.verified).toBe(true);
+      }
+    } finally {
+      if (saved === undefined) delete process.env['PIPEFILL_NATIVE_SEND'];
+      else process.env['PIPEFILL_NATIVE_SEND'] = saved;
+    }
+    expect(server.shareContents()).toEqual([]);
   });
 
   it('removes a scratch folder older than a day, and an orphan at once, but not a live one', async () => {

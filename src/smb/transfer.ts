@@ -8,15 +8,18 @@ import { setMaxListeners } from 'node:events';
 import type { FilePipeline } from '../model/in-flight.js';
 import { requestWithinGrant } from '../model/in-flight.js';
 import { cancelledError, SmbError } from './errors.js';
+import type { FileRange } from './frame-writer.js';
 import type { PatternSource } from './pattern.js';
 import type { SmbSession } from './session.js';
 import type { TimelineRecorder } from './timeline.js';
 
-/** Where a write's bytes come from: a local file, read into pooled buffers. */
+/** Where a write's bytes come from: a local file, read into pooled buffers or named as a range of it. */
 export interface WriteSource {
   read(offset: number, length: number): Promise<Buffer[]>;
   /** Called once the write that carried the pieces has completed. */
   release(pieces: readonly Buffer[]): void;
+  /** The bytes as a range of the open file, for a connection whose sender reads file ranges itself. */
+  range?(offset: number, length: number): Promise<FileRange>;
 }
 
 export interface FileTransfer {
@@ -46,10 +49,17 @@ async function moveRange(transfer: FileTransfer, offset: number, length: number,
   const { session, fileId, pattern } = transfer;
   const options = { signal };
   if (transfer.op === 'write') {
-    const pieces = transfer.source ? await transfer.source.read(offset, length) : pattern.pieces(offset, length);
-    const written = await session.write(fileId, offset, pieces, options);
-    // Only a completed write gives its buffers back: a cancelled one may still be on the socket.
-    transfer.source?.release(pieces);
+    const { source } = transfer;
+    let written: number;
+    if (source?.range && session.connection.sendsFileRanges) {
+      // The sender thread reads these bytes itself, a cache-sized slice at a time, as it sends them.
+      written = await session.write(fileId, offset, await source.range(offset, length), options);
+    } else {
+      const pieces = source ? await source.read(offset, length) : pattern.pieces(offset, length);
+      written = await session.write(fileId, offset, pieces, options);
+      // Only a completed write gives its buffers back: a cancelled one may still be on the socket.
+      source?.release(pieces);
+    }
     if (written !== length) throw new SmbError('protocol', `The server wrote ${written} of ${length} bytes at ${offset} of ${transfer.label}.`, 'The share may be full or the server under quota.');
   } else {
     const data = await session.read(fileId, offset, length, options);

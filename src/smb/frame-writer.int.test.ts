@@ -1,0 +1,185 @@
+// The sender addon (native/sender) against a plain TCP server on loopback:
+// bytes arrive whole and in order (buffers, file ranges, both, through a full
+// socket), and failure and close behave. Built by npm test on Linux; where it
+// is not, these tests say so and the socket writer is checked instead.
+
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { Server, Socket } from 'node:net';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { FramePart, FrameWriter } from './frame-writer.js';
+import { openFrameWriter, senderAddon } from './frame-writer.js';
+
+interface Peer {
+  readonly client: Socket;
+  readonly server: Socket;
+}
+
+const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+let listener: Server;
+let accepted: ((socket: Socket) => void) | undefined;
+const directory = mkdtempSync(join(tmpdir(), 'pipefill-sender-test-'));
+const sourcePath = join(directory, 'source.bin');
+// Larger than the loopback send and receive buffers together, so the thread must wait for room.
+const source = randomBytes(24 * 2 ** 20);
+const opened: { writer: FrameWriter; peer: Peer }[] = [];
+
+beforeAll(async () => {
+  writeFileSync(sourcePath, source);
+  listener = createServer((socket) => accepted?.(socket));
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+});
+
+afterEach(() => {
+  for (const { writer, peer } of opened.splice(0)) {
+    writer.close();
+    peer.client.destroy();
+    peer.server.destroy();
+  }
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => listener.close(resolve));
+  rmSync(directory, { recursive: true, force: true });
+});
+
+async function connectPair(): Promise<Peer> {
+  const address = listener.address();
+  if (address === null || typeof address === 'string') throw new Error('no listening address');
+  const server = new Promise<Socket>((resolve) => (accepted = resolve));
+  const client = connect(address.port, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => client.once('connect', resolve).once('error', reject));
+  return { client, server: await server };
+}
+
+/** Reads from the server side until `bytes` have arrived, after an optional pause that lets the client's socket fill. */
+function receive(socket: Socket, bytes: number, pauseMs = 0): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let got = 0;
+  socket.pause();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`received ${got} of ${bytes} bytes in 10 s`)), 10_000);
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      got += chunk.length;
+      if (got >= bytes) {
+        clearTimeout(timer);
+        resolve(Buffer.concat(chunks));
+      }
+    });
+    setTimeout(() => socket.resume(), pauseMs);
+  });
+}
+
+const available = senderAddon();
+
+describe.runIf(available.available)('the sender addon', () => {
+  async function nativePair(onError: (message: string) => void = () => undefined) {
+    const peer = await connectPair();
+    const writer = openFrameWriter(peer.client, onError, 'native');
+    opened.push({ writer, peer });
+    return { peer, writer };
+  }
+
+  it('sends buffers and file ranges whole and in order, through a full socket', async () => {
+    const { peer, writer } = await nativePair();
+    const handle = await open(sourcePath, 'r');
+    const header = Buffer.from('header-1');
+    const frames: FramePart[][] = [
+      [header, { fd: handle.fd, offset: 0, length: 8 * 2 ** 20 }],
+      [Buffer.from('small request'), Buffer.alloc(0), Buffer.from('!')],
+      [Buffer.from('header-2'), { fd: handle.fd, offset: 8 * 2 ** 20, length: source.length - 8 * 2 ** 20 }, Buffer.from('trailer')],
+      [Buffer.from('last')],
+    ];
+    const expected = Buffer.concat([header, source.subarray(0, 8 * 2 ** 20), Buffer.from('small request!'), Buffer.from('header-2'), source.subarray(8 * 2 ** 20), Buffer.from('trailer'), Buffer.from('last')]);
+    const arriving = receive(peer.server, expected.length, 300);
+    for (const frame of frames) writer.write(frame);
+    // The sender holds its own descriptor: closing the file now must not change what is sent.
+    await handle.close();
+    const received = await arriving;
+    expect(received.length).toBe(expected.length);
+    expect(sha(received)).toBe(sha(expected));
+  });
+
+  it('reports a file range beyond the end of its file as a failure of the connection', async () => {
+    const errors: string[] = [];
+    const { writer } = await nativePair((message) => errors.push(message));
+    const handle = await open(sourcePath, 'r');
+    writer.write([Buffer.from('h'), { fd: handle.fd, offset: source.length - 10, length: 100 }]);
+    await handle.close();
+    await expect.poll(() => errors.length, { timeout: 5_000 }).toBe(1);
+    expect(errors[0]).toMatch(/EIO/);
+  });
+
+  it('reports a reset peer, and refuses further writes', async () => {
+    const errors: string[] = [];
+    const { peer, writer } = await nativePair((message) => errors.push(message));
+    peer.server.resetAndDestroy();
+    const handle = await open(sourcePath, 'r');
+    // Enough to outlast the socket buffer: the send must fail, not block.
+    const attempt = () => writer.write([Buffer.from('h'), { fd: handle.fd, offset: 0, length: source.length }]);
+    await expect
+      .poll(
+        () => {
+          try {
+            attempt();
+          } catch {
+            return 'refused';
+          }
+          return errors.length > 0 ? 'reported' : 'pending';
+        },
+        { timeout: 5_000, interval: 100 },
+      )
+      .not.toBe('pending');
+    await expect.poll(() => errors.length, { timeout: 5_000 }).toBeGreaterThan(0);
+    expect(errors.join(' ')).toMatch(/ECONNRESET|EPIPE/);
+    expect(() => attempt()).toThrow(/failed/);
+    await handle.close();
+  });
+
+  it('closes at once while a send waits for a peer that does not read', async () => {
+    const { peer, writer } = await nativePair();
+    peer.server.pause();
+    const handle = await open(sourcePath, 'r');
+    writer.write([Buffer.from('h'), { fd: handle.fd, offset: 0, length: source.length }]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = performance.now();
+    writer.close();
+    expect(performance.now() - started).toBeLessThan(500);
+    writer.close(); // twice is harmless
+    expect(() => writer.write([Buffer.from('late')])).toThrow(/closed/);
+    await handle.close();
+  });
+});
+
+describe('the socket writer', () => {
+  it(available.available ? 'is used when asked for' : `is used (the sender addon is not here: ${available.available ? '' : available.reason})`, async () => {
+    const peer = await connectPair();
+    const writer = openFrameWriter(peer.client, () => undefined, 'socket');
+    opened.push({ writer, peer });
+    expect(writer.kind).toBe('socket');
+    const arriving = receive(peer.server, 11);
+    writer.write([Buffer.from('hello '), Buffer.from('world')]);
+    expect((await arriving).toString()).toBe('hello world');
+    expect(() => writer.write([{ fd: 0, offset: 0, length: 1 }])).toThrow(/buffers only/);
+  });
+
+  it('is what auto gives when PIPEFILL_NATIVE_SEND=0', async () => {
+    const peer = await connectPair();
+    const saved = process.env['PIPEFILL_NATIVE_SEND'];
+    process.env['PIPEFILL_NATIVE_SEND'] = '0';
+    try {
+      const writer = openFrameWriter(peer.client, () => undefined);
+      opened.push({ writer, peer });
+      expect(writer.kind).toBe('socket');
+    } finally {
+      if (saved === undefined) delete process.env['PIPEFILL_NATIVE_SEND'];
+      else process.env['PIPEFILL_NATIVE_SEND'] = saved;
+    }
+  });
+});

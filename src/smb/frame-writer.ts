@@ -1,0 +1,106 @@
+// How a connection's bytes reach its socket. Two ways, one order:
+// - Node's own socket (cork, write buffers, uncork): every platform;
+// - Pipefill's sender addon (native/sender): a thread of its own that also
+//   reads a WRITE's data from the local source file itself, in cache-sized
+//   slices, and sends each at once; a write test's client then spends about
+//   what smbclient does per byte instead of a third more (why, and the
+//   figures: native/sender/src/addon.cc; bench:smb compares both with
+//   smbclient). Linux only; where it is not built or not wanted
+//   (PIPEFILL_NATIVE_SEND=0) the socket path is used.
+// All writes of a connection go through one writer, so requests reach the
+// wire in the order they were numbered.
+
+import type { Socket } from 'node:net';
+import type { AddonLoad } from '../platform/native-addon.js';
+import { addonPath, loadAddon } from '../platform/native-addon.js';
+
+/** Bytes of an open local file: the data of a WRITE, read by the sender itself as it sends them. */
+export interface FileRange {
+  readonly fd: number;
+  readonly offset: number;
+  readonly length: number;
+}
+
+export type FramePart = Buffer | FileRange;
+
+export interface FrameWriter {
+  /** `native` when the sender addon sends (and takes file ranges), `socket` when Node's socket does (buffers only). */
+  readonly kind: 'native' | 'socket';
+  /** Queues the parts of one transport frame, in order. Throws if the connection has already failed. */
+  write(parts: readonly FramePart[]): void;
+  /** Stops sending; what is still queued is dropped (the connection is closing). */
+  close(): void;
+}
+
+class SocketWriter implements FrameWriter {
+  readonly kind = 'socket';
+
+  constructor(private readonly socket: Socket) {}
+
+  write(parts: readonly FramePart[]): void {
+    this.socket.cork();
+    for (const part of parts) {
+      if (!Buffer.isBuffer(part)) throw new Error('This connection sends buffers only: read the file range into memory first.');
+      this.socket.write(part);
+    }
+    this.socket.uncork();
+  }
+
+  close(): void {
+    // The socket is the connection's; it closes it.
+  }
+}
+
+interface SenderAddon {
+  Sender: new (fd: number, onDone: (id: number, error: string | null) => void) => {
+    /** 0 when everything went out at once, else the id its completion will carry. */
+    send(parts: readonly FramePart[]): number;
+    close(): void;
+  };
+}
+
+const SENDER_PATH = addonPath('sender', 'pipefill_sender');
+let sender: AddonLoad<SenderAddon> | undefined;
+
+/** Whether the sender addon is loaded here, or why not. */
+export function senderAddon(): AddonLoad<SenderAddon> {
+  sender ??= process.platform === 'linux' ? loadAddon<SenderAddon>(SENDER_PATH, "Pipefill's sender addon", 'on Linux with a C++ compiler') : { available: false, reason: `the sender addon is used on Linux only (this is ${process.platform})` };
+  return sender;
+}
+
+class NativeWriter implements FrameWriter {
+  readonly kind = 'native';
+  // The buffers of each queued job: the thread reads them until its completion arrives.
+  private readonly jobs = new Map<number, readonly FramePart[]>();
+  private readonly sender: InstanceType<SenderAddon['Sender']>;
+
+  constructor(addon: SenderAddon, fd: number, onError: (message: string) => void) {
+    this.sender = new addon.Sender(fd, (id, error) => {
+      this.jobs.delete(id);
+      if (error !== null) onError(error);
+    });
+  }
+
+  write(parts: readonly FramePart[]): void {
+    const id = this.sender.send(parts);
+    if (id !== 0) this.jobs.set(id, parts);
+  }
+
+  close(): void {
+    this.sender.close();
+    this.jobs.clear();
+  }
+}
+
+export type WriterChoice = 'auto' | 'native' | 'socket';
+
+/** The writer a new connection uses: the sender addon when it is there and wanted, else Node's socket. */
+export function openFrameWriter(socket: Socket, onError: (message: string) => void, choice: WriterChoice = 'auto'): FrameWriter {
+  const wanted = choice === 'auto' ? process.env['PIPEFILL_NATIVE_SEND'] !== '0' : choice === 'native';
+  const addon = wanted ? senderAddon() : undefined;
+  // libuv's TCP handle exposes its descriptor on Unix; without one there is nothing to hand the thread.
+  const fd = (socket as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+  if (addon?.available && typeof fd === 'number' && fd >= 0) return new NativeWriter(addon.addon, fd, onError);
+  if (choice === 'native') throw new Error(addon && !addon.available ? addon.reason : 'the socket has no descriptor to send on');
+  return new SocketWriter(socket);
+}
