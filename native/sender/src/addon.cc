@@ -36,6 +36,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -93,7 +94,13 @@ class Sender : public Napi::ObjectWrap<Sender> {
       fd_ = -1;
       throw Napi::Error::New(env, "cannot create an eventfd: " + ErrnoText(code));
     }
-    done_ = Napi::ThreadSafeFunction::New(env, info[1].As<Napi::Function>(), "pipefill-sender", 0, 1);
+    // At the environment's teardown Node may finalize the function before this
+    // object: Stop() must then not release it again.
+    auto* finalized = new std::shared_ptr<std::atomic<bool>>(doneFinalized_);
+    done_ = Napi::ThreadSafeFunction::New(env, info[1].As<Napi::Function>(), "pipefill-sender", 0, 1, [](Napi::Env, std::shared_ptr<std::atomic<bool>>* flag) {
+      (*flag)->store(true);
+      delete flag;
+    }, finalized);
     // An idle sender must not keep the process alive; the socket does that while it is open.
     done_.Unref(env);
     thread_ = std::thread([this] { Run(); });
@@ -296,7 +303,7 @@ class Sender : public Napi::ObjectWrap<Sender> {
     close(wake_);
     fd_ = -1;
     wake_ = -1;
-    done_.Release();
+    if (!doneFinalized_->load()) done_.Release();
   }
 
   int fd_ = -1;
@@ -317,6 +324,7 @@ class Sender : public Napi::ObjectWrap<Sender> {
   size_t sliceLength_ = 0;
   std::thread thread_;
   Napi::ThreadSafeFunction done_;
+  std::shared_ptr<std::atomic<bool>> doneFinalized_ = std::make_shared<std::atomic<bool>>(false);
 };
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
