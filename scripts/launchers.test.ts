@@ -4,11 +4,45 @@
 // Electron's binary cannot be installed) with the planner and a demo share.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, utimesSync } from 'node:fs';
+import { connect } from 'node:net';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..');
+
+/** Whether any process of this process group is still running. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The folder of the Samba server listening on `port`: from its --configfile, found through ss. */
+function sambaFolder(port: number): string | undefined {
+  const listening = spawnSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' }).stdout;
+  const pid = /pid=(\d+)/.exec(listening)?.[1];
+  if (!pid) return undefined;
+  const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  const config = commandLine.find((argument) => argument.startsWith('--configfile='))?.slice('--configfile='.length);
+  return config ? dirname(config) : undefined;
+}
+
+function canConnect(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    socket.setTimeout(2_000, () => socket.destroy());
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('close', () => resolve(false));
+  });
+}
 
 describe('launchers', () => {
   it('npm run --silent pipefill -- predict --json prints JSON alone on stdout, even while building', () => {
@@ -34,6 +68,7 @@ describe('launchers', () => {
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    let demoFolder: string | undefined;
     try {
       // Bounded: at most 120 s (a first start builds), checked every 100 ms.
       for (let i = 0; i < 1200 && !/http:\/\/127\.0\.0\.1:\d+\/#token=/.test(stdout) && child.exitCode === null; i++) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -49,11 +84,28 @@ describe('launchers', () => {
       const frame = JSON.parse((await info.text()).trim()) as { type: string; value: { shell: string; demo?: { share: string } } };
       expect(frame.value.shell).toBe('web');
       if (existsSync('/usr/sbin/smbd')) expect(frame.value.demo?.share).toMatch(/^\/\/127\.0\.0\.1:\d+\/share$/);
+      const demoPort = Number(/:(\d+)\//.exec(frame.value.demo?.share ?? '')?.[1] ?? 0);
+      if (demoPort) {
+        demoFolder = sambaFolder(demoPort);
+        expect(demoFolder && existsSync(demoFolder)).toBe(true);
+      }
+      // Stopped, it stops the demo's servers too, even with npm (its parent) gone first. The
+      // test waits for that: a signalled npm has no exit code, and SIGKILLing the group because
+      // of it (as this test did) cut the launcher's clean-up short and left Samba's folder in /tmp.
+      const pgid = child.pid ?? 0;
+      process.kill(-pgid, 'SIGTERM');
+      await exited;
+      child.stdout.destroy();
+      child.stderr.destroy();
+      // Bounded: 15 s, checked every 100 ms, until no process of the group is left.
+      for (let i = 0; i < 150 && groupAlive(pgid); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(groupAlive(pgid)).toBe(false);
+      if (demoPort) expect(await canConnect('127.0.0.1', demoPort)).toBe(false);
+      // Its state and share go with it.
+      if (demoFolder) expect(existsSync(demoFolder)).toBe(false);
     } finally {
       // Its whole process group: npm, the launcher, and the demo's servers.
-      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+      if (child.pid !== undefined && groupAlive(child.pid)) process.kill(-child.pid, 'SIGKILL');
     }
   }, 150_000);
 

@@ -15,7 +15,7 @@ import { RECOMMEND_USAGE, recommendCommand } from './commands/recommend.js';
 import { REPORT_USAGE, reportCommand } from './commands/report.js';
 import { UI_USAGE, uiCommand } from './commands/ui.js';
 import type { Output } from './output.js';
-import { processOutput } from './output.js';
+import { ignoreClosedOutput, processOutput } from './output.js';
 
 const COMMANDS = {
   predict: { run: predictCommand, usage: PREDICT_USAGE },
@@ -40,6 +40,7 @@ ${[UI_USAGE, PLAN_USAGE, PREDICT_USAGE, ASSESS_USAGE, RECOMMEND_USAGE, APPLY_USA
 
 /** Runs one command line; returns the process exit code (0 ok, 2 bad input, 1 anything else: unreachable share, refused login, ...). */
 export async function runCli(argv: readonly string[], output: Output = processOutput): Promise<number> {
+  if (output === processOutput) ignoreClosedOutput();
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     output.out(USAGE);

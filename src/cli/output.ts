@@ -11,6 +11,20 @@ export const processOutput: Output = {
   err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
 };
 
+/**
+ * A reader that goes away (`| head`, a closed terminal, a parent that
+ * exited) must not end a run before it has cleaned up after itself (scratch
+ * on the share, the demo's servers): what is written after that is dropped.
+ */
+export function ignoreClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream.listenerCount('error') > 0) continue;
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
+}
+
 export function printJson(output: Output, value: unknown): void {
   output.out(JSON.stringify(value, null, 2));
 }

@@ -10,7 +10,7 @@ export interface LoopbackServers {
   readonly samba: SambaServer;
   readonly iperfPort: number;
   stop(): Promise<void>;
-  /** At once and synchronously (SIGKILL), for a process on its way out. */
+  /** At once and synchronously (SIGKILL, and Samba's folder removed), for a process on its way out. */
   killNow(): void;
 }
 
@@ -31,7 +31,7 @@ export async function startLoopbackServers(options: SambaOptions = {}): Promise<
     },
     killNow: () => {
       iperf.kill('SIGKILL');
-      samba.kill();
+      samba.discard();
     },
   };
 }

@@ -217,6 +217,12 @@ export class SambaServer {
     this.process = undefined;
   }
 
+  /** Kills smbd at once and removes its folder, synchronously: for a process on its way out. */
+  discard(): void {
+    this.kill();
+    rmSync(this.root, { recursive: true, force: true });
+  }
+
   /** Starts smbd again on the same port and state (after kill()). */
   async restart(): Promise<void> {
     this.kill();
