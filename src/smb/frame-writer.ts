@@ -2,10 +2,10 @@
 // - Node's own socket (cork, write buffers, uncork): every platform;
 // - Pipefill's sender addon (native/sender): a thread of its own that also
 //   reads a WRITE's data from the local source file itself, in cache-sized
-//   slices, and sends each at once; a write test's client then spends about
-//   what smbclient does per byte instead of a third more (why, and the
-//   figures: native/sender/src/addon.cc; bench:smb compares both with
-//   smbclient). Linux only; where it is not built or not wanted
+//   slices, and sends each at once, which moves the data for about what
+//   smbclient spends per byte (why, and the figures: native/sender/src/
+//   addon.cc; bench:smb compares both with smbclient). Linux only; where it
+//   is not built or not wanted
 //   (PIPEFILL_NATIVE_SEND=0) the socket path is used.
 // All writes of a connection go through one writer, so requests reach the
 // wire in the order they were numbered.

@@ -7,13 +7,16 @@
 // write test. Through Node's net.Socket a write from a local file costs a
 // read into a pooled 4 MiB buffer on libuv's thread pool, a promise, and a
 // socket write of data long gone from the cache, with wake-ups between them
-// (perf on a 256 MiB loopback put: a third more CPU than smbclient's
-// read-then-writev). Here one thread reads 512 KiB and sends it at once.
+// (perf on a 256 MiB loopback put, samples during the transfer: Pipefill
+// ~840 against smbclient's ~590 for its read-then-writev). Here one thread
+// reads 512 KiB and sends it at once: that thread then took ~480 (the main
+// thread ~140 more, mostly V8 compiling in a 0.2 s run).
 // sendfile(2) was tried first: it saves this process both copies, but on
 // loopback smbd then copies from cold page-cache pages and the run got no
 // faster (A/B medians of 11 on this 2-core machine, against smbclient put:
 // Node's socket 1.07x, sendfile 1.10x, 128 KiB slices 1.04x, 256 KiB 1.12x,
-// 512 KiB 1.17x, 1 MiB 1.13x).
+// 512 KiB 1.17x, 1 MiB 1.13x; a later A/B of 21 rounds: 1.13x against
+// Node's socket 1.09x).
 //
 // The JavaScript side keeps every buffer of a job alive until the job's
 // completion arrives, and routes all writes of the connection through one
