@@ -12,8 +12,9 @@
 // reads 512 KiB and sends it at once: that thread then took ~480 (the main
 // thread ~140 more, mostly V8 compiling in a 0.2 s run).
 // sendfile(2) was tried first: it saves this process both copies, but on
-// loopback smbd then copies from cold page-cache pages and the run got no
-// faster (A/B medians of 11 on this 2-core machine, against smbclient put:
+// loopback smbd then copies from cold page-cache pages, and the run gained
+// less than reading in slices does (A/B medians of 11 on this 2-core
+// machine, against smbclient put:
 // Node's socket 1.07x, sendfile 1.10x, 128 KiB slices 1.04x, 256 KiB 1.12x,
 // 512 KiB 1.17x, 1 MiB 1.13x; a later A/B of 21 rounds: 1.13x against
 // Node's socket 1.09x).
