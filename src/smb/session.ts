@@ -157,8 +157,11 @@ export class SmbSession {
     return parseRead(reply.body);
   }
 
-  /** Writes `data` (one buffer, or pieces sent without joining them) at `offset`. */
-  /** Writes buffers, or a range of a local file when the connection sends file ranges (connection.sendsFileRanges). */
+  /**
+   * Writes `data` at `offset`: one buffer, pieces sent without joining them,
+   * or a range of a local file when the connection sends file ranges
+   * (connection.sendsFileRanges).
+   */
   async write(fileId: Buffer, offset: number, data: Buffer | readonly Buffer[] | FileRange, options: RequestOptions = {}): Promise<number> {
     const length = payloadBytes(data);
     const reply = await this.request(Command.write, writeRequest(fileId, offset, length), `write ${length} bytes at ${offset}`, { ...options, payload: data, creditCharge: this.creditCharge(length) });

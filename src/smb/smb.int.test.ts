@@ -73,6 +73,9 @@ describe('copy tests against smbd', () => {
     expect(session.connection.writerKind).toBe(expected);
     expect(session.connection.sendsFileRanges).toBe(expected === 'native');
     await session.end();
+    const asked = await SmbSession.open(server.share, server.credentials, { writer: 'socket' });
+    expect(asked.connection.writerKind).toBe('socket');
+    await asked.end();
     const saved = process.env['PIPEFILL_NATIVE_SEND'];
     process.env['PIPEFILL_NATIVE_SEND'] = '0';
     try {
