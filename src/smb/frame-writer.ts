@@ -5,8 +5,7 @@
 //   slices, and sends each at once, which moves the data for about what
 //   smbclient spends per byte (why, and the figures: native/sender/src/
 //   addon.cc; bench:smb compares both with smbclient). Linux only; where it
-//   is not built or not wanted
-//   (PIPEFILL_NATIVE_SEND=0) the socket path is used.
+//   is not built or not wanted (PIPEFILL_NATIVE_SEND=0) the socket is used.
 // All writes of a connection go through one writer, so requests reach the
 // wire in the order they were numbered.
 
@@ -38,11 +37,11 @@ class SocketWriter implements FrameWriter {
   constructor(private readonly socket: Socket) {}
 
   write(parts: readonly FramePart[]): void {
+    // Checked before anything is written: half a frame on the wire would garble the stream.
+    const buffers = parts.filter((part): part is Buffer => Buffer.isBuffer(part));
+    if (buffers.length !== parts.length) throw new Error('This connection sends buffers only: read the file range into memory first.');
     this.socket.cork();
-    for (const part of parts) {
-      if (!Buffer.isBuffer(part)) throw new Error('This connection sends buffers only: read the file range into memory first.');
-      this.socket.write(part);
-    }
+    for (const buffer of buffers) this.socket.write(buffer);
     this.socket.uncork();
   }
 
