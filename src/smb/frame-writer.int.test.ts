@@ -166,7 +166,11 @@ describe('the socket writer', () => {
     const arriving = receive(peer.server, 11);
     writer.write([Buffer.from('hello '), Buffer.from('world')]);
     expect((await arriving).toString()).toBe('hello world');
-    expect(() => writer.write([{ fd: 0, offset: 0, length: 1 }])).toThrow(/buffers only/);
+    // Refused whole: not even the buffer before the range reaches the wire.
+    expect(() => writer.write([Buffer.from('half'), { fd: 0, offset: 0, length: 1 }])).toThrow(/buffers only/);
+    const next = receive(peer.server, 4);
+    writer.write([Buffer.from('next')]);
+    expect((await next).toString()).toBe('next');
   });
 
   it('is what auto gives when PIPEFILL_NATIVE_SEND=0', async () => {
