@@ -3,8 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'app/**/*.test.ts', 'e2e/**/*.test.ts'],
-    // Integration tests start real servers (Samba, iperf3); running files one
-    // at a time keeps two cores from being oversubscribed and ports unique.
+    // Files run in parallel, as many at once as the machine has cores (two
+    // here). Integration tests start their own servers (Samba, iperf3) on
+    // free ports and their own namespaces, so they do not collide; rates are
+    // measured in benchmarks, not here.
     fileParallelism: true,
     testTimeout: 20_000,
   },
