@@ -5,13 +5,13 @@
 import type { ChartConfiguration } from 'chart.js';
 import { useMemo } from 'react';
 import type { Catalogue } from '../../../../src/contract/plan.js';
-import type { ServerProfileId } from '../../../../src/model/server-profiles.js';
 import { formatBytes, formatDuration, formatRate } from '../../../../src/model/units.js';
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
 import { download } from '../download.js';
 import type { PlannerSettings } from '../state/planner.js';
 import { asCustom, bandwidthToSlider, plan, planCsv, plannerHash, settingsFromPreset, SLIDER_STEPS, sliderToBandwidth } from '../state/planner.js';
 import { LAYER_LABELS } from '../state/results.js';
+import { ProfileSelect } from './profile-select.js';
 
 export interface PlannerViewProps {
   readonly catalogue: Catalogue | undefined;
@@ -69,13 +69,7 @@ export function PlannerView({ catalogue, settings, onChange }: PlannerViewProps)
         <label htmlFor="loss">Packet loss: {settings.lossPercent}%</label>
         <input id="loss" type="range" min={0} max={50} value={settings.lossPercent * 10} onChange={(e) => change({ lossPercent: Number(e.target.value) / 10 })} />
         <label htmlFor="plan-server">Server</label>
-        <select id="plan-server" value={settings.server} onChange={(e) => onChange({ ...settings, server: e.target.value as ServerProfileId })}>
-          {catalogue?.servers.map((server) => (
-            <option key={server.id} value={server.id}>
-              {server.label}
-            </option>
-          ))}
-        </select>
+        <ProfileSelect id="plan-server" value={settings.server} options={catalogue?.servers} onChange={(server) => onChange({ ...settings, server })} />
         <p className="hint">
           {result.link.label}: BDP {formatBytes(result.link.bdpBytes)}. Times come from Pipefill's model, calibrated on NetApp TR-3869's measurements.
         </p>

@@ -16,6 +16,7 @@ import type { PlannerSettings } from '../state/planner.js';
 import { grouped, scriptFor, scriptName } from '../state/recommendations.js';
 import type { UiError } from '../state/use-assessment.js';
 import { toUiError } from '../state/use-assessment.js';
+import { ProfileSelect } from './profile-select.js';
 
 export interface RecommendationsViewProps {
   readonly api: PipefillApi;
@@ -61,21 +62,9 @@ export function RecommendationsView({ api, catalogue, report, planner }: Recomme
         </p>
         <div className="row">
           <label htmlFor="rec-client">Client</label>
-          <select id="rec-client" value={client} onChange={(e) => setClient(e.target.value as ClientProfileId)}>
-            {catalogue?.clients.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.label}
-              </option>
-            ))}
-          </select>
+          <ProfileSelect id="rec-client" value={client} options={catalogue?.clients} onChange={setClient} />
           <label htmlFor="rec-server">Server</label>
-          <select id="rec-server" value={server} onChange={(e) => setServer(e.target.value as ServerProfileId)}>
-            {catalogue?.servers.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.label}
-              </option>
-            ))}
-          </select>
+          <ProfileSelect id="rec-server" value={server} options={catalogue?.servers} onChange={setServer} />
         </div>
         {error && (
           <p className="error" role="alert">

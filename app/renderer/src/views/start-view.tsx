@@ -5,10 +5,10 @@ import type { HostInfo } from '../../../../src/contract/host-info.js';
 import type { Catalogue } from '../../../../src/contract/plan.js';
 import type { AssessInput } from '../../../../src/contract/report.js';
 import type { ClientProfileId } from '../../../../src/model/client-profiles.js';
-import type { ServerProfileId } from '../../../../src/model/server-profiles.js';
 import { startFormErrors } from '../state/start-form.js';
 import type { StartForm } from '../state/start-form.js';
 import { DEFAULT_FORM, toAssessInput } from '../state/start-form.js';
+import { ProfileSelect } from './profile-select.js';
 
 export interface StartViewProps {
   readonly catalogue: Catalogue | undefined;
@@ -69,13 +69,7 @@ export function StartView({ catalogue, host, onAssess, onPlan }: StartViewProps)
           </fieldset>
           {touched && errors.profiles && <p className="error">{errors.profiles}</p>}
           <label htmlFor="server">The server is</label>
-          <select id="server" value={form.server} onChange={(e) => set('server', e.target.value as ServerProfileId)}>
-            {catalogue?.servers.map((server) => (
-              <option key={server.id} value={server.id}>
-                {server.label}
-              </option>
-            ))}
-          </select>
+          <ProfileSelect id="server" value={form.server} options={catalogue?.servers} onChange={(server) => set('server', server)} />
           <div className="checks">
             <label>
               <input type="checkbox" checked={form.quick} onChange={(e) => set('quick', e.target.checked)} /> Quick run (about 15 s of copies instead of a minute)
