@@ -1,0 +1,59 @@
+// Sealing and opening against Microsoft's SMB 3.0 (AES-128-CCM) and 3.1.1
+// (AES-128-GCM) encryption examples, and the ways a frame must fail to open.
+
+import { describe, expect, it } from 'vitest';
+import { ENCRYPTION_30, ENCRYPTION_311, hex } from '../../test-support/smb-vectors.js';
+import type { CipherName } from './algorithms.js';
+import { deriveSessionKeys } from './kdf.js';
+import { isTransformed, Sealer, TransformError } from './transform.js';
+
+describe('TRANSFORM_HEADER sealing (MS-SMB2 3.1.4.3)', () => {
+  it('3.0 / AES-128-CCM: seals the example WRITE byte for byte and opens the example response', () => {
+    const keys = deriveSessionKeys('3.0', hex(ENCRYPTION_30.sessionKey));
+    const sealer = new Sealer('AES-128-CCM', keys.encryptionKey, keys.decryptionKey, ENCRYPTION_30.sessionId);
+    const sealed = Buffer.concat(sealer.seal([hex(ENCRYPTION_30.plain)], hex(ENCRYPTION_30.nonceField)));
+    expect(sealed.toString('hex')).toBe(ENCRYPTION_30.sealed.toLowerCase());
+    // The client cannot open its own request (other key), but the server's response, yes.
+    const response = hex(ENCRYPTION_30.response);
+    expect(isTransformed(response)).toBe(true);
+    expect(sealer.open(response).toString('hex')).toBe(ENCRYPTION_30.responsePlain.toLowerCase());
+  });
+
+  it('3.1.1 / AES-128-GCM: keys from the preauth hash, the example WRITE sealed exactly, the response opened', () => {
+    const keys = deriveSessionKeys('3.1.1', hex(ENCRYPTION_311.sessionKey), { preauthHash: hex(ENCRYPTION_311.preauthHash), cipher: 'AES-128-GCM' });
+    expect(keys.encryptionKey.toString('hex')).toBe(ENCRYPTION_311.encryptionKey.toLowerCase());
+    expect(keys.decryptionKey.toString('hex')).toBe(ENCRYPTION_311.decryptionKey.toLowerCase());
+    const sealer = new Sealer('AES-128-GCM', keys.encryptionKey, keys.decryptionKey, ENCRYPTION_311.sessionId);
+    const sealed = Buffer.concat(sealer.seal([hex(ENCRYPTION_311.plain)], hex(ENCRYPTION_311.nonceField)));
+    expect(sealed.toString('hex')).toBe(ENCRYPTION_311.sealed.toLowerCase());
+    expect(sealer.open(hex(ENCRYPTION_311.response)).toString('hex')).toBe(ENCRYPTION_311.responsePlain.toLowerCase());
+  });
+
+  it.each(['AES-128-CCM', 'AES-128-GCM', 'AES-256-CCM', 'AES-256-GCM'] as CipherName[])('%s: what one side seals the other opens, in pieces or whole; nonces never repeat', (cipher) => {
+    const keys = deriveSessionKeys('3.1.1', Buffer.alloc(16, 7), { preauthHash: Buffer.alloc(64, 3), cipher });
+    const client = new Sealer(cipher, keys.encryptionKey, keys.decryptionKey, 42n);
+    const server = new Sealer(cipher, keys.decryptionKey, keys.encryptionKey, 42n);
+    const message = Buffer.from(Array.from({ length: 300 }, (_, i) => i & 0xff));
+    const first = Buffer.concat(client.seal([message.subarray(0, 64), message.subarray(64, 100), message.subarray(100)]));
+    const second = Buffer.concat(client.seal([message]));
+    expect(server.open(first).equals(message)).toBe(true);
+    expect(server.open(second).equals(message)).toBe(true);
+    expect(first.subarray(20, 36).equals(second.subarray(20, 36))).toBe(false);
+  });
+
+  it('refuses a frame that was altered, is for another session, or lies about its size', () => {
+    const keys = deriveSessionKeys('3.1.1', Buffer.alloc(16, 7), { preauthHash: Buffer.alloc(64, 3), cipher: 'AES-128-GCM' });
+    const client = new Sealer('AES-128-GCM', keys.encryptionKey, keys.decryptionKey, 42n);
+    const server = new Sealer('AES-128-GCM', keys.decryptionKey, keys.encryptionKey, 42n);
+    const stranger = new Sealer('AES-128-GCM', keys.decryptionKey, keys.encryptionKey, 43n);
+    const frame = Buffer.concat(client.seal([Buffer.alloc(100, 1)]));
+    for (const at of [4, 25, 40, 60, frame.length - 1]) {
+      const altered = Buffer.from(frame);
+      altered[at] = (altered[at] ?? 0) ^ 0x10;
+      expect(() => server.open(altered)).toThrow(TransformError);
+    }
+    expect(() => stranger.open(frame)).toThrow(/session/);
+    expect(() => server.open(frame.subarray(0, frame.length - 1))).toThrow(/announces/);
+    expect(() => server.open(Buffer.alloc(10))).toThrow(TransformError);
+  });
+});
