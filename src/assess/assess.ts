@@ -22,6 +22,7 @@ import { parseHostPort, parseSharePath } from '../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
 import { runCopyTest } from '../smb/copy-test.js';
+import { credentialsFrom } from '../smb/session.js';
 import { pipefillVersion } from '../platform/package-root.js';
 import { localEngineStack } from './engine-stack.js';
 import { cancelledError } from '../smb/errors.js';
@@ -86,7 +87,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
   const startedAt = new Date().toISOString();
   const share = parseSharePath(input.share);
   const iperf = input.iperf === undefined ? undefined : parseHostPort(input.iperf, IPERF_DEFAULT_PORT);
-  const credentials = { user: input.user, password: input.password, ...(input.domain === undefined ? {} : { domain: input.domain }) };
+  const credentials = credentialsFrom(input);
   const profiles = input.profiles ?? DEFAULT_ASSESS_PROFILES;
   const server = input.server ?? DEFAULT_ASSESS_SERVER;
   const quick = input.quick ?? false;

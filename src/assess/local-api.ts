@@ -18,6 +18,7 @@ import { readLinuxSysctlValues, readSmbConfValues } from '../apply/current-value
 import { pipefillVersion } from '../platform/package-root.js';
 import { assess } from './assess.js';
 import { runCopyTest } from '../smb/copy-test.js';
+import { credentialsFrom } from '../smb/session.js';
 
 export interface LocalApiOptions {
   /** Which shell serves this API. */
@@ -46,7 +47,7 @@ function createHandlers(host: LocalApiOptions): Handlers {
     runCopyTest(
       {
         share: parseSharePath(input.share),
-        credentials: { user: input.user, password: input.password, ...(input.domain === undefined ? {} : { domain: input.domain }) },
+        credentials: credentialsFrom(input),
         profile: input.profile,
         op: input.op,
         workload: input.workload,
@@ -71,7 +72,7 @@ function createHandlers(host: LocalApiOptions): Handlers {
   probe: (input, options) =>
     probePath(
       parseSharePath(input.share),
-      { user: input.user, password: input.password, ...(input.domain === undefined ? {} : { domain: input.domain }) },
+      credentialsFrom(input),
       {
         ...(input.iperf === undefined ? {} : { iperf: parseHostPort(input.iperf, IPERF_DEFAULT_PORT) }),
         ...(input.seconds === undefined ? {} : { seconds: input.seconds }),

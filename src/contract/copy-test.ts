@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
+import { CIPHERS, DIALECTS, SIGNING_ALGORITHMS } from '../model/smb-security.js';
 import { ShareLoginSchema } from './share-login.js';
 
 export const CopyTestInputSchema = ShareLoginSchema.extend({
@@ -26,7 +27,20 @@ export const CopyTestResultSchema = z.object({
   ops: z.number(),
   metadataRoundTrips: z.number(),
   timeline: z.array(TimelinePointSchema),
-  negotiated: z.object({ dialect: z.string(), maxReadSize: z.number(), maxWriteSize: z.number(), creditsGrantedMax: z.number() }),
+  negotiated: z.object({
+    dialect: z.string(),
+    maxReadSize: z.number(),
+    maxWriteSize: z.number(),
+    creditsGrantedMax: z.number(),
+    /** The algorithm every message was signed with, or null (reports written before SMB 3 support have neither field). */
+    signing: z.enum(SIGNING_ALGORITHMS).nullable().optional(),
+    /** The cipher every message was encrypted with, or null. */
+    encryption: z.enum(CIPHERS).nullable().optional(),
+    signingRequiredBy: z.enum(['server', 'profile', 'person']).optional(),
+    encryptionRequiredBy: z.enum(['server', 'share', 'person']).optional(),
+    /** The profile's own dialects, when the server refused them and the copy moved up to SMB 3. */
+    movedUpFrom: z.array(z.enum(DIALECTS)).optional(),
+  }),
   emulation: z.string().nullable(),
   verified: z.boolean(),
   /** The kernel's view of the copy's TCP connection (Linux): the server's window, time spent waiting on it, retransmissions. */

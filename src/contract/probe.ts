@@ -1,6 +1,7 @@
 // The path probe as the contract carries it.
 
 import { z } from 'zod';
+import { CIPHERS, SIGNING_ALGORITHMS } from '../model/smb-security.js';
 import { ShareLoginSchema } from './share-login.js';
 
 export const ProbeInputSchema = ShareLoginSchema.extend({
@@ -19,6 +20,14 @@ export const ProbeResultSchema = z.object({
     tcp: LatencySchema,
     smbEcho: LatencySchema,
   }),
+  /** What the probe's SMB session negotiated: the ECHO round trips carry its signing or encryption. Absent in reports written before SMB 3 support. */
+  session: z
+    .object({
+      dialect: z.string(),
+      signing: z.enum(SIGNING_ALGORITHMS).nullable(),
+      encryption: z.enum(CIPHERS).nullable(),
+    })
+    .optional(),
   bandwidth: z.object({
     mbps: z.number(),
     method: z.enum(['iperf3', 'smb-read']),

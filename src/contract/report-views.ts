@@ -6,7 +6,27 @@
 
 import type { LimitLayer } from '../model/in-flight.js';
 import { predict } from '../model/predict.js';
+import type { CopyTestResult } from './copy-test.js';
 import type { Finding, Report } from './report.js';
+
+/**
+ * How a test copy's messages were protected, in words: "encrypted with
+ * AES-128-GCM (the share requires it)", "signed with AES-128-GMAC (the server
+ * requires it)", or "neither signed nor encrypted". Reports from before SMB 3
+ * support carry neither field and read as the last.
+ */
+export function protectionText(negotiated: CopyTestResult['negotiated']): string {
+  const by = (who: string | undefined) => (who === 'person' ? ' (as asked)' : who ? ` (the ${who} requires it)` : '');
+  if (negotiated.encryption) return `encrypted with ${negotiated.encryption}${by(negotiated.encryptionRequiredBy)}`;
+  if (negotiated.signing) return `signed with ${negotiated.signing}${by(negotiated.signingRequiredBy)}`;
+  return 'neither signed nor encrypted';
+}
+
+/** One line for a table cell: "SMB 3.1.1, signed AES-128-GMAC, 237 credits". */
+export function negotiatedText(negotiated: CopyTestResult['negotiated']): string {
+  const protection = negotiated.encryption ? `encrypted ${negotiated.encryption}` : negotiated.signing ? `signed ${negotiated.signing}` : undefined;
+  return [`SMB ${negotiated.dialect}`, protection, `${negotiated.creditsGrantedMax} credits`].filter(Boolean).join(', ');
+}
 
 export const LAYER_LABELS: Readonly<Record<LimitLayer | 'unexplained', string>> = {
   bandwidth: 'Bandwidth (BDP)',

@@ -28,6 +28,8 @@ export interface SambaOptions {
   readonly sharePath?: string;
   /** Extra [global] lines. */
   readonly globals?: Readonly<Record<string, string>>;
+  /** Extra lines for the writable [share] (e.g. `smb encrypt = required` on that share alone). */
+  readonly shareOptions?: Readonly<Record<string, string>>;
   /** Leave smbd running when this process exits (the lab's `up`); stop it later by PID. */
   readonly detach?: boolean;
   /**
@@ -108,7 +110,7 @@ function smbConf(root: string, port: number, address: string, sharePath: string,
     ...options.globals,
   };
   const lines = ['[global]', ...Object.entries(globals).map(([key, value]) => `  ${key} = ${value}`)];
-  lines.push('[share]', `  path = ${sharePath}`, '  read only = no', '  create mask = 0666', '  directory mask = 0777');
+  lines.push('[share]', `  path = ${sharePath}`, '  read only = no', '  create mask = 0666', '  directory mask = 0777', ...Object.entries(options.shareOptions ?? {}).map(([key, value]) => `  ${key} = ${value}`));
   lines.push('[readonly]', `  path = ${join(root, 'readonly')}`, '  read only = yes');
   return `${lines.join('\n')}\n`;
 }

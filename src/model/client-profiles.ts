@@ -7,6 +7,8 @@
 // few: see calibration.test.ts for the fit and its errors.
 
 import type { MetadataSequences, RoundTrip } from './metadata.js';
+import type { SecurityOffer } from './smb-security.js';
+import { WINDOWS_10_11_OFFER } from './smb-security.js';
 
 export type Op = 'read' | 'write';
 
@@ -69,6 +71,8 @@ export interface ClientProfile {
    */
   readonly roundTripsPerRequest: { readonly read: number; readonly write: number };
   readonly metadata: MetadataSequences;
+  /** What the client offers when it negotiates: dialects, ciphers, signing (src/model/smb-security.ts). */
+  readonly offer: SecurityOffer;
 }
 
 // --- Copy-engine tables ------------------------------------------------------
@@ -249,6 +253,8 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     // filer's 2 MB window, cost 1.1 (write-100MB: 57 s for 1600 writes at GbE).
     roundTripsPerRequest: { read: 1.56, write: 1.1 },
     metadata: SMB1_METADATA,
+    // SMB1 is emulated over SMB2 (src/smb/drivers.ts): the lowest dialects, never SMB 3.
+    offer: { dialects: ['2.0.2', '2.1'], ciphers: [], signing: [], signingRequired: false, movesUp: true },
   },
   'win7-smb1': {
     id: 'win7-smb1',
@@ -262,6 +268,7 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     tcp: WIN7_TCP,
     roundTripsPerRequest: { read: 1, write: 1 },
     metadata: SMB1_METADATA,
+    offer: { dialects: ['2.0.2', '2.1'], ciphers: [], signing: [], signingRequired: false, movesUp: true },
   },
   'vista-smb2': {
     id: 'vista-smb2',
@@ -275,6 +282,8 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     tcp: WIN7_TCP,
     roundTripsPerRequest: { read: 1, write: 1 },
     metadata: SMB2_METADATA,
+    // Vista RTM speaks SMB 2.0.2 only.
+    offer: { dialects: ['2.0.2'], ciphers: [], signing: [], signingRequired: false, movesUp: true },
   },
   'win7-smb2': {
     id: 'win7-smb2',
@@ -289,6 +298,7 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     tcp: WIN7_TCP,
     roundTripsPerRequest: { read: 1, write: 1 },
     metadata: SMB2_METADATA,
+    offer: { dialects: ['2.0.2', '2.1'], ciphers: [], signing: [], signingRequired: false, movesUp: true },
   },
   'win10-smb3': {
     id: 'win10-smb3',
@@ -303,6 +313,7 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     tcp: WIN10_TCP,
     roundTripsPerRequest: { read: 1, write: 1 },
     metadata: SMB2_METADATA,
+    offer: WINDOWS_10_11_OFFER,
   },
   'linux-cifs': {
     id: 'linux-cifs',
@@ -324,12 +335,15 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
       readPerDirectory: SMB2_DIRECTORY_LISTING,
       writePerDirectory: DIRECTORY_CREATION,
     },
+    // vers=default: SMB 2.1 or later; AES-128-GCM before CCM, no signing context
+    // unless enable_negotiate_signing is set (Linux 6.x fs/smb/client).
+    offer: { dialects: ['2.1', '3.0', '3.0.2', '3.1.1'], ciphers: ['AES-128-GCM', 'AES-128-CCM'], signing: [], signingRequired: false, movesUp: false },
   },
   'pipefill-max': {
     id: 'pipefill-max',
     label: 'Pipefill, best pipeline',
     protocol: 'smb2',
-    dialect: '2.1',
+    dialect: '3.1.1',
     // Twice the BDP in flight so that neither a late ACK nor a slow reply
     // drains the pipe; at least 4 requests even on a LAN.
     pipeline: {
@@ -347,5 +361,7 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     tcp: LINUX_TCP,
     roundTripsPerRequest: { read: 1, write: 1 },
     metadata: PIPEFILL_METADATA,
+    // Everything, cheapest first: GCM and GMAC cost a fraction of CCM and CMAC per byte.
+    offer: { dialects: ['2.0.2', '2.1', '3.0', '3.0.2', '3.1.1'], ciphers: ['AES-128-GCM', 'AES-256-GCM', 'AES-128-CCM', 'AES-256-CCM'], signing: ['AES-128-GMAC', 'AES-128-CMAC', 'HMAC-SHA256'], signingRequired: false, movesUp: false },
   },
 };

@@ -13,3 +13,4 @@ export * from './units.js';
 export * from './workloads.js';
 export * from './share-path.js';
 export * from './assessment.js';
+export * from './smb-security.js';

@@ -19,6 +19,8 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
   const signal = options.signal ? { signal: options.signal } : {};
   const tcp = await tcpHandshakeRtt(target.host, target.port, signal);
   const session = await SmbSession.open(target, credentials, signal);
+  const { dialect, signing, encryption } = session.negotiated;
+  const negotiated = { dialect, signing, encryption };
   let smbEcho;
   try {
     smbEcho = await smbEchoRtt(session, signal);
@@ -30,12 +32,12 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
   if (options.iperf) {
     try {
       bandwidth = await iperf3Bandwidth({ host: options.iperf.host, port: options.iperf.port, ...(options.seconds ? { seconds: options.seconds } : {}), reverse: true, ...signal });
-      return { rtt: { medianMs: tcp.medianMs, tcp, smbEcho }, bandwidth };
+      return { rtt: { medianMs: tcp.medianMs, tcp, smbEcho }, session: negotiated, bandwidth };
     } catch (error) {
       if (options.signal?.aborted) throw error;
       fallbackReason = `iperf3 failed: ${error instanceof PipefillError ? error.message : String(error)}`;
     }
   }
   bandwidth = await smbReadBandwidth(target, credentials, { ...(options.seconds ? { seconds: options.seconds } : {}), ...signal });
-  return { rtt: { medianMs: tcp.medianMs, tcp, smbEcho }, bandwidth: { ...bandwidth, ...(fallbackReason ? { fallbackReason } : {}) } };
+  return { rtt: { medianMs: tcp.medianMs, tcp, smbEcho }, session: negotiated, bandwidth: { ...bandwidth, ...(fallbackReason ? { fallbackReason } : {}) } };
 }

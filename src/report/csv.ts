@@ -5,7 +5,7 @@ import type { Report } from '../contract/report.js';
 
 const HEADER = [
   'share', 'started_at', 'rtt_ms', 'bandwidth_mbps', 'bandwidth_method', 'profile', 'op', 'workload', 'bytes', 'seconds',
-  'throughput_mbps', 'expected_seconds', 'verdict', 'limited_by', 'dialect', 'credits_granted_max', 'emulated',
+  'throughput_mbps', 'expected_seconds', 'verdict', 'limited_by', 'dialect', 'credits_granted_max', 'emulated', 'signing', 'encryption',
 ];
 
 export function reportCsv(report: Report): string {
@@ -15,6 +15,7 @@ export function reportCsv(report: Report): string {
       report.target.share, report.startedAt, report.probes.rtt.medianMs, report.probes.bandwidth.mbps, report.probes.bandwidth.method,
       test.profile, test.op, test.workload, test.bytes, test.seconds, test.throughputMbps,
       finding?.expectedSeconds ?? '', finding?.verdict ?? '', finding?.limitedBy ?? '', test.negotiated.dialect, test.negotiated.creditsGrantedMax, test.emulation !== null,
+      test.negotiated.signing ?? '', test.negotiated.encryption ?? '',
     ];
   });
   return csvRows([HEADER, ...rows]);

@@ -2,7 +2,7 @@
 // SVG, no script and nothing fetched, so it opens from a ticket attachment and
 // prints cleanly (Chromium turns it into the PDF). Pure.
 
-import { headlineFinding, LAYER_LABELS, pipeFor } from '../contract/report-views.js';
+import { headlineFinding, LAYER_LABELS, negotiatedText, pipeFor } from '../contract/report-views.js';
 import type { Report } from '../contract/report.js';
 import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../model/units.js';
 import { barChartSvg, escapeXml } from './svg.js';
@@ -53,7 +53,7 @@ export function reportHtml(report: Report): string {
     : '';
   const rows = findings.map((f, index) => {
     const test = report.copyTests[index];
-    return `<tr>${cell(`${f.profile} ${f.op} ${f.workload}`)}${cell(formatDuration(f.measuredSeconds * 1000), true)}${cell(formatDuration(f.expectedSeconds * 1000), true)}${cell(formatRate(f.measuredMbps * 1e6), true)}${cell(f.verdict.replace(/-/g, ' '), false, f.verdict)}${cell(LAYER_LABELS[f.limitedBy])}${cell(test ? `SMB ${test.negotiated.dialect}, ${test.negotiated.creditsGrantedMax} credits` : '')}</tr>`;
+    return `<tr>${cell(`${f.profile} ${f.op} ${f.workload}`)}${cell(formatDuration(f.measuredSeconds * 1000), true)}${cell(formatDuration(f.expectedSeconds * 1000), true)}${cell(formatRate(f.measuredMbps * 1e6), true)}${cell(f.verdict.replace(/-/g, ' '), false, f.verdict)}${cell(LAYER_LABELS[f.limitedBy])}${cell(test ? negotiatedText(test.negotiated) : '')}</tr>`;
   });
   const sentences = findings.map((f) => `<div class="finding"><p><strong>${escapeXml(`${f.profile} ${f.op} ${f.workload}`)}</strong>: ${escapeXml(f.sentence)}</p></div>`);
   const emulated = report.copyTests.find((test) => test.emulation)?.emulation;

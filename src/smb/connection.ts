@@ -11,11 +11,35 @@ import type { FileRange, FramePart, FrameWriter, WriterChoice } from './frame-wr
 import { openFrameWriter } from './frame-writer.js';
 import type { Smb2Header } from './protocol.js';
 import { decodeHeader, Dialect, encodeHeader, HeaderFlag, SMB2_HEADER_BYTES, splitCompound, Status, transportHeader } from './protocol.js';
+import type { Signer } from './security/signing.js';
+import { isSigned, signMessage, verifyMessage } from './security/signing.js';
+import type { Sealer } from './security/transform.js';
+import { isTransformed, TransformError } from './security/transform.js';
 
 export interface SmbResponse {
   readonly header: Smb2Header;
   /** The message after the 64-byte header. */
   readonly body: Buffer;
+  /** The whole message, header included (for the preauth hash and late signature checks). */
+  readonly message: Buffer;
+  /** It arrived inside a TRANSFORM_HEADER that opened under the session's key. */
+  readonly encrypted: boolean;
+}
+
+/**
+ * How a session protects its messages once its keys exist (MS-SMB2
+ * 3.2.4.1.1, 3.2.4.1.8, 3.2.5.1.1-3). The connection signs, seals, opens
+ * and verifies with these and knows no algorithm itself.
+ */
+export interface ConnectionSecurity {
+  /** Signs requests and checks signed responses. */
+  readonly signer?: Signer;
+  /** Sign every request, and accept no unsigned response (the session requires signing). */
+  signAll: boolean;
+  /** Seals requests and opens TRANSFORM frames. */
+  readonly sealer?: Sealer;
+  /** Seal every request (the session, the share or the person asked for encryption). */
+  sealAll: boolean;
 }
 
 export interface RequestSpec {
@@ -31,6 +55,10 @@ export interface RequestSpec {
   readonly okStatuses?: readonly number[];
   /** A short description for error messages: "open scratch/file001.doc". */
   readonly what: string;
+  /** Sign this request even when the session does not sign everything (3.1.1 TREE_CONNECT). */
+  readonly sign?: boolean;
+  /** Sees the request's whole message as sent, before any sealing (the preauth hash). */
+  readonly onWire?: (message: Buffer) => void;
 }
 
 export interface RequestOptions {
@@ -41,6 +69,10 @@ export interface RequestOptions {
 interface Pending {
   readonly charge: number;
   readonly spec: RequestSpec;
+  /** Went out sealed: its answer must come sealed too. */
+  readonly sealed: boolean;
+  /** Went out signed: its answer must come signed (or sealed). */
+  readonly signed: boolean;
   settled: boolean;
   resolve(response: SmbResponse): void;
   reject(error: unknown): void;
@@ -66,6 +98,10 @@ export function silenceAllowanceMs(baseMs: number, bytesSent: number): number {
   return baseMs + bytesSent / SLOWEST_LINK_BYTES_PER_MS;
 }
 const WATCHDOG_INTERVAL_MS = 1_000;
+
+function integrityError(message: string, cause?: unknown): SmbError {
+  return new SmbError('integrity', message, 'Something between Pipefill and the server changed the traffic, or the server signs wrongly: the copy stopped before using any of it.', undefined, cause === undefined ? undefined : { cause });
+}
 
 const isPieces = (payload: NonNullable<RequestSpec['payload']>): payload is readonly Buffer[] => Array.isArray(payload);
 
@@ -97,6 +133,8 @@ export class SmbConnection {
   private bytesSentSinceHeard = 0;
   private readonly watchdog: NodeJS.Timeout;
   private readonly writer: FrameWriter;
+  /** Set by the session once its keys exist; until then nothing is signed or sealed. */
+  security: ConnectionSecurity | undefined;
 
   private constructor(
     private readonly socket: Socket,
@@ -119,9 +157,13 @@ export class SmbConnection {
     return this.writer.kind;
   }
 
-  /** Whether WRITE data may be given as a range of a local file (the sender addon reads it as it sends). */
+  /**
+   * Whether WRITE data may be given as a range of a local file (the sender
+   * addon reads it as it sends). Not while messages are signed or sealed:
+   * the signature or the cipher must see the data before it goes out.
+   */
   get sendsFileRanges(): boolean {
-    return this.writer.kind === 'native';
+    return this.writer.kind === 'native' && !this.security?.signAll && !this.security?.sealAll;
   }
 
   /** The TCP connection's own addresses, to find it in the kernel's socket table. */
@@ -229,7 +271,9 @@ export class SmbConnection {
     }
     this.throwIfClosed();
 
-    const frames: FramePart[] = [];
+    const security = this.security;
+    const seal = security?.sealAll === true && security.sealer !== undefined;
+    let frames: FramePart[] = [];
     const results = specs.map((spec, index) => {
       const messageId = ids[index] ?? 0n;
       const charge = spec.creditCharge ?? 1;
@@ -247,10 +291,18 @@ export class SmbConnection {
         treeId: spec.treeId ?? 0,
         sessionId: this.sessionId,
       });
-      frames.push(header, spec.body, ...payload);
-      if (padding) frames.push(Buffer.alloc(padding));
+      const pieces: FramePart[] = [header, spec.body, ...payload];
+      if (padding) pieces.push(Buffer.alloc(padding));
+      // A sealed message needs no signature: the cipher authenticates it (MS-SMB2 3.2.4.1.8).
+      const sign = !seal && security?.signer !== undefined && (security.signAll || spec.sign === true);
+      if (sign || seal) {
+        if (!pieces.every((piece): piece is Buffer => Buffer.isBuffer(piece))) throw new SmbError('protocol', `Cannot sign or seal ${spec.what}: its data was given as a file range.`, 'Read the data into memory while the session signs or encrypts.');
+        if (sign && security?.signer) signMessage(security.signer, pieces);
+      }
+      spec.onWire?.(Buffer.concat(pieces as Buffer[]));
+      frames.push(...pieces);
       return new Promise<SmbResponse>((resolve, reject) => {
-        const pending: Pending = { charge, spec, settled: false, resolve, reject };
+        const pending: Pending = { charge, spec, sealed: seal, signed: sign, settled: false, resolve, reject };
         if (this.pending.size === 0) {
           this.lastHeardAt = performance.now(); // silence counts from the first request out
           this.bytesSentSinceHeard = 0;
@@ -265,6 +317,8 @@ export class SmbConnection {
         }
       });
     });
+    // The whole compound goes in one TRANSFORM frame (MS-SMB2 3.2.4.1.8).
+    if (seal && security?.sealer) frames = security.sealer.seal(frames as Buffer[]);
 
     const total = frames.reduce((sum, frame) => sum + frame.length, 0);
     this.bytesSentSinceHeard += total;
@@ -320,40 +374,95 @@ export class SmbConnection {
       return;
     }
     for (const frame of frames) {
+      let plain = frame;
+      const encrypted = isTransformed(frame);
+      if (encrypted) {
+        const sealer = this.security?.sealer;
+        if (!sealer) {
+          this.failProtocol(new SmbError('protocol', 'The server sent an encrypted message before any session key existed.', 'The server or something on the path is misbehaving.'));
+          return;
+        }
+        try {
+          plain = sealer.open(frame);
+        } catch (error) {
+          const reason = error instanceof TransformError ? error.message : String(error);
+          this.failProtocol(integrityError(`An encrypted reply from ${this.host}:${this.port} did not open: ${reason}.`, error));
+          return;
+        }
+        // The ciphertext is done with; its memory can take the next large reply.
+        this.reader.recycle(frame.buffer);
+      }
       let messages: Buffer[];
       try {
-        messages = splitCompound(frame);
+        messages = splitCompound(plain);
       } catch (error) {
-        this.fail(new SmbError('protocol', `The server sent a malformed reply: ${String(error)}.`, 'Is this port an SMB2 server?', undefined, { cause: error }));
-        this.socket.destroy();
+        this.failProtocol(new SmbError('protocol', `The server sent a malformed reply: ${String(error)}.`, 'Is this port an SMB2 server?', undefined, { cause: error }));
         return;
       }
-      for (const message of messages) this.onMessage(message);
+      for (const message of messages) {
+        if (!this.onMessage(message, encrypted)) return;
+      }
     }
   }
 
-  private onMessage(message: Buffer): void {
+  private failProtocol(error: SmbError): void {
+    this.fail(error);
+    this.socket.destroy();
+  }
+
+  /** Handles one received message; false when it failed the connection (stop reading the frame). */
+  private onMessage(message: Buffer, encrypted: boolean): boolean {
     let header: Smb2Header;
     try {
       header = decodeHeader(message);
     } catch (error) {
-      this.fail(new SmbError('protocol', `The server sent something that is not SMB2: ${String(error)}.`, 'Is this port an SMB2 server (SMB1-only servers are not supported)?', undefined, { cause: error }));
-      this.socket.destroy();
-      return;
+      this.failProtocol(new SmbError('protocol', `The server sent something that is not SMB2: ${String(error)}.`, 'Is this port an SMB2 server (SMB1-only servers are not supported)?', undefined, { cause: error }));
+      return false;
     }
     const pending = this.pending.get(header.messageId);
     const interim = header.status === Status.pending && (header.flags & HeaderFlag.asyncCommand) !== 0;
+    if (!this.checkIntegrity(message, header, pending, encrypted, interim)) return false;
     if (interim) {
       // The server has the request and will answer later; its grant counts now.
       this.credits.onResponse(header.credits, 0);
-      return;
+      return true;
     }
     this.credits.onResponse(header.credits, pending ? pending.charge : 0);
-    if (!pending) return;
+    if (!pending) return true;
     this.pending.delete(header.messageId);
     const body = message.subarray(SMB2_HEADER_BYTES);
     const ok = header.status === Status.success || pending.spec.okStatuses?.includes(header.status) === true;
-    this.settle(pending, ok ? undefined : errorForStatus(header.status, pending.spec.what), { header, body });
+    this.settle(pending, ok ? undefined : errorForStatus(header.status, pending.spec.what), { header, body, message, encrypted });
+    return true;
+  }
+
+  /**
+   * A reply to a sealed request must come sealed; one to a signed request
+   * (or any, once the session signs everything) must carry a signature that
+   * verifies. Anything else fails the connection with an `integrity` error
+   * before a byte of it is used. An interim STATUS_PENDING, which carries no
+   * data, may come unsigned.
+   */
+  private checkIntegrity(message: Buffer, header: Smb2Header, pending: Pending | undefined, encrypted: boolean, interim: boolean): boolean {
+    if (encrypted) return true;
+    const what = pending ? `the reply to ${pending.spec.what}` : `a reply (message ${header.messageId})`;
+    if (pending?.sealed) {
+      this.failProtocol(integrityError(`The server sent ${what} unencrypted, though the request was encrypted.`));
+      return false;
+    }
+    const security = this.security;
+    const signer = security?.signer;
+    if (!signer || header.sessionId !== this.sessionId || this.sessionId === 0n) return true;
+    if (isSigned(message)) {
+      if (verifyMessage(signer, message)) return true;
+      this.failProtocol(integrityError(`The signature of ${what} does not verify (${signer.algorithm}).`));
+      return false;
+    }
+    if ((security.signAll || pending?.signed) && !interim) {
+      this.failProtocol(integrityError(`The server sent ${what} unsigned, though the session signs every message.`));
+      return false;
+    }
+    return true;
   }
 
   private settle(pending: Pending, error: unknown, response?: SmbResponse): void {

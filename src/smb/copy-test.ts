@@ -17,7 +17,7 @@ import { LocalSource } from './local-source.js';
 import { PatternSource } from './pattern.js';
 import { replay } from './replay.js';
 import { removeStaleScratch, ScratchFolder, scratchPath } from './scratch.js';
-import type { SmbCredentials } from './session.js';
+import type { OpenOptions, SmbCredentials } from './session.js';
 import { SmbSession } from './session.js';
 import { sampleTcpInfo, tcpEvidence } from './tcp-info.js';
 import { TimelineRecorder } from './timeline.js';
@@ -124,7 +124,7 @@ async function cleanUp(scratch: ScratchFolder | undefined, session: SmbSession, 
     await scratch.remove(quick).catch(() => undefined);
   } else if (scratch) {
     // The lease went with the dead connection: the sweep now sees an orphan.
-    const fresh = await SmbSession.open(request.share, request.credentials, { timeoutMs: 3_000 }).catch(() => undefined);
+    const fresh = await SmbSession.open(request.share, request.credentials, { timeoutMs: 3_000, ...sessionOptions(request) }).catch(() => undefined);
     if (fresh) {
       await removeStaleScratch(fresh, quick).catch(() => undefined);
       await fresh.end();
@@ -135,6 +135,11 @@ async function cleanUp(scratch: ScratchFolder | undefined, session: SmbSession, 
 
 export type { CopyTestResult };
 
+/** The profile's offer and the person's policy: how every session of a test copy negotiates. */
+function sessionOptions(request: CopyTestRequest): Pick<OpenOptions, 'offer'> {
+  return { offer: CLIENT_PROFILES[request.profile].offer };
+}
+
 export async function runCopyTest(request: CopyTestRequest, options: CopyTestOptions = {}): Promise<CopyTestResult> {
   const profile = CLIENT_PROFILES[request.profile];
   const workload = parseWorkload(request.workload);
@@ -142,7 +147,7 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
   const { signal, onProgress } = options;
   const progress = (phase: CopyTestProgress['phase'], bytes = 0) => onProgress?.({ phase, bytes, totalBytes: workload.totalBytes });
   progress('connect');
-  const session = await SmbSession.open(request.share, request.credentials, signal ? { signal } : {});
+  const session = await SmbSession.open(request.share, request.credentials, { ...sessionOptions(request), ...(signal ? { signal } : {}) });
   let scratch: ScratchFolder | undefined;
   let local: LocalSource | undefined;
   try {
@@ -199,6 +204,11 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
         maxReadSize: session.negotiated.maxReadSize,
         maxWriteSize: session.negotiated.maxWriteSize,
         creditsGrantedMax: credits.maxHeld,
+        signing: session.negotiated.signing,
+        encryption: session.negotiated.encryption,
+        ...(session.negotiated.signingRequiredBy ? { signingRequiredBy: session.negotiated.signingRequiredBy } : {}),
+        ...(session.negotiated.encryptionRequiredBy ? { encryptionRequiredBy: session.negotiated.encryptionRequiredBy } : {}),
+        ...(session.negotiated.movedUpFrom ? { movedUpFrom: [...session.negotiated.movedUpFrom] } : {}),
       },
       emulation: emulationNote(profile, session.negotiated),
       verified: verify,

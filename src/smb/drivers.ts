@@ -49,11 +49,15 @@ export function emulationNote(profile: ClientProfile, negotiated: Negotiated): s
     if (!only || only.chunkBytes === 'file-size') return undefined;
     return only.depth === 1 ? `one ${only.chunkBytes / KIB} KiB ${op} at a time` : `${only.depth} x ${only.chunkBytes / KIB} KiB ${op}s in flight`;
   };
+  const notes: string[] = [];
   if (profile.protocol === 'smb1') {
-    return `SMB1 is not spoken: ${profile.label}'s I/O pattern (${[pattern('read'), pattern('write')].filter(Boolean).join(', ')}) and metadata round trips are emulated over SMB ${negotiated.dialect}.`;
+    notes.push(`SMB1 is not spoken: ${profile.label}'s I/O pattern (${[pattern('read'), pattern('write')].filter(Boolean).join(', ')}) and metadata round trips are emulated over SMB ${negotiated.dialect}.`);
+  } else if (profile.dialect !== negotiated.dialect && profile.dialect.startsWith('3')) {
+    notes.push(`SMB ${profile.dialect} is not negotiated: ${profile.label}'s request sizes, pipeline and metadata round trips are driven over SMB ${negotiated.dialect}${negotiated.largeMtu ? ' with large MTU' : ''}.`);
   }
-  if (profile.dialect !== negotiated.dialect && profile.dialect.startsWith('3')) {
-    return `SMB ${profile.dialect} is not negotiated: ${profile.label}'s request sizes, pipeline and metadata round trips are driven over SMB ${negotiated.dialect}${negotiated.largeMtu ? ' with large MTU' : ''}.`;
+  if (negotiated.movedUpFrom) {
+    const why = negotiated.encryptionRequiredBy ? `it requires encryption (${negotiated.encryptionRequiredBy === 'person' ? 'as asked' : `the ${negotiated.encryptionRequiredBy}'s setting`}), which needs SMB 3` : 'it allows none of them';
+    notes.push(`Moved up: ${profile.label} offers ${negotiated.movedUpFrom.map((dialect) => `SMB ${dialect}`).join(' and ')}, and the server refused them (${why}); this copy ran over SMB ${negotiated.dialect} with ${profile.label}'s I/O pattern.`);
   }
-  return null;
+  return notes.length > 0 ? notes.join(' ') : null;
 }

@@ -15,6 +15,12 @@ export type SmbErrorKind =
   | 'timeout'
   | 'cancelled'
   | 'data-mismatch'
+  /** A reply whose signature does not verify, or that came unsigned or unencrypted where it must not. */
+  | 'integrity'
+  /** Nothing in common: no dialect, no cipher, or encryption required where the person forbade it. */
+  | 'negotiation'
+  /** The server takes no authentication Pipefill speaks (Kerberos only). */
+  | 'auth-unsupported'
   | 'protocol';
 
 export class SmbError extends PipefillError {

@@ -3,7 +3,6 @@
 // WRITE and QUERY_INFO are encoded here (see node-smb2.ts for why).
 
 import { decodeBody, encodeBody } from './node-smb2.js';
-import { Dialect } from './protocol.js';
 
 export const Access = {
   readData: 0x1,
@@ -37,45 +36,7 @@ export const FileInfoClass = {
   fsAttribute: 5,
 } as const;
 
-// --- NEGOTIATE / SESSION_SETUP / TREE_CONNECT -----------------------------------
-
-export function negotiateRequest(clientGuid: Buffer): Buffer {
-  // SMB 2.0.2 and 2.1: node-smb2 speaks no 3.x (no preauth integrity, no signing keys).
-  return encodeBody('negotiate', { dialects: [Dialect.smb202, Dialect.smb210], clientGuid, securityMode: 1, capabilities: 0 });
-}
-
-export interface NegotiateResult {
-  readonly dialect: number;
-  readonly capabilities: number;
-  readonly maxTransactSize: number;
-  readonly maxReadSize: number;
-  readonly maxWriteSize: number;
-}
-
-export function parseNegotiate(body: Buffer): NegotiateResult {
-  return {
-    dialect: body.readUInt16LE(4),
-    capabilities: body.readUInt32LE(24),
-    maxTransactSize: body.readUInt32LE(28),
-    maxReadSize: body.readUInt32LE(32),
-    maxWriteSize: body.readUInt32LE(36),
-  };
-}
-
-export function sessionSetupRequest(securityBlob: Buffer): Buffer {
-  return encodeBody('sessionSetup', { buffer: securityBlob });
-}
-
-export function parseSessionSetup(body: Buffer): Buffer {
-  // The security buffer offset counts from the start of the header.
-  const offset = body.readUInt16LE(4) - 64;
-  const length = body.readUInt16LE(6);
-  return body.subarray(offset, offset + length);
-}
-
-export function treeConnectRequest(uncPath: string): Buffer {
-  return encodeBody('treeConnect', { buffer: Buffer.from(uncPath, 'utf16le') });
-}
+// --- ECHO / LOGOFF / TREE_DISCONNECT -----------------------------------------------
 
 export const emptyRequest = (name: 'echo' | 'logoff' | 'treeDisconnect'): Buffer => encodeBody(name, {});
 

@@ -1,7 +1,10 @@
 // The parts of node-smb2 (the project's chosen SMB library) that Pipefill
-// builds on: its NTLM messages and its packet structures for the control
-// messages (NEGOTIATE, SESSION_SETUP, TREE_CONNECT, CREATE, CLOSE, FLUSH,
-// SET_INFO, QUERY_DIRECTORY, ECHO, LOGOFF, TREE_DISCONNECT).
+// builds on: its packet structures for the control messages (CLOSE, FLUSH,
+// SET_INFO, QUERY_DIRECTORY, ECHO, LOGOFF, TREE_DISCONNECT). NEGOTIATE,
+// SESSION_SETUP and TREE_CONNECT are Pipefill's own (negotiate.ts,
+// session.ts), and so is NTLM (security/ntlm.ts): node-smb2 speaks no SMB 3
+// (no negotiate contexts, no preauth integrity) and its NTLM drops the
+// session key that signing and encryption are derived from.
 //
 // What node-smb2 lacks, and Pipefill's own layer (connection.ts, credits.ts,
 // framing.ts, messages.ts) adds:
@@ -30,30 +33,12 @@ interface StructureUtil {
   parseStructure(buffer: Buffer, structure: Structure): Record<string, unknown>;
 }
 
-interface NtlmUtil {
-  encodeNegotiationMessage(host: string, domain: string, forceNtlmVersion?: 'v1' | 'v2'): Buffer;
-  decodeChallengeMessage(buffer: Buffer): Buffer;
-  encodeAuthenticationMessage(
-    username: string,
-    host: string,
-    domain: string,
-    serverChallenge: Buffer,
-    password: string,
-    negotiateFlags?: number,
-    forceNtlmVersion?: 'v1' | 'v2',
-  ): Buffer;
-}
-
 const structureUtil = require('node-smb2/dist/protocol/structureUtil.js') as StructureUtil;
-const ntlm = require('node-smb2/dist/protocol/ntlm/util.js') as NtlmUtil;
 
 const packet = (name: string): PacketStructures =>
   (require(`node-smb2/dist/protocol/smb2/packets/${name}.js`) as { default: PacketStructures }).default;
 
 export const packets = {
-  negotiate: packet('Negotiate'),
-  sessionSetup: packet('SessionSetup'),
-  treeConnect: packet('TreeConnect'),
   treeDisconnect: packet('TreeDisconnect'),
   logoff: packet('LogOff'),
   create: packet('Create'),
@@ -72,25 +57,3 @@ export function encodeBody(name: PacketName, data: Record<string, unknown>): Buf
 export function decodeBody(name: PacketName, body: Buffer): Record<string, unknown> {
   return structureUtil.parseStructure(body, packets[name].responseStructure);
 }
-
-/**
- * node-smb2's NTLM code announces "Using NTLMv2 authentication" with
- * console.log, which would land in the middle of `--json` output; its
- * message builders are synchronous, so the announcement is muted for the call.
- */
-function quietly<T>(build: () => T): T {
-  const log = console.log;
-  console.log = () => undefined;
-  try {
-    return build();
-  } finally {
-    console.log = log;
-  }
-}
-
-export const ntlmMessages = {
-  negotiate: (host: string, domain: string) => ntlm.encodeNegotiationMessage(host, domain, 'v2'),
-  challenge: (buffer: Buffer) => ntlm.decodeChallengeMessage(buffer),
-  authenticate: (user: string, host: string, domain: string, challenge: Buffer, password: string) =>
-    quietly(() => ntlm.encodeAuthenticationMessage(user, host, domain, challenge, password, 0, 'v2')),
-};

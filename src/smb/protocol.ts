@@ -58,6 +58,8 @@ export const Status = {
   userSessionDeleted: 0xc0000203,
   insufficientResources: 0xc000009a,
   cancelled: 0xc0000120,
+  notSupported: 0xc00000bb,
+  ntlmBlocked: 0xc0000418,
 } as const;
 
 export const Dialect = { smb202: 0x0202, smb210: 0x0210 } as const;

@@ -14,10 +14,10 @@ import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { interruptSignal, terminalProgress } from '../progress.js';
-import { SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
+import { SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import { formatTable } from '../table.js';
 
-export const ASSESS_USAGE = `pipefill assess --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] [--iperf HOST[:PORT]]
+export const ASSESS_USAGE = `pipefill assess --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} [--iperf HOST[:PORT]]
   [--profiles ${'<ids>'}] [--server <id>] [--quick] [--json] [--out report.json]
   Probes the path, runs each generation's test copies (about a minute; --quick about 15 s) and sets
   each against the model. The report holds no password.`;

@@ -3,19 +3,20 @@
 import type { PipefillApi } from '../../contract/api.js';
 import { apiContract } from '../../contract/api.js';
 import { parseInput } from '../../contract/validate.js';
+import { protectionText } from '../../contract/report-views.js';
 import type { CopyTestInput, CopyTestResult } from '../../contract/copy-test.js';
 import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../../model/units.js';
 import { parseWorkload } from '../../model/workloads.js';
 import { parseOptions, required } from '../args.js';
-import { SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
+import { SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { interruptSignal, terminalProgress } from '../progress.js';
 import { formatTable } from '../table.js';
 
-export const COPY_TEST_USAGE = `pipefill copy-test --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] \\
+export const COPY_TEST_USAGE = `pipefill copy-test --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} \\
   --profile <id> --op <read|write> --workload <file:32MiB|tr3869-dirset[:scale]> [--no-verify] [--json]
   Profiles: ${CLIENT_PROFILE_IDS.join(', ')}. Works in a scratch folder it removes again.
   The password comes from the environment variable VAR, or a prompt; never from the command line.`;
@@ -38,6 +39,7 @@ export function formatCopyTest(share: string, result: CopyTestResult): string {
       'negotiated',
       `SMB ${result.negotiated.dialect}, max read ${formatBinaryBytes(result.negotiated.maxReadSize)}, max write ${formatBinaryBytes(result.negotiated.maxWriteSize)}, up to ${result.negotiated.creditsGrantedMax} credits`,
     ],
+    ['protection', protectionText(result.negotiated)],
     ['verified', result.verified ? 'every byte checked against what was written' : 'no (--no-verify)'],
   ];
   if (result.emulation) rows.push(['note', result.emulation]);

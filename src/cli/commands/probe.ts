@@ -7,12 +7,12 @@ import { parseHostPort } from '../../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../../probe/bandwidth.js';
 import { formatRate } from '../../model/units.js';
 import { optional, parseOptions } from '../args.js';
-import { SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
+import { SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { interruptSignal } from '../progress.js';
 
-export const PROBE_USAGE = `pipefill probe --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] [--iperf HOST[:PORT]] [--seconds N] [--json]
+export const PROBE_USAGE = `pipefill probe --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} [--iperf HOST[:PORT]] [--seconds N] [--json]
   RTT (TCP handshakes to the SMB port, SMB2 ECHO) and bandwidth (iperf3 when a server is given
   and answers, else Pipefill's SMB read pipeline, in a scratch folder it removes again).`;
 
@@ -29,6 +29,7 @@ export function formatProbe(share: string, result: ProbeResult): string {
     `Path to ${share}`,
     `  RTT         ${rtt.tcp.medianMs.toFixed(2)} ms median TCP handshake (min ${rtt.tcp.minMs.toFixed(2)}, p95 ${rtt.tcp.p95Ms.toFixed(2)}, jitter ${rtt.tcp.jitterMs.toFixed(2)}); SMB2 ECHO ${rtt.smbEcho.medianMs.toFixed(2)} ms`,
     `  bandwidth   ${formatRate(bandwidth.mbps * 1e6)} ${bandwidth.direction}, by ${bandwidth.method}${bandwidth.via ? ` (${bandwidth.via})` : ''}${bandwidth.retransmits === undefined ? '' : `, ${bandwidth.retransmits} retransmits (~${(bandwidth.lossPercent ?? 0).toFixed(3)}% loss)`}${bandwidth.congestion ? `, ${bandwidth.congestion}` : ''}`,
+    ...(result.session ? [`  session     SMB ${result.session.dialect}, ${result.session.encryption ? `encrypted with ${result.session.encryption}` : result.session.signing ? `signed with ${result.session.signing}` : 'neither signed nor encrypted'}`] : []),
     ...(bandwidth.fallbackReason ? [`  note        ${bandwidth.fallbackReason}`] : []),
   ].join('\n');
 }

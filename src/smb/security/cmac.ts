@@ -51,7 +51,7 @@ export class AesCmac {
     // The final block (complete, or the partial tail) is held back for the subkey step.
     const lastLength = total === 0 ? 0 : total % BLOCK === 0 ? BLOCK : total % BLOCK;
     const headLength = total - lastLength;
-    let chain = ZERO_BLOCK;
+    let chain: Buffer = ZERO_BLOCK;
     if (headLength > 0) {
       const cipher = createCipheriv(this.cbc, this.key, ZERO_BLOCK);
       cipher.setAutoPadding(false);

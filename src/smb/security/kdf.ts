@@ -60,9 +60,11 @@ export interface SessionKeys {
 
 /**
  * A session's keys from its session key. SMB 2.0.2 and 2.1 sign with the
- * session key itself and encrypt nothing; 3.x derive all three. 'L' is 256
- * when an AES-256 cipher was negotiated, for every key (MS-SMB2 3.1.4.2);
- * the signing key keeps its first 16 bytes.
+ * session key itself and encrypt nothing; 3.x derive all three. With an
+ * AES-256 cipher the encryption and decryption keys are 256 bits ('L' =
+ * 256, MS-SMB2 3.1.4.2); the signing key stays a 128-bit derivation. Samba
+ * 4.17 reads the rule so: a signing key derived with L = 256 and cut to 16
+ * bytes fails its final SESSION_SETUP signature (smb.int.test.ts).
  */
 export function deriveSessionKeys(dialect: DialectName, sessionKey: Buffer, options: { preauthHash?: Buffer; cipher?: CipherName } = {}): SessionKeys {
   // MS-SMB2 3.2.5.3.1: Session.SessionKey is the first 16 bytes of the
@@ -74,10 +76,10 @@ export function deriveSessionKeys(dialect: DialectName, sessionKey: Buffer, opti
   // AES-256 keys come from the full session key where the authentication made a longer one.
   const cipherInput = bits === 256 && sessionKey.length > 16 ? sessionKey : key16;
   const d = derivations(dialect, options.preauthHash);
-  const derive = (input: Buffer, { label, context }: Derivation) => sp800108(input, ascii0(label), context, bits);
+  const derive = (input: Buffer, { label, context }: Derivation, lengthBits: number) => sp800108(input, ascii0(label), context, lengthBits);
   return {
-    signingKey: derive(key16, d.signing).subarray(0, 16),
-    encryptionKey: derive(cipherInput, d.encryption),
-    decryptionKey: derive(cipherInput, d.decryption),
+    signingKey: derive(key16, d.signing, 128),
+    encryptionKey: derive(cipherInput, d.encryption, bits),
+    decryptionKey: derive(cipherInput, d.decryption, bits),
   };
 }

@@ -21,7 +21,7 @@ const finding = {
 const report = {
   options: { server: 'samba', profiles: ['xp-smb1'], quick: true, fileBytes: 4 * 1024 * 1024, dirsetScale: 0.01 },
   probes: { rtt: { medianMs: 32 }, bandwidth: { mbps: 155 } },
-  copyTests: [{ emulation: 'SMB1 is not spoken: …' }],
+  copyTests: [{ emulation: 'SMB1 is not spoken: …', negotiated: { dialect: '2.1', maxReadSize: 65536, maxWriteSize: 65536, creditsGrantedMax: 130, signing: 'HMAC-SHA256', encryption: null, signingRequiredBy: 'server' } }],
   diagnosis: { headline: 'xp-smb1 read of file:4MiB: One 60 KiB request per round trip.', findings: [finding] },
 } as unknown as Report;
 
@@ -30,6 +30,7 @@ describe('results', () => {
     const [row] = resultRows(report);
     expect(row?.label).toBe('xp-smb1 read file:4MiB');
     expect(row?.emulation).toMatch(/not spoken/);
+    expect(row?.negotiated).toBe('SMB 2.1, signed HMAC-SHA256, 130 credits');
   });
 
   it("draws XP's pipe: a 60 KiB pipeline against a 620 KB BDP, the pipeline limiting", () => {

@@ -3,6 +3,7 @@
 // export (src/contract/report-views.ts). Pure.
 
 import type { Finding, Report } from '../../../../src/contract/report.js';
+import { negotiatedText } from '../../../../src/contract/report-views.js';
 
 export interface ResultRow {
   readonly key: string;
@@ -14,6 +15,8 @@ export interface ResultRow {
   readonly limitedBy: Finding['limitedBy'];
   readonly sentence: string;
   readonly emulation: string | null;
+  /** "SMB 3.1.1, signed AES-128-GMAC, 237 credits": what the copy negotiated. */
+  readonly negotiated: string;
 }
 
 export function resultRows(report: Report): ResultRow[] {
@@ -27,6 +30,10 @@ export function resultRows(report: Report): ResultRow[] {
     limitedBy: finding.limitedBy,
     sentence: finding.sentence,
     emulation: report.copyTests[index]?.emulation ?? null,
+    negotiated: (() => {
+      const test = report.copyTests[index];
+      return test ? negotiatedText(test.negotiated) : '';
+    })(),
   }));
 }
 

@@ -16,6 +16,10 @@ export interface StartForm {
   readonly profiles: readonly ClientProfileId[];
   readonly server: ServerProfileId;
   readonly quick: boolean;
+  /** `required`: sign every message even where neither side asks for it. */
+  readonly signing: 'auto' | 'required';
+  /** `required`: encrypt; `off`: stop where the server or share requires encryption. */
+  readonly encryption: 'auto' | 'required' | 'off';
 }
 
 export const DEFAULT_FORM: StartForm = {
@@ -27,6 +31,8 @@ export const DEFAULT_FORM: StartForm = {
   profiles: ['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3', 'pipefill-max'],
   server: 'win2012plus',
   quick: false,
+  signing: 'auto',
+  encryption: 'auto',
 };
 
 const IPERF_PORT = 5201;
@@ -61,5 +67,7 @@ export function toAssessInput(form: StartForm): AssessInput {
     profiles: [...form.profiles],
     server: form.server,
     quick: form.quick,
+    ...(form.signing === 'auto' ? {} : { signing: form.signing }),
+    ...(form.encryption === 'auto' ? {} : { encryption: form.encryption }),
   };
 }

@@ -98,6 +98,7 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
               <th className="num">Rate</th>
               <th>Verdict</th>
               <th>Limited by</th>
+              <th>Negotiated</th>
             </tr>
           </thead>
           <tbody>
@@ -113,6 +114,7 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
                 <td className="num">{formatRate(row.measuredMbps * 1e6)}</td>
                 <td className={`verdict-${row.verdict}`}>{row.verdict.replace(/-/g, ' ')}</td>
                 <td>{LAYER_LABELS[row.limitedBy]}</td>
+                <td>{row.negotiated}</td>
               </tr>
             ))}
           </tbody>

@@ -70,6 +70,17 @@ export function StartView({ catalogue, host, onAssess, onPlan }: StartViewProps)
           {touched && errors.profiles && <p className="error">{errors.profiles}</p>}
           <label htmlFor="server">The server is</label>
           <ProfileSelect id="server" value={form.server} options={catalogue?.servers} onChange={(server) => set('server', server)} />
+          <label htmlFor="signing">Signing</label>
+          <select id="signing" value={form.signing} onChange={(e) => set('signing', e.target.value === 'required' ? 'required' : 'auto')}>
+            <option value="auto">Automatic: sign where the server or the client generation requires it</option>
+            <option value="required">Required: sign every message (as Windows 11 24H2 does)</option>
+          </select>
+          <label htmlFor="encryption">Encryption</label>
+          <select id="encryption" value={form.encryption} onChange={(e) => set('encryption', e.target.value === 'required' ? 'required' : e.target.value === 'off' ? 'off' : 'auto')}>
+            <option value="auto">Automatic: encrypt where the server or the share requires it</option>
+            <option value="required">Required: encrypt every message (SMB 3)</option>
+            <option value="off">Off: stop where the server or share requires encryption</option>
+          </select>
           <div className="checks">
             <label>
               <input type="checkbox" checked={form.quick} onChange={(e) => set('quick', e.target.checked)} /> Quick run (about 15 s of copies instead of a minute)

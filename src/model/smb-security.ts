@@ -1,0 +1,54 @@
+// The names of what SMB 2.x and 3.x clients negotiate: dialects, ciphers and
+// signing algorithms, and what one client offers. Pure data, so the profiles
+// (here), the engine (src/smb) and the reports all speak of them alike; the
+// wire ids live in src/smb/security/algorithms.ts.
+
+export const DIALECTS = ['2.0.2', '2.1', '3.0', '3.0.2', '3.1.1'] as const;
+export type DialectName = (typeof DIALECTS)[number];
+
+export const CIPHERS = ['AES-128-CCM', 'AES-128-GCM', 'AES-256-CCM', 'AES-256-GCM'] as const;
+export type CipherName = (typeof CIPHERS)[number];
+
+export const SIGNING_ALGORITHMS = ['HMAC-SHA256', 'AES-128-CMAC', 'AES-128-GMAC'] as const;
+export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
+
+/**
+ * What a client offers in its NEGOTIATE, each list in its order of
+ * preference, and whether it insists on signing.
+ */
+export interface SecurityOffer {
+  readonly dialects: readonly DialectName[];
+  /** SMB 3.1.1 encryption capabilities; 3.0 and 3.0.2 have AES-128-CCM only. */
+  readonly ciphers: readonly CipherName[];
+  /** SMB 3.1.1 signing capabilities; empty sends none (the server then signs with AES-128-CMAC). */
+  readonly signing: readonly SigningAlgorithm[];
+  /** SecurityMode SIGNING_REQUIRED, as Windows 11 24H2 sends by default. */
+  readonly signingRequired: boolean;
+  /**
+   * A generation Pipefill emulates over SMB2 (XP, 7) or one from before SMB 3
+   * (Vista, 7): when the server refuses its dialects (server min protocol,
+   * encryption required) the test copy moves up to SMB 3 and says so, rather
+   * than measuring nothing.
+   */
+  readonly movesUp: boolean;
+}
+
+/**
+ * Windows 10 (1903 and later) and 11: every dialect; AES-128-GCM first, then
+ * CCM, and the AES-256 ciphers Windows 11 and Server 2022 added; AES-128-GMAC
+ * signing (Windows 11, Server 2022) before AES-CMAC. Microsoft Learn, "SMB
+ * security enhancements" and "Overview of SMB signing" (2023-2025).
+ */
+export const WINDOWS_10_11_OFFER: SecurityOffer = {
+  dialects: ['2.0.2', '2.1', '3.0', '3.0.2', '3.1.1'],
+  ciphers: ['AES-128-GCM', 'AES-128-CCM', 'AES-256-GCM', 'AES-256-CCM'],
+  signing: ['AES-128-GMAC', 'AES-128-CMAC'],
+  signingRequired: false,
+  movesUp: false,
+};
+
+/** What a moved-up old generation offers: its own dialects, then SMB 3 as Windows 10/11 offers it. */
+export function movedUpOffer(offer: SecurityOffer): SecurityOffer {
+  const dialects = [...new Set([...offer.dialects, ...WINDOWS_10_11_OFFER.dialects])];
+  return { ...WINDOWS_10_11_OFFER, dialects, signingRequired: offer.signingRequired, movesUp: false };
+}
