@@ -262,14 +262,17 @@ export class SmbSession {
   }
 
   private static async negotiate(connection: SmbConnection, target: SmbTarget, offer: SecurityOffer, preauth: PreauthHash, options: RequestOptions): Promise<NegotiateResult> {
-    const refused = (detail: string) =>
-      new RefusedOldDialect(
+    // What the server speaks, asked on a connection of its own, so the error can name both sides.
+    const refused = async (detail: string) => {
+      const serverChoice = offer.movesUp ? undefined : await SmbSession.serverDialect(target, options).catch(() => undefined);
+      return new RefusedOldDialect(
         new SmbError(
           'negotiation',
-          `${target.host} accepted none of the dialects this client offered (${dialectList(offer.dialects)})${detail}.`,
+          `${target.host} accepted none of the dialects this client offered (${dialectList(offer.dialects)})${detail}${serverChoice ? `; offered everything, it chooses SMB ${serverChoice}` : ''}.`,
           offer.dialects.every((dialect) => !isSmb3(dialect)) ? 'The server allows only newer dialects (server min protocol); an SMB 3 client profile can test it.' : 'Check the server\'s min and max protocol settings.',
         ),
       );
+    };
     let reply: SmbResponse;
     try {
       reply = await connection.request({ command: Command.negotiate, body: negotiateRequest(offer), what: 'NEGOTIATE', onWire: (message) => preauth.update(message) }, options);
@@ -278,7 +281,7 @@ export class SmbSession {
       // (NOT_SUPPORTED; INVALID_PARAMETER when its SMB 3 algorithm lists leave
       // no room for SMB 2), or hangs up.
       if (error instanceof SmbError && (error.status !== undefined || error.kind === 'connection-lost')) {
-        throw refused(error.kind === 'connection-lost' ? ': it closed the connection' : ` (status 0x${(error.status ?? 0).toString(16).padStart(8, '0')})`);
+        throw await refused(error.kind === 'connection-lost' ? ': it closed the connection' : ` (status 0x${(error.status ?? 0).toString(16).padStart(8, '0')})`);
       }
       throw error;
     }
@@ -286,13 +289,25 @@ export class SmbSession {
     try {
       negotiate = parseNegotiate(reply.message, offer);
     } catch (error) {
-      if (error instanceof NegotiateError && error.noCommonDialect) throw refused(`: ${error.message}`);
+      if (error instanceof NegotiateError && error.noCommonDialect) throw await refused(`: ${error.message}`);
       if (error instanceof NegotiateError) throw new SmbError('protocol', `The server's NEGOTIATE response is not valid: ${error.message}.`, 'The server or something on the path is misbehaving.', undefined, { cause: error });
       throw error;
     }
     if (negotiate.dialect === '3.1.1') preauth.update(reply.message);
     connection.dialect = dialectId(negotiate.dialect);
     return negotiate;
+  }
+
+  /** The dialect a server picks when offered all of them: one NEGOTIATE on a connection of its own, 3 s at most. */
+  private static async serverDialect(target: SmbTarget, options: OpenOptions): Promise<DialectName | undefined> {
+    const everything = CLIENT_PROFILES['pipefill-max'].offer;
+    const connection = await SmbConnection.connect(target.host, target.port, { timeoutMs: 3_000, ...(options.signal ? { signal: options.signal } : {}) });
+    try {
+      const reply = await connection.request({ command: Command.negotiate, body: negotiateRequest(everything), what: 'NEGOTIATE' }, { timeoutMs: 3_000 });
+      return parseNegotiate(reply.message, everything).dialect;
+    } finally {
+      connection.destroy();
+    }
   }
 
   /**

@@ -1,0 +1,316 @@
+// SMB 3.x against smbd configured the way hardened servers are in 2026:
+// SMB 3.1.1 only, signing mandatory, encryption required on the server or on
+// one share, and an old server that stops at SMB 2.1. Every client profile
+// copies byte-exact on each, with the dialect, signing algorithm and cipher
+// expected; a relay of the test's own flips a byte to prove a tampered reply
+// is refused; and the failures a person can meet end in clear typed errors.
+
+import { createConnection, createServer } from 'node:net';
+import type { Server, Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SambaOptions } from '../lab/samba.js';
+import { SambaServer } from '../lab/samba.js';
+import type { ClientProfileId, Op } from '../model/client-profiles.js';
+import { CLIENT_PROFILE_IDS, CLIENT_PROFILES } from '../model/client-profiles.js';
+import type { CopyTestResult } from './copy-test.js';
+import { runCopyTest } from './copy-test.js';
+import { SmbError } from './errors.js';
+import type { SecurityPolicy } from './session.js';
+
+const OPS: Op[] = ['write', 'read'];
+/** The generations that speak no SMB 3 of their own and move up where a server demands it. */
+const OLD = new Set<ClientProfileId>(['xp-smb1', 'win7-smb1', 'vista-smb2', 'win7-smb2']);
+
+function withServer(options: SambaOptions): { readonly server: () => SambaServer } {
+  let server: SambaServer | undefined;
+  beforeAll(async () => {
+    server = await SambaServer.start(options);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return {
+    server: () => {
+      if (!server) throw new Error('smbd did not start');
+      return server;
+    },
+  };
+}
+
+async function copy(server: SambaServer, profile: ClientProfileId, op: Op, security?: SecurityPolicy, workload = 'file:3MiB'): Promise<CopyTestResult> {
+  const result = await runCopyTest({ share: server.share, credentials: { ...server.credentials, ...(security ? { security } : {}) }, profile, op, workload });
+  expect(result.verified).toBe(true);
+  expect(server.shareContents()).toEqual([]);
+  return result;
+}
+
+async function failure(run: Promise<unknown>, kind: string): Promise<SmbError> {
+  const started = Date.now();
+  const error = await run.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(Date.now() - started).toBeLessThan(10_000);
+  expect(error).toBeInstanceOf(SmbError);
+  expect((error as SmbError).kind).toBe(kind);
+  expect((error as SmbError).hint.length).toBeGreaterThan(10);
+  return error as SmbError;
+}
+
+/** The highest dialect of a profile's own offer: what a server that allows every dialect agrees to. */
+const ownDialect = (profile: ClientProfileId) => CLIENT_PROFILES[profile].offer.dialects.at(-1);
+
+describe('server min protocol = SMB3_11', () => {
+  const { server } = withServer({ globals: { 'server min protocol': 'SMB3_11' } });
+  describe.each(CLIENT_PROFILE_IDS)('%s', (profile) => {
+    it.each(OPS)('%s is byte-exact over SMB 3.1.1; an old generation says it moved up', async (op) => {
+      const { negotiated, emulation } = await copy(server(), profile, op);
+      expect(negotiated.dialect).toBe('3.1.1');
+      expect(negotiated.signing).toBeNull();
+      expect(negotiated.encryption).toBeNull();
+      if (OLD.has(profile)) {
+        expect(negotiated.movedUpFrom).toEqual(CLIENT_PROFILES[profile].offer.dialects);
+        expect(emulation).toMatch(/Moved up: .* refused them .* over SMB 3\.1\.1/);
+      } else {
+        expect(negotiated.movedUpFrom).toBeUndefined();
+      }
+    });
+  });
+});
+
+describe('server signing = mandatory', () => {
+  const { server } = withServer({ globals: { 'server signing': 'mandatory' } });
+  describe.each(CLIENT_PROFILE_IDS)('%s', (profile) => {
+    it.each(OPS)('%s signs every message with the algorithm the dialect and offer give', async (op) => {
+      const { negotiated } = await copy(server(), profile, op);
+      const dialect = ownDialect(profile);
+      expect(negotiated.dialect).toBe(dialect);
+      expect(negotiated.signingRequiredBy).toBe('server');
+      // 3.1.1 with a signing context: the client's first choice smbd allows (GMAC); without one, AES-CMAC; 2.x HMAC-SHA256.
+      const expected = dialect === '3.1.1' ? (CLIENT_PROFILES[profile].offer.signing[0] ?? 'AES-128-CMAC') : 'HMAC-SHA256';
+      expect(negotiated.signing).toBe(expected);
+      expect(negotiated.encryption).toBeNull();
+    });
+  });
+
+  it('a directory set is signed too (metadata round trips, compounds)', async () => {
+    const { negotiated } = await copy(server(), 'win10-smb3', 'write', undefined, 'tr3869-dirset:0.02');
+    expect(negotiated.signing).toBe('AES-128-GMAC');
+  });
+});
+
+describe('server smb encrypt = required', () => {
+  const { server } = withServer({ globals: { 'server smb encrypt': 'required' } });
+  describe.each(CLIENT_PROFILE_IDS)('%s', (profile) => {
+    it.each(OPS)('%s is encrypted with AES-128-GCM; old generations move up to SMB 3', async (op) => {
+      const { negotiated } = await copy(server(), profile, op);
+      expect(negotiated.dialect).toBe('3.1.1');
+      expect(negotiated.encryption).toBe('AES-128-GCM');
+      expect(negotiated.encryptionRequiredBy).toBe('server');
+      expect(negotiated.movedUpFrom !== undefined).toBe(OLD.has(profile));
+    });
+  });
+
+  it('--no-encrypt stops with a clear error before anything is written', async () => {
+    const error = await failure(runCopyTest({ share: server().share, credentials: { ...server().credentials, security: { encryption: 'off' } }, profile: 'pipefill-max', op: 'write', workload: 'file:1MiB' }), 'negotiation');
+    expect(error.message).toMatch(/requires every session to be encrypted.*turned off/);
+    expect(server().shareContents()).toEqual([]);
+  });
+
+  it('a client generation that offers no cipher the server allows is told so', async () => {
+    const only256 = await SambaServer.start({ globals: { 'server smb encrypt': 'required', 'server smb3 encryption algorithms': 'AES-256-GCM' } });
+    try {
+      const error = await failure(runCopyTest({ share: only256.share, credentials: only256.credentials, profile: 'linux-cifs', op: 'write', workload: 'file:1MiB' }), 'negotiation');
+      expect(error.message).toMatch(/no cipher .*offered: AES-128-GCM, AES-128-CCM/);
+      const { negotiated } = await copy(only256, 'win10-smb3', 'read');
+      expect(negotiated.encryption).toBe('AES-256-GCM');
+    } finally {
+      await only256.stop();
+    }
+  });
+});
+
+describe('smb encrypt = required on one share of a server that does not require it', () => {
+  const { server } = withServer({ shareOptions: { 'smb encrypt': 'required' } });
+  describe.each(CLIENT_PROFILE_IDS)('%s', (profile) => {
+    it.each(OPS)('%s encrypts that share\'s traffic', async (op) => {
+      const { negotiated } = await copy(server(), profile, op);
+      expect(negotiated.dialect).toBe('3.1.1');
+      expect(negotiated.encryption).toBe('AES-128-GCM');
+      expect(negotiated.encryptionRequiredBy).toBe('share');
+    });
+  });
+
+  it('--no-encrypt names the share that requires it', async () => {
+    const error = await failure(runCopyTest({ share: server().share, credentials: { ...server().credentials, security: { encryption: 'off' } }, profile: 'win10-smb3', op: 'read', workload: 'file:1MiB' }), 'negotiation');
+    expect(error.message).toMatch(/share share requires encryption/);
+  });
+});
+
+describe('server max protocol = SMB2_10', () => {
+  const { server } = withServer({ globals: { 'server max protocol': 'SMB2_10' } });
+  describe.each(CLIENT_PROFILE_IDS)('%s', (profile) => {
+    it.each(OPS)('%s still works, over SMB 2.x', async (op) => {
+      const { negotiated } = await copy(server(), profile, op);
+      expect(negotiated.dialect).toBe(profile === 'vista-smb2' ? '2.0.2' : '2.1');
+      expect(negotiated.signing).toBeNull();
+      expect(negotiated.encryption).toBeNull();
+    });
+  });
+
+  it('encryption asked of an SMB 2 server is refused clearly', async () => {
+    const error = await failure(runCopyTest({ share: server().share, credentials: { ...server().credentials, security: { encryption: 'required' } }, profile: 'pipefill-max', op: 'write', workload: 'file:1MiB' }), 'negotiation');
+    expect(error.message).toMatch(/agreed on no cipher \(SMB 2\.1, which has no encryption\)/);
+  });
+});
+
+describe('what the person asks for, on a server that requires nothing', () => {
+  const { server } = withServer({});
+  it.each([
+    ['pipefill-max', { signing: 'required' }, '3.1.1', 'AES-128-GMAC', null],
+    ['linux-cifs', { signing: 'required' }, '3.1.1', 'AES-128-CMAC', null],
+    ['win7-smb2', { signing: 'required' }, '2.1', 'HMAC-SHA256', null],
+    ['pipefill-max', { encryption: 'required' }, '3.1.1', null, 'AES-128-GCM'],
+    ['vista-smb2', { encryption: 'required' }, '3.1.1', null, 'AES-128-GCM'],
+  ] as const)('%s with %j: SMB %s, signing %s, cipher %s, byte-exact both ways', async (profile, security, dialect, signing, cipher) => {
+    for (const op of OPS) {
+      const { negotiated } = await copy(server(), profile, op, security);
+      expect(negotiated.dialect).toBe(dialect);
+      expect(negotiated.signing).toBe(signing);
+      expect(negotiated.encryption).toBe(cipher);
+    }
+  });
+});
+
+describe('SMB 3.0 and 3.0.2, and the other ciphers', () => {
+  it.each([
+    [{ 'server max protocol': 'SMB3_00', 'server smb encrypt': 'required' }, '3.0', null, 'AES-128-CCM'],
+    [{ 'server max protocol': 'SMB3_02', 'server signing': 'mandatory' }, '3.0.2', 'AES-128-CMAC', null],
+    [{ 'server smb encrypt': 'required', 'server smb3 encryption algorithms': 'AES-128-CCM' }, '3.1.1', null, 'AES-128-CCM'],
+    [{ 'server smb encrypt': 'required', 'server smb3 encryption algorithms': 'AES-256-CCM' }, '3.1.1', null, 'AES-256-CCM'],
+    [{ 'server signing': 'mandatory', 'server smb3 signing algorithms': 'AES-128-CMAC, HMAC-SHA256' }, '3.1.1', 'AES-128-CMAC', null],
+  ] as const)('%j: SMB %s, signing %s, cipher %s', async (globals, dialect, signing, cipher) => {
+    const server = await SambaServer.start({ globals });
+    try {
+      for (const op of OPS) {
+        const { negotiated } = await copy(server, 'pipefill-max', op);
+        expect(negotiated.dialect).toBe(dialect);
+        expect(negotiated.signing).toBe(signing);
+        expect(negotiated.encryption).toBe(cipher);
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('failures', () => {
+  it('ntlm auth = disabled (Kerberos only): a clear error within 10 s, nothing on the share', async () => {
+    const server = await SambaServer.start({ globals: { 'ntlm auth': 'disabled' } });
+    try {
+      const error = await failure(runCopyTest({ share: server.share, credentials: server.credentials, profile: 'win10-smb3', op: 'write', workload: 'file:1MiB' }), 'auth-unsupported');
+      expect(error.message).toMatch(/Kerberos/);
+      expect(server.shareContents()).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('a server that offers no dialect the profile accepts: both sides named', async () => {
+    const server = await SambaServer.start({ globals: { 'server max protocol': 'SMB2_02' } });
+    try {
+      // Linux's cifs.ko asks for SMB 2.1 or later and does not step down.
+      const error = await failure(runCopyTest({ share: server.share, credentials: server.credentials, profile: 'linux-cifs', op: 'read', workload: 'file:1MiB' }), 'negotiation');
+      expect(error.message).toMatch(/offered \(SMB 2\.1, SMB 3\.0, SMB 3\.0\.2, SMB 3\.1\.1\)/);
+      expect(error.message).toMatch(/offered everything, it chooses SMB 2\.0\.2/);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+/**
+ * A TCP relay between the engine and smbd that flips one byte in the first
+ * large frame the server sends on each connection: the first READ reply of a
+ * copy. Everything else passes untouched.
+ */
+async function tamperingRelay(target: { host: string; port: number }): Promise<{ port: number; tampered: () => number; close: () => Promise<void> }> {
+  let tampered = 0;
+  const sockets = new Set<Socket>();
+  const relay: Server = createServer((client) => {
+    const upstream = createConnection(target.port, target.host);
+    sockets.add(client).add(upstream);
+    client.pipe(upstream);
+    // Walks frame boundaries (a 4-byte length prefix each); in the first frame over 1 MiB, flips byte FLIP_AT.
+    const FLIP_AT = 100_000;
+    let prefix: number[] = [];
+    let frameLeft = 0;
+    let frameOffset = 0;
+    let flipThisFrame = false;
+    let done = false;
+    upstream.on('data', (chunk: Buffer) => {
+      const data = Buffer.from(chunk);
+      for (let i = 0; i < data.length && !done; ) {
+        if (frameLeft === 0) {
+          prefix.push(data[i] ?? 0);
+          i++;
+          if (prefix.length === 4) {
+            frameLeft = ((prefix[1] ?? 0) << 16) | ((prefix[2] ?? 0) << 8) | (prefix[3] ?? 0);
+            frameOffset = 0;
+            flipThisFrame = frameLeft > 1024 * 1024;
+            prefix = [];
+          }
+          continue;
+        }
+        const take = Math.min(frameLeft, data.length - i);
+        if (flipThisFrame && frameOffset <= FLIP_AT && FLIP_AT < frameOffset + take) {
+          const at = i + FLIP_AT - frameOffset;
+          data[at] = (data[at] ?? 0) ^ 0x01;
+          tampered++;
+          done = true;
+        }
+        frameOffset += take;
+        frameLeft -= take;
+        i += take;
+      }
+      client.write(data);
+    });
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', close).on('close', close);
+    upstream.on('error', close).on('close', close);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const address = relay.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    port,
+    tampered: () => tampered,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => relay.close(() => resolve()));
+    },
+  };
+}
+
+describe('a tampered reply', () => {
+  it.each([
+    ['signed', { 'server signing': 'mandatory' }],
+    ['encrypted', { 'server smb encrypt': 'required' }],
+  ] as const)('%s: one flipped byte in a READ reply is an integrity error, never data; no scratch is left', async (_label, globals) => {
+    const server = await SambaServer.start({ globals });
+    const relay = await tamperingRelay(server.share);
+    try {
+      const share = { ...server.share, port: relay.port };
+      const error = await failure(runCopyTest({ share, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB' }), 'integrity');
+      expect(relay.tampered()).toBe(1);
+      expect(error.message).toMatch(/does not verify|did not open/);
+      expect(server.shareContents()).toEqual([]);
+    } finally {
+      await relay.close();
+      await server.stop();
+    }
+  });
+});
