@@ -50,4 +50,4 @@ await session.end();
 // Peak RSS of this process image. Not getrusage's ru_maxrss: Linux keeps that
 // across exec, so a worker spawned by a large parent would report the parent's peak.
 const vmHwmKiB = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? process.resourceUsage().maxRSS);
-console.log(JSON.stringify({ seconds, bytes: recorder.bytes, maxRssMiB: vmHwmKiB / 1024, writer: session.connection.writerKind }));
+console.log(JSON.stringify({ seconds, bytes: recorder.bytes, maxRssMiB: vmHwmKiB / 1024, writer: session.connection.writerKind, signing: session.negotiated.signing, encryption: session.negotiated.encryption }));

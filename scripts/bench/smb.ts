@@ -2,16 +2,27 @@
 // readFile / createFile, on loopback, same server, same file, same run.
 // Prints MB/s (medians of ROUNDS runs), the ratios, and peak RSS of a 1 GiB
 // copy. Targets (issue 3): pipefill-max >= 1.0 x smbclient for a 256 MiB
-// file, read and write; < 200 MB RSS for a 1 GiB copy.
+// file, read and write; < 200 MB RSS for a 1 GiB copy. Issue 12 adds two
+// servers of the same run: one that requires signing (against smbclient
+// --client-protection=sign) and one that requires encryption (against
+// --client-protection=encrypt), the same targets, and the bytes per second
+// one core signs and seals with Pipefill's own code (the model's figure).
 
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLoopbackServers } from '../../src/lab/loopback-servers.js';
+import type { SambaServer } from '../../src/lab/samba.js';
+import { SambaServer as Samba } from '../../src/lab/samba.js';
+import { CIPHERS, SIGNING_ALGORITHMS } from '../../src/model/smb-security.js';
 import { probePath } from '../../src/probe/probe-path.js';
 import { PatternSource } from '../../src/smb/pattern.js';
+import { CLIENT_PROFILES } from '../../src/model/client-profiles.js';
+import { createSigner } from '../../src/smb/security/signing.js';
+import { Sealer } from '../../src/smb/security/transform.js';
 
+const pipefillOffer = CLIENT_PROFILES['pipefill-max'].offer;
 const ROUNDS = Number(process.env['PIPEFILL_BENCH_ROUNDS'] ?? 5);
 const FILE_BYTES = 256 * 2 ** 20;
 const BIG_BYTES = 2 ** 30;
@@ -33,6 +44,38 @@ function patternFile(path: string, bytes: number): void {
 
 const servers = await startLoopbackServers({ sharePath: join('/dev/shm', `pipefill-bench-${process.pid}`) });
 const server = servers.samba;
+// The same share twice more, behind servers that require signing and encryption.
+const protectedServers: Record<'sign' | 'encrypt', SambaServer> = {
+  sign: await Samba.start({ sharePath: join('/dev/shm', `pipefill-bench-sign-${process.pid}`), globals: { 'server signing': 'mandatory' } }),
+  encrypt: await Samba.start({ sharePath: join('/dev/shm', `pipefill-bench-encrypt-${process.pid}`), globals: { 'server smb encrypt': 'required' } }),
+};
+
+/** Bytes per second one core signs or seals with Pipefill's code: CPU time over 2 MiB messages, as writes send them. */
+function cryptoPerCore(): string[] {
+  const message = new PatternSource('bench', 'crypto.bin').bytes(0, 2 * 2 ** 20);
+  const header = Buffer.alloc(64);
+  const body = message.subarray(64);
+  const rate = (work: () => void) => {
+    for (let i = 0; i < 8; i++) work(); // warm up
+    const rounds = 64;
+    const before = process.cpuUsage();
+    for (let i = 0; i < rounds; i++) work();
+    const used = process.cpuUsage(before);
+    return (rounds * message.length) / ((used.user + used.system) / 1e6);
+  };
+  const rows: (readonly [string, number])[] = SIGNING_ALGORITHMS.map((algorithm) => {
+    const signer = createSigner(algorithm, Buffer.alloc(16, 1));
+    return [`sign ${algorithm}`, rate(() => signer.signature([header, body]))] as const;
+  });
+  for (const cipher of CIPHERS) {
+    const key = Buffer.alloc(cipher.startsWith('AES-256') ? 32 : 16, 2);
+    const sealer = new Sealer(cipher, key, key, 1n);
+    const sealed = Buffer.concat(sealer.seal([message]));
+    rows.push([`seal ${cipher}`, rate(() => sealer.seal([header, body]))] as const);
+    rows.push([`open ${cipher}`, rate(() => sealer.open(sealed))] as const);
+  }
+  return rows.map(([name, bytesPerSecond]) => `  ${name.padEnd(22)} ${(bytesPerSecond / 1e9).toFixed(2).padStart(6)} GB/s per core`);
+}
 const local = join('/dev/shm', `pipefill-bench-local-${process.pid}.bin`);
 try {
   // pipefill-max is sized to the path, as an assessment sizes it after its probe.
@@ -51,18 +94,24 @@ try {
     PIPEFILL_BENCH_RTT_MS: String(probe.rtt.medianMs),
   };
 
+  for (const target of Object.values(protectedServers)) patternFile(join(target.sharePath, 'bench.bin'), FILE_BYTES);
+  const used: Record<'sign' | 'encrypt', string> = { sign: '?', encrypt: '?' };
   // Writes stream a local file, as smbclient put does (the same file, on tmpfs).
   const writers = new Set<string>();
-  const pipefill = (op: 'read' | 'write', path: string, bytes: number, verify: boolean, localFile = local, extraEnv: Record<string, string> = {}) => {
-    const run = spawnSync(process.execPath, [join(root, 'scripts/bench/smb-worker.mjs'), op, path, String(bytes), verify ? '1' : '0', localFile], { env: { ...workerEnv, ...extraEnv }, encoding: 'utf8' });
+  const pipefill = (op: 'read' | 'write', path: string, bytes: number, verify: boolean, localFile = local, extraEnv: Record<string, string> = {}, protection?: 'sign' | 'encrypt') => {
+    const target = protection ? protectedServers[protection] : server;
+    const env = { ...workerEnv, PIPEFILL_BENCH_PORT: String(target.share.port), PIPEFILL_BENCH_PASSWORD: target.credentials.password, ...extraEnv };
+    const run = spawnSync(process.execPath, [join(root, 'scripts/bench/smb-worker.mjs'), op, path, String(bytes), verify ? '1' : '0', localFile], { env, encoding: 'utf8' });
     if (run.status !== 0) throw new Error(`pipefill worker failed: ${run.stderr}`);
-    const result = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as { seconds: number; bytes: number; maxRssMiB: number; writer: string };
-    writers.add(`${op}${extraEnv['PIPEFILL_NATIVE_SEND'] === '0' ? ' (socket forced)' : ''} via ${result.writer}`);
+    const result = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as { seconds: number; bytes: number; maxRssMiB: number; writer: string; signing: string | null; encryption: string | null };
+    writers.add(`${op}${extraEnv['PIPEFILL_NATIVE_SEND'] === '0' ? ' (socket forced)' : ''}${protection ? ` (${result.encryption ?? result.signing})` : ''} via ${result.writer}`);
+    if (protection) used[protection] = result.encryption ?? result.signing ?? 'none';
     return result;
   };
 
-  const smbclient = (command: string) => {
-    const run = spawnSync('smbclient', [`//${server.share.host}/${server.share.share}`, '-p', String(server.share.port), '-U', `${server.credentials.user}%${server.credentials.password}`, '-c', command], { encoding: 'utf8' });
+  const smbclient = (command: string, protection?: 'sign' | 'encrypt') => {
+    const target = protection ? protectedServers[protection] : server;
+    const run = spawnSync('smbclient', [`//${target.share.host}/${target.share.share}`, '-p', String(target.share.port), '-U', `${target.credentials.user}%${target.credentials.password}`, ...(protection ? [`--client-protection=${protection}`] : []), '-c', command], { encoding: 'utf8' });
     const match = /\(average ([\d.]+) (?:KiloBytes\/sec|kb\/s)\)/.exec(run.stdout + run.stderr);
     if (run.status !== 0 || !match?.[1]) throw new Error(`smbclient failed: ${run.stdout}${run.stderr}`);
     return (Number(match[1]) * 1024) / MB; // smbclient's 'KiloBytes/sec' (get) and 'kb/s' (put) are both KiB/s
@@ -105,6 +154,12 @@ try {
     ['smbclient put', () => smbclient(`put ${local} smbclient-put.bin`)],
     ['node-smb2 readFile', () => nodeSmb2('read')],
     ['node-smb2 createFile', () => nodeSmb2('write')],
+    ...(['sign', 'encrypt'] as const).flatMap((protection): [string, () => number][] => [
+      [`pipefill-max read, ${protection}`, () => { const r = pipefill('read', 'bench.bin', FILE_BYTES, false, local, {}, protection); noteRss(`read, ${protection}`, r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
+      [`pipefill-max write, ${protection}`, () => { const r = pipefill('write', 'pipefill-put.bin', FILE_BYTES, false, local, {}, protection); noteRss(`write, ${protection}`, r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
+      [`smbclient get, ${protection}`, () => smbclient('get bench.bin /dev/null', protection)],
+      [`smbclient put, ${protection}`, () => smbclient(`put ${local} smbclient-put.bin`, protection)],
+    ]),
   ];
   for (let round = 0; round < ROUNDS; round++) {
     // Alternate the order each round, so that neither side always runs on a warmer or busier machine.
@@ -117,8 +172,17 @@ try {
   const bigLocal = join('/dev/shm', `pipefill-bench-big-${process.pid}.bin`);
   patternFile(bigLocal, BIG_BYTES);
   big.write = pipefill('write', 'big-put.bin', BIG_BYTES, false, bigLocal).maxRssMiB;
+  const bigProtected: Record<string, number> = {};
+  for (const protection of ['sign', 'encrypt'] as const) {
+    patternFile(join(protectedServers[protection].sharePath, 'big.bin'), BIG_BYTES);
+    bigProtected[`read (verified), ${protection}`] = pipefill('read', 'big.bin', BIG_BYTES, true, local, {}, protection).maxRssMiB;
+    bigProtected[`write, ${protection}`] = pipefill('write', 'big-put.bin', BIG_BYTES, false, bigLocal, {}, protection).maxRssMiB;
+    rmSync(join(protectedServers[protection].sharePath, 'big.bin'), { force: true });
+    rmSync(join(protectedServers[protection].sharePath, 'big-put.bin'), { force: true });
+  }
   rmSync(bigLocal, { force: true });
   rmSync(join(server.sharePath, 'big.bin'), { force: true });
+  const smbclientOffers = (parameter: string) => spawnSync('testparm', ['-s', '-v', `--parameter-name=${parameter}`], { encoding: 'utf8' }).stdout.trim();
 
   const m = (name: string) => median(results[name] ?? []);
   const lines = [
@@ -130,13 +194,24 @@ try {
     `  (Node socket write / smbclient put       ${(m('pipefill-max write, Node socket') / m('smbclient put')).toFixed(2)}x)`,
     `  pipefill-max read  / node-smb2 readFile  ${(m('pipefill-max read') / m('node-smb2 readFile')).toFixed(2)}x`,
     `  pipefill-max write / node-smb2 createFile ${(m('pipefill-max write') / m('node-smb2 createFile')).toFixed(2)}x`,
+    `  pipefill-max read  / smbclient get, sign    ${(m('pipefill-max read, sign') / m('smbclient get, sign')).toFixed(2)}x   (Pipefill: ${used.sign})`,
+    `  pipefill-max write / smbclient put, sign    ${(m('pipefill-max write, sign') / m('smbclient put, sign')).toFixed(2)}x`,
+    `  pipefill-max read  / smbclient get, encrypt ${(m('pipefill-max read, encrypt') / m('smbclient get, encrypt')).toFixed(2)}x   (Pipefill: ${used.encrypt})`,
+    `  pipefill-max write / smbclient put, encrypt ${(m('pipefill-max write, encrypt') / m('smbclient put, encrypt')).toFixed(2)}x`,
+    `smbclient offers signing ${smbclientOffers('client smb3 signing algorithms')} and ciphers ${smbclientOffers('client smb3 encryption algorithms')} (testparm); Pipefill offers ${pipefillOffer.signing.join(', ')} and ${pipefillOffer.ciphers.join(', ')}: smbd picks the first it allows of each list.`,
     `Sent: ${[...writers].join('; ')}`,
     `Peak RSS of the Pipefill process, 256 MiB: ${Object.entries(rss).map(([name, mib]) => `${name} ${mib.toFixed(0)} MiB`).join(', ')}`,
-    `Peak RSS, 1 GiB: read (verified) ${big.read.toFixed(0)} MiB, write ${big.write.toFixed(0)} MiB (target < 200 MB = 191 MiB)`,
+    `Peak RSS, 1 GiB: read (verified) ${big.read.toFixed(0)} MiB, write ${big.write.toFixed(0)} MiB, ${Object.entries(bigProtected).map(([name, mib]) => `${name} ${mib.toFixed(0)} MiB`).join(', ')} (target < 200 MB = 191 MiB)`,
+    `Pipefill's own signing and sealing, CPU time per byte (the model's figure):`,
+    ...cryptoPerCore(),
   ];
   console.log(lines.join('\n'));
 } finally {
   rmSync(local, { force: true });
+  for (const target of Object.values(protectedServers)) {
+    await target.stop();
+    rmSync(target.sharePath, { recursive: true, force: true });
+  }
   await servers.stop();
   rmSync(server.sharePath, { recursive: true, force: true });
 }

@@ -96,9 +96,25 @@ export function ensureSenderAddon() {
   });
 }
 
+/**
+ * In-place AEAD for SMB 3 encryption (native/crypto) over the OpenSSL Node
+ * carries; without it encrypted replies are opened with Node's Decipher.
+ */
+export function ensureCryptoAddon() {
+  const nodeDir = join(dirname(process.execPath), '..');
+  return ensureAddon({
+    dir: 'crypto',
+    target: 'pipefill_crypto',
+    what: 'the in-place decryption addon',
+    fallback: "encrypted SMB replies will be opened with Node's Decipher (slower)",
+    missing: existsSync(join(nodeDir, 'include', 'node', 'openssl', 'evp.h')) ? undefined : "this Node ships no OpenSSL headers (include/node/openssl)",
+  });
+}
+
 export function ensureBuild() {
   ensureIperfAddon();
   ensureSenderAddon();
+  ensureCryptoAddon();
   const stamp = join(root, 'dist', '.build-stamp');
   const sources = Math.max(
     newestIn(join(root, 'src'), (name) => name.endsWith('.ts') && !name.endsWith('.test.ts')),

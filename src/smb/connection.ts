@@ -383,14 +383,14 @@ export class SmbConnection {
           return;
         }
         try {
-          plain = sealer.open(frame);
+          plain = sealer.open(frame, (length) => this.reader.allocate(length));
         } catch (error) {
           const reason = error instanceof TransformError ? error.message : String(error);
           this.failProtocol(integrityError(`An encrypted reply from ${this.host}:${this.port} did not open: ${reason}.`, error));
           return;
         }
-        // The ciphertext is done with; its memory can take the next large reply.
-        this.reader.recycle(frame.buffer);
+        // The ciphertext is done with (unless it was opened in place); its memory can take the next large reply.
+        if (plain.buffer !== frame.buffer) this.reader.recycle(frame.buffer);
       }
       let messages: Buffer[];
       try {

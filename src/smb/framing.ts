@@ -38,7 +38,8 @@ export class FrameReader {
     if (memory instanceof ArrayBuffer && memory.byteLength > SCRATCH_BYTES && this.spare.length < SPARE_BUFFERS) this.spare.push(memory);
   }
 
-  private allocate(length: number): Buffer {
+  /** Memory for a large message: a spare one when one fits, else a buffer of its own (recyclable). */
+  allocate(length: number): Buffer {
     const index = this.spare.findIndex((memory) => memory.byteLength >= length && memory.byteLength <= 2 * length);
     if (index >= 0) {
       const [memory] = this.spare.splice(index, 1);

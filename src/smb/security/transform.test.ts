@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ENCRYPTION_30, ENCRYPTION_311, hex } from '../../test-support/smb-vectors.js';
 import type { CipherName } from './algorithms.js';
 import { deriveSessionKeys } from './kdf.js';
-import { isTransformed, Sealer, TransformError } from './transform.js';
+import { inPlaceOpener, isTransformed, Sealer, TransformError } from './transform.js';
 
 describe('TRANSFORM_HEADER sealing (MS-SMB2 3.1.4.3)', () => {
   it('3.0 / AES-128-CCM: seals the example WRITE byte for byte and opens the example response', () => {
@@ -39,6 +39,36 @@ describe('TRANSFORM_HEADER sealing (MS-SMB2 3.1.4.3)', () => {
     expect(server.open(first).equals(message)).toBe(true);
     expect(server.open(second).equals(message)).toBe(true);
     expect(first.subarray(20, 36).equals(second.subarray(20, 36))).toBe(false);
+  });
+
+  it.each(['AES-128-GCM', 'AES-256-GCM', 'AES-128-CCM', 'AES-256-CCM'] as CipherName[])('%s: a large frame opens in place where the crypto addon is built, and the same as through Node when not', (cipher) => {
+    const keys = deriveSessionKeys('3.1.1', Buffer.alloc(16, 5), { preauthHash: Buffer.alloc(64, 6), cipher });
+    const client = new Sealer(cipher, keys.encryptionKey, keys.decryptionKey, 7n);
+    const server = new Sealer(cipher, keys.decryptionKey, keys.encryptionKey, 7n);
+    const message = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) & 0xff));
+    const frame = Buffer.concat(client.seal([message]));
+    const viaNode = (() => {
+      const saved = process.env['PIPEFILL_NATIVE_CRYPTO'];
+      process.env['PIPEFILL_NATIVE_CRYPTO'] = '0';
+      try {
+        return server.open(Buffer.from(frame), (length) => Buffer.alloc(length));
+      } finally {
+        if (saved === undefined) delete process.env['PIPEFILL_NATIVE_CRYPTO'];
+        else process.env['PIPEFILL_NATIVE_CRYPTO'] = saved;
+      }
+    })();
+    expect(viaNode.equals(message)).toBe(true);
+    const copy = Buffer.from(frame);
+    const opened = server.open(copy, (length) => Buffer.alloc(length));
+    expect(opened.equals(message)).toBe(true);
+    // Built here (npm test builds it on Linux): then the plaintext is the frame's own memory.
+    if (process.platform === 'linux') {
+      expect(inPlaceOpener().available).toBe(true);
+      expect(opened.buffer).toBe(copy.buffer);
+    }
+    const altered = Buffer.from(frame);
+    altered[100_000] = (altered[100_000] ?? 0) ^ 1;
+    expect(() => server.open(altered, (length) => Buffer.alloc(length))).toThrow(TransformError);
   });
 
   it('refuses a frame that was altered, is for another session, or lies about its size', () => {

@@ -4,7 +4,23 @@
 // its tag is the header's Signature.
 
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { AddonLoad } from '../../platform/native-addon.js';
+import { addonPath, loadAddon } from '../../platform/native-addon.js';
 import type { CipherName } from './algorithms.js';
+
+interface CryptoAddon {
+  /** Decrypts `data` in place and checks the tag; false when it does not verify (see native/crypto/src/addon.c). */
+  open(mode: 0 | 1, key: Buffer, nonce: Buffer, aad: Buffer, tag: Buffer, data: Buffer): boolean;
+}
+
+let cryptoAddon: AddonLoad<CryptoAddon> | undefined;
+
+/** Whether the in-place decryption addon is loaded here, or why not. PIPEFILL_NATIVE_CRYPTO=0 turns it off (A/B runs). */
+export function inPlaceOpener(): AddonLoad<CryptoAddon> {
+  if (process.env['PIPEFILL_NATIVE_CRYPTO'] === '0') return { available: false, reason: 'PIPEFILL_NATIVE_CRYPTO=0' };
+  cryptoAddon ??= loadAddon<CryptoAddon>(addonPath('crypto', 'pipefill_crypto'), "Pipefill's in-place decryption addon", 'where Node ships its OpenSSL headers');
+  return cryptoAddon;
+}
 
 export const TRANSFORM_HEADER_BYTES = 52;
 const TRANSFORM_PROTOCOL_ID = 0x424d53fd; // 0xFD 'S' 'M' 'B'
@@ -14,6 +30,8 @@ const ORIGINAL_SIZE_OFFSET = 36;
 const FLAGS_OFFSET = 42;
 const SESSION_ID_OFFSET = 44;
 const TAG_BYTES = 16;
+/** Slices a large GCM reply is opened in: small enough for the allocator to reuse their memory. */
+const OPEN_SLICE_BYTES = 64 * 1024;
 /** Flags (3.1.1) / EncryptionAlgorithm (3.0.x): both say "encrypted" with 0x0001. */
 const ENCRYPTED = 0x0001;
 
@@ -101,9 +119,11 @@ export class Sealer {
    * Opens a received transform frame: checks its header against the
    * session and its length, authenticates and decrypts. Throws
    * TransformError for anything that does not open; nothing of a frame that
-   * fails is ever returned.
+   * fails is ever returned. A large frame is opened in place where the
+   * crypto addon is built (the result is then a view of `frame`), else
+   * into memory from `output`.
    */
-  open(frame: Buffer): Buffer {
+  open(frame: Buffer, output?: (length: number) => Buffer): Buffer {
     if (!isTransformed(frame) || frame.length < TRANSFORM_HEADER_BYTES) throw new TransformError('not a TRANSFORM_HEADER frame');
     const size = frame.readUInt32LE(ORIGINAL_SIZE_OFFSET);
     if (size !== frame.length - TRANSFORM_HEADER_BYTES) throw new TransformError(`the transform header announces ${size} bytes but ${frame.length - TRANSFORM_HEADER_BYTES} follow`);
@@ -115,13 +135,36 @@ export class Sealer {
     const aad = frame.subarray(NONCE_OFFSET, TRANSFORM_HEADER_BYTES);
     const tag = frame.subarray(SIGNATURE_OFFSET, SIGNATURE_OFFSET + TAG_BYTES);
     const ciphertext = frame.subarray(TRANSFORM_HEADER_BYTES);
+    const native = size >= OPEN_SLICE_BYTES ? inPlaceOpener() : undefined;
+    if (native?.available) {
+      // In place: the plaintext is the frame's own memory from byte 52 on.
+      if (!native.addon.open(this.mode.ccm ? 1 : 0, this.decryptionKey, Buffer.from(nonce), Buffer.from(aad), Buffer.from(tag), ciphertext)) {
+        throw new TransformError('the message does not authenticate under the session\'s key');
+      }
+      return ciphertext;
+    }
     try {
       const decipher = createDecipheriv(this.mode.node as 'aes-128-gcm', this.decryptionKey, nonce, { authTagLength: TAG_BYTES });
       decipher.setAuthTag(tag);
-      if (this.mode.ccm) (decipher as unknown as { setAAD(aad: Buffer, options: { plaintextLength: number }): void }).setAAD(aad, { plaintextLength: size });
-      else decipher.setAAD(aad);
-      const plain = decipher.update(ciphertext);
-      decipher.final(); // throws when the tag does not verify
+      if (this.mode.ccm) {
+        // Node's CCM takes the ciphertext in one call.
+        (decipher as unknown as { setAAD(aad: Buffer, options: { plaintextLength: number }): void }).setAAD(aad, { plaintextLength: size });
+        const plain = decipher.update(ciphertext);
+        decipher.final(); // throws when the tag does not verify
+        return plain;
+      }
+      decipher.setAAD(aad);
+      if (!output || size < OPEN_SLICE_BYTES) {
+        const plain = decipher.update(ciphertext);
+        decipher.final();
+        return plain;
+      }
+      // A large reply is opened a slice at a time into memory the caller
+      // recycles: a fresh 4 MiB buffer per reply costs a page fault per
+      // 4 KiB and grows the heap until the collector runs.
+      const plain = output(size);
+      for (let at = 0; at < size; at += OPEN_SLICE_BYTES) decipher.update(ciphertext.subarray(at, Math.min(size, at + OPEN_SLICE_BYTES))).copy(plain, at);
+      decipher.final(); // throws when the tag does not verify; then nothing of `plain` is used
       return plain;
     } catch (error) {
       throw new TransformError(`the message does not authenticate under the session's key (${error instanceof Error ? error.message : String(error)})`);
