@@ -125,6 +125,16 @@ describe('pipefill probe and assess', () => {
     expect(code).toBe(2);
     expect(err).toMatch(/"fs01:abc" is not a host or host:port/);
   });
+
+  it.each(['probe', 'assess', 'copy-test'])('%s refuses a bad --signing, and --encrypt with --no-encrypt, before asking for a password', async (command) => {
+    const login = ['--share', '//fs01/projects', '--user', 'alice'];
+    const bad = await run(command, ...login, '--signing', 'sometimes');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--signing must be auto or required, not "sometimes"/);
+    const both = await run(command, ...login, '--encrypt', '--no-encrypt');
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/--encrypt and --no-encrypt contradict each other/);
+  });
 });
 
 describe('pipefill help and unknown commands', () => {

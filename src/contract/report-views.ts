@@ -15,7 +15,7 @@ import type { Finding, Report } from './report.js';
  * requires it)", or "neither signed nor encrypted". Reports from before SMB 3
  * support carry neither field and read as the last.
  */
-export function protectionText(negotiated: CopyTestResult['negotiated']): string {
+export function protectionText(negotiated: Pick<CopyTestResult['negotiated'], 'signing' | 'encryption' | 'signingRequiredBy' | 'encryptionRequiredBy'>): string {
   const by = (who: string | undefined) => (who === 'person' ? ' (as asked)' : who ? ` (the ${who} requires it)` : '');
   if (negotiated.encryption) return `encrypted with ${negotiated.encryption}${by(negotiated.encryptionRequiredBy)}`;
   if (negotiated.signing) return `signed with ${negotiated.signing}${by(negotiated.signingRequiredBy)}`;

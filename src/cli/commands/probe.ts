@@ -1,6 +1,7 @@
 // pipefill probe: RTT and bandwidth of the path to a share.
 
 import type { PipefillApi } from '../../contract/api.js';
+import { protectionText } from '../../contract/report-views.js';
 import type { ProbeInput, ProbeResult } from '../../contract/probe.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { parseHostPort } from '../../model/share-path.js';
@@ -29,7 +30,7 @@ export function formatProbe(share: string, result: ProbeResult): string {
     `Path to ${share}`,
     `  RTT         ${rtt.tcp.medianMs.toFixed(2)} ms median TCP handshake (min ${rtt.tcp.minMs.toFixed(2)}, p95 ${rtt.tcp.p95Ms.toFixed(2)}, jitter ${rtt.tcp.jitterMs.toFixed(2)}); SMB2 ECHO ${rtt.smbEcho.medianMs.toFixed(2)} ms`,
     `  bandwidth   ${formatRate(bandwidth.mbps * 1e6)} ${bandwidth.direction}, by ${bandwidth.method}${bandwidth.via ? ` (${bandwidth.via})` : ''}${bandwidth.retransmits === undefined ? '' : `, ${bandwidth.retransmits} retransmits (~${(bandwidth.lossPercent ?? 0).toFixed(3)}% loss)`}${bandwidth.congestion ? `, ${bandwidth.congestion}` : ''}`,
-    ...(result.session ? [`  session     SMB ${result.session.dialect}, ${result.session.encryption ? `encrypted with ${result.session.encryption}` : result.session.signing ? `signed with ${result.session.signing}` : 'neither signed nor encrypted'}`] : []),
+    ...(result.session ? [`  session     SMB ${result.session.dialect}, ${protectionText(result.session)}`] : []),
     ...(bandwidth.fallbackReason ? [`  note        ${bandwidth.fallbackReason}`] : []),
   ].join('\n');
 }
