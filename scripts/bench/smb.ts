@@ -71,8 +71,10 @@ function cryptoPerCore(): string[] {
     const key = Buffer.alloc(cipher.startsWith('AES-256') ? 32 : 16, 2);
     const sealer = new Sealer(cipher, key, key, 1n);
     const sealed = Buffer.concat(sealer.seal([message]));
+    // A large frame is opened in place (native/crypto): each round opens a fresh copy (one memcpy, counted).
+    const work = Buffer.alloc(sealed.length);
     rows.push([`seal ${cipher}`, rate(() => sealer.seal([header, body]))] as const);
-    rows.push([`open ${cipher}`, rate(() => sealer.open(sealed))] as const);
+    rows.push([`open ${cipher}`, rate(() => sealer.open((sealed.copy(work), work), (length) => Buffer.alloc(length)))] as const);
   }
   return rows.map(([name, bytesPerSecond]) => `  ${name.padEnd(22)} ${(bytesPerSecond / 1e9).toFixed(2).padStart(6)} GB/s per core`);
 }
