@@ -41,6 +41,9 @@ export interface Knob {
   /** Numeric knobs: the span Pipefill proposes values within (documented limits, or a safe part of them). */
   readonly range?: readonly [number, number];
   readonly values?: readonly string[];
+  /** Text knobs: the whole value must match (anything else is refused before a write). */
+  readonly pattern?: RegExp;
+  readonly patternHint?: string;
   readonly versions: string;
   readonly source: string;
   readonly caution?: string;
@@ -289,6 +292,10 @@ export const KNOBS: readonly Knob[] = [
     location: 'smb.conf [global]',
     type: 'text',
     defaultValue: 'TCP_NODELAY',
+    // Socket option names as smb.conf(5) lists them, each with an optional
+    // numeric value, separated by single spaces: nothing that could end the line.
+    pattern: /^[A-Z][A-Z_]{1,31}(=\d{1,10})?( [A-Z][A-Z_]{1,31}(=\d{1,10})?){0,15}$/,
+    patternHint: 'option names such as TCP_NODELAY or SO_RCVBUF=131072, separated by spaces',
     versions: 'All Samba versions',
     source: SMB_CONF,
     caution: 'A fixed SO_RCVBUF or SO_SNDBUF turns off Linux receive and send buffer auto-tuning for smbd: the window stays at that size on every path.',

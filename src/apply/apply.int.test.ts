@@ -152,4 +152,18 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('apply --target samba, on a test 
     expect(await runCli(['apply', '--target', 'samba', '--smb-conf', server.configFile, '--from', join(dir, 'bad.json'), '--state-dir', join(dir, 'state2'), '--yes'], out)).not.toBe(0);
     expect(readFileSync(server.configFile)).toEqual(original);
   });
+
+  it('never writes a value that carries a new section into smb.conf, even one testparm would accept', async () => {
+    const original = readFileSync(server.configFile);
+    const recommended = recommendFromInput({ bandwidth: '155mbit', rtt: '75ms', client: 'win10-smb3', server: 'samba', current: { 'samba.socket-options': 'SO_RCVBUF=65536' } });
+    const hostile = { ...recommended, recommendations: recommended.recommendations.map((r) => (r.id === 'samba.socket-options' ? { ...r, value: 'TCP_NODELAY\n[evil]\n path = /\n guest ok = yes' } : r)) };
+    expect(hostile.recommendations.some((r) => r.id === 'samba.socket-options')).toBe(true);
+    writeFileSync(join(dir, 'evil.json'), JSON.stringify(hostile));
+    const out = capture();
+    expect(await runCli(['apply', '--target', 'samba', '--smb-conf', server.configFile, '--from', join(dir, 'evil.json'), '--state-dir', join(dir, 'state3'), '--yes'], out)).toBe(2);
+    expect(out.text()).toMatch(/socket options value|control characters/);
+    expect(readFileSync(server.configFile)).toEqual(original);
+    expect(testparm(server.configFile)).not.toMatch(/\[evil\]/);
+    expect(existsSync(join(dir, 'state3'))).toBe(false);
+  });
 });

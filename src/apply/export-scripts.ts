@@ -4,12 +4,14 @@
 // with their undo, to run by hand). Nothing here is run blind.
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { knob } from '../advice/knobs.js';
 import type { RecommendationOut } from '../contract/recommend.js';
 import { PipefillError } from '../model/errors.js';
 import type { ApplyOutcome, ApplyTarget, Change, Preview } from './plan.js';
+import { replaceFile } from './safe-file.js';
+import { trustedRecommendations } from './trusted.js';
 
 const LANMAN_WORKSTATION = 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters';
 const LANMAN_SERVER = 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanServer\\Parameters';
@@ -64,7 +66,8 @@ function psRecordAndUndo(r: RecommendationOut, setting: WindowsSetting): { recor
 }
 
 /** The PowerShell script (pure). */
-export function windowsScript(recommendations: readonly RecommendationOut[], generatedAt: string): string {
+export function windowsScript(untrusted: readonly RecommendationOut[], generatedAt: string): string {
+  const recommendations = trustedRecommendations(untrusted);
   const settings = recommendations.filter((r) => WINDOWS_SETTINGS[r.id]);
   const tools = recommendations.filter((r) => r.platform === 'copy-tool');
   const steps = settings.map((r) => ({ r, set: r.command, ...psRecordAndUndo(r, WINDOWS_SETTINGS[r.id] as WindowsSetting) }));
@@ -109,7 +112,8 @@ ${tools.map((r) => `# Copy tool: ${r.why}\n# ${r.command}`).join('\n')}
 }
 
 /** A .reg file of the registry values alone, for tools that import .reg (pure). */
-export function windowsRegFile(recommendations: readonly RecommendationOut[]): string {
+export function windowsRegFile(untrusted: readonly RecommendationOut[]): string {
+  const recommendations = trustedRecommendations(untrusted);
   const byKey = new Map<string, string[]>();
   for (const r of recommendations) {
     const setting = WINDOWS_SETTINGS[r.id];
@@ -121,8 +125,8 @@ export function windowsRegFile(recommendations: readonly RecommendationOut[]): s
 }
 
 /** ONTAP and macOS: the commands and their undo, by hand (pure). */
-export function manualScript(target: 'ontap' | 'macos', recommendations: readonly RecommendationOut[], generatedAt: string): string {
-  const mine = recommendations.filter((r) => r.platform === target);
+export function manualScript(target: 'ontap' | 'macos', untrusted: readonly RecommendationOut[], generatedAt: string): string {
+  const mine = trustedRecommendations(untrusted).filter((r) => r.platform === target);
   // The catalogue's own command, with the value Pipefill took to be set.
   const undo = (r: RecommendationOut) => knob(r.id)?.command(r.current) ?? `(no command known for ${r.knob})`;
   // ONTAP's CLI and sh both read # as a comment.
@@ -140,10 +144,11 @@ const FILES: Readonly<Record<'windows' | 'ontap' | 'macos', readonly string[]>> 
   macos: ['pipefill-macos.sh'],
 };
 
-export function exportTarget(target: Extract<ApplyTarget, 'windows' | 'ontap' | 'macos'>, recommendations: readonly RecommendationOut[], outDir: string, options: { dryRun?: boolean; now?: Date } = {}): ApplyOutcome {
+export function exportTarget(target: Extract<ApplyTarget, 'windows' | 'ontap' | 'macos'>, untrusted: readonly RecommendationOut[], outDir: string, options: { dryRun?: boolean; now?: Date } = {}): ApplyOutcome {
+  const recommendations = trustedRecommendations(untrusted);
   const platforms: Readonly<Record<typeof target, readonly string[]>> = { windows: ['windows-client', 'windows-server', 'copy-tool'], ontap: ['ontap'], macos: ['macos'] };
   const mine = recommendations.filter((r) => platforms[target].includes(r.platform));
-  const changes: Change[] = mine.map((r) => ({ knob: r.id, name: r.knob, from: String(r.current), to: String(r.value) }));
+  const changes: Change[] = mine.map((r) => ({ knob: r.id, name: r.knob, from: String(r.current), to: String(r.value), command: r.command }));
   const files = FILES[target].map((name) => join(outDir, name));
   const preview: Preview = { target, where: outDir, changes, steps: files.map((file) => `write ${file}`) };
   if (mine.length === 0) return { preview, applied: false, verified: true, notes: [`Nothing for ${target} in these recommendations.`] };
@@ -151,10 +156,10 @@ export function exportTarget(target: Extract<ApplyTarget, 'windows' | 'ontap' | 
   mkdirSync(outDir, { recursive: true });
   const stamp = (options.now ?? new Date()).toISOString();
   if (target === 'windows') {
-    writeFileSync(files[0] ?? '', windowsScript(mine, stamp));
-    writeFileSync(files[1] ?? '', windowsRegFile(mine));
+    replaceFile(files[0] ?? '', windowsScript(mine, stamp));
+    replaceFile(files[1] ?? '', windowsRegFile(mine));
   } else {
-    writeFileSync(files[0] ?? '', manualScript(target, mine, stamp), { mode: target === 'macos' ? 0o755 : 0o644 });
+    replaceFile(files[0] ?? '', manualScript(target, mine, stamp), { newMode: target === 'macos' ? 0o755 : 0o644 });
   }
   const how = target === 'windows' ? `Copy ${FILES.windows[0]} to the Windows machine and run it elevated; undo with -Rollback.` : `Review ${FILES[target][0]} and run its commands by hand.`;
   return { preview, applied: false, verified: false, written: files, notes: [how] };
@@ -163,10 +168,12 @@ export function exportTarget(target: Extract<ApplyTarget, 'windows' | 'ontap' | 
 /**
  * On Windows itself: runs the exported script (it refuses unless elevated,
  * records the previous values, and rolls back if a setting fails). Not
- * exercised by the tests, which run on Linux.
+ * exercised by the tests, which run on Linux. RemoteSigned, not Bypass: the
+ * script Pipefill just wrote is local and runs, anything marked as downloaded
+ * does not, and a policy set by Group Policy still wins over this flag.
  */
 export function runWindowsScript(script: string, rollback = false): ApplyOutcome['notes'] {
-  const run = spawnSync('powershell.exe', ['-NoProfile', '-ExecutionPolicy', 'Bypass', '-File', script, ...(rollback ? ['-Rollback'] : [])], { encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync('powershell.exe', ['-NoProfile', '-ExecutionPolicy', 'RemoteSigned', '-File', script, ...(rollback ? ['-Rollback'] : [])], { encoding: 'utf8', timeout: 120_000 });
   if (run.status !== 0) throw new PipefillError('apply-failed', `The script failed: ${(run.stderr || run.stdout || run.error?.message || '').trim().split('\n').slice(-3).join(' ')}`, 'Run Pipefill from an elevated prompt (Run as administrator); the script restores what it changed when a setting fails.');
   return [run.stdout.trim()];
 }

@@ -4,10 +4,13 @@
 // live values and the file's exact bytes (or that it did not exist).
 
 import { readFileSync, writeFileSync } from 'node:fs';
+import { z } from 'zod';
 import type { RecommendationOut } from '../contract/recommend.js';
 import { PipefillError } from '../model/errors.js';
 import type { ApplyOutcome, Change, Preview } from './plan.js';
-import { backupPath, dropBackup, fileSnapshot, loadBackup, requireRoot, restoreFile, saveBackup } from './plan.js';
+import { trustedRecommendations, hasControl } from './trusted.js';
+import { backupPath, dropBackup, FileSnapshotSchema, fileSnapshot, loadBackup, matchesSnapshot, requireRoot, restoreFile, saveBackup } from './plan.js';
+import { replaceFile } from './safe-file.js';
 
 export const DEFAULT_SYSCTL_CONF = '/etc/sysctl.d/90-pipefill.conf';
 
@@ -27,11 +30,15 @@ export interface SysctlOptions {
   readonly procRoot?: string;
 }
 
-interface SysctlBackup {
-  readonly confPath: string;
-  readonly conf: string | null;
-  readonly live: Readonly<Record<string, string>>;
-}
+const SysctlBackupSchema = z
+  .object({
+    confPath: z.string(),
+    conf: FileSnapshotSchema,
+    // Only the sysctls this target changes, with values a sysctl holds: numbers, or a name.
+    live: z.record(z.enum(Object.values(SYSCTLS) as [string, ...string[]]), z.string().regex(/^(\d+( \d+){0,2}|[a-z0-9_]{1,32})$/)),
+  })
+  .strict();
+type SysctlBackup = z.infer<typeof SysctlBackupSchema>;
 
 const procPath = (root: string, key: string) => `${root}/${key.replace(/\./g, '/')}`;
 const readLive = (root: string, key: string) => readFileSync(procPath(root, key), 'utf8').trim().replace(/\s+/g, ' ');
@@ -42,7 +49,8 @@ function nextValue(current: string, value: RecommendationOut['value']): string {
   return fields.length === 3 ? `${fields[0]} ${fields[1]} ${String(value)}` : String(value);
 }
 
-export function planSysctl(recommendations: readonly RecommendationOut[], options: SysctlOptions): { preview: Preview; values: Record<string, string> } {
+export function planSysctl(untrusted: readonly RecommendationOut[], options: SysctlOptions): { preview: Preview; values: Record<string, string> } {
+  const recommendations = trustedRecommendations(untrusted);
   const root = options.procRoot ?? '/proc/sys';
   const changes: Change[] = [];
   const values: Record<string, string> = {};
@@ -53,7 +61,7 @@ export function planSysctl(recommendations: readonly RecommendationOut[], option
     const to = nextValue(from, r.value);
     if (from === to) continue;
     values[key] = to;
-    changes.push({ knob: r.id, name: key, from, to });
+    changes.push({ knob: r.id, name: key, from, to, command: `${key} = ${to}` });
   }
   return {
     values,
@@ -67,6 +75,8 @@ export function planSysctl(recommendations: readonly RecommendationOut[], option
 }
 
 function confText(values: Readonly<Record<string, string>>): string {
+  // The values were checked per knob; this is the last line of defence before a root-owned file.
+  for (const [key, value] of Object.entries(values)) if (hasControl(key) || hasControl(value)) throw new PipefillError('bad-input', `Refusing to write ${JSON.stringify(key)}: its value holds a control character.`, 'Produce the recommendations again with `pipefill recommend --json`.');
   return `# Written by Pipefill (pipefill apply --target linux). Undo: pipefill apply --rollback --target linux\n${Object.entries(values)
     .map(([key, value]) => `${key} = ${value}`)
     .join('\n')}\n`;
@@ -86,7 +96,7 @@ export function applySysctl(recommendations: readonly RecommendationOut[], optio
   saveBackup(backup, { confPath: options.confPath, conf: fileSnapshot(options.confPath), live } satisfies SysctlBackup);
   try {
     setLive(root, values);
-    writeFileSync(options.confPath, confText(values));
+    replaceFile(options.confPath, confText(values), { newMode: 0o644 });
     const wrong = Object.entries(values).filter(([key, value]) => readLive(root, key) !== value);
     if (wrong.length > 0) throw new PipefillError('verify-failed', `The kernel did not take ${wrong.map(([key]) => key).join(', ')}.`, 'The values may be above a limit of this kernel.');
   } catch (error) {
@@ -100,12 +110,14 @@ export function applySysctl(recommendations: readonly RecommendationOut[], optio
 export function rollbackSysctl(options: SysctlOptions): ApplyOutcome {
   const root = options.procRoot ?? '/proc/sys';
   const path = backupPath(options.stateDir, 'linux', options.confPath);
-  const backup = loadBackup<SysctlBackup>(path);
+  const backup = loadBackup(path, SysctlBackupSchema);
+  // The backup's name is derived from the file; one that names another file was not written for this one.
+  if (backup.confPath !== options.confPath) throw new PipefillError('bad-backup', `The backup ${path} is for ${backup.confPath}, not ${options.confPath}; nothing was restored.`, 'Pass the same --sysctl-conf as when applying.');
   requireRoot('Restoring sysctls', 'pipefill apply --rollback --target linux');
-  const changes = Object.entries(backup.live).map(([key, value]) => ({ knob: key, name: key, from: readLive(root, key), to: value }));
+  const changes = Object.entries(backup.live).map(([key, value]) => ({ knob: key, name: key, from: readLive(root, key), to: value, command: `sysctl -w ${key}="${value}"` }));
   setLive(root, backup.live);
   restoreFile(backup.confPath, backup.conf);
-  const verified = Object.entries(backup.live).every(([key, value]) => readLive(root, key) === value) && fileSnapshot(backup.confPath) === backup.conf;
+  const verified = Object.entries(backup.live).every(([key, value]) => readLive(root, key) === value) && matchesSnapshot(backup.confPath, backup.conf);
   if (verified) dropBackup(path);
   return {
     preview: { target: 'linux', where: backup.confPath, changes, steps: ['restore the live values', backup.conf === null ? `remove ${backup.confPath}` : `restore ${backup.confPath}`] },

@@ -4,10 +4,12 @@
 // Backups live in a state folder so a rollback works from a later run.
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
 import { PipefillError } from '../model/errors.js';
+import { createExclusive, fileMeta, removeFile, replaceFile, resolveTarget } from './safe-file.js';
 
 export type ApplyTarget = 'linux' | 'samba' | 'windows' | 'ontap' | 'macos';
 export const APPLY_TARGETS: readonly ApplyTarget[] = ['linux', 'samba', 'windows', 'ontap', 'macos'];
@@ -17,6 +19,8 @@ export interface Change {
   readonly name: string;
   readonly from: string;
   readonly to: string;
+  /** The exact line Pipefill writes or runs for it, shown in the preview. */
+  readonly command: string;
 }
 
 export interface Preview {
@@ -49,30 +53,63 @@ export function backupPath(stateDir: string, target: ApplyTarget, where: string)
 }
 
 export function saveBackup(path: string, backup: unknown): void {
-  mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
-  if (existsSync(path)) {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    createExclusive(path, `${JSON.stringify(backup, null, 2)}\n`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     throw new PipefillError('backup-exists', `A backup of an earlier apply is still there (${path}).`, 'Roll that apply back first (pipefill apply --rollback ...), so its previous state is not lost.');
   }
-  writeFileSync(path, `${JSON.stringify(backup, null, 2)}\n`, { mode: 0o600 });
 }
 
-export function loadBackup<T>(path: string): T {
+/** A backup as its schema has it; one that fails is refused, never half trusted. */
+export function loadBackup<T>(path: string, schema: z.ZodType<T>): T {
   if (!existsSync(path)) throw new PipefillError('no-backup', `There is nothing to roll back: no backup at ${path}.`, 'Only changes Pipefill applied (with the same --target and file) can be rolled back.');
-  return JSON.parse(readFileSync(path, 'utf8')) as T;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new PipefillError('bad-backup', `The backup ${path} is not JSON (${error instanceof Error ? error.message : String(error)}); nothing was restored.`, 'Restore the file by hand from your own backups; Pipefill leaves this one where it is.');
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new PipefillError('bad-backup', `The backup ${path} is not one Pipefill wrote (${parsed.error.issues[0]?.path.join('.') || 'top level'}: ${parsed.error.issues[0]?.message}); nothing was restored.`, 'Restore the file by hand from your own backups; Pipefill leaves this one where it is.');
+  return parsed.data;
 }
 
 export function dropBackup(path: string): void {
-  rmSync(path, { force: true });
+  removeFile(path);
 }
 
-/** A file's exact bytes, for a backup (base64), or null when it does not exist. */
-export function fileSnapshot(path: string): string | null {
-  return existsSync(path) ? readFileSync(path).toString('base64') : null;
+/** A file's exact bytes (base64) with its owner and mode, for a backup; null when it does not exist. */
+export const FileSnapshotSchema = z.union([
+  z.null(),
+  z.object({
+    bytes: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/),
+    mode: z.number().int().min(0).max(0o7777),
+    uid: z.number().int().min(0),
+    gid: z.number().int().min(0),
+  }).strict(),
+]);
+export type FileSnapshot = z.infer<typeof FileSnapshotSchema>;
+
+export function fileSnapshot(path: string): FileSnapshot {
+  const meta = fileMeta(path);
+  return meta === null ? null : { bytes: readFileSync(resolveTarget(path)).toString('base64'), ...meta };
 }
 
-export function restoreFile(path: string, snapshot: string | null): void {
-  if (snapshot === null) rmSync(path, { force: true });
-  else writeFileSync(path, Buffer.from(snapshot, 'base64'));
+/** True when the file holds exactly the snapshot's bytes, owner and mode. */
+export function matchesSnapshot(path: string, snapshot: FileSnapshot): boolean {
+  const now = fileSnapshot(path);
+  return snapshot === null ? now === null : now !== null && now.bytes === snapshot.bytes && now.mode === snapshot.mode && now.uid === snapshot.uid && now.gid === snapshot.gid;
+}
+
+export function restoreFile(path: string, snapshot: FileSnapshot): string[] {
+  if (snapshot === null) {
+    removeFile(path);
+    return [];
+  }
+  const { bytes, ...meta } = snapshot;
+  return replaceFile(path, Buffer.from(bytes, 'base64'), { meta });
 }
 
 export function requireRoot(what: string, command: string): void {

@@ -4,19 +4,20 @@
 // backup is the file's exact bytes.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { z } from 'zod';
 import type { RecommendationOut } from '../contract/recommend.js';
 import { PipefillError } from '../model/errors.js';
 import { parseTestparmGlobals, SAMBA_PARAMETERS, testparm } from './current-values.js';
 import type { ApplyOutcome, Change, Preview } from './plan.js';
-import { backupPath, dropBackup, fileSnapshot, loadBackup, restoreFile, saveBackup } from './plan.js';
+import { hasControl, trustedRecommendations } from './trusted.js';
+import { backupPath, dropBackup, FileSnapshotSchema, fileSnapshot, loadBackup, matchesSnapshot, restoreFile, saveBackup } from './plan.js';
+import { replaceFile } from './safe-file.js';
 
-interface SambaBackup {
-  readonly smbConf: string;
-  readonly content: string | null;
-}
+const SambaBackupSchema = z.object({ smbConf: z.string(), content: FileSnapshotSchema }).strict();
+type SambaBackup = z.infer<typeof SambaBackupSchema>;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -26,6 +27,8 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * Other sections and comments stay as they are (pure).
  */
 export function setGlobalParameter(text: string, parameter: string, value: string): string {
+  // A newline in a value would open a section of its own ([evil] path = /): never written.
+  if (hasControl(parameter) || hasControl(value)) throw new PipefillError('bad-input', `Refusing to write smb.conf parameter ${JSON.stringify(parameter)}: the value holds a line break or another control character.`, 'Produce the recommendations again with `pipefill recommend --json`.');
   const lines = text.split('\n');
   const words = parameter.split(/\s+/).map(escapeRegExp).join('\\s*');
   const matcher = new RegExp(`^\\s*${words}\\s*=`, 'i');
@@ -51,7 +54,8 @@ export function setGlobalParameter(text: string, parameter: string, value: strin
 
 const asConfValue = (value: RecommendationOut['value']) => (typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value));
 
-export function planSamba(recommendations: readonly RecommendationOut[], smbConf: string): { preview: Preview; edited: string } {
+export function planSamba(untrusted: readonly RecommendationOut[], smbConf: string): { preview: Preview; edited: string } {
+  const recommendations = trustedRecommendations(untrusted);
   let original: string;
   try {
     original = readFileSync(smbConf, 'utf8');
@@ -68,7 +72,7 @@ export function planSamba(recommendations: readonly RecommendationOut[], smbConf
     const from = globals.get(parameter) ?? '(default)';
     if (from.toLowerCase() === to.toLowerCase()) continue;
     edited = setGlobalParameter(edited, parameter, to);
-    changes.push({ knob: r.id, name: parameter, from, to });
+    changes.push({ knob: r.id, name: parameter, from, to, command: `${parameter} = ${to}` });
   }
   return {
     edited,
@@ -93,14 +97,6 @@ function validate(next: string): void {
   }
 }
 
-function writeInPlace(path: string, content: string): void {
-  // Same folder, then rename: smbd never reads half a file. Keep the mode.
-  const mode = statSync(path).mode & 0o7777;
-  const temporary = join(dirname(path), `.${Date.now()}.pipefill.tmp`);
-  writeFileSync(temporary, content, { mode });
-  renameSync(temporary, path);
-}
-
 function reload(smbConf: string): string | undefined {
   const run = spawnSync('smbcontrol', ['-s', smbConf, 'smbd', 'reload-config'], { encoding: 'utf8', timeout: 15_000 });
   if (run.status === 0) return undefined;
@@ -118,7 +114,7 @@ export function applySamba(recommendations: readonly RecommendationOut[], smbCon
   saveBackup(backup, { smbConf, content: fileSnapshot(smbConf) } satisfies SambaBackup);
   const notes: string[] = [];
   try {
-    writeInPlace(smbConf, edited);
+    notes.push(...replaceFile(smbConf, edited));
     const note = reload(smbConf);
     if (note) notes.push(note);
     const globals = parseTestparmGlobals(testparm(smbConf));
@@ -134,16 +130,16 @@ export function applySamba(recommendations: readonly RecommendationOut[], smbCon
 
 export function rollbackSamba(smbConf: string, stateDir: string): ApplyOutcome {
   const path = backupPath(stateDir, 'samba', smbConf);
-  const backup = loadBackup<SambaBackup>(path);
-  restoreFile(backup.smbConf, backup.content);
-  const notes: string[] = [];
+  const backup = loadBackup(path, SambaBackupSchema);
+  if (backup.smbConf !== smbConf) throw new PipefillError('bad-backup', `The backup ${path} is for ${backup.smbConf}, not ${smbConf}; nothing was restored.`, 'Pass the same --smb-conf as when applying.');
+  const notes: string[] = restoreFile(backup.smbConf, backup.content);
   try {
     const note = reload(backup.smbConf);
     if (note) notes.push(note);
   } catch (error) {
     notes.push(`The file is restored but smbd did not reload: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const verified = fileSnapshot(backup.smbConf) === backup.content;
+  const verified = matchesSnapshot(backup.smbConf, backup.content);
   if (verified) dropBackup(path);
   return {
     preview: { target: 'samba', where: backup.smbConf, changes: [], steps: [`restore ${backup.smbConf} byte for byte`, 'smbcontrol smbd reload-config'] },

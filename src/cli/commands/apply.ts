@@ -16,6 +16,7 @@ import { exportTarget, runWindowsScript } from '../../apply/export-scripts.js';
 import { applySysctl, DEFAULT_SYSCTL_CONF, planSysctl, rollbackSysctl } from '../../apply/linux-sysctl.js';
 import type { ApplyOutcome, ApplyTarget, Preview } from '../../apply/plan.js';
 import { APPLY_TARGETS, defaultStateDir } from '../../apply/plan.js';
+import { trustedRecommendations } from '../../apply/trusted.js';
 import { applySamba, planSamba, rollbackSamba } from '../../apply/samba-conf.js';
 import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
@@ -60,7 +61,8 @@ async function loadRecommendations(path: string, target: ApplyTarget, client: Cl
     throw new PipefillInputError(`Cannot read ${path} as JSON: ${error instanceof Error ? error.message : String(error)}.`, 'Give the output of `pipefill recommend --json`, or an assessment report.');
   }
   const recommended = RecommendResultSchema.safeParse(json);
-  if (recommended.success) return recommended.data.recommendations;
+  // Checked against the catalogue here, before any preview: a file from elsewhere is not code.
+  if (recommended.success) return trustedRecommendations(recommended.data.recommendations);
   const report = ReportSchema.safeParse(json);
   if (!report.success) throw new PipefillInputError(`${path} is neither recommendations (pipefill recommend --json) nor an assessment report.`, 'Give one of those two.');
   const result: RecommendResult = await api.recommend({ report: report.data, client: client ?? DEFAULT_CLIENT[target], server: target === 'samba' ? 'samba' : report.data.options.server, ...(smbConf ? { smbConf } : {}) });
@@ -68,7 +70,7 @@ async function loadRecommendations(path: string, target: ApplyTarget, client: Cl
 }
 
 export function formatPreview(preview: Preview): string {
-  const changes = preview.changes.length === 0 ? ['  (no changes)'] : preview.changes.map((c) => `  ${c.name}: ${c.from} -> ${c.to}`);
+  const changes = preview.changes.length === 0 ? ['  (no changes)'] : preview.changes.flatMap((c) => [`  ${c.name}: ${c.from} -> ${c.to}`, `      ${c.command}`]);
   return [`${preview.target}: ${preview.where}`, ...changes, 'Steps:', ...preview.steps.map((step, index) => `  ${index + 1}. ${step}`)].join('\n');
 }
 
