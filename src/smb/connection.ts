@@ -59,7 +59,24 @@ export interface RequestSpec {
   readonly sign?: boolean;
   /** Sees the request's whole message as sent, before any sealing (the preauth hash). */
   readonly onWire?: (message: Buffer) => void;
+  /** The largest reply this request can bring, header included (default DEFAULT_REPLY_BYTES); READ: its length and the header. */
+  readonly replyBytes?: number;
 }
+
+/** What a control request's reply may take: NEGOTIATE, SESSION_SETUP (a Kerberos ticket is ~12 KiB), CREATE with contexts. */
+export const DEFAULT_REPLY_BYTES = 64 * 1024;
+/** Room beyond the replies owed: a TRANSFORM header, compound padding, an unsolicited oplock break. */
+const FRAME_SLACK_BYTES = 4096;
+/** MS-SMB2 2.2.23: oplock and lease break notifications carry this message id; they answer nothing. */
+const UNSOLICITED_MESSAGE_ID = 0xffffffffffffffffn;
+/** A server sends one interim reply per request it takes async (MS-SMB2 3.3.4.2); a stream of them is not progress. */
+const MAX_INTERIM_REPLIES = 4;
+/**
+ * What counts as the server making progress: a final reply, or this many
+ * bytes of a reply arriving. A single byte does not: a server trickling a
+ * byte every half second would otherwise hold a request for ever.
+ */
+const PROGRESS_BYTES = 16 * 1024;
 
 export interface RequestOptions {
   readonly signal?: AbortSignal;
@@ -73,6 +90,8 @@ interface Pending {
   readonly sealed: boolean;
   /** Went out signed: its answer must come signed (or sealed). */
   readonly signed: boolean;
+  readonly replyBytes: number;
+  interims: number;
   settled: boolean;
   resolve(response: SmbResponse): void;
   reject(error: unknown): void;
@@ -80,11 +99,15 @@ interface Pending {
 }
 
 /**
- * A connection with requests pending and nothing received for this long is
- * dead. Silence, not a per-request deadline: on a slow link a deep pipeline's
- * last request rightly waits a minute behind the others (32 MiB at 5 Mb/s).
+ * A connection with requests pending and no progress (see PROGRESS_BYTES)
+ * for this long is dead. Silence, not a per-request deadline: on a slow link
+ * a deep pipeline's last request rightly waits a minute behind the others
+ * (32 MiB at 5 Mb/s), while the replies ahead of it keep arriving. 9 s
+ * outlasts a 5 s blackhole (Linux retransmits at 0.2, 0.6, 1.4, 3.0 and
+ * 6.2 s, so the first retransmission after the link returns is ~6.2 s in,
+ * and 16 KiB arrive within four round trips of slow start after it).
  */
-export const SILENCE_TIMEOUT_MS = 15_000;
+export const SILENCE_TIMEOUT_MS = 9_000;
 /**
  * A server says nothing about a write until the whole request has arrived,
  * so the silence allowed grows with the request bytes sent since it last
@@ -97,7 +120,7 @@ const SLOWEST_LINK_BYTES_PER_MS = 1e6 / 8 / 1000;
 export function silenceAllowanceMs(baseMs: number, bytesSent: number): number {
   return baseMs + bytesSent / SLOWEST_LINK_BYTES_PER_MS;
 }
-const WATCHDOG_INTERVAL_MS = 1_000;
+const WATCHDOG_INTERVAL_MS = 250;
 
 function integrityError(message: string, cause?: unknown): SmbError {
   return new SmbError('integrity', message, 'Something between Pipefill and the server changed the traffic, or the server signs wrongly: the copy stopped before using any of it.', undefined, cause === undefined ? undefined : { cause });
@@ -129,8 +152,12 @@ export class SmbConnection {
   /** Credits Pipefill tries to hold (granted plus in flight); the transfer engine raises it to its pipeline's need. */
   creditTarget = 64;
   private lastHeardAt = performance.now();
-  /** Request bytes written since the server last sent anything. */
+  /** Request bytes written since the server last made progress. */
   private bytesSentSinceHeard = 0;
+  /** Bytes received since the server last made progress. */
+  private bytesSinceProgress = 0;
+  /** What the replies still owed can bring back, in all (bounds the next frame). */
+  private replyBytesOwed = 0;
   private readonly watchdog: NodeJS.Timeout;
   private readonly writer: FrameWriter;
   /** Set by the session once its keys exist; until then nothing is signed or sealed. */
@@ -302,12 +329,11 @@ export class SmbConnection {
       spec.onWire?.(Buffer.concat(pieces as Buffer[]));
       frames.push(...pieces);
       return new Promise<SmbResponse>((resolve, reject) => {
-        const pending: Pending = { charge, spec, sealed: seal, signed: sign, settled: false, resolve, reject };
-        if (this.pending.size === 0) {
-          this.lastHeardAt = performance.now(); // silence counts from the first request out
-          this.bytesSentSinceHeard = 0;
-        }
+        const replyBytes = spec.replyBytes ?? DEFAULT_REPLY_BYTES;
+        const pending: Pending = { charge, spec, sealed: seal, signed: sign, replyBytes, interims: 0, settled: false, resolve, reject };
+        if (this.pending.size === 0) this.madeProgress(); // silence counts from the first request out
         this.pending.set(messageId, pending);
+        this.owe(replyBytes);
         const timeoutMs = options.timeoutMs;
         if (timeoutMs !== undefined) {
           // A caller's own deadline (clean-up paths that must end promptly).
@@ -358,13 +384,25 @@ export class SmbConnection {
     const allowedMs = silenceAllowanceMs(this.silenceTimeoutMs, this.bytesSentSinceHeard);
     const silentMs = performance.now() - this.lastHeardAt;
     if (this.pending.size === 0 || silentMs < allowedMs) return;
-    this.fail(new SmbError('timeout', `The server ${this.host}:${this.port} has sent nothing for ${Math.round(silentMs / 100) / 10} s with requests outstanding.`, 'The server or the path to it has stalled; check both and try again.'));
+    const trickled = this.bytesSinceProgress > 0 ? ` (only ${this.bytesSinceProgress} bytes, and no answer)` : '';
+    this.fail(new SmbError('timeout', `The server ${this.host}:${this.port} has made no progress for ${Math.round(silentMs / 100) / 10} s with requests outstanding${trickled}.`, 'The server or the path to it has stalled; check both and try again.'));
     this.socket.destroy();
   }
 
-  private onBytes(bytes: number): void {
+  private madeProgress(): void {
     this.lastHeardAt = performance.now();
     this.bytesSentSinceHeard = 0;
+    this.bytesSinceProgress = 0;
+  }
+
+  private owe(bytes: number): void {
+    this.replyBytesOwed = Math.max(0, this.replyBytesOwed + bytes);
+    this.reader.maxFrameBytes = this.replyBytesOwed + FRAME_SLACK_BYTES;
+  }
+
+  private onBytes(bytes: number): void {
+    this.bytesSinceProgress += bytes;
+    if (this.bytesSinceProgress >= PROGRESS_BYTES) this.madeProgress();
     let frames: Buffer[];
     try {
       frames = this.reader.onRead(bytes);
@@ -422,7 +460,19 @@ export class SmbConnection {
     const pending = this.pending.get(header.messageId);
     const interim = header.status === Status.pending && (header.flags & HeaderFlag.asyncCommand) !== 0;
     if (!this.checkIntegrity(message, header, pending, encrypted, interim)) return false;
+    if (!pending && header.messageId !== UNSOLICITED_MESSAGE_ID) {
+      this.failProtocol(new SmbError('protocol', `The server sent a reply to message ${header.messageId}, which Pipefill never sent or has had its answer to.`, 'The server, or something on the path to it, is misbehaving.'));
+      return false;
+    }
+    if (pending && header.command !== pending.spec.command) {
+      this.failProtocol(new SmbError('protocol', `The server answered ${pending.spec.what} with a reply of another command (0x${header.command.toString(16)}).`, 'The server, or something on the path to it, is misbehaving.'));
+      return false;
+    }
     if (interim) {
+      if (pending && ++pending.interims > MAX_INTERIM_REPLIES) {
+        this.failProtocol(new SmbError('protocol', `The server sent ${pending.interims} interim replies to ${pending.spec.what} and no answer.`, 'The server, or something on the path to it, is misbehaving.'));
+        return false;
+      }
       // The server has the request and will answer later; its grant counts now.
       this.credits.onResponse(header.credits, 0);
       return true;
@@ -430,6 +480,8 @@ export class SmbConnection {
     this.credits.onResponse(header.credits, pending ? pending.charge : 0);
     if (!pending) return true;
     this.pending.delete(header.messageId);
+    this.owe(-pending.replyBytes);
+    this.madeProgress();
     const body = message.subarray(SMB2_HEADER_BYTES);
     const ok = header.status === Status.success || pending.spec.okStatuses?.includes(header.status) === true;
     this.settle(pending, ok ? undefined : errorForStatus(header.status, pending.spec.what), { header, body, message, encrypted });
@@ -480,6 +532,7 @@ export class SmbConnection {
     this.writer.close();
     for (const pending of this.pending.values()) this.settle(pending, error);
     this.pending.clear();
+    this.replyBytesOwed = 0;
     this.credits.failWaiters(error);
   }
 

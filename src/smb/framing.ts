@@ -29,6 +29,12 @@ export class FrameReader {
   private message: Buffer | undefined;
   private filled = 0;
   private readonly spare: ArrayBuffer[] = [];
+  /**
+   * The largest frame the caller can be owed right now (what its outstanding
+   * requests can bring back): a longer announced length is refused before any
+   * memory is set aside for it.
+   */
+  maxFrameBytes = MAX_FRAME_BYTES;
 
   /**
    * Returns a large message's memory once its reader is done with every
@@ -94,7 +100,7 @@ export class FrameReader {
       if (available < TRANSPORT_HEADER_BYTES) break;
       const length = this.scratch.readUInt32BE(this.start) & 0xffffff;
       if (this.scratch[this.start] !== 0) throw new FrameError(`Bad transport header byte ${this.scratch[this.start]}.`);
-      if (length > MAX_FRAME_BYTES) throw new FrameError(`The server sent a frame of ${length} bytes, larger than any SMB2 message Pipefill asks for.`);
+      if (length > Math.min(this.maxFrameBytes, MAX_FRAME_BYTES)) throw new FrameError(`The server announced a message of ${length} bytes; nothing Pipefill has asked for can bring back more than ${Math.min(this.maxFrameBytes, MAX_FRAME_BYTES)}.`);
       const bodyStart = this.start + TRANSPORT_HEADER_BYTES;
       const have = this.end - bodyStart;
       if (have >= length) {

@@ -2,7 +2,33 @@
 // Control messages go through node-smb2's packet structures; CREATE, READ,
 // WRITE and QUERY_INFO are encoded here (see node-smb2.ts for why).
 
-import { decodeBody, encodeBody } from './node-smb2.js';
+import { SmbError } from './errors.js';
+import { encodeBody } from './node-smb2.js';
+
+/**
+ * Every reply is the server's word, not a fact: a field that puts a length
+ * or an offset outside the message, or a body shorter than its command's
+ * fixed part, fails at once with a typed `protocol` error, before any of it
+ * is used (MS-SMB2 3.2.5.1.x: the client verifies each response's structure).
+ */
+function malformed(what: string, detail: string): SmbError {
+  return new SmbError('protocol', `The server's ${what} reply is malformed: ${detail}.`, 'The server, or something on the path to it, is misbehaving; its log may say more.');
+}
+
+function needBytes(body: Buffer, bytes: number, what: string): void {
+  if (body.length < bytes) throw malformed(what, `${body.length} bytes where the fixed part alone is ${bytes}`);
+}
+
+/**
+ * The slice [offsetFromHeader - 64, + length) of a reply body, checked to lie
+ * inside it. Offsets in SMB2 replies count from the start of the 64-byte header.
+ */
+function bodySlice(body: Buffer, offsetFromHeader: number, length: number, fixedBytes: number, what: string): Buffer {
+  if (length === 0) return body.subarray(0, 0);
+  const start = offsetFromHeader - 64;
+  if (start < fixedBytes || start + length > body.length) throw malformed(what, `its data (${length} bytes at offset ${offsetFromHeader}) lies outside the ${64 + body.length}-byte message`);
+  return body.subarray(start, start + length);
+}
 
 export const Access = {
   readData: 0x1,
@@ -75,7 +101,11 @@ export interface CreateResult {
   readonly isDirectory: boolean;
 }
 
+/** MS-SMB2 2.2.14: 88 fixed bytes. */
 export function parseCreate(body: Buffer): CreateResult {
+  needBytes(body, 88, 'CREATE');
+  const endOfFile = body.readBigUInt64LE(48);
+  if (endOfFile > BigInt(Number.MAX_SAFE_INTEGER)) throw malformed('CREATE', `a file size of ${endOfFile} bytes`);
   return {
     endOfFile: Number(body.readBigUInt64LE(48)),
     isDirectory: (body.readUInt32LE(56) & ATTRIBUTE_DIRECTORY) !== 0,
@@ -99,11 +129,16 @@ export function readRequest(fileId: Buffer, offset: number, length: number): Buf
   return body;
 }
 
-/** The data of a READ reply, as a slice of the received message (no copy). */
-export function parseRead(body: Buffer): Buffer {
-  const dataOffset = body.readUInt8(2) - 64;
+/**
+ * The data of a READ reply (MS-SMB2 2.2.20: 16 fixed bytes), as a slice of
+ * the received message (no copy). More data than was asked for is a lie, not
+ * a bonus.
+ */
+export function parseRead(body: Buffer, asked: number): Buffer {
+  needBytes(body, 16, 'READ');
   const length = body.readUInt32LE(4);
-  return body.subarray(dataOffset, dataOffset + length);
+  if (length > asked) throw malformed('READ', `${length} bytes of data for a read of ${asked}`);
+  return bodySlice(body, body.readUInt8(2), length, 16, 'READ');
 }
 
 /** MS-SMB2 2.2.21: 48 fixed bytes; the data follows as the request's payload. */
@@ -117,7 +152,13 @@ export function writeRequest(fileId: Buffer, offset: number, length: number): Bu
   return body;
 }
 
-export const parseWrite = (body: Buffer): number => body.readUInt32LE(4);
+/** MS-SMB2 2.2.22: 16 fixed bytes; the count written, never more than was sent. */
+export function parseWrite(body: Buffer, sent: number): number {
+  needBytes(body, 16, 'WRITE');
+  const count = body.readUInt32LE(4);
+  if (count > sent) throw malformed('WRITE', `${count} bytes written of ${sent} sent`);
+  return count;
+}
 
 // --- QUERY_INFO / SET_INFO / QUERY_DIRECTORY -----------------------------------------
 
@@ -132,9 +173,12 @@ export function queryInfoRequest(fileId: Buffer, infoType: number, infoClass: nu
   return body;
 }
 
-export function parseQueryInfo(body: Buffer): Buffer {
-  const offset = body.readUInt16LE(2) - 64;
-  return body.subarray(offset, offset + body.readUInt32LE(4));
+/** MS-SMB2 2.2.38: 8 fixed bytes, then the output buffer where its offset says. */
+export function parseQueryInfo(body: Buffer, asked = 4096): Buffer {
+  needBytes(body, 8, 'QUERY_INFO');
+  const length = body.readUInt32LE(4);
+  if (length > asked) throw malformed('QUERY_INFO', `${length} bytes of output for ${asked} asked`);
+  return bodySlice(body, body.readUInt16LE(2), length, 8, 'QUERY_INFO');
 }
 
 export function setInfoRequest(fileId: Buffer, infoClass: number, value: Buffer): Buffer {
@@ -167,19 +211,33 @@ export interface DirectoryEntry {
   readonly bytes: number;
 }
 
-/** Entries of a FileIdBothDirectoryInformation listing (MS-FSCC 2.4.17). */
+/** What a QUERY_DIRECTORY asks for at most (node-smb2's request default); a reply may not carry more. */
+export const DIRECTORY_OUTPUT_BYTES = 0x10000;
+/** FileIdBothDirectoryInformation's fixed part: the name starts here (MS-FSCC 2.4.17). */
+const DIRECTORY_ENTRY_BYTES = 104;
+
+/**
+ * Entries of a FileIdBothDirectoryInformation listing (MS-SMB2 2.2.34, MS-FSCC
+ * 2.4.17). Each entry must lie inside the buffer with its name; the next one
+ * must start after it, 8-byte aligned (MS-FSCC 2.4: NextEntryOffset), so
+ * entries never overlap and the names decoded add up to at most the reply.
+ */
 export function parseDirectoryEntries(body: Buffer): DirectoryEntry[] {
-  const parsed = decodeBody('queryDirectory', body);
-  const buffer = parsed['buffer'];
-  if (!Buffer.isBuffer(buffer)) return [];
+  needBytes(body, 8, 'QUERY_DIRECTORY');
+  const length = body.readUInt32LE(4);
+  if (length > DIRECTORY_OUTPUT_BYTES) throw malformed('QUERY_DIRECTORY', `${length} bytes of listing for ${DIRECTORY_OUTPUT_BYTES} asked`);
+  const buffer = bodySlice(body, body.readUInt16LE(2), length, 8, 'QUERY_DIRECTORY');
   const entries: DirectoryEntry[] = [];
   let offset = 0;
-  // Entries chain by NextEntryOffset; a listing reply is at most the 64 KiB asked for.
-  for (let guard = 0; guard < 65_536 && offset + 104 <= buffer.length; guard++) {
+  while (offset < buffer.length) {
+    if (offset + DIRECTORY_ENTRY_BYTES > buffer.length) throw malformed('QUERY_DIRECTORY', `an entry at ${offset} runs past the ${buffer.length}-byte listing`);
     const next = buffer.readUInt32LE(offset);
     const nameLength = buffer.readUInt32LE(offset + 60);
+    const entryEnd = offset + DIRECTORY_ENTRY_BYTES + nameLength;
+    if (nameLength % 2 !== 0 || entryEnd > buffer.length) throw malformed('QUERY_DIRECTORY', `a name of ${nameLength} bytes at ${offset} runs past the listing`);
+    if (next !== 0 && (next % 8 !== 0 || offset + next < entryEnd || offset + next >= buffer.length)) throw malformed('QUERY_DIRECTORY', `entry ${entries.length + 1} points its successor to ${offset + next}, inside itself or outside the listing`);
     entries.push({
-      name: buffer.subarray(offset + 104, offset + 104 + nameLength).toString('utf16le'),
+      name: buffer.subarray(offset + DIRECTORY_ENTRY_BYTES, entryEnd).toString('utf16le'),
       isDirectory: (buffer.readUInt32LE(offset + 56) & ATTRIBUTE_DIRECTORY) !== 0,
       bytes: Number(buffer.readBigUInt64LE(offset + 40)),
     });

@@ -126,7 +126,10 @@ export function splitCompound(frame: Buffer): Buffer[] {
   let offset = 0;
   // A compound chain holds at most a handful of messages; the bound stops a malformed chain from looping.
   for (let guard = 0; guard < 64; guard++) {
+    if (offset + SMB2_HEADER_BYTES > frame.length) throw new Error(`A ${frame.length - offset}-byte SMB2 message is shorter than its header.`);
     const next = frame.readUInt32LE(offset + 20);
+    // MS-SMB2 3.2.5.1.9: each compounded response starts 8-byte aligned after a whole header.
+    if (next !== 0 && (next < SMB2_HEADER_BYTES || next % 8 !== 0)) throw new Error(`A compounded SMB2 response points its next message ${next} bytes on.`);
     messages.push(frame.subarray(offset, next === 0 ? frame.length : offset + next));
     if (next === 0) return messages;
     offset += next;

@@ -116,8 +116,13 @@ class Replayer {
     const [created] = await this.send(specs);
     if (!created || created.header.status !== Status.success) return; // a probe that found nothing
     if (rest.includes('close')) return; // opened and closed in one compound: no handle stays open
-    const handle = parseCreate(created.body).fileId;
+    const opened = parseCreate(created.body);
+    const handle = opened.fileId;
     this.handles.push(handle);
+    // The file was written by this test a moment ago: a server that reports another size is not to be read by its word.
+    if (isDataCreate && this.target.op === 'read' && this.target.kind === 'file' && opened.endOfFile !== this.target.bytes) {
+      throw new SmbError('protocol', `The server says ${this.target.path} is ${opened.endOfFile} bytes; Pipefill wrote ${this.target.bytes}.`, 'The server, or something on the path to it, is misbehaving, or another program changed the scratch file.');
+    }
     if (isDataCreate) {
       this.dataHandleCreated = true;
       this.dataHandle = handle;

@@ -16,6 +16,7 @@ import {
   Disposition,
   emptyRequest,
   flushRequest,
+  DIRECTORY_OUTPUT_BYTES,
   parseCreate,
   parseDirectoryEntries,
   parseQueryInfo,
@@ -91,7 +92,7 @@ export interface Negotiated {
 
 export interface OpenOptions extends RequestOptions {
   readonly timeoutMs?: number;
-  /** How long a silent server may keep requests waiting (default 15 s). */
+  /** How long a server may make no progress while requests wait (default 9 s, SILENCE_TIMEOUT_MS). */
   readonly silenceTimeoutMs?: number;
   /** How requests reach the socket (default: Pipefill's sender addon where it is built; see frame-writer.ts). */
   readonly writer?: WriterChoice;
@@ -100,7 +101,21 @@ export interface OpenOptions extends RequestOptions {
   readonly security?: SecurityPolicy;
 }
 
+/**
+ * Each phase of opening a session has a deadline of its own, whatever the
+ * server does meanwhile: one round trip each, even on a 600 ms satellite
+ * path, with room for a domain controller's answer at login. A server that
+ * trickles or stalls there ends in a typed timeout, not a wait.
+ */
+export const PHASE_DEADLINES_MS = { connect: 5_000, negotiate: 5_000, loginStep: 8_000, treeConnect: 5_000 } as const;
+
+/** The caller's options with a phase's deadline (the caller's own, when shorter). */
+const withDeadline = <T extends RequestOptions>(options: T, ms: number): T => ({ ...options, timeoutMs: Math.min(options.timeoutMs ?? ms, ms) });
+
 const toWindowsPath = (path: string): string => path.replace(/\//g, '\\').replace(/^\\+/, '');
+
+/** A reply's header and fixed part, beyond the data it carries. */
+const REPLY_OVERHEAD_BYTES = 256;
 
 const SessionFlag = { isGuest: 0x1, isNull: 0x2, encryptData: 0x4 } as const;
 const SHAREFLAG_ENCRYPT_DATA = 0x8000;
@@ -178,11 +193,11 @@ export class SmbSession {
   }
 
   private static async openWith(target: SmbTarget, credentials: SmbCredentials, offer: SecurityOffer, options: OpenOptions): Promise<SmbSession> {
-    const connection = await SmbConnection.connect(target.host, target.port, options);
+    const connection = await SmbConnection.connect(target.host, target.port, withDeadline(options, PHASE_DEADLINES_MS.connect));
     try {
       const policy = options.security ?? credentials.security ?? {};
       const preauth = new PreauthHash();
-      const negotiate = await SmbSession.negotiate(connection, target, offer, preauth, options);
+      const negotiate = await SmbSession.negotiate(connection, target, offer, preauth, withDeadline(options, PHASE_DEADLINES_MS.negotiate));
       const smb3 = isSmb3(negotiate.dialect);
       if (policy.encryption === 'required' && !negotiate.cipher) {
         // An old generation asked to encrypt moves up to SMB 3, as it does for a server that requires it.
@@ -196,7 +211,7 @@ export class SmbSession {
       const serverRequires = (negotiate.securityMode & SecurityMode.signingRequired) !== 0;
       const signingRequiredBy = serverRequires ? 'server' : offer.signingRequired ? 'profile' : policy.signing === 'required' ? 'person' : null;
       const largeMtu = negotiate.dialect !== '2.0.2' && (negotiate.capabilities & 0x4) !== 0;
-      const login = await SmbSession.login(connection, credentials, negotiate, preauth, signingRequiredBy !== null, options).catch((error: unknown) => {
+      const login = await SmbSession.login(connection, credentials, negotiate, preauth, signingRequiredBy !== null, withDeadline(options, PHASE_DEADLINES_MS.loginStep)).catch((error: unknown) => {
         // Samba refuses a client that cannot encrypt at SESSION_SETUP when it requires encryption.
         if (!(error instanceof SmbError) || error.kind !== 'access-denied') throw error;
         if (!smb3) throw new RefusedOldDialect(error);
@@ -228,7 +243,7 @@ export class SmbSession {
 
       const unc = `\\\\${target.host}\\${target.share}`;
       const tree = await connection
-        .request({ command: Command.treeConnect, body: treeConnectRequest(unc), what: `connect to share ${target.share}`, sign: negotiate.dialect === '3.1.1' }, options)
+        .request({ command: Command.treeConnect, body: treeConnectRequest(unc), what: `connect to share ${target.share}`, sign: negotiate.dialect === '3.1.1' }, withDeadline(options, PHASE_DEADLINES_MS.treeConnect))
         .catch((error: unknown) => {
           // A share that requires encryption refuses a client without it at TREE_CONNECT.
           if (!smb3 && error instanceof SmbError && error.kind === 'access-denied') throw new RefusedOldDialect(error);
@@ -375,9 +390,9 @@ export class SmbSession {
     return { flags, signer, ...(sealer ? { sealer } : {}) };
   }
 
-  private request(command: number, body: Buffer, what: string, options: RequestOptions & { payload?: RequestSpec['payload']; creditCharge?: number; okStatuses?: readonly number[] } = {}): Promise<SmbResponse> {
+  private request(command: number, body: Buffer, what: string, options: RequestOptions & { payload?: RequestSpec['payload']; creditCharge?: number; okStatuses?: readonly number[]; replyBytes?: number } = {}): Promise<SmbResponse> {
     return this.connection.request(
-      { command, body, what, treeId: this.treeId, ...(options.payload ? { payload: options.payload } : {}), ...(options.creditCharge ? { creditCharge: options.creditCharge } : {}), ...(options.okStatuses ? { okStatuses: options.okStatuses } : {}) },
+      { command, body, what, treeId: this.treeId, ...(options.payload ? { payload: options.payload } : {}), ...(options.creditCharge ? { creditCharge: options.creditCharge } : {}), ...(options.okStatuses ? { okStatuses: options.okStatuses } : {}), ...(options.replyBytes ? { replyBytes: options.replyBytes } : {}) },
       options,
     );
   }
@@ -412,8 +427,8 @@ export class SmbSession {
   }
 
   async read(fileId: Buffer, offset: number, length: number, options: RequestOptions = {}): Promise<Buffer> {
-    const reply = await this.request(Command.read, readRequest(fileId, offset, length), `read ${length} bytes at ${offset}`, { ...options, creditCharge: this.creditCharge(length) });
-    return parseRead(reply.body);
+    const reply = await this.request(Command.read, readRequest(fileId, offset, length), `read ${length} bytes at ${offset}`, { ...options, creditCharge: this.creditCharge(length), replyBytes: REPLY_OVERHEAD_BYTES + length });
+    return parseRead(reply.body, length);
   }
 
   /**
@@ -424,7 +439,7 @@ export class SmbSession {
   async write(fileId: Buffer, offset: number, data: Buffer | readonly Buffer[] | FileRange, options: RequestOptions = {}): Promise<number> {
     const length = payloadBytes(data);
     const reply = await this.request(Command.write, writeRequest(fileId, offset, length), `write ${length} bytes at ${offset}`, { ...options, payload: data, creditCharge: this.creditCharge(length) });
-    return parseWrite(reply.body);
+    return parseWrite(reply.body, length);
   }
 
   async queryInfo(fileId: Buffer, infoType: number, infoClass: number, options: RequestOptions = {}): Promise<Buffer> {
@@ -442,7 +457,7 @@ export class SmbSession {
 
   /** One QUERY_DIRECTORY: the entries matching `pattern` ([] when none are left). */
   async queryDirectory(fileId: Buffer, pattern: string, flags: number, options: RequestOptions = {}): Promise<DirectoryEntry[]> {
-    const reply = await this.request(Command.queryDirectory, queryDirectoryRequest(fileId, pattern, flags), `list ${pattern}`, { ...options, okStatuses: [Status.noMoreFiles, Status.objectNameNotFound, Status.noSuchFile] });
+    const reply = await this.request(Command.queryDirectory, queryDirectoryRequest(fileId, pattern, flags), `list ${pattern}`, { ...options, okStatuses: [Status.noMoreFiles, Status.objectNameNotFound, Status.noSuchFile], replyBytes: REPLY_OVERHEAD_BYTES + DIRECTORY_OUTPUT_BYTES });
     return reply.header.status === Status.success ? parseDirectoryEntries(reply.body) : [];
   }
 

@@ -1,0 +1,179 @@
+// A hostile server (issue 13, item 5): real smbd behind a relay of the
+// tests' own that, on cue, sends garbage, impossible lengths, lying offsets,
+// replies to nothing, more data than asked, a different file size, a listing
+// that points into itself, credit floods, silence, or a trickle. Each copy
+// ends in a one-line typed error within its stated bound, with bounded
+// memory, and the share holds no scratch afterwards.
+
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SambaServer } from '../lab/samba.js';
+import type { FrameAction, FrameInfo, Scenario } from '../test-support/hostile-relay.js';
+import { framed, hostileRelay } from '../test-support/hostile-relay.js';
+import { runCopyTest } from './copy-test.js';
+import { SILENCE_TIMEOUT_MS } from './connection.js';
+import { SmbError } from './errors.js';
+import { PHASE_DEADLINES_MS } from './session.js';
+
+const NEGOTIATE = 0;
+const SESSION_SETUP = 1;
+const CREATE = 5;
+const READ = 8;
+const QUERY_DIRECTORY = 0x0e;
+const FILE_BYTES = 8 * 1024 * 1024;
+
+/** Acts once, on the first frame that matches, and passes everything else. */
+function once(matches: (frame: Buffer, info: FrameInfo) => boolean, act: (frame: Buffer) => FrameAction): Scenario {
+  let done = false;
+  return (frame, info) => {
+    if (done || !matches(frame, info)) return { kind: 'pass' };
+    done = true;
+    return act(frame);
+  };
+}
+
+const successful = (command: number) => (frame: Buffer, info: FrameInfo) => info.command === command && info.status === 0;
+
+/** A listing whose first entry names a successor inside itself and a name far longer than the reply. */
+function selfPointingListing(frame: Buffer): Buffer {
+  const listing = Buffer.alloc(60 * 1024);
+  listing.writeUInt32LE(8, 0); // NextEntryOffset: inside its own 104 fixed bytes
+  listing.writeUInt32LE(0x7fff_fff0, 60); // FileNameLength
+  const body = Buffer.alloc(8);
+  body.writeUInt16LE(9, 0);
+  body.writeUInt16LE(72, 2);
+  body.writeUInt32LE(listing.length, 4);
+  const header = Buffer.from(frame.subarray(0, 64));
+  header.writeUInt32LE(0, 20); // NextCommand: a lone message
+  return framed(Buffer.concat([header, body, listing]));
+}
+
+interface Case {
+  readonly name: string;
+  readonly scenario: () => Scenario;
+  readonly kind: SmbError['kind'];
+  readonly message: RegExp;
+  /** The bound the product promises for this failure, from the start of the copy. */
+  readonly withinMs: number;
+}
+
+// Phases before the copy (connect, NEGOTIATE, login) have deadlines of their own;
+// a stall in mid-copy ends after SILENCE_TIMEOUT_MS without progress, plus the clean-up.
+const AT_ONCE_MS = 5_000;
+const CASES: readonly Case[] = [
+  { name: 'garbage instead of the NEGOTIATE reply', scenario: () => once((_f, i) => i.index === 0, () => ({ kind: 'replace', bytes: framed(randomBytes(300)) })), kind: 'protocol', message: /not SMB2|malformed|not valid/, withinMs: AT_ONCE_MS },
+  { name: 'not SMB at all', scenario: () => once((_f, i) => i.index === 0, () => ({ kind: 'replace', bytes: Buffer.from('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n') })), kind: 'protocol', message: /cannot frame/, withinMs: AT_ONCE_MS },
+  {
+    name: 'an impossible length for a NEGOTIATE reply',
+    scenario: () => once((_f, i) => i.index === 0, (f) => ({ kind: 'replace', bytes: Buffer.concat([Buffer.from([0, 0xff, 0xff, 0xf0]), f]) })),
+    kind: 'protocol',
+    message: /announced a message of 16777200 bytes/,
+    withinMs: AT_ONCE_MS,
+  },
+  {
+    name: 'a READ reply whose data offset points outside it',
+    scenario: () => once(successful(READ), (f) => ({ kind: 'replace', bytes: framed(Buffer.from(f).fill(0xf8, 66, 67)) })),
+    kind: 'protocol',
+    message: /READ reply is malformed: its data .* lies outside/,
+    withinMs: AT_ONCE_MS,
+  },
+  {
+    name: 'a READ reply with more data than asked',
+    scenario: () =>
+      once(successful(READ), (f) => {
+        const lie = Buffer.from(f);
+        lie.writeUInt32LE(lie.readUInt32LE(68) + 4096, 68);
+        return { kind: 'replace', bytes: framed(lie) };
+      }),
+    kind: 'protocol',
+    message: /bytes of data for a read of/,
+    withinMs: AT_ONCE_MS,
+  },
+  {
+    name: 'a reply to nothing asked for',
+    scenario: () =>
+      once(successful(READ), (f) => {
+        const stray = Buffer.from(f.subarray(0, 64 + 16));
+        stray.writeBigUInt64LE(stray.readBigUInt64LE(24) + 100_000n, 24);
+        return { kind: 'replace', bytes: Buffer.concat([framed(stray), framed(f)]) };
+      }),
+    kind: 'protocol',
+    message: /never sent/,
+    withinMs: AT_ONCE_MS,
+  },
+  {
+    name: 'a different file size than written',
+    scenario: () => (frame, info) => {
+      if (info.command !== CREATE || info.status !== 0 || frame.length < 64 + 88 || frame.readBigUInt64LE(64 + 48) !== BigInt(FILE_BYTES)) return { kind: 'pass' };
+      const lie = Buffer.from(frame);
+      lie.writeBigUInt64LE(BigInt(2 * FILE_BYTES), 64 + 48);
+      return { kind: 'replace', bytes: framed(lie) };
+    },
+    kind: 'protocol',
+    message: /says .* is 16777216 bytes; Pipefill wrote 8388608/,
+    withinMs: AT_ONCE_MS,
+  },
+  { name: 'a listing that points into itself', scenario: () => once(successful(QUERY_DIRECTORY), (f) => ({ kind: 'replace', bytes: selfPointingListing(f) })), kind: 'protocol', message: /QUERY_DIRECTORY reply is malformed/, withinMs: AT_ONCE_MS },
+  { name: 'silence at login', scenario: () => once((_f, i) => i.command === SESSION_SETUP, () => ({ kind: 'silence' })), kind: 'timeout', message: /login/, withinMs: PHASE_DEADLINES_MS.loginStep + 1_500 },
+  { name: 'a trickle from the NEGOTIATE reply on', scenario: () => once((_f, i) => i.command === NEGOTIATE, () => ({ kind: 'trickle', everyMs: 500 })), kind: 'timeout', message: /NEGOTIATE/, withinMs: PHASE_DEADLINES_MS.negotiate + 1_500 },
+  { name: 'a trickle in mid-copy', scenario: () => once(successful(READ), () => ({ kind: 'trickle', everyMs: 500 })), kind: 'timeout', message: /no progress .*only \d+ bytes/, withinMs: SILENCE_TIMEOUT_MS + 4_000 },
+  { name: 'silence in mid-copy', scenario: () => once(successful(READ), () => ({ kind: 'silence' })), kind: 'timeout', message: /no progress for 9/, withinMs: SILENCE_TIMEOUT_MS + 4_000 },
+];
+
+describe.skipIf(!existsSync('/usr/sbin/smbd'))('a hostile server', () => {
+  let server: SambaServer;
+  beforeAll(async () => {
+    server = await SambaServer.start();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it.each(CASES)('$name: a one-line $kind error within its bound, bounded memory, no scratch left', async ({ scenario, kind, message, withinMs }) => {
+    const relay = await hostileRelay(server.share, scenario());
+    const rssBefore = process.memoryUsage().rss;
+    const started = performance.now();
+    try {
+      const error = await runCopyTest({ share: { ...server.share, port: relay.port }, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB' }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      const elapsed = performance.now() - started;
+      expect(relay.acted()).toBeGreaterThan(0);
+      expect(error).toBeInstanceOf(SmbError);
+      const smbError = error as SmbError;
+      expect(smbError.kind, smbError.message).toBe(kind);
+      expect(smbError.message).toMatch(message);
+      expect(smbError.message).not.toMatch(/\n/);
+      expect(elapsed).toBeLessThan(withinMs);
+      // The 128 KiB listing that once took 1 GiB: well under one reply buffer of growth here.
+      expect(process.memoryUsage().rss - rssBefore).toBeLessThan(256 * 1024 * 1024);
+      expect(server.shareContents()).toEqual([]);
+    } finally {
+      await relay.close();
+    }
+  }, 30_000);
+
+  it('a credit flood: the copy ends byte-exact or with a typed error, promptly', async () => {
+    const relay = await hostileRelay(server.share, (frame, info) => {
+      if (info.command < CREATE) return { kind: 'pass' };
+      const flooded = Buffer.from(frame);
+      flooded.writeUInt16LE(0xffff, 14);
+      return { kind: 'replace', bytes: framed(flooded) };
+    });
+    const started = performance.now();
+    try {
+      const outcome = await runCopyTest({ share: { ...server.share, port: relay.port }, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB' }).then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      );
+      if ('error' in outcome) expect(outcome.error).toBeInstanceOf(SmbError);
+      else expect(outcome.result.verified).toBe(true);
+      expect(performance.now() - started).toBeLessThan(AT_ONCE_MS + SILENCE_TIMEOUT_MS);
+      expect(server.shareContents()).toEqual([]);
+    } finally {
+      await relay.close();
+    }
+  }, 30_000);
+});
