@@ -26,8 +26,8 @@ describe('replies are checked against their structure', () => {
   it('parses a well-formed listing', () => {
     const listing = Buffer.concat([entry('a', 112, true), entry('bb.bin', 0)]);
     expect(parseDirectoryEntries(listingReply(listing))).toEqual([
-      { name: 'a', isDirectory: true, bytes: 1234 },
-      { name: 'bb.bin', isDirectory: false, bytes: 1234 },
+      { name: 'a', isDirectory: true, isReparsePoint: false, bytes: 1234, fileId: 0n },
+      { name: 'bb.bin', isDirectory: false, isReparsePoint: false, bytes: 1234, fileId: 0n },
     ]);
   });
 

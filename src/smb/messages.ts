@@ -48,6 +48,7 @@ export const ShareAccess = { read: 0x1, write: 0x2, delete: 0x4 } as const;
 const SHARE_ALL = ShareAccess.read | ShareAccess.write | ShareAccess.delete;
 const ATTRIBUTE_NORMAL = 0x80;
 const ATTRIBUTE_DIRECTORY = 0x10;
+const ATTRIBUTE_REPARSE_POINT = 0x400;
 
 export const InfoType = { file: 1, fileSystem: 2 } as const;
 export const FileInfoClass = {
@@ -208,7 +209,11 @@ export function queryDirectoryRequest(fileId: Buffer, pattern: string, flags: nu
 export interface DirectoryEntry {
   readonly name: string;
   readonly isDirectory: boolean;
+  /** FILE_ATTRIBUTE_REPARSE_POINT (MS-FSCC 2.6): a symlink, junction or mount point, never to be walked into. */
+  readonly isReparsePoint: boolean;
   readonly bytes: number;
+  /** The server's id of the file (its inode on smbd; 0 where the server keeps none). */
+  readonly fileId: bigint;
 }
 
 /** What a QUERY_DIRECTORY asks for at most (node-smb2's request default); a reply may not carry more. */
@@ -239,7 +244,9 @@ export function parseDirectoryEntries(body: Buffer): DirectoryEntry[] {
     entries.push({
       name: buffer.subarray(offset + DIRECTORY_ENTRY_BYTES, entryEnd).toString('utf16le'),
       isDirectory: (buffer.readUInt32LE(offset + 56) & ATTRIBUTE_DIRECTORY) !== 0,
+      isReparsePoint: (buffer.readUInt32LE(offset + 56) & ATTRIBUTE_REPARSE_POINT) !== 0,
       bytes: Number(buffer.readBigUInt64LE(offset + 40)),
+      fileId: buffer.readBigUInt64LE(offset + 96),
     });
     if (next === 0) break;
     offset += next;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SmbError } from './errors.js';
-import { scratchPath } from './scratch.js';
+import { isPipefillEntry, scratchPath } from './scratch.js';
+import { parseWorkload } from '../model/workloads.js';
 
 describe('scratchPath', () => {
   const root = '.pipefill-20261121T120000-0123abcd';
@@ -12,5 +13,21 @@ describe('scratchPath', () => {
 
   it.each(['../outside.txt', 'target/../../x', 'C:\\Windows', 'a/../../b'])('refuses %j, which could leave it', (relative) => {
     expect(() => scratchPath(root, relative)).toThrow(SmbError);
+  });
+});
+
+describe('the layout clean-up may remove', () => {
+  it('is exactly what Pipefill makes, at the depth it makes it', () => {
+    // Everything a workload lays out fits the layout...
+    for (const spec of ['file:8MiB', 'tr3869-dirset']) {
+      for (const file of parseWorkload(spec).files) {
+        const parts = file.path.split('/');
+        parts.forEach((part, index) => expect(isPipefillEntry(index + 1, part, index < parts.length - 1), file.path).toBe(true));
+      }
+    }
+    for (const name of ['source', 'target']) expect(isPipefillEntry(0, name, true)).toBe(true);
+    expect(isPipefillEntry(0, '.lease', false)).toBe(true);
+    // ...and nothing else does.
+    for (const [depth, name, directory] of [[0, 'notes.txt', false], [0, 'source', false], [1, 'etc', true], [1, 'dir01', false], [2, 'file001.doc', true], [3, 'file001.doc', false], [0, '..', true]] as const) expect(isPipefillEntry(depth, name, directory), `${depth} ${name}`).toBe(false);
   });
 });

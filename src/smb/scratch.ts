@@ -20,8 +20,6 @@ export const SCRATCH_PREFIX = '.pipefill-';
 const SCRATCH_NAME = /^\.pipefill-(\d{8}T\d{6})-[0-9a-f]{8}$/;
 const LEASE_NAME = '.lease';
 export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
-/** A scratch tree is at most a directory set (14 folders) and a file: deep recursion means something else. */
-const MAX_DEPTH = 8;
 
 function stamp(date: Date): string {
   return date.toISOString().replace(/[-:]/g, '').slice(0, 15);
@@ -73,21 +71,68 @@ export class ScratchFolder {
 
   /** Removes the folder and everything in it, lease last. */
   async remove(options: RequestOptions = {}): Promise<void> {
-    await removeTree(this.session, this.name, 0, options, new Set([LEASE_NAME]));
+    const left = await removeTree(this.session, this.name, 0, options, new Set([LEASE_NAME]));
+    if (left.length > 0) throw leftError(this.name, left);
     // The lease is delete-on-close: closing it deletes it, and the folder is then empty.
     await this.session.close(this.leaseId, options).catch(() => undefined);
     await this.session.deletePath(this.name, true, options);
   }
 }
 
-async function removeTree(session: SmbSession, path: string, depth: number, options: RequestOptions, keep: ReadonlySet<string> = new Set()): Promise<void> {
-  if (depth > MAX_DEPTH) throw new SmbError('protocol', `The scratch folder is nested deeper than Pipefill makes it (${path}).`, 'Remove it by hand.');
-  for (const entry of await session.listDirectory(path, options)) {
+/**
+ * The names Pipefill creates inside a scratch folder, by depth: the lease, the
+ * probe's file and the copy roots; a single-file workload's file and the
+ * directory set's folders; the set's files. Clean-up removes these and
+ * nothing else: a folder with the right name made by someone else, or a link
+ * planted in one, may hold anything, and the server may follow a link
+ * without saying so (smbd lists a symlinked folder as a plain folder).
+ */
+const LAYOUT: readonly { readonly directories: RegExp; readonly files: RegExp }[] = [
+  { directories: /^(source|target)$/, files: /^(\.lease|bandwidth-probe\.bin)$/ },
+  { directories: /^dir\d{2}$/, files: /^pipefill-test\.bin$/ },
+  { directories: /^(?!)/, files: /^file\d{3}\.[a-z0-9]{1,5}$/ },
+];
+
+/** Whether Pipefill makes an entry of this name and kind at this depth of a scratch folder. */
+export function isPipefillEntry(depth: number, name: string, isDirectory: boolean): boolean {
+  const level = LAYOUT[depth];
+  return level !== undefined && (isDirectory ? level.directories : level.files).test(name);
+}
+
+/**
+ * Removes what Pipefill made under `path` and returns what it left: entries
+ * of names it never makes, reparse points (symlinks, junctions), and folders
+ * reached through a link, which are never walked into. smbd lists a
+ * symlinked folder as a plain one, but the folder's own `..` then names the
+ * link target's parent, not the folder listed above it: `expectedParent`.
+ * A folder that keeps anything is kept.
+ */
+async function removeTree(session: SmbSession, path: string, depth: number, options: RequestOptions, keep: ReadonlySet<string> = new Set(), expectedParent?: bigint): Promise<string[]> {
+  if (depth >= LAYOUT.length) return [path];
+  const listing = await session.listDirectoryWithLinks(path, options);
+  if (expectedParent !== undefined && listing.parent !== undefined && expectedParent !== 0n && listing.parent !== expectedParent) return [`${path} (a link)`];
+  const left: string[] = [];
+  for (const entry of listing.entries) {
     if (keep.has(entry.name)) continue;
     const child = `${path}/${entry.name}`;
-    if (entry.isDirectory) await removeTree(session, child, depth + 1, options);
+    if (entry.isReparsePoint || !isPipefillEntry(depth, entry.name, entry.isDirectory)) {
+      left.push(child);
+      continue;
+    }
+    if (entry.isDirectory) {
+      const inside = await removeTree(session, child, depth + 1, options, new Set(), listing.self);
+      if (inside.length > 0) {
+        left.push(...inside);
+        continue;
+      }
+    }
     await session.deletePath(child, entry.isDirectory, options);
   }
+  return left;
+}
+
+function leftError(folder: string, left: readonly string[]): SmbError {
+  return new SmbError('protocol', `The scratch folder ${folder} holds ${left.length === 1 ? 'an entry' : `${left.length} entries`} Pipefill did not make (${left.slice(0, 3).join(', ')}${left.length > 3 ? ', ...' : ''}); they were left in place, and so was the folder.`, 'Look at that folder on the server and remove it by hand if it is yours to remove.');
 }
 
 /** Is the run that owns this folder gone? (Its lease can be opened for deletion.) */
@@ -109,12 +154,15 @@ async function isOrphan(session: SmbSession, name: string, options: RequestOptio
  */
 export async function removeStaleScratch(session: SmbSession, options: RequestOptions = {}, now = new Date()): Promise<string[]> {
   const removed: string[] = [];
-  for (const { name, isDirectory } of await session.listDirectory('', options)) {
+  const root = await session.listDirectoryWithLinks('', options);
+  for (const { name, isDirectory, isReparsePoint } of root.entries) {
+    if (isReparsePoint) continue;
     const created = isDirectory ? stampTime(name) : undefined;
     if (created === undefined) continue;
     const old = now.getTime() - created > STALE_AFTER_MS;
     if (!old && !(await isOrphan(session, name, options))) continue;
-    await removeTree(session, name, 0, options);
+    // Someone else's folder of the same shape keeps whatever Pipefill did not put there.
+    if ((await removeTree(session, name, 0, options, new Set(), root.self)).length > 0) continue;
     await session.deletePath(name, true, options);
     removed.push(name);
   }

@@ -114,6 +114,9 @@ const withDeadline = <T extends RequestOptions>(options: T, ms: number): T => ({
 
 const toWindowsPath = (path: string): string => path.replace(/\//g, '\\').replace(/^\\+/, '');
 
+/** The most entries a listing may hold (a share root of 100,000 names is ~20 MiB of them). */
+const MAX_LISTING_ENTRIES = 100_000;
+
 /** A reply's header and fixed part, beyond the data it carries. */
 const REPLY_OVERHEAD_BYTES = 256;
 
@@ -499,16 +502,33 @@ export class SmbSession {
 
   /** Every entry of a directory, "." and ".." left out. */
   async listDirectory(path: string, options: RequestOptions = {}): Promise<DirectoryEntry[]> {
+    return (await this.listDirectoryWithLinks(path, options)).entries;
+  }
+
+  /**
+   * A folder's entries, with the server's ids of the folder itself (`.`) and
+   * of its parent (`..`): a folder reached through a link has the parent of
+   * the link's target, not of the link (scratch.ts tells links apart so).
+   * At most MAX_LISTING_ENTRIES entries: a listing is never allowed to grow
+   * without bound.
+   */
+  async listDirectoryWithLinks(path: string, options: RequestOptions = {}): Promise<{ entries: DirectoryEntry[]; self?: bigint; parent?: bigint }> {
     const fileId = await this.openDirectory(path, options);
     try {
-      const names: DirectoryEntry[] = [];
-      // Each reply carries up to 64 KiB of entries; a scratch folder holds a few hundred.
-      for (let page = 0; page < 10_000; page++) {
+      const entries: DirectoryEntry[] = [];
+      let self: bigint | undefined;
+      let parent: bigint | undefined;
+      for (let page = 0; ; page++) {
         const batch = await this.queryDirectory(fileId, '*', page === 0 ? 1 : 0, options);
         if (batch.length === 0) break;
-        names.push(...batch);
+        for (const entry of batch) {
+          if (entry.name === '.') self = entry.fileId;
+          else if (entry.name === '..') parent = entry.fileId;
+          else entries.push(entry);
+        }
+        if (entries.length > MAX_LISTING_ENTRIES) throw new SmbError('protocol', `The folder ${path || '(share root)'} lists more than ${MAX_LISTING_ENTRIES} entries.`, 'Pipefill lists only its scratch folders and the share root; point it at a share whose root is smaller, or a subfolder.');
       }
-      return names.filter((entry) => entry.name !== '.' && entry.name !== '..');
+      return { entries, ...(self === undefined ? {} : { self }), ...(parent === undefined ? {} : { parent }) };
     } finally {
       await this.close(fileId, options).catch(() => undefined);
     }

@@ -1,6 +1,8 @@
 // The SMB engine against a real smbd (Debian's samba), started by the test on
 // a free loopback port with its own smb.conf and state.
 
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, SambaServer } from '../lab/samba.js';
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
@@ -113,6 +115,37 @@ describe('copy tests against smbd', () => {
     } finally {
       await session.end();
     }
+  });
+
+  it('never deletes through a link, nor anything it did not make, in a stale folder of its name', async () => {
+    // Someone else's ".pipefill-" folder: a symlinked "source" to another folder of the share that
+    // holds a file of a name Pipefill uses, a file of a name it never uses, and a folder of its own layout.
+    const root = server.sharePath;
+    const stale = '.pipefill-20200101T000000-0badf00d';
+    mkdirSync(join(root, 'victim'));
+    writeFileSync(join(root, 'victim', 'pipefill-test.bin'), 'keep me');
+    mkdirSync(join(root, stale, 'target'), { recursive: true });
+    writeFileSync(join(root, stale, 'target', 'pipefill-test.bin'), 'ours');
+    writeFileSync(join(root, stale, 'notes.txt'), 'not ours');
+    symlinkSync('../victim', join(root, stale, 'source'));
+    // Writable by the share's user, as a colleague's files would be.
+    for (const dir of [stale, `${stale}/target`, 'victim']) chmodSync(join(root, dir), 0o777);
+    for (const file of [`${stale}/target/pipefill-test.bin`, `${stale}/notes.txt`, 'victim/pipefill-test.bin']) chmodSync(join(root, file), 0o666);
+    try {
+      const sweeper = await SmbSession.open(server.share, server.credentials);
+      const removed = await removeStaleScratch(sweeper);
+      await sweeper.end();
+      expect(removed).toEqual([]);
+      expect(readFileSync(join(root, 'victim', 'pipefill-test.bin'), 'utf8')).toBe('keep me');
+      expect(readFileSync(join(root, stale, 'notes.txt'), 'utf8')).toBe('not ours');
+      expect(lstatSync(join(root, stale, 'source')).isSymbolicLink()).toBe(true);
+      // What Pipefill did make there is gone.
+      expect(existsSync(join(root, stale, 'target'))).toBe(false);
+    } finally {
+      rmSync(join(root, stale), { recursive: true, force: true });
+      rmSync(join(root, 'victim'), { recursive: true, force: true });
+    }
+    expect(server.shareContents()).toEqual([]);
   });
 });
 
