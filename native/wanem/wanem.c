@@ -155,8 +155,15 @@ static void write_stats(void) {
   if (!stats_path) return;
   char tmp[4096];
   snprintf(tmp, sizeof tmp, "%s.tmp", stats_path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) return;
+  /* A fresh file, 0600, never through a link planted under the .tmp name (the folder is root's own, 0700, but be sure). */
+  unlink(tmp);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  FILE *f = fdopen(fd, "w");
+  if (!f) {
+    close(fd);
+    return;
+  }
   fprintf(f, "{\"rateBps\": %.0f, \"delayUs\": %llu, \"queueBytes\": %llu, \"loss\": %.9f, \"jitterUs\": %llu, \"directions\": [",
           rate_bps, (unsigned long long)(delay_ns / 1000), (unsigned long long)queue_limit_bytes, loss_rate, (unsigned long long)(jitter_ns / 1000));
   for (int i = 0; i < 2; i++) {

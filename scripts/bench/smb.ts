@@ -13,6 +13,8 @@ import { createRequire } from 'node:module';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLoopbackServers } from '../../src/lab/loopback-servers.js';
+import { withAuthenticationFile } from '../../src/lab/smbclient-auth.js';
+import { freshDirectory } from '../../src/platform/safe-file.js';
 import type { SambaServer } from '../../src/lab/samba.js';
 import { SambaServer as Samba } from '../../src/lab/samba.js';
 import { CIPHERS, SIGNING_ALGORITHMS } from '../../src/model/smb-security.js';
@@ -42,12 +44,15 @@ function patternFile(path: string, bytes: number): void {
   for (let offset = 0; offset < bytes; offset += chunk) writeFileSync(path, source.bytes(offset, Math.min(chunk, bytes - offset)), { flag: 'a' });
 }
 
-const servers = await startLoopbackServers({ sharePath: join('/dev/shm', `pipefill-bench-${process.pid}`) });
+// Everything on tmpfs lives in one folder of the bench's own with an unguessable name (as root, a
+// guessable /dev/shm name could be a planted link).
+const benchDir = freshDirectory('/dev/shm', 'pipefill-bench-');
+const servers = await startLoopbackServers({ sharePath: join(benchDir, 'share') });
 const server = servers.samba;
 // The same share twice more, behind servers that require signing and encryption.
 const protectedServers: Record<'sign' | 'encrypt', SambaServer> = {
-  sign: await Samba.start({ sharePath: join('/dev/shm', `pipefill-bench-sign-${process.pid}`), globals: { 'server signing': 'mandatory' } }),
-  encrypt: await Samba.start({ sharePath: join('/dev/shm', `pipefill-bench-encrypt-${process.pid}`), globals: { 'server smb encrypt': 'required' } }),
+  sign: await Samba.start({ sharePath: join(benchDir, 'share-sign'), globals: { 'server signing': 'mandatory' } }),
+  encrypt: await Samba.start({ sharePath: join(benchDir, 'share-encrypt'), globals: { 'server smb encrypt': 'required' } }),
 };
 
 /** Bytes per second one core signs or seals with Pipefill's code: CPU time over 2 MiB messages, as writes send them. */
@@ -78,7 +83,7 @@ function cryptoPerCore(): string[] {
   }
   return rows.map(([name, bytesPerSecond]) => `  ${name.padEnd(22)} ${(bytesPerSecond / 1e9).toFixed(2).padStart(6)} GB/s per core`);
 }
-const local = join('/dev/shm', `pipefill-bench-local-${process.pid}.bin`);
+const local = join(benchDir, 'local.bin');
 try {
   // pipefill-max is sized to the path, as an assessment sizes it after its probe.
   const probe = await probePath(server.share, server.credentials, { iperf: { host: '127.0.0.1', port: servers.iperfPort }, seconds: 2 });
@@ -113,7 +118,8 @@ try {
 
   const smbclient = (command: string, protection?: 'sign' | 'encrypt') => {
     const target = protection ? protectedServers[protection] : server;
-    const run = spawnSync('smbclient', [`//${target.share.host}/${target.share.share}`, '-p', String(target.share.port), '-U', `${target.credentials.user}%${target.credentials.password}`, ...(protection ? [`--client-protection=${protection}`] : []), '-c', command], { encoding: 'utf8' });
+    // The password in a 0600 file, not on the command line other users can read.
+    const run = withAuthenticationFile(target.credentials, (auth) => spawnSync('smbclient', [`//${target.share.host}/${target.share.share}`, '-p', String(target.share.port), '-A', auth, ...(protection ? [`--client-protection=${protection}`] : []), '-c', command], { encoding: 'utf8' }));
     const match = /\(average ([\d.]+) (?:KiloBytes\/sec|kb\/s)\)/.exec(run.stdout + run.stderr);
     if (run.status !== 0 || !match?.[1]) throw new Error(`smbclient failed: ${run.stdout}${run.stderr}`);
     return (Number(match[1]) * 1024) / MB; // smbclient's 'KiloBytes/sec' (get) and 'kb/s' (put) are both KiB/s
@@ -171,7 +177,7 @@ try {
   const big = { read: 0, write: 0 };
   patternFile(join(server.sharePath, 'big.bin'), BIG_BYTES);
   big.read = pipefill('read', 'big.bin', BIG_BYTES, true).maxRssMiB;
-  const bigLocal = join('/dev/shm', `pipefill-bench-big-${process.pid}.bin`);
+  const bigLocal = join(benchDir, 'big-local.bin');
   patternFile(bigLocal, BIG_BYTES);
   big.write = pipefill('write', 'big-put.bin', BIG_BYTES, false, bigLocal).maxRssMiB;
   const bigProtected: Record<string, number> = {};
@@ -216,4 +222,5 @@ try {
   }
   await servers.stop();
   rmSync(server.sharePath, { recursive: true, force: true });
+  rmSync(benchDir, { recursive: true, force: true });
 }

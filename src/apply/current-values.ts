@@ -4,6 +4,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { KnobValue } from '../advice/knobs.js';
 import { PipefillError } from '../model/errors.js';
 
@@ -53,7 +54,7 @@ export function sambaValues(globals: ReadonlyMap<string, string>): Record<string
 }
 
 export function testparm(smbConf: string): string {
-  const run = spawnSync('testparm', ['-s', '-v', '--suppress-prompt', smbConf], { encoding: 'utf8', timeout: 15_000 });
+  const run = spawnSync('testparm', ['-s', '-v', '--suppress-prompt', '--', resolve(smbConf)], { encoding: 'utf8', timeout: 15_000 });
   if (run.error) throw new PipefillError('tool-missing', `Cannot run testparm: ${run.error.message}.`, "Install Samba's tools (apt-get install samba-common-bin).");
   if (run.status !== 0) throw new PipefillError('bad-config', `testparm rejects ${smbConf}: ${(run.stderr || run.stdout).trim().split('\n').slice(-3).join(' ')}`, 'Fix the file, or point --smb-conf at the right one.');
   return run.stdout;

@@ -10,7 +10,7 @@ import { knob } from '../advice/knobs.js';
 import type { RecommendationOut } from '../contract/recommend.js';
 import { PipefillError } from '../model/errors.js';
 import type { ApplyOutcome, ApplyTarget, Change, Preview } from './plan.js';
-import { replaceFile } from './safe-file.js';
+import { replaceFile } from '../platform/safe-file.js';
 import { trustedRecommendations } from './trusted.js';
 
 const LANMAN_WORKSTATION = 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters';

@@ -10,7 +10,7 @@ import { PipefillError } from '../model/errors.js';
 import type { ApplyOutcome, Change, Preview } from './plan.js';
 import { trustedRecommendations, hasControl } from './trusted.js';
 import { backupPath, dropBackup, FileSnapshotSchema, fileSnapshot, loadBackup, matchesSnapshot, requireRoot, restoreFile, saveBackup } from './plan.js';
-import { replaceFile } from './safe-file.js';
+import { replaceFile } from '../platform/safe-file.js';
 
 export const DEFAULT_SYSCTL_CONF = '/etc/sysctl.d/90-pipefill.conf';
 

@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { PipefillError } from '../model/errors.js';
-import { createExclusive, fileMeta, removeFile, replaceFile, resolveTarget } from './safe-file.js';
+import { createExclusive, fileMeta, removeFile, replaceFile, resolveTarget } from '../platform/safe-file.js';
 
 export type ApplyTarget = 'linux' | 'samba' | 'windows' | 'ontap' | 'macos';
 export const APPLY_TARGETS: readonly ApplyTarget[] = ['linux', 'samba', 'windows', 'ontap', 'macos'];

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { RecommendationOut } from '../contract/recommend.js';
 import { PipefillError } from '../model/errors.js';
@@ -14,7 +14,7 @@ import { parseTestparmGlobals, SAMBA_PARAMETERS, testparm } from './current-valu
 import type { ApplyOutcome, Change, Preview } from './plan.js';
 import { hasControl, trustedRecommendations } from './trusted.js';
 import { backupPath, dropBackup, FileSnapshotSchema, fileSnapshot, loadBackup, matchesSnapshot, restoreFile, saveBackup } from './plan.js';
-import { replaceFile } from './safe-file.js';
+import { replaceFile } from '../platform/safe-file.js';
 
 const SambaBackupSchema = z.object({ smbConf: z.string(), content: FileSnapshotSchema }).strict();
 type SambaBackup = z.infer<typeof SambaBackupSchema>;
@@ -80,7 +80,7 @@ export function planSamba(untrusted: readonly RecommendationOut[], smbConf: stri
       target: 'samba',
       where: smbConf,
       changes,
-      steps: ['check the edited file with testparm', `back up ${smbConf}`, `write ${smbConf}`, `smbcontrol -s ${smbConf} smbd reload-config`, 'read the values back with testparm'],
+      steps: ['check the edited file with testparm', `back up ${smbConf}`, `write ${smbConf}`, `smbcontrol --configfile=${resolve(smbConf)} smbd reload-config`, 'read the values back with testparm'],
     },
   };
 }
@@ -98,7 +98,7 @@ function validate(next: string): void {
 }
 
 function reload(smbConf: string): string | undefined {
-  const run = spawnSync('smbcontrol', ['-s', smbConf, 'smbd', 'reload-config'], { encoding: 'utf8', timeout: 15_000 });
+  const run = spawnSync('smbcontrol', [`--configfile=${resolve(smbConf)}`, 'smbd', 'reload-config'], { encoding: 'utf8', timeout: 15_000 });
   if (run.status === 0) return undefined;
   const output = `${run.stdout}${run.stderr}`.trim();
   // No smbd running for this configuration: the file is what it will read at start.

@@ -2,6 +2,7 @@
 // contract the desktop app and the web mode use.
 
 import { createLocalApi } from '../assess/local-api.js';
+import { UnsafePathError } from '../platform/safe-file.js';
 import { PipefillError, PipefillInputError } from '../model/errors.js';
 import { ASSESS_USAGE, assessCommand } from './commands/assess.js';
 import { COPY_TEST_USAGE, copyTestCommand } from './commands/copy-test.js';
@@ -62,6 +63,10 @@ export async function runCli(argv: readonly string[], output: Output = processOu
     if (error instanceof PipefillError) {
       output.err(`error: ${error.message}\nhint: ${error.hint}`);
       return error instanceof PipefillInputError ? 2 : 1;
+    }
+    if (error instanceof UnsafePathError) {
+      output.err(`error: ${error.message}\nhint: ${error.hint}`);
+      return 1;
     }
     output.err(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return 1;

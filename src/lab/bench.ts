@@ -3,7 +3,8 @@
 // same link. Each copy runs inside the branch namespace, so it crosses the
 // emulated link with real kernel TCP.
 
-import { rmSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClientProfile, ClientProfileId, Op } from '../model/client-profiles.js';
 import { MIB } from '../model/client-profiles.js';
@@ -14,7 +15,9 @@ import { clientProfile, predictTransfer, serverProfile } from '../model/predict.
 import type { ServerProfile } from '../model/server-profiles.js';
 import { formatDuration, formatRate } from '../model/units.js';
 import { parseWorkload } from '../model/workloads.js';
+import { freshDirectory } from '../platform/safe-file.js';
 import { PatternSource } from '../smb/pattern.js';
+import { withAuthenticationFile } from './smbclient-auth.js';
 import type { LabLink, LabState } from './wan-lab.js';
 import { DATACENTER_ADDRESS, handshakeTimesMs, inBranch, IPERF_PORT, labDown, labEndpoints, labUp, median } from './wan-lab.js';
 
@@ -87,7 +90,7 @@ function iperfMbps(state: LabState, seconds: number): number {
 function smbclientMbps(state: LabState, localFile: string): { read: number; write: number } {
   const { share, user, password } = labEndpoints(state);
   if (!share || !user || !password) throw new PipefillError('lab-failed', 'The lab has no Samba server.', 'Bring the lab up with Samba.');
-  const run = inBranch(state, 'smbclient', [share, '-U', `${user}%${password}`, '-c', `put ${localFile} smbclient.bin; get smbclient.bin /dev/null; del smbclient.bin`]);
+  const run = withAuthenticationFile({ user, password }, (auth) => inBranch(state, 'smbclient', [share, '-A', auth, '-c', `put ${localFile} smbclient.bin; get smbclient.bin /dev/null; del smbclient.bin`]));
   const rates = [...(run.stdout + run.stderr).matchAll(/\(average ([\d.]+) (?:KiloBytes\/sec|kb\/s)\)/g)].map((match) => (Number(match[1]) * 1024 * 8) / 1e6);
   if (run.status !== 0 || rates.length < 2) throw new PipefillError('lab-failed', `smbclient failed: ${run.stdout}${run.stderr}`, 'Check the lab with `pipefill lab up` by hand.');
   return { write: rates[0] ?? NaN, read: rates[1] ?? NaN };
@@ -117,15 +120,23 @@ const MAX_THROUGHPUT_BYTES = 512 * MIB;
 
 const fileSpec = (bytes: number) => (bytes % MIB === 0 ? `file:${bytes / MIB}MiB` : `file:${bytes}B`);
 
+/** smbclient's source file; replaced whole per link (its folder is the bench's own, made fresh). */
 function writeLocalFile(path: string, bytes: number): void {
   const pattern = new PatternSource('lab-bench', 'smbclient');
-  writeFileSync(path, Buffer.alloc(0));
-  for (let offset = 0; offset < bytes; offset += 16 * MIB) writeFileSync(path, pattern.bytes(offset, Math.min(16 * MIB, bytes - offset)), { flag: 'a' });
+  rmSync(path, { force: true });
+  const fd = openSync(path, 'wx', 0o600);
+  try {
+    for (let offset = 0; offset < bytes; offset += 16 * MIB) writeSync(fd, pattern.bytes(offset, Math.min(16 * MIB, bytes - offset)));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export async function runLabBench(options: LabBenchOptions): Promise<LabBenchLink[]> {
   const say = options.onProgress ?? (() => undefined);
-  const localFile = `/dev/shm/pipefill-lab-bench-${process.pid}.bin`;
+  // An unguessable folder of the bench's own on tmpfs: nothing planted there can catch the writes.
+  const localFolder = freshDirectory('/dev/shm', 'pipefill-lab-bench-');
+  const localFile = join(localFolder, 'smbclient.bin');
   const workloads = [fileSpec(options.fileBytes), ...(options.dirsetScale ? [`tr3869-dirset:${options.dirsetScale}`] : [])];
   const results: LabBenchLink[] = [];
   try {
@@ -180,7 +191,7 @@ export async function runLabBench(options: LabBenchOptions): Promise<LabBenchLin
       }
     }
   } finally {
-    rmSync(localFile, { force: true });
+    rmSync(localFolder, { recursive: true, force: true });
   }
   return results;
 }

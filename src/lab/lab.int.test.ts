@@ -1,10 +1,11 @@
 // The WAN lab's fidelity (issue 4): real kernel TCP across the emulated link
 // sees the configured RTT, rate and loss. Linux and root only.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LabLink, LabState } from './wan-lab.js';
-import { DATACENTER_ADDRESS, forwarderStats, handshakeTimesMs, inBranch, IPERF_PORT, labDown, labUp, median, readLabStates } from './wan-lab.js';
+import { DATACENTER_ADDRESS, LAB_STATE_DIR, forwarderStats, handshakeTimesMs, inBranch, IPERF_PORT, labDown, labUp, median, readLabStates } from './wan-lab.js';
 
 const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun');
 if (!canRunLab) console.warn('SKIPPED: the WAN lab tests need Linux, root and /dev/net/tun.');
@@ -90,6 +91,11 @@ describe.skipIf(!canRunLab)('WAN lab fidelity', () => {
   it('down removes everything and is safe to run twice', async () => {
     const state = await labUp({ bandwidthBitsPerSecond: 10e6, rttMs: 10 }, { samba: true });
     expect(readLabStates().map((s) => s.id)).toContain(state.id);
+    // The state holds the Samba password: root's own folder, 0700, files 0600; the share's name is not guessable from the id.
+    expect(statSync(LAB_STATE_DIR).mode & 0o777).toBe(0o700);
+    for (const name of readdirSync(LAB_STATE_DIR).filter((file) => file.startsWith(state.id))) expect(statSync(join(LAB_STATE_DIR, name)).mode & 0o777, name).toBe(0o600);
+    expect(state.samba?.sharePath).toMatch(/^\/dev\/shm\/pipefill-lab-[A-Za-z0-9]{6}$/);
+    expect(state.samba?.sharePath).not.toContain(state.id);
     expect(await labDown(state.id)).toEqual([state.id]);
     expect(await labDown(state.id)).toEqual([]);
     expect(readLabStates().map((s) => s.id)).not.toContain(state.id);

@@ -6,14 +6,18 @@
 //
 // Every process is recorded in a state file under /run/pipefill-lab, so
 // `down` removes a lab by PID from any process, and is safe to run twice.
-// Linux and root only.
+// Linux and root only. Root writes nothing through a name someone else could
+// have planted: the state folder is root's own and 0700 (the state holds the
+// lab's Samba password), its files are created exclusively and 0600, and the
+// share lives in a folder of an unguessable name (mkdtemp) on tmpfs.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PipefillError } from '../model/errors.js';
+import { createExclusive, freshDirectory, openNewLog, privateDirectory, replaceFile } from '../platform/safe-file.js';
 import { bdpBytes } from '../model/link.js';
 import type { Link } from '../model/link.js';
 import { SambaServer, SAMBA_USER } from './samba.js';
@@ -42,6 +46,8 @@ export interface LabState {
   readonly congestion: string;
   readonly forwarderPid: number;
   readonly statsFile: string;
+  /** The share's folder, once made (before smbd starts). */
+  readonly sharePath?: string;
   readonly iperfPid?: number;
   readonly samba?: { readonly pid: number; readonly root: string; readonly sharePath: string; readonly password: string };
   readonly createdAt: string;
@@ -83,9 +89,20 @@ export function forwarderBinary(): string {
   return binary;
 }
 
-/** The lab's share lives on tmpfs, named after the lab. */
-function labSharePath(id: string): string {
-  return join('/dev/shm', `pipefill-lab-${id}`);
+/** The lab's share lives on tmpfs, in a folder of its own with an unguessable name. */
+const SHARE_PARENT = '/dev/shm';
+const SHARE_PREFIX = 'pipefill-lab-';
+const isLabSharePath = (path: string) => new RegExp(`^${SHARE_PARENT}/${SHARE_PREFIX}[A-Za-z0-9]{6}$`).test(path);
+
+/** Removes a lab's share folder: only one of the lab's own shape, and never through a link. */
+function removeLabShare(path: string | undefined): void {
+  if (path === undefined || !isLabSharePath(path)) return;
+  try {
+    if (!lstatSync(path).isDirectory()) return;
+  } catch {
+    return;
+  }
+  rmSync(path, { recursive: true, force: true });
 }
 
 function statePath(id: string): string {
@@ -147,19 +164,19 @@ export interface LabOptions {
 export async function labUp(link: LabLink, options: LabOptions = {}): Promise<LabState> {
   requireLab();
   const binary = forwarderBinary();
-  mkdirSync(LAB_STATE_DIR, { recursive: true });
+  privateDirectory(LAB_STATE_DIR);
   const id = randomBytes(3).toString('hex');
   const branch = `${NAMESPACE_PREFIX}br-${id}`;
   const datacenter = `${NAMESPACE_PREFIX}dc-${id}`;
   const statsFile = join(LAB_STATE_DIR, `${id}.stats.json`);
   let state: LabState = { id, branch, datacenter, link, congestion: '', forwarderPid: 0, statsFile, createdAt: new Date().toISOString() };
-  const save = () => writeFileSync(statePath(id), `${JSON.stringify(state, null, 2)}\n`);
-  save();
+  const save = () => replaceFile(statePath(id), `${JSON.stringify(state, null, 2)}\n`, { newMode: 0o600 });
+  createExclusive(statePath(id), `${JSON.stringify(state, null, 2)}\n`);
   try {
     makeNamespace(branch, BRANCH_ADDRESS, DATACENTER_ADDRESS);
     makeNamespace(datacenter, DATACENTER_ADDRESS, BRANCH_ADDRESS);
     const congestion = inNamespace(branch, 'sysctl', ['-n', 'net.ipv4.tcp_congestion_control']).trim();
-    const log = openSync(join(LAB_STATE_DIR, `${id}.wanem.log`), 'a');
+    const log = openNewLog(join(LAB_STATE_DIR, `${id}.wanem.log`));
     const queueBytes = link.queueBytes ?? Math.max(64 * 1024, Math.round(bdpBytes(link)));
     const forwarder = spawn(
       binary,
@@ -189,7 +206,10 @@ export async function labUp(link: LabLink, options: LabOptions = {}): Promise<La
       await waitFor(() => inNamespace(datacenter, 'ss', ['-ltnH', `sport = :${IPERF_PORT}`]).trim() !== '', 'iperf3');
     }
     if (options.samba !== false) {
-      const sharePath = labSharePath(id);
+      const sharePath = freshDirectory(SHARE_PARENT, SHARE_PREFIX);
+      // Recorded before smbd starts, so `down` removes it even when the start fails.
+      state = { ...state, sharePath };
+      save();
       const samba = await SambaServer.start({ address: DATACENTER_ADDRESS, port: 445, commandPrefix: ['ip', 'netns', 'exec', datacenter], sharePath, detach: true, bindAll: true });
       state = { ...state, samba: { pid: samba.pid ?? 0, root: samba.root, sharePath, password: samba.password } };
       save();
@@ -213,6 +233,7 @@ export function labEndpoints(state: LabState): LabEndpoints {
 
 export function readLabStates(): LabState[] {
   if (!existsSync(LAB_STATE_DIR)) return [];
+  privateDirectory(LAB_STATE_DIR);
   return readdirSync(LAB_STATE_DIR)
     .filter((name) => /^[0-9a-f]{6}\.json$/.test(name))
     .map((name) => JSON.parse(readFileSync(join(LAB_STATE_DIR, name), 'utf8')) as LabState);
@@ -241,8 +262,7 @@ export async function labDown(id?: string): Promise<string[]> {
     for (const pid of pids) killGroup(pid, 'SIGKILL');
     for (const namespace of [state.branch, state.datacenter]) spawnSync('ip', ['netns', 'del', namespace], { stdio: 'ignore' });
     if (state.samba) rmSync(state.samba.root, { recursive: true, force: true });
-    // Known from the id, so it goes even when Samba failed before the state recorded it.
-    rmSync(labSharePath(state.id), { recursive: true, force: true });
+    removeLabShare(state.sharePath ?? state.samba?.sharePath);
     for (const file of [statePath(state.id), state.statsFile, join(LAB_STATE_DIR, `${state.id}.wanem.log`)]) rmSync(file, { force: true });
   }
   // Namespaces of ours whose state file is gone (a crash between steps): remove them too.

@@ -9,9 +9,23 @@
 
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, existsSync, fchmodSync, fchownSync, fstatSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, fchmodSync, fchownSync, fstatSync, fsyncSync, lstatSync, mkdirSync, mkdtempSync, openSync, realpathSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { PipefillError } from '../model/errors.js';
+
+/**
+ * A path Pipefill will not write through: a link to nowhere, a folder someone
+ * else owns, a short write. Plain Node here (src/platform imports no other
+ * layer); the CLI prints it as it prints Pipefill's own errors.
+ */
+export class UnsafePathError extends Error {
+  override readonly name = 'UnsafePathError';
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+  }
+}
 
 /** Owner and mode of a file, kept in a backup so a restore gives back exactly these. */
 export interface FileMeta {
@@ -29,7 +43,7 @@ export function resolveTarget(path: string): string {
   } catch {
     // Nothing there at all: the path itself is created.
   }
-  if (dangling) throw new PipefillError('bad-input', `${path} is a link to a file that does not exist.`, 'Point Pipefill at the configuration file itself.');
+  if (dangling) throw new UnsafePathError(`${path} is a link to a file that does not exist.`, 'Point Pipefill at the configuration file itself.');
   return path;
 }
 
@@ -91,7 +105,7 @@ export function replaceFile(path: string, content: string | Buffer, options: { m
     }
     if (old && !copyExtendedAttributes(target, temporary)) notes.push(`${path}: its extended attributes (ACLs) could not be copied; check them.`);
     fsyncSync(fd);
-    if (fstatSync(fd).size !== bytes.length) throw new PipefillError('apply-failed', `Writing ${temporary} came up short.`, 'Check the free space on that file system.');
+    if (fstatSync(fd).size !== bytes.length) throw new UnsafePathError(`Writing ${temporary} came up short.`, 'Check the free space on that file system.');
   } catch (error) {
     closeSync(fd);
     rmSync(temporary, { force: true });
@@ -123,7 +137,7 @@ function isLink(path: string): boolean {
   }
 }
 
-/** A new file that must not exist yet (a backup): exclusive, never through a link, 0600, on disk before it returns. */
+/** A new file that must not exist yet (a backup, a lab's state): exclusive, never through a link, 0600, on disk before it returns. */
 export function createExclusive(path: string, content: string): void {
   const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
@@ -135,4 +149,35 @@ export function createExclusive(path: string, content: string): void {
     closeSync(fd);
   }
   syncFolder(dirname(path));
+}
+
+/**
+ * A folder only this user may enter, made if missing: 0700, owned by this
+ * user, a real folder and not a link. One that exists with another owner, or
+ * as a link, is refused (someone may have planted it to catch what goes in);
+ * one of ours that others may read is closed to them.
+ */
+export function privateDirectory(path: string): string {
+  try {
+    mkdirSync(path, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const stat = lstatSync(path);
+  const uid = process.getuid?.();
+  if (!stat.isDirectory() || stat.isSymbolicLink() || (uid !== undefined && stat.uid !== uid)) {
+    throw new UnsafePathError(`${path} exists but is not a folder of this user's own (a link, or another owner's).`, `Remove ${path} (after checking what it is), then try again.`);
+  }
+  if ((stat.mode & 0o077) !== 0) chmodSync(path, 0o700);
+  return path;
+}
+
+/** Opens a new log file for appending: exclusive, never through a link, 0600. */
+export function openNewLog(path: string): number {
+  return openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+}
+
+/** A fresh folder with an unguessable name under `parent` (0700, made atomically: nothing planted can be it). */
+export function freshDirectory(parent: string, prefix: string): string {
+  return mkdtempSync(join(parent, prefix));
 }

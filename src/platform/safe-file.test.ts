@@ -2,10 +2,10 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PipefillError } from '../model/errors.js';
-import { backupPath, fileSnapshot, loadBackup, matchesSnapshot, restoreFile, saveBackup } from './plan.js';
-import { rollbackSamba } from './samba-conf.js';
-import { replaceFile } from './safe-file.js';
+import { backupPath, fileSnapshot, loadBackup, matchesSnapshot, restoreFile, saveBackup } from '../apply/plan.js';
+import { rollbackSamba } from '../apply/samba-conf.js';
+import { authenticationFileText, withAuthenticationFile } from '../lab/smbclient-auth.js';
+import { openNewLog, privateDirectory, replaceFile, UnsafePathError } from './safe-file.js';
 
 let dir: string;
 beforeEach(() => {
@@ -42,7 +42,7 @@ describe('replacing a configuration file', () => {
   it('refuses a link to nowhere instead of creating its target', () => {
     const link = join(dir, '90-pipefill.conf');
     symlinkSync(join(dir, 'elsewhere', 'passwd'), link);
-    expect(() => replaceFile(link, 'x')).toThrow(PipefillError);
+    expect(() => replaceFile(link, 'x')).toThrow(UnsafePathError);
     expect(existsSync(join(dir, 'elsewhere'))).toBe(false);
   });
 
@@ -88,5 +88,36 @@ describe('backups', () => {
     writeFileSync(path, '{"smbConf":');
     expect(() => loadBackup(path, { safeParse: () => ({ success: true, data: {} }) } as never)).toThrow(/not JSON/);
     expect(readFileSync(smbConf, 'utf8')).toBe('[global]\n');
+  });
+});
+
+describe('private folders and new files', () => {
+  it('makes a 0700 folder, closes one of ours that others could read, and refuses a planted link', () => {
+    const mine = privateDirectory(join(dir, 'state'));
+    expect(lstatSync(mine).mode & 0o777).toBe(0o700);
+    chmodSync(mine, 0o755);
+    privateDirectory(mine);
+    expect(lstatSync(mine).mode & 0o777).toBe(0o700);
+    mkdirSync(join(dir, 'elsewhere'));
+    symlinkSync(join(dir, 'elsewhere'), join(dir, 'planted'));
+    expect(() => privateDirectory(join(dir, 'planted'))).toThrow(UnsafePathError);
+  });
+
+  it('opens a log only if nothing is there yet, never through a link', () => {
+    symlinkSync(join(dir, 'victim.log'), join(dir, 'wanem.log'));
+    expect(() => openNewLog(join(dir, 'wanem.log'))).toThrow();
+    expect(existsSync(join(dir, 'victim.log'))).toBe(false);
+  });
+
+  it('gives smbclient its password in a 0600 file that is gone afterwards, and no line breaks in it', () => {
+    let seen = '';
+    withAuthenticationFile({ user: 'u', password: 'p w' }, (path) => {
+      seen = path;
+      expect(lstatSync(path).mode & 0o777).toBe(0o600);
+      expect(lstatSync(join(path, '..')).mode & 0o777).toBe(0o700);
+      expect(readFileSync(path, 'utf8')).toBe('username = u\npassword = p w\n');
+    });
+    expect(existsSync(seen)).toBe(false);
+    expect(() => authenticationFileText({ user: 'u', password: 'x\nusername = root' })).toThrow(/line break/);
   });
 });
