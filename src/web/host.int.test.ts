@@ -58,8 +58,28 @@ describe('web host', () => {
     rmSync(join(tmpdir(), 'pipefill-secret.txt'), { force: true });
   });
 
-  it('listens on 127.0.0.1 and prints an address with the token in its fragment', () => {
-    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]{20,}$/);
+  it('listens on 127.0.0.1 and prints an address with a launch code, not a session, in its fragment', () => {
+    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#launch=[A-Za-z0-9_-]{20,}$/);
+    expect(host.url).not.toContain(host.token);
+  });
+
+  it('trades a launch code for a session once, and never again', async () => {
+    const url = host.launchUrl();
+    const code = new URL(url).hash.replace('#launch=', '');
+    const trade = () => raw(`${host.origin}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ launch: code }) });
+    const first = await trade();
+    expect(first.status).toBe(200);
+    const { token } = JSON.parse(first.body) as { token: string };
+    expect(token).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    expect(token).not.toBe(code);
+    expect((await apiOverTransport(httpSend(host.origin, token, fetch)).hostInfo({})).shell).toBe('web');
+    // Spent: whoever read it from the browser's command line or history gets nothing.
+    const second = await trade();
+    expect(second.status).toBe(403);
+    expect(second.body).toMatch(/used already/);
+    // The code itself is no session, and nonsense spends nothing.
+    expect((await raw(`${host.origin}/api/hostInfo`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${code}` }, body: '{}' })).status).toBe(401);
+    expect((await raw(`${host.origin}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'not json' })).status).toBe(403);
   });
 
   it('serves the page with a strict CSP, and nothing outside its folder', async () => {

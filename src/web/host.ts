@@ -1,8 +1,14 @@
 // The local web mode: the renderer and the one API contract, served on
-// 127.0.0.1 only. Every API call needs the run's token (printed with the URL,
-// carried in the URL's fragment so it never reaches a log or a Referer);
-// requests whose Host or Origin is not this address are refused, so another
-// site in the same browser cannot drive it (DNS rebinding, CSRF).
+// 127.0.0.1 only. Every API call needs a session token. The address printed
+// and handed to the browser carries no token but a single-use launch code
+// (in the fragment, so it never reaches a log or a Referer): the page trades
+// it once for a session token (POST /session), which lives only in the page,
+// and clears it from the address bar. The browser's command line, readable
+// by every local user in /proc/<pid>/cmdline, and its history thus hold a
+// code that is spent; a code someone else spends first leaves the page
+// refusing to start, which shows. Requests whose Host or Origin is not this
+// address are refused, so another site in the same browser cannot drive it
+// (DNS rebinding, CSRF).
 //
 // POST /api/<method> streams newline-delimited frames: progress events, then
 // one result or one error. A client that goes away cancels its call.
@@ -24,16 +30,23 @@ export interface WebHostOptions {
   readonly rendererDir: string;
   /** 0 or absent: a free port. */
   readonly port?: number;
-  readonly token?: string;
 }
 
 export interface WebHost {
-  /** The address to open, token included. */
+  /** The address to open: a single-use launch code in its fragment. */
   readonly url: string;
   readonly origin: string;
+  /** A session for callers in this process (tests, the CLI's own checks). */
   readonly token: string;
+  /** Another address to open, with a fresh launch code (each opens one page). */
+  launchUrl(): string;
   close(): Promise<void>;
 }
+
+/** A launch code unused this long is forgotten: the page is opened within seconds of printing it. */
+export const LAUNCH_CODE_TTL_MS = 10 * 60 * 1000;
+/** Sessions the host keeps at once; the oldest goes first (each page load makes one). */
+const MAX_SESSIONS = 64;
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -78,7 +91,34 @@ function refuse(response: ServerResponse, status: number, message: string): void
 }
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
-  const token = options.token ?? randomBytes(24).toString('base64url');
+  const newSecret = () => randomBytes(24).toString('base64url');
+  const sessions = new Set<string>();
+  const addSession = () => {
+    const session = newSecret();
+    sessions.add(session);
+    if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.values().next().value ?? '');
+    return session;
+  };
+  const token = addSession();
+  const launchCodes = new Map<string, number>();
+  const newLaunchCode = () => {
+    const code = newSecret();
+    launchCodes.set(code, Date.now() + LAUNCH_CODE_TTL_MS);
+    return code;
+  };
+  /** Spends a launch code: true once, for a code this host made and that has not expired. */
+  const spendLaunchCode = (given: string): boolean => {
+    const now = Date.now();
+    for (const [code, expires] of launchCodes) {
+      if (expires < now) launchCodes.delete(code);
+      else if (sameToken(given, code)) {
+        launchCodes.delete(code);
+        return true;
+      }
+    }
+    return false;
+  };
+  const isSession = (given: string) => [...sessions].some((session) => sameToken(given, session));
   const indexFile = join(options.rendererDir, 'index.html');
   if (!existsSync(indexFile)) throw new PipefillInputError(`The renderer is not built (${indexFile} is missing).`, 'Run `npm run build` (npm start and npm test build it on first use).');
   const allowedHosts = new Set<string>();
@@ -114,8 +154,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
-    if (!sameToken(given, token)) {
-      refuse(response, 401, 'A valid token is required.');
+    if (!isSession(given)) {
+      refuse(response, 401, 'A valid session is required.');
       return;
     }
     if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
@@ -148,6 +188,22 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     response.end();
   };
 
+  const serveLaunch = async (request: IncomingMessage, response: ServerResponse) => {
+    let code = '';
+    try {
+      const parsed = JSON.parse(await readBody(request)) as unknown;
+      if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { launch?: unknown }).launch === 'string') code = (parsed as { launch: string }).launch;
+    } catch {
+      // an empty or broken body spends nothing
+    }
+    if (!spendLaunchCode(code)) {
+      refuse(response, 403, 'This launch address was used already, has expired, or is not this run\'s: run `pipefill ui` again and open the new address.');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    response.end(JSON.stringify({ token: addSession() }));
+  };
+
   const server: Server = createServer((request, response) => {
     // DNS rebinding and cross-site requests: only this host, only this origin.
     if (!allowedHosts.has(request.headers.host ?? '')) {
@@ -160,6 +216,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
     const path = (request.url ?? '/').split('?')[0] ?? '/';
+    if (request.method === 'POST' && path === '/session') {
+      void serveLaunch(request, response);
+      return;
+    }
     if (request.method === 'POST' && path.startsWith('/api/')) {
       void serveCall(path.slice('/api/'.length), request, response);
       return;
@@ -182,10 +242,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   allowedHosts.add(`127.0.0.1:${port}`);
   allowedHosts.add(`localhost:${port}`);
   for (const host of allowedHosts) allowedOrigins.add(`http://${host}`);
+  const launchUrl = () => `${origin}/#launch=${newLaunchCode()}`;
   return {
-    url: `${origin}/#token=${token}`,
+    url: launchUrl(),
     origin,
     token,
+    launchUrl,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -10,7 +10,6 @@ import type { Catalogue } from '../../../src/contract/plan.js';
 import { catalogue as localCatalogue } from '../../../src/contract/plan.js';
 import type { Report } from '../../../src/contract/report.js';
 import type { PlannerSettings } from './state/planner.js';
-import { tokenFromHash } from './api/connect.js';
 import { mergeReports } from './state/compare.js';
 import { plannerHash, settingsFromHash, settingsFromPreset } from './state/planner.js';
 import { toUiError, useAssessment } from './state/use-assessment.js';
@@ -59,10 +58,9 @@ export function App({ api }: { readonly api: PipefillApi }) {
   }, [api]);
 
   useEffect(() => {
-    // Keep a shared planner address in step with the sliders, and the web mode's token in it.
+    // Keep a shared planner address in step with the sliders (the session is not in the address).
     if (view === 'planner' && window.location.hash.startsWith('#plan&')) {
-      const token = tokenFromHash(window.location.hash);
-      window.history.replaceState(null, '', `${plannerHash(planner)}${token ? `&token=${token}` : ''}`);
+      window.history.replaceState(null, '', plannerHash(planner));
     }
   }, [planner, view]);
 

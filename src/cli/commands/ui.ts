@@ -21,8 +21,8 @@ import type { Output } from '../output.js';
 import { optional, parseOptions } from '../args.js';
 
 export const UI_USAGE = `pipefill ui [--port N] [--no-open] [--demo]
-  Serves the app on http://127.0.0.1 (a free port unless --port) and prints its address, token
-  included. Opens a browser when a display exists, unless --no-open. --demo starts a Samba and an
+  Serves the app on http://127.0.0.1 (a free port unless --port) and prints its address, with a
+  single-use launch code (each printed address opens one page). Opens a browser when a display exists, unless --no-open. --demo starts a Samba and an
   iperf3 server on loopback for the Start view's "Use the demo share". Runs until Ctrl-C.`;
 
 const OPTIONS = {
@@ -82,9 +82,15 @@ export async function uiCommand(argv: readonly string[], _api: PipefillApi, outp
   process.once('exit', killDemo);
   try {
     const host = await startWebHost({ api: createLocalApi({ shell: 'web', ...(demo ? { demo: demo.demo } : {}) }), rendererDir: RENDERER_DIR, ...(port === undefined ? {} : { port }) });
-    output.out(host.url);
-    if (values['no-open'] !== true && hasDisplay()) openBrowser(host.url);
-    else output.err('pipefill ui: open the address above in a browser (no display here, or --no-open). Ctrl-C stops it.');
+    // Each address opens one page (a single-use launch code): the browser gets one, the terminal another.
+    if (values['no-open'] !== true && hasDisplay()) {
+      openBrowser(host.url);
+      output.out(host.launchUrl());
+      output.err('pipefill ui: opened in your browser; the address above opens one more page. Ctrl-C stops it.');
+    } else {
+      output.out(host.url);
+      output.err('pipefill ui: open the address above in a browser (no display here, or --no-open); it opens one page. Ctrl-C stops it.');
+    }
     await untilStopped();
     // The demo first: closing the page's connections cannot hold it up.
     await demo?.servers.stop();
