@@ -4,12 +4,13 @@
 // remote content, navigation and new windows refused, every IPC message from
 // our own page only.
 
-import { app, BrowserWindow, ipcMain, Menu, net, protocol, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, net, protocol, session, shell } from 'electron';
 import { join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createLocalApi } from '../../src/assess/local-api.js';
 import { packageRoot } from '../../src/platform/package-root.js';
 import { registerContract } from './ipc-handlers.js';
+import { denyAllPermissions } from './permissions.js';
 
 const rendererDir = join(packageRoot(), 'dist', 'renderer');
 // dist/electron/app/main/main.js -> dist/electron/app/preload/preload.cjs
@@ -69,6 +70,7 @@ function buildMenu(): void {
 
 app.enableSandbox();
 void app.whenReady().then(() => {
+  denyAllPermissions(session.defaultSession);
   serveRenderer();
   buildMenu();
   // Our page only, whatever its fragment (the Planner keeps its link there).
