@@ -5,7 +5,7 @@
 // no console error.
 
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -125,6 +125,19 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     await expect(page.locator('[data-testid="sites"] tbody tr').first().textContent()).resolves.toContain(report.target.share);
     await expect.poll(() => page.locator('[data-testid="readiness"] tbody tr').count()).toBe(1);
     await screenshot(page, '05-reports');
+    // A report from a newer Pipefill (a workload this one does not know) still shows its results, without the pipe.
+    const future = join(SCREENSHOTS, 'future-report.json');
+    writeFileSync(future, JSON.stringify({ ...report, startedAt: '2030-01-01T00:00:00.000Z', diagnosis: { ...report.diagnosis, findings: report.diagnosis.findings.map((f) => ({ ...f, workload: 'tr9999-future-set' })) } }));
+    await page.getByLabel('Open saved reports (JSON)').setInputFiles(future);
+    await expect.poll(() => page.locator('[data-testid="sites"] tbody tr').count()).toBe(2);
+    const rowsText = await page.locator('[data-testid="sites"] tbody tr').allTextContents();
+    const futureRow = rowsText.findIndex((text) => text.includes('2030'));
+    await page.getByRole('button', { name: `Show the results of report ${futureRow + 1}` }).click();
+    await page.getByRole('heading', { name: 'Results' }).waitFor();
+    await expect(page.getByText('tr9999-future-set').first().isVisible()).resolves.toBe(true);
+    rmSync(future, { force: true });
+    // As before it: no report shown (the next test plans from the Planner's link).
+    await page.reload();
 
     // The exports a ticket gets: HTML opened in Chromium, the PDF's first page rendered to PNG.
     const html = join(SCREENSHOTS, 'report.html');

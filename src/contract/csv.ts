@@ -1,10 +1,11 @@
 // One CSV field, as every export writes it (the report's CSV, the planner's).
-// Quotes what needs quoting, and defuses a leading = + - @ that a spreadsheet
-// would run as a formula. Pure.
+// Quotes what needs quoting, and defuses what a spreadsheet would run as a
+// formula: a leading = + - @, and a leading TAB or CR, which some
+// spreadsheets skip before looking for one (OWASP, "CSV Injection"). Pure.
 
 export function csvField(value: string | number | boolean): string {
   if (typeof value !== 'string') return String(value);
-  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\n\r]/.test(safe) || safe !== value ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

@@ -4,6 +4,7 @@
 // path's BDP, from the model, for the generation's own stack on the probed
 // path). Pure.
 
+import { PipefillError } from '../model/errors.js';
 import type { LimitLayer } from '../model/in-flight.js';
 import { predict } from '../model/predict.js';
 import type { CopyTestResult } from './copy-test.js';
@@ -55,10 +56,21 @@ export interface Pipe {
   readonly bars: readonly PipeBar[];
 }
 
-/** Each layer's in-flight budget for one finding's copy, on the probed path. */
-export function pipeFor(report: Report, finding: Finding): Pipe {
+/**
+ * Each layer's in-flight budget for one finding's copy, on the probed path;
+ * undefined when the model cannot weigh it (a workload this Pipefill does
+ * not know, from a newer one or an edited file): the rest of the report
+ * still shows.
+ */
+export function pipeFor(report: Report, finding: Finding): Pipe | undefined {
   const link = { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs };
-  const prediction = predict({ client: finding.profile, server: report.options.server, op: finding.op, workload: finding.workload, link });
+  let prediction;
+  try {
+    prediction = predict({ client: finding.profile, server: report.options.server, op: finding.op, workload: finding.workload, link });
+  } catch (error) {
+    if (error instanceof PipefillError) return undefined;
+    throw error;
+  }
   const tightest = prediction.layers.reduce((best, layer) => (layer.bytesPerSecond < best.bytesPerSecond ? layer : best));
   return {
     title: `${finding.profile} ${finding.op} (${finding.workload}) at ${link.rttMs.toFixed(1)} ms`,

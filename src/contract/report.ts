@@ -57,8 +57,22 @@ export const ReportSchema = z.object({
 });
 export type Report = z.infer<typeof ReportSchema>;
 
+/**
+ * The largest report Pipefill opens. A real one is well under 1 MiB (a full
+ * assessment's timelines are ~300 KiB); anything near this is not a report,
+ * and parsing it would stall the page.
+ */
+export const MAX_REPORT_BYTES = 16 * 1024 * 1024;
+
+/** Refuses a report file by its size, before it is read. */
+export function checkReportSize(bytes: number, name: string): void {
+  if (bytes > MAX_REPORT_BYTES) throw new PipefillInputError(`${name} is ${(bytes / 1024 / 1024).toFixed(1)} MiB; a Pipefill report is at most ${MAX_REPORT_BYTES / 1024 / 1024} MiB.`, 'Give a report saved by `pipefill assess --out` or the app\'s Export.');
+}
+
 /** A saved report's text, checked against the schema; what is wrong names the file (`name`). */
 export function parseReportText(text: string, name: string): Report {
+  // UTF-16 code units: at most the byte count, so this never refuses a file checkReportSize let through.
+  checkReportSize(text.length, name);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -15,7 +15,11 @@ export function chromiumPath(): string | undefined {
 }
 
 /** No sandbox when run as root; no background networking (a closed network refuses it, many times a start). */
-export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/**
+ * Chromium's sandbox stays on, except as root, where Chromium refuses to
+ * start with it (and a root process is not what the sandbox guards anyway).
+ */
+export const CHROMIUM_FLAGS = ['--headless', ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export function htmlToPdf(html: string, outPath: string): void {
   const chromium = chromiumPath();

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { compareSites, parseTarget } from '../contract/compare.js';
 import { observationsFromReport, recommendFromInput } from '../contract/recommend.js';
 import type { Report } from '../contract/report.js';
-import { ReportSchema } from '../contract/report.js';
+import { checkReportSize, MAX_REPORT_BYTES, parseReportText, ReportSchema } from '../contract/report.js';
+import { PipefillInputError } from '../model/errors.js';
 import { csvField } from '../contract/csv.js';
 import { reportCsv } from './csv.js';
 import { reportHtml } from './html.js';
@@ -28,6 +29,10 @@ describe('CSV export', () => {
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
     expect(csvField(3.5)).toBe('3.5');
+    // Spreadsheets that skip a leading TAB or CR before looking for a formula.
+    expect(csvField('\t=1+1')).toBe(`"'\t=1+1"`);
+    expect(csvField('\r=1+1')).toBe(`"'\r=1+1"`);
+    expect(csvField('-2')).toBe(`"'-2"`);
   });
 });
 
@@ -47,6 +52,18 @@ describe('HTML export', () => {
     expect(html).toContain('75.86 ms median');
     expect(html).toContain(slow.diagnosis.findings[0]?.sentence.slice(0, 40).replace(/&/g, '&amp;'));
     expect(html).not.toMatch(/password"/i);
+  });
+
+  it('exports a report whose workload this Pipefill does not know, without its pipe', () => {
+    const future = { ...slow, diagnosis: { ...slow.diagnosis, findings: slow.diagnosis.findings.map((f) => ({ ...f, workload: 'tr9999-future-set' })) } };
+    const exported = reportHtml(future);
+    expect(exported).toContain('tr9999-future-set');
+    expect(reportCsv(future)).toContain('\r\n');
+  });
+
+  it('refuses a report file far larger than any report, before parsing it', () => {
+    expect(() => parseReportText(' '.repeat(MAX_REPORT_BYTES + 1), 'huge.json')).toThrow(/at most 16 MiB/);
+    expect(() => checkReportSize(MAX_REPORT_BYTES + 1, 'huge.json')).toThrow(PipefillInputError);
   });
 
   it('escapes what it shows', () => {

@@ -19,6 +19,7 @@ import { RecommendationsView } from './views/recommendations-view.js';
 import { ReportsView } from './views/reports-view.js';
 import { ResultsView } from './views/results-view.js';
 import { RunView } from './views/run-view.js';
+import { ViewBoundary } from './views/view-boundary.js';
 import { StartView } from './views/start-view.js';
 
 const VIEWS = ['start', 'run', 'results', 'recommendations', 'planner', 'reports'] as const;
@@ -90,24 +91,26 @@ export function App({ api }: { readonly api: PipefillApi }) {
             {loadError.message} {loadError.hint}
           </p>
         )}
-        {view === 'start' && (
-          <StartView
-            catalogue={catalogue}
-            host={host}
-            onPlan={() => setView('planner')}
-            onAssess={(input) => {
-              setView('run');
-              void assessment.start(input).then((report) => {
-                if (report) setReports((current) => mergeReports(current, [report]));
-              });
-            }}
-          />
-        )}
-        {view === 'run' && <RunView phase={assessment.phase} run={assessment.run} error={assessment.error} onCancel={assessment.cancel} onResults={() => setView('results')} onStart={() => setView('start')} />}
-        {view === 'results' && <ResultsView report={assessment.report} onStart={() => setView('start')} />}
-        {view === 'recommendations' && <RecommendationsView api={api} catalogue={catalogue} report={assessment.report} planner={planner} />}
-        {view === 'planner' && <PlannerView catalogue={plannerCatalogue} settings={planner} onChange={setPlanner} />}
-        {view === 'reports' && <ReportsView reports={reports} onOpen={(opened) => setReports((current) => mergeReports(current, opened))} onShow={showReport} />}
+        <ViewBoundary key={view} name={VIEW_LABELS[view]} onLeave={() => setView('start')}>
+          {view === 'start' && (
+            <StartView
+              catalogue={catalogue}
+              host={host}
+              onPlan={() => setView('planner')}
+              onAssess={(input) => {
+                setView('run');
+                void assessment.start(input).then((report) => {
+                  if (report) setReports((current) => mergeReports(current, [report]));
+                });
+              }}
+            />
+          )}
+          {view === 'run' && <RunView phase={assessment.phase} run={assessment.run} error={assessment.error} onCancel={assessment.cancel} onResults={() => setView('results')} onStart={() => setView('start')} />}
+          {view === 'results' && <ResultsView report={assessment.report} onStart={() => setView('start')} />}
+          {view === 'recommendations' && <RecommendationsView api={api} catalogue={catalogue} report={assessment.report} planner={planner} />}
+          {view === 'planner' && <PlannerView catalogue={plannerCatalogue} settings={planner} onChange={setPlanner} />}
+          {view === 'reports' && <ReportsView reports={reports} onOpen={(opened) => setReports((current) => mergeReports(current, opened))} onShow={showReport} />}
+        </ViewBoundary>
       </main>
     </div>
   );

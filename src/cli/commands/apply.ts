@@ -3,12 +3,12 @@
 // sysctls and a reachable Samba smb.conf are changed here; Windows, ONTAP and
 // macOS get scripts to run there.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import type { PipefillApi } from '../../contract/api.js';
 import type { RecommendationOut, RecommendResult } from '../../contract/recommend.js';
 import { RecommendResultSchema } from '../../contract/recommend.js';
-import { ReportSchema } from '../../contract/report.js';
+import { checkReportSize, ReportSchema } from '../../contract/report.js';
 import type { ClientProfileId } from '../../model/client-profiles.js';
 import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';
@@ -56,8 +56,10 @@ function parseTarget(text: string | undefined): ApplyTarget {
 async function loadRecommendations(path: string, target: ApplyTarget, client: ClientProfileId | undefined, smbConf: string | undefined, api: PipefillApi): Promise<RecommendationOut[]> {
   let json: unknown;
   try {
+    checkReportSize(statSync(path).size, path);
     json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
+    if (error instanceof PipefillInputError) throw error;
     throw new PipefillInputError(`Cannot read ${path} as JSON: ${error instanceof Error ? error.message : String(error)}.`, 'Give the output of `pipefill recommend --json`, or an assessment report.');
   }
   const recommended = RecommendResultSchema.safeParse(json);

@@ -1,10 +1,10 @@
 // pipefill recommend: the settings that make copies faster on a path, from an
 // assessment report or a bandwidth and RTT, with the model's time before and after.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { PipefillApi } from '../../contract/api.js';
 import type { RecommendApiInput, RecommendResult } from '../../contract/recommend.js';
-import { parseReportText } from '../../contract/report.js';
+import { checkReportSize, parseReportText } from '../../contract/report.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { formatDuration, formatRate } from '../../model/units.js';
 import { optional, parseOptions, required } from '../args.js';
@@ -31,8 +31,10 @@ const OPTIONS = {
 export function readReportFile(path: string) {
   let text: string;
   try {
+    checkReportSize(statSync(path).size, path);
     text = readFileSync(path, 'utf8');
   } catch (error) {
+    if (error instanceof PipefillInputError) throw error;
     throw new PipefillInputError(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}.`, 'Give the path of a report saved by `pipefill assess --out`.');
   }
   return parseReportText(text, path);

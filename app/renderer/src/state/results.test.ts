@@ -35,11 +35,16 @@ describe('results', () => {
 
   it("draws XP's pipe: a 60 KiB pipeline against a 620 KB BDP, the pipeline limiting", () => {
     const pipe = pipeFor(report, finding);
+    if (!pipe) throw new Error('no pipe');
     expect(pipe.bdpBytes).toBeCloseTo((155e6 / 8) * 0.032, 0);
     const limiting = pipe.bars.filter((bar) => bar.limiting);
     expect(limiting.map((bar) => bar.layer)).toEqual(['Copy pipeline']);
     expect(limiting[0]?.bytesInFlight).toBe(60 * 1024);
     expect(pipe.bandwidthLimits).toBe(false);
+  });
+
+  it('draws no pipe, rather than failing, for a workload this Pipefill does not know', () => {
+    expect(pipeFor(report, { ...finding, workload: 'tr9999-future-set' })).toBeUndefined();
   });
 
   it('opens on the headline finding', () => {

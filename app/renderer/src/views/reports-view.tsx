@@ -3,7 +3,7 @@
 
 import { useMemo, useState } from 'react';
 import type { Report } from '../../../../src/contract/report.js';
-import { parseReportText } from '../../../../src/contract/report.js';
+import { checkReportSize, parseReportText } from '../../../../src/contract/report.js';
 import type { ClientProfileId, Op } from '../../../../src/model/client-profiles.js';
 import { CLIENT_PROFILE_IDS } from '../../../../src/model/client-profiles.js';
 import { formatDuration, formatRate } from '../../../../src/model/units.js';
@@ -32,6 +32,7 @@ export function ReportsView({ reports, onOpen, onShow }: ReportsViewProps) {
     const failed: string[] = [];
     for (const file of Array.from(files)) {
       try {
+        checkReportSize(file.size, file.name);
         opened.push(parseReportText(await file.text(), file.name));
       } catch (error) {
         failed.push(error instanceof Error ? error.message : String(error));
