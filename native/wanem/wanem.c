@@ -15,6 +15,9 @@
 //                  --rate-bps N --delay-us N [--queue-bytes N] [--loss P] [--jitter-us N]
 //                  [--seed N] [--stats FILE]
 // SIGUSR1 writes counters as JSON to the stats file; SIGTERM writes them and exits.
+// SIGUSR2 re-reads the control file (--control): `name=value` lines that change
+// delay-us, loss, rate-bps, queue-bytes or blackhole (1 drops every packet) while
+// the link runs, for tests of a failing link; the stats file then shows them.
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -58,7 +61,10 @@ static uint64_t delay_ns, jitter_ns, queue_limit_bytes;
 static double loss_rate;
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 static const char *stats_path;
-static volatile sig_atomic_t want_stats, want_exit;
+static volatile sig_atomic_t want_stats, want_exit, want_control;
+static const char *control_path;
+static int blackhole;
+static uint64_t control_applied;
 static direction_t dirs[2];
 
 static uint64_t now_ns(void) {
@@ -107,7 +113,7 @@ static uint64_t backlog_bytes(const direction_t *d, uint64_t now) {
 static void arrive(direction_t *d, const uint8_t *packet, size_t length, uint64_t now) {
   d->packets_in++;
   d->bytes_in += length;
-  if (loss_rate > 0 && random_unit() < loss_rate) {
+  if (blackhole || (loss_rate > 0 && random_unit() < loss_rate)) {
     d->drops_loss++;
     return;
   }
@@ -164,8 +170,9 @@ static void write_stats(void) {
     close(fd);
     return;
   }
-  fprintf(f, "{\"rateBps\": %.0f, \"delayUs\": %llu, \"queueBytes\": %llu, \"loss\": %.9f, \"jitterUs\": %llu, \"directions\": [",
-          rate_bps, (unsigned long long)(delay_ns / 1000), (unsigned long long)queue_limit_bytes, loss_rate, (unsigned long long)(jitter_ns / 1000));
+  fprintf(f, "{\"rateBps\": %.0f, \"delayUs\": %llu, \"queueBytes\": %llu, \"loss\": %.9f, \"jitterUs\": %llu, \"blackhole\": %d, \"controlApplied\": %llu, \"directions\": [",
+          rate_bps, (unsigned long long)(delay_ns / 1000), (unsigned long long)queue_limit_bytes, loss_rate, (unsigned long long)(jitter_ns / 1000), blackhole,
+          (unsigned long long)control_applied);
   for (int i = 0; i < 2; i++) {
     direction_t *d = &dirs[i];
     fprintf(f, "%s{\"name\": \"%s\", \"packetsIn\": %llu, \"bytesIn\": %llu, \"packetsOut\": %llu, \"bytesOut\": %llu, \"dropsQueue\": %llu, \"dropsLoss\": %llu, \"dropsFull\": %llu, \"peakBacklogBytes\": %llu}",
@@ -180,7 +187,42 @@ static void write_stats(void) {
 
 static void on_signal(int sig) {
   if (sig == SIGUSR1) want_stats = 1;
+  else if (sig == SIGUSR2) want_control = 1;
   else want_exit = 1;
+}
+
+/* Applies the control file's `name=value` lines; values out of range are ignored (the stats show what holds). */
+static void apply_control(void) {
+  if (!control_path) return;
+  int fd = open(control_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  char text[1024];
+  ssize_t got = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (got <= 0) return;
+  text[got] = 0;
+  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    char *eq = strchr(line, '=');
+    if (!eq) continue;
+    *eq = 0;
+    const char *value = eq + 1;
+    if (strcmp(line, "delay-us") == 0) {
+      unsigned long long us = strtoull(value, NULL, 10);
+      if (us <= 5000000ULL) delay_ns = us * 1000ULL;
+    } else if (strcmp(line, "loss") == 0) {
+      double loss = strtod(value, NULL);
+      if (loss >= 0 && loss < 1) loss_rate = loss;
+    } else if (strcmp(line, "rate-bps") == 0) {
+      double rate = strtod(value, NULL);
+      if (rate >= 1000) rate_bps = rate;
+    } else if (strcmp(line, "queue-bytes") == 0) {
+      unsigned long long bytes = strtoull(value, NULL, 10);
+      if (bytes >= 1600) queue_limit_bytes = bytes;
+    } else if (strcmp(line, "blackhole") == 0) {
+      blackhole = strcmp(value, "1") == 0;
+    }
+  }
+  control_applied++;
 }
 
 static const char *arg(int argc, char **argv, const char *name, const char *fallback) {
@@ -203,6 +245,8 @@ int main(int argc, char **argv) {
   rng_state ^= strtoull(arg(argc, argv, "--seed", "1"), NULL, 10) * 0x100000001b3ULL;
   stats_path = arg(argc, argv, "--stats", "");
   if (!*stats_path) stats_path = NULL;
+  control_path = arg(argc, argv, "--control", "");
+  if (!*control_path) control_path = NULL;
   /* Default queue: one bandwidth-delay product of the round trip. */
   uint64_t bdp = (uint64_t)(rate_bps / 8 * (double)(2 * delay_ns) / 1e9);
   queue_limit_bytes = strtoull(arg(argc, argv, "--queue-bytes", "0"), NULL, 10);
@@ -225,11 +269,13 @@ int main(int argc, char **argv) {
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
   sigaction(SIGUSR1, &sa, NULL);
+  sigaction(SIGUSR2, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGINT, &sa, NULL);
   sigset_t blocked, during_poll;
   sigemptyset(&blocked);
   sigaddset(&blocked, SIGUSR1);
+  sigaddset(&blocked, SIGUSR2);
   sigaddset(&blocked, SIGTERM);
   sigaddset(&blocked, SIGINT);
   sigprocmask(SIG_BLOCK, &blocked, &during_poll); /* signals arrive only inside ppoll */
@@ -252,6 +298,11 @@ int main(int argc, char **argv) {
     }
     int ready = ppoll(fds, 2, tp, &during_poll);
     if (ready < 0 && errno != EINTR) die("ppoll");
+    if (want_control) {
+      want_control = 0;
+      apply_control();
+      write_stats();
+    }
     if (want_stats) {
       want_stats = 0;
       write_stats();

@@ -51,6 +51,9 @@ export const CopyTestResultSchema = z.object({
       peerWindowLimitedFraction: z.number().optional(),
       sendBufferLimitedFraction: z.number().optional(),
       retransmittedFraction: z.number().optional(),
+      rttStartMs: z.number().optional(),
+      rttEndMs: z.number().optional(),
+      outOfOrderPackets: z.number().optional(),
       congestion: z.string().optional(),
     })
     .optional(),

@@ -87,3 +87,35 @@ export function headlineFinding(report: Report): Finding | undefined {
   const { findings, headline } = report.diagnosis;
   return findings.find((finding) => headline.startsWith(`${finding.profile} ${finding.op} of ${finding.workload}:`)) ?? findings[0];
 }
+
+/** No bytes for this long, between bytes, is a stall worth naming (a blackhole, a long retransmission wait). */
+const STALL_MS = 1_000;
+/** A round trip that ends at least this many times its start, and 10 ms apart, changed on the way. */
+const RTT_CHANGE_FACTOR = 2;
+
+/**
+ * What happened to the path during one copy, in sentences for a person: stalls
+ * in the timeline, the kernel's round trip before and after, retransmissions
+ * and out-of-order arrivals (loss). Empty for a copy on a healthy path (pure).
+ */
+export function pathEvents(result: Pick<CopyTestResult, 'timeline' | 'tcp'>): string[] {
+  const events: string[] = [];
+  const buckets = result.timeline;
+  let quietFrom: number | undefined;
+  let seenBytes = false;
+  for (const point of buckets) {
+    if (point.bytes > 0) {
+      if (quietFrom !== undefined && seenBytes && point.tMs - quietFrom >= STALL_MS) events.push(`The copy stalled for ${((point.tMs - quietFrom) / 1000).toFixed(1)} s at ${(quietFrom / 1000).toFixed(1)} s: no data moved.`);
+      quietFrom = undefined;
+      seenBytes = true;
+    } else if (quietFrom === undefined) quietFrom = point.tMs;
+  }
+  const tcp = result.tcp;
+  if (tcp?.rttStartMs !== undefined && tcp.rttEndMs !== undefined) {
+    const [start, end] = [tcp.rttStartMs, tcp.rttEndMs];
+    if (Math.abs(end - start) >= 10 && (end >= start * RTT_CHANGE_FACTOR || start >= end * RTT_CHANGE_FACTOR)) events.push(`The round trip changed during the copy: ${start.toFixed(0)} ms before, ${end.toFixed(0)} ms after.`);
+  }
+  if ((tcp?.retransmittedFraction ?? 0) >= 0.001) events.push(`TCP sent ${(((tcp?.retransmittedFraction ?? 0) * 100)).toFixed(1)}% of its bytes again: packets were lost on the way to the server.`);
+  if ((tcp?.outOfOrderPackets ?? 0) > 0) events.push(`${tcp?.outOfOrderPackets} packets arrived out of order: packets were lost on the way from the server.`);
+  return events;
+}

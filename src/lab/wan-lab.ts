@@ -109,6 +109,10 @@ function statePath(id: string): string {
   return join(LAB_STATE_DIR, `${id}.json`);
 }
 
+function controlPath(id: string): string {
+  return join(LAB_STATE_DIR, `${id}.control`);
+}
+
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
   try {
@@ -190,6 +194,7 @@ export async function labUp(link: LabLink, options: LabOptions = {}): Promise<La
         '--jitter-us', String(Math.round((link.jitterMs ?? 0) * 1000)),
         '--seed', String(options.seed ?? 1),
         '--stats', statsFile,
+        '--control', controlPath(id),
       ],
       { detached: true, stdio: ['ignore', log, log] },
     );
@@ -247,6 +252,47 @@ export async function forwarderStats(state: LabState): Promise<unknown> {
   return JSON.parse(readFileSync(state.statsFile, 'utf8')) as unknown;
 }
 
+/** What a running lab's link can be changed to: the failures a real path has (tests of a failing link). */
+export interface LinkChange {
+  readonly rttMs?: number;
+  readonly lossRate?: number;
+  /** Drop every packet both ways until set false again. */
+  readonly blackhole?: boolean;
+}
+
+interface ForwarderSettings {
+  readonly delayUs: number;
+  readonly loss: number;
+  readonly blackhole: number;
+  readonly controlApplied: number;
+}
+
+/**
+ * Changes the running link (the forwarder re-reads its control file on
+ * SIGUSR2) and returns once its counters show the change applied.
+ */
+export async function changeLink(state: LabState, change: LinkChange): Promise<void> {
+  const before = (await forwarderStats(state)) as ForwarderSettings;
+  const lines = [
+    ...(change.rttMs === undefined ? [] : [`delay-us=${Math.round((change.rttMs * 1000) / 2)}`]),
+    ...(change.lossRate === undefined ? [] : [`loss=${change.lossRate}`]),
+    ...(change.blackhole === undefined ? [] : [`blackhole=${change.blackhole ? 1 : 0}`]),
+  ];
+  replaceFile(controlPath(state.id), `${lines.join('\n')}\n`, { newMode: 0o600 });
+  process.kill(state.forwarderPid, 'SIGUSR2');
+  await waitFor(() => {
+    try {
+      return (JSON.parse(readFileSync(state.statsFile, 'utf8')) as ForwarderSettings).controlApplied > before.controlApplied;
+    } catch {
+      return false;
+    }
+  }, 'The link change');
+  const after = JSON.parse(readFileSync(state.statsFile, 'utf8')) as ForwarderSettings;
+  if ((change.blackhole !== undefined && after.blackhole !== (change.blackhole ? 1 : 0)) || (change.rttMs !== undefined && after.delayUs !== Math.round((change.rttMs * 1000) / 2))) {
+    throw new PipefillError('lab-failed', `The forwarder did not take the change (${lines.join(', ')}).`, 'Check the forwarder log in /run/pipefill-lab.');
+  }
+}
+
 /**
  * Removes one lab (or every lab when no id is given): its processes by PID,
  * its namespaces, its files. Safe to run twice. Returns the ids removed.
@@ -263,7 +309,7 @@ export async function labDown(id?: string): Promise<string[]> {
     for (const namespace of [state.branch, state.datacenter]) spawnSync('ip', ['netns', 'del', namespace], { stdio: 'ignore' });
     if (state.samba) rmSync(state.samba.root, { recursive: true, force: true });
     removeLabShare(state.sharePath ?? state.samba?.sharePath);
-    for (const file of [statePath(state.id), state.statsFile, join(LAB_STATE_DIR, `${state.id}.wanem.log`)]) rmSync(file, { force: true });
+    for (const file of [statePath(state.id), state.statsFile, controlPath(state.id), join(LAB_STATE_DIR, `${state.id}.wanem.log`)]) rmSync(file, { force: true });
   }
   // Namespaces of ours whose state file is gone (a crash between steps): remove them too.
   if (id === undefined) {

@@ -2,7 +2,7 @@
 // SVG, no script and nothing fetched, so it opens from a ticket attachment and
 // prints cleanly (Chromium turns it into the PDF). Pure.
 
-import { headlineFinding, LAYER_LABELS, negotiatedText, pipeFor, protectionText } from '../contract/report-views.js';
+import { headlineFinding, LAYER_LABELS, negotiatedText, pathEvents, pipeFor, protectionText } from '../contract/report-views.js';
 import type { Report } from '../contract/report.js';
 import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../model/units.js';
 import { barChartSvg, escapeXml } from './svg.js';
@@ -57,6 +57,8 @@ export function reportHtml(report: Report): string {
   });
   const sentences = findings.map((f) => `<div class="finding"><p><strong>${escapeXml(`${f.profile} ${f.op} ${f.workload}`)}</strong>: ${escapeXml(f.sentence)}</p></div>`);
   const emulated = report.copyTests.find((test) => test.emulation)?.emulation;
+  // What the path did during the copies (stalls, a changed round trip, loss), where it did anything.
+  const pathNotes = report.copyTests.flatMap((test) => pathEvents(test).map((event) => `<li>${escapeXml(`${test.profile} ${test.op} ${test.workload}`)}: ${escapeXml(event)}</li>`));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -82,6 +84,7 @@ ${rows.join('\n')}
 </tbody>
 </table>
 ${emulated ? `<p class="muted">${escapeXml(emulated)}</p>` : ''}
+${pathNotes.length > 0 ? `<h2>What the path did during the copies</h2>\n<ul>\n${pathNotes.join('\n')}\n</ul>` : ''}
 ${times}
 ${pipeSvg}
 <h2>Diagnosis</h2>

@@ -8,6 +8,7 @@ import type { Report } from '../contract/report.js';
 import { checkReportSize, MAX_REPORT_BYTES, parseReportText, ReportSchema } from '../contract/report.js';
 import { PipefillInputError } from '../model/errors.js';
 import { csvField } from '../contract/csv.js';
+import { pathEvents } from '../contract/report-views.js';
 import { reportCsv } from './csv.js';
 import { reportHtml } from './html.js';
 
@@ -105,5 +106,21 @@ describe('branch readiness', () => {
   it('says when no setting is enough', () => {
     const result = compareSites([slow], parseTarget('file/read<2s@win10-smb3'));
     expect(result.sites[0]?.fix).toMatch(/No setting is enough/);
+  });
+});
+
+describe('what the path did during a copy', () => {
+  const point = (tMs: number, bytes: number) => ({ tMs, bytes, ops: bytes > 0 ? 1 : 0 });
+  it('names stalls, a changed round trip and loss each way, and nothing on a healthy path', () => {
+    const healthy = { timeline: [0, 100, 200, 300].map((t) => point(t, 1000)), tcp: { rttStartMs: 32.1, rttEndMs: 33.4, retransmittedFraction: 0, outOfOrderPackets: 0 } };
+    expect(pathEvents(healthy)).toEqual([]);
+    const stalled = [point(0, 1000), ...Array.from({ length: 52 }, (_, i) => point(100 + i * 100, 0)), point(5300, 1000)];
+    const events = pathEvents({ timeline: stalled, tcp: { rttStartMs: 32, rttEndMs: 301, retransmittedFraction: 0.012, outOfOrderPackets: 40 } });
+    expect(events[0]).toBe('The copy stalled for 5.2 s at 0.1 s: no data moved.');
+    expect(events[1]).toMatch(/32 ms before, 301 ms after/);
+    expect(events[2]).toMatch(/1\.2% of its bytes again/);
+    expect(events[3]).toMatch(/40 packets arrived out of order/);
+    // Quiet before the first byte (opening, the ramp) is no stall.
+    expect(pathEvents({ timeline: [point(0, 0), ...Array.from({ length: 20 }, (_, i) => point(100 + i * 100, 0)), point(2200, 5)] })).toEqual([]);
   });
 });

@@ -19,8 +19,11 @@ describe('tcp_info from ss', () => {
       bytesSent: 8392608,
       bytesRetrans: 4344,
       bytesReceived: 19000,
+      rttMs: 33.1,
       congestion: 'bbr',
     });
+    // Linux 5.4+: segments that arrived out of order (a read that lost packets on the way).
+    expect(parseSsTcpInfo(`${after} rcv_ooopack:17`)?.rcvOooPackets).toBe(17);
   });
 
   it('finds nothing in empty output (the connection is gone, or ss printed nothing)', () => {
@@ -38,6 +41,6 @@ describe('tcp_info from ss', () => {
 
   it('has no fractions when the copy sent nothing (a read)', () => {
     const idle = parseSsTcpInfo(before);
-    expect(tcpEvidence(idle, idle)).toEqual({ peerWindowBytes: 65536, receiveSpaceBytes: 14600, congestion: 'bbr' });
+    expect(tcpEvidence(idle, idle)).toEqual({ peerWindowBytes: 65536, receiveSpaceBytes: 14600, rttStartMs: 32.9, rttEndMs: 32.9, congestion: 'bbr' });
   });
 });

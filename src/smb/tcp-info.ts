@@ -20,6 +20,10 @@ export interface TcpInfoSample {
   readonly bytesSent?: number;
   readonly bytesRetrans?: number;
   readonly bytesReceived?: number;
+  /** The kernel's smoothed round trip (ms). */
+  readonly rttMs?: number;
+  /** Segments that arrived out of order: a gap, filled later by a retransmission (loss on the way here). */
+  readonly rcvOooPackets?: number;
   readonly congestion?: string;
 }
 
@@ -31,6 +35,11 @@ export interface TcpEvidence {
   readonly sendBufferLimitedFraction?: number;
   /** Retransmitted bytes over bytes sent during the copy. */
   readonly retransmittedFraction?: number;
+  /** The kernel's smoothed RTT before and after the copy (ms): a path whose delay changed shows here. */
+  readonly rttStartMs?: number;
+  readonly rttEndMs?: number;
+  /** Segments received out of order during the copy: losses on the server's way to this client. */
+  readonly outOfOrderPackets?: number;
   readonly congestion?: string;
 }
 
@@ -52,6 +61,8 @@ export function parseSsTcpInfo(text: string): TcpInfoSample | undefined {
     bytesSent: number(text, /\bbytes_sent:(\d+)/),
     bytesRetrans: number(text, /\bbytes_retrans:(\d+)/),
     bytesReceived: number(text, /\bbytes_received:(\d+)/),
+    rttMs: number(text, /\brtt:([\d.]+)\//),
+    rcvOooPackets: number(text, /\brcv_ooopack:(\d+)/),
   };
   // The tcp_info line starts with the congestion control's name.
   const congestion = /^\s+([a-z][a-z0-9_]*)\s+(?:wscale|rto|ts|sack|ecn)/m.exec(text)?.[1];
@@ -70,6 +81,9 @@ export function tcpEvidence(before: TcpInfoSample | undefined, after: TcpInfoSam
     ...(after.rcvSpaceBytes === undefined ? {} : { receiveSpaceBytes: after.rcvSpaceBytes }),
     ...(busy > 0 ? { peerWindowLimitedFraction: Math.min(1, delta('rwndLimitedMs') / busy), sendBufferLimitedFraction: Math.min(1, delta('sndbufLimitedMs') / busy) } : {}),
     ...(sent > 0 ? { retransmittedFraction: delta('bytesRetrans') / sent } : {}),
+    ...(before?.rttMs === undefined ? {} : { rttStartMs: before.rttMs }),
+    ...(after.rttMs === undefined ? {} : { rttEndMs: after.rttMs }),
+    ...(after.rcvOooPackets === undefined ? {} : { outOfOrderPackets: after.rcvOooPackets - (before?.rcvOooPackets ?? 0) }),
     ...(after.congestion ? { congestion: after.congestion } : {}),
   };
 }

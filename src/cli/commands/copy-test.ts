@@ -3,7 +3,7 @@
 import type { PipefillApi } from '../../contract/api.js';
 import { apiContract } from '../../contract/api.js';
 import { parseInput } from '../../contract/validate.js';
-import { protectionText } from '../../contract/report-views.js';
+import { pathEvents, protectionText } from '../../contract/report-views.js';
 import type { CopyTestInput, CopyTestResult } from '../../contract/copy-test.js';
 import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';
@@ -43,6 +43,7 @@ export function formatCopyTest(share: string, result: CopyTestResult): string {
     ['verified', result.verified ? 'every byte checked against what was written' : 'no (--no-verify)'],
   ];
   if (result.emulation) rows.push(['note', result.emulation]);
+  for (const event of pathEvents(result)) rows.push(['path', event]);
   const table = formatTable(['', ''], rows).split('\n').slice(1).map((line) => `  ${line}`).join('\n');
   return `${result.profile} ${result.op} ${result.workload} ${result.op === 'read' ? 'from' : 'to'} ${share}\n\n${table}`;
 }
