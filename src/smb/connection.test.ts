@@ -19,6 +19,13 @@ describe('silenceAllowanceMs', () => {
     // A 4 MiB write takes 33.6 s to cross a 1 Mb/s link before the server can answer it.
     expect(silenceAllowanceMs(15_000, 4 * 1024 * 1024)).toBeCloseTo(15_000 + 33_554, 0);
   });
+
+  it('on a path that has shown its rate, allows an eighth of that rate, never less than 1 Mb/s', () => {
+    // 155 Mb/s seen (19.4 bytes per ms): 2 MiB in flight is ~0.9 s more, not 17 s.
+    expect(silenceAllowanceMs(9_000, 2 * 1024 * 1024, 155e6 / 8 / 1000)).toBeCloseTo(9_000 + (2 * 1024 * 1024) / (155e6 / 8 / 1000 / 8), 0);
+    // A slow path's own rate never shortens the 1 Mb/s allowance.
+    expect(silenceAllowanceMs(9_000, 1024 * 1024, 0.01)).toBeCloseTo(9_000 + (1024 * 1024) / 125, 0);
+  });
 });
 
 describe('SmbConnection against servers that misbehave', () => {

@@ -91,6 +91,8 @@ interface Pending {
   /** Went out signed: its answer must come signed (or sealed). */
   readonly signed: boolean;
   readonly replyBytes: number;
+  /** The request's size on the wire (for the connection's rate). */
+  readonly sentBytes: number;
   interims: number;
   settled: boolean;
   resolve(response: SmbResponse): void;
@@ -111,14 +113,20 @@ export const SILENCE_TIMEOUT_MS = 9_000;
 /**
  * A server says nothing about a write until the whole request has arrived,
  * so the silence allowed grows with the request bytes sent since it last
- * spoke, at this slowest link rate (1 Mb/s): a 4 MiB write at 1 Mb/s is 33 s
- * of rightful silence.
+ * spoke, at the path's rate: an eighth of the best rate this connection has
+ * shown (room for the rate to fall that far, a window-limited copy whose
+ * round trip grows ninefold), and never above this slowest link rate (1 Mb/s),
+ * where a 4 MiB write is 33 s of rightful silence. On a fast path a stalled
+ * write pipeline is therefore called dead after about the base, not minutes.
  */
-const SLOWEST_LINK_BYTES_PER_MS = 1e6 / 8 / 1000;
+export const SLOWEST_LINK_BYTES_PER_MS = 1e6 / 8 / 1000;
+const RATE_MARGIN = 8;
+/** The span over which the connection's rate is measured. */
+const RATE_WINDOW_MS = 500;
 
-/** How long a server may stay silent after `bytesSent` request bytes went out since it last spoke. */
-export function silenceAllowanceMs(baseMs: number, bytesSent: number): number {
-  return baseMs + bytesSent / SLOWEST_LINK_BYTES_PER_MS;
+/** How long a server may stay silent after `bytesSent` request bytes went out since it last spoke, at `bestBytesPerMs` (pure). */
+export function silenceAllowanceMs(baseMs: number, bytesSent: number, bestBytesPerMs = 0): number {
+  return baseMs + bytesSent / Math.max(SLOWEST_LINK_BYTES_PER_MS, bestBytesPerMs / RATE_MARGIN);
 }
 const WATCHDOG_INTERVAL_MS = 250;
 
@@ -156,6 +164,9 @@ export class SmbConnection {
   private bytesSentSinceHeard = 0;
   /** Bytes received since the server last made progress. */
   private bytesSinceProgress = 0;
+  /** Request and reply bytes of finished requests in the current rate window, and the best rate seen (bytes per ms). */
+  private rateWindow = { startedAt: performance.now(), bytes: 0 };
+  private bestBytesPerMs = 0;
   /** What the replies still owed can bring back, in all (bounds the next frame). */
   private replyBytesOwed = 0;
   private readonly watchdog: NodeJS.Timeout;
@@ -330,7 +341,7 @@ export class SmbConnection {
       frames.push(...pieces);
       return new Promise<SmbResponse>((resolve, reject) => {
         const replyBytes = spec.replyBytes ?? DEFAULT_REPLY_BYTES;
-        const pending: Pending = { charge, spec, sealed: seal, signed: sign, replyBytes, interims: 0, settled: false, resolve, reject };
+        const pending: Pending = { charge, spec, sealed: seal, signed: sign, replyBytes, sentBytes: messageBytes, interims: 0, settled: false, resolve, reject };
         if (this.pending.size === 0) this.madeProgress(); // silence counts from the first request out
         this.pending.set(messageId, pending);
         this.owe(replyBytes);
@@ -381,7 +392,7 @@ export class SmbConnection {
   }
 
   private checkSilence(): void {
-    const allowedMs = silenceAllowanceMs(this.silenceTimeoutMs, this.bytesSentSinceHeard);
+    const allowedMs = silenceAllowanceMs(this.silenceTimeoutMs, this.bytesSentSinceHeard, this.bestBytesPerMs);
     const silentMs = performance.now() - this.lastHeardAt;
     if (this.pending.size === 0 || silentMs < allowedMs) return;
     const trickled = this.bytesSinceProgress > 0 ? ` (only ${this.bytesSinceProgress} bytes, and no answer)` : '';
@@ -393,6 +404,16 @@ export class SmbConnection {
     this.lastHeardAt = performance.now();
     this.bytesSentSinceHeard = 0;
     this.bytesSinceProgress = 0;
+  }
+
+  /** A request finished: its bytes count toward the connection's rate. */
+  private delivered(bytes: number): void {
+    const now = performance.now();
+    this.rateWindow.bytes += bytes;
+    const elapsed = now - this.rateWindow.startedAt;
+    if (elapsed < RATE_WINDOW_MS) return;
+    this.bestBytesPerMs = Math.max(this.bestBytesPerMs, this.rateWindow.bytes / elapsed);
+    this.rateWindow = { startedAt: now, bytes: 0 };
   }
 
   private owe(bytes: number): void {
@@ -481,6 +502,7 @@ export class SmbConnection {
     if (!pending) return true;
     this.pending.delete(header.messageId);
     this.owe(-pending.replyBytes);
+    this.delivered(pending.sentBytes + message.length);
     this.madeProgress();
     const body = message.subarray(SMB2_HEADER_BYTES);
     const ok = header.status === Status.success || pending.spec.okStatuses?.includes(header.status) === true;
