@@ -32,10 +32,16 @@ describe.skipIf(!canRunLab)('WAN lab fidelity', () => {
     await labDown();
   });
 
-  it.each([32, 75])('idle RTT is within 1 ms of %d ms', async (rttMs) => {
-    const measured = await withLab({ bandwidthBitsPerSecond: 155e6, rttMs }, (state) => median(handshakeTimesMs(state, 15)), true);
-    console.log(`lab RTT: configured ${rttMs} ms, TCP handshake median ${measured.toFixed(2)} ms`);
-    expect(Math.abs(measured - rttMs)).toBeLessThanOrEqual(1);
+  // The lab promises the configured delay as the path's floor: a handshake can never be quicker,
+  // and the quickest of 15 is within 1 ms above it. A busy machine only adds to some of them
+  // (a fresh clone's run beside other work once saw a median of 76.02 ms for 75), so the
+  // minimum, not the median, is what the lab's fidelity is judged by.
+  it.each([32, 75])('idle RTT: no handshake under %d ms, the quickest within 1 ms above it', async (rttMs) => {
+    const samples = await withLab({ bandwidthBitsPerSecond: 155e6, rttMs }, (state) => handshakeTimesMs(state, 15), true);
+    const quickest = Math.min(...samples);
+    console.log(`lab RTT: configured ${rttMs} ms, TCP handshakes min ${quickest.toFixed(2)} ms, median ${median(samples).toFixed(2)} ms`);
+    expect(quickest).toBeGreaterThanOrEqual(rttMs - 0.05);
+    expect(quickest - rttMs).toBeLessThanOrEqual(1);
   });
 
   it.each([
