@@ -68,6 +68,15 @@ describe('pipefill predict', () => {
     expect(err).toMatch(/netapp-tr3869/);
   });
 
+  it('refuses a batch far larger than any a person writes, without a stack', async () => {
+    const file = join(scratch, 'huge-batch.json');
+    writeFileSync(file, `[${'{},'.repeat(100_001)}{}]`);
+    const { code, err } = await run('predict', '--batch', file);
+    expect(code).toBe(2);
+    expect(err).toMatch(/more than 100000/);
+    expect(err).not.toMatch(/\n\s+at /);
+  });
+
   it('explains a batch file that is not JSON', async () => {
     const file = join(scratch, 'not-json.json');
     writeFileSync(file, '{client: win7');

@@ -28,6 +28,9 @@ const OPTIONS = {
   json: { type: 'boolean' },
 } as const;
 
+const MAX_BATCH_CHARACTERS = 16 * 1024 * 1024;
+const MAX_BATCH_SCENARIOS = 100_000;
+
 function readBatch(path: string): unknown {
   let text: string;
   try {
@@ -36,9 +39,12 @@ function readBatch(path: string): unknown {
     const reason = error instanceof Error ? error.message : String(error);
     throw new PipefillInputError(`Cannot read the batch file ${path}: ${reason}`, 'Give the path of a JSON file, or - for standard input.');
   }
+  // A batch is a list of scenarios a person or a script wrote: far below this, or not a batch.
+  if (text.length > MAX_BATCH_CHARACTERS) throw new PipefillInputError(`The batch file ${path} is over ${MAX_BATCH_CHARACTERS / 1024 / 1024} MiB.`, `Split it: at most ${MAX_BATCH_SCENARIOS} scenarios per run.`);
   try {
     const parsed: unknown = JSON.parse(text);
     if (!Array.isArray(parsed)) throw new Error('the top level is not an array');
+    if (parsed.length > MAX_BATCH_SCENARIOS) throw new Error(`${parsed.length} scenarios, more than ${MAX_BATCH_SCENARIOS}`);
     return parsed;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
