@@ -71,12 +71,16 @@ describe('launchers', () => {
     let demoFolder: string | undefined;
     try {
       // Bounded: at most 120 s (a first start builds), checked every 100 ms.
-      for (let i = 0; i < 1200 && !/http:\/\/127\.0\.0\.1:\d+\/#token=/.test(stdout) && child.exitCode === null; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-      const url = /http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+/.exec(stdout)?.[0];
+      for (let i = 0; i < 1200 && !/http:\/\/127\.0\.0\.1:\d+\/#launch=/.test(stdout) && child.exitCode === null; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      const url = /http:\/\/127\.0\.0\.1:\d+\/#launch=[\w-]+/.exec(stdout)?.[0];
       expect(url, stderr).toBeDefined();
       expect(stderr).toMatch(/starting the web mode instead/);
       const origin = new URL(url ?? '').origin;
-      const token = (url ?? '').split('#token=')[1] ?? '';
+      // The printed address's launch code, traded once for a session, as the page does.
+      const launch = (url ?? '').split('#launch=')[1] ?? '';
+      const traded = await fetch(`${origin}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ launch }) });
+      expect(traded.status).toBe(200);
+      const { token } = (await traded.json()) as { token: string };
       const page = await fetch(`${origin}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toMatch(/<div id="root">/);

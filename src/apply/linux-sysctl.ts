@@ -35,7 +35,11 @@ const SysctlBackupSchema = z
     confPath: z.string(),
     conf: FileSnapshotSchema,
     // Only the sysctls this target changes, with values a sysctl holds: numbers, or a name.
-    live: z.record(z.enum(Object.values(SYSCTLS) as [string, ...string[]]), z.string().regex(/^(\d+( \d+){0,2}|[a-z0-9_]{1,32})$/)),
+    // A partial record: zod's record over an enum would demand every key.
+    live: z.record(
+      z.string().refine((key) => Object.values(SYSCTLS).includes(key), 'not a sysctl Pipefill changes'),
+      z.string().regex(/^(\d+( \d+){0,2}|[a-z0-9_]{1,32})$/),
+    ),
   })
   .strict();
 type SysctlBackup = z.infer<typeof SysctlBackupSchema>;

@@ -21,11 +21,12 @@ import { parseWorkload } from '../model/workloads.js';
 import { parseHostPort, parseSharePath } from '../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
+import type { CopyTestProgress } from '../smb/copy-test.js';
 import { runCopyTest } from '../smb/copy-test.js';
 import { credentialsFrom } from '../smb/session.js';
 import { pipefillVersion } from '../platform/package-root.js';
 import { localEngineStack } from './engine-stack.js';
-import { cancelledError } from '../smb/errors.js';
+import { cancelledError, SmbError } from '../smb/errors.js';
 
 export const DEFAULT_ASSESS_PROFILES: readonly ClientProfileId[] = ['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3', 'pipefill-max'];
 /** Without a server named, expectations assume a current Windows file server. */
@@ -82,6 +83,19 @@ function finding(result: CopyTestResult, server: ServerProfileId, link: Link, st
   };
 }
 
+/**
+ * Runs one step of the assessment; a typed failure keeps its kind and hint
+ * and says which step it ended (a cancel is a cancel, not a step's failure).
+ */
+async function inStep<T>(step: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof SmbError && error.kind !== 'cancelled') throw new SmbError(error.kind, `The assessment stopped at ${step}: ${error.message}`, error.hint, error.status, { cause: error });
+    throw error;
+  }
+}
+
 export async function assess(input: AssessInput, options: CallOptions = {}): Promise<Report> {
   const { signal, onProgress } = options;
   const startedAt = new Date().toISOString();
@@ -116,21 +130,19 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
         const test = { profile, op, workload, index, count: total };
         // The probe counts as one test's worth of the run.
         const fraction = (within: number) => (1 + index + within) / (total + 1);
-        const result = await runCopyTest(
-          { share, credentials, profile, op, workload, link },
-          {
-            ...(signal ? { signal } : {}),
-            onProgress: (progress) =>
-              onProgress?.({
-                step: `${step}: ${progress.phase}`,
-                bytes: progress.bytes,
-                totalBytes: progress.totalBytes,
-                fraction: fraction(copyFraction(progress.phase, progress.bytes, progress.totalBytes)),
-                test,
-                ...(progress.live ? { live: progress.live } : {}),
-              }),
-          },
-        );
+        const copyOptions = {
+          ...(signal ? { signal } : {}),
+          onProgress: (progress: CopyTestProgress) =>
+            onProgress?.({
+              step: `${step}: ${progress.phase}`,
+              bytes: progress.bytes,
+              totalBytes: progress.totalBytes,
+              fraction: fraction(copyFraction(progress.phase, progress.bytes, progress.totalBytes)),
+              test,
+              ...(progress.live ? { live: progress.live } : {}),
+            }),
+        };
+        const result = await inStep(step, () => runCopyTest({ share, credentials, profile, op, workload, link }, copyOptions));
         copyTests.push(result);
         findings.push(finding(result, server, link, stack));
       }

@@ -17,7 +17,7 @@ import type { CopyTestResult } from '../contract/copy-test.js';
 import { pathEvents } from '../contract/report-views.js';
 import { SILENCE_TIMEOUT_MS } from '../smb/connection.js';
 import type { LabState } from './wan-lab.js';
-import { changeLink, labDown, labEndpoints, labUp } from './wan-lab.js';
+import { changeLink, DATACENTER_ADDRESS, IPERF_PORT, labDown, labEndpoints, labUp } from './wan-lab.js';
 
 const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun') && existsSync('/usr/sbin/smbd');
 if (!canRunLab) console.warn('SKIPPED: the failing-link tests need Linux, root, /dev/net/tun and Samba.');
@@ -35,10 +35,11 @@ interface Run {
   readonly ms: number;
 }
 
-function copyTest(state: LabState, args: readonly string[] = []): { child: ChildProcess; done: Promise<Run> } {
-  const { share, user, password } = labEndpoints(state);
+/** The built CLI inside the branch namespace, as a person runs it, without waiting for it. */
+function pipefill(state: LabState, args: readonly string[]): { child: ChildProcess; done: Promise<Run> } {
+  const { password } = labEndpoints(state);
   const started = performance.now();
-  const child = spawn('ip', ['netns', 'exec', state.branch, process.execPath, cli, 'copy-test', '--share', share ?? '', '--user', user ?? '', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--profile', 'pipefill-max', '--op', 'write', '--workload', WORKLOAD, '--no-verify', '--json', ...args], {
+  const child = spawn('ip', ['netns', 'exec', state.branch, process.execPath, cli, ...args], {
     env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -48,6 +49,22 @@ function copyTest(state: LabState, args: readonly string[] = []): { child: Child
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const done = new Promise<Run>((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr, ms: performance.now() - started })));
   return { child, done };
+}
+
+const login = (state: LabState) => ['--share', labEndpoints(state).share ?? '', '--user', labEndpoints(state).user ?? '', '--password-env', 'PIPEFILL_LAB_PASSWORD'];
+
+function copyTest(state: LabState, args: readonly string[] = []): { child: ChildProcess; done: Promise<Run> } {
+  return pipefill(state, ['copy-test', ...login(state), '--profile', 'pipefill-max', '--op', 'write', '--workload', WORKLOAD, '--no-verify', '--json', ...args]);
+}
+
+/** Runs copies until the share holds no scratch (an orphan goes once smbd has dropped its connection); at most 90 s. */
+async function sweepUntilClean(state: LabState): Promise<void> {
+  const deadline = performance.now() + 90_000;
+  while (scratchOnShare(state).length > 0 && performance.now() < deadline) {
+    const sweep = copyTest(state, ['--workload', 'file:1MiB']);
+    expect((await sweep.done).status).toBe(0);
+    if (scratchOnShare(state).length > 0) await sleep(5_000);
+  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -63,6 +80,20 @@ async function untilCopying(state: LabState): Promise<void> {
     return total;
   };
   for (let i = 0; i < 200 && bytesOnShare() < 16 * 1024 * 1024; i++) await sleep(100);
+}
+
+/** Blackholes the link once `run` is under way, for 60 s; returns how it ended and how long after the cut. */
+async function blackholeFor60s(state: LabState, run: { done: Promise<Run> }): Promise<{ outcome: Run; failedAfter: number }> {
+  await changeLink(state, { blackhole: true });
+  const cut = performance.now();
+  try {
+    const outcome = await run.done;
+    const failedAfter = performance.now() - cut;
+    await sleep(Math.max(0, 60_000 - (performance.now() - cut)));
+    return { outcome, failedAfter };
+  } finally {
+    await changeLink(state, { blackhole: false });
+  }
 }
 
 function scratchOnShare(state: LabState): string[] {
@@ -97,17 +128,7 @@ describe.skipIf(!canRunLab)('a failing link', () => {
   it('blackholed for 60 s mid-copy: a one-line typed timeout within the bound, and no scratch once the link is back', async () => {
     const run = copyTest(state);
     await untilCopying(state);
-    await changeLink(state, { blackhole: true });
-    const cut = performance.now();
-    let outcome: Run;
-    let failedAfter: number;
-    try {
-      outcome = await run.done;
-      failedAfter = performance.now() - cut;
-      await sleep(Math.max(0, 60_000 - (performance.now() - cut)));
-    } finally {
-      await changeLink(state, { blackhole: false });
-    }
+    const { outcome, failedAfter } = await blackholeFor60s(state, run);
     const { status, stderr } = outcome;
     console.log(`60 s blackhole: failed ${(failedAfter / 1000).toFixed(1)} s after the cut: ${stderr.trim().split('\n')[0]}`);
     expect(status).toBe(1);
@@ -115,13 +136,8 @@ describe.skipIf(!canRunLab)('a failing link', () => {
     expect(failedAfter).toBeLessThan(FAILED_WITHIN_MS);
     expect(stderr).not.toMatch(/\n\s+at /);
     // smbd learns the connection is gone at its next retransmission after the link returns
-    // (the client's kernel answers with a reset); the next run then sweeps the orphan. Bounded: 90 s.
-    const deadline = performance.now() + 90_000;
-    while (scratchOnShare(state).length > 0 && performance.now() < deadline) {
-      const sweep = copyTest(state, ['--workload', 'file:1MiB']);
-      expect((await sweep.done).status).toBe(0);
-      if (scratchOnShare(state).length > 0) await sleep(5_000);
-    }
+    // (the client's kernel answers with a reset); the next run then sweeps the orphan.
+    await sweepUntilClean(state);
     expect(scratchOnShare(state)).toEqual([]);
   }, 240_000);
 
@@ -156,4 +172,19 @@ describe.skipIf(!canRunLab)('a failing link', () => {
     }
     expect(scratchOnShare(state)).toEqual([]);
   }, 120_000);
+
+  it('blackholed for 60 s during an assessment: a one-line typed error naming the copy it stopped at, within the bound', async () => {
+    const run = pipefill(state, ['assess', ...login(state), '--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`, '--server', 'samba', '--quick', '--json']);
+    // The probe is done once the copies' scratch appears on the share.
+    for (let i = 0; i < 600 && scratchOnShare(state).length === 0; i++) await sleep(100);
+    await sleep(500);
+    const { outcome, failedAfter } = await blackholeFor60s(state, run);
+    console.log(`assessment, 60 s blackhole: failed ${(failedAfter / 1000).toFixed(1)} s after the cut: ${outcome.stderr.trim().split('\n')[0]}`);
+    expect(outcome.status).toBe(1);
+    expect(outcome.stderr).toMatch(/^error: The assessment stopped at [a-z0-9-]+ (read|write) \S+ \(\d+ of \d+\): /m);
+    expect(outcome.stderr).not.toMatch(/\n\s+at /);
+    expect(failedAfter).toBeLessThan(FAILED_WITHIN_MS);
+    await sweepUntilClean(state);
+    expect(scratchOnShare(state)).toEqual([]);
+  }, 240_000);
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backupPath, fileSnapshot, loadBackup, matchesSnapshot, restoreFile, saveBackup } from '../apply/plan.js';
+import { rollbackSysctl } from '../apply/linux-sysctl.js';
 import { rollbackSamba } from '../apply/samba-conf.js';
 import { authenticationFileText, withAuthenticationFile } from '../lab/smbclient-auth.js';
 import { openNewLog, privateDirectory, replaceFile, UnsafePathError } from './safe-file.js';
@@ -119,5 +120,19 @@ describe('private folders and new files', () => {
     });
     expect(existsSync(seen)).toBe(false);
     expect(() => authenticationFileText({ user: 'u', password: 'x\nusername = root' })).toThrow(/line break/);
+  });
+});
+
+describe('a sysctl backup', () => {
+  it('that would restore a sysctl Pipefill never changes is refused, and nothing is written', () => {
+    const conf = join(dir, '90-pipefill.conf');
+    const state = join(dir, 'state');
+    mkdirSync(state);
+    const path = backupPath(state, 'linux', conf);
+    writeFileSync(path, JSON.stringify({ confPath: conf, conf: null, live: { 'kernel.core_pattern': '|/tmp/x' } }));
+    expect(() => rollbackSysctl({ confPath: conf, stateDir: state, procRoot: join(dir, 'proc') })).toThrow(/not one Pipefill wrote/);
+    writeFileSync(path, JSON.stringify({ confPath: conf, conf: null, live: { 'net.ipv4.tcp_wmem': '4096 16384 4194304\nevil' } }));
+    expect(() => rollbackSysctl({ confPath: conf, stateDir: state, procRoot: join(dir, 'proc') })).toThrow(/not one Pipefill wrote/);
+    expect(existsSync(conf)).toBe(false);
   });
 });

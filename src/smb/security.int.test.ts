@@ -5,13 +5,13 @@
 // expected; a relay of the test's own flips a byte to prove a tampered reply
 // is refused; and the failures a person can meet end in clear typed errors.
 
-import { createConnection, createServer } from 'node:net';
-import type { Server, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SambaOptions } from '../lab/samba.js';
 import { SambaServer } from '../lab/samba.js';
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILE_IDS, CLIENT_PROFILES } from '../model/client-profiles.js';
+import type { Scenario } from '../test-support/hostile-relay.js';
+import { framed, hostileRelay } from '../test-support/hostile-relay.js';
 import type { CopyTestResult } from './copy-test.js';
 import { runCopyTest } from './copy-test.js';
 import { SmbError } from './errors.js';
@@ -229,71 +229,17 @@ describe('failures', () => {
   });
 });
 
-/**
- * A TCP relay between the engine and smbd that flips one byte in the first
- * large frame the server sends on each connection: the first READ reply of a
- * copy. Everything else passes untouched.
- */
-async function tamperingRelay(target: { host: string; port: number }): Promise<{ port: number; tampered: () => number; close: () => Promise<void> }> {
-  let tampered = 0;
-  const sockets = new Set<Socket>();
-  const relay: Server = createServer((client) => {
-    const upstream = createConnection(target.port, target.host);
-    sockets.add(client).add(upstream);
-    client.pipe(upstream);
-    // Walks frame boundaries (a 4-byte length prefix each); in the first frame over 1 MiB, flips byte FLIP_AT.
-    const FLIP_AT = 100_000;
-    let prefix: number[] = [];
-    let frameLeft = 0;
-    let frameOffset = 0;
-    let flipThisFrame = false;
-    let done = false;
-    upstream.on('data', (chunk: Buffer) => {
-      const data = Buffer.from(chunk);
-      for (let i = 0; i < data.length && !done; ) {
-        if (frameLeft === 0) {
-          prefix.push(data[i] ?? 0);
-          i++;
-          if (prefix.length === 4) {
-            frameLeft = ((prefix[1] ?? 0) << 16) | ((prefix[2] ?? 0) << 8) | (prefix[3] ?? 0);
-            frameOffset = 0;
-            flipThisFrame = frameLeft > 1024 * 1024;
-            prefix = [];
-          }
-          continue;
-        }
-        const take = Math.min(frameLeft, data.length - i);
-        if (flipThisFrame && frameOffset <= FLIP_AT && FLIP_AT < frameOffset + take) {
-          const at = i + FLIP_AT - frameOffset;
-          data[at] = (data[at] ?? 0) ^ 0x01;
-          tampered++;
-          done = true;
-        }
-        frameOffset += take;
-        frameLeft -= take;
-        i += take;
-      }
-      client.write(data);
-    });
-    const close = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', close).on('close', close);
-    upstream.on('error', close).on('close', close);
-  });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-  const address = relay.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    port,
-    tampered: () => tampered,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => relay.close(() => resolve()));
-    },
+/** Flips one byte (at 100,000) of the first frame over 1 MiB the server sends on a connection: the first READ reply of a copy. */
+const flipInFirstLargeFrame = (): Scenario => {
+  let done = false;
+  return (frame) => {
+    if (done || frame.length <= 1024 * 1024) return { kind: 'pass' };
+    done = true;
+    const flipped = Buffer.from(frame);
+    flipped[100_000] = (flipped[100_000] ?? 0) ^ 0x01;
+    return { kind: 'replace', bytes: framed(flipped) };
   };
-}
+};
 
 describe('a tampered reply', () => {
   it.each([
@@ -301,11 +247,11 @@ describe('a tampered reply', () => {
     ['encrypted', { 'server smb encrypt': 'required' }],
   ] as const)('%s: one flipped byte in a READ reply is an integrity error, never data; no scratch is left', async (_label, globals) => {
     const server = await SambaServer.start({ globals });
-    const relay = await tamperingRelay(server.share);
+    const relay = await hostileRelay(server.share, flipInFirstLargeFrame());
     try {
       const share = { ...server.share, port: relay.port };
       const error = await failure(runCopyTest({ share, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB' }), 'integrity');
-      expect(relay.tampered()).toBe(1);
+      expect(relay.acted()).toBe(1);
       expect(error.message).toMatch(/does not verify|did not open/);
       expect(server.shareContents()).toEqual([]);
     } finally {
