@@ -5,7 +5,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { knob } from '../advice/knobs.js';
 import type { RecommendationOut } from '../contract/recommend.js';
 import { PipefillError } from '../model/errors.js';
@@ -173,7 +173,7 @@ export function exportTarget(target: Extract<ApplyTarget, 'windows' | 'ontap' | 
  * does not, and a policy set by Group Policy still wins over this flag.
  */
 export function runWindowsScript(script: string, rollback = false): ApplyOutcome['notes'] {
-  const run = spawnSync('powershell.exe', ['-NoProfile', '-ExecutionPolicy', 'RemoteSigned', '-File', script, ...(rollback ? ['-Rollback'] : [])], { encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync('powershell.exe', ['-NoProfile', '-ExecutionPolicy', 'RemoteSigned', '-File', resolve(script), ...(rollback ? ['-Rollback'] : [])], { encoding: 'utf8', timeout: 120_000 });
   if (run.status !== 0) throw new PipefillError('apply-failed', `The script failed: ${(run.stderr || run.stdout || run.error?.message || '').trim().split('\n').slice(-3).join(' ')}`, 'Run Pipefill from an elevated prompt (Run as administrator); the script restores what it changed when a setting fails.');
   return [run.stdout.trim()];
 }
