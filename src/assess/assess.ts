@@ -107,11 +107,13 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
   const quick = input.quick ?? false;
 
   onProgress?.({ step: 'probe', bytes: 0, totalBytes: 0, fraction: 0 });
-  const probes = await probePath(share, credentials, {
-    ...(iperf ? { iperf } : {}),
-    seconds: quick ? 2 : 5,
-    ...(signal ? { signal } : {}),
-  });
+  const probes = await inStep('the probe of the path', () =>
+    probePath(share, credentials, {
+      ...(iperf ? { iperf } : {}),
+      seconds: quick ? 2 : 5,
+      ...(signal ? { signal } : {}),
+    }),
+  );
   const link = { bandwidthBitsPerSecond: probes.bandwidth.mbps * 1e6, rttMs: probes.rtt.medianMs };
   const stack = localEngineStack();
   const driven = (id: ClientProfileId) => asDrivenByPipefill(CLIENT_PROFILES[id], stack);

@@ -69,11 +69,14 @@ async function sweepUntilClean(state: LabState): Promise<void> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits until the copy has written 16 MiB on the share (the server's own folder, seen from here), at most 20 s. */
-async function untilCopying(state: LabState): Promise<void> {
+/**
+ * Waits until a copy started after `before` (the scratch folders on the share then) has written
+ * 16 MiB on the share (the server's own folder, seen from here); at most 20 s.
+ */
+async function untilCopying(state: LabState, before: readonly string[]): Promise<void> {
   const bytesOnShare = () => {
     let total = 0;
-    for (const scratch of scratchOnShare(state)) {
+    for (const scratch of scratchOnShare(state).filter((name) => !before.includes(name))) {
       const file = join(state.samba?.sharePath ?? '', scratch, 'target', 'pipefill-test.bin');
       if (existsSync(file)) total += statSync(file).size;
     }
@@ -111,8 +114,9 @@ describe.skipIf(!canRunLab)('a failing link', () => {
   });
 
   it('blackholed for 5 s mid-copy: the copy finishes, and its result names the stall', async () => {
+    const before = scratchOnShare(state);
     const run = copyTest(state);
-    await untilCopying(state);
+    await untilCopying(state, before);
     await changeLink(state, { blackhole: true });
     await sleep(5_000);
     await changeLink(state, { blackhole: false });
@@ -126,8 +130,9 @@ describe.skipIf(!canRunLab)('a failing link', () => {
   }, 90_000);
 
   it('blackholed for 60 s mid-copy: a one-line typed timeout within the bound, and no scratch once the link is back', async () => {
+    const before = scratchOnShare(state);
     const run = copyTest(state);
-    await untilCopying(state);
+    await untilCopying(state, before);
     const { outcome, failedAfter } = await blackholeFor60s(state, run);
     const { status, stderr } = outcome;
     console.log(`60 s blackhole: failed ${(failedAfter / 1000).toFixed(1)} s after the cut: ${stderr.trim().split('\n')[0]}`);
@@ -157,8 +162,9 @@ describe.skipIf(!canRunLab)('a failing link', () => {
   }, 120_000);
 
   it('its round trip jumping from 32 to 300 ms mid-copy: the copy finishes, and its result names the jump', async () => {
+    const before = scratchOnShare(state);
     const run = copyTest(state);
-    await untilCopying(state);
+    await untilCopying(state, before);
     await changeLink(state, { rttMs: 300 });
     try {
       const { status, stdout, stderr } = await run.done;
@@ -174,9 +180,10 @@ describe.skipIf(!canRunLab)('a failing link', () => {
   }, 120_000);
 
   it('blackholed for 60 s during an assessment: a one-line typed error naming the copy it stopped at, within the bound', async () => {
+    const before = scratchOnShare(state);
     const run = pipefill(state, ['assess', ...login(state), '--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`, '--server', 'samba', '--quick', '--json']);
     // The probe is done once the copies' scratch appears on the share.
-    for (let i = 0; i < 600 && scratchOnShare(state).length === 0; i++) await sleep(100);
+    for (let i = 0; i < 600 && scratchOnShare(state).every((name) => before.includes(name)); i++) await sleep(100);
     await sleep(500);
     const { outcome, failedAfter } = await blackholeFor60s(state, run);
     console.log(`assessment, 60 s blackhole: failed ${(failedAfter / 1000).toFixed(1)} s after the cut: ${outcome.stderr.trim().split('\n')[0]}`);
