@@ -126,7 +126,8 @@ describe.skipIf(!canRunLab)('a failing link', () => {
     const events = pathEvents(result);
     console.log(`5 s blackhole: ${result.seconds.toFixed(1)} s; ${events.join(' ')}`);
     expect(events.some((event) => /stalled for [4-9]\.\d s/.test(event))).toBe(true);
-    expect(scratchOnShare(state)).toEqual([]);
+    // A copy that finished leaves nothing of its own (an earlier failure's orphan is not its to judge).
+    expect(scratchOnShare(state).filter((name) => !before.includes(name))).toEqual([]);
   }, 90_000);
 
   it('blackholed for 60 s mid-copy: a one-line typed timeout within the bound, and no scratch once the link is back', async () => {
@@ -137,7 +138,7 @@ describe.skipIf(!canRunLab)('a failing link', () => {
     const { status, stderr } = outcome;
     console.log(`60 s blackhole: failed ${(failedAfter / 1000).toFixed(1)} s after the cut: ${stderr.trim().split('\n')[0]}`);
     expect(status).toBe(1);
-    expect(stderr).toMatch(/^error: The server [\d.:]+ has made no progress for (9|10)\.\d s/m);
+    expect(stderr).toMatch(/^error: The server [\d.:]+ has made no progress for (9|10)(\.\d)? s/m);
     expect(failedAfter).toBeLessThan(FAILED_WITHIN_MS);
     expect(stderr).not.toMatch(/\n\s+at /);
     // smbd learns the connection is gone at its next retransmission after the link returns
@@ -147,6 +148,7 @@ describe.skipIf(!canRunLab)('a failing link', () => {
   }, 240_000);
 
   it.each([0.01, 0.05])('losing %d of packets: the copy finishes, and its result names the loss', async (lossRate) => {
+    const before = scratchOnShare(state);
     await changeLink(state, { lossRate });
     try {
       const { status, stdout, stderr } = await copyTest(state, ['--workload', 'file:32MiB']).done;
@@ -158,7 +160,7 @@ describe.skipIf(!canRunLab)('a failing link', () => {
     } finally {
       await changeLink(state, { lossRate: 0 });
     }
-    expect(scratchOnShare(state)).toEqual([]);
+    expect(scratchOnShare(state).filter((name) => !before.includes(name))).toEqual([]);
   }, 120_000);
 
   it('its round trip jumping from 32 to 300 ms mid-copy: the copy finishes, and its result names the jump', async () => {
@@ -176,7 +178,8 @@ describe.skipIf(!canRunLab)('a failing link', () => {
     } finally {
       await changeLink(state, { rttMs: 32 });
     }
-    expect(scratchOnShare(state)).toEqual([]);
+    // A copy that finished leaves nothing of its own (an earlier failure's orphan is not its to judge).
+    expect(scratchOnShare(state).filter((name) => !before.includes(name))).toEqual([]);
   }, 120_000);
 
   it('blackholed for 60 s during an assessment: a one-line typed error naming the copy it stopped at, within the bound', async () => {
