@@ -116,6 +116,8 @@ const toWindowsPath = (path: string): string => path.replace(/\//g, '\\').replac
 
 /** The most entries a listing may hold (a share root of 100,000 names is ~20 MiB of them). */
 const MAX_LISTING_ENTRIES = 100_000;
+/** Replies a listing may take: 100,000 short names fit in ~200 of 64 KiB; more is a server that never ends it. */
+const MAX_LISTING_PAGES = 2_000;
 
 /** A reply's header and fixed part, beyond the data it carries. */
 const REPLY_OVERHEAD_BYTES = 256;
@@ -518,7 +520,9 @@ export class SmbSession {
       const entries: DirectoryEntry[] = [];
       let self: bigint | undefined;
       let parent: bigint | undefined;
+      // Bounded in pages too: a server that answered with '.' and '..' for ever would add no entries.
       for (let page = 0; ; page++) {
+        if (page >= MAX_LISTING_PAGES) throw new SmbError('protocol', `The folder ${path || '(share root)'} kept listing after ${MAX_LISTING_PAGES} replies.`, 'The server, or something on the path to it, is misbehaving.');
         const batch = await this.queryDirectory(fileId, '*', page === 0 ? 1 : 0, options);
         if (batch.length === 0) break;
         for (const entry of batch) {
