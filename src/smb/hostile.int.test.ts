@@ -49,6 +49,24 @@ function selfPointingListing(frame: Buffer): Buffer {
   return framed(Buffer.concat([header, body, listing]));
 }
 
+/** A successful listing holding only '.', in place of the reply that ends a listing (STATUS_NO_MORE_FILES). */
+function endlessListing(frame: Buffer): Buffer {
+  const name = Buffer.from('.', 'utf16le');
+  const entry = Buffer.alloc(104 + name.length);
+  entry.writeUInt32LE(0x10, 56); // a directory
+  entry.writeUInt32LE(name.length, 60);
+  name.copy(entry, 104);
+  const body = Buffer.alloc(8);
+  body.writeUInt16LE(9, 0);
+  body.writeUInt16LE(72, 2);
+  body.writeUInt32LE(entry.length, 4);
+  const header = Buffer.from(frame.subarray(0, 64));
+  header.writeUInt32LE(0, 8); // STATUS_SUCCESS
+  header.writeUInt32LE(0, 20);
+  return framed(Buffer.concat([header, body, entry]));
+}
+const NO_MORE_FILES = 0x80000006;
+
 interface Case {
   readonly name: string;
   readonly scenario: () => Scenario;
@@ -115,6 +133,13 @@ const CASES: readonly Case[] = [
     withinMs: AT_ONCE_MS,
   },
   { name: 'a listing that points into itself', scenario: () => once(successful(QUERY_DIRECTORY), (f) => ({ kind: 'replace', bytes: selfPointingListing(f) })), kind: 'protocol', message: /QUERY_DIRECTORY reply is malformed/, withinMs: AT_ONCE_MS },
+  {
+    name: 'a listing that never ends',
+    scenario: () => (frame, info) => (info.command === QUERY_DIRECTORY && info.status === NO_MORE_FILES ? { kind: 'replace', bytes: endlessListing(frame) } : { kind: 'pass' }),
+    kind: 'protocol',
+    message: /kept listing after 2000 replies/,
+    withinMs: AT_ONCE_MS + 5_000,
+  },
   { name: 'silence at login', scenario: () => once((_f, i) => i.command === SESSION_SETUP, () => ({ kind: 'silence' })), kind: 'timeout', message: /login/, withinMs: PHASE_DEADLINES_MS.loginStep + 1_500 },
   { name: 'a trickle from the NEGOTIATE reply on', scenario: () => once((_f, i) => i.command === NEGOTIATE, () => ({ kind: 'trickle', everyMs: 500 })), kind: 'timeout', message: /NEGOTIATE/, withinMs: PHASE_DEADLINES_MS.negotiate + 1_500 },
   { name: 'a trickle in mid-copy', scenario: () => once(successful(READ), () => ({ kind: 'trickle', everyMs: 500 })), kind: 'timeout', message: /no progress .*only \d+ bytes/, withinMs: SILENCE_TIMEOUT_MS + 4_000 },
