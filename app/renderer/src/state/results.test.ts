@@ -47,6 +47,12 @@ describe('results', () => {
     expect(pipeFor(report, { ...finding, workload: 'tr9999-future-set' })).toBeUndefined();
   });
 
+  it('keys every row uniquely, even two findings of the same name', () => {
+    const twice = { ...report, diagnosis: { ...report.diagnosis, findings: [finding, finding] } };
+    const keys = resultRows(twice).map((row) => row.key);
+    expect(new Set(keys).size).toBe(2);
+  });
+
   it('opens on the headline finding', () => {
     expect(headlineFinding(report)).toBe(finding);
   });

@@ -21,7 +21,8 @@ export interface ResultRow {
 
 export function resultRows(report: Report): ResultRow[] {
   return report.diagnosis.findings.map((finding, index) => ({
-    key: `${finding.profile}-${finding.op}-${finding.workload}`,
+    // By place as well: an edited or future report may hold two findings of the same name.
+    key: `${index}-${finding.profile}-${finding.op}-${finding.workload}`,
     label: `${finding.profile} ${finding.op} ${finding.workload}`,
     measuredSeconds: finding.measuredSeconds,
     expectedSeconds: finding.expectedSeconds,
