@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { PipefillError } from '../model/errors.js';
-import { createExclusive, fileMeta, removeFile, replaceFile, resolveTarget } from '../platform/safe-file.js';
+import { createExclusive, fileMeta, privateDirectory, removeFile, replaceFile, resolveTarget } from '../platform/safe-file.js';
 
 export type ApplyTarget = 'linux' | 'samba' | 'windows' | 'ontap' | 'macos';
 export const APPLY_TARGETS: readonly ApplyTarget[] = ['linux', 'samba', 'windows', 'ontap', 'macos'];
@@ -53,7 +53,10 @@ export function backupPath(stateDir: string, target: ApplyTarget, where: string)
 }
 
 export function saveBackup(path: string, backup: unknown): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // The state folder's parents may be made as needed; the folder itself must be this user's own and
+  // closed to others (as root /var/lib/pipefill/apply: a planted link there would catch the backup).
+  mkdirSync(dirname(dirname(path)), { recursive: true, mode: 0o700 });
+  privateDirectory(dirname(path));
   try {
     createExclusive(path, `${JSON.stringify(backup, null, 2)}\n`);
   } catch (error) {

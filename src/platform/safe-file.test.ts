@@ -75,6 +75,13 @@ describe('backups', () => {
     expect(existsSync(join(dir, 'victim'))).toBe(false);
   });
 
+  it('go only into a state folder of this user\'s own: a planted link there is refused', () => {
+    mkdirSync(join(dir, 'elsewhere'));
+    symlinkSync(join(dir, 'elsewhere'), join(dir, 'planted-state'));
+    expect(() => saveBackup(backupPath(join(dir, 'planted-state'), 'samba', '/etc/samba/smb.conf'), {})).toThrow(UnsafePathError);
+    expect(readdirSync(join(dir, 'elsewhere'))).toEqual([]);
+  });
+
   it('that fail their schema are refused and nothing is restored', () => {
     const smbConf = join(dir, 'smb.conf');
     writeFileSync(smbConf, '[global]\n');
