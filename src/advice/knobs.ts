@@ -9,17 +9,22 @@ import type { ClientProfile, ClientProfileId } from '../model/client-profiles.js
 import { KIB, MIB } from '../model/client-profiles.js';
 import { BYTES_PER_CREDIT } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
+import type { ProtectionRequest } from '../model/negotiation.js';
 import type { ServerProfile, ServerProfileId } from '../model/server-profiles.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 
 export type Platform = 'windows-client' | 'windows-server' | 'samba' | 'ontap' | 'linux' | 'macos' | 'copy-tool';
 export type KnobValue = number | string | boolean;
 
-/** The pair being tuned, and how many files the copy tool moves at once. */
+/** The pair being tuned, how many files the copy tool moves at once, and the session's protection and connections. */
 export interface Setup {
   readonly client: ClientProfile;
   readonly server: ServerProfile;
   readonly lanes: number;
+  /** TCP connections per session (SMB 3 multichannel), as the pair's settings allow. */
+  readonly channels: number;
+  /** What the scenario asks of signing and encryption (`auto`: what the pair negotiates). */
+  readonly request: ProtectionRequest;
 }
 
 export interface ProposalContext {
@@ -53,6 +58,12 @@ export interface Knob {
   effect?(setup: Setup, value: KnobValue): Setup;
   /** The value this path needs (absent or undefined: none). */
   propose?(context: ProposalContext): KnobValue | undefined;
+  /**
+   * A setting that protects the data (signing, encryption): what it costs is
+   * shown, and Pipefill only ever proposes the stronger of its values
+   * (`strongest`), never turning protection off to gain speed.
+   */
+  readonly protection?: { readonly strongest: KnobValue; readonly protects: string };
 }
 
 /** Windows ≥ 2 x BDP: a window of twice the path's BDP keeps it full through loss recovery. */
@@ -80,6 +91,33 @@ const withServerTcp = (setup: Setup, tcp: Partial<ServerProfile['tcp']>): Setup 
 const withClientTcp = (setup: Setup, tcp: Partial<ClientProfile['tcp']>): Setup => ({ ...setup, client: { ...setup.client, tcp: { ...setup.client.tcp, ...tcp } } });
 
 const WINDOWS_SMB_TUNING = 'Microsoft Learn: "Performance tuning for SMB file servers" (Windows Server)';
+const WINDOWS_SMB_SECURITY = 'Microsoft Learn: "SMB security enhancements", "Control SMB signing behavior"; Set-SmbClientConfiguration, Set-SmbServerConfiguration';
+const MULTICHANNEL_SOURCE = 'Microsoft Learn: "SMB Multichannel"; Set-SmbClientConfiguration -ConnectionCountPerRssNetworkInterface (default 4)';
+
+/** Connections per RSS interface Windows opens when both sides allow multichannel. */
+const WINDOWS_CONNECTIONS_PER_INTERFACE = 4;
+const SIGNING_PROTECTS = 'every message against tampering and NTLM relay';
+const ENCRYPTION_PROTECTS = 'the data against eavesdropping and tampering';
+
+/**
+ * More connections help when a per-connection limit binds: crypto on one
+ * core, a TCP window, loss, or a shallow router queue. Proposed only where
+ * the server accepts multichannel and the pair speaks SMB 3.
+ */
+function multichannelHelps({ setup }: ProposalContext): boolean {
+  return setup.channels === 1 && setup.server.security.multichannel && setup.client.protocol === 'smb2' && setup.client.offer.dialects.some((dialect) => dialect.startsWith('3'));
+}
+
+const withChannels = (setup: Setup, channels: number): Setup => ({ ...setup, channels: setup.server.security.multichannel ? Math.max(1, channels) : 1 });
+
+/** A cipher list with the GCM ciphers first: GCM costs a third of CCM per byte (crypto-cost.ts). */
+const GCM_FIRST = 'AES-128-GCM, AES-256-GCM, AES-128-CCM, AES-256-CCM';
+const CIPHER_LIST_PATTERN = /^AES-(128|256)-(GCM|CCM)(, ?AES-(128|256)-(GCM|CCM)){0,3}$/;
+const GMAC_FIRST = 'AES-128-GMAC, AES-128-CMAC, HMAC-SHA256';
+const SIGNING_LIST_PATTERN = /^(AES-128-GMAC|AES-128-CMAC|HMAC-SHA256)(, ?(AES-128-GMAC|AES-128-CMAC|HMAC-SHA256)){0,2}$/;
+const listOf = (value: KnobValue) => String(value).split(',').map((item) => item.trim());
+/** True when a server accepts CCM but not GCM: a GCM-capable client then pays CCM's price. */
+const serverLacksGcm = (setup: Setup) => setup.server.security.ciphers.length > 0 && !setup.server.security.ciphers.some((name) => name.endsWith('GCM'));
 const SMB_CONF = 'smb.conf(5), Samba 4.17';
 const IP_SYSCTL = 'Linux kernel documentation: networking/ip-sysctl';
 
@@ -203,6 +241,61 @@ export const KNOBS: readonly Knob[] = [
     caution: 'As FileInfoCacheEntriesMax: no gain for a single copy pass.',
     command: (value) => `Set-ItemProperty -Path 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters' -Name DirectoryCacheEntriesMax -Type DWord -Value ${Number(value)}`,
   },
+  {
+    id: 'windows-client.require-signing',
+    platform: 'windows-client',
+    name: 'RequireSecuritySignature',
+    location: 'Set-SmbClientConfiguration (HKLM\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters)',
+    type: 'boolean',
+    defaultValue: false,
+    versions: 'Windows Vista and later (on by default from Windows 11 24H2)',
+    source: WINDOWS_SMB_SECURITY,
+    protection: { strongest: true, protects: SIGNING_PROTECTS },
+    caution: 'Signing costs CPU on both ends for every byte (see the signing layer); Pipefill never proposes turning it off. Keep it, and let AES-GMAC (SMB 3.1.1) and multichannel carry the cost.',
+    command: (value) => `Set-SmbClientConfiguration -RequireSecuritySignature $${value === true ? 'true' : 'false'} -Force`,
+  },
+  {
+    id: 'windows-client.enable-multichannel',
+    platform: 'windows-client',
+    name: 'EnableMultiChannel',
+    location: 'Set-SmbClientConfiguration',
+    type: 'boolean',
+    defaultValue: true,
+    versions: 'Windows 8 / Server 2012 and later (needs an RSS-capable NIC for several connections on one interface)',
+    source: MULTICHANNEL_SOURCE,
+    command: (value) => `Set-SmbClientConfiguration -EnableMultiChannel $${value === true ? 'true' : 'false'} -Force`,
+    effect: (setup, value) => withChannels(setup, value === true ? WINDOWS_CONNECTIONS_PER_INTERFACE : 1),
+    propose: (context) => (multichannelHelps(context) ? true : undefined),
+  },
+  {
+    id: 'windows-client.connection-count',
+    platform: 'windows-client',
+    name: 'ConnectionCountPerRssNetworkInterface',
+    location: 'Set-SmbClientConfiguration',
+    type: 'integer',
+    defaultValue: WINDOWS_CONNECTIONS_PER_INTERFACE,
+    range: [1, 16],
+    versions: 'Windows 8 / Server 2012 and later',
+    source: MULTICHANNEL_SOURCE,
+    caution: 'Takes effect with multichannel on and an RSS-capable NIC; more than 8 rarely helps (Azure NetApp Files measured no gain past 4 on a LAN).',
+    command: (value) => `Set-SmbClientConfiguration -ConnectionCountPerRssNetworkInterface ${Number(value)} -Force`,
+    effect: (setup, value) => withChannels(setup, Number(value)),
+  },
+  {
+    id: 'windows-client.encryption-ciphers',
+    platform: 'windows-client',
+    name: 'EncryptionCiphers',
+    location: 'Set-SmbClientConfiguration',
+    type: 'text',
+    defaultValue: 'AES_128_GCM, AES_128_CCM, AES_256_GCM, AES_256_CCM',
+    pattern: /^AES_(128|256)_(GCM|CCM)(, ?AES_(128|256)_(GCM|CCM)){0,3}$/,
+    patternHint: 'cipher names such as AES_128_GCM, separated by commas',
+    versions: 'Windows 11 and Server 2022 and later',
+    source: WINDOWS_SMB_SECURITY,
+    protection: { strongest: 'AES_128_GCM, AES_256_GCM, AES_128_CCM, AES_256_CCM', protects: ENCRYPTION_PROTECTS },
+    caution: 'The order of preference the client offers; GCM before CCM keeps encryption and costs about a third of the CPU.',
+    command: (value) => `Set-SmbClientConfiguration -EncryptionCiphers "${String(value)}" -Force`,
+  },
   // --- Windows Server -----------------------------------------------------------
   {
     id: 'windows-server.smb2-credits-max',
@@ -251,6 +344,76 @@ export const KNOBS: readonly Knob[] = [
       const needed = clamp(Math.ceil((WINDOW_FACTOR * context.bdpBytes) / context.requestBytes), [50, 2048]);
       return needed > context.setup.server.smb1MaxMpx ? needed : undefined;
     },
+  },
+  {
+    id: 'windows-server.require-signing',
+    platform: 'windows-server',
+    name: 'RequireSecuritySignature',
+    location: 'Set-SmbServerConfiguration (HKLM\\SYSTEM\\CurrentControlSet\\Services\\LanmanServer\\Parameters)',
+    type: 'boolean',
+    defaultValue: false,
+    versions: 'Windows Server 2008 and later (required on domain controllers; Windows 11 24H2 clients require it anyway)',
+    source: WINDOWS_SMB_SECURITY,
+    protection: { strongest: true, protects: SIGNING_PROTECTS },
+    caution: 'Signing costs CPU on both ends for every byte; Pipefill never proposes turning it off.',
+    command: (value) => `Set-SmbServerConfiguration -RequireSecuritySignature $${value === true ? 'true' : 'false'} -Force`,
+    effect: (setup, value) => withServer(setup, { security: { ...setup.server.security, signingRequired: value === true } }),
+  },
+  {
+    id: 'windows-server.encrypt-data',
+    platform: 'windows-server',
+    name: 'EncryptData',
+    location: 'Set-SmbServerConfiguration (or Set-SmbShare -EncryptData per share)',
+    type: 'boolean',
+    defaultValue: false,
+    versions: 'Windows Server 2012 and later',
+    source: WINDOWS_SMB_SECURITY,
+    protection: { strongest: true, protects: ENCRYPTION_PROTECTS },
+    caution: 'Encryption costs CPU on both ends for every byte (more than signing with CCM, about as much with GCM); Pipefill never proposes turning it off.',
+    command: (value) => `Set-SmbServerConfiguration -EncryptData $${value === true ? 'true' : 'false'} -Force`,
+    effect: (setup, value) => withServer(setup, { security: { ...setup.server.security, encryptionRequired: value === true } }),
+  },
+  {
+    id: 'windows-server.reject-unencrypted',
+    platform: 'windows-server',
+    name: 'RejectUnencryptedAccess',
+    location: 'Set-SmbServerConfiguration',
+    type: 'boolean',
+    defaultValue: true,
+    versions: 'Windows Server 2012 and later',
+    source: WINDOWS_SMB_SECURITY,
+    protection: { strongest: true, protects: 'encrypted shares from clients that cannot encrypt (SMB 2.x)' },
+    caution: 'With EncryptData on, $true refuses SMB 2.x clients rather than let them read in clear; it costs no speed to the clients it lets in.',
+    command: (value) => `Set-SmbServerConfiguration -RejectUnencryptedAccess $${value === true ? 'true' : 'false'} -Force`,
+  },
+  {
+    id: 'windows-server.enable-multichannel',
+    platform: 'windows-server',
+    name: 'EnableMultiChannel',
+    location: 'Set-SmbServerConfiguration',
+    type: 'boolean',
+    defaultValue: true,
+    versions: 'Windows Server 2012 and later',
+    source: MULTICHANNEL_SOURCE,
+    command: (value) => `Set-SmbServerConfiguration -EnableMultiChannel $${value === true ? 'true' : 'false'} -Force`,
+    effect: (setup, value) => withServer(setup, { security: { ...setup.server.security, multichannel: value === true } }),
+  },
+  {
+    id: 'windows-server.encryption-ciphers',
+    platform: 'windows-server',
+    name: 'EncryptionCiphers',
+    location: 'Set-SmbServerConfiguration',
+    type: 'text',
+    defaultValue: 'AES_128_GCM, AES_128_CCM, AES_256_GCM, AES_256_CCM',
+    pattern: /^AES_(128|256)_(GCM|CCM)(, ?AES_(128|256)_(GCM|CCM)){0,3}$/,
+    patternHint: 'cipher names such as AES_128_GCM, separated by commas',
+    versions: 'Windows Server 2022 and later',
+    source: WINDOWS_SMB_SECURITY,
+    protection: { strongest: 'AES_128_GCM, AES_256_GCM, AES_128_CCM, AES_256_CCM', protects: ENCRYPTION_PROTECTS },
+    caution: 'The ciphers the server accepts; keeping GCM in the list keeps encryption at a third of CCM\'s CPU cost.',
+    command: (value) => `Set-SmbServerConfiguration -EncryptionCiphers "${String(value)}" -Force`,
+    effect: (setup, value) => withServer(setup, { security: { ...setup.server.security, ciphers: listOf(String(value).replace(/_/g, '-')) as ServerProfile['security']['ciphers'] } }),
+    propose: ({ setup }) => (serverLacksGcm(setup) ? 'AES_128_GCM, AES_256_GCM, AES_128_CCM, AES_256_CCM' : undefined),
   },
   // --- Samba ------------------------------------------------------------------------
   {
@@ -351,8 +514,74 @@ export const KNOBS: readonly Knob[] = [
     defaultValue: true,
     versions: 'Samba 4.15 and later (default yes from 4.15)',
     source: SMB_CONF,
-    caution: 'Several TCP connections per session: helps when one connection cannot fill the link (loss, NIC queues); the model assumes one.',
+    caution: 'Several TCP connections per session: each has its own window and congestion control, so a shallow router queue, loss or a window limit binds less; smbd still signs and seals a session on one core.',
     command: (value) => `server multi channel support = ${value === true ? 'yes' : 'no'}`,
+    effect: (setup, value) => withServer(setup, { security: { ...setup.server.security, multichannel: value === true } }),
+    propose: ({ setup }) => (!setup.server.security.multichannel && setup.client.protocol === 'smb2' && setup.client.offer.dialects.includes('3.1.1') ? true : undefined),
+  },
+  {
+    id: 'samba.server-signing',
+    platform: 'samba',
+    name: 'server signing',
+    location: 'smb.conf [global]',
+    type: 'enum',
+    defaultValue: 'default',
+    values: ['default', 'auto', 'desired', 'mandatory', 'disabled'],
+    versions: 'All Samba versions (SMB2 signing cannot be turned off; `disabled` means not offered)',
+    source: SMB_CONF,
+    protection: { strongest: 'mandatory', protects: SIGNING_PROTECTS },
+    caution: 'mandatory: every client must sign (Windows 11 24H2 does anyway); costs CPU per byte on both ends. Pipefill never proposes a weaker value.',
+    command: (value) => `server signing = ${String(value)}`,
+    effect: (setup, value) => withServer(setup, { security: { ...setup.server.security, signingRequired: value === 'mandatory' } }),
+  },
+  {
+    id: 'samba.server-smb-encrypt',
+    platform: 'samba',
+    name: 'server smb encrypt',
+    location: 'smb.conf [global] (or per share)',
+    type: 'enum',
+    defaultValue: 'default',
+    values: ['default', 'off', 'if_required', 'desired', 'required'],
+    versions: 'Samba 4.14 and later (`smb encrypt` before)',
+    source: SMB_CONF,
+    protection: { strongest: 'required', protects: ENCRYPTION_PROTECTS },
+    caution: 'required: SMB 2.x clients are refused and every session is sealed; costs CPU per byte on both ends, on one smbd core per session.',
+    command: (value) => `server smb encrypt = ${String(value)}`,
+    effect: (setup, value) => withServer(setup, { security: { ...setup.server.security, encryptionRequired: value === 'required' } }),
+  },
+  {
+    id: 'samba.encryption-algorithms',
+    platform: 'samba',
+    name: 'server smb3 encryption algorithms',
+    location: 'smb.conf [global]',
+    type: 'text',
+    defaultValue: 'AES-128-GCM, AES-128-CCM, AES-256-GCM, AES-256-CCM',
+    pattern: CIPHER_LIST_PATTERN,
+    patternHint: 'cipher names such as AES-128-GCM, separated by commas',
+    versions: 'Samba 4.14 and later',
+    source: SMB_CONF,
+    protection: { strongest: GCM_FIRST, protects: ENCRYPTION_PROTECTS },
+    caution: 'Which SMB 3.1.1 ciphers smbd offers, in order; a list without GCM makes every client seal with CCM at three times the CPU.',
+    command: (value) => `server smb3 encryption algorithms = ${String(value)}`,
+    effect: (setup, value) => withServer(setup, { security: { ...setup.server.security, ciphers: listOf(value) as ServerProfile['security']['ciphers'] } }),
+    propose: ({ setup }) => (serverLacksGcm(setup) ? GCM_FIRST : undefined),
+  },
+  {
+    id: 'samba.signing-algorithms',
+    platform: 'samba',
+    name: 'server smb3 signing algorithms',
+    location: 'smb.conf [global]',
+    type: 'text',
+    defaultValue: GMAC_FIRST,
+    pattern: SIGNING_LIST_PATTERN,
+    patternHint: 'algorithm names such as AES-128-GMAC, separated by commas',
+    versions: 'Samba 4.14 and later (AES-128-GMAC from 4.15)',
+    source: SMB_CONF,
+    protection: { strongest: GMAC_FIRST, protects: SIGNING_PROTECTS },
+    caution: 'Which SMB 3.1.1 signing algorithms smbd offers; without AES-128-GMAC every client signs with AES-CMAC at about six times the CPU.',
+    command: (value) => `server smb3 signing algorithms = ${String(value)}`,
+    effect: (setup, value) => withServer(setup, { security: { ...setup.server.security, signing: listOf(value) as ServerProfile['security']['signing'] } }),
+    propose: ({ setup }) => (setup.server.security.signing.length > 0 && !setup.server.security.signing.includes('AES-128-GMAC') ? GMAC_FIRST : undefined),
   },
   // --- NetApp ONTAP ------------------------------------------------------------------
   {
@@ -510,6 +739,48 @@ export const KNOBS: readonly Knob[] = [
     source: 'mount.cifs(8)',
     command: (value) => `mount -t cifs //server/share /mnt -o max_credits=${Number(value)},...`,
   },
+  {
+    id: 'linux.cifs-seal',
+    platform: 'linux',
+    name: 'seal',
+    location: 'mount.cifs option (/etc/fstab)',
+    type: 'boolean',
+    defaultValue: false,
+    versions: 'Linux cifs.ko 3.x and later (SMB 3.0 and later)',
+    source: 'mount.cifs(8)',
+    protection: { strongest: true, protects: ENCRYPTION_PROTECTS },
+    caution: 'Encrypts the mount even where the server does not require it; costs CPU per byte on both ends. Pipefill never proposes removing it.',
+    command: (value) => (value === true ? 'mount -t cifs //server/share /mnt -o seal,...' : 'mount -t cifs //server/share /mnt -o ... (without seal)'),
+  },
+  {
+    id: 'linux.cifs-multichannel',
+    platform: 'linux',
+    name: 'multichannel,max_channels',
+    location: 'mount.cifs options (/etc/fstab)',
+    type: 'integer',
+    defaultValue: 1,
+    range: [1, 16],
+    versions: 'Linux cifs.ko 5.8 and later (SMB 3.x)',
+    source: 'mount.cifs(8)',
+    caution: 'The value is max_channels; 1 leaves multichannel off. Each channel is a TCP connection of its own.',
+    command: (value) => (Number(value) > 1 ? `mount -t cifs //server/share /mnt -o multichannel,max_channels=${Number(value)},...` : 'mount -t cifs //server/share /mnt -o ... (without multichannel)'),
+    effect: (setup, value) => withChannels(setup, Number(value)),
+    propose: (context) => (multichannelHelps(context) ? WINDOWS_CONNECTIONS_PER_INTERFACE : undefined),
+  },
+  {
+    id: 'linux.cifs-negotiate-signing',
+    platform: 'linux',
+    name: 'enable_negotiate_signing',
+    location: 'cifs module parameter (/etc/modprobe.d/, or /sys/module/cifs/parameters/)',
+    type: 'boolean',
+    defaultValue: false,
+    versions: 'Linux 5.19 and later',
+    source: 'Linux fs/smb/client (cifsfs.c module parameters)',
+    caution: 'Sends the SMB 3.1.1 signing-capabilities context, so a server that has it signs with AES-GMAC instead of AES-CMAC; signing stays on.',
+    command: (value) => `echo ${value === true ? 'Y' : 'N'} > /sys/module/cifs/parameters/enable_negotiate_signing`,
+    effect: (setup, value) => (value === true ? { ...setup, client: { ...setup.client, offer: { ...setup.client.offer, signing: ['AES-128-GMAC', 'AES-128-CMAC'] } } } : setup),
+    propose: ({ setup }) => (setup.client.id === 'linux-cifs' && setup.client.offer.signing.length === 0 && setup.server.security.signing.includes('AES-128-GMAC') ? true : undefined),
+  },
   // --- macOS ----------------------------------------------------------------------------
   {
     id: 'macos.autorcvbufmax',
@@ -544,7 +815,8 @@ export const KNOBS: readonly Knob[] = [
     defaultValue: true,
     versions: 'macOS 10.13 and later',
     source: 'nsmb.conf(5)',
-    caution: 'Turning signing off trades integrity for CPU; only where the network is trusted and the server does not require it.',
+    protection: { strongest: true, protects: SIGNING_PROTECTS },
+    caution: 'Signing costs CPU per byte on both ends; Pipefill never proposes turning it off.',
     command: (value) => `printf '[default]\\nsigning_required=${value === true ? 'yes' : 'no'}\\n' | sudo tee -a /etc/nsmb.conf`,
   },
   // --- The copy tool -------------------------------------------------------------------

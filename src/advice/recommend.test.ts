@@ -11,7 +11,14 @@ describe('recommend', () => {
     for (const client of CLIENT_PROFILE_IDS) {
       for (const server of SERVER_PROFILE_IDS) {
         for (const path of [link(1000, 0.5), link(155, 32), link(155, 75), link(622, 75), link(14, 311), link(1000, 250)]) {
-          for (const r of recommend({ link: path, client, server }).recommendations) {
+          const result = recommend({ link: path, client, server });
+          // Signing and encryption are never weakened, in either list: only their strongest value is ever put forward.
+          for (const r of [...result.recommendations, ...result.protections]) {
+            const protection = KNOBS.find((k) => k.id === r.id)?.protection;
+            if (protection) expect(r.value, r.id).toEqual(protection.strongest);
+          }
+          for (const r of result.protections) expect(KNOBS.find((k) => k.id === r.id)?.protection, r.id).toBeDefined();
+          for (const r of result.recommendations) {
             const knob = KNOBS.find((k) => k.id === r.id);
             expect(knob, r.id).toBeDefined();
             if (knob?.range && typeof r.value === 'number') {
@@ -25,7 +32,8 @@ describe('recommend', () => {
         }
       }
     }
-  });
+    // Every pair of profiles on six paths: a sweep, not a timing; a busy machine may take several times as long.
+  }, 60_000);
 
   it('opens the filer window that TR-3869 found hiding every difference', () => {
     const result = recommend({ link: link(155, 75), client: 'xp-smb1', server: 'netapp-7mode-default' });

@@ -11,6 +11,9 @@ import { serverAsSeen } from '../model/diagnosis.js';
 import { requestBytes } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
 import { bdpBytes } from '../model/link.js';
+import type { Session } from '../model/in-flight.js';
+import type { ProtectionRequest } from '../model/negotiation.js';
+import { negotiate } from '../model/negotiation.js';
 import { parallelSeconds } from '../model/parallel.js';
 import type { ServerProfileId } from '../model/server-profiles.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
@@ -28,6 +31,9 @@ export interface RecommendInput {
   readonly current?: Readonly<Record<string, KnobValue>>;
   /** What an assessment's copies revealed about the server. */
   readonly observations?: Observations;
+  /** What protects the data (default: what the pair negotiates), and the session's connections (default 1). */
+  readonly security?: ProtectionRequest;
+  readonly channels?: number;
 }
 
 export interface Recommendation {
@@ -51,6 +57,11 @@ export interface Recommendation {
 
 export interface RecommendResult {
   readonly recommendations: readonly Recommendation[];
+  /**
+   * Settings that protect the data, not yet at their strongest, with what
+   * each would cost: for a person to weigh, never a speed recommendation.
+   */
+  readonly protections: readonly Recommendation[];
   /** Every test with all the recommendations applied together. */
   readonly combined: readonly { readonly test: string; readonly before: number; readonly after: number }[];
 }
@@ -69,7 +80,19 @@ const TESTS: readonly Test[] = (['file:100MB', 'tr3869-dirset'] as const).flatMa
 const MIN_GAIN = 0.05;
 const ROBOCOPY_LANES = [2, 4, 8, 16, 32, 64, 128];
 
-const seconds = (setup: Setup, test: Test, link: Link) => parallelSeconds(setup.client, setup.server, test.op, test.workload, link, setup.lanes);
+/** The session a setup negotiates; undefined when the pair could not connect at all with these settings. */
+function sessionOf(setup: Setup, request: ProtectionRequest): Session | undefined {
+  try {
+    return { protection: negotiate(setup.client, setup.server, request).protection, channels: setup.channels };
+  } catch {
+    return undefined;
+  }
+}
+
+const seconds = (setup: Setup, test: Test, link: Link) => {
+  const session = sessionOf(setup, setup.request);
+  return session ? parallelSeconds(setup.client, setup.server, test.op, test.workload, link, setup.lanes, session) : Infinity;
+};
 
 function currentValue(knob: Knob, input: RecommendInput): KnobValue {
   return input.current?.[knob.id] ?? knob.defaultValue;
@@ -80,6 +103,7 @@ function bestTest(before: Setup, after: Setup, link: Link): { test: Test; before
   for (const test of TESTS) {
     const b = seconds(before, test, link);
     const a = seconds(after, test, link);
+    if (!Number.isFinite(b) || !Number.isFinite(a)) continue;
     if ((b - a) / b >= MIN_GAIN && (!best || b - a > best.before - best.after)) best = { test, before: b, after: a };
   }
   return best;
@@ -102,10 +126,43 @@ function platformsFor(input: RecommendInput): Set<Platform> {
   return platforms;
 }
 
+function recommendation(knob: Knob, value: KnobValue, current: KnobValue, base: Setup, after: Setup, link: Link, best: { test: Test; before: number; after: number }, why: string): Recommendation {
+  return {
+    id: knob.id,
+    knob: knob.name,
+    platform: knob.platform,
+    value,
+    current,
+    default: knob.defaultValue,
+    ...(knob.range ? { range: knob.range } : {}),
+    command: knob.command(value),
+    test: best.test.label,
+    expectedSeconds: { before: best.before, after: best.after },
+    tests: TESTS.map((test) => ({ test: test.label, before: seconds(base, test, link), after: seconds(after, test, link) })),
+    why,
+    ...(knob.caution ? { caution: knob.caution } : {}),
+    source: knob.source,
+  };
+}
+
+const pathText = (link: Link) => `${link.bandwidthBitsPerSecond / 1e6} Mb/s, ${link.rttMs} ms (BDP ${Math.round(bdpBytes(link) / 1000)} KB)`;
+
+/** The test a protection setting costs most, by share of its time. */
+function costliest(before: Setup, after: Setup, link: Link): { test: Test; before: number; after: number } | undefined {
+  let worst: { test: Test; before: number; after: number } | undefined;
+  for (const test of TESTS) {
+    const b = seconds(before, test, link);
+    const a = seconds(after, test, link);
+    if (!Number.isFinite(b) || !Number.isFinite(a)) continue;
+    if (!worst || a / b > worst.after / worst.before) worst = { test, before: b, after: a };
+  }
+  return worst;
+}
+
 export function recommend(input: RecommendInput): RecommendResult {
   const { link } = input;
   const platforms = platformsFor(input);
-  let base: Setup = { client: CLIENT_PROFILES[input.client], server: SERVER_PROFILES[input.server], lanes: 1 };
+  let base: Setup = { client: CLIENT_PROFILES[input.client], server: SERVER_PROFILES[input.server], lanes: 1, channels: input.channels ?? 1, request: input.security ?? 'auto' };
   // What is set today, where it could be read, then what the copies revealed.
   for (const knob of KNOBS) {
     const value = input.current?.[knob.id];
@@ -116,35 +173,44 @@ export function recommend(input: RecommendInput): RecommendResult {
   }
 
   const recommendations: Recommendation[] = [];
+  const protections: Recommendation[] = [];
   let all = base;
   for (const knob of KNOBS) {
     if (!platforms.has(knob.platform) || !knob.effect) continue;
-    const context = { link, bdpBytes: bdpBytes(link), setup: base, requestBytes: Math.max(requestBytes(base.client, base.server, 'read'), requestBytes(base.client, base.server, 'write')) };
-    const value = knob.id === 'copy-tool.robocopy-mt' ? proposeLanes(base, link) : knob.propose?.(context);
     const current = currentValue(knob, input);
+    if (knob.protection) {
+      // Protection is never traded for speed: only its strongest value is ever put forward, with its cost.
+      const strongest = knob.protection.strongest;
+      const after = knob.effect(base, strongest);
+      if (knob.propose?.(contextFor(base, link)) === strongest) {
+        const best = bestTest(base, after, link);
+        if (best) {
+          all = knob.effect(all, strongest);
+          recommendations.push(recommendation(knob, strongest, current, base, after, link, best, `${knob.name} ${String(current)} -> ${String(strongest)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${pathText(link)}, with the data as protected as before.`));
+          continue;
+        }
+      }
+      // A list of algorithms is a preference, not more protection: it is only ever put forward above, for speed.
+      if (current === strongest || knob.type === 'text') continue;
+      const cost = costliest(base, after, link);
+      if (!cost) continue;
+      const percent = Math.round((cost.after / cost.before - 1) * 100);
+      protections.push(recommendation(knob, strongest, current, base, after, link, cost, `${knob.name} ${String(current)} -> ${String(strongest)} protects ${knob.protection.protects}; on ${pathText(link)} it costs ${percent <= 0 ? 'nothing the model can see' : `${percent}% (${cost.test.label}: ${formatDuration(cost.before * 1000)} -> ${formatDuration(cost.after * 1000)})`}. Yours to decide; Pipefill never proposes weaker protection.`));
+      continue;
+    }
+    const value = knob.id === 'copy-tool.robocopy-mt' ? proposeLanes(base, link) : knob.propose?.(contextFor(base, link));
     if (value === undefined || value === current) continue;
     if (knob.range && typeof value === 'number' && (value < knob.range[0] || value > knob.range[1])) continue;
     const after = knob.effect(base, value);
     const best = bestTest(base, after, link);
     if (!best) continue;
     all = knob.effect(all, value);
-    recommendations.push({
-      id: knob.id,
-      knob: knob.name,
-      platform: knob.platform,
-      value,
-      current,
-      default: knob.defaultValue,
-      ...(knob.range ? { range: knob.range } : {}),
-      command: knob.command(value),
-      test: best.test.label,
-      expectedSeconds: { before: best.before, after: best.after },
-      tests: TESTS.map((test) => ({ test: test.label, before: seconds(base, test, link), after: seconds(after, test, link) })),
-      why: `${knob.name} ${String(current)} -> ${String(value)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${link.bandwidthBitsPerSecond / 1e6} Mb/s, ${link.rttMs} ms (BDP ${Math.round(bdpBytes(link) / 1000)} KB).`,
-      ...(knob.caution ? { caution: knob.caution } : {}),
-      source: knob.source,
-    });
+    recommendations.push(recommendation(knob, value, current, base, after, link, best, `${knob.name} ${String(current)} -> ${String(value)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${pathText(link)}.`));
   }
   recommendations.sort((a, b) => b.expectedSeconds.before - b.expectedSeconds.after - (a.expectedSeconds.before - a.expectedSeconds.after));
-  return { recommendations, combined: TESTS.map((test) => ({ test: test.label, before: seconds(base, test, link), after: seconds(all, test, link) })) };
+  return { recommendations, protections, combined: TESTS.map((test) => ({ test: test.label, before: seconds(base, test, link), after: seconds(all, test, link) })) };
+}
+
+function contextFor(setup: Setup, link: Link) {
+  return { link, bdpBytes: bdpBytes(link), setup, requestBytes: Math.max(requestBytes(setup.client, setup.server, 'read'), requestBytes(setup.client, setup.server, 'write')) };
 }

@@ -3,13 +3,17 @@
 // time before and after out.
 
 import { z } from 'zod';
-import type { RecommendInput } from '../advice/recommend.js';
+import type { RecommendInput, RecommendResult as RecommendResultOf } from '../advice/recommend.js';
 import { recommend } from '../advice/recommend.js';
 import type { Observations } from '../model/diagnosis.js';
 import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
 import { PipefillInputError } from '../model/errors.js';
 import { SERVER_PROFILE_IDS } from '../model/server-profiles.js';
-import { parseLossRate, parseRate, parseTimeMs } from '../model/units.js';
+import { bdpBytes } from '../model/link.js';
+import type { ProtectionRequest } from '../model/negotiation.js';
+import { PROTECTION_REQUESTS } from '../model/negotiation.js';
+import { MAX_CHANNELS } from '../model/predict.js';
+import { parseBufferBytes, parseLossRate, parseRate, parseTimeMs } from '../model/units.js';
 import type { Report } from './report.js';
 import { ReportSchema } from './report.js';
 
@@ -27,6 +31,10 @@ export const RecommendApiInputSchema = z
     smbConf: z.string().optional(),
     /** Current values by knob id, where the caller knows them. */
     current: z.record(z.string(), KnobValueSchema).optional(),
+    /** The bottleneck's buffer (`64KB`, `0.25bdp`, `20ms`), what protects the data, and the session's connections. */
+    buffer: z.string().min(1).optional(),
+    security: z.enum(PROTECTION_REQUESTS as [ProtectionRequest, ...ProtectionRequest[]]).optional(),
+    channels: z.number().int().min(1).max(MAX_CHANNELS).optional(),
   })
   .strict();
 export type RecommendApiInput = z.infer<typeof RecommendApiInputSchema>;
@@ -54,6 +62,8 @@ export const RecommendResultSchema = z.object({
   client: z.enum(CLIENT_PROFILE_IDS),
   server: z.enum(SERVER_PROFILE_IDS),
   recommendations: z.array(RecommendationSchema),
+  /** Protection not at its strongest, with its cost: for a person to decide, applied only when asked (apply --include-protection). */
+  protections: z.array(RecommendationSchema),
   combined: z.array(z.object({ test: z.string(), before: z.number(), after: z.number() })),
 });
 export type RecommendResult = z.infer<typeof RecommendResultSchema>;
@@ -68,6 +78,8 @@ export function observationsFromReport(report: Report): Observations {
   const credits = report.copyTests.map((test) => test.negotiated.creditsGrantedMax).filter((n) => n > 0);
   const held = report.copyTests.filter((test) => test.op === 'write' && test.tcp?.peerWindowBytes !== undefined).sort((a, b) => (b.tcp?.peerWindowLimitedFraction ?? 0) - (a.tcp?.peerWindowLimitedFraction ?? 0))[0];
   return {
+    ...(report.copyTests.some((test) => test.negotiated.signingRequiredBy === 'server') ? { signingRequired: true } : {}),
+    ...(report.copyTests.some((test) => test.negotiated.encryptionRequiredBy === 'server') ? { encryptionRequired: true } : {}),
     ...(credits.length > 0 ? { creditsGranted: Math.max(...credits) } : {}),
     ...(held?.tcp?.peerWindowBytes !== undefined ? { peerWindowBytes: held.tcp.peerWindowBytes, peerWindowLimitedFraction: held.tcp.peerWindowLimitedFraction ?? 0 } : {}),
   };
@@ -79,7 +91,14 @@ export function recommendFromInput(input: RecommendApiInput): RecommendResult {
   if (input.report) {
     link = { bandwidthBitsPerSecond: input.report.probes.bandwidth.mbps * 1e6, rttMs: input.report.probes.rtt.medianMs, lossRate: 0 };
   } else if (input.bandwidth !== undefined && input.rtt !== undefined) {
-    link = { bandwidthBitsPerSecond: parseRate(input.bandwidth), rttMs: parseTimeMs(input.rtt), lossRate: input.loss === undefined ? 0 : parseLossRate(input.loss) };
+    const bandwidthBitsPerSecond = parseRate(input.bandwidth);
+    const rttMs = parseTimeMs(input.rtt);
+    link = {
+      bandwidthBitsPerSecond,
+      rttMs,
+      lossRate: input.loss === undefined ? 0 : parseLossRate(input.loss),
+      ...(input.buffer === undefined ? {} : { bufferBytes: parseBufferBytes(input.buffer, bdpBytes({ bandwidthBitsPerSecond, rttMs }), bandwidthBitsPerSecond) }),
+    };
   } else {
     throw new PipefillInputError('A recommendation needs a path: an assessment report, or a bandwidth and an RTT.', 'Give --report report.json, or --bandwidth 155mbit --rtt 75ms.');
   }
@@ -89,7 +108,17 @@ export function recommendFromInput(input: RecommendApiInput): RecommendResult {
     server: input.server,
     ...(input.current ? { current: input.current } : {}),
     ...(input.report ? { observations: observationsFromReport(input.report) } : {}),
+    ...(input.security === undefined ? {} : { security: input.security }),
+    ...(input.channels === undefined ? {} : { channels: input.channels }),
   };
   const result = recommend(request);
-  return { link: { ...link, lossRate: link.lossRate ?? 0 }, client: input.client, server: input.server, recommendations: result.recommendations.map(({ range, tests, ...rest }) => ({ ...rest, tests: [...tests], ...(range ? { range: [range[0], range[1]] as [number, number] } : {}) })), combined: [...result.combined] };
+  const out = (list: RecommendResultOf['recommendations']) => list.map(({ range, tests, ...rest }) => ({ ...rest, tests: [...tests], ...(range ? { range: [range[0], range[1]] as [number, number] } : {}) }));
+  return {
+    link: { bandwidthBitsPerSecond: link.bandwidthBitsPerSecond, rttMs: link.rttMs, lossRate: link.lossRate ?? 0 },
+    client: input.client,
+    server: input.server,
+    recommendations: out(result.recommendations),
+    protections: out(result.protections),
+    combined: [...result.combined],
+  };
 }

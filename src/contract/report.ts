@@ -6,6 +6,7 @@ import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
 import { PipefillInputError } from '../model/errors.js';
 import { LIMIT_LAYERS } from '../model/in-flight.js';
 import { SERVER_PROFILE_IDS } from '../model/server-profiles.js';
+import { CIPHERS, SIGNING_ALGORITHMS } from '../model/smb-security.js';
 import { CopyTestResultSchema } from './copy-test.js';
 import { ProbeResultSchema } from './probe.js';
 import { ShareLoginSchema } from './share-login.js';
@@ -44,12 +45,43 @@ export const FindingSchema = z.object({
 });
 export type Finding = z.infer<typeof FindingSchema>;
 
+const RateSchema = z.object({ protect: z.number().positive(), check: z.number().positive() }).strict();
+
+/** This machine's per-core signing and encryption rates, measured at the assessment's start. */
+export const CryptoMeasurementSchema = z.object({
+  rates: z.partialRecord(z.enum([...SIGNING_ALGORITHMS, ...CIPHERS]), RateSchema),
+  /** The share was on this machine: the server's crypto was weighed at these rates too. */
+  serverOnThisMachine: z.boolean(),
+});
+
+/** The same read with and without signing, where the server allowed both. */
+export const ProtectionCheckSchema = z.discriminatedUnion('ran', [
+  z.object({ ran: z.literal(false), sentence: z.string() }),
+  z.object({
+    ran: z.literal(true),
+    workload: z.string(),
+    op: z.enum(['read', 'write']),
+    algorithm: z.enum(SIGNING_ALGORITHMS),
+    plainSeconds: z.number(),
+    signedSeconds: z.number(),
+    measuredRatio: z.number(),
+    expectedRatio: z.number(),
+    /** `protocol`: signing's CPU cost slowed the copy; `path`: it did not, so what is slow is elsewhere. */
+    verdict: z.enum(['protocol', 'path']),
+    sentence: z.string(),
+  }),
+]);
+export type ProtectionCheck = z.infer<typeof ProtectionCheckSchema>;
+
 export const ReportSchema = z.object({
   schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
   startedAt: z.string(),
   finishedAt: z.string(),
   target: z.object({ share: z.string(), user: z.string(), domain: z.string().optional() }),
   environment: z.object({ pipefillVersion: z.string(), node: z.string(), platform: z.string(), release: z.string(), arch: z.string() }),
+  /** Absent in reports from before signing and encryption were modelled. */
+  crypto: CryptoMeasurementSchema.optional(),
+  protectionCheck: ProtectionCheckSchema.optional(),
   options: z.object({ profiles: z.array(z.enum(CLIENT_PROFILE_IDS)), server: z.enum(SERVER_PROFILE_IDS), quick: z.boolean(), fileBytes: z.number(), dirsetScale: z.number() }),
   probes: ProbeResultSchema,
   copyTests: z.array(CopyTestResultSchema),

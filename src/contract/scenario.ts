@@ -4,10 +4,15 @@
 import { z } from 'zod';
 import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
 import { LIMIT_LAYERS } from '../model/in-flight.js';
-import type { Prediction, Scenario } from '../model/predict.js';
-import { predict } from '../model/predict.js';
+import type { Link } from '../model/link.js';
+import { bdpBytes, bufferBytesOf } from '../model/link.js';
+import type { ProtectionRequest } from '../model/negotiation.js';
+import { PROTECTION_REQUESTS } from '../model/negotiation.js';
+import type { Scenario, ScenarioPrediction } from '../model/predict.js';
+import { MAX_CHANNELS, predict } from '../model/predict.js';
+import { CIPHERS, DIALECTS, SIGNING_ALGORITHMS } from '../model/smb-security.js';
 import { SERVER_PROFILE_IDS } from '../model/server-profiles.js';
-import { parseLossRate, parseRate, parseTimeMs } from '../model/units.js';
+import { parseBufferBytes, parseLossRate, parseRate, parseTimeMs } from '../model/units.js';
 import { parseWorkload } from '../model/workloads.js';
 
 const withUnit = (example: string) =>
@@ -22,6 +27,12 @@ export const ScenarioInputSchema = z
     bandwidth: withUnit('155mbit'),
     rtt: withUnit('32ms'),
     loss: z.string().optional(),
+    /** The bottleneck's buffer: a size, a share of the BDP (`0.25bdp`) or a time at the line rate (`20ms`); absent, one BDP. */
+    buffer: z.string().min(1).optional(),
+    /** `auto` (what the pair negotiates), `none`, `signing`, `encryption` or an algorithm by name. */
+    security: z.enum(PROTECTION_REQUESTS as [ProtectionRequest, ...ProtectionRequest[]]).optional(),
+    /** TCP connections of the session (SMB 3 multichannel). */
+    channels: z.number().int().min(1).max(MAX_CHANNELS).optional(),
   })
   .strict();
 export type ScenarioInput = z.infer<typeof ScenarioInputSchema>;
@@ -48,21 +59,41 @@ export const PredictionResultSchema = ScenarioInputSchema.extend({
     slowStartSeconds: z.number(),
   }),
   explanation: z.string(),
+  /** What the pair negotiated for the scenario, and what protected the data. */
+  negotiated: z.object({
+    dialect: z.enum(DIALECTS),
+    protection: z.enum(['none', 'signing', 'encryption']),
+    algorithm: z.enum([...SIGNING_ALGORITHMS, ...CIPHERS]).optional(),
+    reason: z.string(),
+  }),
+  bufferBytes: z.number(),
 });
 export type PredictionResult = z.infer<typeof PredictionResultSchema>;
 
 /** Reads the units and checks the workload; every error names what was expected. */
 export function toScenario(input: ScenarioInput): Scenario {
   parseWorkload(input.workload);
+  const bandwidthBitsPerSecond = parseRate(input.bandwidth);
+  const rttMs = parseTimeMs(input.rtt);
   const link = {
-    bandwidthBitsPerSecond: parseRate(input.bandwidth),
-    rttMs: parseTimeMs(input.rtt),
+    bandwidthBitsPerSecond,
+    rttMs,
     ...(input.loss === undefined ? {} : { lossRate: parseLossRate(input.loss) }),
+    ...(input.buffer === undefined ? {} : { bufferBytes: parseBufferBytes(input.buffer, bdpBytes({ bandwidthBitsPerSecond, rttMs }), bandwidthBitsPerSecond) }),
   };
-  return { client: input.client, server: input.server, op: input.op, workload: input.workload, link };
+  return {
+    client: input.client,
+    server: input.server,
+    op: input.op,
+    workload: input.workload,
+    link,
+    ...(input.security === undefined ? {} : { security: input.security }),
+    ...(input.channels === undefined ? {} : { channels: input.channels }),
+  };
 }
 
-export function toPredictionResult(input: ScenarioInput, prediction: Prediction): PredictionResult {
+export function toPredictionResult(input: ScenarioInput, prediction: ScenarioPrediction, link: Link): PredictionResult {
+  const protection = prediction.negotiated.protection;
   return {
     ...input,
     seconds: prediction.seconds,
@@ -76,9 +107,17 @@ export function toPredictionResult(input: ScenarioInput, prediction: Prediction)
     pipeline: prediction.pipeline,
     breakdown: prediction.breakdown,
     explanation: prediction.explanation,
+    negotiated: {
+      dialect: prediction.negotiated.dialect,
+      protection: protection.kind,
+      ...(protection.kind === 'none' ? {} : { algorithm: protection.algorithm }),
+      reason: prediction.negotiated.reason,
+    },
+    bufferBytes: bufferBytesOf(link),
   };
 }
 
 export function predictScenario(input: ScenarioInput): PredictionResult {
-  return toPredictionResult(input, predict(toScenario(input)));
+  const scenario = toScenario(input);
+  return toPredictionResult(input, predict(scenario), scenario.link);
 }

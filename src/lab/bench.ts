@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { ClientProfile, ClientProfileId, Op } from '../model/client-profiles.js';
 import { MIB } from '../model/client-profiles.js';
 import { PipefillError } from '../model/errors.js';
+import { asCongestionControl } from '../model/congestion.js';
 import type { EngineStack } from '../model/diagnosis.js';
 import { asDrivenByPipefill, idleRestartRtts } from '../model/diagnosis.js';
 import { clientProfile, predictTransfer, serverProfile } from '../model/predict.js';
@@ -78,11 +79,11 @@ export function onLabStack(client: ClientProfile, congestion: string): ClientPro
 }
 export function labSamba(congestion: string): ServerProfile {
   const { receiveWindowBytes, sendWindowBytes, initialWindowSegments } = labStack(congestion);
-  return { ...serverProfile('samba'), tcp: { receiveWindowBytes, sendWindowBytes, initialWindowSegments, idleRestartRtts: idleRestartRtts(congestion) } };
+  return { ...serverProfile('samba'), tcp: { receiveWindowBytes, sendWindowBytes, initialWindowSegments, idleRestartRtts: idleRestartRtts(congestion), congestion: asCongestionControl(congestion) } };
 }
 
-function iperfMbps(state: LabState, seconds: number): number {
-  const run = inBranch(state, 'iperf3', ['-c', DATACENTER_ADDRESS, '-p', String(IPERF_PORT), '-t', String(seconds), '-J']);
+export function iperfMbps(state: LabState, seconds: number, extraArgs: readonly string[] = []): number {
+  const run = inBranch(state, 'iperf3', ['-c', DATACENTER_ADDRESS, '-p', String(IPERF_PORT), '-t', String(seconds), '-J', ...extraArgs]);
   const result = JSON.parse(run.stdout) as { end: { sum_received: { bits_per_second: number } } };
   return result.end.sum_received.bits_per_second / 1e6;
 }
@@ -99,7 +100,7 @@ function smbclientMbps(state: LabState, localFile: string): { read: number; writ
 /** The built CLI, which runs inside the branch namespace (the same path from src/lab and dist/lab). */
 const cliEntry = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
-function copyTest(state: LabState, profile: ClientProfileId, op: Op, workload: string): { seconds: number; bytes: number } {
+export function copyTest(state: LabState, profile: ClientProfileId, op: Op, workload: string): { seconds: number; bytes: number } {
   const { share, user, password } = labEndpoints(state);
   const run = inBranch(state, process.execPath, [cliEntry, 'copy-test', '--share', share ?? '', '--user', user ?? '', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--profile', profile, '--op', op, '--workload', workload, '--json'], {
     env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '' },

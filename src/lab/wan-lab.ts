@@ -13,7 +13,7 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PipefillError } from '../model/errors.js';
@@ -258,12 +258,15 @@ export interface LinkChange {
   readonly lossRate?: number;
   /** Drop every packet both ways until set false again. */
   readonly blackhole?: boolean;
+  /** The drop-tail limit per direction, bytes (the forwarder takes 1600 or more). */
+  readonly queueBytes?: number;
 }
 
 interface ForwarderSettings {
   readonly delayUs: number;
   readonly loss: number;
   readonly blackhole: number;
+  readonly queueBytes: number;
   readonly controlApplied: number;
 }
 
@@ -277,6 +280,7 @@ export async function changeLink(state: LabState, change: LinkChange): Promise<v
     ...(change.rttMs === undefined ? [] : [`delay-us=${Math.round((change.rttMs * 1000) / 2)}`]),
     ...(change.lossRate === undefined ? [] : [`loss=${change.lossRate}`]),
     ...(change.blackhole === undefined ? [] : [`blackhole=${change.blackhole ? 1 : 0}`]),
+    ...(change.queueBytes === undefined ? [] : [`queue-bytes=${Math.round(change.queueBytes)}`]),
   ];
   replaceFile(controlPath(state.id), `${lines.join('\n')}\n`, { newMode: 0o600 });
   process.kill(state.forwarderPid, 'SIGUSR2');
@@ -288,7 +292,7 @@ export async function changeLink(state: LabState, change: LinkChange): Promise<v
     }
   }, 'The link change');
   const after = JSON.parse(readFileSync(state.statsFile, 'utf8')) as ForwarderSettings;
-  if ((change.blackhole !== undefined && after.blackhole !== (change.blackhole ? 1 : 0)) || (change.rttMs !== undefined && after.delayUs !== Math.round((change.rttMs * 1000) / 2))) {
+  if ((change.blackhole !== undefined && after.blackhole !== (change.blackhole ? 1 : 0)) || (change.rttMs !== undefined && after.delayUs !== Math.round((change.rttMs * 1000) / 2)) || (change.queueBytes !== undefined && after.queueBytes !== Math.round(change.queueBytes))) {
     throw new PipefillError('lab-failed', `The forwarder did not take the change (${lines.join(', ')}).`, 'Check the forwarder log in /run/pipefill-lab.');
   }
 }
@@ -342,6 +346,32 @@ export function median(values: readonly number[]): number {
 }
 
 /** Runs a command inside the branch namespace (a client across the emulated link). */
+/** Sets the namespace's default congestion control (new sockets take it; net.ipv4 sysctls are per namespace). */
+export function setCongestion(namespace: string, congestion: string): void {
+  if (!/^[a-z0-9_]{1,16}$/.test(congestion)) throw new PipefillError('bad-input', `Not a congestion control name: ${JSON.stringify(congestion)}.`, 'For example cubic or reno.');
+  run('ip', ['netns', 'exec', namespace, 'sysctl', '-q', '-w', `net.ipv4.tcp_congestion_control=${congestion}`]);
+}
+
+const ALLOWED_CONGESTION = '/proc/sys/net/ipv4/tcp_allowed_congestion_control';
+
+/**
+ * Runs `body` with `congestion` allowed as a namespace default. Linux lets a
+ * namespace other than the first default only to a congestion control in
+ * net.ipv4.tcp_allowed_congestion_control, a host-wide list (a kernel whose
+ * default is BBR may leave CUBIC out of it). When it is missing, it is added
+ * for the run and the list is put back exactly as it was, even on failure.
+ */
+export async function withCongestionAllowed<T>(congestion: string, body: (changedHost: boolean) => Promise<T>): Promise<T> {
+  const before = readFileSync(ALLOWED_CONGESTION, 'utf8').trim();
+  if (before.split(/\s+/).includes(congestion)) return body(false);
+  writeFileSync(ALLOWED_CONGESTION, `${before} ${congestion}`);
+  try {
+    return await body(true);
+  } finally {
+    writeFileSync(ALLOWED_CONGESTION, before);
+  }
+}
+
 export function inBranch(state: LabState, command: string, args: readonly string[], options: { input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}) {
   return spawnSync('ip', ['netns', 'exec', state.branch, command, ...args], { encoding: 'utf8', timeout: options.timeoutMs ?? 120_000, ...(options.input === undefined ? {} : { input: options.input }), ...(options.env ? { env: options.env } : {}) });
 }

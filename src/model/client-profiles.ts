@@ -7,8 +7,11 @@
 // few: see calibration.test.ts for the fit and its errors.
 
 import type { MetadataSequences, RoundTrip } from './metadata.js';
+import type { CongestionControl } from './congestion.js';
+import type { CryptoSide } from './crypto-cost.js';
+import { PUBLISHED_X86_RATES } from './crypto-cost.js';
 import type { SecurityOffer } from './smb-security.js';
-import { WINDOWS_10_11_OFFER } from './smb-security.js';
+import { WINDOWS_10_11_OFFER, WINDOWS_11_24H2_OFFER } from './smb-security.js';
 
 export type Op = 'read' | 'write';
 
@@ -32,7 +35,7 @@ export type CopyPipeline =
    */
   | { readonly kind: 'fill-bdp'; readonly bdpMultiple: number; readonly minDepth: number; readonly maxDepth: number };
 
-export const CLIENT_PROFILE_IDS = ['xp-smb1', 'win7-smb1', 'vista-smb2', 'win7-smb2', 'win10-smb3', 'linux-cifs', 'pipefill-max'] as const;
+export const CLIENT_PROFILE_IDS = ['xp-smb1', 'win7-smb1', 'vista-smb2', 'win7-smb2', 'win10-smb3', 'win11-24h2', 'linux-cifs', 'pipefill-max'] as const;
 export type ClientProfileId = (typeof CLIENT_PROFILE_IDS)[number];
 
 export interface ClientTcp {
@@ -43,6 +46,8 @@ export interface ClientTcp {
   /** Initial congestion window in segments, for the slow-start ramp of writes. */
   readonly initialWindowSegments: number;
   readonly timestamps: boolean;
+  /** The congestion control that paces what the client sends (its writes). */
+  readonly congestion: CongestionControl;
   /**
    * Extra round trips the sender takes to send a burst larger than its
    * initial window when nothing is in flight (a synchronous request). Linux
@@ -73,6 +78,8 @@ export interface ClientProfile {
   readonly metadata: MetadataSequences;
   /** What the client offers when it negotiates: dialects, ciphers, signing (src/model/smb-security.ts). */
   readonly offer: SecurityOffer;
+  /** What signing and encryption cost its CPU (src/model/crypto-cost.ts). */
+  readonly crypto: CryptoSide;
 }
 
 // --- Copy-engine tables ------------------------------------------------------
@@ -216,22 +223,31 @@ const PIPEFILL_METADATA: MetadataSequences = {
  * so the window stops at 64 KB (client-behaviour.md, "XP's TCP receive window
  * is small and not configurable").
  */
-const XP_TCP: ClientTcp = { receiveWindowBytes: 65_535, sendWindowBytes: 65_535, initialWindowSegments: 2, timestamps: false };
+const XP_TCP: ClientTcp = { receiveWindowBytes: 65_535, sendWindowBytes: 65_535, initialWindowSegments: 2, timestamps: false, congestion: 'reno' };
 
 /**
  * Vista and later: receive-window auto-tuning up to 16 MB (client-behaviour.md,
  * "TCP"). Windows 7 starts with 2 segments (RFC 3390's 4 KB rule rounded down
  * at a 1460-byte MSS); Windows 10 with 10 (RFC 6928), its default since 2017.
  */
-const WIN7_TCP: ClientTcp = { receiveWindowBytes: 16 * MIB, sendWindowBytes: 16 * MIB, initialWindowSegments: 2, timestamps: false };
-const WIN10_TCP: ClientTcp = { ...WIN7_TCP, initialWindowSegments: 10 };
+const WIN7_TCP: ClientTcp = { receiveWindowBytes: 16 * MIB, sendWindowBytes: 16 * MIB, initialWindowSegments: 2, timestamps: false, congestion: 'reno' };
+/**
+ * Windows 10 1709 and later send with CUBIC by default (Microsoft
+ * Networking blog, "CUBIC for Windows", 2017); earlier clients NewReno.
+ */
+const WIN10_TCP: ClientTcp = { ...WIN7_TCP, initialWindowSegments: 10, congestion: 'cubic' };
 
 /**
  * Linux defaults: net.ipv4.tcp_rmem max 6 MiB, tcp_wmem max 4 MiB; about half
  * of a socket buffer carries payload (tcp_adv_win_scale / the kernel's
  * scaling ratio), IW 10 (RFC 6928), timestamps on.
  */
-const LINUX_TCP: ClientTcp = { receiveWindowBytes: 3 * MIB, sendWindowBytes: 2 * MIB, initialWindowSegments: 10, timestamps: true };
+const LINUX_TCP: ClientTcp = { receiveWindowBytes: 3 * MIB, sendWindowBytes: 2 * MIB, initialWindowSegments: 10, timestamps: true, congestion: 'cubic' };
+
+/** Windows' kernel crypto (CNG, AES-NI): per-connection work lands on the core its RSS queue maps to. */
+const WINDOWS_CRYPTO: CryptoSide = { rates: PUBLISHED_X86_RATES, scalesWithChannels: true };
+/** cifs.ko uses the kernel's AES-NI code; each channel's receive work runs on its own socket's softirq core. */
+const LINUX_CRYPTO: CryptoSide = { rates: PUBLISHED_X86_RATES, scalesWithChannels: true };
 
 // --- Profiles ------------------------------------------------------------------
 
@@ -255,6 +271,7 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     metadata: SMB1_METADATA,
     // SMB1 is emulated over SMB2 (src/smb/drivers.ts): the lowest dialects, never SMB 3.
     offer: { dialects: ['2.0.2', '2.1'], ciphers: [], signing: [], signingRequired: false, movesUp: true },
+    crypto: WINDOWS_CRYPTO,
   },
   'win7-smb1': {
     id: 'win7-smb1',
@@ -269,6 +286,7 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     roundTripsPerRequest: { read: 1, write: 1 },
     metadata: SMB1_METADATA,
     offer: { dialects: ['2.0.2', '2.1'], ciphers: [], signing: [], signingRequired: false, movesUp: true },
+    crypto: WINDOWS_CRYPTO,
   },
   'vista-smb2': {
     id: 'vista-smb2',
@@ -284,6 +302,7 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     metadata: SMB2_METADATA,
     // Vista RTM speaks SMB 2.0.2 only.
     offer: { dialects: ['2.0.2'], ciphers: [], signing: [], signingRequired: false, movesUp: true },
+    crypto: WINDOWS_CRYPTO,
   },
   'win7-smb2': {
     id: 'win7-smb2',
@@ -299,6 +318,7 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     roundTripsPerRequest: { read: 1, write: 1 },
     metadata: SMB2_METADATA,
     offer: { dialects: ['2.0.2', '2.1'], ciphers: [], signing: [], signingRequired: false, movesUp: true },
+    crypto: WINDOWS_CRYPTO,
   },
   'win10-smb3': {
     id: 'win10-smb3',
@@ -314,6 +334,25 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     roundTripsPerRequest: { read: 1, write: 1 },
     metadata: SMB2_METADATA,
     offer: WINDOWS_10_11_OFFER,
+    crypto: WINDOWS_CRYPTO,
+  },
+  'win11-24h2': {
+    id: 'win11-24h2',
+    label: 'Windows 11 24H2, SMB 3.1.1 (signing required)',
+    protocol: 'smb2',
+    dialect: '3.1.1',
+    // The copy engine and redirector of Windows 10/11; what changed in 24H2
+    // is what it negotiates: signing required for every connection, in and
+    // out (Ned Pyle, "SMB security hardening in Windows Server 2025 &
+    // Windows 11", Microsoft Tech Community, 2024).
+    pipeline: { read: table(TABLE_B), write: table(TABLE_B) },
+    maxRequestBytes: { read: 1 * MIB, write: 1 * MIB },
+    largeMtu: true,
+    tcp: WIN10_TCP,
+    roundTripsPerRequest: { read: 1, write: 1 },
+    metadata: SMB2_METADATA,
+    offer: WINDOWS_11_24H2_OFFER,
+    crypto: WINDOWS_CRYPTO,
   },
   'linux-cifs': {
     id: 'linux-cifs',
@@ -338,6 +377,7 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     // vers=default: SMB 2.1 or later; AES-128-GCM before CCM, no signing context
     // unless enable_negotiate_signing is set (Linux 6.x fs/smb/client).
     offer: { dialects: ['2.1', '3.0', '3.0.2', '3.1.1'], ciphers: ['AES-128-GCM', 'AES-128-CCM'], signing: [], signingRequired: false, movesUp: false },
+    crypto: LINUX_CRYPTO,
   },
   'pipefill-max': {
     id: 'pipefill-max',
@@ -363,5 +403,7 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     metadata: PIPEFILL_METADATA,
     // Everything, cheapest first: GCM and GMAC cost a fraction of CCM and CMAC per byte.
     offer: { dialects: ['2.0.2', '2.1', '3.0', '3.0.2', '3.1.1'], ciphers: ['AES-128-GCM', 'AES-256-GCM', 'AES-128-CCM', 'AES-256-CCM'], signing: ['AES-128-GMAC', 'AES-128-CMAC', 'HMAC-SHA256'], signingRequired: false, movesUp: false },
+    // Pipefill's own figures replace these when it drives a copy (an assessment measures them).
+    crypto: LINUX_CRYPTO,
   },
 };

@@ -8,7 +8,11 @@
 
 import type { ClientProfile, Op } from './client-profiles.js';
 import { MIB } from './client-profiles.js';
-import type { LimitLayer } from './in-flight.js';
+import { asCongestionControl } from './congestion.js';
+import type { CryptoRates } from './crypto-cost.js';
+import { describeProtection } from './crypto-cost.js';
+import type { LimitLayer, Session } from './in-flight.js';
+import { SINGLE_UNPROTECTED } from './in-flight.js';
 import type { Link } from './link.js';
 import type { Prediction } from './predict.js';
 import { predictTransfer } from './predict.js';
@@ -24,6 +28,8 @@ export interface EngineStack {
   readonly initialWindowSegments: number;
   /** `bbr`, `cubic`, `reno`: BBR restarts a burst from idle half a round trip late. */
   readonly congestion: string;
+  /** This machine's per-core signing and encryption rates, measured (src/smb/security/crypto-rates.ts). */
+  readonly crypto?: CryptoRates;
 }
 
 /** Linux defaults: tcp_rmem max 6 MiB and tcp_wmem max 4 MiB, about half of each usable. */
@@ -52,9 +58,17 @@ export function asDrivenByPipefill(client: ClientProfile, stack: EngineStack): C
       sendWindowBytes: stack.sendWindowBytes,
       initialWindowSegments: stack.initialWindowSegments,
       timestamps: true,
+      congestion: asCongestionControl(stack.congestion),
       idleRestartRtts: idleRestartRtts(stack.congestion),
     },
+    // Pipefill signs and seals on the thread that runs the copy: one core, however many connections.
+    crypto: stack.crypto ? { rates: stack.crypto, scalesWithChannels: false } : client.crypto,
   };
+}
+
+/** A server on this very machine (a loopback share): its crypto runs on the same cores, at the rates measured here. */
+export function serverOnThisMachine(server: ServerProfile, rates: CryptoRates): ServerProfile {
+  return { ...server, crypto: { ...server.crypto, rates } };
 }
 
 /** What a copy revealed about the server and the path. */
@@ -65,6 +79,9 @@ export interface Observations {
   readonly peerWindowBytes?: number;
   readonly peerWindowLimitedFraction?: number;
   readonly retransmittedFraction?: number;
+  /** The server insisted on signing or encryption (the copies said who required it). */
+  readonly signingRequired?: boolean;
+  readonly encryptionRequired?: boolean;
 }
 
 /** Sends waited on the server's window this much of the time or more: the window held the copy back. */
@@ -80,6 +97,11 @@ export function serverAsSeen(server: ServerProfile, op: Op, seen: Observations):
     ...server,
     smb2: credits === undefined ? server.smb2 : { ...server.smb2, creditsMax: credits, creditsInitial: Math.min(server.smb2.creditsInitial, credits) },
     tcp: windowHeld ? { ...server.tcp, receiveWindowBytes: seen.peerWindowBytes ?? server.tcp.receiveWindowBytes } : server.tcp,
+    security: {
+      ...server.security,
+      signingRequired: server.security.signingRequired || seen.signingRequired === true,
+      encryptionRequired: server.security.encryptionRequired || seen.encryptionRequired === true,
+    },
   };
 }
 
@@ -104,6 +126,8 @@ export interface DiagnoseInput {
   readonly measuredSeconds: number;
   readonly stack: EngineStack;
   readonly observations: Observations;
+  /** What protected the copy on the wire, and over how many connections (absent: neither, one). */
+  readonly session?: Session;
 }
 
 /** measured / explained within these bounds: the explained layer accounts for the copy (as compareWithModel's 0.7..1.4 efficiency). */
@@ -122,12 +146,14 @@ function observedFacts(input: DiagnoseInput, server: ServerProfile): string[] {
 export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
   const client = asDrivenByPipefill(input.client, input.stack);
   const server = serverAsSeen(input.server, input.op, input.observations);
-  const explained: Prediction = predictTransfer(client, server, input.op, input.workload, input.link);
+  const session = input.session ?? SINGLE_UNPROTECTED;
+  const explained: Prediction = predictTransfer(client, server, input.op, input.workload, input.link, session);
   const measuredBitsPerSecond = (input.workload.totalBytes * 8) / input.measuredSeconds;
   const inFlightBytes = (measuredBitsPerSecond / 8) * (input.link.rttMs / 1000);
   const ratio = input.measuredSeconds / explained.seconds;
   const measured = `Measured ${formatRate(measuredBitsPerSecond)} in ${formatDuration(input.measuredSeconds * 1000)} (about ${formatBinaryBytes(inFlightBytes)} in flight at ${formatDuration(input.link.rttMs)})`;
   const facts = observedFacts(input, server);
+  if (session.protection.kind !== 'none') facts.push(`every message carried ${describeProtection(session.protection)}`);
   const seen = facts.length > 0 ? ` Seen during the copy: ${facts.join('; ')}.` : '';
   const lossy = (input.observations.retransmittedFraction ?? 0) > LOSSY;
   if (ratio >= EXPLAINED.low && ratio <= EXPLAINED.high) {
@@ -141,7 +167,7 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
       explainedSeconds: explained.seconds,
       measuredBitsPerSecond,
       inFlightBytes,
-      sentence: `${measured}, ${ratio.toFixed(1)}x slower than every limit the model knows allows (${formatDuration(explained.seconds * 1000)}).${seen}${loss} Something else holds it back: a disk or CPU at either end, packet loss, SMB signing or encryption, or a device in the path.`,
+      sentence: `${measured}, ${ratio.toFixed(1)}x slower than every limit the model knows allows (${formatDuration(explained.seconds * 1000)}).${seen}${loss} Something else holds it back: a disk or CPU at either end, packet loss${session.protection.kind === 'none' ? '' : `, ${session.protection.kind} costing more than the ${session.protection.algorithm} rate measured here`}, or a device in the path.`,
     };
   }
   return {

@@ -2,8 +2,10 @@
 // "one 60 KB request per round trip: 1.2 MB/s at 32 ms, whatever the bandwidth".
 
 import type { ClientProfile, Op } from './client-profiles.js';
-import type { LayerBudget, LimitLayer } from './in-flight.js';
+import type { CryptoSide } from './crypto-cost.js';
+import type { LayerBudget, LimitLayer, Session } from './in-flight.js';
 import { creditCharge } from './in-flight.js';
+import { bufferBytesOf } from './link.js';
 import type { Link } from './link.js';
 import type { ServerProfile } from './server-profiles.js';
 import { formatBinaryBytes, formatByteRate, formatBytes, formatDuration, formatRate } from './units.js';
@@ -17,6 +19,7 @@ export interface ExplainInput {
   readonly pipeline: { readonly depth: number; readonly chunkBytes: number };
   readonly breakdown: { readonly dataSeconds: number; readonly metadataSeconds: number; readonly metadataRoundTrips: number; readonly slowStartSeconds: number };
   readonly files: number;
+  readonly session: Session;
 }
 
 function rateOf(bytesPerSecond: number): string {
@@ -39,7 +42,9 @@ function layerSentence(layer: LayerBudget, input: ExplainInput, client: ClientPr
         const per = trips === 1 ? 'per round trip' : `at a time, ${trips} round trips each`;
         return `one ${formatBinaryBytes(chunkBytes)} request ${per}: ${rate} at ${rtt}, whatever the bandwidth.`;
       }
-      return `the copy engine keeps ${depth} x ${formatBinaryBytes(chunkBytes)} (${formatBinaryBytes(layer.bytesInFlight)}) in flight: ${rate} at ${rtt}, ${share(layer.bytesPerSecond, link)}. The path needs ${formatBytes(input.bdpBytes)} in flight.`;
+      const protection = input.session.protection;
+      const waits = protection.kind === 'none' ? '' : ` Each request also waits on ${protection.kind} with ${protection.algorithm} at both ends.`;
+      return `the copy engine keeps ${depth} x ${formatBinaryBytes(chunkBytes)} (${formatBinaryBytes(layer.bytesInFlight)}) in flight: ${rate} at ${rtt}, ${share(layer.bytesPerSecond, link)}. The path needs ${formatBytes(input.bdpBytes)} in flight.${waits}`;
     }
     case 'credits': {
       if (client.protocol === 'smb1') {
@@ -64,6 +69,24 @@ function layerSentence(layer: LayerBudget, input: ExplainInput, client: ClientPr
     }
     case 'packet-loss':
       return `packet loss of ${((link.lossRate ?? 0) * 100).toPrecision(2)}% holds one TCP stream to about ${rate} at ${rtt} (Mathis bound), whatever the windows.`;
+    case 'bottleneck-queue': {
+      const congestion = op === 'read' ? server.tcp.congestion : client.tcp.congestion;
+      const buffer = bufferBytesOf(link);
+      const flows = input.session.channels > 1 ? `${input.session.channels} ${congestion} flows` : `one ${congestion} flow`;
+      return `the bottleneck's ${formatBytes(buffer)} buffer is ${Math.round((buffer / input.bdpBytes) * 100)}% of the path's ${formatBytes(input.bdpBytes)} BDP: after each loss ${flows} back${input.session.channels > 1 ? '' : 's'} off below what fills the line, and averages ${rate}, ${share(layer.bytesPerSecond, link)}. A deeper queue, more connections (multichannel) or BBR keep the line busy.`;
+    }
+    case 'signing':
+    case 'encryption': {
+      const protection = input.session.protection;
+      if (protection.kind === 'none') return `${layer.layer} limits it to ${rate}.`;
+      const [sender, receiver]: [[string, CryptoSide], [string, CryptoSide]] = op === 'read' ? [['the server', server.crypto], ['this client', client.crypto]] : [['this client', client.crypto], ['the server', server.crypto]];
+      const protect = sender[1].rates[protection.algorithm]?.protect ?? Infinity;
+      const check = receiver[1].rates[protection.algorithm]?.check ?? Infinity;
+      const [who, verb] = protect <= check ? [sender[0], protection.kind === 'signing' ? 'signing' : 'encrypting'] : [receiver[0], protection.kind === 'signing' ? 'verifying' : 'decrypting'];
+      const what = protection.kind === 'signing' ? 'the signature' : 'the encryption';
+      const channels = input.session.channels > 1 ? ` over ${input.session.channels} connections` : '';
+      return `${verb} with ${protection.algorithm} lets ${who} move about ${formatRate(layer.bytesPerSecond * 8)} of data${channels}; your link is ${formatRate(link.bandwidthBitsPerSecond)}: ${what}, not the link, limits you.`;
+    }
     case 'bandwidth':
       return `every layer keeps the path's ${formatBytes(input.bdpBytes)} BDP in flight: the link itself is the limit, ${rate} of payload on ${formatRate(link.bandwidthBitsPerSecond)}.`;
   }

@@ -3,9 +3,14 @@
 
 import type { ClientProfile, CopyPipeline, Op } from './client-profiles.js';
 import { KIB, SECTOR_BYTES } from './client-profiles.js';
+import type { CongestionControl } from './congestion.js';
+import { lineUtilisation } from './congestion.js';
+import type { CryptoSide, Protection } from './crypto-cost.js';
+import { NO_PROTECTION, protectionBytesPerSecond, protectionSecondsPerByte } from './crypto-cost.js';
 import type { Link } from './link.js';
-import { bdpBytes, maxSegmentBytes, payloadEfficiency } from './link.js';
+import { bdpBytes, bufferBytesOf, maxSegmentBytes, payloadEfficiency } from './link.js';
 import type { ServerProfile } from './server-profiles.js';
+import { TRANSFORM_HEADER_BYTES } from './smb-security.js';
 
 export const LIMIT_LAYERS = [
   'bandwidth',
@@ -14,6 +19,9 @@ export const LIMIT_LAYERS = [
   'client-tcp-window',
   'server-tcp-window',
   'packet-loss',
+  'bottleneck-queue',
+  'signing',
+  'encryption',
   'round-trips',
   'slow-start',
 ] as const;
@@ -41,6 +49,17 @@ export const BYTES_PER_CREDIT = 64 * KIB;
  * most MSS / RTT x sqrt(3/2) / sqrt(p).
  */
 const MATHIS_CONSTANT = Math.sqrt(3 / 2);
+
+/**
+ * One SMB session's shape beyond the profiles: what protects its data, and
+ * how many TCP connections carry it (SMB 3 multichannel).
+ */
+export interface Session {
+  readonly protection: Protection;
+  readonly channels: number;
+}
+
+export const SINGLE_UNPROTECTED: Session = { protection: NO_PROTECTION, channels: 1 };
 
 export interface TransferShape {
   /** Size of one SMB read or write request. */
@@ -134,11 +153,15 @@ export function transferShape(
   op: Op,
   fileBytes: number,
   link: Link,
+  session: Session = SINGLE_UNPROTECTED,
 ): TransferShape {
   const rttSeconds = link.rttMs / 1000;
+  const channels = Math.max(1, Math.floor(session.channels));
   const { depth, chunkBytes, requestBytes: request } = filePipeline(client.pipeline[op], fileBytes, requestBytes(client, server, op), link);
 
-  const efficiency = payloadEfficiency(client.tcp.timestamps) * (request / (request + SMB_HEADER_BYTES_PER_REQUEST));
+  // An encrypted message travels inside a 52-byte TRANSFORM_HEADER (MS-SMB2 2.2.41).
+  const headerBytes = SMB_HEADER_BYTES_PER_REQUEST + (session.protection.kind === 'encryption' ? TRANSFORM_HEADER_BYTES : 0);
+  const efficiency = payloadEfficiency(client.tcp.timestamps) * (request / (request + headerBytes));
   const payloadBytesPerSecond = (link.bandwidthBitsPerSecond / 8) * efficiency;
   // A synchronous client leaves the sender idle before every request; a sender
   // whose stack pays to restart a burst from idle pays it once per request.
@@ -147,27 +170,53 @@ export function transferShape(
   const restartRtts = depth === 1 && request > initialWindowBytes ? (sender.idleRestartRtts ?? 0) : 0;
   const requestLatencyMs = (client.roundTripsPerRequest[op] + restartRtts) * link.rttMs;
   const latencySeconds = requestLatencyMs / 1000;
+  // The data's sender protects it and the receiver checks it; a request
+  // waits on both before the next in its slot can go.
+  const [dataSender, dataReceiver]: [CryptoSide, CryptoSide] = op === 'read' ? [server.crypto, client.crypto] : [client.crypto, server.crypto];
+  const cryptoSecondsPerByte = protectionSecondsPerByte(session.protection, dataSender, dataReceiver);
   const perUnit = (unitBytes: number, units: number): number =>
-    (units * unitBytes) / (latencySeconds + unitBytes / payloadBytesPerSecond);
+    (units * unitBytes) / (latencySeconds + unitBytes / payloadBytesPerSecond + unitBytes * cryptoSecondsPerByte);
 
-  const creditRequests = Math.max(1, Math.floor(creditBytes(client, server, request) / request));
-  const clientWindow = op === 'read' ? client.tcp.receiveWindowBytes : client.tcp.sendWindowBytes;
-  const serverWindow = op === 'read' ? server.tcp.sendWindowBytes : server.tcp.receiveWindowBytes;
+  // Credits and TCP windows belong to each connection: multichannel multiplies them.
+  const creditRequests = Math.max(1, Math.floor(creditBytes(client, server, request) / request)) * channels;
+  const clientWindow = (op === 'read' ? client.tcp.receiveWindowBytes : client.tcp.sendWindowBytes) * channels;
+  const serverWindow = (op === 'read' ? server.tcp.sendWindowBytes : server.tcp.receiveWindowBytes) * channels;
+  const pipelineBytes = depth * chunkBytes;
 
   const budgets: LayerBudget[] = [
     { layer: 'bandwidth', bytesInFlight: bdpBytes(link), bytesPerSecond: payloadBytesPerSecond },
-    { layer: 'copy-pipeline', bytesInFlight: depth * chunkBytes, bytesPerSecond: perUnit(chunkBytes, depth) },
+    { layer: 'copy-pipeline', bytesInFlight: pipelineBytes, bytesPerSecond: perUnit(chunkBytes, depth) },
     { layer: 'credits', bytesInFlight: creditRequests * request, bytesPerSecond: perUnit(request, creditRequests) },
     { layer: 'client-tcp-window', bytesInFlight: clientWindow, bytesPerSecond: clientWindow / rttSeconds },
     { layer: 'server-tcp-window', bytesInFlight: serverWindow, bytesPerSecond: serverWindow / rttSeconds },
   ];
+  const mss = maxSegmentBytes(client.tcp.timestamps);
   const loss = link.lossRate ?? 0;
   if (loss > 0) {
-    const mss = maxSegmentBytes(client.tcp.timestamps);
-    const bytesPerSecond = (mss / rttSeconds) * (MATHIS_CONSTANT / Math.sqrt(loss));
+    const bytesPerSecond = channels * (mss / rttSeconds) * (MATHIS_CONSTANT / Math.sqrt(loss));
     budgets.push({ layer: 'packet-loss', bytesInFlight: bytesPerSecond * rttSeconds, bytesPerSecond });
   }
+  const queue = queueBudget(link, sender.congestion, mss, channels, Math.min(pipelineBytes, creditRequests * request, clientWindow, serverWindow), payloadBytesPerSecond);
+  if (queue) budgets.push(queue);
+  const cryptoBytesPerSecond = protectionBytesPerSecond(session.protection, dataSender, dataReceiver, channels);
+  if (session.protection.kind !== 'none' && Number.isFinite(cryptoBytesPerSecond)) {
+    budgets.push({ layer: session.protection.kind, bytesInFlight: cryptoBytesPerSecond * rttSeconds, bytesPerSecond: cryptoBytesPerSecond });
+  }
   return { requestBytes: request, depth, chunkBytes, requestLatencyMs, budgets };
+}
+
+/**
+ * A shallow bottleneck queue holds a loss-based sender below the line, but
+ * only when nothing else stops its window first: if every other layer caps
+ * the bytes in flight below BDP + buffer, the queue never overflows.
+ */
+function queueBudget(link: Link, congestion: CongestionControl, mss: number, flows: number, otherCapBytes: number, payloadBytesPerSecond: number): LayerBudget | undefined {
+  const bdp = bdpBytes(link);
+  const buffer = bufferBytesOf(link);
+  if (otherCapBytes <= bdp + buffer) return undefined;
+  const share = lineUtilisation({ congestion, bdpBytes: bdp, bufferBytes: buffer, segmentBytes: mss, rttMs: link.rttMs, flows });
+  if (share >= 1) return undefined;
+  return { layer: 'bottleneck-queue', bytesInFlight: bdp + buffer, bytesPerSecond: share * payloadBytesPerSecond };
 }
 
 /** The budget with the lowest throughput; ties go to the earlier (more fundamental) layer. */

@@ -1,11 +1,22 @@
-// A network path as the model sees it: a bottleneck rate, a round-trip time
-// and (optionally) a packet-loss rate.
+// A network path as the model sees it: a bottleneck rate, a round-trip time,
+// (optionally) a packet-loss rate and the size of the bottleneck's buffer.
 
 export interface Link {
   readonly bandwidthBitsPerSecond: number;
   readonly rttMs: number;
   /** Fraction of packets lost, 0..1. Absent or 0: a clean path. */
   readonly lossRate?: number;
+  /**
+   * The bottleneck router's queue, bytes. Absent: one BDP, the rule routers
+   * have long been sized by (Villamizar and Song, "High performance TCP in
+   * ANSNET", 1994), deep enough that one Reno or CUBIC flow fills the line.
+   */
+  readonly bufferBytes?: number;
+}
+
+/** The bottleneck's queue in bytes: as given, or one BDP. */
+export function bufferBytesOf(link: Link): number {
+  return link.bufferBytes ?? bdpBytes(link);
 }
 
 /** Bandwidth-delay product: the bytes that must be in flight to keep the pipe full. */

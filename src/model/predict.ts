@@ -9,8 +9,10 @@ import type { ClientProfile, ClientProfileId, Op } from './client-profiles.js';
 import { CLIENT_PROFILE_IDS, CLIENT_PROFILES } from './client-profiles.js';
 import { PipefillInputError } from './errors.js';
 import { explain } from './explain.js';
-import type { LayerBudget, LimitLayer, TransferShape } from './in-flight.js';
-import { tightestBudget, transferShape } from './in-flight.js';
+import type { LayerBudget, LimitLayer, Session, TransferShape } from './in-flight.js';
+import { SINGLE_UNPROTECTED, tightestBudget, transferShape } from './in-flight.js';
+import type { Negotiated, ProtectionRequest } from './negotiation.js';
+import { negotiate } from './negotiation.js';
 import type { Link } from './link.js';
 import { bdpBytes, maxSegmentBytes } from './link.js';
 import { roundTripsPerDirectory, roundTripsPerFile } from './metadata.js';
@@ -27,7 +29,14 @@ export interface Scenario {
   /** A workload spec: `file:100MB`, `tr3869-dirset`, `tr3869-dirset:0.05`. */
   readonly workload: string;
   readonly link: Link;
+  /** Signing or encryption: what the pair negotiates by default (`auto`, the default), or a choice. */
+  readonly security?: ProtectionRequest;
+  /** TCP connections of the session (SMB 3 multichannel); 1 when absent. */
+  readonly channels?: number;
 }
+
+/** Most connections a session is modelled with (Windows allows up to 32 per interface pair). */
+export const MAX_CHANNELS = 32;
 
 export interface Prediction {
   readonly seconds: number;
@@ -50,6 +59,12 @@ export interface Prediction {
   readonly files: number;
   readonly totalBytes: number;
   readonly explanation: string;
+  /** The session the prediction is for: its protection and connections. */
+  readonly session: Session;
+}
+
+export interface ScenarioPrediction extends Prediction {
+  readonly negotiated: Negotiated;
 }
 
 export function clientProfile(id: string): ClientProfile {
@@ -73,6 +88,9 @@ export function validateLink(link: Link): Link {
   }
   const loss = link.lossRate ?? 0;
   if (!(loss >= 0 && loss < 1)) throw new PipefillInputError('Packet loss must be at least 0% and below 100%.', 'For example 0.1%.');
+  if (link.bufferBytes !== undefined && !(link.bufferBytes >= 0 && Number.isFinite(link.bufferBytes))) {
+    throw new PipefillInputError('The bottleneck buffer must be zero or more bytes.', 'For example 64KB, 0.25bdp or 20ms.');
+  }
   return link;
 }
 
@@ -85,8 +103,11 @@ function initialWindowBytes(client: ClientProfile, server: ServerProfile, op: Op
 }
 
 /** Core of the model, on explicit profiles (what-ifs and recommendations pass modified ones). */
-export function predictTransfer(client: ClientProfile, server: ServerProfile, op: Op, workload: Workload, link: Link): Prediction {
+export function predictTransfer(client: ClientProfile, server: ServerProfile, op: Op, workload: Workload, link: Link, session: Session = SINGLE_UNPROTECTED): Prediction {
   validateLink(link);
+  if (!(Number.isInteger(session.channels) && session.channels >= 1 && session.channels <= MAX_CHANNELS)) {
+    throw new PipefillInputError(`A session has 1 to ${MAX_CHANNELS} connections, not ${session.channels}.`, 'Windows opens 4 per RSS network interface by default.');
+  }
   const rttSeconds = link.rttMs / 1000;
   let dataSeconds = 0;
   const bytesByLayer = new Map<LimitLayer, number>();
@@ -98,7 +119,7 @@ export function predictTransfer(client: ClientProfile, server: ServerProfile, op
   for (const file of workload.files) {
     let shape = shapes.get(file.bytes);
     if (!shape) {
-      shape = transferShape(client, server, op, file.bytes, link);
+      shape = transferShape(client, server, op, file.bytes, link, session);
       shapes.set(file.bytes, shape);
     }
     dataSeconds += fileDataSeconds(file.bytes, shape);
@@ -146,6 +167,7 @@ export function predictTransfer(client: ClientProfile, server: ServerProfile, op
     breakdown: { dataSeconds, metadataSeconds, metadataRoundTrips, slowStartSeconds },
     files: workload.files.length,
     totalBytes: workload.totalBytes,
+    session,
   };
   // A directory set's limit is the layer that paced most bytes; describe it with a file it paced.
   const described = largestByLayer.get(limitedBy)?.shape;
@@ -153,12 +175,16 @@ export function predictTransfer(client: ClientProfile, server: ServerProfile, op
   return { ...prediction, explanation: explain(explainInput, client, server, op, link) };
 }
 
-export function predict(scenario: Scenario): Prediction {
-  return predictTransfer(
-    clientProfile(scenario.client),
-    serverProfile(scenario.server),
-    scenario.op,
-    parseWorkload(scenario.workload),
-    scenario.link,
-  );
+export function predict(scenario: Scenario): ScenarioPrediction {
+  const client = clientProfile(scenario.client);
+  const server = serverProfile(scenario.server);
+  const negotiated = negotiate(client, server, scenario.security ?? 'auto');
+  const channels = scenario.channels ?? 1;
+  if (channels > 1 && !server.security.multichannel) {
+    throw new PipefillInputError(`${server.label} does not accept SMB multichannel: a session has one connection.`, 'Leave --channels at 1 for this server.');
+  }
+  if (channels > 1 && !negotiated.dialect.startsWith('3')) throw new PipefillInputError(`Multichannel needs SMB 3; ${client.label} and ${server.label} speak SMB ${negotiated.dialect}.`, 'Leave --channels at 1 for this pair.');
+  if (channels > 1 && client.protocol === 'smb1') throw new PipefillInputError(`${client.label} has no multichannel (an SMB 3 feature).`, 'Leave --channels at 1 for this client.');
+  const prediction = predictTransfer(client, server, scenario.op, parseWorkload(scenario.workload), scenario.link, { protection: negotiated.protection, channels });
+  return { ...prediction, negotiated };
 }

@@ -3,6 +3,9 @@
 // (here), the engine (src/smb) and the reports all speak of them alike; the
 // wire ids live in src/smb/security/algorithms.ts.
 
+/** Bytes of the TRANSFORM_HEADER in front of every encrypted message (MS-SMB2 2.2.41). */
+export const TRANSFORM_HEADER_BYTES = 52;
+
 export const DIALECTS = ['2.0.2', '2.1', '3.0', '3.0.2', '3.1.1'] as const;
 export type DialectName = (typeof DIALECTS)[number];
 
@@ -52,3 +55,11 @@ export function movedUpOffer(offer: SecurityOffer): SecurityOffer {
   const dialects = [...new Set([...offer.dialects, ...WINDOWS_10_11_OFFER.dialects])];
   return { ...WINDOWS_10_11_OFFER, dialects, signingRequired: offer.signingRequired, movesUp: false };
 }
+
+/**
+ * Windows 11 24H2: the offer of Windows 10/11 with signing required on
+ * every outbound connection (Microsoft Learn, "Control SMB signing
+ * behavior"; Ned Pyle, "SMB security hardening in Windows Server 2025 &
+ * Windows 11", 2024).
+ */
+export const WINDOWS_11_24H2_OFFER: SecurityOffer = { ...WINDOWS_10_11_OFFER, signingRequired: true };

@@ -105,6 +105,24 @@ export function parseSizeBytes(text: string): number {
   return Math.round(parts.value * factor);
 }
 
+/**
+ * A bottleneck buffer as people give it: a size (`64KB`), a share of the
+ * path's BDP (`0.25bdp`) or the time it drains in at the line rate (`20ms`,
+ * how router vendors quote it). Returns bytes.
+ */
+export function parseBufferBytes(text: string, bdpBytes: number, bandwidthBitsPerSecond: number): number {
+  const trimmed = text.trim();
+  const multiple = /^([0-9]*\.?[0-9]+)\s*bdp$/i.exec(trimmed);
+  if (multiple?.[1] !== undefined) {
+    const value = Number(multiple[1]);
+    if (!(value >= 0 && value <= 100)) fail('a buffer', text, 'a share of the BDP from 0 to 100, e.g. 0.25bdp');
+    return Math.round(value * bdpBytes);
+  }
+  if (/^[0-9.]+\s*(us|µs|ms|s)$/i.test(trimmed)) return Math.round((parseTimeMs(trimmed) / 1000) * (bandwidthBitsPerSecond / 8));
+  if (trimmed === '0') return 0;
+  return parseSizeBytes(trimmed);
+}
+
 /** Parses `0.1%` or a fraction `0.001` into a loss rate in [0, 1). */
 export function parseLossRate(text: string): number {
   const trimmed = text.trim();

@@ -6,14 +6,14 @@ import { runLabBench } from '../../lab/bench.js';
 import { labDown, labEndpoints, labUp } from '../../lab/wan-lab.js';
 import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';
-import { formatBytes, formatDuration, formatRate, parseLossRate, parseRate, parseSizeBytes, parseTimeMs } from '../../model/units.js';
+import { formatBytes, formatDuration, formatRate, parseBufferBytes, parseLossRate, parseRate, parseSizeBytes, parseTimeMs } from '../../model/units.js';
 import { bdpBytes } from '../../model/link.js';
 import { optional, parseOptions, required } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { formatTable } from '../table.js';
 
-export const LAB_USAGE = `pipefill lab up --rate <rate> --rtt <time> [--loss <pct>] [--queue <size|Nbdp>] [--jitter <time>] [--no-samba] [--json]
+export const LAB_USAGE = `pipefill lab up --rate <rate> --rtt <time> [--loss <pct>] [--queue <size|Nbdp|time>] [--jitter <time>] [--no-samba] [--json]
 pipefill lab down [--id <id>]
 pipefill lab bench [--links 155mbit/32ms,52mbit/75ms,622mbit/75ms] [--profiles <ids>] [--ops read,write]
   [--size 32MiB] [--dirset-scale 0.05] [--json]
@@ -95,11 +95,10 @@ export function formatLabBench(results: readonly LabBenchLink[]): string {
   return sections.join('\n\n');
 }
 
-function parseQueue(text: string | undefined, bdp: number): number | undefined {
+/** The forwarder's queue: as the model reads a buffer, and never below one full-size packet. */
+function parseQueue(text: string | undefined, link: { bandwidthBitsPerSecond: number; rttMs: number }): number | undefined {
   if (text === undefined) return undefined;
-  const multiple = /^([0-9.]+)\s*bdp$/i.exec(text.trim());
-  if (multiple?.[1]) return Math.max(1500, Math.round(Number(multiple[1]) * bdp));
-  return parseSizeBytes(text);
+  return Math.max(1600, parseBufferBytes(text, bdpBytes(link), link.bandwidthBitsPerSecond));
 }
 
 export async function labCommand(argv: readonly string[], _api: PipefillApi, output: Output): Promise<void> {
@@ -121,7 +120,7 @@ export async function labCommand(argv: readonly string[], _api: PipefillApi, out
   const rttMs = parseTimeMs(required(values, 'rtt', '32ms'));
   const link = { bandwidthBitsPerSecond, rttMs };
   const loss = optional(values, 'loss');
-  const queueBytes = parseQueue(optional(values, 'queue'), bdpBytes(link));
+  const queueBytes = parseQueue(optional(values, 'queue'), link);
   const jitter = optional(values, 'jitter');
   const state = await labUp(
     {

@@ -5,6 +5,7 @@ import type { PipefillApi } from '../../contract/api.js';
 import type { PredictionResult, ScenarioInput } from '../../contract/scenario.js';
 import { CLIENT_PROFILES, type ClientProfileId } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';
+import { isProtectionRequest, PROTECTION_REQUESTS } from '../../model/negotiation.js';
 import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../../model/units.js';
 import { optional, parseOptions, required } from '../args.js';
 import type { Output } from '../output.js';
@@ -12,9 +13,13 @@ import { printJson } from '../output.js';
 import { formatTable } from '../table.js';
 
 export const PREDICT_USAGE = `pipefill predict --client <id> --server <id> --op <read|write> \\
-  --workload <file:100MB|tr3869-dirset[:scale]> --bandwidth <rate> --rtt <time> [--loss <pct>] [--json]
+  --workload <file:100MB|tr3869-dirset[:scale]> --bandwidth <rate> --rtt <time> [--loss <pct>]
+  [--buffer <size|0.25bdp|20ms>] [--security <auto|none|signing|encryption|algorithm>] [--channels <n>] [--json]
 pipefill predict --batch <scenarios.json|-> [--json]
-  Client ids: ${Object.keys(CLIENT_PROFILES).join(', ')}. 'pipefill profiles' lists servers and presets.`;
+  Client ids: ${Object.keys(CLIENT_PROFILES).join(', ')}. 'pipefill profiles' lists servers and presets.
+  --buffer: the bottleneck router's queue (default one BDP). --security: what protects the data (default:
+  what the pair negotiates; algorithms: ${PROTECTION_REQUESTS.filter((request) => request.includes('-')).join(', ')}).
+  --channels: SMB 3 multichannel connections (default 1).`;
 
 const OPTIONS = {
   client: { type: 'string' },
@@ -24,6 +29,9 @@ const OPTIONS = {
   bandwidth: { type: 'string' },
   rtt: { type: 'string' },
   loss: { type: 'string' },
+  buffer: { type: 'string' },
+  security: { type: 'string' },
+  channels: { type: 'string' },
   batch: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
@@ -60,6 +68,12 @@ function describeLayerRow(layer: PredictionResult['layers'][number], limitedBy: 
   return [`${layer.layer === limitedBy ? '> ' : '  '}${name}`, formatBinaryBytes(layer.bytesInFlight), formatRate(layer.throughputMbps * 1e6)];
 }
 
+/** "SMB 3.1.1, signed with AES-128-GMAC (Windows 11 24H2 requires signing)". */
+export function negotiatedLine(negotiated: PredictionResult['negotiated']): string {
+  const protection = negotiated.protection === 'none' ? 'neither signed nor encrypted' : `${negotiated.protection === 'signing' ? 'signed' : 'encrypted'} with ${negotiated.algorithm ?? '?'}`;
+  return `SMB ${negotiated.dialect}, ${protection} (${negotiated.reason})`;
+}
+
 export function formatPrediction(result: PredictionResult): string {
   const client = CLIENT_PROFILES[result.client as ClientProfileId].label;
   const heading = `${client} ${result.op === 'read' ? 'reading' : 'writing'} ${result.workload} ${result.op === 'read' ? 'from' : 'to'} ${result.server} over ${result.bandwidth}, ${result.rtt}${result.loss ? `, ${result.loss} loss` : ''}`;
@@ -70,6 +84,8 @@ export function formatPrediction(result: PredictionResult): string {
       ['throughput', formatRate(result.throughputMbps * 1e6)],
       ['BDP', formatBytes(result.bdpBytes)],
       ['limited by', result.limitedBy],
+      ['negotiated', negotiatedLine(result.negotiated)],
+      ['bottleneck buffer', `${formatBytes(result.bufferBytes)} (${Math.round((result.bufferBytes / result.bdpBytes) * 100)}% of the BDP)`],
       ['metadata', `${result.breakdown.metadataRoundTrips} round trips, ${formatDuration(result.breakdown.metadataSeconds * 1000)}`],
     ],
   )
@@ -94,7 +110,7 @@ export async function predictCommand(argv: readonly string[], api: PipefillApi, 
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, PREDICT_USAGE);
   const batch = optional(values, 'batch');
   if (batch !== undefined) {
-    const scenarioKeys = ['client', 'server', 'op', 'workload', 'bandwidth', 'rtt', 'loss'].filter((key) => values[key as keyof typeof values] !== undefined);
+    const scenarioKeys = ['client', 'server', 'op', 'workload', 'bandwidth', 'rtt', 'loss', 'buffer', 'security', 'channels'].filter((key) => values[key as keyof typeof values] !== undefined);
     if (scenarioKeys.length > 0) throw new PipefillInputError(`--batch takes its scenarios from the file; --${scenarioKeys[0]} does not go with it.`, PREDICT_USAGE);
     const results = await api.predictBatch(readBatch(batch) as ScenarioInput[]);
     if (values.json) printJson(output, results);
@@ -102,6 +118,11 @@ export async function predictCommand(argv: readonly string[], api: PipefillApi, 
     return;
   }
   const loss = optional(values, 'loss');
+  const buffer = optional(values, 'buffer');
+  const security = optional(values, 'security');
+  const channels = optional(values, 'channels');
+  if (security !== undefined && !isProtectionRequest(security)) throw new PipefillInputError(`Unknown --security ${JSON.stringify(security)}.`, `Valid: ${PROTECTION_REQUESTS.join(', ')}.`);
+  if (channels !== undefined && !/^\d{1,2}$/.test(channels)) throw new PipefillInputError(`--channels takes a whole number of connections, not ${JSON.stringify(channels)}.`, 'For example --channels 4.');
   const input = {
     client: required(values, 'client', 'win7-smb2'),
     server: required(values, 'server', 'samba'),
@@ -110,6 +131,9 @@ export async function predictCommand(argv: readonly string[], api: PipefillApi, 
     bandwidth: required(values, 'bandwidth', '155mbit'),
     rtt: required(values, 'rtt', '32ms'),
     ...(loss === undefined ? {} : { loss }),
+    ...(buffer === undefined ? {} : { buffer }),
+    ...(security === undefined ? {} : { security }),
+    ...(channels === undefined ? {} : { channels: Number(channels) }),
   };
   const result = await api.predict(input as ScenarioInput);
   if (values.json) printJson(output, result);

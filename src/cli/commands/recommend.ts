@@ -11,10 +11,13 @@ import { optional, parseOptions, required } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 
-export const RECOMMEND_USAGE = `pipefill recommend (--report r.json | --bandwidth R --rtt T [--loss L]) --client <id> --server <id> [--smb-conf PATH] [--json]
+export const RECOMMEND_USAGE = `pipefill recommend (--report r.json | --bandwidth R --rtt T [--loss L] [--buffer B]) --client <id> --server <id>
+  [--security <auto|signing|encryption|algorithm>] [--channels N] [--smb-conf PATH] [--json]
   Settings for the client, the server and the copy tool that the model says make copies faster on
   this path, each with the time before and after. --smb-conf reads a Samba server's current values
-  through testparm; from a report, what the copies revealed (credits, the server's window) counts too.`;
+  through testparm; from a report, what the copies revealed (credits, the server's window) counts too.
+  Signing and encryption are never traded for speed: settings that protect the data are listed apart,
+  with what they cost, for you to decide (pipefill apply --include-protection applies them).`;
 
 const OPTIONS = {
   report: { type: 'string' },
@@ -24,6 +27,9 @@ const OPTIONS = {
   client: { type: 'string' },
   server: { type: 'string' },
   'smb-conf': { type: 'string' },
+  buffer: { type: 'string' },
+  security: { type: 'string' },
+  channels: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -40,15 +46,21 @@ export function readReportFile(path: string) {
   return parseReportText(text, path);
 }
 
+function formatProtections(result: RecommendResult): string {
+  if (result.protections.length === 0) return '';
+  const items = result.protections.map((r) => `- [${r.platform}] ${r.knob}: ${String(r.current)} -> ${String(r.value)}\n   ${r.why}\n   ${r.command}`);
+  return `\n\nProtection you could add (never traded for speed; yours to decide):\n${items.join('\n')}`;
+}
+
 export function formatRecommendations(result: RecommendResult): string {
   const heading = `Path ${formatRate(result.link.bandwidthBitsPerSecond)}, ${formatDuration(result.link.rttMs)}; client ${result.client}, server ${result.server}`;
-  if (result.recommendations.length === 0) return `${heading}\n\nNothing to change: the model finds no setting that would make these copies faster on this path.`;
+  if (result.recommendations.length === 0) return `${heading}\n\nNothing to change: the model finds no setting that would make these copies faster on this path.${formatProtections(result)}`;
   const items = result.recommendations.map(
     (r, index) =>
       `${index + 1}. [${r.platform}] ${r.knob}: ${String(r.current)} -> ${String(r.value)}   ${r.test}: ${formatDuration(r.expectedSeconds.before * 1000)} -> ${formatDuration(r.expectedSeconds.after * 1000)}\n   ${r.command}${r.caution ? `\n   note: ${r.caution}` : ''}\n   source: ${r.source}`,
   );
   const combined = result.combined.map((c) => `   ${c.test}: ${formatDuration(c.before * 1000)} -> ${formatDuration(c.after * 1000)}`);
-  return `${heading}\n\n${items.join('\n')}\n\nAll of them together:\n${combined.join('\n')}`;
+  return `${heading}\n\n${items.join('\n')}\n\nAll of them together:\n${combined.join('\n')}${formatProtections(result)}`;
 }
 
 export async function recommendCommand(argv: readonly string[], api: PipefillApi, output: Output): Promise<void> {
@@ -69,6 +81,9 @@ export async function recommendCommand(argv: readonly string[], api: PipefillApi
     ...(rtt === undefined ? {} : { rtt }),
     ...(optional(values, 'loss') === undefined ? {} : { loss: optional(values, 'loss') }),
     ...(optional(values, 'smb-conf') === undefined ? {} : { smbConf: optional(values, 'smb-conf') }),
+    ...(optional(values, 'buffer') === undefined ? {} : { buffer: optional(values, 'buffer') }),
+    ...(optional(values, 'security') === undefined ? {} : { security: optional(values, 'security') }),
+    ...(optional(values, 'channels') === undefined ? {} : { channels: Number(optional(values, 'channels')) }),
   } as RecommendApiInput;
   const result = await api.recommend(input);
   if (values.json) printJson(output, result);
