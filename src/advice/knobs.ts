@@ -526,13 +526,14 @@ export const KNOBS: readonly Knob[] = [
     location: 'smb.conf [global]',
     type: 'enum',
     defaultValue: 'default',
-    values: ['default', 'auto', 'desired', 'mandatory', 'disabled'],
+    // testparm reads `mandatory` back as its synonym `required`: Pipefill writes what it reads.
+    values: ['default', 'auto', 'desired', 'required', 'disabled'],
     versions: 'All Samba versions (SMB2 signing cannot be turned off; `disabled` means not offered)',
     source: SMB_CONF,
-    protection: { strongest: 'mandatory', protects: SIGNING_PROTECTS },
-    caution: 'mandatory: every client must sign (Windows 11 24H2 does anyway); costs CPU per byte on both ends. Pipefill never proposes a weaker value.',
+    protection: { strongest: 'required', protects: SIGNING_PROTECTS },
+    caution: 'required (mandatory): every client must sign (Windows 11 24H2 does anyway); costs CPU per byte on both ends. Pipefill never proposes a weaker value.',
     command: (value) => `server signing = ${String(value)}`,
-    effect: (setup, value) => withServer(setup, { security: { ...setup.server.security, signingRequired: value === 'mandatory' } }),
+    effect: (setup, value) => withServer(setup, { security: { ...setup.server.security, signingRequired: value === 'required' || value === 'mandatory' } }),
   },
   {
     id: 'samba.server-smb-encrypt',
@@ -751,6 +752,7 @@ export const KNOBS: readonly Knob[] = [
     protection: { strongest: true, protects: ENCRYPTION_PROTECTS },
     caution: 'Encrypts the mount even where the server does not require it; costs CPU per byte on both ends. Pipefill never proposes removing it.',
     command: (value) => (value === true ? 'mount -t cifs //server/share /mnt -o seal,...' : 'mount -t cifs //server/share /mnt -o ... (without seal)'),
+    effect: (setup, value) => (value === true ? { ...setup, request: 'encryption' } : setup),
   },
   {
     id: 'linux.cifs-multichannel',

@@ -141,6 +141,41 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('apply --target samba, on a test 
     expect(parseTestparmGlobals(testparm(server.configFile)).get('smb2 max credits')).toBe('16');
   }, 60_000);
 
+  it('applies signing and encryption only when asked (--include-protection), and a new session is sealed; rollback is byte-identical', async () => {
+    const original = readFileSync(server.configFile);
+    const recommend = capture();
+    expect(await runCli(['recommend', '--bandwidth', '1gbit', '--rtt', '1ms', '--client', 'win11-24h2', '--server', 'samba', '--smb-conf', server.configFile, '--json'], recommend)).toBe(0);
+    writeFileSync(join(dir, 'protect.json'), recommend.text());
+    const result = JSON.parse(recommend.text()) as { recommendations: { id: string }[]; protections: { id: string; value: unknown; why: string }[] };
+    // Listed apart, with their cost, at their strongest; never among the speed recommendations.
+    expect(result.protections.map((p) => [p.id, p.value])).toEqual(expect.arrayContaining([['samba.server-signing', 'required'], ['samba.server-smb-encrypt', 'required']]));
+    expect(result.protections.find((p) => p.id === 'samba.server-smb-encrypt')?.why).toMatch(/protects the data against eavesdropping/);
+    expect(result.recommendations.map((r) => r.id)).not.toContain('samba.server-smb-encrypt');
+
+    // Without --include-protection, apply leaves them alone.
+    const state = join(dir, 'state-protect');
+    const without = capture();
+    expect(await runCli(['apply', '--target', 'samba', '--smb-conf', server.configFile, '--from', join(dir, 'protect.json'), '--state-dir', state, '--dry-run'], without)).toBe(0);
+    expect(without.text()).not.toMatch(/server smb encrypt/);
+
+    const applied = capture();
+    expect(await runCli(['apply', '--target', 'samba', '--smb-conf', server.configFile, '--from', join(dir, 'protect.json'), '--include-protection', '--state-dir', state, '--yes'], applied), applied.text()).toBe(0);
+    expect(applied.text()).toMatch(/server smb encrypt: default -> required/);
+    const globals = parseTestparmGlobals(testparm(server.configFile));
+    expect(globals.get('server signing')).toBe('required');
+    expect(globals.get('server smb encrypt')).toBe('required');
+    // smbd reloaded: a new session is encrypted because the server requires it.
+    const sealed = await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:4MiB', verify: false });
+    expect(sealed.negotiated.encryption).toBe('AES-128-GCM');
+    expect(sealed.negotiated.encryptionRequiredBy).toBe('server');
+
+    const rolled = capture();
+    expect(await runCli(['apply', '--rollback', '--target', 'samba', '--smb-conf', server.configFile, '--state-dir', state, '--yes'], rolled), rolled.text()).toBe(0);
+    expect(readFileSync(server.configFile)).toEqual(original);
+    const plain = await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:4MiB', verify: false });
+    expect(plain.negotiated.encryption ?? null).toBeNull();
+  }, 60_000);
+
   it('refuses an edit testparm rejects, and leaves the file alone', async () => {
     const original = readFileSync(server.configFile);
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ ...recommendFromInput({ bandwidth: '155mbit', rtt: '75ms', client: 'win10-smb3', server: 'samba', current: { 'samba.smb2-max-credits': 16 } }) }));

@@ -18,7 +18,13 @@ export const SAMBA_PARAMETERS: Readonly<Record<string, string>> = {
   'samba.aio-read-size': 'aio read size',
   'samba.aio-write-size': 'aio write size',
   'samba.multi-channel': 'server multi channel support',
+  'samba.server-signing': 'server signing',
+  'samba.server-smb-encrypt': 'server smb encrypt',
+  'samba.encryption-algorithms': 'server smb3 encryption algorithms',
+  'samba.signing-algorithms': 'server smb3 signing algorithms',
 };
+
+const TEXT_PARAMETERS = new Set(['samba.socket-options', 'samba.server-signing', 'samba.server-smb-encrypt', 'samba.encryption-algorithms', 'samba.signing-algorithms']);
 
 /** The [global] section of `testparm -s -v` output, parameter -> value (pure). */
 export function parseTestparmGlobals(text: string): Map<string, string> {
@@ -48,7 +54,8 @@ export function sambaValues(globals: ReadonlyMap<string, string>): Record<string
   const values: Record<string, KnobValue> = {};
   for (const [id, parameter] of Object.entries(SAMBA_PARAMETERS)) {
     const value = globals.get(parameter);
-    if (value !== undefined) values[id] = id === 'samba.socket-options' ? value : typed(value);
+    // Text and enum values stay text ("default", lists of algorithms); numbers and yes/no are typed.
+    if (value !== undefined) values[id] = TEXT_PARAMETERS.has(id) ? value : typed(value);
   }
   return values;
 }

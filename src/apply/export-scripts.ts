@@ -20,6 +20,7 @@ const LANMAN_SERVER = 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanServer\
 type WindowsSetting =
   | { readonly kind: 'registry'; readonly path: string; readonly name: string }
   | { readonly kind: 'smb-server'; readonly property: string }
+  | { readonly kind: 'smb-client'; readonly property: string }
   | { readonly kind: 'tcp-setting'; readonly property: string; readonly setting: string }
   | { readonly kind: 'netsh-autotuning' };
 
@@ -34,6 +35,15 @@ const WINDOWS_SETTINGS: Readonly<Record<string, WindowsSetting>> = {
   'windows-client.congestion-provider': { kind: 'tcp-setting', property: 'CongestionProvider', setting: 'InternetCustom' },
   'windows-client.ecn': { kind: 'tcp-setting', property: 'EcnCapability', setting: 'InternetCustom' },
   'windows-client.autotuninglevel': { kind: 'netsh-autotuning' },
+  'windows-client.require-signing': { kind: 'smb-client', property: 'RequireSecuritySignature' },
+  'windows-client.enable-multichannel': { kind: 'smb-client', property: 'EnableMultiChannel' },
+  'windows-client.connection-count': { kind: 'smb-client', property: 'ConnectionCountPerRssNetworkInterface' },
+  'windows-client.encryption-ciphers': { kind: 'smb-client', property: 'EncryptionCiphers' },
+  'windows-server.require-signing': { kind: 'smb-server', property: 'RequireSecuritySignature' },
+  'windows-server.encrypt-data': { kind: 'smb-server', property: 'EncryptData' },
+  'windows-server.reject-unencrypted': { kind: 'smb-server', property: 'RejectUnencryptedAccess' },
+  'windows-server.enable-multichannel': { kind: 'smb-server', property: 'EnableMultiChannel' },
+  'windows-server.encryption-ciphers': { kind: 'smb-server', property: 'EncryptionCiphers' },
 };
 
 const psString = (text: string) => `'${text.replace(/'/g, "''")}'`;
@@ -51,6 +61,11 @@ function psRecordAndUndo(r: RecommendationOut, setting: WindowsSetting): { recor
       return {
         record: `$previous[${key}] = (Get-SmbServerConfiguration).${setting.property}`,
         undo: `Set-SmbServerConfiguration -${setting.property} $saved.${psString(r.id)} -Force`,
+      };
+    case 'smb-client':
+      return {
+        record: `$previous[${key}] = (Get-SmbClientConfiguration).${setting.property}`,
+        undo: `Set-SmbClientConfiguration -${setting.property} $saved.${psString(r.id)} -Force`,
       };
     case 'tcp-setting':
       return {

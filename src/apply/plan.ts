@@ -11,8 +11,8 @@ import { z } from 'zod';
 import { PipefillError } from '../model/errors.js';
 import { createExclusive, fileMeta, privateDirectory, removeFile, replaceFile, resolveTarget } from '../platform/safe-file.js';
 
-export type ApplyTarget = 'linux' | 'samba' | 'windows' | 'ontap' | 'macos';
-export const APPLY_TARGETS: readonly ApplyTarget[] = ['linux', 'samba', 'windows', 'ontap', 'macos'];
+export type ApplyTarget = 'linux' | 'samba' | 'fstab' | 'windows' | 'ontap' | 'macos';
+export const APPLY_TARGETS: readonly ApplyTarget[] = ['linux', 'samba', 'fstab', 'windows', 'ontap', 'macos'];
 
 export interface Change {
   readonly knob: string;

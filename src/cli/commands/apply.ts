@@ -3,6 +3,7 @@
 // sysctls and a reachable Samba smb.conf are changed here; Windows, ONTAP and
 // macOS get scripts to run there.
 
+import { applyFstab, DEFAULT_FSTAB, planFstab, rollbackFstab } from '../../apply/cifs-fstab.js';
 import { readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import type { PipefillApi } from '../../contract/api.js';
@@ -22,14 +23,18 @@ import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 
-export const APPLY_USAGE = `pipefill apply --target <linux|samba|windows|ontap|macos> --from <recommend.json|report.json> [--smb-conf PATH]
-  [--client <id>] [--dry-run] [--yes] [--json] [--out DIR] [--sysctl-conf PATH] [--state-dir DIR]
-pipefill apply --rollback --target <linux|samba> [--smb-conf PATH] [--yes] [--json]
+export const APPLY_USAGE = `pipefill apply --target <linux|samba|fstab|windows|ontap|macos> --from <recommend.json|report.json> [--smb-conf PATH]
+  [--fstab PATH --mount-point DIR] [--include-protection] [--client <id>] [--dry-run] [--yes] [--json] [--out DIR]
+  [--sysctl-conf PATH] [--state-dir DIR]
+pipefill apply --rollback --target <linux|samba|fstab> [--smb-conf PATH] [--fstab PATH --mount-point DIR] [--yes] [--json]
   Shows each change (current -> new), asks, backs up, applies, and reads the values back; a failure
   rolls back what was done. linux: this machine's TCP sysctls (live and ${DEFAULT_SYSCTL_CONF}),
-  as root. samba: the smb.conf given (checked with testparm first), then smbd reloads. windows:
+  as root. samba: the smb.conf given (checked with testparm first), then smbd reloads. fstab: the cifs
+  mount options (seal, multichannel, rsize...) of one /etc/fstab line, checked with findmnt --verify;
+  the mount takes them at its next mount. windows:
   writes pipefill-apply.ps1 (records the previous values; -Rollback restores them) and a .reg file;
-  ontap, macos: the commands and their undo, to run by hand.`;
+  ontap, macos: the commands and their undo, to run by hand. --include-protection also applies the
+  signing and encryption settings that recommend lists apart with their cost (never weaker ones).`;
 
 const OPTIONS = {
   target: { type: 'string' },
@@ -43,9 +48,12 @@ const OPTIONS = {
   out: { type: 'string' },
   'sysctl-conf': { type: 'string' },
   'state-dir': { type: 'string' },
+  'include-protection': { type: 'boolean' },
+  fstab: { type: 'string' },
+  'mount-point': { type: 'string' },
 } as const;
 
-const DEFAULT_CLIENT: Readonly<Record<ApplyTarget, ClientProfileId>> = { linux: 'linux-cifs', samba: 'win10-smb3', windows: 'win10-smb3', ontap: 'win10-smb3', macos: 'win10-smb3' };
+const DEFAULT_CLIENT: Readonly<Record<ApplyTarget, ClientProfileId>> = { linux: 'linux-cifs', fstab: 'linux-cifs', samba: 'win10-smb3', windows: 'win10-smb3', ontap: 'win10-smb3', macos: 'win10-smb3' };
 
 function parseTarget(text: string | undefined): ApplyTarget {
   if (text === undefined || !(APPLY_TARGETS as readonly string[]).includes(text)) throw new PipefillInputError(`--target must be one of ${APPLY_TARGETS.join(', ')}${text === undefined ? '' : `, not ${JSON.stringify(text)}`}.`, APPLY_USAGE);
@@ -53,7 +61,7 @@ function parseTarget(text: string | undefined): ApplyTarget {
 }
 
 /** Recommendations from a `recommend --json` file, or computed from an assessment report. */
-async function loadRecommendations(path: string, target: ApplyTarget, client: ClientProfileId | undefined, smbConf: string | undefined, api: PipefillApi): Promise<RecommendationOut[]> {
+async function loadRecommendations(path: string, target: ApplyTarget, client: ClientProfileId | undefined, smbConf: string | undefined, api: PipefillApi, includeProtection: boolean): Promise<RecommendationOut[]> {
   let json: unknown;
   try {
     checkReportSize(statSync(path).size, path);
@@ -64,11 +72,11 @@ async function loadRecommendations(path: string, target: ApplyTarget, client: Cl
   }
   const recommended = RecommendResultSchema.safeParse(json);
   // Checked against the catalogue here, before any preview: a file from elsewhere is not code.
-  if (recommended.success) return trustedRecommendations(recommended.data.recommendations);
+  if (recommended.success) return trustedRecommendations([...recommended.data.recommendations, ...(includeProtection ? recommended.data.protections : [])]);
   const report = ReportSchema.safeParse(json);
   if (!report.success) throw new PipefillInputError(`${path} is neither recommendations (pipefill recommend --json) nor an assessment report.`, 'Give one of those two.');
   const result: RecommendResult = await api.recommend({ report: report.data, client: client ?? DEFAULT_CLIENT[target], server: target === 'samba' ? 'samba' : report.data.options.server, ...(smbConf ? { smbConf } : {}) });
-  return result.recommendations;
+  return [...result.recommendations, ...(includeProtection ? result.protections : [])];
 }
 
 export function formatPreview(preview: Preview): string {
@@ -101,12 +109,15 @@ export async function applyCommand(argv: readonly string[], api: PipefillApi, ou
   const stateDir = optional(values, 'state-dir') ?? defaultStateDir();
   const sysctl = { confPath: optional(values, 'sysctl-conf') ?? DEFAULT_SYSCTL_CONF, stateDir };
   if (target === 'samba' && smbConf === undefined) throw new PipefillInputError('--target samba needs --smb-conf PATH.', APPLY_USAGE);
+  const mountPoint = optional(values, 'mount-point');
+  if (target === 'fstab' && mountPoint === undefined) throw new PipefillInputError('--target fstab needs --mount-point DIR (the cifs mount to change).', APPLY_USAGE);
+  const fstab = { fstab: optional(values, 'fstab') ?? DEFAULT_FSTAB, mountPoint: mountPoint ?? '', stateDir };
   const show = (outcome: ApplyOutcome) => (values.json ? printJson(output, outcome) : output.out(`${formatPreview(outcome.preview)}\n\n${formatOutcome(outcome)}`));
 
   if (values.rollback === true) {
-    if (target !== 'linux' && target !== 'samba') throw new PipefillInputError(`--rollback works for linux and samba; for ${target}, run the exported script's undo.`, APPLY_USAGE);
+    if (target !== 'linux' && target !== 'samba' && target !== 'fstab') throw new PipefillInputError(`--rollback works for linux, samba and fstab; for ${target}, run the exported script's undo.`, APPLY_USAGE);
     if (!(await confirm(`Restore the state from before Pipefill's last apply (${target})?`, values.yes === true))) return;
-    show(target === 'linux' ? rollbackSysctl(sysctl) : rollbackSamba(smbConf ?? '', stateDir));
+    show(target === 'linux' ? rollbackSysctl(sysctl) : target === 'fstab' ? rollbackFstab(fstab) : rollbackSamba(smbConf ?? '', stateDir));
     return;
   }
 
@@ -114,7 +125,7 @@ export async function applyCommand(argv: readonly string[], api: PipefillApi, ou
   if (from === undefined) throw new PipefillInputError('--from is required: recommendations (pipefill recommend --json) or a report.', APPLY_USAGE);
   const client = optional(values, 'client');
   if (client !== undefined && !(CLIENT_PROFILE_IDS as readonly string[]).includes(client)) throw new PipefillInputError(`Unknown client ${JSON.stringify(client)}.`, `Valid: ${CLIENT_PROFILE_IDS.join(', ')}.`);
-  const recommendations = await loadRecommendations(from, target, client as ClientProfileId | undefined, smbConf, api);
+  const recommendations = await loadRecommendations(from, target, client as ClientProfileId | undefined, smbConf, api, values['include-protection'] === true);
 
   if (target === 'windows' || target === 'ontap' || target === 'macos') {
     const exported = exportTarget(target, recommendations, optional(values, 'out') ?? '.', { dryRun: values['dry-run'] === true });
@@ -128,7 +139,7 @@ export async function applyCommand(argv: readonly string[], api: PipefillApi, ou
     return;
   }
 
-  const preview = target === 'linux' ? planSysctl(recommendations, sysctl).preview : planSamba(recommendations, smbConf ?? '').preview;
+  const preview = target === 'linux' ? planSysctl(recommendations, sysctl).preview : target === 'fstab' ? planFstab(recommendations, fstab).preview : planSamba(recommendations, smbConf ?? '').preview;
   if (values['dry-run'] === true || preview.changes.length === 0) {
     show({ preview, applied: false, verified: true, notes: [preview.changes.length === 0 ? 'Nothing to change.' : 'Dry run: nothing was changed.'] });
     return;
@@ -138,5 +149,5 @@ export async function applyCommand(argv: readonly string[], api: PipefillApi, ou
     output.err('Not applied.');
     return;
   }
-  show(target === 'linux' ? applySysctl(recommendations, sysctl) : applySamba(recommendations, smbConf ?? '', stateDir));
+  show(target === 'linux' ? applySysctl(recommendations, sysctl) : target === 'fstab' ? applyFstab(recommendations, fstab) : applySamba(recommendations, smbConf ?? '', stateDir));
 }
