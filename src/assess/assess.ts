@@ -11,11 +11,13 @@ import { REPORT_SCHEMA_VERSION } from '../contract/report.js';
 import { ASSESSMENT_OPS, compareWithModel, dirsetSpec, fileSpec, sizeAssessment } from '../model/assessment.js';
 import type { ClientProfileId } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
+import type { Protection } from '../model/crypto-cost.js';
 import type { EngineStack } from '../model/diagnosis.js';
-import { asDrivenByPipefill, diagnoseCopy } from '../model/diagnosis.js';
+import { asDrivenByPipefill, diagnoseCopy, serverOnThisMachine } from '../model/diagnosis.js';
+import type { Session } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
 import { predictTransfer } from '../model/predict.js';
-import type { ServerProfileId } from '../model/server-profiles.js';
+import type { ServerProfile, ServerProfileId } from '../model/server-profiles.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { parseWorkload } from '../model/workloads.js';
 import { parseHostPort, parseSharePath } from '../model/share-path.js';
@@ -25,7 +27,9 @@ import type { CopyTestProgress } from '../smb/copy-test.js';
 import { runCopyTest } from '../smb/copy-test.js';
 import { credentialsFrom } from '../smb/session.js';
 import { pipefillVersion } from '../platform/package-root.js';
+import { measureCryptoRates } from '../smb/security/crypto-rates.js';
 import { localEngineStack } from './engine-stack.js';
+import { protectionCheck } from './protection-check.js';
 import { cancelledError, SmbError } from '../smb/errors.js';
 
 export const DEFAULT_ASSESS_PROFILES: readonly ClientProfileId[] = ['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3', 'pipefill-max'];
@@ -48,18 +52,21 @@ function headline(findings: readonly Finding[], profiles: readonly ClientProfile
  * model with what the copy revealed (credits granted, the server's window)
  * and names the layer, or says the cause lies outside the model.
  */
-function finding(result: CopyTestResult, server: ServerProfileId, link: Link, stack: EngineStack): Finding {
+function finding(result: CopyTestResult, server: ServerProfile, link: Link, stack: EngineStack, reference?: CopyTestResult): Finding {
   const client = asDrivenByPipefill(CLIENT_PROFILES[result.profile], stack);
   const workload = parseWorkload(result.workload);
-  const expected = predictTransfer(client, SERVER_PROFILES[server], result.op, workload, link);
+  const session = sessionOf(result);
+  const expected = predictTransfer(client, server, result.op, workload, link, session);
   const diagnosis = diagnoseCopy({
     client: CLIENT_PROFILES[result.profile],
-    server: SERVER_PROFILES[server],
+    server,
     op: result.op,
     workload,
     link,
     measuredSeconds: result.seconds,
     stack,
+    session,
+    ...(reference ? { reference: { measuredSeconds: reference.seconds, protection: protectionOf(reference) } } : {}),
     observations: {
       creditsGranted: result.negotiated.creditsGrantedMax,
       ...(result.tcp?.peerWindowBytes === undefined ? {} : { peerWindowBytes: result.tcp.peerWindowBytes }),
@@ -81,6 +88,20 @@ function finding(result: CopyTestResult, server: ServerProfileId, link: Link, st
     inFlightBytes: diagnosis.inFlightBytes,
     sentence: diagnosis.sentence,
   };
+}
+
+/** What protected a copy on the wire, as the engine negotiated it: the model weighs exactly that. */
+export function protectionOf(result: CopyTestResult): Protection {
+  if (result.negotiated.encryption) return { kind: 'encryption', algorithm: result.negotiated.encryption };
+  if (result.negotiated.signing) return { kind: 'signing', algorithm: result.negotiated.signing };
+  return { kind: 'none' };
+}
+
+const sessionOf = (result: CopyTestResult): Session => ({ protection: protectionOf(result), channels: 1 });
+
+/** A share on this machine: its server's crypto shares these cores. */
+function isThisMachine(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
 /**
@@ -115,7 +136,11 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     }),
   );
   const link = { bandwidthBitsPerSecond: probes.bandwidth.mbps * 1e6, rttMs: probes.rtt.medianMs };
-  const stack = localEngineStack();
+  // This machine's signing and encryption rates: the model's crypto layer for Pipefill's side (and the server's, on loopback).
+  const cryptoRates = measureCryptoRates();
+  const stack = { ...localEngineStack(), crypto: cryptoRates };
+  const serverOnLoopback = isThisMachine(share.host);
+  const serverProfile = serverOnLoopback ? serverOnThisMachine(SERVER_PROFILES[server], cryptoRates) : SERVER_PROFILES[server];
   const driven = (id: ClientProfileId) => asDrivenByPipefill(CLIENT_PROFILES[id], stack);
   const size = sizeAssessment(link, SERVER_PROFILES[server], profiles.map(driven), driven('pipefill-max'), quick ? TARGET_SECONDS.quick : TARGET_SECONDS.full);
 
@@ -146,10 +171,19 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
         };
         const result = await inStep(step, () => runCopyTest({ share, credentials, profile, op, workload, link }, copyOptions));
         copyTests.push(result);
-        findings.push(finding(result, server, link, stack));
       }
     }
   }
+  // Each copy against the model; a protected one also against Pipefill's own copy of the same data, which shows what this CPU path costs without that protection.
+  for (const result of copyTests) {
+    const reference = copyTests.find((other) => other.profile === 'pipefill-max' && other !== result && other.op === result.op && other.workload === result.workload);
+    findings.push(finding(result, serverProfile, link, stack, reference));
+  }
+
+  // Signing on, signing off, the same copy: a path that misbehaves slows both; a protocol that costs slows one.
+  const check = await inStep('the signing check', () =>
+    protectionCheck({ share, credentials, link, stack, server: serverProfile, copyTests, ...(signal ? { signal } : {}) }),
+  );
 
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -157,6 +191,8 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     finishedAt: new Date().toISOString(),
     target: { share: input.share, user: input.user, ...(input.domain === undefined ? {} : { domain: input.domain }) },
     environment: { pipefillVersion: pipefillVersion(), node: process.version, platform: platform(), release: release(), arch: arch() },
+    crypto: { rates: cryptoRates, serverOnThisMachine: serverOnLoopback },
+    ...(check ? { protectionCheck: check } : {}),
     options: { profiles: [...profiles], server, quick, fileBytes: size.fileBytes, dirsetScale: size.dirsetScale },
     probes,
     copyTests,

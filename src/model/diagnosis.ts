@@ -9,7 +9,7 @@
 import type { ClientProfile, Op } from './client-profiles.js';
 import { MIB } from './client-profiles.js';
 import { asCongestionControl } from './congestion.js';
-import type { CryptoRates } from './crypto-cost.js';
+import type { CryptoRates, Protection } from './crypto-cost.js';
 import { describeProtection } from './crypto-cost.js';
 import type { LimitLayer, Session } from './in-flight.js';
 import { SINGLE_UNPROTECTED } from './in-flight.js';
@@ -17,7 +17,9 @@ import type { Link } from './link.js';
 import type { Prediction } from './predict.js';
 import { predictTransfer } from './predict.js';
 import type { ServerProfile } from './server-profiles.js';
-import { formatBinaryBytes, formatDuration, formatRate } from './units.js';
+import { formatBinaryBytes, formatByteRate, formatDuration, formatRate } from './units.js';
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 import type { Workload } from './workloads.js';
 
 /** The TCP stack that carried the test copies (Pipefill's own host). */
@@ -128,6 +130,36 @@ export interface DiagnoseInput {
   readonly observations: Observations;
   /** What protected the copy on the wire, and over how many connections (absent: neither, one). */
   readonly session?: Session;
+  /**
+   * The same op and workload by Pipefill's best pipeline in the same run,
+   * with cheaper protection (or none): what this machine's CPU path costs
+   * per byte without this copy's crypto. See cpuBoundByProtection.
+   */
+  readonly reference?: { readonly measuredSeconds: number; readonly protection: Protection };
+}
+
+/** CPU seconds per byte a protection costs the slower of its two operations (protect, check), at these rates. */
+function cryptoSecondsPerByte(protection: Protection, rates: CryptoRates): number {
+  if (protection.kind === 'none') return 0;
+  const rate = rates[protection.algorithm];
+  return rate ? 1 / Math.min(rate.protect, rate.check) : 0;
+}
+
+/**
+ * Where the CPU, not the network, paces a copy (a LAN, a loopback share),
+ * crypto runs on the same core as the rest of each byte's work, so its cost
+ * adds to that work rather than overlapping it. The reference copy gives the
+ * rest (its time per byte less its own crypto); this copy's crypto added to
+ * it is what the copy should take if the protection is what holds it back.
+ */
+export function cpuBoundByProtection(input: DiagnoseInput, rates: CryptoRates): number | undefined {
+  const protection = input.session?.protection;
+  if (!protection || protection.kind === 'none' || !input.reference) return undefined;
+  const bytes = input.workload.totalBytes;
+  const rest = input.reference.measuredSeconds / bytes - cryptoSecondsPerByte(input.reference.protection, rates);
+  const own = cryptoSecondsPerByte(protection, rates);
+  if (!(rest > 0) || own <= cryptoSecondsPerByte(input.reference.protection, rates)) return undefined;
+  return (rest + own) * bytes;
 }
 
 /** measured / explained within these bounds: the explained layer accounts for the copy (as compareWithModel's 0.7..1.4 efficiency). */
@@ -158,6 +190,24 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
   const lossy = (input.observations.retransmittedFraction ?? 0) > LOSSY;
   if (ratio >= EXPLAINED.low && ratio <= EXPLAINED.high) {
     return { limitedBy: explained.limitedBy, explainedSeconds: explained.seconds, measuredBitsPerSecond, inFlightBytes, sentence: `${measured}.${seen} ${explained.explanation}` };
+  }
+  const protection = session.protection;
+  const cpuBound = input.stack.crypto ? cpuBoundByProtection(input, input.stack.crypto) : undefined;
+  if (ratio > EXPLAINED.high && cpuBound !== undefined && protection.kind !== 'none' && input.reference) {
+    const cpuRatio = input.measuredSeconds / cpuBound;
+    if (cpuRatio >= EXPLAINED.low && cpuRatio <= EXPLAINED.high) {
+      const rate = input.stack.crypto?.[protection.algorithm];
+      const perCore = rate ? formatByteRate(Math.min(rate.protect, rate.check)) : 'its measured rate';
+      const what = protection.kind === 'signing' ? 'the signature' : 'the encryption';
+      const reference = `Pipefill's own ${input.op} of the same data${input.reference.protection.kind === 'none' ? ' without it' : ` with ${input.reference.protection.algorithm}`} took ${formatDuration(input.reference.measuredSeconds * 1000)}`;
+      return {
+        limitedBy: protection.kind,
+        explainedSeconds: cpuBound,
+        measuredBitsPerSecond,
+        inFlightBytes,
+        sentence: `${measured}.${seen} ${capitalised(describeProtection(protection))} costs this machine's CPU ${perCore} per core, on top of the rest of each byte's work: the network is far from full, and the CPU is what paces this copy. ${reference}; adding ${protection.algorithm}'s cost gives ${formatDuration(cpuBound * 1000)}. ${capitalised(what)}, not the link, limits you.`,
+      };
+    }
   }
   if (ratio > EXPLAINED.high) {
     // Slower than every bound the model knows, even with what the copy revealed.

@@ -1,0 +1,76 @@
+// The signing check: Pipefill's best pipeline reads the same file again with
+// signing required, beside the run's own unsigned read. A path that
+// misbehaves (loss, a policer, a slow device) slows both alike; a protocol
+// whose signing costs CPU slows only the signed one, by about what the model
+// says the algorithm costs on these CPUs. Runs only where the server let the
+// first copy go unsigned: where it insists on signing there is nothing to
+// compare, and the report says so.
+
+import type { CopyTestResult } from '../contract/copy-test.js';
+import type { ProtectionCheck } from '../contract/report.js';
+import { CLIENT_PROFILES } from '../model/client-profiles.js';
+import type { EngineStack } from '../model/diagnosis.js';
+import { asDrivenByPipefill } from '../model/diagnosis.js';
+import type { Link } from '../model/link.js';
+import { predictTransfer } from '../model/predict.js';
+import type { ServerProfile } from '../model/server-profiles.js';
+import type { SharePath } from '../model/share-path.js';
+import { formatRate } from '../model/units.js';
+import { parseWorkload } from '../model/workloads.js';
+import { runCopyTest } from '../smb/copy-test.js';
+import type { SmbCredentials } from '../smb/session.js';
+
+export interface ProtectionCheckInput {
+  readonly share: SharePath;
+  readonly credentials: SmbCredentials;
+  readonly link: Link;
+  readonly stack: EngineStack;
+  readonly server: ServerProfile;
+  readonly copyTests: readonly CopyTestResult[];
+  readonly signal?: AbortSignal;
+}
+
+/** Signed over plain at or above this: signing costs the copy enough to name. Below it, within a busy machine's noise. */
+const COSTLY = 1.1;
+
+const rateOf = (result: CopyTestResult) => formatRate((result.bytes * 8) / result.seconds);
+
+export async function protectionCheck(input: ProtectionCheckInput): Promise<ProtectionCheck | undefined> {
+  const plain = input.copyTests.find((test) => test.profile === 'pipefill-max' && test.op === 'read' && test.workload.startsWith('file:'));
+  if (!plain) return undefined;
+  if (plain.negotiated.signing || plain.negotiated.encryption) {
+    const what = plain.negotiated.encryption ? `encrypts (${plain.negotiated.encryption})` : `signs (${plain.negotiated.signing})`;
+    return { ran: false, sentence: `Not run: every session ${what}${plain.negotiated.signingRequiredBy === 'server' || plain.negotiated.encryptionRequiredBy ? ' because the server requires it' : ''}, so there is no unsigned copy to compare with. The model's ${plain.negotiated.encryption ? 'encryption' : 'signing'} layer weighs its cost instead.` };
+  }
+  const security = { ...(input.credentials.security ?? {}), signing: 'required' as const };
+  const signed = await runCopyTest(
+    { share: input.share, credentials: { ...input.credentials, security }, profile: 'pipefill-max', op: 'read', workload: plain.workload, link: input.link },
+    input.signal ? { signal: input.signal } : {},
+  );
+  const algorithm = signed.negotiated.signing;
+  if (!algorithm) return { ran: false, sentence: 'Not run: the server did not sign the session even when asked to.' };
+  const client = asDrivenByPipefill(CLIENT_PROFILES['pipefill-max'], input.stack);
+  const workload = parseWorkload(plain.workload);
+  const expectedPlain = predictTransfer(client, input.server, 'read', workload, input.link).seconds;
+  const expectedSigned = predictTransfer(client, input.server, 'read', workload, input.link, { protection: { kind: 'signing', algorithm }, channels: 1 }).seconds;
+  const measuredRatio = signed.seconds / plain.seconds;
+  const expectedRatio = expectedSigned / expectedPlain;
+  const cost = Math.round((measuredRatio - 1) * 100);
+  const verdict = measuredRatio >= COSTLY ? 'protocol' : 'path';
+  const sentence =
+    verdict === 'protocol'
+      ? `Signing with ${algorithm} costs this copy ${cost}% (unsigned ${rateOf(plain)}, signed ${rateOf(signed)}); the model expects ${Math.round((expectedRatio - 1) * 100)}% from the CPU cost of ${algorithm} here: the protocol's cost, not the path. It buys integrity against tampering and relay attacks; keep it, and prefer AES-GMAC (SMB 3.1.1) or more connections (multichannel) where the CPU binds.`
+      : `Signing with ${algorithm} costs this copy nothing measurable (unsigned ${rateOf(plain)}, signed ${rateOf(signed)}): if copies are slow, the path or the server holds them back, not the protocol.`;
+  return {
+    ran: true,
+    workload: plain.workload,
+    op: 'read',
+    algorithm,
+    plainSeconds: plain.seconds,
+    signedSeconds: signed.seconds,
+    measuredRatio,
+    expectedRatio,
+    verdict,
+    sentence,
+  };
+}
