@@ -6,11 +6,14 @@ import { CLIENT_PROFILE_IDS, CLIENT_PROFILES } from '../model/client-profiles.js
 import { PipefillInputError } from '../model/errors.js';
 import { LIMIT_LAYERS } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
-import { bdpBytes } from '../model/link.js';
-import { planLink } from '../model/plan.js';
+import { bdpBytes, bufferBytesOf } from '../model/link.js';
+import type { ProtectionRequest } from '../model/negotiation.js';
+import { PROTECTION_REQUESTS } from '../model/negotiation.js';
+import { PLANNER_WORKLOADS, planLink } from '../model/plan.js';
+import { MAX_CHANNELS } from '../model/predict.js';
 import { DEFAULT_PRESET_ID, findPreset, LINK_PRESETS } from '../model/presets.js';
 import { SERVER_PROFILE_IDS, SERVER_PROFILES } from '../model/server-profiles.js';
-import { parseLossRate, parseRate, parseTimeMs } from '../model/units.js';
+import { parseBufferBytes, parseLossRate, parseRate, parseTimeMs } from '../model/units.js';
 
 /** A planner with no server named plans against a current Windows file server. */
 export const DEFAULT_PLAN_SERVER = 'win2012plus';
@@ -21,7 +24,11 @@ export const PlanInputSchema = z
     bandwidth: z.string().optional(),
     rtt: z.string().optional(),
     loss: z.string().optional(),
+    /** The bottleneck's buffer: a size, a share of the BDP (`0.25bdp`) or a time (`20ms`); absent, one BDP. */
+    buffer: z.string().min(1).optional(),
     server: z.enum(SERVER_PROFILE_IDS).optional(),
+    security: z.enum(PROTECTION_REQUESTS as [ProtectionRequest, ...ProtectionRequest[]]).optional(),
+    channels: z.number().int().min(1).max(MAX_CHANNELS).optional(),
   })
   .strict();
 export type PlanInput = z.infer<typeof PlanInputSchema>;
@@ -34,8 +41,13 @@ export const PlanResultSchema = z.object({
     rttMs: z.number(),
     lossRate: z.number(),
     bdpBytes: z.number(),
+    bufferBytes: z.number(),
   }),
   server: z.enum(SERVER_PROFILE_IDS),
+  security: z.enum(PROTECTION_REQUESTS as [ProtectionRequest, ...ProtectionRequest[]]),
+  channels: z.number(),
+  /** Clients that cannot take part with this server and session, and why. */
+  refused: z.array(z.object({ client: z.enum(CLIENT_PROFILE_IDS), reason: z.string() })),
   cells: z.array(
     z.object({
       client: z.enum(CLIENT_PROFILE_IDS),
@@ -46,6 +58,8 @@ export const PlanResultSchema = z.object({
       throughputMbps: z.number(),
       limitedBy: z.enum(LIMIT_LAYERS),
       explanation: z.string(),
+      /** What protected the data, as the pair negotiated it: `none`, or the algorithm. */
+      protection: z.string(),
     }),
   ),
 });
@@ -66,15 +80,19 @@ function resolvePlanLink(input: PlanInput): { link: Link; label: string; preset?
     rttMs: input.rtt !== undefined ? parseTimeMs(input.rtt) : (preset?.link.rttMs ?? 0),
     lossRate: input.loss !== undefined ? parseLossRate(input.loss) : 0,
   };
-  const changed = input.bandwidth !== undefined || input.rtt !== undefined || input.loss !== undefined;
+  const sized: Link = input.buffer === undefined ? link : { ...link, bufferBytes: parseBufferBytes(input.buffer, bdpBytes(link), link.bandwidthBitsPerSecond) };
+  const changed = input.bandwidth !== undefined || input.rtt !== undefined || input.loss !== undefined || input.buffer !== undefined;
   const label = preset ? `${preset.label}${changed ? ', adjusted' : ''}` : 'Custom link';
-  return preset ? { link, label, preset: preset.id } : { link, label };
+  return preset ? { link: sized, label, preset: preset.id } : { link: sized, label };
 }
 
 export function planFromInput(input: PlanInput): PlanResult {
   const { link, label, preset } = resolvePlanLink(input);
   const server = input.server ?? DEFAULT_PLAN_SERVER;
-  const cells = planLink(link, server).map((cell) => ({
+  const security = input.security ?? 'auto';
+  const channels = input.channels ?? 1;
+  const planned = planLink(link, server, CLIENT_PROFILE_IDS, PLANNER_WORKLOADS, { security, channels });
+  const cells = planned.cells.map((cell) => ({
     client: cell.client,
     clientLabel: CLIENT_PROFILES[cell.client].label,
     workload: cell.workload,
@@ -83,6 +101,7 @@ export function planFromInput(input: PlanInput): PlanResult {
     throughputMbps: cell.prediction.throughputBitsPerSecond / 1e6,
     limitedBy: cell.prediction.limitedBy,
     explanation: cell.prediction.explanation,
+    protection: cell.prediction.session.protection.kind === 'none' ? 'none' : cell.prediction.session.protection.algorithm,
   }));
   return {
     link: {
@@ -92,8 +111,12 @@ export function planFromInput(input: PlanInput): PlanResult {
       rttMs: link.rttMs,
       lossRate: link.lossRate ?? 0,
       bdpBytes: bdpBytes(link),
+      bufferBytes: bufferBytesOf(link),
     },
     server,
+    security,
+    channels,
+    refused: planned.refused,
     cells,
   };
 }

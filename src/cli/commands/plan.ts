@@ -9,7 +9,8 @@ import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { formatTable } from '../table.js';
 
-export const PLAN_USAGE = `pipefill plan [--preset <id> | --bandwidth <rate> --rtt <time>] [--loss <pct>] [--server <id>] [--json]
+export const PLAN_USAGE = `pipefill plan [--preset <id> | --bandwidth <rate> --rtt <time>] [--loss <pct>] [--buffer <size|0.25bdp|20ms>]
+  [--server <id>] [--security <auto|none|signing|encryption|algorithm>] [--channels <n>] [--json]
   How long the TR-3869 tests (a 100 MB file, the 1 GiB directory set) take over a link,
   for every client generation. 'pipefill profiles' lists presets and servers.`;
 
@@ -19,12 +20,17 @@ const OPTIONS = {
   rtt: { type: 'string' },
   loss: { type: 'string' },
   server: { type: 'string' },
+  buffer: { type: 'string' },
+  security: { type: 'string' },
+  channels: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
 export function formatPlan(plan: PlanResult): string {
   const { link } = plan;
-  const heading = `${link.label}: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} RTT${link.lossRate > 0 ? `, ${(link.lossRate * 100).toPrecision(2)}% loss` : ''}, BDP ${formatBytes(link.bdpBytes)}; server ${plan.server}`;
+  const buffer = Math.round((link.bufferBytes / link.bdpBytes) * 100) === 100 ? '' : `, buffer ${formatBytes(link.bufferBytes)}`;
+  const session = `${plan.security === 'auto' ? '' : `, ${plan.security}`}${plan.channels > 1 ? `, ${plan.channels} channels` : ''}`;
+  const heading = `${link.label}: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} RTT${link.lossRate > 0 ? `, ${(link.lossRate * 100).toPrecision(2)}% loss` : ''}, BDP ${formatBytes(link.bdpBytes)}${buffer}; server ${plan.server}${session}`;
   const columns = [...new Set(plan.cells.map((cell) => `${cell.op} ${cell.workload}`))];
   const clients = [...new Set(plan.cells.map((cell) => cell.clientLabel))];
   const rows = clients.map((label) => [
@@ -34,17 +40,24 @@ export function formatPlan(plan: PlanResult): string {
       return cell ? formatDuration(cell.seconds * 1000) : '';
     }),
   ]);
-  const table = formatTable(['client', ...columns], rows, ['left', ...columns.map(() => 'right' as const)]);
-  return `${heading}\n\n${table}`;
+  const protection = clients.map((label) => plan.cells.find((c) => c.clientLabel === label)?.protection ?? 'none');
+  const table = formatTable(['client', ...columns, 'protection'], rows.map((row, index) => [...row, protection[index] ?? 'none']), ['left', ...columns.map(() => 'right' as const), 'left']);
+  const refused = plan.refused.map((r) => `  ${r.client}: ${r.reason}`);
+  return `${heading}\n\n${table}${refused.length > 0 ? `\n\nCannot connect with this server and session:\n${refused.join('\n')}` : ''}`;
 }
 
 export async function planCommand(argv: readonly string[], api: PipefillApi, output: Output): Promise<void> {
   const { values, positionals } = parseOptions(argv, OPTIONS, PLAN_USAGE);
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, PLAN_USAGE);
-  const input: Record<string, string> = {};
-  for (const key of ['preset', 'bandwidth', 'rtt', 'loss', 'server'] as const) {
+  const input: Record<string, string | number> = {};
+  for (const key of ['preset', 'bandwidth', 'rtt', 'loss', 'server', 'buffer', 'security'] as const) {
     const value = optional(values, key);
     if (value !== undefined) input[key] = value;
+  }
+  const channels = optional(values, 'channels');
+  if (channels !== undefined) {
+    if (!/^\d{1,2}$/.test(channels)) throw new PipefillInputError(`--channels takes a whole number of connections, not ${JSON.stringify(channels)}.`, 'For example --channels 4.');
+    input['channels'] = Number(channels);
   }
   const plan = await api.plan(input as PlanInput);
   if (values.json) printJson(output, plan);

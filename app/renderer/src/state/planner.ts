@@ -16,6 +16,27 @@ export interface PlannerSettings {
   readonly rttMs: number;
   readonly lossPercent: number;
   readonly server: ServerProfileId;
+  /** The bottleneck's buffer as a share of the BDP (absent: 1, the model's default). */
+  readonly bufferShare?: number;
+  /** Signing or encryption (absent: what the pair negotiates), and the session's connections (absent: 1). */
+  readonly security?: PlannerSecurity;
+  readonly channels?: number;
+}
+
+/** The planner's choices of protection: what the pair negotiates, or signing / encryption for everyone. */
+export const PLANNER_SECURITY = ['auto', 'signing', 'encryption'] as const;
+export type PlannerSecurity = (typeof PLANNER_SECURITY)[number];
+/** Buffer sizes a branch router is likely to have, as shares of the path's BDP. */
+export const PLANNER_BUFFER_SHARES = [1, 0.5, 0.25, 0.125, 0] as const;
+export const PLANNER_CHANNELS = [1, 2, 4, 8] as const;
+
+/** The session choices that differ from the defaults, as the contract takes them. */
+function sessionInput(settings: PlannerSettings): Partial<PlanInput> {
+  return {
+    ...(settings.bufferShare !== undefined && settings.bufferShare !== 1 ? { buffer: `${settings.bufferShare}bdp` } : {}),
+    ...(settings.security !== undefined && settings.security !== 'auto' ? { security: settings.security } : {}),
+    ...(settings.channels !== undefined && settings.channels !== 1 ? { channels: settings.channels } : {}),
+  };
 }
 
 /** The bandwidth slider is logarithmic: 0.5 Mb/s to 10 Gb/s over SLIDER_STEPS steps. */
@@ -42,13 +63,14 @@ export function settingsFromPreset(id: string, server: ServerProfileId): Planner
 
 /** The same link as a custom one: what moving a slider makes of a preset. */
 export function asCustom(settings: PlannerSettings): PlannerSettings {
-  return { bandwidthBitsPerSecond: settings.bandwidthBitsPerSecond, rttMs: settings.rttMs, lossPercent: settings.lossPercent, server: settings.server };
+  const { preset: _preset, ...custom } = settings;
+  return custom;
 }
 
 /** The contract's plan input for these settings: a preset as is, or the values. */
 export function planInput(settings: PlannerSettings): PlanInput {
-  if (settings.preset) return { preset: settings.preset, server: settings.server, ...(settings.lossPercent > 0 ? { loss: `${settings.lossPercent}%` } : {}) };
-  return { bandwidth: `${settings.bandwidthBitsPerSecond}bit`, rtt: `${settings.rttMs}ms`, loss: `${settings.lossPercent}%`, server: settings.server };
+  if (settings.preset) return { preset: settings.preset, server: settings.server, ...(settings.lossPercent > 0 ? { loss: `${settings.lossPercent}%` } : {}), ...sessionInput(settings) };
+  return { bandwidth: `${settings.bandwidthBitsPerSecond}bit`, rtt: `${settings.rttMs}ms`, loss: `${settings.lossPercent}%`, server: settings.server, ...sessionInput(settings) };
 }
 
 export function plan(settings: PlannerSettings): PlanResult {
@@ -63,6 +85,9 @@ export function plannerHash(settings: PlannerSettings): string {
   params.set('rtt', String(settings.rttMs));
   params.set('loss', String(settings.lossPercent));
   params.set('server', settings.server);
+  if (settings.bufferShare !== undefined && settings.bufferShare !== 1) params.set('buffer', String(settings.bufferShare));
+  if (settings.security !== undefined && settings.security !== 'auto') params.set('security', settings.security);
+  if (settings.channels !== undefined && settings.channels !== 1) params.set('channels', String(settings.channels));
   return `#plan&${params.toString()}`;
 }
 
@@ -76,11 +101,24 @@ export function settingsFromHash(hash: string): PlannerSettings | undefined {
   const server = params.get('server') ?? 'win2012plus';
   if (!(bandwidth > 0 && rtt > 0 && loss >= 0 && loss < 100) || !(SERVER_PROFILE_IDS as readonly string[]).includes(server)) return undefined;
   const preset = params.get('preset') ?? undefined;
-  return { ...(preset && findPreset(preset) ? { preset } : {}), bandwidthBitsPerSecond: bandwidth, rttMs: rtt, lossPercent: loss, server: server as ServerProfileId };
+  // Session choices outside the planner's own lists are dropped, not trusted: the address is anyone's text.
+  const buffer = Number(params.get('buffer') ?? '1');
+  const security = params.get('security') ?? 'auto';
+  const channels = Number(params.get('channels') ?? '1');
+  return {
+    ...(preset && findPreset(preset) ? { preset } : {}),
+    bandwidthBitsPerSecond: bandwidth,
+    rttMs: rtt,
+    lossPercent: loss,
+    server: server as ServerProfileId,
+    ...((PLANNER_BUFFER_SHARES as readonly number[]).includes(buffer) && buffer !== 1 ? { bufferShare: buffer } : {}),
+    ...((PLANNER_SECURITY as readonly string[]).includes(security) && security !== 'auto' ? { security: security as PlannerSecurity } : {}),
+    ...((PLANNER_CHANNELS as readonly number[]).includes(channels) && channels !== 1 ? { channels } : {}),
+  };
 }
 
 export function planCsv(result: PlanResult): string {
-  const header = ['link', 'bandwidth_bps', 'rtt_ms', 'loss_rate', 'server', 'client', 'workload', 'op', 'seconds', 'throughput_mbps', 'limited_by'];
-  const rows = result.cells.map((cell) => [result.link.label, result.link.bandwidthBitsPerSecond, result.link.rttMs, result.link.lossRate, result.server, cell.client, cell.workload, cell.op, Number(cell.seconds.toFixed(3)), Number(cell.throughputMbps.toFixed(3)), cell.limitedBy]);
+  const header = ['link', 'bandwidth_bps', 'rtt_ms', 'loss_rate', 'buffer_bytes', 'server', 'channels', 'client', 'protection', 'workload', 'op', 'seconds', 'throughput_mbps', 'limited_by'];
+  const rows = result.cells.map((cell) => [result.link.label, result.link.bandwidthBitsPerSecond, result.link.rttMs, result.link.lossRate, Math.round(result.link.bufferBytes), result.server, result.channels, cell.client, cell.protection, cell.workload, cell.op, Number(cell.seconds.toFixed(3)), Number(cell.throughputMbps.toFixed(3)), cell.limitedBy]);
   return csvRows([header, ...rows], '\n');
 }

@@ -8,8 +8,8 @@ import type { Catalogue } from '../../../../src/contract/plan.js';
 import { formatBytes, formatDuration, formatRate } from '../../../../src/model/units.js';
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
 import { download } from '../download.js';
-import type { PlannerSettings } from '../state/planner.js';
-import { asCustom, bandwidthToSlider, plan, planCsv, plannerHash, settingsFromPreset, SLIDER_STEPS, sliderToBandwidth } from '../state/planner.js';
+import type { PlannerSecurity, PlannerSettings } from '../state/planner.js';
+import { asCustom, bandwidthToSlider, plan, planCsv, PLANNER_BUFFER_SHARES, PLANNER_CHANNELS, plannerHash, settingsFromPreset, SLIDER_STEPS, sliderToBandwidth } from '../state/planner.js';
 import { LAYER_LABELS } from '../state/results.js';
 import { ProfileSelect } from './profile-select.js';
 
@@ -68,11 +68,40 @@ export function PlannerView({ catalogue, settings, onChange }: PlannerViewProps)
         <input id="rtt" type="range" min={1} max={700} value={settings.rttMs} onChange={(e) => change({ rttMs: Number(e.target.value) })} />
         <label htmlFor="loss">Packet loss: {settings.lossPercent}%</label>
         <input id="loss" type="range" min={0} max={50} value={settings.lossPercent * 10} onChange={(e) => change({ lossPercent: Number(e.target.value) / 10 })} />
+        <label htmlFor="buffer">Bottleneck buffer</label>
+        <select id="buffer" value={settings.bufferShare ?? 1} onChange={(e) => change({ bufferShare: Number(e.target.value) })}>
+          {PLANNER_BUFFER_SHARES.map((share) => (
+            <option key={share} value={share}>
+              {share === 1 ? '1 BDP (deep enough for one flow)' : share === 0 ? 'none' : `${share} BDP`} ({formatBytes(share * result.link.bdpBytes)})
+            </option>
+          ))}
+        </select>
         <label htmlFor="plan-server">Server</label>
         <ProfileSelect id="plan-server" value={settings.server} options={catalogue?.servers} onChange={(server) => onChange({ ...settings, server })} />
+        <label htmlFor="security">Signing and encryption</label>
+        <select id="security" value={settings.security ?? 'auto'} onChange={(e) => onChange({ ...settings, security: e.target.value as PlannerSecurity })}>
+          <option value="auto">As each client and this server negotiate</option>
+          <option value="signing">Every session signed</option>
+          <option value="encryption">Every session encrypted</option>
+        </select>
+        <label htmlFor="channels">Connections per session (SMB multichannel)</label>
+        <select id="channels" value={settings.channels ?? 1} onChange={(e) => onChange({ ...settings, channels: Number(e.target.value) })}>
+          {PLANNER_CHANNELS.map((count) => (
+            <option key={count} value={count}>
+              {count}
+            </option>
+          ))}
+        </select>
         <p className="hint">
-          {result.link.label}: BDP {formatBytes(result.link.bdpBytes)}. Times come from Pipefill's model, calibrated on NetApp TR-3869's measurements.
+          {result.link.label}: BDP {formatBytes(result.link.bdpBytes)}, bottleneck buffer {formatBytes(result.link.bufferBytes)}. Times come from Pipefill's model, calibrated on NetApp TR-3869's measurements.
         </p>
+        {result.refused.length > 0 && (
+          <ul className="hint" data-testid="planner-refused">
+            {result.refused.map((refusal) => (
+              <li key={refusal.client}>{refusal.reason}</li>
+            ))}
+          </ul>
+        )}
         <div className="row">
           <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(`${window.location.origin}${window.location.pathname}${plannerHash(settings)}`)}>
             Copy a link to this plan
@@ -97,6 +126,7 @@ export function PlannerView({ catalogue, settings, onChange }: PlannerViewProps)
               <th>Test</th>
               <th className="num">Time</th>
               <th className="num">Rate</th>
+              <th>Protection</th>
               <th>Limited by</th>
             </tr>
           </thead>
@@ -109,6 +139,7 @@ export function PlannerView({ catalogue, settings, onChange }: PlannerViewProps)
                 </td>
                 <td className="num">{formatDuration(cell.seconds * 1000)}</td>
                 <td className="num">{formatRate(cell.throughputMbps * 1e6)}</td>
+                <td>{cell.protection === 'none' ? '—' : cell.protection}</td>
                 <td title={cell.explanation}>{LAYER_LABELS[cell.limitedBy]}</td>
               </tr>
             ))}
