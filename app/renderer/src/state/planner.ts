@@ -63,7 +63,8 @@ export function settingsFromPreset(id: string, server: ServerProfileId): Planner
 
 /** The same link as a custom one: what moving a slider makes of a preset. */
 export function asCustom(settings: PlannerSettings): PlannerSettings {
-  const { preset: _preset, ...custom } = settings;
+  const custom: PlannerSettings = { ...settings };
+  delete (custom as { preset?: string }).preset;
   return custom;
 }
 
