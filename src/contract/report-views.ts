@@ -67,9 +67,18 @@ export interface Pipe {
  */
 export function pipeFor(report: Report, finding: Finding): Pipe | undefined {
   const link = { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs };
+  // The copy's own protection, as seen on the wire, so the pipe shows its crypto layer; what the profiles negotiate where that cannot be modelled.
+  const copy = report.copyTests.find((test) => test.profile === finding.profile && test.op === finding.op && test.workload === finding.workload);
+  const seen = copy?.negotiated.encryption ?? copy?.negotiated.signing ?? (copy ? 'none' : undefined);
+  const scenario = { client: finding.profile, server: report.options.server, op: finding.op, workload: finding.workload, link };
   let prediction;
   try {
-    prediction = predict({ client: finding.profile, server: report.options.server, op: finding.op, workload: finding.workload, link });
+    try {
+      prediction = predict(seen === undefined ? scenario : { ...scenario, security: seen });
+    } catch (error) {
+      if (!(error instanceof PipefillError) || seen === undefined) throw error;
+      prediction = predict(scenario);
+    }
   } catch (error) {
     if (error instanceof PipefillError) return undefined;
     throw error;
@@ -121,4 +130,18 @@ export function pathEvents(result: Pick<CopyTestResult, 'timeline' | 'tcp'>): st
   if ((tcp?.retransmittedFraction ?? 0) >= 0.001) events.push(`TCP sent ${(((tcp?.retransmittedFraction ?? 0) * 100)).toFixed(1)}% of its bytes again: packets were lost on the way to the server.`);
   if ((tcp?.outOfOrderPackets ?? 0) > 0) events.push(`${tcp?.outOfOrderPackets} packets arrived out of order: packets were lost on the way from the server.`);
   return events;
+}
+
+/** This machine's measured per-core signing and encryption rates, as rows: algorithm, protect, check (bytes per second). */
+export function cryptoRateRows(report: Report): { readonly algorithm: string; readonly protect: number; readonly check: number }[] {
+  return Object.entries(report.crypto?.rates ?? {}).flatMap(([algorithm, rate]) => (rate ? [{ algorithm, protect: rate.protect, check: rate.check }] : []));
+}
+
+/** One paragraph on signing and encryption for a report: what the copies carried, and the signing check. */
+export function protectionSummary(report: Report): string | undefined {
+  const seen = [...new Set(report.copyTests.map((test) => (test.negotiated.encryption ? `encrypted with ${test.negotiated.encryption}` : test.negotiated.signing ? `signed with ${test.negotiated.signing}` : undefined)).filter((text): text is string => text !== undefined))];
+  const carried = seen.length > 0 ? `Copies were ${seen.join(', ')}.` : 'No copy was signed or encrypted.';
+  const check = report.protectionCheck?.sentence;
+  if (!report.crypto && !check && seen.length === 0) return undefined;
+  return [carried, check].filter(Boolean).join(' ');
 }

@@ -2,9 +2,9 @@
 // SVG, no script and nothing fetched, so it opens from a ticket attachment and
 // prints cleanly (Chromium turns it into the PDF). Pure.
 
-import { headlineFinding, LAYER_LABELS, negotiatedText, pathEvents, pipeFor, protectionText } from '../contract/report-views.js';
+import { cryptoRateRows, headlineFinding, LAYER_LABELS, negotiatedText, pathEvents, pipeFor, protectionSummary, protectionText } from '../contract/report-views.js';
 import type { Report } from '../contract/report.js';
-import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../model/units.js';
+import { formatBinaryBytes, formatByteRate, formatBytes, formatDuration, formatRate } from '../model/units.js';
 import { barChartSvg, escapeXml } from './svg.js';
 
 const MEASURED = '#d9480f';
@@ -59,6 +59,11 @@ export function reportHtml(report: Report): string {
   const emulated = report.copyTests.find((test) => test.emulation)?.emulation;
   // What the path did during the copies (stalls, a changed round trip, loss), where it did anything.
   const pathNotes = report.copyTests.flatMap((test) => pathEvents(test).map((event) => `<li>${escapeXml(`${test.profile} ${test.op} ${test.workload}`)}: ${escapeXml(event)}</li>`));
+  const protection = protectionSummary(report);
+  const cryptoRows = cryptoRateRows(report).map((row) => `<tr><td>${escapeXml(row.algorithm)}</td><td class="n">${escapeXml(formatByteRate(row.protect))}</td><td class="n">${escapeXml(formatByteRate(row.check))}</td></tr>`);
+  const cryptoSection = protection
+    ? `<h2>Signing and encryption</h2>\n<p>${escapeXml(protection)}</p>${cryptoRows.length > 0 ? `\n<table>\n<thead><tr><th>Algorithm</th><th class="n">Sign / seal, one core</th><th class="n">Verify / open, one core</th></tr></thead>\n<tbody>\n${cryptoRows.join('\n')}\n</tbody>\n</table>\n<p class="muted">Measured on this machine at the start of the assessment${report.crypto?.serverOnThisMachine ? '; the share was on this machine too, so the server was weighed at the same rates' : ''}.</p>` : ''}`
+    : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -85,6 +90,7 @@ ${rows.join('\n')}
 </table>
 ${emulated ? `<p class="muted">${escapeXml(emulated)}</p>` : ''}
 ${pathNotes.length > 0 ? `<h2>What the path did during the copies</h2>\n<ul>\n${pathNotes.join('\n')}\n</ul>` : ''}
+${cryptoSection}
 ${times}
 ${pipeSvg}
 <h2>Diagnosis</h2>

@@ -8,7 +8,7 @@ import type { Report } from '../contract/report.js';
 import { checkReportSize, MAX_REPORT_BYTES, parseReportText, ReportSchema } from '../contract/report.js';
 import { PipefillInputError } from '../model/errors.js';
 import { csvField } from '../contract/csv.js';
-import { pathEvents } from '../contract/report-views.js';
+import { pathEvents, pipeFor } from '../contract/report-views.js';
 import { reportCsv } from './csv.js';
 import { reportHtml } from './html.js';
 
@@ -122,5 +122,31 @@ describe('what the path did during a copy', () => {
     expect(events[3]).toMatch(/40 packets arrived out of order/);
     // Quiet before the first byte (opening, the ramp) is no stall.
     expect(pathEvents({ timeline: [point(0, 0), ...Array.from({ length: 20 }, (_, i) => point(100 + i * 100, 0)), point(2200, 5)] })).toEqual([]);
+  });
+});
+
+describe('signing and encryption in a report', () => {
+  const signed: Report = {
+    ...fast,
+    crypto: { rates: { 'AES-128-CMAC': { protect: 7.5e8, check: 7.5e8 }, 'AES-128-GMAC': { protect: 7e9, check: 7e9 } }, serverOnThisMachine: false },
+    protectionCheck: { ran: false, sentence: 'Not run: every session signs (AES-128-CMAC) because the server requires it.' },
+    copyTests: fast.copyTests.map((test) => ({ ...test, negotiated: { ...test.negotiated, dialect: '3.1.1', signing: 'AES-128-CMAC' as const, signingRequiredBy: 'server' as const } })),
+  };
+
+  it('shows what every copy carried, the rates measured here and the signing check', () => {
+    const html = reportHtml(signed);
+    expect(html).toContain('<h2>Signing and encryption</h2>');
+    expect(html).toContain('Copies were signed with AES-128-CMAC.');
+    expect(html).toMatch(/AES-128-CMAC<\/td><td class="n">750 MB\/s/);
+    expect(html).toContain('Not run: every session signs');
+    expect(reportHtml(fast)).not.toContain('<h2>Signing and encryption</h2>');
+  });
+
+  it('draws the signing layer in the pipe for a signed copy', () => {
+    const finding = signed.diagnosis.findings.find((f) => f.profile === 'pipefill-max') ?? signed.diagnosis.findings[0];
+    expect(finding).toBeDefined();
+    if (!finding) return;
+    expect(pipeFor(signed, finding)?.bars.map((bar) => bar.layer)).toContain('SMB signing');
+    expect(pipeFor(fast, finding)?.bars.map((bar) => bar.layer)).not.toContain('SMB signing');
   });
 });
