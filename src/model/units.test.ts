@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inputErrorText } from '../test-support/input-error.js';
 import { PipefillInputError } from './errors.js';
-import { formatBinaryBytes, formatBytes, formatDuration, formatRate, parseLossRate, parseRate, parseSizeBytes, parseTimeMs } from './units.js';
+import { formatBinaryBytes, formatBytes, formatDuration, formatRate, parseBufferBytes, parseLossRate, parseRate, parseSizeBytes, parseTimeMs } from './units.js';
 
 describe('parseRate', () => {
   it.each([
@@ -82,5 +82,18 @@ describe('formatting', () => {
     expect(formatBytes(622_080)).toBe('622 KB');
     expect(formatBinaryBytes(61_440)).toBe('60 KiB');
     expect(formatBinaryBytes(2_096_560)).toBe('2 MiB');
+  });
+});
+
+describe('parseBufferBytes', () => {
+  const bdp = 620_000;
+  it('reads a size, a share of the BDP and a time at the line rate', () => {
+    expect(parseBufferBytes('64KB', bdp, 155e6)).toBe(64_000);
+    expect(parseBufferBytes('0.25bdp', bdp, 155e6)).toBe(155_000);
+    expect(parseBufferBytes('20ms', bdp, 100e6)).toBe(250_000);
+    expect(parseBufferBytes('0', bdp, 155e6)).toBe(0);
+  });
+  it('refuses what is not a buffer, with what was expected', () => {
+    for (const text of ['abc', '101bdp', 'NaNbdp', '999999GB', '-5KB']) expect(() => parseBufferBytes(text, bdp, 155e6), text).toThrow(/Cannot read/);
   });
 });
