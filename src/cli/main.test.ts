@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PredictionResultSchema } from '../contract/scenario.js';
+import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
 import { PlanResultSchema } from '../contract/plan.js';
 import { runCli } from './main.js';
 import type { Output } from './output.js';
@@ -111,7 +112,8 @@ describe('pipefill plan', () => {
     expect(code).toBe(0);
     const plan = PlanResultSchema.parse(JSON.parse(out));
     expect(plan.link.preset).toBe('europe-continental');
-    expect(plan.cells).toHaveLength(7 * 2 * 2);
+    expect(plan.cells).toHaveLength(CLIENT_PROFILE_IDS.length * 2 * 2);
+    expect(plan.refused).toEqual([]);
   });
 
   it('takes a custom link and prints a table', async () => {

@@ -124,7 +124,8 @@ export function planFromInput(input: PlanInput): PlanResult {
 export const CatalogueSchema = z.object({
   clients: z.array(z.object({ id: z.enum(CLIENT_PROFILE_IDS), label: z.string(), protocol: z.enum(['smb1', 'smb2']), dialect: z.string() })),
   servers: z.array(z.object({ id: z.enum(SERVER_PROFILE_IDS), label: z.string() })),
-  presets: z.array(z.object({ id: z.string(), label: z.string(), bandwidthBitsPerSecond: z.number(), rttMs: z.number(), source: z.string() })),
+  /** Each preset's bottleneck buffer: its own where it has one, else the model's default of one BDP. */
+  presets: z.array(z.object({ id: z.string(), label: z.string(), bandwidthBitsPerSecond: z.number(), rttMs: z.number(), bufferBytes: z.number(), source: z.string() })),
 });
 export type Catalogue = z.infer<typeof CatalogueSchema>;
 
@@ -135,6 +136,6 @@ export function catalogue(): Catalogue {
       return { id, label, protocol, dialect };
     }),
     servers: SERVER_PROFILE_IDS.map((id) => ({ id, label: SERVER_PROFILES[id].label })),
-    presets: LINK_PRESETS.map((p) => ({ id: p.id, label: p.label, bandwidthBitsPerSecond: p.link.bandwidthBitsPerSecond, rttMs: p.link.rttMs, source: p.source })),
+    presets: LINK_PRESETS.map((p) => ({ id: p.id, label: p.label, bandwidthBitsPerSecond: p.link.bandwidthBitsPerSecond, rttMs: p.link.rttMs, bufferBytes: bufferBytesOf(p.link), source: p.source })),
   };
 }

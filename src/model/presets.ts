@@ -5,6 +5,12 @@
 import type { Link } from './link.js';
 import { NAMED_RATES_BPS } from './units.js';
 
+/**
+ * A named link. Its `link.bufferBytes` is the bottleneck queue where the
+ * source gives one; none of these surveys does, so each takes the model's
+ * default of one BDP (`bufferBytesOf`), and the planner's buffer choice and
+ * `--buffer` change it.
+ */
 export interface LinkPreset {
   readonly id: string;
   readonly label: string;

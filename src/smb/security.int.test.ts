@@ -60,13 +60,24 @@ async function failure(run: Promise<unknown>, kind: string): Promise<SmbError> {
 /** The highest dialect of a profile's own offer: what a server that allows every dialect agrees to. */
 const ownDialect = (profile: ClientProfileId) => CLIENT_PROFILES[profile].offer.dialects.at(-1);
 
+/**
+ * What a server that requires nothing gets from a profile: no signing,
+ * except from a profile that requires it itself (Windows 11 24H2), which
+ * signs with its first algorithm on 3.1.1 and HMAC-SHA256 on 2.x.
+ */
+function profileSigning(profile: ClientProfileId, dialect: '3.1.1' | '2.1'): string | null {
+  const offer = CLIENT_PROFILES[profile].offer;
+  if (!offer.signingRequired) return null;
+  return dialect === '3.1.1' ? (offer.signing[0] ?? 'AES-128-CMAC') : 'HMAC-SHA256';
+}
+
 describe('server min protocol = SMB3_11', () => {
   const { server } = withServer({ globals: { 'server min protocol': 'SMB3_11' } });
   describe.each(CLIENT_PROFILE_IDS)('%s', (profile) => {
     it.each(OPS)('%s is byte-exact over SMB 3.1.1; an old generation says it moved up', async (op) => {
       const { negotiated, emulation } = await copy(server(), profile, op);
       expect(negotiated.dialect).toBe('3.1.1');
-      expect(negotiated.signing).toBeNull();
+      expect(negotiated.signing).toBe(profileSigning(profile, '3.1.1'));
       expect(negotiated.encryption).toBeNull();
       if (OLD.has(profile)) {
         expect(negotiated.movedUpFrom).toEqual(CLIENT_PROFILES[profile].offer.dialects);
@@ -153,7 +164,7 @@ describe('server max protocol = SMB2_10', () => {
     it.each(OPS)('%s still works, over SMB 2.x', async (op) => {
       const { negotiated } = await copy(server(), profile, op);
       expect(negotiated.dialect).toBe(profile === 'vista-smb2' ? '2.0.2' : '2.1');
-      expect(negotiated.signing).toBeNull();
+      expect(negotiated.signing).toBe(profileSigning(profile, '2.1'));
       expect(negotiated.encryption).toBeNull();
     });
   });

@@ -1,7 +1,7 @@
 // pipefill profiles: the ids the other commands accept.
 
 import type { PipefillApi } from '../../contract/api.js';
-import { formatDuration, formatRate } from '../../model/units.js';
+import { formatBytes, formatDuration, formatRate } from '../../model/units.js';
 import { parseOptions } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
@@ -26,9 +26,9 @@ export async function profilesCommand(argv: readonly string[], api: PipefillApi,
       '',
       'Link presets',
       formatTable(
-        ['id', 'bandwidth', 'rtt', 'description'],
-        catalogue.presets.map((p) => [p.id, formatRate(p.bandwidthBitsPerSecond), formatDuration(p.rttMs), p.label]),
-        ['left', 'right', 'right', 'left'],
+        ['id', 'bandwidth', 'rtt', 'buffer', 'description'],
+        catalogue.presets.map((p) => [p.id, formatRate(p.bandwidthBitsPerSecond), formatDuration(p.rttMs), formatBytes(p.bufferBytes), p.label]),
+        ['left', 'right', 'right', 'right', 'left'],
       ),
     ].join('\n'),
   );

@@ -38,4 +38,4 @@ export function resultRows(report: Report): ResultRow[] {
   }));
 }
 
-export { headlineFinding, LAYER_LABELS, pipeFor } from '../../../../src/contract/report-views.js';
+export { headlineFinding, LAYER_LABELS, pipeFor, protectionSummary } from '../../../../src/contract/report-views.js';

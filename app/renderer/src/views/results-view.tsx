@@ -8,7 +8,7 @@ import type { Report } from '../../../../src/contract/report.js';
 import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../../../../src/model/units.js';
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
 import { download } from '../download.js';
-import { headlineFinding, LAYER_LABELS, pipeFor, resultRows } from '../state/results.js';
+import { headlineFinding, LAYER_LABELS, pipeFor, protectionSummary, resultRows } from '../state/results.js';
 
 export interface ResultsViewProps {
   readonly report: Report | undefined;
@@ -18,6 +18,7 @@ export interface ResultsViewProps {
 export function ResultsView({ report, onStart }: ResultsViewProps) {
   const [selected, setSelected] = useState<number | undefined>();
   const rows = useMemo(() => (report ? resultRows(report) : []), [report]);
+  const protection = useMemo(() => (report ? protectionSummary(report) : undefined), [report]);
   const finding = report ? (selected === undefined ? headlineFinding(report) : report.diagnosis.findings[selected]) : undefined;
   const pipe = useMemo(() => (report && finding ? pipeFor(report, finding) : undefined), [report, finding]);
 
@@ -120,6 +121,11 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
           </tbody>
         </table>
         <p className="hint">SMB1 generations are emulated over SMB2 with their I/O pattern; hover a test for the note.</p>
+        {protection && (
+          <p className="hint" data-testid="protection-summary">
+            {protection}
+          </p>
+        )}
       </section>
       <div className="grid2">
         <section className="panel">
