@@ -18,9 +18,9 @@ import type { Prediction } from './predict.js';
 import { predictTransfer } from './predict.js';
 import type { ServerProfile } from './server-profiles.js';
 import { formatBinaryBytes, formatByteRate, formatDuration, formatRate } from './units.js';
+import type { Workload } from './workloads.js';
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-import type { Workload } from './workloads.js';
 
 /** The TCP stack that carried the test copies (Pipefill's own host). */
 export interface EngineStack {
