@@ -48,8 +48,9 @@ mkdirSync(resultsDir, { recursive: true });
 /**
  * One Vitest run; returns its exit status and its counts. With no arguments,
  * `npm test` makes two: every test but the WAN lab's, files in parallel; then
- * the lab's (`*.lab.int.test.ts`), one file at a time, so their timings are the
- * emulated link's and not those of the other tests sharing the two cores.
+ * the lab's (`*.lab.int.test.ts`) and those that compare runs made one after
+ * another (`*.serial.int.test.ts`), one file at a time, so their timings are
+ * the emulated link's and not those of the other tests sharing the two cores.
  */
 function vitest(label, args) {
   const resultsFile = join(resultsDir, `vitest-results-${label}.json`);
@@ -70,8 +71,9 @@ function vitest(label, args) {
   };
 }
 
-const LAB_TESTS = '**/*.lab.int.test.ts';
-const runs = vitestArgs.length > 0 ? [vitest('selected', vitestArgs)] : [vitest('all but the lab', ['--exclude', LAB_TESTS]), vitest('the WAN lab, one file at a time', ['--no-file-parallelism', 'lab.int.test'])];
+// The WAN lab's tests, and others whose measurements compare runs made one after another (`*.serial.int.test.ts`).
+const ALONE_TESTS = '**/*.{lab,serial}.int.test.ts';
+const runs = vitestArgs.length > 0 ? [vitest('selected', vitestArgs)] : [vitest('all but the lab', ['--exclude', ALONE_TESTS]), vitest('the WAN lab and serial tests, one file at a time', ['--no-file-parallelism', 'lab.int.test', 'serial.int.test'])];
 const sum = (key) => runs.reduce((total, run) => total + run[key], 0);
 console.log(`vitest: ${sum('passed')} passed, ${sum('failed')} failed, ${sum('skipped')} skipped`);
 process.exit(runs.every((run) => run.status === 0) ? 0 : 1);

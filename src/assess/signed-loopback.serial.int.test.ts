@@ -1,0 +1,52 @@
+// An assessment against a server that requires signing, on loopback: every
+// copy names its algorithm, and the diagnosis names signing where the CPU
+// path is bound by it. The diagnosis compares copies of the same data run
+// one after the other, so other work starting and stopping on the machine
+// between them would blur it: this file runs in the serial pass of `npm
+// test` (`*.serial.int.test.ts`), alone.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReportSchema } from '../contract/report.js';
+import type { LoopbackServers } from '../lab/loopback-servers.js';
+import { startLoopbackServers } from '../lab/loopback-servers.js';
+import { SambaServer } from '../lab/samba.js';
+import { assess } from './assess.js';
+
+describe('assess against smbd with server signing = mandatory', () => {
+  let servers: LoopbackServers;
+  let signed: SambaServer;
+  beforeAll(async () => {
+    servers = await startLoopbackServers();
+    signed = await SambaServer.start({ globals: { 'server signing': 'mandatory' } });
+  });
+  afterAll(async () => {
+    await signed?.stop();
+    await servers?.stop();
+  });
+
+  const input = () => ({
+    share: `//127.0.0.1:${signed.port}/share`,
+    ...signed.credentials,
+    iperf: `127.0.0.1:${servers.iperfPort}`,
+    server: 'samba' as const,
+    quick: true,
+  });
+
+  it('against a server that requires signing: every copy names its algorithm, and the diagnosis names signing where the CPU path is bound by it', async () => {
+    const report = await assess({ ...input(), profiles: ['linux-cifs', 'pipefill-max'] });
+    expect(ReportSchema.parse(report)).toEqual(report);
+    // Pipefill's engine offers AES-GMAC; cifs.ko sends no signing context, so the server picks AES-CMAC.
+    expect(report.copyTests.map((test) => `${test.profile} ${test.op} ${test.negotiated.signing} by ${test.negotiated.signingRequiredBy}`)).toEqual(
+      expect.arrayContaining(['linux-cifs read AES-128-CMAC by server', 'pipefill-max read AES-128-GMAC by server']),
+    );
+    expect(report.copyTests.every((test) => test.negotiated.signing !== null && test.negotiated.signing !== undefined)).toBe(true);
+    expect(report.crypto?.rates['AES-128-CMAC']?.protect).toBeGreaterThan(0);
+    expect(report.protectionCheck).toMatchObject({ ran: false });
+    // On loopback the CPU paces every copy; AES-CMAC costs several times AES-GMAC per byte, and the diagnosis says so.
+    const cifsRead = report.diagnosis.findings.find((f) => f.profile === 'linux-cifs' && f.op === 'read' && f.workload.startsWith('file:'));
+    console.log(`signed loopback: linux-cifs read ${cifsRead?.measuredMbps.toFixed(0)} Mb/s, limited by ${cifsRead?.limitedBy}`);
+    expect(cifsRead?.limitedBy).toBe('signing');
+    expect(cifsRead?.sentence).toMatch(/AES-128-CMAC/);
+    expect(signed.shareContents()).toEqual([]);
+  }, 180_000);
+});
