@@ -4,9 +4,10 @@
 // remounted: Pipefill never unmounts a share under a user.)
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
 import type { Output } from '../cli/output.js';
@@ -84,6 +85,21 @@ describe.skipIf(spawnSync('findmnt', ['--version']).status !== 0)('apply --targe
     expect(await runCli(['apply', '--rollback', '--target', 'fstab', '--fstab', table, '--mount-point', '/mnt/Projects Share', '--state-dir', join(dir, 'state'), '--yes'], rolled), rolled.text()).toBe(0);
     expect(readFileSync(table, 'utf8')).toBe(TABLE);
     expect(rolled.text()).toMatch(/byte-identical/);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('asks for root when the table is not its to write, before any backup', () => {
+    const table = join(dir, 'root-only');
+    writeFileSync(table, TABLE, { mode: 0o644 });
+    const recommendations = join(dir, 'rec.json');
+    // The unprivileged user can read the folder and the recommendations, and write neither the table nor the folder.
+    chmodSync(dir, 0o755);
+    chmodSync(recommendations, 0o644);
+    const cli = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+    const run = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cli, 'apply', '--target', 'fstab', '--fstab', table, '--mount-point', '/mnt/Projects Share', '--from', recommendations, '--state-dir', join(dir, 'nobody-state'), '--yes'], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toMatch(/not writable[\s\S]*sudo/);
+    expect(readFileSync(table, 'utf8')).toBe(TABLE);
+    expect(existsSync(join(dir, 'nobody-state'))).toBe(false);
   });
 
   it('leaves the table alone when the mount point is not in it', async () => {

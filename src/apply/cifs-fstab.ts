@@ -6,9 +6,9 @@
 // next mount; Pipefill says so and does not unmount anything.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { RecommendationOut } from '../contract/recommend.js';
 import { PipefillError } from '../model/errors.js';
@@ -151,9 +151,20 @@ function verifyTable(text: string): void {
   }
 }
 
+/** The table must be ours to write before anything is backed up: /etc/fstab is root's. */
+function requireWritable(fstab: string): void {
+  try {
+    accessSync(fstab, constants.W_OK);
+    accessSync(dirname(resolve(fstab)), constants.W_OK);
+  } catch {
+    throw new PipefillError('needs-root', `${fstab} is not writable by this user, and Pipefill does not raise its own privileges.`, 'Run it again with sudo (the table is root\'s), or give --fstab a copy to edit.');
+  }
+}
+
 export function applyFstab(recommendations: readonly RecommendationOut[], options: FstabOptions): ApplyOutcome {
   const { preview, edited } = planFstab(recommendations, options);
   if (preview.changes.length === 0) return { preview, applied: false, verified: true, notes: ['Nothing to change: the mount already has these options.'] };
+  requireWritable(options.fstab);
   verifyTable(edited);
   const backup = backupPath(options.stateDir, 'fstab', options.fstab);
   saveBackup(backup, { fstab: options.fstab, mountPoint: options.mountPoint, content: fileSnapshot(options.fstab) });

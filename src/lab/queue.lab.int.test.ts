@@ -78,7 +78,9 @@ describe.skipIf(!canRunLab)('bottleneck queue: one loss-based flow below the lin
             };
             // 10 s after 4 s omitted: CUBIC needs several cycles to settle after slow start leaves early at a
           // shallow queue (7 s after 3 s measured CUBIC at 1/8 BDP 20% below the model, 10 s after 4 s 7%).
-          add('iperf3', iperfMbps(state, 10, ['-O', '4', '-C', congestion]));
+          // At 1/8 BDP (ten packets of queue) one run varies most (Reno 1.5% to 14.9% below the model in
+          // four fresh-clone runs): 20 s there.
+          add('iperf3', iperfMbps(state, fraction <= 1 / 8 ? 20 : 10, ['-O', '4', '-C', congestion]));
             for (const op of ['read', 'write'] as const) {
               const copy = copyTest(state, 'pipefill-max', op, WORKLOAD);
               add(op, (copy.bytes * 8) / copy.seconds / 1e6);
