@@ -251,6 +251,23 @@ const LINUX_CRYPTO: CryptoSide = { rates: PUBLISHED_X86_RATES, scalesWithChannel
 
 // --- Profiles ------------------------------------------------------------------
 
+const WIN10_SMB3: ClientProfile = {
+  id: 'win10-smb3',
+  label: 'Windows 10/11, SMB3',
+  protocol: 'smb2',
+  dialect: '3.1.1',
+  // No published table after Vista SP1; the copy engine's large-file row
+  // (8 x 1 MB) is kept, each chunk now one 1 MB large-MTU request.
+  pipeline: { read: table(TABLE_B), write: table(TABLE_B) },
+  maxRequestBytes: { read: 1 * MIB, write: 1 * MIB },
+  largeMtu: true,
+  tcp: WIN10_TCP,
+  roundTripsPerRequest: { read: 1, write: 1 },
+  metadata: SMB2_METADATA,
+  offer: WINDOWS_10_11_OFFER,
+  crypto: WINDOWS_CRYPTO,
+};
+
 export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> = {
   'xp-smb1': {
     id: 'xp-smb1',
@@ -320,40 +337,12 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     offer: { dialects: ['2.0.2', '2.1'], ciphers: [], signing: [], signingRequired: false, movesUp: true },
     crypto: WINDOWS_CRYPTO,
   },
-  'win10-smb3': {
-    id: 'win10-smb3',
-    label: 'Windows 10/11, SMB3',
-    protocol: 'smb2',
-    dialect: '3.1.1',
-    // No published table after Vista SP1; the copy engine's large-file row
-    // (8 x 1 MB) is kept, each chunk now one 1 MB large-MTU request.
-    pipeline: { read: table(TABLE_B), write: table(TABLE_B) },
-    maxRequestBytes: { read: 1 * MIB, write: 1 * MIB },
-    largeMtu: true,
-    tcp: WIN10_TCP,
-    roundTripsPerRequest: { read: 1, write: 1 },
-    metadata: SMB2_METADATA,
-    offer: WINDOWS_10_11_OFFER,
-    crypto: WINDOWS_CRYPTO,
-  },
-  'win11-24h2': {
-    id: 'win11-24h2',
-    label: 'Windows 11 24H2, SMB 3.1.1 (signing required)',
-    protocol: 'smb2',
-    dialect: '3.1.1',
-    // The copy engine and redirector of Windows 10/11; what changed in 24H2
-    // is what it negotiates: signing required for every connection, in and
-    // out (Ned Pyle, "SMB security hardening in Windows Server 2025 &
-    // Windows 11", Microsoft Tech Community, 2024).
-    pipeline: { read: table(TABLE_B), write: table(TABLE_B) },
-    maxRequestBytes: { read: 1 * MIB, write: 1 * MIB },
-    largeMtu: true,
-    tcp: WIN10_TCP,
-    roundTripsPerRequest: { read: 1, write: 1 },
-    metadata: SMB2_METADATA,
-    offer: WINDOWS_11_24H2_OFFER,
-    crypto: WINDOWS_CRYPTO,
-  },
+  'win10-smb3': WIN10_SMB3,
+  // The copy engine and redirector of Windows 10/11; what changed in 24H2 is
+  // what it negotiates: signing required for every connection, in and out
+  // (Ned Pyle, "SMB security hardening in Windows Server 2025 & Windows 11",
+  // Microsoft Tech Community, 2024).
+  'win11-24h2': { ...WIN10_SMB3, id: 'win11-24h2', label: 'Windows 11 24H2, SMB 3.1.1 (signing required)', offer: WINDOWS_11_24H2_OFFER },
   'linux-cifs': {
     id: 'linux-cifs',
     label: 'Linux cifs.ko (cp)',

@@ -96,6 +96,16 @@ const RFC3390_INITIAL_SEGMENTS = 3;
 /** Windows' default SMB1 MaxMpxCt (LanmanServer). */
 const WINDOWS_MAX_MPX = 50;
 
+const WIN2022: ServerProfile = {
+  id: 'win2022',
+  label: 'Windows Server 2022 (AES-GMAC signing, AES-256 ciphers)',
+  smb2: { creditsInitial: 512, creditsMax: 8192, maxReadBytes: 8 * MIB, maxWriteBytes: 8 * MIB },
+  smb1MaxMpx: WINDOWS_MAX_MPX,
+  tcp: { ...WINDOWS_SERVER_TCP, initialWindowSegments: 10, congestion: 'cubic' },
+  security: WINDOWS_2022_SECURITY,
+  crypto: WINDOWS_CRYPTO,
+};
+
 export const SERVER_PROFILES: Readonly<Record<ServerProfileId, ServerProfile>> = {
   'netapp-tr3869': {
     id: 'netapp-tr3869',
@@ -167,27 +177,12 @@ export const SERVER_PROFILES: Readonly<Record<ServerProfileId, ServerProfile>> =
     },
     crypto: WINDOWS_CRYPTO,
   },
-  win2022: {
-    id: 'win2022',
-    label: 'Windows Server 2022 (AES-GMAC signing, AES-256 ciphers)',
-    smb2: { creditsInitial: 512, creditsMax: 8192, maxReadBytes: 8 * MIB, maxWriteBytes: 8 * MIB },
-    smb1MaxMpx: WINDOWS_MAX_MPX,
-    tcp: { ...WINDOWS_SERVER_TCP, initialWindowSegments: 10, congestion: 'cubic' },
-    security: WINDOWS_2022_SECURITY,
-    crypto: WINDOWS_CRYPTO,
-  },
-  win2025: {
-    id: 'win2025',
-    label: 'Windows Server 2025 (signing required on its own outbound connections)',
-    smb2: { creditsInitial: 512, creditsMax: 8192, maxReadBytes: 8 * MIB, maxWriteBytes: 8 * MIB },
-    smb1MaxMpx: WINDOWS_MAX_MPX,
-    tcp: { ...WINDOWS_SERVER_TCP, initialWindowSegments: 10, congestion: 'cubic' },
-    // Server 2025 requires signing when it is the client; as a file server
-    // it requires it only as a domain controller (Ned Pyle, "SMB security
-    // hardening in Windows Server 2025 & Windows 11", 2024).
-    security: WINDOWS_2022_SECURITY,
-    crypto: WINDOWS_CRYPTO,
-  },
+  win2022: WIN2022,
+  // Server 2025 requires signing when it is the client; as a file server it
+  // requires it only as a domain controller (Ned Pyle, "SMB security
+  // hardening in Windows Server 2025 & Windows 11", 2024): as a server it
+  // negotiates as 2022 does.
+  win2025: { ...WIN2022, id: 'win2025', label: 'Windows Server 2025 (signing required on its own outbound connections)' },
   'azure-files': {
     id: 'azure-files',
     label: 'Azure Files share (SMB 3.x, encryption in transit required)',
