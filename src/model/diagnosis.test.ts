@@ -89,3 +89,22 @@ describe('diagnoseCopy', () => {
     expect(diagnosis.inFlightBytes).toBeCloseTo(((32 * MIB) / 4) * 0.032, 3);
   });
 });
+
+describe('a copy whose requests spend most of their time being signed', () => {
+  const rates = { 'AES-128-CMAC': { protect: 7.5e8, check: 7.5e8 } };
+  const stack: EngineStack = { receiveWindowBytes: 32 * MIB, sendWindowBytes: 32 * MIB, initialWindowSegments: 10, congestion: 'cubic', crypto: rates };
+  const loopback: Link = { bandwidthBitsPerSecond: 40e9, rttMs: 0.4 };
+  const workload = parseWorkload('file:256MiB');
+  const server = { ...SERVER_PROFILES.samba, crypto: { ...SERVER_PROFILES.samba.crypto, rates } };
+  const diagnose = (session: { protection: { kind: 'signing'; algorithm: 'AES-128-CMAC' } | { kind: 'none' }; channels: number }) => {
+    const expected = predictTransfer(asDrivenByPipefill(CLIENT_PROFILES['linux-cifs'], stack), server, 'read', workload, loopback, session);
+    return diagnoseCopy({ client: CLIENT_PROFILES['linux-cifs'], server, op: 'read', workload, link: loopback, measuredSeconds: expected.seconds, stack, observations: {}, session });
+  };
+
+  it('names signing even where the copy pipeline is the layer the model explains it by, and says why', () => {
+    const signed = diagnose({ protection: { kind: 'signing', algorithm: 'AES-128-CMAC' }, channels: 1 });
+    expect(signed.limitedBy).toBe('signing');
+    expect(signed.sentence).toMatch(/Most of each request's time is AES-128-CMAC at the two ends: the signature, not the link, limits you/);
+    expect(diagnose({ protection: { kind: 'none' }, channels: 1 }).limitedBy).not.toBe('signing');
+  });
+});

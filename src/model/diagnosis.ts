@@ -10,7 +10,7 @@ import type { ClientProfile, Op } from './client-profiles.js';
 import { MIB } from './client-profiles.js';
 import { asCongestionControl } from './congestion.js';
 import type { CryptoRates, Protection } from './crypto-cost.js';
-import { describeProtection } from './crypto-cost.js';
+import { describeProtection, protectionSecondsPerByte } from './crypto-cost.js';
 import type { LimitLayer, Session } from './in-flight.js';
 import { SINGLE_UNPROTECTED } from './in-flight.js';
 import type { Link } from './link.js';
@@ -162,6 +162,20 @@ export function cpuBoundByProtection(input: DiagnoseInput, rates: CryptoRates): 
   return (rest + own) * bytes;
 }
 
+/**
+ * The share of one request's time (its round trip, its time on the wire, its
+ * crypto at both ends) that is crypto, for the request-granular layer that
+ * limits (copy pipeline or credits); 0 for any other layer.
+ */
+function cryptoShareOfRequest(explained: Prediction, client: ClientProfile, server: ServerProfile, op: Op, link: Link, session: Session): number {
+  if (explained.limitedBy !== 'copy-pipeline' && explained.limitedBy !== 'credits') return 0;
+  const unit = explained.limitedBy === 'copy-pipeline' ? explained.pipeline.chunkBytes : explained.requestBytes;
+  const wire = explained.layers.find((layer) => layer.layer === 'bandwidth')?.bytesPerSecond ?? Infinity;
+  const [sender, receiver] = op === 'read' ? [server.crypto, client.crypto] : [client.crypto, server.crypto];
+  const crypto = unit * protectionSecondsPerByte(session.protection, sender, receiver);
+  return crypto / (link.rttMs / 1000 + unit / wire + crypto);
+}
+
 /** measured / explained within these bounds: the explained layer accounts for the copy (as compareWithModel's 0.7..1.4 efficiency). */
 const EXPLAINED = { low: 1 / 1.4, high: 1 / 0.7 };
 
@@ -189,7 +203,12 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
   const seen = facts.length > 0 ? ` Seen during the copy: ${facts.join('; ')}.` : '';
   const lossy = (input.observations.retransmittedFraction ?? 0) > LOSSY;
   if (ratio >= EXPLAINED.low && ratio <= EXPLAINED.high) {
-    return { limitedBy: explained.limitedBy, explainedSeconds: explained.seconds, measuredBitsPerSecond, inFlightBytes, sentence: `${measured}.${seen} ${explained.explanation}` };
+    // A request-granular layer whose requests spend most of their time being signed or sealed is the protection's limit.
+    const protection = session.protection;
+    const protectionBound = protection.kind !== 'none' && cryptoShareOfRequest(explained, client, server, input.op, input.link, session) > 1 / 2 ? protection : undefined;
+    const limitedBy = protectionBound ? protectionBound.kind : explained.limitedBy;
+    const why = protectionBound ? ` Most of each request's time is ${protectionBound.algorithm} at the two ends: ${protectionBound.kind === 'signing' ? 'the signature' : 'the encryption'}, not the link, limits you.` : '';
+    return { limitedBy, explainedSeconds: explained.seconds, measuredBitsPerSecond, inFlightBytes, sentence: `${measured}.${seen} ${explained.explanation}${why}` };
   }
   const protection = session.protection;
   const cpuBound = input.stack.crypto ? cpuBoundByProtection(input, input.stack.crypto) : undefined;
