@@ -52,6 +52,7 @@ function createHandlers(host: LocalApiOptions): Handlers {
         op: input.op,
         workload: input.workload,
         ...(input.verify === undefined ? {} : { verify: input.verify }),
+        ...(input.budgetSeconds === undefined ? {} : { budget: { maxSeconds: input.budgetSeconds } }),
       },
       {
         ...(options.signal ? { signal: options.signal } : {}),

@@ -12,6 +12,8 @@ export const CopyTestInputSchema = ShareLoginSchema.extend({
   workload: z.string().min(1),
   /** Check every byte (default true). */
   verify: z.boolean().optional(),
+  /** Stop once the rate has settled, or after this many seconds, and project the whole workload's time. */
+  budgetSeconds: z.number().positive().max(3600).optional(),
 }).strict();
 export type CopyTestInput = z.infer<typeof CopyTestInputSchema>;
 
@@ -21,7 +23,9 @@ export const CopyTestResultSchema = z.object({
   profile: z.enum(CLIENT_PROFILE_IDS),
   op: z.enum(['read', 'write']),
   workload: z.string(),
+  /** The whole workload's time: measured, or projected where `projected` says so. */
   seconds: z.number(),
+  /** The workload's bytes (all moved, unless `projected`). */
   bytes: z.number(),
   throughputMbps: z.number(),
   ops: z.number(),
@@ -55,6 +59,24 @@ export const CopyTestResultSchema = z.object({
       rttEndMs: z.number().optional(),
       outOfOrderPackets: z.number().optional(),
       congestion: z.string().optional(),
+    })
+    .optional(),
+  /**
+   * A budgeted copy that stopped before the end (its rate settled, or its
+   * slot ran out): what was measured, and how `seconds` was projected from it
+   * (src/model/settle.ts). Absent when every byte was moved.
+   */
+  projected: z
+    .object({
+      stoppedBy: z.enum(['settled', 'time']),
+      measuredBytes: z.number(),
+      measuredSeconds: z.number(),
+      filesTouched: z.number(),
+      rateMbps: z.number(),
+      /** Half-width of the rate's 95% interval as a share of it; null when the slot ran out before it settled. */
+      rateRelativeHalfWidth: z.number().nullable(),
+      lowSeconds: z.number(),
+      highSeconds: z.number().nullable(),
     })
     .optional(),
 });

@@ -23,6 +23,19 @@ export function protectionText(negotiated: Pick<CopyTestResult['negotiated'], 's
   return 'neither signed nor encrypted';
 }
 
+/**
+ * What of a budgeted copy was measured and what projected: "projected from
+ * 12.0 MB in 1.40 s (rate settled at 41.2 Mb/s +/- 3%); 95%: 5.9-6.6 s".
+ */
+export function projectionText(projected: NonNullable<CopyTestResult['projected']>): string {
+  const megabytes = (projected.measuredBytes / 1e6).toFixed(projected.measuredBytes < 1e7 ? 2 : 1);
+  const how = projected.stoppedBy === 'settled'
+    ? `rate settled at ${projected.rateMbps.toFixed(1)} Mb/s ± ${((projected.rateRelativeHalfWidth ?? 0) * 100).toFixed(0)}%`
+    : `slot ran out before the rate settled; ${projected.rateMbps.toFixed(1)} Mb/s while data moved`;
+  const range = projected.highSeconds === null ? 'no interval' : `95%: ${projected.lowSeconds.toFixed(2)}-${projected.highSeconds.toFixed(2)} s`;
+  return `projected from ${megabytes} MB in ${projected.measuredSeconds.toFixed(2)} s, ${projected.filesTouched} file${projected.filesTouched === 1 ? '' : 's'} (${how}); ${range}`;
+}
+
 /** One line for a table cell: "SMB 3.1.1, signed AES-128-GMAC, 237 credits". */
 export function negotiatedText(negotiated: CopyTestResult['negotiated']): string {
   const protection = negotiated.encryption ? `encrypted ${negotiated.encryption}` : negotiated.signing ? `signed ${negotiated.signing}` : undefined;

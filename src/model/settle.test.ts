@@ -1,67 +1,65 @@
 import { describe, expect, it } from 'vitest';
-import { projectSeconds, settledRate, SETTLE_RULE, studentT95, waterFill } from './settle.js';
+import { projectSeconds, settledRate, waterFill } from './settle.js';
 
-const BUCKET = 100;
-/** A timeline of `buckets` buckets from `rate(i)` bytes each. */
-const timeline = (buckets: number, bytesIn: (index: number) => number) => Array.from({ length: buckets }, (_, index) => ({ tMs: index * BUCKET, bytes: bytesIn(index) }));
+/** Completions every `gapMs` of `bytes(index)` each, from t = 0. */
+const completions = (count: number, gapMs: number, bytes: (index: number) => number) => {
+  let total = 0;
+  return Array.from({ length: count }, (_, index) => ({ tMs: (index + 1) * gapMs, totalBytes: (total += bytes(index)) }));
+};
 
 describe('settledRate', () => {
   it('settles on a steady rate after a slow-start ramp, and leaves the ramp out of the rate', () => {
-    // Doubling for 5 buckets (a ramp), then 1 MB per 100 ms.
-    const points = timeline(30, (index) => (index < 5 ? 1e6 / 2 ** (5 - index) : 1e6));
-    const result = settledRate({ points, bucketMs: BUCKET, fromMs: 0, nowMs: 3_000, rttMs: 20 });
+    // 1 MiB requests, 20 ms round trips: 1, 2, 4 and 8 MiB in the first four (slow start), then one every 2 ms (10 MiB a round trip).
+    const ramp = Array.from({ length: 4 }, (_, index) => ({ tMs: (index + 1) * 20, totalBytes: 2 ** 20 * (2 ** (index + 1) - 1) }));
+    const lastRamp = ramp[ramp.length - 1] ?? { tMs: 0, totalBytes: 0 };
+    const steady = completions(300, 2, () => 2 ** 20).map((event) => ({ tMs: lastRamp.tMs + event.tMs, totalBytes: lastRamp.totalBytes + event.totalBytes }));
+    const result = settledRate({ completions: [...ramp, ...steady], fromMs: 0, rttMs: 20 });
     expect(result.settled).toBe(true);
-    expect(result.bytesPerSecond).toBeCloseTo(10e6, -3);
-    expect(result.rampEndMs).toBeGreaterThanOrEqual(400);
+    expect(result.bytesPerSecond / (2 ** 20 / 0.002)).toBeCloseTo(1, 1);
+    expect(result.rampEndMs).toBeGreaterThanOrEqual(40);
   });
 
   it('is not settled while the rate still climbs, however smooth', () => {
-    const points = timeline(30, (index) => 1e5 * (1 + index));
-    const result = settledRate({ points, bucketMs: BUCKET, fromMs: 0, nowMs: 3_000, rttMs: 20 });
+    // Each gap shorter than the last: the rate rises steadily.
+    let t = 0;
+    let total = 0;
+    const climbing = Array.from({ length: 400 }, (_, index) => ({ tMs: (t += 10 / (1 + index / 50)), totalBytes: (total += 65_536) }));
+    expect(settledRate({ completions: climbing, fromMs: 0, rttMs: 1 }).settled).toBe(false);
+  });
+
+  it("settles a synchronous client's one read per round trip within a few seconds on a 75 ms path", () => {
+    // XP: one 60 KiB read per 75 ms (plus a little jitter): 30 completions are 2.25 s.
+    const xp = completions(30, 75, () => 61_440).map((event, index) => ({ ...event, tMs: event.tMs + (index % 3) }));
+    const result = settledRate({ completions: xp, fromMs: 0, rttMs: 75 });
+    expect(result.settled).toBe(true);
+    expect(result.bytesPerSecond / (61_440 / 0.075)).toBeCloseTo(1, 2);
+    // Fewer than sixteen completions: not yet, however regular.
+    expect(settledRate({ completions: xp.slice(0, 12), fromMs: 0, rttMs: 75 }).settled).toBe(false);
+  });
+
+  it('needs a span of eight round trips after the ramp', () => {
+    const quick = completions(100, 1, () => 65_536); // 100 ms of steady data on a 20 ms path: only five round trips
+    expect(settledRate({ completions: quick, fromMs: 0, rttMs: 20 }).settled).toBe(false);
+    expect(settledRate({ completions: completions(200, 1, () => 65_536), fromMs: 0, rttMs: 20 }).settled).toBe(true);
+  });
+
+  it('is not settled when the rate swings between halves', () => {
+    const fast = completions(100, 1, () => 65_536);
+    const lastFast = fast[fast.length - 1] ?? { tMs: 0, totalBytes: 0 };
+    const slow = completions(100, 2, () => 65_536).map((event) => ({ tMs: lastFast.tMs + event.tMs, totalBytes: lastFast.totalBytes + event.totalBytes }));
+    const result = settledRate({ completions: [...fast, ...slow], fromMs: 0, rttMs: 1 });
     expect(result.settled).toBe(false);
   });
 
-  it('needs its minimum of windows, and windows of several round trips on a long path', () => {
-    const steady = timeline(40, () => 1e6);
-    // 75 ms: a window is four round trips, 300 ms (3 buckets); 1.2 s holds four of them.
-    expect(settledRate({ points: steady, bucketMs: BUCKET, fromMs: 0, nowMs: 1_100, rttMs: 75 }).settled).toBe(false);
-    const enough = settledRate({ points: steady, bucketMs: BUCKET, fromMs: 0, nowMs: 1_300, rttMs: 75 });
-    expect(enough.windowMs).toBe(300);
-    expect(enough.windows).toBe(SETTLE_RULE.minWindows);
-    expect(enough.settled).toBe(true);
+  it('counts only completions from the given start', () => {
+    const before = completions(50, 1, () => 1e6);
+    const after = completions(100, 10, () => 1e5).map((event) => ({ tMs: 1_000 + event.tMs, totalBytes: 50e6 + event.totalBytes }));
+    const result = settledRate({ completions: [...before, ...after], fromMs: 1_000, rttMs: 1 });
+    expect(result.bytesPerSecond).toBeCloseTo(1e7, -3);
   });
 
-  it('sees a synchronous client lumpy per bucket as steady per window', () => {
-    // One 60 KB read per 75 ms round trip: buckets alternate one and two reads' worth, some none.
-    const points = timeline(40, (index) => [61_440, 61_440, 0][index % 3] ?? 0);
-    const result = settledRate({ points, bucketMs: BUCKET, fromMs: 0, nowMs: 4_000, rttMs: 75 });
-    expect(result.settled).toBe(true);
-    expect(result.bytesPerSecond).toBeCloseTo((2 * 61_440) / 0.3, -2);
-  });
-
-  it('is not settled when windows scatter widely', () => {
-    const points = timeline(20, (index) => (index % 2 === 0 ? 2e6 : 1e5));
-    expect(settledRate({ points, bucketMs: BUCKET, fromMs: 0, nowMs: 2_000, rttMs: 1 }).settled).toBe(false);
-  });
-
-  it('counts only buckets from the given start and never the one still filling', () => {
-    const points = timeline(20, (index) => (index < 10 ? 5e6 : 1e6));
-    const result = settledRate({ points, bucketMs: BUCKET, fromMs: 1_000, nowMs: 2_050, rttMs: 1 });
-    expect(result.windows).toBe(10);
-    expect(result.bytesPerSecond).toBeCloseTo(10e6, -3);
-  });
-
-  it('gives nothing to go on before a whole window has passed', () => {
-    expect(settledRate({ points: [], bucketMs: BUCKET, fromMs: 0, nowMs: 50, rttMs: 20 })).toMatchObject({ settled: false, windows: 0, bytesPerSecond: 0 });
-  });
-});
-
-describe('studentT95', () => {
-  it('has the table values and the normal limit', () => {
-    expect(studentT95(1)).toBeCloseTo(12.706, 3);
-    expect(studentT95(3)).toBeCloseTo(3.182, 3);
-    expect(studentT95(100)).toBe(1.96);
-    expect(studentT95(0)).toBe(Infinity);
+  it('gives nothing to go on before two completions', () => {
+    expect(settledRate({ completions: [{ tMs: 5, totalBytes: 100 }], fromMs: 0, rttMs: 20 })).toMatchObject({ settled: false, bytesPerSecond: 0 });
   });
 });
 

@@ -1,99 +1,103 @@
 // When a copy's rate has settled, and what the rest of the workload will take.
 // A budgeted assessment stops a copy once its rate is known well enough and
 // lets the workload's remaining bytes and round trips be projected from what
-// was measured (issue 15). Pure: the engine hands in its timeline.
+// was measured (issue 15). Pure: the engine hands in its completions.
 //
-// The rate is taken over windows of a few round trips, never single buckets: a
-// synchronous client (XP, one 60 KB read per round trip) delivers its bytes in
-// lumps once per RTT, so a 100 ms bucket on a 75 ms path holds one or two of
-// them. The ramp (TCP slow start, a pipeline filling) is the leading run of
-// windows below 90% of the later rate; it is excluded, as iperf3's --omit
-// excludes it. The rate has settled when the windows after the ramp give a
-// mean whose 95% confidence interval (Student's t) is within 5% of it, and
-// neither half of them differs from the other by more than that: a rate still
-// climbing is not yet settled even if its windows agree.
+// The rate is read from the completions themselves (time, bytes so far), not
+// from time buckets: a synchronous client (XP, one 60 KB read per round trip)
+// delivers its bytes in lumps once per RTT, and a bucket of 100 ms on a 75 ms
+// path holds one or two of them, a scatter of +/-50% that is the bucketing's,
+// not the copy's. Between two completions the count is exact.
+//
+// The ramp (TCP slow start, a pipeline filling) is the leading stretch whose
+// rate, over a window of four round trips, is below 90% of the rate of the
+// later half; it is left out, as iperf3's --omit leaves it out. The rate has
+// settled when what follows spans at least eight round trips and sixteen
+// completions and its two halves agree within 5%. A rate still climbing has
+// halves that differ.
 
 /** The rule an assessment stops copies by; stated in the report. */
 export const SETTLE_RULE = {
-  confidence: 0.95,
-  /** Half-width of the confidence interval, as a share of the rate. */
-  relativeHalfWidth: 0.05,
-  /** Windows after the ramp before a rate may count as settled. */
-  minWindows: 4,
-  /** A window spans at least this many round trips (and one timeline bucket). */
+  /** The two halves after the ramp agree within this share of the rate. */
+  agreement: 0.05,
+  /** The span after the ramp covers at least this many round trips... */
+  minRtts: 8,
+  /** ...and this many completions. */
+  minCompletions: 16,
+  /** The ramp's rate is taken over windows of this many round trips (at least one completion gap). */
   windowRtts: 4,
   /** A window below this share of the later rate is still the ramp. */
   rampShare: 0.9,
 } as const;
 
-export interface RatePoint {
-  /** Start of the bucket, ms from the start of the copy. */
+export interface Completion {
+  /** ms from the start of the copy. */
   readonly tMs: number;
-  readonly bytes: number;
+  /** Bytes moved so far, this completion included. */
+  readonly totalBytes: number;
 }
 
 export interface RateInput {
-  readonly points: readonly RatePoint[];
-  readonly bucketMs: number;
-  /** Only buckets from here on count (the data of the file being moved). */
+  /** In time order; only those from `fromMs` on count (the data of the file being moved). */
+  readonly completions: readonly Completion[];
   readonly fromMs: number;
-  /** Now, ms from the start of the copy: the bucket still filling is left out. */
-  readonly nowMs: number;
   readonly rttMs: number;
 }
 
 export interface SettledRate {
   readonly settled: boolean;
-  /** Mean rate over the windows after the ramp (0 when there are none). */
+  /** Rate after the ramp (0 before two completions). */
   readonly bytesPerSecond: number;
-  /** Half-width of its confidence interval, as a share of it (Infinity with fewer than two windows). */
+  /** How far the halves disagree, as a share of the rate: the uncertainty the projection carries. */
   readonly relativeHalfWidth: number;
-  readonly windows: number;
-  readonly windowMs: number;
+  readonly completions: number;
   /** Where the ramp ended, ms from the start of the copy. */
   readonly rampEndMs: number;
 }
 
-/** Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom; above that, the normal's. */
-const T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
-export function studentT95(degreesOfFreedom: number): number {
-  if (degreesOfFreedom < 1) return Infinity;
-  return T95[Math.floor(degreesOfFreedom) - 1] ?? 1.96;
-}
-
-const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+const rateBetween = (from: Completion, to: Completion) => (to.tMs > from.tMs ? ((to.totalBytes - from.totalBytes) * 1000) / (to.tMs - from.tMs) : 0);
 
 export function settledRate(input: RateInput): SettledRate {
-  const { bucketMs } = input;
-  const bucketsPerWindow = Math.max(1, Math.ceil((SETTLE_RULE.windowRtts * Math.max(0, input.rttMs)) / bucketMs));
-  const windowMs = bucketsPerWindow * bucketMs;
-  const firstBucket = Math.ceil(input.fromMs / bucketMs);
-  const lastBucket = Math.floor(input.nowMs / bucketMs) - 1; // the last whole one
-  const byBucket = new Map<number, number>();
-  for (const point of input.points) {
-    const index = Math.round(point.tMs / bucketMs);
-    byBucket.set(index, (byBucket.get(index) ?? 0) + point.bytes);
+  const events = input.completions.filter((event) => event.tMs >= input.fromMs);
+  const none: SettledRate = { settled: false, bytesPerSecond: 0, relativeHalfWidth: Infinity, completions: events.length, rampEndMs: input.fromMs };
+  const first = events[0];
+  const last = events[events.length - 1];
+  if (!first || !last || events.length < 2 || !(last.tMs > first.tMs)) return none;
+  const rtt = Math.max(0, input.rttMs);
+  const windowMs = SETTLE_RULE.windowRtts * rtt;
+  // The later half's rate, and the first window that reaches 90% of it.
+  const middle = events.find((event) => event.tMs >= (first.tMs + last.tMs) / 2) ?? last;
+  const late = rateBetween(middle, last) || rateBetween(first, last);
+  let rampEnd = events.length - 1;
+  for (let start = 0, end = 1; start < events.length - 1; start++) {
+    const from = events[start];
+    if (!from) break;
+    end = Math.max(end, start + 1);
+    while (end < events.length && (events[end]?.tMs ?? 0) - from.tMs < windowMs) end++;
+    const to = events[end];
+    // No whole window left before now: all of it is still ramp, as far as can be told.
+    if (!to) {
+      rampEnd = start;
+      break;
+    }
+    if (rateBetween(from, to) >= SETTLE_RULE.rampShare * late) {
+      rampEnd = start;
+      break;
+    }
   }
-  const rates: number[] = [];
-  for (let start = firstBucket; start + bucketsPerWindow - 1 <= lastBucket; start += bucketsPerWindow) {
-    let bytes = 0;
-    for (let index = start; index < start + bucketsPerWindow; index++) bytes += byBucket.get(index) ?? 0;
-    rates.push(bytes / (windowMs / 1000));
-  }
-  const none = { settled: false, bytesPerSecond: 0, relativeHalfWidth: Infinity, windows: 0, windowMs, rampEndMs: input.fromMs };
-  if (rates.length === 0) return none;
-  const later = mean(rates.slice(Math.floor(rates.length / 2)));
-  const rampWindows = Math.max(0, rates.findIndex((rate) => rate >= SETTLE_RULE.rampShare * later));
-  const steady = rates.slice(rampWindows);
-  const rampEndMs = (firstBucket + rampWindows * bucketsPerWindow) * bucketMs;
-  const rate = mean(steady);
-  if (steady.length < 2 || !(rate > 0)) return { ...none, bytesPerSecond: rate, windows: steady.length, rampEndMs };
-  const variance = steady.reduce((sum, value) => sum + (value - rate) ** 2, 0) / (steady.length - 1);
-  const relativeHalfWidth = (studentT95(steady.length - 1) * Math.sqrt(variance / steady.length)) / rate;
-  const half = Math.floor(steady.length / 2);
-  const drift = Math.abs(mean(steady.slice(half)) - mean(steady.slice(0, half))) / rate;
-  const settled = steady.length >= SETTLE_RULE.minWindows && relativeHalfWidth <= SETTLE_RULE.relativeHalfWidth && drift <= SETTLE_RULE.relativeHalfWidth;
-  return { settled, bytesPerSecond: rate, relativeHalfWidth, windows: steady.length, windowMs, rampEndMs };
+  const steady = events.slice(Math.min(rampEnd, events.length - 2));
+  const from = steady[0] ?? first;
+  const rate = rateBetween(from, last);
+  const split = steady.find((event) => event.tMs >= (from.tMs + last.tMs) / 2) ?? last;
+  const early = rateBetween(from, split);
+  const later = rateBetween(split, last);
+  if (!(rate > 0)) return { ...none, rampEndMs: from.tMs };
+  const disagreement = early > 0 && later > 0 ? Math.abs(later - early) / rate : Infinity;
+  const settled =
+    last.tMs - from.tMs >= SETTLE_RULE.minRtts * rtt &&
+    steady.length - 1 >= SETTLE_RULE.minCompletions &&
+    disagreement <= SETTLE_RULE.agreement;
+  return { settled, bytesPerSecond: rate, relativeHalfWidth: disagreement, completions: steady.length - 1, rampEndMs: from.tMs };
 }
 
 export interface ProjectionInput {

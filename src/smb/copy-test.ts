@@ -21,6 +21,8 @@ import type { OpenOptions, SmbCredentials } from './session.js';
 import { SmbSession } from './session.js';
 import { sampleTcpInfo, tcpEvidence } from './tcp-info.js';
 import { TimelineRecorder } from './timeline.js';
+import type { CopyBudgetOptions } from './copy-budget.js';
+import { CopyBudget } from './copy-budget.js';
 import { transferFile } from './transfer.js';
 
 export interface CopyTestRequest {
@@ -34,6 +36,23 @@ export interface CopyTestRequest {
   readonly link?: Link;
   /** Check every byte (read back after a write). Default true. */
   readonly verify?: boolean;
+  /**
+   * Stop once the rate has settled (or after `maxSeconds`) and project the
+   * whole workload's time. Without `rttMs` (no probe ran), the round trip is
+   * taken from the session's own SMB2 ECHOs.
+   */
+  readonly budget?: { readonly maxSeconds: number; readonly rttMs?: number };
+}
+
+/** The round trip as the session sees it: the quickest of a few SMB2 ECHOs (one is queued behind nothing). */
+async function echoRttMs(session: SmbSession, options: RequestOptions): Promise<number> {
+  let best = Infinity;
+  for (let sample = 0; sample < 3; sample++) {
+    const started = performance.now();
+    await session.echo(options);
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
 }
 
 export interface CopyTestProgress {
@@ -59,62 +78,186 @@ interface RunContext {
   readonly signal?: AbortSignal;
 }
 
+interface MoveOptions {
+  readonly link?: Link;
+  readonly verify: boolean;
+  readonly source?: LocalSource;
+  /** Stops the copy once its rate has settled or its slot is spent, and keeps what the projection needs. */
+  readonly budget?: CopyBudget;
+  /** Only these files, and only this many bytes of each (a read-back of what a stopped copy wrote). */
+  readonly only?: ReadonlyMap<string, number>;
+}
+
+interface Moved {
+  readonly roundTrips: number;
+  /** Bytes moved of each file touched: a prefix of it. */
+  readonly prefixes: Map<string, number>;
+}
+
+/** Folders a workload's copy visits: its files' folders, and for a read the root it lists first. */
+export function foldersVisited(workload: Workload, op: Op): number {
+  const folders = new Set(workload.files.map((file) => (file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '')).filter((folder) => folder !== ''));
+  return folders.size + (op === 'read' ? 1 : 0);
+}
+
 /** Moves a workload under `root` as `profile` would, through real metadata sequences. */
-async function moveWorkload(
-  context: RunContext,
-  profileId: ClientProfileId,
-  op: Op,
-  root: string,
-  recorder: TimelineRecorder,
-  options: { link?: Link; verify: boolean; source?: LocalSource },
-): Promise<number> {
+async function moveWorkload(context: RunContext, profileId: ClientProfileId, op: Op, root: string, recorder: TimelineRecorder, options: MoveOptions): Promise<Moved> {
   const { session, workload, seed } = context;
+  const { budget } = options;
   const profile = CLIENT_PROFILES[profileId];
   const requestOptions: RequestOptions = context.signal ? { signal: context.signal } : {};
   const directorySequence = op === 'read' ? profile.metadata.readPerDirectory : profile.metadata.writePerDirectory;
   const fileSequence = op === 'read' ? profile.metadata.readPerFile : profile.metadata.writePerFile;
+  const prefixes = new Map<string, number>();
   let roundTrips = 0;
-  const directory = (path: string) => replay(directorySequence, { session, op, path, kind: 'directory', bytes: 0, recorder, options: requestOptions });
+  const directory = async (path: string) => {
+    const started = recorder.elapsedMs;
+    roundTrips += await replay(directorySequence, { session, op, path, kind: 'directory', bytes: 0, recorder, options: requestOptions });
+    budget?.folderDone((recorder.elapsedMs - started) / 1000);
+  };
   // A copy reads from a folder it lists, and writes into one that exists (made before the clock starts).
-  if (op === 'read') roundTrips += await directory(root);
+  if (op === 'read') await directory(root);
   const byDirectory = new Map<string, Workload['files'][number][]>();
   for (const file of workload.files) {
+    if (options.only && !options.only.has(file.path)) continue;
     const folder = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '';
     byDirectory.set(folder, [...(byDirectory.get(folder) ?? []), file]);
   }
-  for (const [folder, files] of byDirectory) {
-    if (folder !== '') roundTrips += await directory(scratchPath(root, folder));
+  walk: for (const [folder, files] of byDirectory) {
+    if (budget && !budget.mayStartNext()) break;
+    if (folder !== '') await directory(scratchPath(root, folder));
     for (const file of files) {
+      if (budget && !budget.mayStartNext()) break walk;
       const path = scratchPath(root, file.path);
+      const bytes = options.only?.get(file.path) ?? file.bytes;
+      const started = recorder.elapsedMs;
+      let dataSeconds = 0;
+      let moved = 0;
       roundTrips += await replay(fileSequence, {
         session,
         op,
         path,
         kind: 'file',
-        bytes: file.bytes,
+        bytes,
         recorder,
         options: requestOptions,
+        ...(options.only ? { prefix: true } : {}),
         moveData: async (fileId) => {
           const local = op === 'write' ? options.source : undefined;
-          await transferFile({
+          budget?.beginData();
+          const dataStarted = recorder.elapsedMs;
+          moved = await transferFile({
             session,
             fileId,
             op,
-            fileBytes: file.bytes,
-            pipeline: pipelineFor(profile, session.negotiated, op, file.bytes, options.link),
+            fileBytes: bytes,
+            pipeline: pipelineFor(profile, session.negotiated, op, bytes, options.link),
             pattern: new PatternSource(seed, file.path),
             ...(local ? { source: local.writeSource(file.path) } : {}),
             verify: options.verify,
             recorder,
             label: file.path,
             ...(context.signal ? { signal: context.signal } : {}),
+            ...(budget ? { until: () => budget.shouldStopData() } : {}),
           });
+          dataSeconds = (recorder.elapsedMs - dataStarted) / 1000;
           await local?.closeFile(file.path);
         },
       });
+      prefixes.set(file.path, moved);
+      budget?.fileDone({ fullBytes: bytes, movedBytes: moved, seconds: (recorder.elapsedMs - started) / 1000, dataSeconds });
     }
   }
-  return roundTrips;
+  return { roundTrips, prefixes };
+}
+
+export interface TimedCopyContext extends RunContext {
+  readonly link?: Link;
+  readonly verify: boolean;
+  /** For writes: the workload laid down locally, as a copy reads it. */
+  readonly source?: LocalSource;
+  /** Stop once the rate has settled (or the slot is spent) and project the rest. */
+  readonly budget?: CopyBudgetOptions;
+  readonly onLive?: (live: { bytes: number; tMs: number; mbps: number; opsPerSecond: number }) => void;
+  /** The read-back after a write: bytes checked so far. */
+  readonly onVerify?: (bytes: number) => void;
+}
+
+/**
+ * The timed copy itself, the one path every copy takes (the CLI's copy-test
+ * and every copy of an assessment): the generation's requests and round trips
+ * over `root`, then, for a write, a read-back of what it wrote. The root must
+ * exist, and for a read hold the workload (all of it, or at least what the
+ * copy can reach in its slot).
+ */
+export async function timedCopy(context: TimedCopyContext, profileId: ClientProfileId, op: Op, root: string): Promise<Omit<CopyTestResult, 'workload'>> {
+  const { session, workload } = context;
+  const profile = CLIENT_PROFILES[profileId];
+  // The kernel's view of the connection before and after: what the server's window did to the copy.
+  const tcpBefore = await sampleTcpInfo(session.connection.endpoints);
+  // The budget reads the copy's own clock (the recorder's), so its times and the timeline's agree.
+  const budget = context.budget ? new CopyBudget(() => recorder.elapsedMs, context.budget) : undefined;
+  const recorder: TimelineRecorder = new TimelineRecorder((bytes) => {
+    budget?.noteTotal(bytes);
+    const recent = recorder.recent();
+    context.onLive?.({ bytes, tMs: recorder.elapsedMs, mbps: recent.bitsPerSecond / 1e6, opsPerSecond: recent.opsPerSecond });
+  });
+  const moved = await moveWorkload(context, profileId, op, root, recorder, {
+    verify: context.verify,
+    ...(context.link ? { link: context.link } : {}),
+    ...(context.source ? { source: context.source } : {}),
+    ...(budget ? { budget } : {}),
+  });
+  const seconds = recorder.elapsedMs / 1000;
+  const tcp = tcpEvidence(tcpBefore, await sampleTcpInfo(session.connection.endpoints));
+  const budgeted = budget?.project({ files: workload.files, folders: foldersVisited(workload, op) }, seconds);
+  if (op === 'write' && context.verify) {
+    // Read back what was written (all of it, or the prefix of each file a stopped copy reached).
+    const only = budgeted && !budgeted.complete ? new Map([...moved.prefixes].filter(([, bytes]) => bytes > 0)) : undefined;
+    await moveWorkload(context, 'pipefill-max', 'read', root, new TimelineRecorder(context.onVerify), { verify: true, ...(only ? { only } : {}) });
+  }
+  const credits = session.connection.credits.snapshot;
+  const projected = budgeted && !budgeted.complete ? budgeted : undefined;
+  const reportedSeconds = projected ? projected.projection.seconds : seconds;
+  const reportedBytes = projected ? workload.totalBytes : recorder.bytes;
+  return {
+    profile: profileId,
+    op,
+    seconds: reportedSeconds,
+    bytes: reportedBytes,
+    throughputMbps: (reportedBytes * 8) / reportedSeconds / 1e6,
+    ops: recorder.ops,
+    metadataRoundTrips: moved.roundTrips,
+    timeline: recorder.points(),
+    negotiated: {
+      dialect: session.negotiated.dialect,
+      maxReadSize: session.negotiated.maxReadSize,
+      maxWriteSize: session.negotiated.maxWriteSize,
+      creditsGrantedMax: credits.maxHeld,
+      signing: session.negotiated.signing,
+      encryption: session.negotiated.encryption,
+      ...(session.negotiated.signingRequiredBy ? { signingRequiredBy: session.negotiated.signingRequiredBy } : {}),
+      ...(session.negotiated.encryptionRequiredBy ? { encryptionRequiredBy: session.negotiated.encryptionRequiredBy } : {}),
+      ...(session.negotiated.movedUpFrom ? { movedUpFrom: [...session.negotiated.movedUpFrom] } : {}),
+    },
+    emulation: emulationNote(profile, session.negotiated),
+    verified: context.verify,
+    ...(tcp ? { tcp } : {}),
+    ...(projected
+      ? {
+          projected: {
+            stoppedBy: projected.stoppedBy,
+            measuredBytes: projected.measuredBytes,
+            measuredSeconds: projected.measuredSeconds,
+            filesTouched: projected.filesTouched,
+            rateMbps: projected.rateMbps,
+            rateRelativeHalfWidth: Number.isFinite(projected.rateRelativeHalfWidth) ? projected.rateRelativeHalfWidth : null,
+            lowSeconds: projected.projection.lowSeconds,
+            highSeconds: Number.isFinite(projected.projection.highSeconds) ? projected.projection.highSeconds : null,
+          },
+        }
+      : {}),
+  };
 }
 
 /** Removes the scratch folder, on a fresh session if the test's own one died. Never throws. */
@@ -141,7 +284,6 @@ function sessionOptions(request: CopyTestRequest): Pick<OpenOptions, 'offer'> {
 }
 
 export async function runCopyTest(request: CopyTestRequest, options: CopyTestOptions = {}): Promise<CopyTestResult> {
-  const profile = CLIENT_PROFILES[request.profile];
   const workload = parseWorkload(request.workload);
   const verify = request.verify ?? true;
   const { signal, onProgress } = options;
@@ -170,50 +312,26 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
       local = await LocalSource.create(workload, seed, signal);
       await session.makeDirectory(timedRoot);
     }
+    const budget: CopyBudgetOptions | undefined = request.budget && { maxSeconds: request.budget.maxSeconds, rttMs: request.budget.rttMs ?? (await echoRttMs(session, signal ? { signal } : {})) };
     progress('copy');
-    // The kernel's view of the connection before and after: what the server's window did to the copy.
-    const tcpBefore = await sampleTcpInfo(session.connection.endpoints);
-    const recorder: TimelineRecorder = new TimelineRecorder((bytes) => {
-      const recent = recorder.recent();
-      onProgress?.({ phase: 'copy', bytes, totalBytes: workload.totalBytes, live: { tMs: recorder.elapsedMs, mbps: recent.bitsPerSecond / 1e6, opsPerSecond: recent.opsPerSecond } });
-    });
-    const roundTrips = await moveWorkload(context, request.profile, request.op, timedRoot, recorder, { verify, ...(request.link ? { link: request.link } : {}), ...(local ? { source: local } : {}) });
-    const seconds = recorder.elapsedMs / 1000;
-    const tcp = tcpEvidence(tcpBefore, await sampleTcpInfo(session.connection.endpoints));
-
-    if (request.op === 'write' && verify) {
-      progress('verify');
-      await moveWorkload(context, 'pipefill-max', 'read', timedRoot, new TimelineRecorder((bytes) => progress('verify', bytes)), { verify: true });
-    }
+    const copy = await timedCopy(
+      {
+        ...context,
+        verify,
+        ...(request.link ? { link: request.link } : {}),
+        ...(local ? { source: local } : {}),
+        ...(budget ? { budget } : {}),
+        onVerify: (bytes) => progress('verify', bytes),
+        onLive: (live) => onProgress?.({ phase: 'copy', bytes: live.bytes, totalBytes: workload.totalBytes, live: { tMs: live.tMs, mbps: live.mbps, opsPerSecond: live.opsPerSecond } }),
+      },
+      request.profile,
+      request.op,
+      timedRoot,
+    );
     progress('clean-up');
     await scratch.remove();
     scratch = undefined;
-    const credits = session.connection.credits.snapshot;
-    return {
-      profile: request.profile,
-      op: request.op,
-      workload: workload.spec,
-      seconds,
-      bytes: recorder.bytes,
-      throughputMbps: (recorder.bytes * 8) / seconds / 1e6,
-      ops: recorder.ops,
-      metadataRoundTrips: roundTrips,
-      timeline: recorder.points(),
-      negotiated: {
-        dialect: session.negotiated.dialect,
-        maxReadSize: session.negotiated.maxReadSize,
-        maxWriteSize: session.negotiated.maxWriteSize,
-        creditsGrantedMax: credits.maxHeld,
-        signing: session.negotiated.signing,
-        encryption: session.negotiated.encryption,
-        ...(session.negotiated.signingRequiredBy ? { signingRequiredBy: session.negotiated.signingRequiredBy } : {}),
-        ...(session.negotiated.encryptionRequiredBy ? { encryptionRequiredBy: session.negotiated.encryptionRequiredBy } : {}),
-        ...(session.negotiated.movedUpFrom ? { movedUpFrom: [...session.negotiated.movedUpFrom] } : {}),
-      },
-      emulation: emulationNote(profile, session.negotiated),
-      verified: verify,
-      ...(tcp ? { tcp } : {}),
-    };
+    return { ...copy, workload: workload.spec };
   } catch (error) {
     if (signal?.aborted && !(error instanceof SmbError && error.kind === 'cancelled')) throw cancelledError();
     throw error;

@@ -37,6 +37,11 @@ export interface FileTransfer {
   readonly recorder: TimelineRecorder;
   readonly signal?: AbortSignal;
   readonly label: string;
+  /**
+   * Asked before each chunk: true stops issuing more (what is in flight
+   * completes). A budgeted copy stops once its rate has settled.
+   */
+  readonly until?: () => boolean;
 }
 
 /** Credits the transfer asks the server to keep granted: its requests in flight, and some headroom for metadata. */
@@ -105,11 +110,13 @@ async function moveChunk(transfer: FileTransfer, start: number, signal: AbortSig
 }
 
 /**
- * Moves a whole file. On the first failure or on cancel it stops issuing,
+ * Moves a file, all of it unless `until` stops it: returns the bytes moved,
+ * always a prefix of the file (chunks are taken in order and every one
+ * started is finished). On the first failure or on cancel it stops issuing,
  * lets what is in flight settle, and throws that first error.
  */
-export async function transferFile(request: FileTransfer): Promise<void> {
-  if (request.fileBytes === 0) return;
+export async function transferFile(request: FileTransfer): Promise<number> {
+  if (request.fileBytes === 0) return 0;
   const transfer = await fitToCredits(request);
   const { pipeline, fileBytes } = transfer;
   const stop = new AbortController();
@@ -123,7 +130,7 @@ export async function transferFile(request: FileTransfer): Promise<void> {
   let next = 0;
   let firstError: unknown;
   const worker = async () => {
-    while (next < chunks && !stop.signal.aborted) {
+    while (next < chunks && !stop.signal.aborted && !transfer.until?.()) {
       const start = next++ * pipeline.chunkBytes;
       try {
         await moveChunk(transfer, start, stop.signal);
@@ -140,4 +147,5 @@ export async function transferFile(request: FileTransfer): Promise<void> {
   }
   if (transfer.signal?.aborted) throw cancelledError();
   if (firstError !== undefined) throw firstError;
+  return Math.min(fileBytes, next * pipeline.chunkBytes);
 }

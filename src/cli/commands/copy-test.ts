@@ -3,7 +3,7 @@
 import type { PipefillApi } from '../../contract/api.js';
 import { apiContract } from '../../contract/api.js';
 import { parseInput } from '../../contract/validate.js';
-import { pathEvents, protectionText } from '../../contract/report-views.js';
+import { pathEvents, projectionText, protectionText } from '../../contract/report-views.js';
 import type { CopyTestInput, CopyTestResult } from '../../contract/copy-test.js';
 import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';
@@ -17,8 +17,9 @@ import { interruptSignal, terminalProgress } from '../progress.js';
 import { formatTable } from '../table.js';
 
 export const COPY_TEST_USAGE = `pipefill copy-test --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} \\
-  --profile <id> --op <read|write> --workload <file:32MiB|tr3869-dirset[:scale]> [--no-verify] [--json]
+  --profile <id> --op <read|write> --workload <file:32MiB|tr3869-dirset[:scale]> [--budget SECONDS] [--no-verify] [--json]
   Profiles: ${CLIENT_PROFILE_IDS.join(', ')}. Works in a scratch folder it removes again.
+  --budget stops the copy once its rate has settled (or after SECONDS) and projects the whole workload's time.
   The password comes from the environment variable VAR, or a prompt; never from the command line.`;
 
 const OPTIONS = {
@@ -27,8 +28,15 @@ const OPTIONS = {
   op: { type: 'string' },
   workload: { type: 'string' },
   'no-verify': { type: 'boolean' },
+  budget: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
+
+function parseSeconds(text: string): number {
+  const seconds = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(seconds > 0) || seconds > 3600) throw new PipefillInputError(`--budget ${JSON.stringify(text)} is not a number of seconds.`, 'Give it as e.g. --budget 5 (at most 3600).');
+  return seconds;
+}
 
 export function formatCopyTest(share: string, result: CopyTestResult): string {
   const rows: [string, string][] = [
@@ -40,6 +48,7 @@ export function formatCopyTest(share: string, result: CopyTestResult): string {
       `SMB ${result.negotiated.dialect}, max read ${formatBinaryBytes(result.negotiated.maxReadSize)}, max write ${formatBinaryBytes(result.negotiated.maxWriteSize)}, up to ${result.negotiated.creditsGrantedMax} credits`,
     ],
     ['protection', protectionText(result.negotiated)],
+    ...(result.projected ? ([['projected', projectionText(result.projected)]] as [string, string][]) : []),
     ['verified', result.verified ? 'every byte checked against what was written' : 'no (--no-verify)'],
   ];
   if (result.emulation) rows.push(['note', result.emulation]);
@@ -59,6 +68,7 @@ export async function copyTestCommand(argv: readonly string[], api: PipefillApi,
     op: required(values, 'op', 'write'),
     workload: required(values, 'workload', 'file:32MiB'),
     ...(values['no-verify'] ? { verify: false } : {}),
+    ...(values.budget === undefined ? {} : { budgetSeconds: parseSeconds(values.budget) }),
   };
   // Check everything else before asking for a password.
   parseInput(apiContract.copyTest.input, choices, 'copy-test options');
