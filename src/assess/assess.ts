@@ -6,10 +6,9 @@ import { arch, platform, release } from 'node:os';
 import type { CallOptions } from '../contract/api.js';
 import type { CopyTestResult } from '../contract/copy-test.js';
 import type { AssessInput, Finding, Report } from '../contract/report.js';
-import { copyFraction } from '../contract/progress.js';
 import { REPORT_SCHEMA_VERSION } from '../contract/report.js';
 import { ASSESSMENT_OPS, compareWithModel, dirsetSpec, fileSpec, sizeAssessment } from '../model/assessment.js';
-import type { ClientProfileId } from '../model/client-profiles.js';
+import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import type { Protection } from '../model/crypto-cost.js';
 import type { EngineStack } from '../model/diagnosis.js';
@@ -23,13 +22,14 @@ import { parseWorkload } from '../model/workloads.js';
 import { parseHostPort, parseSharePath } from '../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
-import type { CopyTestProgress } from '../smb/copy-test.js';
-import { runCopyTest } from '../smb/copy-test.js';
 import { credentialsFrom } from '../smb/session.js';
 import { pipefillVersion } from '../platform/package-root.js';
 import { measureCryptoRates } from '../smb/security/crypto-rates.js';
 import { localEngineStack } from './engine-stack.js';
 import { protectionCheck } from './protection-check.js';
+import { AssessmentCopies } from './copy-run.js';
+import type { CopyBudgetOptions } from '../smb/copy-budget.js';
+import { SETTLE_RULE_TEXT, waterFill } from '../model/settle.js';
 import { cancelledError, SmbError } from '../smb/errors.js';
 
 export const DEFAULT_ASSESS_PROFILES: readonly ClientProfileId[] = ['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3', 'pipefill-max'];
@@ -79,6 +79,7 @@ function finding(result: CopyTestResult, server: ServerProfile, link: Link, stac
     op: result.op,
     workload: result.workload,
     measuredSeconds: result.seconds,
+    ...(result.projected ? { projected: true } : {}),
     expectedSeconds: expected.seconds,
     expectedLimitedBy: expected.limitedBy,
     ...compareWithModel(result.seconds, expected),
@@ -117,8 +118,50 @@ async function inStep<T>(step: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The run's budget unless it moves every byte: 60 s, or 20 s quick (issue 15). */
+export const DEFAULT_BUDGET_SECONDS = { full: 60, quick: 20 } as const;
+
+/** What the end of a run needs: the scratch folder's removal (a round trip per entry, a few in flight) and the report. */
+function reserveSeconds(rttMs: number, entries: number): number {
+  // Measured at 52 Mb/s / 75 ms: about 3 s from the report to the process's end, sessions' log-offs included.
+  return 1.5 + (rttMs / 1000) * (entries / 4 + 12);
+}
+
+/** A write reads back what it wrote: about a fifth more than the copy on the paths measured (the read-back is Pipefill's own pipeline). */
+const WRITE_OVERHEAD = 1.2;
+/** Round trips around each copy outside its timed part: its folder made, the read-back's opens and closes. */
+const perCopySeconds = (rttMs: number) => (8 * rttMs) / 1000;
+
+/**
+ * The first copy's share of what is left: every copy first gets its minimum
+ * (all of them scaled down alike when even those do not fit: the budget is
+ * kept, the projections get rougher), then the rest is water-filled by need.
+ */
+export function budgetSlot(needs: readonly number[], minimums: readonly number[], available: number): number {
+  const floor = minimums.reduce((sum, minimum) => sum + minimum, 0);
+  const first = minimums[0] ?? 0;
+  if (floor >= available) return floor > 0 ? (first * available) / floor : 0;
+  const [extra = 0] = waterFill(needs.map((need, index) => Math.max(0, need - (minimums[index] ?? 0))), available - floor);
+  return first + extra;
+}
+
+/** The shortest slot a budgeted copy gets, however little time is left: enough round trips to see a rate. */
+const minimumSlotSeconds = (rttMs: number) => Math.max(0.3, (12 * rttMs) / 1000);
+
+interface PlannedCopy {
+  readonly index: number;
+  readonly profile: ClientProfileId;
+  readonly op: Op;
+  readonly workload: string;
+  readonly expectedSeconds: number;
+  /** The least a budgeted copy of it may be given. */
+  readonly minimumSeconds: number;
+}
+
 export async function assess(input: AssessInput, options: CallOptions = {}): Promise<Report> {
   const { signal, onProgress } = options;
+  const started = performance.now();
+  const elapsed = () => (performance.now() - started) / 1000;
   const startedAt = new Date().toISOString();
   const share = parseSharePath(input.share);
   const iperf = input.iperf === undefined ? undefined : parseHostPort(input.iperf, IPERF_DEFAULT_PORT);
@@ -126,76 +169,140 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
   const profiles = input.profiles ?? DEFAULT_ASSESS_PROFILES;
   const server = input.server ?? DEFAULT_ASSESS_SERVER;
   const quick = input.quick ?? false;
+  const budgetSeconds = input.full ? null : (input.budgetSeconds ?? (quick ? DEFAULT_BUDGET_SECONDS.quick : DEFAULT_BUDGET_SECONDS.full));
+  const budgetEvent = () => (budgetSeconds === null ? {} : { budget: { seconds: budgetSeconds, elapsedSeconds: elapsed() } });
 
-  onProgress?.({ step: 'probe', bytes: 0, totalBytes: 0, fraction: 0 });
-  const probes = await inStep('the probe of the path', () =>
-    probePath(share, credentials, {
-      ...(iperf ? { iperf } : {}),
-      seconds: quick ? 2 : 5,
-      ...(signal ? { signal } : {}),
-    }),
-  );
-  const link = { bandwidthBitsPerSecond: probes.bandwidth.mbps * 1e6, rttMs: probes.rtt.medianMs };
-  // This machine's signing and encryption rates: the model's crypto layer for Pipefill's side (and the server's, on loopback).
-  const cryptoRates = measureCryptoRates();
-  const stack = { ...localEngineStack(), crypto: cryptoRates };
-  const serverOnLoopback = isThisMachine(share.host);
-  const serverProfile = serverOnLoopback ? serverOnThisMachine(SERVER_PROFILES[server], cryptoRates) : SERVER_PROFILES[server];
-  const driven = (id: ClientProfileId) => asDrivenByPipefill(CLIENT_PROFILES[id], stack);
-  const size = sizeAssessment(link, SERVER_PROFILES[server], profiles.map(driven), driven('pipefill-max'), quick ? TARGET_SECONDS.quick : TARGET_SECONDS.full);
+  onProgress?.({ step: 'probe', bytes: 0, totalBytes: 0, fraction: 0, ...budgetEvent() });
+  // The sessions open beside the probe: a few round trips each, next to nothing on the link.
+  const copiesOpening = AssessmentCopies.open(share, credentials, profiles, signal);
+  copiesOpening.catch(() => undefined);
+  let probes;
+  try {
+    probes = await inStep('the probe of the path', () =>
+      probePath(share, credentials, {
+        ...(iperf ? { iperf } : {}),
+        // Three seconds after iperf3's one omitted: within 10% of the link on every lab path (1.5 s read 52 Mb/s / 75 ms 17% low).
+        seconds: budgetSeconds === null ? (quick ? 2 : 5) : 3,
+        ...(signal ? { signal } : {}),
+      }),
+    );
+  } catch (error) {
+    await copiesOpening.then((copies) => copies.close(), () => undefined);
+    throw error;
+  }
+  const probeSeconds = elapsed();
+  const copies = await inStep('opening a session per generation', () => copiesOpening);
+  try {
+    const link = { bandwidthBitsPerSecond: probes.bandwidth.mbps * 1e6, rttMs: probes.rtt.medianMs };
+    // This machine's signing and encryption rates: the model's crypto layer for Pipefill's side (and the server's, on loopback).
+    const cryptoRates = measureCryptoRates(budgetSeconds !== null && budgetSeconds < 40 ? { millisecondsEach: 20 } : {});
+    const stack = { ...localEngineStack(), crypto: cryptoRates };
+    const serverOnLoopback = isThisMachine(share.host);
+    const serverProfile = serverOnLoopback ? serverOnThisMachine(SERVER_PROFILES[server], cryptoRates) : SERVER_PROFILES[server];
+    const driven = (id: ClientProfileId) => asDrivenByPipefill(CLIENT_PROFILES[id], stack);
+    const sized = sizeAssessment(link, SERVER_PROFILES[server], profiles.map(driven), driven('pipefill-max'), quick ? TARGET_SECONDS.quick : TARGET_SECONDS.full);
+    const size = { fileBytes: input.fileBytes ?? sized.fileBytes, dirsetScale: input.dirsetScale ?? sized.dirsetScale };
 
-  const copyTests: CopyTestResult[] = [];
-  const findings: Finding[] = [];
-  const workloads = [fileSpec(size.fileBytes), dirsetSpec(size.dirsetScale)];
-  const total = workloads.length * profiles.length * ASSESSMENT_OPS.length;
-  for (const workload of workloads) {
-    for (const profile of profiles) {
-      for (const op of ASSESSMENT_OPS) {
-        if (signal?.aborted) throw cancelledError();
-        const index = copyTests.length;
-        const step = `${profile} ${op} ${workload} (${index + 1} of ${total})`;
-        const test = { profile, op, workload, index, count: total };
-        // The probe counts as one test's worth of the run.
-        const fraction = (within: number) => (1 + index + within) / (total + 1);
-        const copyOptions = {
-          ...(signal ? { signal } : {}),
-          onProgress: (progress: CopyTestProgress) =>
-            onProgress?.({
-              step: `${step}: ${progress.phase}`,
-              bytes: progress.bytes,
-              totalBytes: progress.totalBytes,
-              fraction: fraction(copyFraction(progress.phase, progress.bytes, progress.totalBytes)),
-              test,
-              ...(progress.live ? { live: progress.live } : {}),
-            }),
-        };
-        const result = await inStep(step, () => runCopyTest({ share, credentials, profile, op, workload, link }, copyOptions));
-        copyTests.push(result);
+    // Every copy in report order; Pipefill's own write of a workload runs first, whole: it is the read source of the rest.
+    const workloads = [fileSpec(size.fileBytes), dirsetSpec(size.dirsetScale)];
+    const planned: PlannedCopy[] = [];
+    for (const workload of workloads) {
+      for (const profile of profiles) {
+        for (const op of ASSESSMENT_OPS) {
+          const parsed = parseWorkload(workload);
+          const expectedSeconds = predictTransfer(driven(profile), serverProfile, op, parsed, link).seconds;
+          // A directory set must reach its second file's data: its first file's round trips are what it projects the rest with.
+          const first = parsed.files.slice(0, 1);
+          const firstOnly = { ...parsed, files: first, totalBytes: first.reduce((sum, file) => sum + file.bytes, 0) };
+          const minimumSeconds = parsed.kind === 'dirset' && parsed.files.length > 1 ? 2 * predictTransfer(driven(profile), serverProfile, op, firstOnly, link).seconds + (8 * link.rttMs) / 1000 : 0;
+          planned.push({ index: planned.length, profile, op, workload, expectedSeconds, minimumSeconds });
+        }
       }
     }
-  }
-  // Each copy against the model; a protected one also against Pipefill's own copy of the same data, which shows what this CPU path costs without that protection.
-  for (const result of copyTests) {
-    const reference = copyTests.find((other) => other.profile === 'pipefill-max' && other !== result && other.op === result.op && other.workload === result.workload);
-    findings.push(finding(result, serverProfile, link, stack, reference));
-  }
+    const sourceFirst = (copy: PlannedCopy) => (copy.profile === 'pipefill-max' && copy.op === 'write' ? 0 : 1);
+    const order = [...planned].sort((a, b) => workloads.indexOf(a.workload) - workloads.indexOf(b.workload) || sourceFirst(a) - sourceFirst(b) || a.index - b.index);
+    const sourceWrites = workloads.filter((workload) => !planned.some((copy) => copy.workload === workload && copy.profile === 'pipefill-max' && copy.op === 'write'));
+    const entries = 2 + planned.reduce((sum, copy) => sum + (copy.op === 'write' ? parseWorkload(copy.workload).files.length + 1 : 0), 0);
 
-  // Signing on, signing off, the same copy: a path that misbehaves slows both; a protocol that costs slows one.
-  const check = await inStep('the signing check', () =>
-    protectionCheck({ share, credentials, link, stack, server: serverProfile, copyTests, ...(signal ? { signal } : {}) }),
-  );
+    const setUpSeconds = elapsed() - probeSeconds;
+    const checkExpected = predictTransfer(driven('pipefill-max'), serverProfile, 'read', parseWorkload(workloads[0] ?? fileSpec(size.fileBytes)), link).seconds;
+    const results = new Map<number, CopyTestResult>();
+    const total = planned.length;
+    let done = 0;
+    const run = async (copy: PlannedCopy | undefined, profile: ClientProfileId, op: Op, workload: string, budget: CopyBudgetOptions | undefined) => {
+      const index = copy ? done : -1;
+      const step = copy ? `${profile} ${op} ${workload} (${done + 1} of ${total})` : `the read source (${workload})`;
+      const test = { profile, op, workload, index: Math.max(0, index), count: total };
+      const fraction = (within: number) => (budgetSeconds === null ? (1 + done + within) / (total + 1) : Math.min(1, elapsed() / budgetSeconds));
+      return inStep(step, () =>
+        copies.copy(profile, op, workload, {
+          link,
+          ...(budget ? { budget } : {}),
+          onLive: (live) => onProgress?.({ step: `${step}: copy`, bytes: live.bytes, totalBytes: parseWorkload(workload).totalBytes, fraction: fraction(0.5), test, live: { tMs: live.tMs, mbps: live.mbps, opsPerSecond: live.opsPerSecond }, ...budgetEvent() }),
+          onVerify: (bytes) => onProgress?.({ step: `${step}: verify`, bytes, totalBytes: parseWorkload(workload).totalBytes, fraction: fraction(0.9), test, ...budgetEvent() }),
+        }),
+      );
+    };
+    for (const copy of order) {
+      if (signal?.aborted) throw cancelledError();
+      // A workload whose source Pipefill's own write does not lay (pipefill-max not chosen): write it first, unreported.
+      if (copy.op === 'read' && !copies.hasSource(copy.workload) && sourceWrites.includes(copy.workload)) await run(undefined, 'pipefill-max', 'write', copy.workload, undefined);
+      let budget: CopyBudgetOptions | undefined;
+      if (budgetSeconds !== null) {
+        // The copies still to run, and the signing check's read at the end, share what is left after the reserve;
+        // a write also reads back what it wrote, so it needs more than its copy.
+        const remaining = order.slice(order.indexOf(copy));
+        const weight = (other: PlannedCopy) => (other.op === 'write' ? WRITE_OVERHEAD : 1);
+        const fixed = perCopySeconds(link.rttMs);
+        const needs = [...remaining.map((other) => other.expectedSeconds * weight(other) + fixed), checkExpected];
+        const minimums = [...remaining.map((other) => Math.max(minimumSlotSeconds(link.rttMs), other.minimumSeconds) * weight(other) + fixed), minimumSlotSeconds(link.rttMs)];
+        const available = Math.max(0, budgetSeconds - elapsed() - reserveSeconds(link.rttMs, entries));
+        const slot = budgetSlot(needs, minimums, available);
+        budget = { rttMs: link.rttMs, maxSeconds: Math.max(minimumSlotSeconds(link.rttMs), (slot - fixed) / weight(copy)) };
+      }
+      onProgress?.({ step: `${copy.profile} ${copy.op} ${copy.workload} (${done + 1} of ${total})`, bytes: 0, totalBytes: 0, fraction: budgetSeconds === null ? (1 + done) / (total + 1) : Math.min(1, elapsed() / budgetSeconds), ...budgetEvent() });
+      results.set(copy.index, await run(copy, copy.profile, copy.op, copy.workload, budget));
+      done += 1;
+    }
+    const copiesSeconds = elapsed() - probeSeconds - setUpSeconds;
+    const copyTests = planned.map((copy) => results.get(copy.index)).filter((result): result is CopyTestResult => result !== undefined);
+    const findings: Finding[] = [];
+    // Each copy against the model; a protected one also against Pipefill's own copy of the same data, which shows what this CPU path costs without that protection.
+    for (const result of copyTests) {
+      const reference = copyTests.find((other) => other.profile === 'pipefill-max' && other !== result && other.op === result.op && other.workload === result.workload);
+      findings.push(finding(result, serverProfile, link, stack, reference));
+    }
 
-  return {
-    schemaVersion: REPORT_SCHEMA_VERSION,
-    startedAt,
-    finishedAt: new Date().toISOString(),
-    target: { share: input.share, user: input.user, ...(input.domain === undefined ? {} : { domain: input.domain }) },
-    environment: { pipefillVersion: pipefillVersion(), node: process.version, platform: platform(), release: release(), arch: arch() },
-    crypto: { rates: cryptoRates, serverOnThisMachine: serverOnLoopback },
-    ...(check ? { protectionCheck: check } : {}),
-    options: { profiles: [...profiles], server, quick, fileBytes: size.fileBytes, dirsetScale: size.dirsetScale },
-    probes,
-    copyTests,
-    diagnosis: { headline: headline(findings, profiles), findings },
-  };
+    // Signing on, signing off, the same copy: a path that misbehaves slows both; a protocol that costs slows one.
+    const checkBudget = budgetSeconds === null ? undefined : { rttMs: link.rttMs, maxSeconds: Math.max(minimumSlotSeconds(link.rttMs), budgetSeconds - elapsed() - reserveSeconds(link.rttMs, entries)) };
+    const check = await inStep('the signing check', () =>
+      protectionCheck({
+        share,
+        credentials,
+        link,
+        stack,
+        server: serverProfile,
+        copyTests,
+        readSigned: (workload, security) => copies.readWith(security, workload, { link, ...(checkBudget ? { budget: checkBudget } : {}) }),
+        ...(signal ? { signal } : {}),
+      }),
+    );
+
+    return {
+      schemaVersion: REPORT_SCHEMA_VERSION,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      target: { share: input.share, user: input.user, ...(input.domain === undefined ? {} : { domain: input.domain }) },
+      environment: { pipefillVersion: pipefillVersion(), node: process.version, platform: platform(), release: release(), arch: arch() },
+      crypto: { rates: cryptoRates, serverOnThisMachine: serverOnLoopback },
+      ...(check ? { protectionCheck: check } : {}),
+      options: { profiles: [...profiles], server, quick, fileBytes: size.fileBytes, dirsetScale: size.dirsetScale, budgetSeconds, ...(budgetSeconds === null ? {} : { settleRule: SETTLE_RULE_TEXT }) },
+      probes,
+      timing: { probeSeconds, setUpSeconds, copiesSeconds, checkSeconds: elapsed() - probeSeconds - setUpSeconds - copiesSeconds, totalSeconds: elapsed() },
+      copyTests,
+      diagnosis: { headline: headline(findings, profiles), findings },
+    };
+  } finally {
+    await copies.close();
+  }
 }

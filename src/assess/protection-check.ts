@@ -28,6 +28,12 @@ export interface ProtectionCheckInput {
   readonly server: ServerProfile;
   readonly copyTests: readonly CopyTestResult[];
   readonly signal?: AbortSignal;
+  /**
+   * The signed read: by default a copy test of its own (a session with
+   * signing required, a scratch folder, a source); an assessment passes one
+   * that reads its own source on a signed session, within its budget.
+   */
+  readonly readSigned?: (workload: string, security: SmbCredentials['security']) => Promise<CopyTestResult>;
 }
 
 /** Signed over plain at or above this: signing costs the copy enough to name. Below it, within a busy machine's noise. */
@@ -43,10 +49,9 @@ export async function protectionCheck(input: ProtectionCheckInput): Promise<Prot
     return { ran: false, sentence: `Not run: every session ${what}${plain.negotiated.signingRequiredBy === 'server' || plain.negotiated.encryptionRequiredBy ? ' because the server requires it' : ''}, so there is no unsigned copy to compare with. The model's ${plain.negotiated.encryption ? 'encryption' : 'signing'} layer weighs its cost instead.` };
   }
   const security = { ...(input.credentials.security ?? {}), signing: 'required' as const };
-  const signed = await runCopyTest(
-    { share: input.share, credentials: { ...input.credentials, security }, profile: 'pipefill-max', op: 'read', workload: plain.workload, link: input.link },
-    input.signal ? { signal: input.signal } : {},
-  );
+  const signed = input.readSigned
+    ? await input.readSigned(plain.workload, security)
+    : await runCopyTest({ share: input.share, credentials: { ...input.credentials, security }, profile: 'pipefill-max', op: 'read', workload: plain.workload, link: input.link }, input.signal ? { signal: input.signal } : {});
   const algorithm = signed.negotiated.signing;
   if (!algorithm) return { ran: false, sentence: 'Not run: the server did not sign the session even when asked to.' };
   const client = asDrivenByPipefill(CLIENT_PROFILES['pipefill-max'], input.stack);

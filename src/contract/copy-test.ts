@@ -73,6 +73,8 @@ export const CopyTestResultSchema = z.object({
       measuredSeconds: z.number(),
       filesTouched: z.number(),
       rateMbps: z.number(),
+      /** Whose rate: the copy's own, or (a directory set) the same generation's file copy's just before. */
+      rateFrom: z.enum(['this-copy', 'file-copy']).optional(),
       /** Half-width of the rate's 95% interval as a share of it; null when the slot ran out before it settled. */
       rateRelativeHalfWidth: z.number().nullable(),
       lowSeconds: z.number(),
@@ -93,5 +95,7 @@ export const ProgressEventSchema = z.object({
   test: z.object({ profile: z.enum(CLIENT_PROFILE_IDS), op: z.enum(['read', 'write']), workload: z.string(), index: z.number(), count: z.number() }).optional(),
   /** During a timed copy: time into it, and the rate over the last second (for live charts). */
   live: z.object({ tMs: z.number(), mbps: z.number(), opsPerSecond: z.number() }).optional(),
+  /** An assessment's time budget and the time spent of it so far. */
+  budget: z.object({ seconds: z.number(), elapsedSeconds: z.number() }).optional(),
 });
 export type ProgressEvent = z.infer<typeof ProgressEventSchema>;

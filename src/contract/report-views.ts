@@ -29,9 +29,13 @@ export function protectionText(negotiated: Pick<CopyTestResult['negotiated'], 's
  */
 export function projectionText(projected: NonNullable<CopyTestResult['projected']>): string {
   const megabytes = (projected.measuredBytes / 1e6).toFixed(projected.measuredBytes < 1e7 ? 2 : 1);
-  const how = projected.stoppedBy === 'settled'
-    ? `rate settled at ${projected.rateMbps.toFixed(1)} Mb/s ± ${((projected.rateRelativeHalfWidth ?? 0) * 100).toFixed(0)}%`
-    : `slot ran out before the rate settled; ${projected.rateMbps.toFixed(1)} Mb/s while data moved`;
+  const spread = projected.rateRelativeHalfWidth === null ? '' : ` ± ${(projected.rateRelativeHalfWidth * 100).toFixed(0)}%`;
+  const how =
+    projected.rateFrom === 'file-copy'
+      ? `round trips measured on the first files; data at the file copy's ${projected.rateMbps.toFixed(1)} Mb/s${spread}`
+      : projected.stoppedBy === 'settled'
+        ? `rate settled at ${projected.rateMbps.toFixed(1)} Mb/s${spread}`
+        : `slot ran out before the rate settled; ${projected.rateMbps.toFixed(1)} Mb/s while data moved`;
   const range = projected.highSeconds === null ? 'no interval' : `95%: ${projected.lowSeconds.toFixed(2)}-${projected.highSeconds.toFixed(2)} s`;
   return `projected from ${megabytes} MB in ${projected.measuredSeconds.toFixed(2)} s, ${projected.filesTouched} file${projected.filesTouched === 1 ? '' : 's'} (${how}); ${range}`;
 }

@@ -19,8 +19,15 @@ export const AssessInputSchema = ShareLoginSchema.extend({
   profiles: z.array(z.enum(CLIENT_PROFILE_IDS)).min(1).optional(),
   /** The server profile the expectations assume (its credits and TCP windows). */
   server: z.enum(SERVER_PROFILE_IDS).optional(),
-  /** About a quarter of the default run time. */
+  /** A budget of 20 s instead of 60 (and smaller workloads). */
   quick: z.boolean().optional(),
+  /** The whole run's time budget in seconds (default 60, quick 20): copies stop once their rate has settled and the rest is projected. */
+  budgetSeconds: z.number().min(5).max(3600).optional(),
+  /** Move every byte of every copy, however long it takes (no budget, nothing projected). */
+  full: z.boolean().optional(),
+  /** The workloads, instead of those sized from the probed link (to compare runs on one footing). */
+  fileBytes: z.number().int().min(65_536).max(2 ** 34).optional(),
+  dirsetScale: z.number().min(0.01).max(1.4).optional(),
 }).strict();
 export type AssessInput = z.infer<typeof AssessInputSchema>;
 
@@ -28,7 +35,9 @@ export const FindingSchema = z.object({
   profile: z.enum(CLIENT_PROFILE_IDS),
   op: z.enum(['read', 'write']),
   workload: z.string(),
+  /** The whole workload's time: measured, or projected from a budgeted copy where `projected` is true. */
   measuredSeconds: z.number(),
+  projected: z.boolean().optional(),
   /** The model's time for this generation's pattern on the tested machine's TCP stack, against the assumed server. */
   expectedSeconds: z.number(),
   expectedLimitedBy: z.enum(LIMIT_LAYERS),
@@ -82,8 +91,20 @@ export const ReportSchema = z.object({
   /** Absent in reports from before signing and encryption were modelled. */
   crypto: CryptoMeasurementSchema.optional(),
   protectionCheck: ProtectionCheckSchema.optional(),
-  options: z.object({ profiles: z.array(z.enum(CLIENT_PROFILE_IDS)), server: z.enum(SERVER_PROFILE_IDS), quick: z.boolean(), fileBytes: z.number(), dirsetScale: z.number() }),
+  options: z.object({
+    profiles: z.array(z.enum(CLIENT_PROFILE_IDS)),
+    server: z.enum(SERVER_PROFILE_IDS),
+    quick: z.boolean(),
+    fileBytes: z.number(),
+    dirsetScale: z.number(),
+    /** The time budget the run kept to; null for a full run (every byte moved). Reports from before budgets have neither. */
+    budgetSeconds: z.number().nullable().optional(),
+    /** How budgeted copies decided to stop (src/model/settle.ts). */
+    settleRule: z.string().optional(),
+  }),
   probes: ProbeResultSchema,
+  /** Where the run's time went, seconds from its start (budgeted runs keep to options.budgetSeconds, clean-up after the report included in its reserve). */
+  timing: z.object({ probeSeconds: z.number(), setUpSeconds: z.number(), copiesSeconds: z.number(), checkSeconds: z.number(), totalSeconds: z.number() }).optional(),
   copyTests: z.array(CopyTestResultSchema),
   diagnosis: z.object({ headline: z.string(), findings: z.array(FindingSchema) }),
 });

@@ -30,6 +30,9 @@ export const SETTLE_RULE = {
   rampShare: 0.9,
 } as const;
 
+/** The rule in words, for the report. */
+export const SETTLE_RULE_TEXT = `A budgeted copy stops once its rate, after the ramp (windows of ${SETTLE_RULE.windowRtts} round trips below ${SETTLE_RULE.rampShare * 100}% of the later rate), has spanned ${SETTLE_RULE.minRtts} round trips and ${SETTLE_RULE.minCompletions} completions with its two halves within ${SETTLE_RULE.agreement * 100}% of each other, or when its share of the budget is spent; the rest of the workload is projected at that rate, with the metadata times measured on the files and folders it reached.`;
+
 export interface Completion {
   /** ms from the start of the copy. */
   readonly tMs: number;

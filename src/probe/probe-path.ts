@@ -17,16 +17,23 @@ export interface ProbeOptions {
 
 export async function probePath(target: SmbTarget, credentials: SmbCredentials, options: ProbeOptions = {}): Promise<ProbeResult> {
   const signal = options.signal ? { signal: options.signal } : {};
-  const tcp = await tcpHandshakeRtt(target.host, target.port, signal);
-  const session = await SmbSession.open(target, credentials, signal);
-  const { dialect, signing, encryption } = session.negotiated;
-  const negotiated = { dialect, signing, encryption };
-  let smbEcho;
-  try {
-    smbEcho = await smbEchoRtt(session, signal);
-  } finally {
-    await session.end();
-  }
+  // The handshakes and the session's ECHOs run side by side: each is a packet or two per round trip, too
+  // little to queue behind the other, and on a long path doing them one after the other cost a second or more.
+  const echoes = (async () => {
+    const session = await SmbSession.open(target, credentials, signal);
+    try {
+      const { dialect, signing, encryption } = session.negotiated;
+      return { negotiated: { dialect, signing, encryption }, smbEcho: await smbEchoRtt(session, signal) };
+    } finally {
+      await session.end();
+    }
+  })();
+  echoes.catch(() => undefined);
+  const tcp = await tcpHandshakeRtt(target.host, target.port, signal).catch(async (error: unknown) => {
+    await echoes.catch(() => undefined);
+    throw error;
+  });
+  const { negotiated, smbEcho } = await echoes;
   let bandwidth: BandwidthResult;
   let fallbackReason = options.iperf ? undefined : 'no iperf3 server was given';
   if (options.iperf) {

@@ -10,16 +10,63 @@ export interface CopyBudgetOptions {
   readonly rttMs: number;
   /** The copy's time slot: it stops here even if its rate has not settled. */
   readonly maxSeconds: number;
+  /**
+   * A directory set whose data rate is known already (the same generation's
+   * file copy, on the same session, just before): the copy then only needs
+   * the round trips of its files and folders, measured on the first whole
+   * file, and what each file's data costs beyond that rate (its first
+   * request's wait). It stops once one file is whole and the next has begun.
+   */
+  readonly rateHint?: RateHint;
+  /** Move whole files only, and stop after this many (the read source of a directory set, which later reads must find whole). */
+  readonly wholeFiles?: number;
+  /** Never begin more files than this (a read of a source that holds only so many). */
+  readonly maxFiles?: number;
 }
 
 export type StoppedBy = 'settled' | 'time';
 
+/** What a file copy showed of a generation's data phase: its settled rate, if it settled, and its data bytes and time. */
+export interface RateHint {
+  readonly settled?: { readonly bytesPerSecond: number; readonly relativeHalfWidth: number };
+  readonly dataBytes: number;
+  readonly dataSeconds: number;
+}
+
+/**
+ * A file's data phase takes a wait w (its first request's round trip, and a
+ * congestion window that restarts after the metadata's pauses) plus bytes / r.
+ * A settled rate gives r; w is then what the whole files took beyond it.
+ * Without one, a line through the whole files' (bytes, seconds), and the file
+ * copy's as one more point, gives both; one point alone, bytes / seconds.
+ */
+export function dataPhase(points: readonly { readonly bytes: number; readonly seconds: number }[], settled?: { readonly bytesPerSecond: number; readonly relativeHalfWidth: number }): { bytesPerSecond: number; waitSeconds: number; relativeHalfWidth: number } {
+  const usable = points.filter((point) => point.bytes > 0 && point.seconds > 0);
+  const average = (values: readonly number[]) => (values.length > 0 ? values.reduce((sum, value) => sum + value, 0) / values.length : 0);
+  if (settled && settled.bytesPerSecond > 0) {
+    return { bytesPerSecond: settled.bytesPerSecond, waitSeconds: Math.max(0, average(usable.map((point) => point.seconds - point.bytes / settled.bytesPerSecond))), relativeHalfWidth: settled.relativeHalfWidth };
+  }
+  const meanBytes = average(usable.map((point) => point.bytes));
+  const meanSeconds = average(usable.map((point) => point.seconds));
+  const spread = usable.reduce((sum, point) => sum + (point.bytes - meanBytes) ** 2, 0);
+  const slope = spread > 0 ? usable.reduce((sum, point) => sum + (point.bytes - meanBytes) * (point.seconds - meanSeconds), 0) / spread : 0;
+  if (slope > 0 && spread > 0 && usable.length >= 2) {
+    return { bytesPerSecond: 1 / slope, waitSeconds: Math.max(0, meanSeconds - slope * meanBytes), relativeHalfWidth: Infinity };
+  }
+  const bytes = usable.reduce((sum, point) => sum + point.bytes, 0);
+  const seconds = usable.reduce((sum, point) => sum + point.seconds, 0);
+  return { bytesPerSecond: seconds > 0 ? bytes / seconds : 0, waitSeconds: 0, relativeHalfWidth: Infinity };
+}
+
 interface Touched {
   readonly fullBytes: number;
-  movedBytes: number;
-  metadataSeconds: number;
-  dataSeconds: number;
+  readonly movedBytes: number;
+  readonly metadataSeconds: number;
+  readonly dataSeconds: number;
 }
+
+/** Completions after the ramp that make a copy's own rate, unsettled, a better guide than another copy's. */
+const MIN_OWN_COMPLETIONS = 6;
 
 /** How often the rate is re-examined while data moves: often enough for a quick stop, rarely enough to cost nothing. */
 const CHECK_EVERY_MS = 20;
@@ -31,6 +78,8 @@ export class CopyBudget {
   private dataFromMs = 0;
   private lastCheckMs = -Infinity;
   private settled: SettledRate | undefined;
+  /** At a stop by time: the rate after the ramp so far, unsettled but the copy's own. */
+  private unsettled: SettledRate | undefined;
   private readonly files: Touched[] = [];
   private readonly folders: number[] = [];
   private completions: Completion[] = [];
@@ -45,10 +94,21 @@ export class CopyBudget {
     return this.stopped;
   }
 
-  /** Before a file or folder: is there time for it? */
+  /** Before a file or folder: is there time for it? A copy that has moved no data yet goes on: nothing could be projected. */
   mayStartNext(): boolean {
-    if (!this.stopped && this.clock() >= this.options.maxSeconds * 1000) this.stopped = 'time';
+    const { wholeFiles } = this.options;
+    if (!this.stopped && wholeFiles !== undefined && this.files.length >= wholeFiles) this.stopped = 'settled';
+    if (!this.stopped && this.options.maxFiles !== undefined && this.files.length >= this.options.maxFiles) this.stopped = this.clock() >= this.options.maxSeconds * 1000 ? 'time' : 'settled';
+    const moved = this.files.some((file) => file.movedBytes > 0);
+    if (!this.stopped && wholeFiles === undefined && moved && this.clock() >= this.options.maxSeconds * 1000) this.stopped = 'time';
     return this.stopped === undefined;
+  }
+
+  /** Completions of the file now moving: two give a rate, however rough. */
+  private completionsSinceDataStart(): number {
+    let count = 0;
+    for (let index = this.completions.length - 1; index >= 0 && (this.completions[index]?.tMs ?? -1) >= this.dataFromMs; index--) count++;
+    return count;
   }
 
   /** Called with the bytes moved so far whenever a request completes (metadata ones move none and are skipped). */
@@ -67,9 +127,12 @@ export class CopyBudget {
   /** Before each chunk of a file's data: stop issuing once the rate has settled or the slot is spent. */
   shouldStopData(): boolean {
     if (this.stopped) return true;
+    if (this.options.wholeFiles !== undefined) return false;
     const now = this.clock();
-    if (now >= this.options.maxSeconds * 1000) {
+    if (now >= this.options.maxSeconds * 1000 && (this.files.some((file) => file.movedBytes > 0) || this.completionsSinceDataStart() >= 2)) {
       this.stopped = 'time';
+      const soFar = settledRate({ completions: this.completions, fromMs: this.dataFromMs, rttMs: this.options.rttMs });
+      if (soFar.completions >= MIN_OWN_COMPLETIONS && soFar.bytesPerSecond > 0) this.unsettled = soFar;
       return true;
     }
     if (now - this.lastCheckMs < CHECK_EVERY_MS) return false;
@@ -103,9 +166,18 @@ export class CopyBudget {
     const perFile = mean(this.files.map((file) => file.metadataSeconds));
     const perFolder = this.folders.length > 0 ? mean(this.folders) : perFile;
     const remainingMetadataSeconds = untouchedFiles.length * perFile + Math.max(0, workload.folders - this.folders.length) * perFolder;
-    const dataSeconds = this.files.reduce((sum, file) => sum + file.dataSeconds, 0);
-    const rate = this.settled ?? { bytesPerSecond: dataSeconds > 0 ? movedBytes / dataSeconds : 0, relativeHalfWidth: Infinity };
-    const projection = projectSeconds({ measuredSeconds, remainingBytes, remainingMetadataSeconds, rate });
+    const whole = this.files.filter((file) => file.movedBytes === file.fullBytes).map((file) => ({ bytes: file.movedBytes, seconds: file.dataSeconds }));
+    const partial = this.files.filter((file) => file.movedBytes < file.fullBytes && file.movedBytes > 0).map((file) => ({ bytes: file.movedBytes, seconds: file.dataSeconds }));
+    const hint = this.options.rateHint;
+    // A file stopped part-way is a point on the same line (its prefix took that long); the file copy's, one more.
+    const own = this.settled ?? this.unsettled;
+    const points = [...whole, ...partial, ...(hint && !own ? [{ bytes: hint.dataBytes, seconds: hint.dataSeconds }] : [])];
+    const phase = dataPhase(points, own ?? hint?.settled);
+    const usedHint = hint !== undefined && !own;
+    const rate = { bytesPerSecond: phase.bytesPerSecond, relativeHalfWidth: phase.relativeHalfWidth };
+    // Every file not begun owes its wait too (those begun have paid it).
+    const owed = remainingMetadataSeconds + untouchedFiles.length * phase.waitSeconds;
+    const projection = projectSeconds({ measuredSeconds, remainingBytes, remainingMetadataSeconds: owed, rate });
     return {
       complete: remainingBytes === 0 && untouchedFiles.length === 0,
       stoppedBy: this.stopped ?? 'settled',
@@ -113,6 +185,7 @@ export class CopyBudget {
       measuredSeconds,
       filesTouched: this.files.length,
       rateMbps: (rate.bytesPerSecond * 8) / 1e6,
+      rateFrom: usedHint ? 'file-copy' : 'this-copy',
       rateRelativeHalfWidth: rate.relativeHalfWidth,
       projection,
     };
@@ -127,6 +200,8 @@ export interface BudgetedCopy {
   readonly measuredSeconds: number;
   readonly filesTouched: number;
   readonly rateMbps: number;
+  /** The copy's own settled rate, or the same generation's file copy's (a directory set). */
+  readonly rateFrom: 'this-copy' | 'file-copy';
   readonly rateRelativeHalfWidth: number;
   readonly projection: Projection;
 }

@@ -21,7 +21,7 @@ import type { OpenOptions, SmbCredentials } from './session.js';
 import { SmbSession } from './session.js';
 import { sampleTcpInfo, tcpEvidence } from './tcp-info.js';
 import { TimelineRecorder } from './timeline.js';
-import type { CopyBudgetOptions } from './copy-budget.js';
+import type { CopyBudgetOptions, RateHint } from './copy-budget.js';
 import { CopyBudget } from './copy-budget.js';
 import { transferFile } from './transfer.js';
 
@@ -90,6 +90,9 @@ interface MoveOptions {
 
 interface Moved {
   readonly roundTrips: number;
+  /** Time spent moving data (inside files' data phases), and the bytes moved in it. */
+  readonly dataSeconds: number;
+  readonly dataBytes: number;
   /** Bytes moved of each file touched: a prefix of it. */
   readonly prefixes: Map<string, number>;
 }
@@ -110,6 +113,7 @@ async function moveWorkload(context: RunContext, profileId: ClientProfileId, op:
   const fileSequence = op === 'read' ? profile.metadata.readPerFile : profile.metadata.writePerFile;
   const prefixes = new Map<string, number>();
   let roundTrips = 0;
+  let dataSecondsTotal = 0;
   const directory = async (path: string) => {
     const started = recorder.elapsedMs;
     roundTrips += await replay(directorySequence, { session, op, path, kind: 'directory', bytes: 0, recorder, options: requestOptions });
@@ -165,10 +169,11 @@ async function moveWorkload(context: RunContext, profileId: ClientProfileId, op:
         },
       });
       prefixes.set(file.path, moved);
+      dataSecondsTotal += dataSeconds;
       budget?.fileDone({ fullBytes: bytes, movedBytes: moved, seconds: (recorder.elapsedMs - started) / 1000, dataSeconds });
     }
   }
-  return { roundTrips, prefixes };
+  return { roundTrips, prefixes, dataSeconds: dataSecondsTotal, dataBytes: [...prefixes.values()].reduce((sum, bytes) => sum + bytes, 0) };
 }
 
 export interface TimedCopyContext extends RunContext {
@@ -181,6 +186,8 @@ export interface TimedCopyContext extends RunContext {
   readonly onLive?: (live: { bytes: number; tMs: number; mbps: number; opsPerSecond: number }) => void;
   /** The read-back after a write: bytes checked so far. */
   readonly onVerify?: (bytes: number) => void;
+  /** The copy's data rate (settled, or bytes over time in data phases), for projecting a directory set of the same generation. */
+  readonly onDataRate?: (hint: RateHint) => void;
 }
 
 /**
@@ -211,6 +218,11 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
   const seconds = recorder.elapsedMs / 1000;
   const tcp = tcpEvidence(tcpBefore, await sampleTcpInfo(session.connection.endpoints));
   const budgeted = budget?.project({ files: workload.files, folders: foldersVisited(workload, op) }, seconds);
+  context.onDataRate?.({
+    dataBytes: moved.dataBytes,
+    dataSeconds: moved.dataSeconds,
+    ...(budgeted?.stoppedBy === 'settled' && !budgeted.complete ? { settled: { bytesPerSecond: (budgeted.rateMbps * 1e6) / 8, relativeHalfWidth: budgeted.rateRelativeHalfWidth } } : {}),
+  });
   if (op === 'write' && context.verify) {
     // Read back what was written (all of it, or the prefix of each file a stopped copy reached).
     const only = budgeted && !budgeted.complete ? new Map([...moved.prefixes].filter(([, bytes]) => bytes > 0)) : undefined;
@@ -251,6 +263,7 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
             measuredSeconds: projected.measuredSeconds,
             filesTouched: projected.filesTouched,
             rateMbps: projected.rateMbps,
+            rateFrom: projected.rateFrom,
             rateRelativeHalfWidth: Number.isFinite(projected.rateRelativeHalfWidth) ? projected.rateRelativeHalfWidth : null,
             lowSeconds: projected.projection.lowSeconds,
             highSeconds: Number.isFinite(projected.projection.highSeconds) ? projected.projection.highSeconds : null,

@@ -9,7 +9,7 @@ import { PipefillInputError } from '../../model/errors.js';
 import { parseHostPort } from '../../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../../probe/bandwidth.js';
 import { SERVER_PROFILE_IDS } from '../../model/server-profiles.js';
-import { formatDuration, formatRate } from '../../model/units.js';
+import { formatDuration, formatRate, parseSizeBytes } from '../../model/units.js';
 import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
@@ -18,9 +18,12 @@ import { SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } 
 import { formatTable } from '../table.js';
 
 export const ASSESS_USAGE = `pipefill assess --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} [--iperf HOST[:PORT]]
-  [--profiles ${'<ids>'}] [--server <id>] [--quick] [--json] [--out report.json]
-  Probes the path, runs each generation's test copies (about a minute; --quick about 15 s) and sets
-  each against the model. The report holds no password.`;
+  [--profiles ${'<ids>'}] [--server <id>] [--quick | --budget SECONDS | --full] [--file-size SIZE] [--dirset-scale S]
+  [--json] [--out report.json]
+  Probes the path, runs each generation's test copies and sets each against the model, within a
+  time budget: 60 s, --quick 20 s, or --budget SECONDS. A copy stops once its rate has settled and
+  the rest of its workload is projected (the report says which figures are projected); --full moves
+  every byte instead, however long that takes. The report holds no password.`;
 
 const OPTIONS = {
   ...SHARE_LOGIN_OPTIONS,
@@ -28,6 +31,10 @@ const OPTIONS = {
   profiles: { type: 'string' },
   server: { type: 'string' },
   quick: { type: 'boolean' },
+  budget: { type: 'string' },
+  full: { type: 'boolean' },
+  'file-size': { type: 'string' },
+  'dirset-scale': { type: 'string' },
   out: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
@@ -36,13 +43,14 @@ export function formatReport(report: Report): string {
   const { probes } = report;
   const table = formatTable(
     ['profile', 'op', 'workload', 'measured', 'expected', 'verdict', 'limit'],
-    report.diagnosis.findings.map((f) => [f.profile, f.op, f.workload, formatDuration(f.measuredSeconds * 1000), formatDuration(f.expectedSeconds * 1000), f.verdict, f.limitedBy]),
+    report.diagnosis.findings.map((f) => [f.profile, f.op, f.workload, `${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`, formatDuration(f.expectedSeconds * 1000), f.verdict, f.limitedBy]),
     ['left', 'left', 'left', 'right', 'right', 'left', 'left'],
   );
   return [
     `Assessment of ${report.target.share}: RTT ${probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${formatRate(probes.bandwidth.mbps * 1e6)} (${probes.bandwidth.method}); expectations for a ${report.options.server} server`,
     '',
     table,
+    ...(report.diagnosis.findings.some((f) => f.projected) ? ['* projected from a copy stopped once its rate had settled (--full moves every byte)'] : []),
     '',
     report.diagnosis.headline,
   ].join('\n');
@@ -57,6 +65,12 @@ function parseProfiles(text: string | undefined): AssessInput['profiles'] {
   });
 }
 
+function parseNumber(flag: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(value >= min && value <= max)) throw new PipefillInputError(`${flag} ${JSON.stringify(text)} is not a number from ${min} to ${max}.`, ASSESS_USAGE);
+  return value;
+}
+
 export async function assessCommand(argv: readonly string[], api: PipefillApi, output: Output): Promise<void> {
   const { values, positionals } = parseOptions(argv, OPTIONS, ASSESS_USAGE);
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, ASSESS_USAGE);
@@ -65,6 +79,10 @@ export async function assessCommand(argv: readonly string[], api: PipefillApi, o
   const profiles = parseProfiles(optional(values, 'profiles'));
   const iperf = optional(values, 'iperf');
   const out = optional(values, 'out');
+  const budget = optional(values, 'budget');
+  const fileSize = optional(values, 'file-size');
+  const dirsetScale = optional(values, 'dirset-scale');
+  if ([values.quick, values.full, budget !== undefined].filter(Boolean).length > 1) throw new PipefillInputError('Give at most one of --quick, --budget and --full.', ASSESS_USAGE);
   // A bad address fails here, before the password prompt.
   if (iperf !== undefined) parseHostPort(iperf, IPERF_DEFAULT_PORT);
   const input: AssessInput = await withPassword(
@@ -74,6 +92,10 @@ export async function assessCommand(argv: readonly string[], api: PipefillApi, o
       ...(profiles === undefined ? {} : { profiles }),
       ...(server === undefined ? {} : { server: server as NonNullable<AssessInput['server']> }),
       ...(values.quick ? { quick: true } : {}),
+      ...(values.full ? { full: true } : {}),
+      ...(budget === undefined ? {} : { budgetSeconds: parseNumber('--budget', budget, 5, 3600) }),
+      ...(fileSize === undefined ? {} : { fileBytes: Math.round(parseSizeBytes(fileSize)) }),
+      ...(dirsetScale === undefined ? {} : { dirsetScale: parseNumber('--dirset-scale', dirsetScale, 0.01, 1.4) }),
     },
     values,
   );

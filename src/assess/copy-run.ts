@@ -1,0 +1,209 @@
+// The copies of one assessment, on sessions opened once: one SMB session per
+// generation (each with its own offer and credit history, as each client
+// would have), one scratch folder, one source on the share for every read and
+// one local source for every write. Per copy, only the copy itself and, for a
+// write, its read-back cross the link: a session, a scratch folder and a
+// source per copy cost seconds of round trips on a long path (issue 15 found
+// an assessment spending half its time on them).
+
+import { createHash } from 'node:crypto';
+import type { CopyTestResult } from '../contract/copy-test.js';
+import type { ClientProfileId, Op } from '../model/client-profiles.js';
+import { CLIENT_PROFILES } from '../model/client-profiles.js';
+import type { Link } from '../model/link.js';
+import type { SharePath } from '../model/share-path.js';
+import type { Workload } from '../model/workloads.js';
+import { parseWorkload } from '../model/workloads.js';
+import type { CopyBudgetOptions, RateHint } from '../smb/copy-budget.js';
+import { timedCopy } from '../smb/copy-test.js';
+import { cancelledError } from '../smb/errors.js';
+import { LocalSource } from '../smb/local-source.js';
+import { removeStaleScratch, ScratchFolder } from '../smb/scratch.js';
+import type { SmbCredentials } from '../smb/session.js';
+import { SmbSession } from '../smb/session.js';
+
+/** How long clean-up may take after a failure or cancel, so a cancel still ends promptly. */
+const CLEANUP_TIMEOUT_MS = 5_000;
+
+export interface CopyCallbacks {
+  readonly onLive?: (live: { bytes: number; tMs: number; mbps: number; opsPerSecond: number }) => void;
+  readonly onVerify?: (bytes: number) => void;
+}
+
+/** Files of a directory set written whole as its read source in a budgeted run: the first, and the one the reads begin next. */
+const SOURCE_WHOLE_FILES = 2;
+
+const kindOf = (workload: Workload) => (workload.kind === 'file' ? 'file' : 'dirset');
+
+export class AssessmentCopies {
+  private readonly sources = new Map<string, LocalSource>();
+  /** Workloads whose read source is on the share (written by Pipefill's own write copy). */
+  private readonly onShare = new Set<string>();
+  private targets = 0;
+  /** Each generation's data rate on its file copy, by `profile op`: a directory set's data goes at it. */
+  private readonly fileRates = new Map<string, RateHint>();
+
+  private constructor(
+    private readonly share: SharePath,
+    private readonly credentials: SmbCredentials,
+    private readonly sessions: ReadonlyMap<ClientProfileId, SmbSession>,
+    private readonly owner: SmbSession,
+    private readonly scratch: ScratchFolder,
+    private readonly seed: string,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  /**
+   * Opens a session per generation (all at once: set-up is a few round trips
+   * each and shares nothing with the others but the link, which it barely
+   * uses), sweeps Pipefill's stale scratch folders and makes this run's.
+   */
+  static async open(share: SharePath, credentials: SmbCredentials, profiles: readonly ClientProfileId[], signal?: AbortSignal): Promise<AssessmentCopies> {
+    const wanted = [...new Set<ClientProfileId>([...profiles, 'pipefill-max'])];
+    const opened = await Promise.allSettled(wanted.map((profile) => SmbSession.open(share, credentials, { offer: CLIENT_PROFILES[profile].offer, ...(signal ? { signal } : {}) })));
+    const failure = opened.find((outcome) => outcome.status === 'rejected');
+    const sessions = new Map<ClientProfileId, SmbSession>();
+    opened.forEach((outcome, index) => {
+      const profile = wanted[index];
+      if (outcome.status === 'fulfilled' && profile) sessions.set(profile, outcome.value);
+    });
+    const owner = sessions.get('pipefill-max');
+    if (failure || !owner) {
+      await Promise.all([...sessions.values()].map((session) => session.end().catch(() => undefined)));
+      throw failure?.status === 'rejected' ? failure.reason : new Error('No session for pipefill-max.');
+    }
+    try {
+      await removeStaleScratch(owner, signal ? { signal } : {});
+      const scratch = await ScratchFolder.create(owner, signal ? { signal } : {});
+      const seed = createHash('sha256').update(scratch.name).digest('hex').slice(0, 16);
+      return new AssessmentCopies(share, credentials, sessions, owner, scratch, seed, signal);
+    } catch (error) {
+      await Promise.all([...sessions.values()].map((session) => session.end().catch(() => undefined)));
+      throw error;
+    }
+  }
+
+  /** The workload laid down locally once, for every write of it. */
+  private async localSource(workload: Workload): Promise<LocalSource> {
+    const existing = this.sources.get(workload.spec);
+    if (existing) return existing;
+    const created = await LocalSource.create(workload, this.seed, this.signal);
+    this.sources.set(workload.spec, created);
+    return created;
+  }
+
+  private sourceRoot(workload: Workload): string {
+    return this.scratch.path(`source-${kindOf(workload)}`);
+  }
+
+  /**
+   * One copy through the engine's one timed path. Pipefill's own write of a
+   * workload is the read source of every generation: it runs first, whole
+   * (never budgeted), into the shared source folder.
+   */
+  async copy(profile: ClientProfileId, op: Op, spec: string, options: { link?: Link; budget?: CopyBudgetOptions } & CopyCallbacks): Promise<CopyTestResult> {
+    if (this.signal?.aborted) throw cancelledError();
+    const session = this.sessions.get(profile);
+    if (!session) throw new Error(`No session was opened for ${profile}.`);
+    const workload = parseWorkload(spec);
+    const writesSource = profile === 'pipefill-max' && op === 'write' && !this.onShare.has(workload.spec);
+    if (op === 'read' && !this.onShare.has(workload.spec)) throw new Error(`The read source of ${spec} is not on the share yet: Pipefill's own write of it comes first.`);
+    let root: string;
+    if (writesSource) {
+      root = this.sourceRoot(workload);
+    } else if (op === 'write') {
+      root = this.scratch.path(`target-${++this.targets}`);
+    } else {
+      root = this.sourceRoot(workload);
+    }
+    if (op === 'write') await session.makeDirectory(root, this.signal ? { signal: this.signal } : {});
+    const source = op === 'write' ? await this.localSource(workload) : undefined;
+    const budget = this.budgetFor(profile, op, workload, writesSource, options.budget);
+    const result = await timedCopy(
+      {
+        session,
+        workload,
+        seed: this.seed,
+        verify: true,
+        ...(this.signal ? { signal: this.signal } : {}),
+        ...(options.link ? { link: options.link } : {}),
+        ...(source ? { source } : {}),
+        ...(budget ? { budget } : {}),
+        ...(options.onLive ? { onLive: options.onLive } : {}),
+        ...(options.onVerify ? { onVerify: options.onVerify } : {}),
+        ...(workload.kind === 'file' ? { onDataRate: (hint: RateHint) => this.fileRates.set(`${profile} ${op}`, hint) } : {}),
+      },
+      profile,
+      op,
+      root,
+    );
+    if (writesSource) this.onShare.add(workload.spec);
+    return { ...result, workload: workload.spec };
+  }
+
+  /**
+   * A copy's budget: none for the file's read source (every byte, the reads
+   * need them all); whole files only, two of them, for a directory set's
+   * source (the reads need their first file whole and the second begun); a
+   * directory set's data at the rate of the generation's file copy.
+   */
+  private budgetFor(profile: ClientProfileId, op: Op, workload: Workload, writesSource: boolean, budget: CopyBudgetOptions | undefined): CopyBudgetOptions | undefined {
+    if (!budget || (writesSource && workload.kind === 'file')) return undefined;
+    if (workload.kind === 'file') return budget;
+    const rateHint = this.fileRates.get(`${profile} ${op}`);
+    return { ...budget, ...(rateHint ? { rateHint } : {}), ...(writesSource ? { wholeFiles: SOURCE_WHOLE_FILES } : {}), ...(op === 'read' ? { maxFiles: SOURCE_WHOLE_FILES } : {}) };
+  }
+
+  /**
+   * Pipefill's own read of a workload's source on a session of its own with
+   * these signing and encryption choices (the signing check), ended after.
+   */
+  async readWith(security: SmbCredentials['security'], spec: string, options: { link?: Link; budget?: CopyBudgetOptions }): Promise<CopyTestResult> {
+    const workload = parseWorkload(spec);
+    if (!this.onShare.has(workload.spec)) throw new Error(`The read source of ${spec} is not on the share.`);
+    const credentials = { ...this.credentials, ...(security ? { security } : {}) };
+    const session = await SmbSession.open(this.share, credentials, { offer: CLIENT_PROFILES['pipefill-max'].offer, ...(this.signal ? { signal: this.signal } : {}) });
+    try {
+      const result = await timedCopy(
+        { session, workload, seed: this.seed, verify: true, ...(this.signal ? { signal: this.signal } : {}), ...(options.link ? { link: options.link } : {}), ...(options.budget ? { budget: options.budget } : {}) },
+        'pipefill-max',
+        'read',
+        this.sourceRoot(workload),
+      );
+      return { ...result, workload: workload.spec };
+    } finally {
+      await session.end().catch(() => undefined);
+    }
+  }
+
+  /** Whether Pipefill's own write of this workload (the read source) has run. */
+  hasSource(spec: string): boolean {
+    return this.onShare.has(parseWorkload(spec).spec);
+  }
+
+  /** The session a generation's copies ran on (the signing check opens its own). */
+  sessionOf(profile: ClientProfileId): SmbSession | undefined {
+    return this.sessions.get(profile);
+  }
+
+  /** Removes the scratch folder and the local sources, ends every session. Never throws. */
+  async close(): Promise<void> {
+    for (const source of this.sources.values()) {
+      await source.close().catch(() => undefined);
+      source.remove();
+    }
+    const quick = { timeoutMs: CLEANUP_TIMEOUT_MS };
+    if (this.owner.connection.isOpen) {
+      await this.scratch.remove(quick).catch(() => undefined);
+    }
+    await Promise.all([...this.sessions.values()].map((session) => session.end().catch(() => undefined)));
+    if (!this.owner.connection.isOpen) {
+      // The lease went with the dead connection: a fresh session's sweep sees an orphan and removes it.
+      const fresh = await SmbSession.open(this.share, this.credentials, { timeoutMs: 3_000 }).catch(() => undefined);
+      if (fresh) {
+        await removeStaleScratch(fresh, quick).catch(() => undefined);
+        await fresh.end().catch(() => undefined);
+      }
+    }
+  }
+}
