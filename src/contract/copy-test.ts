@@ -75,7 +75,7 @@ export const CopyTestResultSchema = z.object({
       rateMbps: z.number(),
       /** Whose rate: the copy's own, or (a directory set) the same generation's file copy's just before. */
       rateFrom: z.enum(['this-copy', 'file-copy']).optional(),
-      /** Half-width of the rate's 95% interval as a share of it; null when the slot ran out before it settled. */
+      /** How far the two halves of the rate disagreed, as a share of it; null when no spread could be measured. */
       rateRelativeHalfWidth: z.number().nullable(),
       lowSeconds: z.number(),
       highSeconds: z.number().nullable(),

@@ -25,7 +25,7 @@ export function protectionText(negotiated: Pick<CopyTestResult['negotiated'], 's
 
 /**
  * What of a budgeted copy was measured and what projected: "projected from
- * 12.0 MB in 1.40 s (rate settled at 41.2 Mb/s +/- 3%); 95%: 5.9-6.6 s".
+ * 12.0 MB in 1.40 s, 1 file (rate settled at 41.2 Mb/s +/- 3%); 5.90-6.60 s at the rate's spread".
  */
 export function projectionText(projected: NonNullable<CopyTestResult['projected']>): string {
   const megabytes = (projected.measuredBytes / 1e6).toFixed(projected.measuredBytes < 1e7 ? 2 : 1);
@@ -36,7 +36,7 @@ export function projectionText(projected: NonNullable<CopyTestResult['projected'
       : projected.stoppedBy === 'settled'
         ? `rate settled at ${projected.rateMbps.toFixed(1)} Mb/s${spread}`
         : `slot ran out before the rate settled; ${projected.rateMbps.toFixed(1)} Mb/s while data moved`;
-  const range = projected.highSeconds === null ? 'no interval' : `95%: ${projected.lowSeconds.toFixed(2)}-${projected.highSeconds.toFixed(2)} s`;
+  const range = projected.highSeconds === null ? 'no range can be given' : `${projected.lowSeconds.toFixed(2)}-${projected.highSeconds.toFixed(2)} s at the rate's spread`;
   return `projected from ${megabytes} MB in ${projected.measuredSeconds.toFixed(2)} s, ${projected.filesTouched} file${projected.filesTouched === 1 ? '' : 's'} (${how}); ${range}`;
 }
 

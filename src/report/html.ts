@@ -2,7 +2,7 @@
 // SVG, no script and nothing fetched, so it opens from a ticket attachment and
 // prints cleanly (Chromium turns it into the PDF). Pure.
 
-import { cryptoRateRows, headlineFinding, LAYER_LABELS, negotiatedText, pathEvents, pipeFor, protectionSummary, protectionText } from '../contract/report-views.js';
+import { cryptoRateRows, headlineFinding, LAYER_LABELS, negotiatedText, pathEvents, pipeFor, projectionText, protectionSummary, protectionText } from '../contract/report-views.js';
 import type { Report } from '../contract/report.js';
 import { formatBinaryBytes, formatByteRate, formatBytes, formatDuration, formatRate } from '../model/units.js';
 import { barChartSvg, escapeXml } from './svg.js';
@@ -53,8 +53,9 @@ export function reportHtml(report: Report): string {
     : '';
   const rows = findings.map((f, index) => {
     const test = report.copyTests[index];
-    return `<tr>${cell(`${f.profile} ${f.op} ${f.workload}`)}${cell(formatDuration(f.measuredSeconds * 1000), true)}${cell(formatDuration(f.expectedSeconds * 1000), true)}${cell(formatRate(f.measuredMbps * 1e6), true)}${cell(f.verdict.replace(/-/g, ' '), false, f.verdict)}${cell(LAYER_LABELS[f.limitedBy])}${cell(test ? negotiatedText(test.negotiated) : '')}</tr>`;
+    return `<tr>${cell(`${f.profile} ${f.op} ${f.workload}`)}${cell(`${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`, true)}${cell(formatDuration(f.expectedSeconds * 1000), true)}${cell(formatRate(f.measuredMbps * 1e6), true)}${cell(f.verdict.replace(/-/g, ' '), false, f.verdict)}${cell(LAYER_LABELS[f.limitedBy])}${cell(test ? negotiatedText(test.negotiated) : '')}</tr>`;
   });
+  const projectedNotes = report.copyTests.flatMap((test) => (test.projected ? [`<li>${escapeXml(`${test.profile} ${test.op} ${test.workload}: ${projectionText(test.projected)}`)}</li>`] : []));
   const sentences = findings.map((f) => `<div class="finding"><p><strong>${escapeXml(`${f.profile} ${f.op} ${f.workload}`)}</strong>: ${escapeXml(f.sentence)}</p></div>`);
   const emulated = report.copyTests.find((test) => test.emulation)?.emulation;
   // What the path did during the copies (stalls, a changed round trip, loss), where it did anything.
@@ -88,6 +89,7 @@ ${pipe ? `The path holds ${escapeXml(formatBytes(pipe.bdpBytes))} in flight (its
 ${rows.join('\n')}
 </tbody>
 </table>
+${projectedNotes.length > 0 ? `<p class="muted">* Projected: the copy stopped within the run's ${report.options.budgetSeconds ?? ''} s budget and the rest of its workload was projected from what it measured. ${escapeXml(report.options.settleRule ?? '')}</p>\n<ul class="muted">\n${projectedNotes.join('\n')}\n</ul>` : ''}
 ${emulated ? `<p class="muted">${escapeXml(emulated)}</p>` : ''}
 ${pathNotes.length > 0 ? `<h2>What the path did during the copies</h2>\n<ul>\n${pathNotes.join('\n')}\n</ul>` : ''}
 ${cryptoSection}

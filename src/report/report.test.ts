@@ -150,3 +150,25 @@ describe('signing and encryption in a report', () => {
     expect(pipeFor(fast, finding)?.bars.map((bar) => bar.layer)).not.toContain('SMB signing');
   });
 });
+
+describe('projected copies in the report', () => {
+  it('marks a projected time, says what was measured, and keeps reports from before budgets valid', () => {
+    expect(ReportSchema.parse(slow).options.budgetSeconds).toBeUndefined();
+    const [first, ...rest] = slow.copyTests;
+    const [finding, ...others] = slow.diagnosis.findings;
+    if (!first || !finding) throw new Error('fixture has no copies');
+    const projected = {
+      ...slow,
+      options: { ...slow.options, budgetSeconds: 60, settleRule: 'A budgeted copy stops once its rate has settled.' },
+      copyTests: [{ ...first, projected: { stoppedBy: 'settled' as const, measuredBytes: 3_000_000, measuredSeconds: 1.25, filesTouched: 1, rateMbps: 41.2, rateFrom: 'this-copy' as const, rateRelativeHalfWidth: 0.03, lowSeconds: 5.9, highSeconds: 6.6 } }, ...rest],
+      diagnosis: { ...slow.diagnosis, findings: [{ ...finding, projected: true }, ...others] },
+    };
+    const html = reportHtml(ReportSchema.parse(projected));
+    expect(html).toContain("* Projected: the copy stopped within the run's 60 s budget");
+    expect(html).toContain('projected from 3.00 MB in 1.25 s, 1 file (rate settled at 41.2 Mb/s ± 3%); 5.90-6.60 s at the rate&#39;s spread');
+    const csv = reportCsv(projected).split('\n');
+    expect(csv[0]).toContain('projected,measured_bytes,measured_seconds');
+    expect(csv[1]).toMatch(/,true,3000000,1\.25$/);
+    expect(csv[2]).toMatch(/,false,\d+,[\d.]+$/);
+  });
+});

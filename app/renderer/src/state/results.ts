@@ -9,6 +9,8 @@ export interface ResultRow {
   readonly key: string;
   readonly label: string;
   readonly measuredSeconds: number;
+  /** measuredSeconds was projected from a copy stopped within the budget. */
+  readonly projected: boolean;
   readonly expectedSeconds: number;
   readonly measuredMbps: number;
   readonly verdict: Finding['verdict'];
@@ -25,6 +27,7 @@ export function resultRows(report: Report): ResultRow[] {
     key: `${index}-${finding.profile}-${finding.op}-${finding.workload}`,
     label: `${finding.profile} ${finding.op} ${finding.workload}`,
     measuredSeconds: finding.measuredSeconds,
+    projected: finding.projected ?? false,
     expectedSeconds: finding.expectedSeconds,
     measuredMbps: finding.measuredMbps,
     verdict: finding.verdict,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyProgress, INITIAL_RUN } from './run.js';
+import { applyProgress, budgetText, INITIAL_RUN } from './run.js';
 
 describe('run state', () => {
   it('keeps one live series per test copy and follows the fractions', () => {
@@ -15,6 +15,16 @@ describe('run state', () => {
     expect(state.fraction).toBe(0.7);
     expect(state.stepFraction).toBeCloseTo(5 / 40, 9);
     expect(state.events).toBe(4);
+  });
+
+  it("shows an assessment's budget and the time left, and keeps it through events without one", () => {
+    let state = applyProgress(INITIAL_RUN, { step: 'probe', bytes: 0, totalBytes: 0, budget: { seconds: 60, elapsedSeconds: 0.4 } });
+    state = applyProgress(state, { step: 'copy', bytes: 1, totalBytes: 2, budget: { seconds: 60, elapsedSeconds: 36.6 } });
+    expect(state.budget).toEqual({ seconds: 60, leftSeconds: 60 - 36.6 });
+    expect(budgetText(state.budget ?? { seconds: 0, leftSeconds: 0 })).toBe('Budget 60 s: 23 s left');
+    state = applyProgress(state, { step: 'copy', bytes: 2, totalBytes: 2 });
+    expect(state.budget?.seconds).toBe(60);
+    expect(applyProgress(INITIAL_RUN, { step: 'x', bytes: 0, totalBytes: 0, budget: { seconds: 20, elapsedSeconds: 25 } }).budget?.leftSeconds).toBe(0);
   });
 
   it('keeps the last overall fraction when an event has none', () => {

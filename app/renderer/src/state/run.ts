@@ -22,6 +22,8 @@ export interface RunState {
   readonly fraction: number;
   readonly series: readonly LiveSeries[];
   readonly events: number;
+  /** An assessment's time budget and the time left of it, when it runs within one. */
+  readonly budget?: { readonly seconds: number; readonly leftSeconds: number };
 }
 
 export const INITIAL_RUN: RunState = { step: 'Starting…', stepFraction: 0, fraction: 0, series: [], events: 0 };
@@ -45,5 +47,15 @@ export function applyProgress(state: RunState, event: ProgressEvent): RunState {
     fraction: event.fraction ?? state.fraction,
     series,
     events: state.events + 1,
+    ...(event.budget
+      ? { budget: { seconds: event.budget.seconds, leftSeconds: Math.max(0, event.budget.seconds - event.budget.elapsedSeconds) } }
+      : state.budget
+        ? { budget: state.budget }
+        : {}),
   };
+}
+
+/** "Budget 60 s: 23 s left". */
+export function budgetText(budget: NonNullable<RunState['budget']>): string {
+  return `Budget ${Math.round(budget.seconds)} s: ${Math.round(budget.leftSeconds)} s left`;
 }

@@ -110,7 +110,7 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
                     {row.label}
                   </button>
                 </td>
-                <td className="num">{formatDuration(row.measuredSeconds * 1000)}</td>
+                <td className="num">{formatDuration(row.measuredSeconds * 1000)}{row.projected ? " (projected)" : ""}</td>
                 <td className="num">{formatDuration(row.expectedSeconds * 1000)}</td>
                 <td className="num">{formatRate(row.measuredMbps * 1e6)}</td>
                 <td className={`verdict-${row.verdict}`}>{row.verdict.replace(/-/g, ' ')}</td>

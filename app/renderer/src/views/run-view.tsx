@@ -5,6 +5,7 @@ import type { ChartConfiguration } from 'chart.js';
 import { useMemo } from 'react';
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
 import type { RunState } from '../state/run.js';
+import { budgetText } from '../state/run.js';
 import type { AssessmentPhase, UiError } from '../state/use-assessment.js';
 
 export interface RunViewProps {
@@ -46,6 +47,7 @@ export function RunView({ phase, run, error, onCancel, onResults, onStart }: Run
       <section className="panel" aria-live="polite">
         <label htmlFor="overall">Overall</label>
         <progress id="overall" max={1} value={run.fraction} data-testid="overall-progress" />
+        {run.budget ? <p data-testid="budget-left">{budgetText(run.budget)}</p> : null}
         <label htmlFor="step">{run.step}</label>
         <progress id="step" max={1} value={run.stepFraction} />
         {phase === 'idle' && <p className="hint">No assessment is running. Start one from the Start view.</p>}
