@@ -2,7 +2,8 @@
 // readFile / createFile, on loopback, same server, same file, same run.
 // Prints MB/s (medians of ROUNDS runs), the ratios, and peak RSS of a 1 GiB
 // copy. Targets (issue 3): pipefill-max >= 1.0 x smbclient for a 256 MiB
-// file, read and write; < 200 MB RSS for a 1 GiB copy. Issue 12 adds two
+// file, read and write; < 200 MB RSS for a 1 GiB copy. Issue 15 adds the
+// CLI's own copy-test (the path a person runs, no probe first), >= 1.0 x. Issue 12 adds two
 // servers of the same run: one that requires signing (against smbclient
 // --client-protection=sign) and one that requires encryption (against
 // --client-protection=encrypt), the same targets, and the bytes per second
@@ -106,6 +107,18 @@ try {
     return (Number(match[1]) * 1024) / MB; // smbclient's 'KiloBytes/sec' (get) and 'kb/s' (put) are both KiB/s
   };
 
+  // The CLI's own copy-test, as a person runs it: no probe first, so the pipeline sizes itself from what it sees (issue 15).
+  const cliCopyTest = (op: 'read' | 'write') => {
+    const run = spawnSync(
+      process.execPath,
+      [join(root, 'dist/cli/bin.js'), 'copy-test', '--share', `//${server.share.host}:${server.share.port}/${server.share.share}`, '--user', server.credentials.user, '--password-env', 'PIPEFILL_BENCH_PASSWORD', '--profile', 'pipefill-max', '--op', op, '--workload', `file:${FILE_BYTES / 2 ** 20}MiB`, '--no-verify', '--json'],
+      { env: { ...process.env, PIPEFILL_BENCH_PASSWORD: server.credentials.password }, encoding: 'utf8' },
+    );
+    if (run.status !== 0) throw new Error(`pipefill copy-test failed: ${run.stderr}`);
+    const result = JSON.parse(run.stdout) as { seconds: number; bytes: number };
+    return result.bytes / result.seconds / MB;
+  };
+
   // node-smb2's own whole-file API: 64 KiB requests, one at a time.
   const require = createRequire(import.meta.url);
   const { Client } = require('node-smb2') as { Client: new (host: string, options: { port: number }) => { authenticate(o: object): Promise<{ connectTree(s: string): Promise<{ readFile(p: string): Promise<Buffer>; createFile(p: string, c: Buffer): Promise<void>; removeFile(p: string): Promise<void> }> }>; close(): Promise<void> } };
@@ -139,6 +152,8 @@ try {
     ['pipefill-max write', () => { const r = pipefill('write', 'pipefill-put.bin', FILE_BYTES, false); noteRss('write', r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
     // The same through Node's own socket (no sender addon): what other platforms get.
     ['pipefill-max write, Node socket', () => { const r = pipefill('write', 'pipefill-put.bin', FILE_BYTES, false, local, { PIPEFILL_NATIVE_SEND: '0' }); noteRss('write, Node socket', r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
+    ['pipefill copy-test read (CLI, no probe)', () => cliCopyTest('read')],
+    ['pipefill copy-test write (CLI, no probe)', () => cliCopyTest('write')],
     ['smbclient get', () => smbclient('get bench.bin /dev/null')],
     ['smbclient put', () => smbclient(`put ${local} smbclient-put.bin`)],
     ['node-smb2 readFile', () => nodeSmb2('read')],
@@ -180,6 +195,8 @@ try {
     'Ratios (target >= 1.0 against smbclient):',
     `  pipefill-max read  / smbclient get       ${(m('pipefill-max read') / m('smbclient get')).toFixed(2)}x`,
     `  pipefill-max write / smbclient put       ${(m('pipefill-max write') / m('smbclient put')).toFixed(2)}x`,
+    `  copy-test read (CLI, no probe) / get     ${(m('pipefill copy-test read (CLI, no probe)') / m('smbclient get')).toFixed(2)}x`,
+    `  copy-test write (CLI, no probe) / put    ${(m('pipefill copy-test write (CLI, no probe)') / m('smbclient put')).toFixed(2)}x`,
     `  (Node socket write / smbclient put       ${(m('pipefill-max write, Node socket') / m('smbclient put')).toFixed(2)}x)`,
     `  pipefill-max read  / node-smb2 readFile  ${(m('pipefill-max read') / m('node-smb2 readFile')).toFixed(2)}x`,
     `  pipefill-max write / node-smb2 createFile ${(m('pipefill-max write') / m('node-smb2 createFile')).toFixed(2)}x`,

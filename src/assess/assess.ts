@@ -127,6 +127,9 @@ function reserveSeconds(rttMs: number, entries: number): number {
   return 1.5 + (rttMs / 1000) * (entries / 4 + 12);
 }
 
+/** Round trips a budgeted file copy gets at least (when it takes longer than that whole): XP's opening sequence and about sixteen reads. */
+const FILE_MINIMUM_RTTS = 28;
+
 /** A write reads back what it wrote: about a fifth more than the copy on the paths measured (the read-back is Pipefill's own pipeline). */
 const WRITE_OVERHEAD = 1.2;
 /** Round trips around each copy outside its timed part: its folder made, the read-back's opens and closes. */
@@ -214,7 +217,11 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
           // A directory set must reach its second file's data: its first file's round trips are what it projects the rest with.
           const first = parsed.files.slice(0, 1);
           const firstOnly = { ...parsed, files: first, totalBytes: first.reduce((sum, file) => sum + file.bytes, 0) };
-          const minimumSeconds = parsed.kind === 'dirset' && parsed.files.length > 1 ? 2 * predictTransfer(driven(profile), serverProfile, op, firstOnly, link).seconds + (8 * link.rttMs) / 1000 : 0;
+          // A file copy must see a rate: its opening round trips and a couple of dozen more (a synchronous client's requests).
+          const minimumSeconds =
+            parsed.kind === 'dirset' && parsed.files.length > 1
+              ? 2 * predictTransfer(driven(profile), serverProfile, op, firstOnly, link).seconds + (8 * link.rttMs) / 1000
+              : Math.min(expectedSeconds, (FILE_MINIMUM_RTTS * link.rttMs) / 1000);
           planned.push({ index: planned.length, profile, op, workload, expectedSeconds, minimumSeconds });
         }
       }
