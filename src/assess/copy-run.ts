@@ -193,12 +193,13 @@ export class AssessmentCopies {
       source.remove();
     }
     const quick = { timeoutMs: CLEANUP_TIMEOUT_MS };
-    if (this.owner.connection.isOpen) {
-      await this.scratch.remove(quick).catch(() => undefined);
-    }
+    // A connection that died (a path that went silent) says the others may be stuck behind it too: no
+    // removal through them (each request would wait out its timeout), just the sessions ended and a
+    // fresh one's sweep, which finds the folder orphaned once its lease is gone.
+    const broken = [...this.sessions.values()].some((session) => !session.connection.isOpen);
+    if (!broken) await this.scratch.remove(quick).catch(() => undefined);
     await Promise.all([...this.sessions.values()].map((session) => session.end().catch(() => undefined)));
-    if (!this.owner.connection.isOpen) {
-      // The lease went with the dead connection: a fresh session's sweep sees an orphan and removes it.
+    if (broken) {
       const fresh = await SmbSession.open(this.share, this.credentials, { timeoutMs: 3_000 }).catch(() => undefined);
       if (fresh) {
         await removeStaleScratch(fresh, quick).catch(() => undefined);

@@ -185,8 +185,10 @@ describe.skipIf(!canRunLab)('a failing link', () => {
   it('blackholed for 60 s during an assessment: a one-line typed error naming the copy it stopped at, within the bound', async () => {
     const before = scratchOnShare(state);
     const run = pipefill(state, ['assess', ...login(state), '--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`, '--server', 'samba', '--quick', '--json']);
-    // The probe is done once the copies' scratch appears on the share.
-    for (let i = 0; i < 600 && scratchOnShare(state).every((name) => before.includes(name)); i++) await sleep(100);
+    // The scratch folder appears beside the probe (the sessions open while it runs); the copies have begun
+    // once the first one's folder (Pipefill's own write of the file, every read's source) is in it.
+    const copying = () => scratchOnShare(state).some((name) => !before.includes(name) && existsSync(join(state.samba?.sharePath ?? '', name, 'source-file')));
+    for (let i = 0; i < 600 && !copying(); i++) await sleep(100);
     await sleep(500);
     const { outcome, failedAfter } = await blackholeFor60s(state, run);
     console.log(`assessment, 60 s blackhole: failed ${(failedAfter / 1000).toFixed(1)} s after the cut: ${outcome.stderr.trim().split('\n')[0]}`);
