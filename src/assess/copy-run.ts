@@ -98,8 +98,9 @@ export class AssessmentCopies {
 
   /**
    * One copy through the engine's one timed path. Pipefill's own write of a
-   * workload is the read source of every generation: it runs first, whole
-   * (never budgeted), into the shared source folder.
+   * workload is the read source of every generation: it runs first into the
+   * shared source folder, all of a file and, in a budgeted run, the first
+   * two files of a directory set whole (see budgetFor).
    */
   async copy(profile: ClientProfileId, op: Op, spec: string, options: { link?: Link; budget?: CopyBudgetOptions } & CopyCallbacks): Promise<CopyTestResult> {
     if (this.signal?.aborted) throw cancelledError();
