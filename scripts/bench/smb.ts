@@ -11,7 +11,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLoopbackServers } from '../../src/lab/loopback-servers.js';
 import { withAuthenticationFile } from '../../src/lab/smbclient-auth.js';
@@ -46,6 +46,8 @@ function patternFile(path: string, bytes: number): void {
 // Everything on tmpfs lives in one folder of the bench's own with an unguessable name (as root, a
 // guessable /dev/shm name could be a planted link).
 const benchDir = freshDirectory('/dev/shm', 'pipefill-bench-');
+// smbd serves the shares below it as the share's own user, who must be able to pass through (0700 denied every open).
+chmodSync(benchDir, 0o755);
 const servers = await startLoopbackServers({ sharePath: join(benchDir, 'share') });
 const server = servers.samba;
 // The same share twice more, behind servers that require signing and encryption.
