@@ -5,28 +5,15 @@
 // 10% of the configured link, and the layer named in constructed cases.
 
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../contract/report.js';
-import { ReportSchema } from '../contract/report.js';
+import { assessInLab } from '../lab/bench.js';
 import { SambaServer } from '../lab/samba.js';
-import type { LabState } from '../lab/wan-lab.js';
-import { DATACENTER_ADDRESS, inBranch, IPERF_PORT, labDown, labEndpoints, labUp } from '../lab/wan-lab.js';
+import { DATACENTER_ADDRESS, labDown, labEndpoints, labUp } from '../lab/wan-lab.js';
 
 const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun');
 if (!canRunLab) console.warn('SKIPPED: the assessment lab tests need Linux, root and /dev/net/tun.');
-const cli = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
-function assessInLab(state: LabState, share: string, password: string, extra: readonly string[]): { report: Report; seconds: number } {
-  const started = Date.now();
-  const run = inBranch(state, process.execPath, [cli, 'assess', '--share', share, '--user', 'pipefill', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`, '--server', 'samba', '--json', ...extra], {
-    env: { ...process.env, PIPEFILL_LAB_PASSWORD: password },
-    timeoutMs: 300_000,
-  });
-  const seconds = (Date.now() - started) / 1000;
-  if (run.status !== 0) throw new Error(`assess failed: ${run.stderr}`);
-  return { report: ReportSchema.parse(JSON.parse(run.stdout)), seconds };
-}
 
 const finding = (report: Report, profile: string, op: string) => report.diagnosis.findings.find((f) => f.profile === profile && f.op === op && f.workload.startsWith('file:'));
 

@@ -29,7 +29,7 @@ import { localEngineStack } from './engine-stack.js';
 import { protectionCheck } from './protection-check.js';
 import { AssessmentCopies } from './copy-run.js';
 import type { CopyBudgetOptions } from '../smb/copy-budget.js';
-import { SETTLE_RULE_TEXT, waterFill } from '../model/settle.js';
+import { budgetSlot, SETTLE_RULE_TEXT } from '../model/settle.js';
 import { cancelledError, SmbError } from '../smb/errors.js';
 
 export const DEFAULT_ASSESS_PROFILES: readonly ClientProfileId[] = ['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3', 'pipefill-max'];
@@ -134,19 +134,6 @@ const FILE_MINIMUM_RTTS = 28;
 const WRITE_OVERHEAD = 1.2;
 /** Round trips around each copy outside its timed part: its folder made, the read-back's opens and closes. */
 const perCopySeconds = (rttMs: number) => (8 * rttMs) / 1000;
-
-/**
- * The first copy's share of what is left: every copy first gets its minimum
- * (all of them scaled down alike when even those do not fit: the budget is
- * kept, the projections get rougher), then the rest is water-filled by need.
- */
-export function budgetSlot(needs: readonly number[], minimums: readonly number[], available: number): number {
-  const floor = minimums.reduce((sum, minimum) => sum + minimum, 0);
-  const first = minimums[0] ?? 0;
-  if (floor >= available) return floor > 0 ? (first * available) / floor : 0;
-  const [extra = 0] = waterFill(needs.map((need, index) => Math.max(0, need - (minimums[index] ?? 0))), available - floor);
-  return first + extra;
-}
 
 /** The shortest slot a budgeted copy gets, however little time is left: enough round trips to see a rate. */
 const minimumSlotSeconds = (rttMs: number) => Math.max(0.3, (12 * rttMs) / 1000);

@@ -9,27 +9,13 @@
 // read: too few completions after their opening round trips).
 
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Report } from '../contract/report.js';
-import { ReportSchema } from '../contract/report.js';
-import type { LabState } from '../lab/wan-lab.js';
-import { DATACENTER_ADDRESS, inBranch, IPERF_PORT, labDown, labEndpoints, labUp, median } from '../lab/wan-lab.js';
+import { assessInLab } from '../lab/bench.js';
+import { labDown, labEndpoints, labUp, median } from '../lab/wan-lab.js';
 
 const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun');
 if (!canRunLab) console.warn('SKIPPED: the budgeted assessment lab test needs Linux, root and /dev/net/tun.');
-const cli = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
-function assessInLab(state: LabState, extra: readonly string[]): { report: Report; seconds: number } {
-  const { share, password } = labEndpoints(state);
-  const started = Date.now();
-  const run = inBranch(state, process.execPath, [cli, 'assess', '--share', share ?? '', '--user', 'pipefill', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`, '--server', 'samba', '--json', ...extra], {
-    env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '' },
-    timeoutMs: 400_000,
-  });
-  if (run.status !== 0) throw new Error(`assess failed: ${run.stderr}`);
-  return { report: ReportSchema.parse(JSON.parse(run.stdout)), seconds: (Date.now() - started) / 1000 };
-}
 
 describe.skipIf(!canRunLab)('the assessment within its budget, against every byte moved', () => {
   afterAll(async () => {
@@ -39,9 +25,10 @@ describe.skipIf(!canRunLab)('the assessment within its budget, against every byt
   it('keeps the default 60 s budget on 52 Mb/s / 75 ms and projects each copy near its full time', async () => {
     const state = await labUp({ bandwidthBitsPerSecond: 52e6, rttMs: 75 });
     try {
-      const full = assessInLab(state, ['--full']);
+      const { share, password } = labEndpoints(state);
+      const full = assessInLab(state, share ?? '', password ?? '', ['--full']);
       const { fileBytes, dirsetScale } = full.report.options;
-      const budgeted = assessInLab(state, ['--file-size', `${fileBytes}B`, '--dirset-scale', String(dirsetScale)]);
+      const budgeted = assessInLab(state, share ?? '', password ?? '', ['--file-size', `${fileBytes}B`, '--dirset-scale', String(dirsetScale)]);
       const { report } = budgeted;
       console.log(`budget lab 52 Mb/s / 75 ms: full ${full.seconds.toFixed(1)} s; default ${budgeted.seconds.toFixed(1)} s (report ${report.timing?.totalSeconds.toFixed(1)} s: probe ${report.timing?.probeSeconds.toFixed(1)}, copies ${report.timing?.copiesSeconds.toFixed(1)}); probe ${report.probes.bandwidth.mbps.toFixed(1)} Mb/s, ${report.probes.rtt.medianMs.toFixed(1)} ms`);
       const errors: number[] = [];

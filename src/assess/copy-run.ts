@@ -182,11 +182,6 @@ export class AssessmentCopies {
     return this.onShare.has(parseWorkload(spec).spec);
   }
 
-  /** The session a generation's copies ran on (the signing check opens its own). */
-  sessionOf(profile: ClientProfileId): SmbSession | undefined {
-    return this.sessions.get(profile);
-  }
-
   /** Removes the scratch folder and the local sources, ends every session. Never throws. */
   async close(): Promise<void> {
     for (const source of this.sources.values()) {

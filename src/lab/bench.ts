@@ -6,6 +6,8 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Report } from '../contract/report.js';
+import { ReportSchema } from '../contract/report.js';
 import type { ClientProfile, ClientProfileId, Op } from '../model/client-profiles.js';
 import { MIB } from '../model/client-profiles.js';
 import { PipefillError } from '../model/errors.js';
@@ -99,6 +101,18 @@ function smbclientMbps(state: LabState, localFile: string): { read: number; writ
 
 /** The built CLI, which runs inside the branch namespace (the same path from src/lab and dist/lab). */
 const cliEntry = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+
+/** The built CLI's `assess` in the branch namespace against a share in the datacenter, with iperf3 there; its report and wall time. */
+export function assessInLab(state: LabState, share: string, password: string, extra: readonly string[]): { report: Report; seconds: number } {
+  const started = Date.now();
+  const run = inBranch(state, process.execPath, [cliEntry, 'assess', '--share', share, '--user', 'pipefill', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`, '--server', 'samba', '--json', ...extra], {
+    env: { ...process.env, PIPEFILL_LAB_PASSWORD: password },
+    timeoutMs: 400_000,
+  });
+  const seconds = (Date.now() - started) / 1000;
+  if (run.status !== 0) throw new PipefillError('lab-failed', `assess failed: ${run.stderr.trim()}`, 'Run it by hand inside the lab to see more.');
+  return { report: ReportSchema.parse(JSON.parse(run.stdout)), seconds };
+}
 
 export function copyTest(state: LabState, profile: ClientProfileId, op: Op, workload: string): { seconds: number; bytes: number } {
   const { share, user, password } = labEndpoints(state);

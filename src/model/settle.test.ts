@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { projectSeconds, settledRate, waterFill } from './settle.js';
+import { budgetSlot, projectSeconds, settledRate, waterFill } from './settle.js';
 
 /** Completions every `gapMs` of `bytes(index)` each, from t = 0. */
 const completions = (count: number, gapMs: number, bytes: (index: number) => number) => {
@@ -91,5 +91,18 @@ describe('waterFill', () => {
 
   it('never hands out negative time', () => {
     expect(waterFill([1, 2], -5)).toEqual([0, 0]);
+  });
+});
+
+describe('budgetSlot', () => {
+  it('gives the first copy its minimum and its water-filled share of the rest', () => {
+    // Minimums 1 + 1 + 1 leave 6 of 9; needs beyond them 0, 4, 9: the first needs nothing more, the others 3 each.
+    expect(budgetSlot([1, 5, 10], [1, 1, 1], 9)).toBeCloseTo(1, 9);
+    expect(budgetSlot([5, 1, 10], [1, 1, 1], 9)).toBeCloseTo(1 + 3, 9);
+  });
+
+  it('scales every minimum down alike when even they do not fit', () => {
+    expect(budgetSlot([10, 10], [4, 2], 3)).toBeCloseTo(2, 9);
+    expect(budgetSlot([10], [0], 0)).toBe(0);
   });
 });

@@ -152,3 +152,16 @@ export function waterFill(expectedSeconds: readonly number[], availableSeconds: 
   }
   return slots;
 }
+
+/**
+ * The first copy's share of what is left: every copy first gets its minimum
+ * (all of them scaled down alike when even those do not fit: the budget is
+ * kept, the projections get rougher), then the rest is water-filled by need.
+ */
+export function budgetSlot(needs: readonly number[], minimums: readonly number[], available: number): number {
+  const floor = minimums.reduce((sum, minimum) => sum + minimum, 0);
+  const first = minimums[0] ?? 0;
+  if (floor >= available) return floor > 0 ? (first * available) / floor : 0;
+  const [extra = 0] = waterFill(needs.map((need, index) => Math.max(0, need - (minimums[index] ?? 0))), available - floor);
+  return first + extra;
+}

@@ -90,10 +90,6 @@ export class CopyBudget {
     readonly options: CopyBudgetOptions,
   ) {}
 
-  get stoppedBy(): StoppedBy | undefined {
-    return this.stopped;
-  }
-
   /** Before a file or folder: is there time for it? A copy that has moved no data yet goes on: nothing could be projected. */
   mayStartNext(): boolean {
     const { wholeFiles } = this.options;
