@@ -194,7 +194,8 @@ export class AssessmentCopies {
     // fresh one's sweep, which finds the folder orphaned once its lease is gone.
     const broken = [...this.sessions.values()].some((session) => !session.connection.isOpen);
     if (!broken) await this.scratch.remove(quick).catch(() => undefined);
-    await Promise.all([...this.sessions.values()].map((session) => session.end().catch(() => undefined)));
+    // On a broken path a log-off would wait out its own timeout on every session: the sockets just close.
+    await Promise.all([...this.sessions.values()].map((session) => (broken ? session.connection.end() : session.end()).catch(() => undefined)));
     if (broken) {
       const fresh = await SmbSession.open(this.share, this.credentials, { timeoutMs: 3_000 }).catch(() => undefined);
       if (fresh) {
