@@ -93,6 +93,8 @@ interface Pending {
   readonly replyBytes: number;
   /** The request's size on the wire (for the connection's rate). */
   readonly sentBytes: number;
+  /** When it was handed to the writer (performance.now()). */
+  readonly sentAt: number;
   interims: number;
   settled: boolean;
   resolve(response: SmbResponse): void;
@@ -167,6 +169,7 @@ export class SmbConnection {
   /** Request and reply bytes of finished requests in the current rate window, and the best rate seen (bytes per ms). */
   private rateWindow = { startedAt: performance.now(), bytes: 0 };
   private bestBytesPerMs = 0;
+  private fastestMs = Infinity;
   /** What the replies still owed can bring back, in all (bounds the next frame). */
   private replyBytesOwed = 0;
   private readonly watchdog: NodeJS.Timeout;
@@ -205,6 +208,17 @@ export class SmbConnection {
   }
 
   /** The TCP connection's own addresses, to find it in the kernel's socket table. */
+  /**
+   * The quickest request-to-answer time seen on this connection, ms: the
+   * path's round trip plus the server's least work, so an upper bound of
+   * the RTT that tightens with every exchange (negotiate, session set-up and
+   * tree connect already give one before any data moves). Undefined before
+   * the first answer.
+   */
+  get fastestExchangeMs(): number | undefined {
+    return Number.isFinite(this.fastestMs) ? this.fastestMs : undefined;
+  }
+
   get endpoints(): { readonly localAddress: string; readonly localPort: number; readonly remoteAddress: string; readonly remotePort: number } {
     return { localAddress: this.socket.localAddress ?? '', localPort: this.socket.localPort ?? 0, remoteAddress: this.socket.remoteAddress ?? '', remotePort: this.socket.remotePort ?? 0 };
   }
@@ -341,7 +355,7 @@ export class SmbConnection {
       frames.push(...pieces);
       return new Promise<SmbResponse>((resolve, reject) => {
         const replyBytes = spec.replyBytes ?? DEFAULT_REPLY_BYTES;
-        const pending: Pending = { charge, spec, sealed: seal, signed: sign, replyBytes, sentBytes: messageBytes, interims: 0, settled: false, resolve, reject };
+        const pending: Pending = { charge, spec, sealed: seal, signed: sign, replyBytes, sentBytes: messageBytes, sentAt: performance.now(), interims: 0, settled: false, resolve, reject };
         if (this.pending.size === 0) this.madeProgress(); // silence counts from the first request out
         this.pending.set(messageId, pending);
         this.owe(replyBytes);
@@ -504,6 +518,8 @@ export class SmbConnection {
     this.owe(-pending.replyBytes);
     this.delivered(pending.sentBytes + message.length);
     this.madeProgress();
+    // A request taken async waited on the server, not the path: only direct answers time the round trip.
+    if (pending.interims === 0) this.fastestMs = Math.min(this.fastestMs, performance.now() - pending.sentAt);
     const body = message.subarray(SMB2_HEADER_BYTES);
     const ok = header.status === Status.success || pending.spec.okStatuses?.includes(header.status) === true;
     this.settle(pending, ok ? undefined : errorForStatus(header.status, pending.spec.what), { header, body, message, encrypted });

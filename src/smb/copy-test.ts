@@ -11,7 +11,7 @@ import type { SharePath } from '../model/share-path.js';
 import type { Workload } from '../model/workloads.js';
 import { parseWorkload } from '../model/workloads.js';
 import type { RequestOptions } from './connection.js';
-import { emulationNote, pipelineFor } from './drivers.js';
+import { emulationNote, pipelineFor, pipelineGrowth } from './drivers.js';
 import { cancelledError, SmbError } from './errors.js';
 import { LocalSource } from './local-source.js';
 import { PatternSource } from './pattern.js';
@@ -23,6 +23,7 @@ import { sampleTcpInfo, tcpEvidence } from './tcp-info.js';
 import { TimelineRecorder } from './timeline.js';
 import type { CopyBudgetOptions, RateHint } from './copy-budget.js';
 import { CopyBudget } from './copy-budget.js';
+import type { PipelineGrowth } from './transfer.js';
 import { transferFile } from './transfer.js';
 
 export interface CopyTestRequest {
@@ -156,6 +157,7 @@ async function moveWorkload(context: RunContext, profileId: ClientProfileId, op:
             op,
             fileBytes: bytes,
             pipeline: pipelineFor(profile, session.negotiated, op, bytes, options.link),
+            ...growthOption(pipelineGrowth(profile, session.negotiated, op, options.link)),
             pattern: new PatternSource(seed, file.path),
             ...(local ? { source: local.writeSource(file.path) } : {}),
             verify: options.verify,
@@ -175,6 +177,8 @@ async function moveWorkload(context: RunContext, profileId: ClientProfileId, op:
   }
   return { roundTrips, prefixes, dataSeconds: dataSecondsTotal, dataBytes: [...prefixes.values()].reduce((sum, bytes) => sum + bytes, 0) };
 }
+
+const growthOption = (growth: PipelineGrowth | undefined) => (growth ? { growth } : {});
 
 export interface TimedCopyContext extends RunContext {
   readonly link?: Link;

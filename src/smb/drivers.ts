@@ -2,12 +2,13 @@
 // request size (within what the server negotiated), copy-engine depth and
 // chunk, and whether it is an emulation.
 
-import type { ClientProfile, Op } from '../model/client-profiles.js';
+import type { ClientProfile, CopyPipeline, Op } from '../model/client-profiles.js';
 import { KIB, MIB } from '../model/client-profiles.js';
 import type { FilePipeline } from '../model/in-flight.js';
 import { BYTES_PER_CREDIT, filePipeline } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
 import type { Negotiated } from './session.js';
+import type { PipelineGrowth } from './transfer.js';
 
 /**
  * Pipefill's own pipeline keeps at most this much in flight: enough for a
@@ -25,19 +26,31 @@ export function requestLimit(profile: ClientProfile, negotiated: Negotiated, op:
 
 /**
  * The pipeline for one file. Pipefill's own profile sizes itself to the path
- * when the path is known (2 x BDP, as the model assumes) and otherwise fills
- * its in-flight budget; the credit window holds it to the server's grant.
+ * when the path is known (2 x BDP, as the model assumes); when it is not, it
+ * starts at its least depth and deepens as it runs (see `pipelineGrowth`).
+ * The credit window holds it to the server's grant.
  */
 export function pipelineFor(profile: ClientProfile, negotiated: Negotiated, op: Op, fileBytes: number, link?: Link): FilePipeline {
   const request = requestLimit(profile, negotiated, op);
   const pipeline = profile.pipeline[op];
   if (pipeline.kind === 'fill-bdp') {
     const budgetDepth = Math.max(1, Math.floor(MAX_IN_FLIGHT_BYTES / request));
-    // An unknown path gets the whole budget; a known one, what its BDP needs.
-    const sized = link ? filePipeline(pipeline, fileBytes, request, link) : filePipeline({ kind: 'table', rows: [{ upToFileBytes: Infinity, depth: budgetDepth, chunkBytes: request }] }, fileBytes, request);
+    const least: CopyPipeline = { kind: 'table', rows: [{ upToFileBytes: Infinity, depth: pipeline.minDepth, chunkBytes: request }] };
+    const sized = link ? filePipeline(pipeline, fileBytes, request, link) : filePipeline(least, fileBytes, request);
     return { ...sized, depth: Math.min(sized.depth, budgetDepth) };
   }
   return filePipeline(pipeline, fileBytes, request, link);
+}
+
+/**
+ * How far a pipeline may deepen while it runs: only Pipefill's own, and only
+ * when no probe measured the path. Filling the whole in-flight budget from
+ * the start was the wrong guess on a short path (src/model/self-sizing.ts).
+ */
+export function pipelineGrowth(profile: ClientProfile, negotiated: Negotiated, op: Op, link?: Link): PipelineGrowth | undefined {
+  const pipeline = profile.pipeline[op];
+  if (pipeline.kind !== 'fill-bdp' || link) return undefined;
+  return { maxDepth: Math.max(pipeline.minDepth, Math.min(pipeline.maxDepth, Math.floor(MAX_IN_FLIGHT_BYTES / requestLimit(profile, negotiated, op)))), bdpMultiple: pipeline.bdpMultiple };
 }
 
 /** What the UI and report say about a profile that Pipefill imitates rather than speaks. */

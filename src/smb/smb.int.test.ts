@@ -66,6 +66,17 @@ describe('copy tests against smbd', () => {
     });
   });
 
+  it('times its quickest exchange from the opening ones, before any data: what a pipeline without a probe sizes itself from', async () => {
+    const started = performance.now();
+    const session = await SmbSession.open(server.share, server.credentials);
+    const openingMs = performance.now() - started;
+    const fastest = session.connection.fastestExchangeMs;
+    await session.end();
+    expect(fastest).toBeGreaterThan(0);
+    // Negotiate, two session set-ups and a tree connect: the quickest is at most a quarter of them all.
+    expect(fastest).toBeLessThanOrEqual(openingMs / 4);
+  });
+
   it('says when a generation is emulated', async () => {
     const xp = await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'xp-smb1', op: 'read', workload: 'file:64KiB' });
     expect(xp.emulation).toMatch(/SMB1 is not spoken.*one 60 KiB read at a time.*emulated over SMB 2\.1/);

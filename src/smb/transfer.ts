@@ -7,6 +7,7 @@
 import { setMaxListeners } from 'node:events';
 import type { FilePipeline } from '../model/in-flight.js';
 import { requestWithinGrant } from '../model/in-flight.js';
+import { deliveryRate, selfSizedDepth } from '../model/self-sizing.js';
 import { cancelledError, SmbError } from './errors.js';
 import type { FileRange } from './frame-writer.js';
 import type { PatternSource } from './pattern.js';
@@ -42,12 +43,34 @@ export interface FileTransfer {
    * completes). A budgeted copy stops once its rate has settled.
    */
   readonly until?: () => boolean;
+  /**
+   * A pipeline that sizes itself as it runs (Pipefill's own when no probe
+   * measured the path): it starts at `pipeline.depth` and deepens while the
+   * delivery rate times the connection's quickest exchange says the path
+   * holds more (src/model/self-sizing.ts).
+   */
+  readonly growth?: PipelineGrowth;
+}
+
+export interface PipelineGrowth {
+  /** The in-flight budget, in chunks. */
+  readonly maxDepth: number;
+  readonly bdpMultiple: number;
+}
+
+/** What a self-sizing transfer chose, for tests and the bench. */
+export interface TransferOutcome {
+  readonly bytes: number;
+  readonly depth: number;
 }
 
 /** Credits the transfer asks the server to keep granted: its requests in flight, and some headroom for metadata. */
-export function creditsNeeded(session: SmbSession, pipeline: FilePipeline): number {
-  const requestsPerChunk = Math.ceil(pipeline.chunkBytes / pipeline.requestBytes);
-  return pipeline.depth * requestsPerChunk * session.creditCharge(pipeline.requestBytes) + 16;
+export function creditsNeeded(session: SmbSession, pipeline: FilePipeline, depth = pipeline.depth): number {
+  return depth * chunkCharge(session, pipeline) + 16;
+}
+
+function chunkCharge(session: SmbSession, pipeline: FilePipeline): number {
+  return Math.ceil(pipeline.chunkBytes / pipeline.requestBytes) * session.creditCharge(pipeline.requestBytes);
 }
 
 async function moveRange(transfer: FileTransfer, offset: number, length: number, signal: AbortSignal): Promise<void> {
@@ -89,7 +112,8 @@ async function moveRange(transfer: FileTransfer, offset: number, length: number,
 async function fitToCredits(transfer: FileTransfer): Promise<FileTransfer> {
   const { session, pipeline } = transfer;
   const { connection } = session;
-  connection.creditTarget = Math.max(connection.creditTarget, creditsNeeded(session, pipeline));
+  // A growing pipeline asks for its whole budget's credits at once, so the grant is there when it deepens.
+  connection.creditTarget = Math.max(connection.creditTarget, creditsNeeded(session, pipeline, Math.max(pipeline.depth, transfer.growth?.maxDepth ?? 0)));
   const charge = session.creditCharge(pipeline.requestBytes);
   if (charge <= connection.credits.credits + connection.credits.creditsInFlight) return transfer;
   const held = await session.reserveCredits(charge, transfer.signal ? { signal: transfer.signal } : {});
@@ -116,9 +140,14 @@ async function moveChunk(transfer: FileTransfer, start: number, signal: AbortSig
  * lets what is in flight settle, and throws that first error.
  */
 export async function transferFile(request: FileTransfer): Promise<number> {
-  if (request.fileBytes === 0) return 0;
+  return (await transferFileWithDepth(request)).bytes;
+}
+
+/** transferFile, also saying how deep the pipeline ran in the end. */
+export async function transferFileWithDepth(request: FileTransfer): Promise<TransferOutcome> {
+  if (request.fileBytes === 0) return { bytes: 0, depth: 0 };
   const transfer = await fitToCredits(request);
-  const { pipeline, fileBytes } = transfer;
+  const { pipeline, fileBytes, session } = transfer;
   const stop = new AbortController();
   // One listener per request in flight: a deep pipeline has more than Node's default ten.
   setMaxListeners(0, stop.signal);
@@ -129,23 +158,55 @@ export async function transferFile(request: FileTransfer): Promise<number> {
   const chunks = Math.ceil(fileBytes / pipeline.chunkBytes);
   let next = 0;
   let firstError: unknown;
+  let depth = Math.min(pipeline.depth, chunks);
+  // Self-sizing state: bytes delivered, the best rate sample, and the first
+  // chunk of the current round (growth waits for a chunk started after the last one).
+  let delivered = 0;
+  let bestBytesPerSecond = 0;
+  let roundStartsAt = 0;
+  const deepen = (index: number, sample: number) => {
+    const { growth } = transfer;
+    if (!growth) return;
+    bestBytesPerSecond = Math.max(bestBytesPerSecond, sample);
+    const rttMs = session.connection.fastestExchangeMs;
+    if (index < roundStartsAt || rttMs === undefined) return;
+    // Never deeper than the credits the server has granted so far: more would only queue buffers.
+    const held = session.connection.credits.credits + session.connection.credits.creditsInFlight;
+    const creditDepth = Math.max(depth, Math.floor(held / chunkCharge(session, pipeline)));
+    const wanted = selfSizedDepth({ depth, minDepth: pipeline.depth, maxDepth: Math.min(growth.maxDepth, creditDepth), bdpMultiple: growth.bdpMultiple, chunkBytes: pipeline.chunkBytes, bestBytesPerSecond, minRttSeconds: rttMs / 1000 });
+    if (wanted <= depth) return;
+    depth = Math.min(wanted, chunks);
+    roundStartsAt = next;
+  };
+  const workers: Promise<void>[] = [];
   const worker = async () => {
     while (next < chunks && !stop.signal.aborted && !transfer.until?.()) {
-      const start = next++ * pipeline.chunkBytes;
+      const index = next++;
+      const startedAt = performance.now();
+      const deliveredAtStart = delivered;
       try {
-        await moveChunk(transfer, start, stop.signal);
+        await moveChunk(transfer, index * pipeline.chunkBytes, stop.signal);
       } catch (error) {
         firstError ??= error;
         stop.abort();
+        return;
       }
+      delivered += Math.min(pipeline.chunkBytes, fileBytes - index * pipeline.chunkBytes);
+      deepen(index, deliveryRate(deliveredAtStart, startedAt, delivered, performance.now()));
+      spawn();
     }
   };
+  const spawn = () => {
+    while (workers.length < depth && next < chunks && !stop.signal.aborted) workers.push(worker());
+  };
+  spawn();
   try {
-    await Promise.all(Array.from({ length: Math.min(pipeline.depth, chunks) }, worker));
+    // Workers may be added while earlier ones run; none rejects (each keeps its error in firstError).
+    for (let index = 0; index < workers.length; index += 1) await workers[index];
   } finally {
     transfer.signal?.removeEventListener('abort', onAbort);
   }
   if (transfer.signal?.aborted) throw cancelledError();
   if (firstError !== undefined) throw firstError;
-  return Math.min(fileBytes, next * pipeline.chunkBytes);
+  return { bytes: Math.min(fileBytes, next * pipeline.chunkBytes), depth };
 }

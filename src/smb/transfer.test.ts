@@ -1,0 +1,101 @@
+// The data mover's self-sizing on a simulated path (virtual time): no server,
+// no clock of this machine, so the depths it reaches are the rule's, not the
+// machine's.
+
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PatternSource } from './pattern.js';
+import type { SmbSession } from './session.js';
+import { TimelineRecorder } from './timeline.js';
+import type { FileTransfer } from './transfer.js';
+import { transferFileWithDepth } from './transfer.js';
+
+const MIB = 2 ** 20;
+
+/**
+ * A session whose writes cross a path of `rttMs` and `bytesPerMs`: each
+ * request is serialised behind the ones before it and answered a round trip
+ * later. Its quickest exchange so far is the path's round trip plus `serverMs`.
+ */
+function simulatedSession(rttMs: number, bytesPerMs: number, serverMs = 0.05) {
+  let linkFreeAt = 0;
+  let inFlight = 0;
+  let mostInFlight = 0;
+  const session = {
+    creditCharge: (bytes: number) => Math.ceil(bytes / 65_536),
+    connection: { creditTarget: 64, credits: { credits: 8192, creditsInFlight: 0 }, fastestExchangeMs: rttMs + serverMs },
+    write: async (_fileId: Buffer, _offset: number, data: readonly Buffer[]) => {
+      const bytes = data.reduce((sum, piece) => sum + piece.length, 0);
+      const now = performance.now();
+      linkFreeAt = Math.max(now, linkFreeAt) + bytes / bytesPerMs;
+      mostInFlight = Math.max(mostInFlight, (inFlight += 1));
+      await new Promise((resolve) => setTimeout(resolve, linkFreeAt + rttMs + serverMs - now));
+      inFlight -= 1;
+      return bytes;
+    },
+  };
+  return { session: session as unknown as SmbSession, mostInFlight: () => mostInFlight };
+}
+
+function writeOf(session: SmbSession, fileBytes: number, growth: FileTransfer['growth']): FileTransfer {
+  return {
+    session,
+    fileId: Buffer.alloc(16),
+    op: 'write',
+    fileBytes,
+    pipeline: { depth: 4, chunkBytes: 2 * MIB, requestBytes: 2 * MIB },
+    pattern: new PatternSource('seed', 'file'),
+    verify: false,
+    recorder: new TimelineRecorder(),
+    label: 'file',
+    ...(growth ? { growth } : {}),
+  };
+}
+
+describe('transferFile on a simulated path', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  async function run(transfer: FileTransfer) {
+    const done = transferFileWithDepth(transfer);
+    await vi.runAllTimersAsync();
+    return done;
+  }
+
+  it('a short path keeps the least depth: nothing fills the budget on a guess', async () => {
+    const path = simulatedSession(0.05, 1_500_000); // loopback-like: 1.5 GB/s, 50 us
+    const outcome = await run(writeOf(path.session, 64 * MIB, { maxDepth: 16, bdpMultiple: 2 }));
+    expect(outcome).toEqual({ bytes: 64 * MIB, depth: 4 });
+    expect(path.mostInFlight()).toBe(4);
+  });
+
+  it('a long fat path deepens the pipeline until the path, not the pipeline, sets the pace', async () => {
+    // 1 Gb/s x 100 ms: BDP 12.5 MB, 6 chunks of 2 MiB; the rule aims at twice that.
+    const path = simulatedSession(100, 125_000);
+    const started = performance.now();
+    const outcome = await run(writeOf(path.session, 256 * MIB, { maxDepth: 16, bdpMultiple: 2 }));
+    const seconds = (performance.now() - started) / 1000;
+    expect(outcome.bytes).toBe(256 * MIB);
+    expect(outcome.depth).toBeGreaterThanOrEqual(8);
+    expect(outcome.depth).toBeLessThanOrEqual(16);
+    // Within 20% of the line (the start at depth 4 costs a few round trips).
+    expect((256 * MIB) / 125_000_000 / seconds).toBeGreaterThan(0.8);
+  });
+
+  it('without growth the depth is what it was given, however long the path', async () => {
+    const path = simulatedSession(100, 125_000);
+    const outcome = await run(writeOf(path.session, 64 * MIB, undefined));
+    expect(outcome.depth).toBe(4);
+    expect(path.mostInFlight()).toBe(4);
+  });
+
+  it('never deeper than its budget', async () => {
+    const path = simulatedSession(250, 125_000);
+    const outcome = await run(writeOf(path.session, 256 * MIB, { maxDepth: 6, bdpMultiple: 2 }));
+    expect(outcome.depth).toBe(6);
+    expect(path.mostInFlight()).toBe(6);
+  });
+});
