@@ -36,6 +36,11 @@ describe('assess on loopback', () => {
     expect(report.probes.rtt.medianMs).toBeGreaterThan(0);
     expect(report.probes.bandwidth.method).toBe('iperf3');
     expect(report.copyTests).toHaveLength(8);
+    // Quick: each generation's file is copied; its directory set is projected from that copy, not run (and says so).
+    for (const copy of report.copyTests) {
+      if (copy.workload.startsWith('file:')) expect(copy.projected?.stoppedBy).not.toBe('not-run');
+      else expect(copy.projected).toMatchObject({ stoppedBy: 'not-run', rateFrom: 'file-copy', measuredBytes: 0 });
+    }
     expect(report.diagnosis.findings.map((f) => `${f.profile} ${f.op}`)).toContain('xp-smb1 read');
     expect(report.diagnosis.headline.length).toBeGreaterThan(20);
     expect(JSON.stringify(report)).not.toContain(server.credentials.password);

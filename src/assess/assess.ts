@@ -146,6 +146,8 @@ interface PlannedCopy {
   readonly expectedSeconds: number;
   /** The least a budgeted copy of it may be given. */
   readonly minimumSeconds: number;
+  /** Not copied: projected from the same generation's file copy (a quick run's directory set). */
+  readonly fromFileCopy: boolean;
 }
 
 export async function assess(input: AssessInput, options: CallOptions = {}): Promise<Report> {
@@ -209,19 +211,21 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
             parsed.kind === 'dirset' && parsed.files.length > 1
               ? 2 * predictTransfer(driven(profile), serverProfile, op, firstOnly, link).seconds + (8 * link.rttMs) / 1000
               : Math.min(expectedSeconds, (FILE_MINIMUM_RTTS * link.rttMs) / 1000);
-          planned.push({ index: planned.length, profile, op, workload, expectedSeconds, minimumSeconds });
+          planned.push({ index: planned.length, profile, op, workload, expectedSeconds, minimumSeconds, fromFileCopy: quick && budgetSeconds !== null && parsed.kind === 'dirset' });
         }
       }
     }
     const sourceFirst = (copy: PlannedCopy) => (copy.profile === 'pipefill-max' && copy.op === 'write' ? 0 : 1);
-    const order = [...planned].sort((a, b) => workloads.indexOf(a.workload) - workloads.indexOf(b.workload) || sourceFirst(a) - sourceFirst(b) || a.index - b.index);
-    const sourceWrites = workloads.filter((workload) => !planned.some((copy) => copy.workload === workload && copy.profile === 'pipefill-max' && copy.op === 'write'));
-    const entries = 2 + planned.reduce((sum, copy) => sum + (copy.op === 'write' ? parseWorkload(copy.workload).files.length + 1 : 0), 0);
+    // A quick run copies each generation's file only: twenty copies of five generations need more round trips than
+    // 20 s hold on a 75 ms path (XP's write alone makes 19 per file). Its directory sets are projected from them.
+    const order = planned.filter((copy) => !copy.fromFileCopy).sort((a, b) => workloads.indexOf(a.workload) - workloads.indexOf(b.workload) || sourceFirst(a) - sourceFirst(b) || a.index - b.index);
+    const sourceWrites = workloads.filter((workload) => !order.some((copy) => copy.workload === workload && copy.profile === 'pipefill-max' && copy.op === 'write'));
+    const entries = 2 + order.reduce((sum, copy) => sum + (copy.op === 'write' ? parseWorkload(copy.workload).files.length + 1 : 0), 0);
 
     const setUpSeconds = elapsed() - probeSeconds;
     const checkExpected = predictTransfer(driven('pipefill-max'), serverProfile, 'read', parseWorkload(workloads[0] ?? fileSpec(size.fileBytes)), link).seconds;
     const results = new Map<number, CopyTestResult>();
-    const total = planned.length;
+    const total = order.length;
     let done = 0;
     const run = async (copy: PlannedCopy | undefined, profile: ClientProfileId, op: Op, workload: string, budget: CopyBudgetOptions | undefined) => {
       const index = copy ? done : -1;
@@ -257,6 +261,9 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       onProgress?.({ step: `${copy.profile} ${copy.op} ${copy.workload} (${done + 1} of ${total})`, bytes: 0, totalBytes: 0, fraction: budgetSeconds === null ? (1 + done) / (total + 1) : Math.min(1, elapsed() / budgetSeconds), ...budgetEvent() });
       results.set(copy.index, await run(copy, copy.profile, copy.op, copy.workload, budget));
       done += 1;
+    }
+    for (const copy of planned) {
+      if (copy.fromFileCopy) results.set(copy.index, copies.projectWithoutCopy(copy.profile, copy.op, copy.workload, link.rttMs));
     }
     const copiesSeconds = elapsed() - probeSeconds - setUpSeconds;
     const copyTests = planned.map((copy) => results.get(copy.index)).filter((result): result is CopyTestResult => result !== undefined);

@@ -15,7 +15,7 @@ import type { SharePath } from '../model/share-path.js';
 import type { Workload } from '../model/workloads.js';
 import { parseWorkload } from '../model/workloads.js';
 import type { CopyBudgetOptions, RateHint } from '../smb/copy-budget.js';
-import { timedCopy } from '../smb/copy-test.js';
+import { projectedCopy, timedCopy } from '../smb/copy-test.js';
 import { cancelledError } from '../smb/errors.js';
 import { LocalSource } from '../smb/local-source.js';
 import { removeStaleScratch, ScratchFolder } from '../smb/scratch.js';
@@ -175,6 +175,18 @@ export class AssessmentCopies {
     } finally {
       await session.end().catch(() => undefined);
     }
+  }
+
+  /**
+   * A workload that no copy moves in this run (a quick assessment's directory
+   * set), projected from the same generation's file copy, which must have run.
+   */
+  projectWithoutCopy(profile: ClientProfileId, op: Op, spec: string, rttMs: number): CopyTestResult {
+    const session = this.sessions.get(profile);
+    const fileCopy = this.fileRates.get(`${profile} ${op}`);
+    if (!session || !fileCopy) throw new Error(`${spec} is projected from ${profile}'s file ${op}, which has not run.`);
+    const workload = parseWorkload(spec);
+    return { ...projectedCopy(session, profile, op, workload, fileCopy, rttMs), workload: workload.spec };
   }
 
   /** Whether Pipefill's own write of this workload (the read source) has run. */

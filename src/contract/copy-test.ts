@@ -68,7 +68,8 @@ export const CopyTestResultSchema = z.object({
    */
   projected: z
     .object({
-      stoppedBy: z.enum(['settled', 'time']),
+      /** `not-run`: no copy of this workload ran (a quick assessment); it is projected from the same generation's file copy. */
+      stoppedBy: z.enum(['settled', 'time', 'not-run']),
       measuredBytes: z.number(),
       measuredSeconds: z.number(),
       filesTouched: z.number(),

@@ -37,6 +37,9 @@ export function projectionText(projected: NonNullable<CopyTestResult['projected'
         ? `rate settled at ${projected.rateMbps.toFixed(1)} Mb/s${spread}`
         : `slot ran out before the rate settled; ${projected.rateMbps.toFixed(1)} Mb/s while data moved`;
   const range = projected.highSeconds === null ? 'no range can be given' : `${projected.lowSeconds.toFixed(2)}-${projected.highSeconds.toFixed(2)} s at the rate's spread`;
+  if (projected.stoppedBy === 'not-run') {
+    return `projected, not run (quick): each file's round trips as the file copy measured them, each folder's at the path's RTT, data at the file copy's ${projected.rateMbps.toFixed(1)} Mb/s${spread}; ${range}`;
+  }
   return `projected from ${megabytes} MB in ${projected.measuredSeconds.toFixed(2)} s, ${projected.filesTouched} file${projected.filesTouched === 1 ? '' : 's'} (${how}); ${range}`;
 }
 

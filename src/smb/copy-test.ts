@@ -22,7 +22,7 @@ import { SmbSession } from './session.js';
 import { sampleTcpInfo, tcpEvidence } from './tcp-info.js';
 import { TimelineRecorder } from './timeline.js';
 import type { CopyBudgetOptions, RateHint } from './copy-budget.js';
-import { CopyBudget } from './copy-budget.js';
+import { CopyBudget, projectFromFileCopy } from './copy-budget.js';
 import type { PipelineGrowth } from './transfer.js';
 import { transferFile } from './transfer.js';
 
@@ -225,6 +225,7 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
   context.onDataRate?.({
     dataBytes: moved.dataBytes,
     dataSeconds: moved.dataSeconds,
+    metadataSeconds: Math.max(0, seconds - moved.dataSeconds),
     ...(budgeted?.stoppedBy === 'settled' && !budgeted.complete ? { settled: { bytesPerSecond: (budgeted.rateMbps * 1e6) / 8, relativeHalfWidth: budgeted.rateRelativeHalfWidth } } : {}),
   });
   if (op === 'write' && context.verify) {
@@ -232,7 +233,6 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
     const only = budgeted && !budgeted.complete ? new Map([...moved.prefixes].filter(([, bytes]) => bytes > 0)) : undefined;
     await moveWorkload(context, 'pipefill-max', 'read', root, new TimelineRecorder(context.onVerify), { verify: true, ...(only ? { only } : {}) });
   }
-  const credits = session.connection.credits.snapshot;
   const projected = budgeted && !budgeted.complete ? budgeted : undefined;
   const reportedSeconds = projected ? projected.projection.seconds : seconds;
   const reportedBytes = projected ? workload.totalBytes : recorder.bytes;
@@ -245,17 +245,7 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
     ops: recorder.ops,
     metadataRoundTrips: moved.roundTrips,
     timeline: recorder.points(),
-    negotiated: {
-      dialect: session.negotiated.dialect,
-      maxReadSize: session.negotiated.maxReadSize,
-      maxWriteSize: session.negotiated.maxWriteSize,
-      creditsGrantedMax: credits.maxHeld,
-      signing: session.negotiated.signing,
-      encryption: session.negotiated.encryption,
-      ...(session.negotiated.signingRequiredBy ? { signingRequiredBy: session.negotiated.signingRequiredBy } : {}),
-      ...(session.negotiated.encryptionRequiredBy ? { encryptionRequiredBy: session.negotiated.encryptionRequiredBy } : {}),
-      ...(session.negotiated.movedUpFrom ? { movedUpFrom: [...session.negotiated.movedUpFrom] } : {}),
-    },
+    negotiated: negotiatedOf(session),
     emulation: emulationNote(profile, session.negotiated),
     verified: context.verify,
     ...(tcp ? { tcp } : {}),
@@ -274,6 +264,59 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
           },
         }
       : {}),
+  };
+}
+
+function negotiatedOf(session: SmbSession): CopyTestResult['negotiated'] {
+  const { negotiated } = session;
+  return {
+    dialect: negotiated.dialect,
+    maxReadSize: negotiated.maxReadSize,
+    maxWriteSize: negotiated.maxWriteSize,
+    creditsGrantedMax: session.connection.credits.snapshot.maxHeld,
+    signing: negotiated.signing,
+    encryption: negotiated.encryption,
+    ...(negotiated.signingRequiredBy ? { signingRequiredBy: negotiated.signingRequiredBy } : {}),
+    ...(negotiated.encryptionRequiredBy ? { encryptionRequiredBy: negotiated.encryptionRequiredBy } : {}),
+    ...(negotiated.movedUpFrom ? { movedUpFrom: [...negotiated.movedUpFrom] } : {}),
+  };
+}
+
+/**
+ * A workload that no copy moved (a quick assessment's directory set), projected
+ * from the same generation's file copy on the same session: the result says
+ * so (`projected.stoppedBy` 'not-run', nothing measured of it, nothing verified).
+ */
+export function projectedCopy(session: SmbSession, profileId: ClientProfileId, op: Op, workload: Workload, fileCopy: RateHint, rttMs: number): Omit<CopyTestResult, 'workload'> {
+  const profile = CLIENT_PROFILES[profileId];
+  const directorySequence = op === 'read' ? profile.metadata.readPerDirectory : profile.metadata.writePerDirectory;
+  const fileSequence = op === 'read' ? profile.metadata.readPerFile : profile.metadata.writePerFile;
+  const folders = foldersVisited(workload, op);
+  const { projection, bytesPerSecond, relativeHalfWidth } = projectFromFileCopy({ files: workload.files, folders }, fileCopy, (directorySequence.length * rttMs) / 1000);
+  return {
+    profile: profileId,
+    op,
+    seconds: projection.seconds,
+    bytes: workload.totalBytes,
+    throughputMbps: (workload.totalBytes * 8) / projection.seconds / 1e6,
+    ops: 0,
+    // The engine replays exactly these sequences (the smbd integration test counts them): the count is known, not measured.
+    metadataRoundTrips: workload.files.length * fileSequence.length + folders * directorySequence.length,
+    timeline: [],
+    negotiated: negotiatedOf(session),
+    emulation: emulationNote(profile, session.negotiated),
+    verified: false,
+    projected: {
+      stoppedBy: 'not-run',
+      measuredBytes: 0,
+      measuredSeconds: 0,
+      filesTouched: 0,
+      rateMbps: (bytesPerSecond * 8) / 1e6,
+      rateFrom: 'file-copy',
+      rateRelativeHalfWidth: Number.isFinite(relativeHalfWidth) ? relativeHalfWidth : null,
+      lowSeconds: projection.lowSeconds,
+      highSeconds: Number.isFinite(projection.highSeconds) ? projection.highSeconds : null,
+    },
   };
 }
 
