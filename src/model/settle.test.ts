@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetSlot, projectSeconds, settledRate, waterFill } from './settle.js';
+import { budgetSlot, projectSeconds, recentRate, settledRate, waterFill } from './settle.js';
 
 /** Completions every `gapMs` of `bytes(index)` each, from t = 0. */
 const completions = (count: number, gapMs: number, bytes: (index: number) => number) => {
@@ -104,5 +104,25 @@ describe('budgetSlot', () => {
   it('scales every minimum down alike when even they do not fit', () => {
     expect(budgetSlot([10, 10], [4, 2], 3)).toBeCloseTo(2, 9);
     expect(budgetSlot([10], [0], 0)).toBe(0);
+  });
+});
+
+describe('recentRate', () => {
+  it('reads a copy stopped inside its ramp over its last stretch, nearer the rate to come than the whole average', () => {
+    // Slow start on a 75 ms path: 64 KiB, then 128, 256 and 512 KiB per round trip, delivered as 32 KiB completions.
+    let total = 0;
+    const events = [64, 128, 256, 512, 512].flatMap((kib, round) => Array.from({ length: kib / 32 }, (_, index) => ({ tMs: round * 75 + ((index + 1) * 75 * 32) / kib, totalBytes: (total += 32 * 1024) })));
+    const recent = recentRate({ completions: events, fromMs: 0, rttMs: 75 });
+    const average = (total * 1000) / 375;
+    expect(recent.bytesPerSecond).toBeGreaterThan(average);
+    expect(recent.bytesPerSecond).toBeCloseTo((1024 * 1024 * 1000) / 150, -4);
+    expect(recent.completions).toBeGreaterThanOrEqual(4);
+  });
+
+  it('needs two round trips and four completion gaps', () => {
+    const few = [{ tMs: 10, totalBytes: 1 }, { tMs: 20, totalBytes: 2 }, { tMs: 300, totalBytes: 3 }];
+    expect(recentRate({ completions: few, fromMs: 0, rttMs: 75 })).toEqual({ bytesPerSecond: 0, completions: 0 });
+    const short = Array.from({ length: 8 }, (_, index) => ({ tMs: index * 10, totalBytes: (index + 1) * 1000 }));
+    expect(recentRate({ completions: short, fromMs: 0, rttMs: 75 }).bytesPerSecond).toBe(0);
   });
 });

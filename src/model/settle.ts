@@ -60,6 +60,27 @@ export interface SettledRate {
 
 const rateBetween = (from: Completion, to: Completion) => (to.tMs > from.tMs ? ((to.totalBytes - from.totalBytes) * 1000) / (to.tMs - from.tMs) : 0);
 
+/** The trailing window a copy stopped before its rate settled is read over: at least this many round trips and completion gaps. */
+export const RECENT_WINDOW = { rtts: 2, gaps: 4 } as const;
+
+/**
+ * The rate over the last stretch of a copy stopped before its rate settled
+ * (pure): at least two round trips and four completion gaps, ending at the
+ * last completion. A ramp only climbs, so after a short data phase this is
+ * nearer the rate the rest would go at than any average that holds the ramp;
+ * 0 when there are not that many completions.
+ */
+export function recentRate(input: RateInput): { readonly bytesPerSecond: number; readonly completions: number } {
+  const events = input.completions.filter((event) => event.tMs >= input.fromMs);
+  const last = events[events.length - 1];
+  if (!last || events.length - 1 < RECENT_WINDOW.gaps) return { bytesPerSecond: 0, completions: 0 };
+  let start = events.length - 1 - RECENT_WINDOW.gaps;
+  while (start > 0 && last.tMs - (events[start]?.tMs ?? last.tMs) < RECENT_WINDOW.rtts * Math.max(0, input.rttMs)) start--;
+  const from = events[start];
+  if (!from || last.tMs - from.tMs < RECENT_WINDOW.rtts * Math.max(0, input.rttMs)) return { bytesPerSecond: 0, completions: 0 };
+  return { bytesPerSecond: rateBetween(from, last), completions: events.length - 1 - start };
+}
+
 export function settledRate(input: RateInput): SettledRate {
   const events = input.completions.filter((event) => event.tMs >= input.fromMs);
   const none: SettledRate = { settled: false, bytesPerSecond: 0, relativeHalfWidth: Infinity, completions: events.length, rampEndMs: input.fromMs };

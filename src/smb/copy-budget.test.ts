@@ -26,7 +26,7 @@ describe('projectFromFileCopy', () => {
   it('gives every file the round trips and wait of the file copy, every folder its round trips, and the bytes at its rate', () => {
     const workload = { files: [{ bytes: 50_000 }, { bytes: 5 * MB }, { bytes: 5 * MB }], folders: 2 };
     // The file copy: 0.7 s of round trips around its file, 8 MB of data in 1.7 s at a settled 5 MB/s (so a 0.1 s wait).
-    const hint = { dataBytes: 8 * MB, dataSeconds: 1.7, metadataSeconds: 0.7, settled: { bytesPerSecond: 5 * MB, relativeHalfWidth: 0.04 } };
+    const hint = { dataBytes: 8 * MB, dataSeconds: 1.7, metadataSeconds: 0.7, afterRamp: { bytesPerSecond: 5 * MB, relativeHalfWidth: 0.04 } };
     const { projection, bytesPerSecond, relativeHalfWidth } = projectFromFileCopy(workload, hint, 0.225);
     expect(bytesPerSecond).toBe(5 * MB);
     expect(relativeHalfWidth).toBe(0.04);

@@ -3,7 +3,7 @@
 // workload: each touched file's metadata and data times, each folder's.
 
 import type { Completion, Projection, SettledRate } from '../model/settle.js';
-import { projectSeconds, settledRate } from '../model/settle.js';
+import { projectSeconds, recentRate, settledRate } from '../model/settle.js';
 
 export interface CopyBudgetOptions {
   /** The path's round trip (the probe's, or the session's own exchanges): sets the rate windows. */
@@ -26,9 +26,13 @@ export interface CopyBudgetOptions {
 
 export type StoppedBy = 'settled' | 'time';
 
-/** What a file copy showed of a generation's data phase: its settled rate, if it settled, and its data bytes and time. */
+/**
+ * What a file copy showed of a generation's data phase: its rate after the
+ * ramp when it stopped early (settled, or read over its last stretch when its
+ * slot ran out: relativeHalfWidth is then Infinity), and its data bytes and time.
+ */
 export interface RateHint {
-  readonly settled?: { readonly bytesPerSecond: number; readonly relativeHalfWidth: number };
+  readonly afterRamp?: { readonly bytesPerSecond: number; readonly relativeHalfWidth: number };
   readonly dataBytes: number;
   readonly dataSeconds: number;
   /** The file copy's time outside its data phase: the generation's round trips for one file (open, query, close...). */
@@ -129,8 +133,13 @@ export class CopyBudget {
     const now = this.clock();
     if (now >= this.options.maxSeconds * 1000 && (this.files.some((file) => file.movedBytes > 0) || this.completionsSinceDataStart() >= 2)) {
       this.stopped = 'time';
-      const soFar = settledRate({ completions: this.completions, fromMs: this.dataFromMs, rttMs: this.options.rttMs });
-      if (soFar.completions >= MIN_OWN_COMPLETIONS && soFar.bytesPerSecond > 0) this.unsettled = soFar;
+      const input = { completions: this.completions, fromMs: this.dataFromMs, rttMs: this.options.rttMs };
+      const soFar = settledRate(input);
+      // After a short data phase the ramp detection has no later window to go by and keeps part of the ramp:
+      // the last stretch's rate is then the better guide (a ramp only climbs).
+      const recent = recentRate(input);
+      if (recent.bytesPerSecond > soFar.bytesPerSecond) this.unsettled = { settled: false, bytesPerSecond: recent.bytesPerSecond, relativeHalfWidth: Infinity, completions: recent.completions, rampEndMs: soFar.rampEndMs };
+      else if (soFar.completions >= MIN_OWN_COMPLETIONS && soFar.bytesPerSecond > 0) this.unsettled = soFar;
       return true;
     }
     if (now - this.lastCheckMs < CHECK_EVERY_MS) return false;
@@ -170,7 +179,7 @@ export class CopyBudget {
     // A file stopped part-way is a point on the same line (its prefix took that long); the file copy's, one more.
     const own = this.settled ?? this.unsettled;
     const points = [...whole, ...partial, ...(hint && !own ? [{ bytes: hint.dataBytes, seconds: hint.dataSeconds }] : [])];
-    const phase = dataPhase(points, own ?? hint?.settled);
+    const phase = dataPhase(points, own ?? hint?.afterRamp);
     const usedHint = hint !== undefined && !own;
     const rate = { bytesPerSecond: phase.bytesPerSecond, relativeHalfWidth: phase.relativeHalfWidth };
     // Every file not begun owes its wait too (those begun have paid it).
@@ -213,7 +222,7 @@ export interface BudgetedCopy {
  * is known and only the time per round trip is the path's).
  */
 export function projectFromFileCopy(workload: { readonly files: readonly { readonly bytes: number }[]; readonly folders: number }, hint: RateHint, perFolderSeconds: number): { projection: Projection; bytesPerSecond: number; relativeHalfWidth: number } {
-  const phase = dataPhase([{ bytes: hint.dataBytes, seconds: hint.dataSeconds }], hint.settled);
+  const phase = dataPhase([{ bytes: hint.dataBytes, seconds: hint.dataSeconds }], hint.afterRamp);
   const bytes = workload.files.reduce((sum, file) => sum + file.bytes, 0);
   const metadataSeconds = workload.files.length * ((hint.metadataSeconds ?? 0) + phase.waitSeconds) + workload.folders * perFolderSeconds;
   const rate = { bytesPerSecond: phase.bytesPerSecond, relativeHalfWidth: phase.relativeHalfWidth };

@@ -190,7 +190,7 @@ export interface TimedCopyContext extends RunContext {
   readonly onLive?: (live: { bytes: number; tMs: number; mbps: number; opsPerSecond: number }) => void;
   /** The read-back after a write: bytes checked so far. */
   readonly onVerify?: (bytes: number) => void;
-  /** The copy's data rate (settled, or bytes over time in data phases), for projecting a directory set of the same generation. */
+  /** The copy's data rate (after the ramp when it stopped early, else bytes over time in data phases), for projecting a directory set of the same generation. */
   readonly onDataRate?: (hint: RateHint) => void;
 }
 
@@ -226,7 +226,7 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
     dataBytes: moved.dataBytes,
     dataSeconds: moved.dataSeconds,
     metadataSeconds: Math.max(0, seconds - moved.dataSeconds),
-    ...(budgeted?.stoppedBy === 'settled' && !budgeted.complete ? { settled: { bytesPerSecond: (budgeted.rateMbps * 1e6) / 8, relativeHalfWidth: budgeted.rateRelativeHalfWidth } } : {}),
+    ...(budgeted && !budgeted.complete && budgeted.rateFrom === 'this-copy' && budgeted.rateMbps > 0 ? { afterRamp: { bytesPerSecond: (budgeted.rateMbps * 1e6) / 8, relativeHalfWidth: budgeted.rateRelativeHalfWidth } } : {}),
   });
   if (op === 'write' && context.verify) {
     // Read back what was written (all of it, or the prefix of each file a stopped copy reached).
