@@ -121,10 +121,17 @@ async function inStep<T>(step: string, run: () => Promise<T>): Promise<T> {
 /** The run's budget unless it moves every byte: 60 s, or 20 s quick (issue 15). */
 export const DEFAULT_BUDGET_SECONDS = { full: 60, quick: 20 } as const;
 
-/** What the end of a run needs: the scratch folder's removal (a round trip per entry, a few in flight) and the report. */
+/**
+ * What the end of a run needs beyond the copies' slots: the signing check's
+ * session set-up (negotiate, two session set-ups, tree connect, log-off: about
+ * six round trips), the scratch folder's removal (a round trip per entry,
+ * eight in flight, and the sessions' log-offs) and the process's own start
+ * and exit. Measured at 52 Mb/s / 75 ms: 2.6 s from the report to the
+ * process's end, and the process 2.5-3.3 s over a 60 s budget with 1.5 s +
+ * 12 round trips held back.
+ */
 function reserveSeconds(rttMs: number, entries: number): number {
-  // Measured at 52 Mb/s / 75 ms: about 3 s from the report to the process's end, sessions' log-offs included.
-  return 1.5 + (rttMs / 1000) * (entries / 4 + 12);
+  return 2 + (rttMs / 1000) * (entries / 4 + 12 + 6);
 }
 
 /** Round trips a budgeted file copy gets at least (when it takes longer than that whole): XP's opening sequence and about sixteen reads. */
@@ -241,6 +248,9 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
         }),
       );
     };
+    // What copies took beyond their planned wall time (a request finishing past the slot, the read-back, the
+    // closing round trips): learnt as they run, and held back for each copy still to come.
+    const overrun = { seconds: 0, copies: 0 };
     for (const copy of order) {
       if (signal?.aborted) throw cancelledError();
       // A workload whose source Pipefill's own write does not lay (pipefill-max not chosen): write it first, unreported.
@@ -251,7 +261,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
         // a write also reads back what it wrote, so it needs more than its copy.
         const remaining = order.slice(order.indexOf(copy));
         const weight = (other: PlannedCopy) => (other.op === 'write' ? WRITE_OVERHEAD : 1);
-        const fixed = perCopySeconds(link.rttMs);
+        const fixed = perCopySeconds(link.rttMs) + (overrun.copies > 0 ? overrun.seconds / overrun.copies : 0);
         const needs = [...remaining.map((other) => other.expectedSeconds * weight(other) + fixed), checkExpected];
         const minimums = [...remaining.map((other) => Math.max(minimumSlotSeconds(link.rttMs), other.minimumSeconds) * weight(other) + fixed), minimumSlotSeconds(link.rttMs)];
         const available = Math.max(0, budgetSeconds - elapsed() - reserveSeconds(link.rttMs, entries));
@@ -259,7 +269,13 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
         budget = { rttMs: link.rttMs, maxSeconds: Math.max(minimumSlotSeconds(link.rttMs), (slot - fixed) / weight(copy)) };
       }
       onProgress?.({ step: `${copy.profile} ${copy.op} ${copy.workload} (${done + 1} of ${total})`, bytes: 0, totalBytes: 0, fraction: budgetSeconds === null ? (1 + done) / (total + 1) : Math.min(1, elapsed() / budgetSeconds), ...budgetEvent() });
+      const copyStarted = elapsed();
       results.set(copy.index, await run(copy, copy.profile, copy.op, copy.workload, budget));
+      if (budget) {
+        const plannedWall = budget.maxSeconds * (copy.op === 'write' ? WRITE_OVERHEAD : 1) + perCopySeconds(link.rttMs);
+        overrun.seconds += Math.max(0, elapsed() - copyStarted - plannedWall);
+        overrun.copies += 1;
+      }
       done += 1;
     }
     for (const copy of planned) {

@@ -61,11 +61,11 @@ export interface SettledRate {
 const rateBetween = (from: Completion, to: Completion) => (to.tMs > from.tMs ? ((to.totalBytes - from.totalBytes) * 1000) / (to.tMs - from.tMs) : 0);
 
 /** The trailing window a copy stopped before its rate settled is read over: at least this many round trips and completion gaps. */
-export const RECENT_WINDOW = { rtts: 2, gaps: 4 } as const;
+export const RECENT_WINDOW = { rtts: 2, gaps: 2 } as const;
 
 /**
  * The rate over the last stretch of a copy stopped before its rate settled
- * (pure): at least two round trips and four completion gaps, ending at the
+ * (pure): at least two round trips and two completion gaps, ending at the
  * last completion. A ramp only climbs, so after a short data phase this is
  * nearer the rate the rest would go at than any average that holds the ramp;
  * 0 when there are not that many completions.

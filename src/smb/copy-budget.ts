@@ -151,6 +151,19 @@ export class CopyBudget {
     return true;
   }
 
+  /**
+   * A copy that moved all its data before its rate settled: the rate of its
+   * last stretch (a ramp only climbs), if that is quicker than its average,
+   * for a directory set of the same generation to be projected with.
+   */
+  lastStretch(): { bytesPerSecond: number; relativeHalfWidth: number } | undefined {
+    const recent = recentRate({ completions: this.completions, fromMs: this.dataFromMs, rttMs: this.options.rttMs });
+    const before = this.completions.filter((event) => event.tMs < this.dataFromMs).at(-1)?.totalBytes ?? 0;
+    const last = this.completions[this.completions.length - 1];
+    const average = last && last.tMs > this.dataFromMs ? ((last.totalBytes - before) * 1000) / (last.tMs - this.dataFromMs) : 0;
+    return recent.bytesPerSecond > average ? { bytesPerSecond: recent.bytesPerSecond, relativeHalfWidth: Infinity } : undefined;
+  }
+
   fileDone(file: { fullBytes: number; movedBytes: number; seconds: number; dataSeconds: number }): void {
     this.files.push({ fullBytes: file.fullBytes, movedBytes: file.movedBytes, metadataSeconds: Math.max(0, file.seconds - file.dataSeconds), dataSeconds: file.dataSeconds });
   }

@@ -21,7 +21,7 @@ import type { OpenOptions, SmbCredentials } from './session.js';
 import { SmbSession } from './session.js';
 import { sampleTcpInfo, tcpEvidence } from './tcp-info.js';
 import { TimelineRecorder } from './timeline.js';
-import type { CopyBudgetOptions, RateHint } from './copy-budget.js';
+import type { BudgetedCopy, CopyBudgetOptions, RateHint } from './copy-budget.js';
 import { CopyBudget, projectFromFileCopy } from './copy-budget.js';
 import type { PipelineGrowth } from './transfer.js';
 import { transferFile } from './transfer.js';
@@ -178,6 +178,14 @@ async function moveWorkload(context: RunContext, profileId: ClientProfileId, op:
   return { roundTrips, prefixes, dataSeconds: dataSecondsTotal, dataBytes: [...prefixes.values()].reduce((sum, bytes) => sum + bytes, 0) };
 }
 
+/** A stopped copy's own rate; a whole one's last stretch (see CopyBudget.lastStretch). */
+function afterRampOf(budget: CopyBudget | undefined, budgeted: BudgetedCopy | undefined): Pick<RateHint, 'afterRamp'> {
+  if (!budget || !budgeted) return {};
+  if (!budgeted.complete) return budgeted.rateFrom === 'this-copy' && budgeted.rateMbps > 0 ? { afterRamp: { bytesPerSecond: (budgeted.rateMbps * 1e6) / 8, relativeHalfWidth: budgeted.rateRelativeHalfWidth } } : {};
+  const stretch = budget.lastStretch();
+  return stretch ? { afterRamp: stretch } : {};
+}
+
 const growthOption = (growth: PipelineGrowth | undefined) => (growth ? { growth } : {});
 
 export interface TimedCopyContext extends RunContext {
@@ -226,7 +234,7 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
     dataBytes: moved.dataBytes,
     dataSeconds: moved.dataSeconds,
     metadataSeconds: Math.max(0, seconds - moved.dataSeconds),
-    ...(budgeted && !budgeted.complete && budgeted.rateFrom === 'this-copy' && budgeted.rateMbps > 0 ? { afterRamp: { bytesPerSecond: (budgeted.rateMbps * 1e6) / 8, relativeHalfWidth: budgeted.rateRelativeHalfWidth } } : {}),
+    ...afterRampOf(budget, budgeted),
   });
   if (op === 'write' && context.verify) {
     // Read back what was written (all of it, or the prefix of each file a stopped copy reached).
