@@ -89,7 +89,7 @@ ${pipe ? `The path holds ${escapeXml(formatBytes(pipe.bdpBytes))} in flight (its
 ${rows.join('\n')}
 </tbody>
 </table>
-${projectedNotes.length > 0 ? `<p class="muted">* Projected: the copy stopped within the run's ${report.options.budgetSeconds ?? ''} s budget and the rest of its workload was projected from what it measured. ${escapeXml(report.options.settleRule ?? '')}</p>\n<ul class="muted">\n${projectedNotes.join('\n')}\n</ul>` : ''}
+${projectedNotes.length > 0 ? `<p class="muted">* Projected: the copy stopped within the run's ${report.options.budgetSeconds ?? ''} s budget, or did not run (a quick run's directory sets), and its workload's time was projected as listed below. ${escapeXml(report.options.settleRule ?? '')}</p>\n<ul class="muted">\n${projectedNotes.join('\n')}\n</ul>` : ''}
 ${emulated ? `<p class="muted">${escapeXml(emulated)}</p>` : ''}
 ${pathNotes.length > 0 ? `<h2>What the path did during the copies</h2>\n<ul>\n${pathNotes.join('\n')}\n</ul>` : ''}
 ${cryptoSection}
