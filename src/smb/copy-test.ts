@@ -300,7 +300,9 @@ export function projectedCopy(session: SmbSession, profileId: ClientProfileId, o
   const directorySequence = op === 'read' ? profile.metadata.readPerDirectory : profile.metadata.writePerDirectory;
   const fileSequence = op === 'read' ? profile.metadata.readPerFile : profile.metadata.writePerFile;
   const folders = foldersVisited(workload, op);
-  const { projection, bytesPerSecond, relativeHalfWidth } = projectFromFileCopy({ files: workload.files, folders }, fileCopy, (directorySequence.length * rttMs) / 1000);
+  // The file copy's one file sits at its root: it visited the root folder only (a read lists it; a write's is made beforehand).
+  const fileCopyFolders = foldersVisited({ ...workload, files: [{ path: 'file', bytes: 0 }] }, op);
+  const { projection, bytesPerSecond, relativeHalfWidth } = projectFromFileCopy({ files: workload.files, folders }, fileCopy, { perFolderSeconds: (directorySequence.length * rttMs) / 1000, inFileCopy: fileCopyFolders });
   return {
     profile: profileId,
     op,
