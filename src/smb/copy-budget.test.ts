@@ -27,7 +27,7 @@ describe('projectFromFileCopy', () => {
     const workload = { files: [{ bytes: 50_000 }, { bytes: 5 * MB }, { bytes: 5 * MB }], folders: 2 };
     // The file copy: 0.7 s of round trips around its file, 8 MB of data in 1.7 s at a settled 5 MB/s (so a 0.1 s wait).
     const hint = { dataBytes: 8 * MB, dataSeconds: 1.7, metadataSeconds: 0.7, afterRamp: { bytesPerSecond: 5 * MB, relativeHalfWidth: 0.04 } };
-    const { projection, bytesPerSecond, relativeHalfWidth } = projectFromFileCopy(workload, hint, { perFolderSeconds: 0.225, inFileCopy: 0 });
+    const { projection, bytesPerSecond, relativeHalfWidth } = projectFromFileCopy(workload, hint, 0.225);
     expect(bytesPerSecond).toBe(5 * MB);
     expect(relativeHalfWidth).toBe(0.04);
     expect(projection.seconds).toBeCloseTo(3 * (0.7 + 0.1) + 2 * 0.225 + 10.05 / 5);
@@ -36,14 +36,8 @@ describe('projectFromFileCopy', () => {
   });
 
   it("without a settled rate, the file copy's bytes over its data time, and no range to claim", () => {
-    const { projection } = projectFromFileCopy({ files: [{ bytes: 2 * MB }], folders: 0 }, { dataBytes: 1 * MB, dataSeconds: 0.5, metadataSeconds: 0.2 }, { perFolderSeconds: 0.1, inFileCopy: 0 });
+    const { projection } = projectFromFileCopy({ files: [{ bytes: 2 * MB }], folders: 0 }, { dataBytes: 1 * MB, dataSeconds: 0.5, metadataSeconds: 0.2 }, 0.1);
     expect(projection.seconds).toBeCloseTo(0.2 + 1);
     expect(projection.highSeconds).toBe(Infinity);
-  });
-
-  it("takes the folders the file copy visited out of its per-file round trips (a read lists its source folder)", () => {
-    const hint = { dataBytes: 1 * MB, dataSeconds: 1, metadataSeconds: 0.8 };
-    const read = projectFromFileCopy({ files: [{ bytes: 1 * MB }, { bytes: 1 * MB }], folders: 2 }, hint, { perFolderSeconds: 0.2, inFileCopy: 1 });
-    expect(read.projection.seconds).toBeCloseTo(2 * 0.6 + 2 * 0.2 + 2);
   });
 });

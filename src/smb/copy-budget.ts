@@ -35,7 +35,7 @@ export interface RateHint {
   readonly afterRamp?: { readonly bytesPerSecond: number; readonly relativeHalfWidth: number };
   readonly dataBytes: number;
   readonly dataSeconds: number;
-  /** The file copy's time outside its data phase: the generation's round trips for one file (open, query, close...). */
+  /** The file copy's own file's round trips (open, query, close...): its time outside the data phase and outside folder listings. */
   readonly metadataSeconds?: number;
 }
 
@@ -234,16 +234,10 @@ export interface BudgetedCopy {
  * engine replays exactly the generation's per-folder sequence, so the count
  * is known and only the time per round trip is the path's).
  */
-export function projectFromFileCopy(
-  workload: { readonly files: readonly { readonly bytes: number }[]; readonly folders: number },
-  hint: RateHint,
-  folderRoundTrips: { readonly perFolderSeconds: number; readonly inFileCopy: number },
-): { projection: Projection; bytesPerSecond: number; relativeHalfWidth: number } {
+export function projectFromFileCopy(workload: { readonly files: readonly { readonly bytes: number }[]; readonly folders: number }, hint: RateHint, perFolderSeconds: number): { projection: Projection; bytesPerSecond: number; relativeHalfWidth: number } {
   const phase = dataPhase([{ bytes: hint.dataBytes, seconds: hint.dataSeconds }], hint.afterRamp);
   const bytes = workload.files.reduce((sum, file) => sum + file.bytes, 0);
-  // The file copy's time outside its data holds the folders it visited too (a read lists its source folder): not a file's.
-  const perFile = Math.max(0, (hint.metadataSeconds ?? 0) - folderRoundTrips.inFileCopy * folderRoundTrips.perFolderSeconds);
-  const metadataSeconds = workload.files.length * (perFile + phase.waitSeconds) + workload.folders * folderRoundTrips.perFolderSeconds;
+  const metadataSeconds = workload.files.length * ((hint.metadataSeconds ?? 0) + phase.waitSeconds) + workload.folders * perFolderSeconds;
   const rate = { bytesPerSecond: phase.bytesPerSecond, relativeHalfWidth: phase.relativeHalfWidth };
   return { projection: projectSeconds({ measuredSeconds: 0, remainingBytes: bytes, remainingMetadataSeconds: metadataSeconds, rate }), ...rate };
 }

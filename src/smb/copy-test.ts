@@ -7,6 +7,7 @@ import type { CopyTestResult } from '../contract/copy-test.js';
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import type { Link } from '../model/link.js';
+import { roundTripsPerDirectory, roundTripsPerFile } from '../model/metadata.js';
 import type { SharePath } from '../model/share-path.js';
 import type { Workload } from '../model/workloads.js';
 import { parseWorkload } from '../model/workloads.js';
@@ -94,6 +95,8 @@ interface Moved {
   /** Time spent moving data (inside files' data phases), and the bytes moved in it. */
   readonly dataSeconds: number;
   readonly dataBytes: number;
+  /** Time spent on folders' round trips (a read lists each folder it copies from). */
+  readonly folderSeconds: number;
   /** Bytes moved of each file touched: a prefix of it. */
   readonly prefixes: Map<string, number>;
 }
@@ -115,10 +118,13 @@ async function moveWorkload(context: RunContext, profileId: ClientProfileId, op:
   const prefixes = new Map<string, number>();
   let roundTrips = 0;
   let dataSecondsTotal = 0;
+  let folderSeconds = 0;
   const directory = async (path: string) => {
     const started = recorder.elapsedMs;
     roundTrips += await replay(directorySequence, { session, op, path, kind: 'directory', bytes: 0, recorder, options: requestOptions });
-    budget?.folderDone((recorder.elapsedMs - started) / 1000);
+    const seconds = (recorder.elapsedMs - started) / 1000;
+    folderSeconds += seconds;
+    budget?.folderDone(seconds);
   };
   // A copy reads from a folder it lists, and writes into one that exists (made before the clock starts).
   if (op === 'read') await directory(root);
@@ -175,7 +181,7 @@ async function moveWorkload(context: RunContext, profileId: ClientProfileId, op:
       budget?.fileDone({ fullBytes: bytes, movedBytes: moved, seconds: (recorder.elapsedMs - started) / 1000, dataSeconds });
     }
   }
-  return { roundTrips, prefixes, dataSeconds: dataSecondsTotal, dataBytes: [...prefixes.values()].reduce((sum, bytes) => sum + bytes, 0) };
+  return { roundTrips, prefixes, dataSeconds: dataSecondsTotal, folderSeconds, dataBytes: [...prefixes.values()].reduce((sum, bytes) => sum + bytes, 0) };
 }
 
 /** A stopped copy's own rate; a whole one's last stretch (see CopyBudget.lastStretch). */
@@ -233,7 +239,8 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
   context.onDataRate?.({
     dataBytes: moved.dataBytes,
     dataSeconds: moved.dataSeconds,
-    metadataSeconds: Math.max(0, seconds - moved.dataSeconds),
+    // The files' own round trips: what is neither data nor a folder's listing.
+    metadataSeconds: Math.max(0, seconds - moved.dataSeconds - moved.folderSeconds),
     ...afterRampOf(budget, budgeted),
   });
   if (op === 'write' && context.verify) {
@@ -297,12 +304,9 @@ function negotiatedOf(session: SmbSession): CopyTestResult['negotiated'] {
  */
 export function projectedCopy(session: SmbSession, profileId: ClientProfileId, op: Op, workload: Workload, fileCopy: RateHint, rttMs: number): Omit<CopyTestResult, 'workload'> {
   const profile = CLIENT_PROFILES[profileId];
-  const directorySequence = op === 'read' ? profile.metadata.readPerDirectory : profile.metadata.writePerDirectory;
-  const fileSequence = op === 'read' ? profile.metadata.readPerFile : profile.metadata.writePerFile;
+  const perDirectory = roundTripsPerDirectory(profile.metadata, op);
   const folders = foldersVisited(workload, op);
-  // The file copy's one file sits at its root: it visited the root folder only (a read lists it; a write's is made beforehand).
-  const fileCopyFolders = foldersVisited({ ...workload, files: [{ path: 'file', bytes: 0 }] }, op);
-  const { projection, bytesPerSecond, relativeHalfWidth } = projectFromFileCopy({ files: workload.files, folders }, fileCopy, { perFolderSeconds: (directorySequence.length * rttMs) / 1000, inFileCopy: fileCopyFolders });
+  const { projection, bytesPerSecond, relativeHalfWidth } = projectFromFileCopy({ files: workload.files, folders }, fileCopy, (perDirectory * rttMs) / 1000);
   return {
     profile: profileId,
     op,
@@ -311,7 +315,7 @@ export function projectedCopy(session: SmbSession, profileId: ClientProfileId, o
     throughputMbps: (workload.totalBytes * 8) / projection.seconds / 1e6,
     ops: 0,
     // The engine replays exactly these sequences (the smbd integration test counts them): the count is known, not measured.
-    metadataRoundTrips: workload.files.length * fileSequence.length + folders * directorySequence.length,
+    metadataRoundTrips: workload.files.length * roundTripsPerFile(profile.metadata, op) + folders * perDirectory,
     timeline: [],
     negotiated: negotiatedOf(session),
     emulation: emulationNote(profile, session.negotiated),
