@@ -6,7 +6,11 @@ import type { SambaServer } from '../lab/samba.js';
 import type { LoopbackServers } from '../lab/loopback-servers.js';
 import { startLoopbackServers } from '../lab/loopback-servers.js';
 import { SmbError } from '../smb/errors.js';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSharePath } from '../model/share-path.js';
 import { assess } from './assess.js';
+import { AssessmentCopies } from './copy-run.js';
 
 describe('assess on loopback', () => {
   let servers: LoopbackServers;
@@ -38,7 +42,8 @@ describe('assess on loopback', () => {
     expect(report.copyTests).toHaveLength(8);
     // Quick: each generation's file is copied; its directory set is projected from that copy, not run (and says so).
     for (const copy of report.copyTests) {
-      if (copy.workload.startsWith('file:')) expect(copy.projected?.stoppedBy).not.toBe('not-run');
+      // Every copy that ran is verified, the file writes by the read-back they share after the copies.
+      if (copy.workload.startsWith('file:')) expect(`${copy.projected?.stoppedBy ?? 'whole'} ${String(copy.verified)}`).toMatch(/^(?!not-run )\S+ true$/);
       else expect(copy.projected).toMatchObject({ stoppedBy: 'not-run', rateFrom: 'file-copy', measuredBytes: 0 });
     }
     expect(report.diagnosis.findings.map((f) => `${f.profile} ${f.op}`)).toContain('xp-smb1 read');
@@ -48,15 +53,44 @@ describe('assess on loopback', () => {
     expect(server.shareContents()).toEqual([]);
   }, 120_000);
 
+  it("a file write's read-back, run after the copies, finds a byte changed on the server since", async () => {
+    const share = parseSharePath(input().share);
+    const copies = await AssessmentCopies.open(share, server.credentials, ['pipefill-max']);
+    try {
+      const written = await copies.copy('pipefill-max', 'write', 'file:1MiB', { readBackLater: true });
+      expect(written.verified).toBe(false);
+      // The one file under the share's scratch folder, changed in place on the server's disk.
+      const files = readdirSync(server.sharePath, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && entry.name === 'pipefill-test.bin');
+      expect(files).toHaveLength(1);
+      const [file] = files;
+      const path = join(file?.parentPath ?? '', file?.name ?? '');
+      const bytes = readFileSync(path);
+      bytes[700_000] = (bytes[700_000] ?? 0) ^ 0xff;
+      writeFileSync(path, bytes);
+      await expect(copies.readBackWrites()).rejects.toThrow();
+      // Nothing is left to read back once it has run.
+      await expect(copies.readBackWrites()).resolves.toEqual(new Set());
+    } finally {
+      await copies.close();
+    }
+    expect(server.shareContents()).toEqual([]);
+  }, 60_000);
+
   it('stops within 2 s of a cancel and leaves no scratch files', async () => {
     const controller = new AbortController();
-    const run = assess({ ...input(), quick: false }, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 6_000));
-    const cancelledAt = Date.now();
-    controller.abort();
+    // Cancelled in the middle of a copy (the scratch folder then holds files), whenever the copies begin on this machine.
+    let cancelledAt = 0;
+    const onProgress = (event: { step: string; live?: unknown }) => {
+      if (cancelledAt === 0 && event.live && event.step.startsWith('xp-smb1')) {
+        cancelledAt = Date.now();
+        controller.abort();
+      }
+    };
+    const run = assess({ ...input(), quick: false }, { signal: controller.signal, onProgress });
     const error = await run.then(() => undefined, (reason: unknown) => reason);
+    expect(cancelledAt).toBeGreaterThan(0);
     expect(Date.now() - cancelledAt).toBeLessThan(2_000);
-    expect(error).toBeInstanceOf(SmbError);
+    expect(error, String(error)).toBeInstanceOf(SmbError);
     expect((error as SmbError).kind).toBe('cancelled');
     expect(server.shareContents()).toEqual([]);
   }, 120_000);

@@ -35,6 +35,9 @@ const SOURCE_WHOLE_FILES = 2;
 
 const kindOf = (workload: Workload) => (workload.kind === 'file' ? 'file' : 'dirset');
 
+/** How readBackWrites names a copy whose read-back it ran. */
+export const readBackKey = (profile: ClientProfileId, op: Op, workload: string) => `${profile} ${op} ${parseWorkload(workload).spec}`;
+
 export class AssessmentCopies {
   private readonly sources = new Map<string, LocalSource>();
   /** Workloads whose read source is on the share (written by Pipefill's own write copy). */
@@ -42,6 +45,8 @@ export class AssessmentCopies {
   private targets = 0;
   /** Each generation's data rate on its file copy, by `profile op`: a directory set's data goes at it. */
   private readonly fileRates = new Map<string, RateHint>();
+  /** Read-backs of writes copied with `readBackLater`, by `profile op workload`, for readBackWrites. */
+  private readonly readBacks = new Map<string, () => Promise<void>>();
 
   private constructor(
     private readonly share: SharePath,
@@ -102,7 +107,7 @@ export class AssessmentCopies {
    * shared source folder, all of a file and, in a budgeted run, the first
    * two files of a directory set whole (see budgetFor).
    */
-  async copy(profile: ClientProfileId, op: Op, spec: string, options: { link?: Link; budget?: CopyBudgetOptions } & CopyCallbacks): Promise<CopyTestResult> {
+  async copy(profile: ClientProfileId, op: Op, spec: string, options: { link?: Link; budget?: CopyBudgetOptions; readBackLater?: boolean } & CopyCallbacks): Promise<CopyTestResult> {
     if (this.signal?.aborted) throw cancelledError();
     const session = this.sessions.get(profile);
     if (!session) throw new Error(`No session was opened for ${profile}.`);
@@ -133,6 +138,7 @@ export class AssessmentCopies {
         ...(options.onLive ? { onLive: options.onLive } : {}),
         ...(options.onVerify ? { onVerify: options.onVerify } : {}),
         ...(workload.kind === 'file' ? { onDataRate: (hint: RateHint) => this.fileRates.set(`${profile} ${op}`, hint) } : {}),
+        ...(options.readBackLater ? { deferReadBack: (readBack: () => Promise<void>) => this.readBacks.set(readBackKey(profile, op, workload.spec), readBack) } : {}),
       },
       profile,
       op,
@@ -187,6 +193,22 @@ export class AssessmentCopies {
     if (!session || !fileCopy) throw new Error(`${spec} is projected from ${profile}'s file ${op}, which has not run.`);
     const workload = parseWorkload(spec);
     return { ...projectedCopy(session, profile, op, workload, fileCopy, rttMs), workload: workload.spec };
+  }
+
+  /**
+   * Runs the read-backs of the writes copied with `readBackLater`, all at
+   * once, each on its own generation's session (so each connection pays one
+   * open, one close and one slow start, side by side); after the copies,
+   * so none shares the link with a timed one. Throws the first mismatch or
+   * failure. Returns the copies it verified, as readBackKey names them.
+   */
+  async readBackWrites(): Promise<ReadonlySet<string>> {
+    const pending = [...this.readBacks.entries()];
+    this.readBacks.clear();
+    const outcomes = await Promise.allSettled(pending.map(([, readBack]) => readBack()));
+    const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    return new Set(pending.map(([key]) => key));
   }
 
   /** Whether Pipefill's own write of this workload (the read source) has run. */

@@ -40,6 +40,8 @@ export const ProbeResultSchema = z.object({
     via: z.enum(['libiperf', 'iperf3-executable']).optional(),
     /** Why a faster method was not used (e.g. no iperf3 server answered). */
     fallbackReason: z.string().optional(),
+    /** For iperf3: its mean after the omitted ramp, or the median of its second half's 0.1 s intervals (src/probe/bandwidth.ts steadyRate). */
+    estimate: z.enum(['mean', 'steady']).optional(),
   }),
 });
 export type ProbeResult = z.infer<typeof ProbeResultSchema>;

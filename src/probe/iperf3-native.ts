@@ -14,6 +14,8 @@ export interface NativeClientOptions {
   readonly reverse: boolean;
   readonly streams: number;
   readonly connectTimeoutMs: number;
+  /** Seconds per entry of the JSON's `intervals` (iperf3 -i); libiperf's 1 s when absent. */
+  readonly intervalSeconds?: number;
 }
 
 export interface NativeClientResult {

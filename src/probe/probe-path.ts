@@ -5,14 +5,30 @@ import type { ProbeResult } from '../contract/probe.js';
 import { PipefillError } from '../model/errors.js';
 import type { SmbCredentials, SmbTarget } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
-import type { BandwidthResult } from './bandwidth.js';
+import type { BandwidthEstimate, BandwidthResult } from './bandwidth.js';
 import { iperf3Bandwidth, smbReadBandwidth } from './bandwidth.js';
 import { smbEchoRtt, tcpHandshakeRtt } from './rtt.js';
 
 export interface ProbeOptions {
   readonly iperf?: { readonly host: string; readonly port: number };
+  /** The bandwidth test's length: the SMB read pipeline's, and iperf3's for a mean (a steady one runs steadyTestSeconds). */
   readonly seconds?: number;
+  /** How iperf3's test becomes a figure (src/probe/bandwidth.ts); the mean after an omitted second when absent. */
+  readonly estimate?: BandwidthEstimate;
   readonly signal?: AbortSignal;
+}
+
+/**
+ * Round trips a steady test runs: its second half must be mostly past TCP's
+ * ramp. On the WAN lab the ramp (slow start, the overshoot into the
+ * bottleneck's queue and its recovery) ended by 16 round trips at 52 Mb/s /
+ * 75 ms; 24 leaves the second half's median on steady intervals. iperf3
+ * counts whole seconds, two at least (twenty intervals).
+ */
+const STEADY_TEST_RTTS = 24;
+
+export function steadyTestSeconds(rttMs: number): number {
+  return Math.max(2, Math.ceil((STEADY_TEST_RTTS * rttMs) / 1000));
 }
 
 export async function probePath(target: SmbTarget, credentials: SmbCredentials, options: ProbeOptions = {}): Promise<ProbeResult> {
@@ -38,7 +54,9 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
   let fallbackReason = options.iperf ? undefined : 'no iperf3 server was given';
   if (options.iperf) {
     try {
-      bandwidth = await iperf3Bandwidth({ host: options.iperf.host, port: options.iperf.port, ...(options.seconds ? { seconds: options.seconds } : {}), reverse: true, ...signal });
+      const steady = options.estimate === 'steady';
+      const seconds = steady ? steadyTestSeconds(tcp.medianMs) : options.seconds;
+      bandwidth = await iperf3Bandwidth({ host: options.iperf.host, port: options.iperf.port, ...(seconds ? { seconds } : {}), ...(steady ? { estimate: 'steady' as const } : {}), reverse: true, ...signal });
       return { rtt: { medianMs: tcp.medianMs, tcp, smbEcho }, session: negotiated, bandwidth };
     } catch (error) {
       if (options.signal?.aborted) throw error;

@@ -206,6 +206,13 @@ export interface TimedCopyContext extends RunContext {
   readonly onVerify?: (bytes: number) => void;
   /** The copy's data rate (after the ramp when it stopped early, else bytes over time in data phases), for projecting a directory set of the same generation. */
   readonly onDataRate?: (hint: RateHint) => void;
+  /**
+   * For a write: take its read-back to run later instead of now (an
+   * assessment runs those of all its file writes at once, after its copies:
+   * each alone pays an open, a close and the server's slow start). The
+   * result then says `verified: false` until the caller has run it.
+   */
+  readonly deferReadBack?: (readBack: () => Promise<void>) => void;
 }
 
 /**
@@ -243,10 +250,15 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
     metadataSeconds: Math.max(0, seconds - moved.dataSeconds - moved.folderSeconds),
     ...afterRampOf(budget, budgeted),
   });
+  const readBackLater = op === 'write' && context.verify && context.deferReadBack !== undefined;
   if (op === 'write' && context.verify) {
     // Read back what was written (all of it, or the prefix of each file a stopped copy reached).
     const only = budgeted && !budgeted.complete ? new Map([...moved.prefixes].filter(([, bytes]) => bytes > 0)) : undefined;
-    await moveWorkload(context, 'pipefill-max', 'read', root, new TimelineRecorder(context.onVerify), { verify: true, ...(only ? { only } : {}) });
+    const readBack = async () => {
+      await moveWorkload(context, 'pipefill-max', 'read', root, new TimelineRecorder(context.onVerify), { verify: true, ...(only ? { only } : {}) });
+    };
+    if (context.deferReadBack) context.deferReadBack(readBack);
+    else await readBack();
   }
   const projected = budgeted && !budgeted.complete ? budgeted : undefined;
   const reportedSeconds = projected ? projected.projection.seconds : seconds;
@@ -262,7 +274,7 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
     timeline: recorder.points(),
     negotiated: negotiatedOf(session),
     emulation: emulationNote(profile, session.negotiated),
-    verified: context.verify,
+    verified: context.verify && !readBackLater,
     ...(tcp ? { tcp } : {}),
     ...(projected
       ? {

@@ -36,6 +36,8 @@ struct ClientOptions {
   bool reverse = true;
   int streams = 1;
   int connectTimeoutMs = 5000;
+  // Seconds per interval in the JSON's "intervals" (libiperf's -i); 0 keeps its default of 1 s.
+  double intervalSeconds = 0;
 };
 
 // What the JavaScript handle and the worker thread share. `test` is set only
@@ -68,6 +70,10 @@ class ClientWorker : public Napi::AsyncWorker {
     iperf_set_test_reverse(test, options_.reverse ? 1 : 0);
     iperf_set_test_num_streams(test, options_.streams);
     iperf_set_test_connect_timeout(test, options_.connectTimeoutMs);
+    if (options_.intervalSeconds > 0) {
+      iperf_set_test_reporter_interval(test, options_.intervalSeconds);
+      iperf_set_test_stats_interval(test, options_.intervalSeconds);
+    }
     iperf_set_test_json_output(test, 1);
     iperf_set_test_logfile(test, "/dev/null");
     {
@@ -149,6 +155,14 @@ Napi::Value RunClient(const Napi::CallbackInfo& info) {
   options.omitSeconds = IntOption(object, "omitSeconds", options.omitSeconds, 0, 60);
   options.streams = IntOption(object, "streams", options.streams, 1, 128);
   options.connectTimeoutMs = IntOption(object, "connectTimeoutMs", options.connectTimeoutMs, 1, 600000);
+  const Napi::Value interval = object.Get("intervalSeconds");
+  if (!interval.IsUndefined()) {
+    // libiperf refuses intervals under 0.1 s (its MIN_INTERVAL) and over 60 s.
+    if (!interval.IsNumber() || !(interval.As<Napi::Number>().DoubleValue() >= 0.1 && interval.As<Napi::Number>().DoubleValue() <= 60)) {
+      throw Napi::RangeError::New(env, "intervalSeconds must be a number from 0.1 to 60");
+    }
+    options.intervalSeconds = interval.As<Napi::Number>().DoubleValue();
+  }
   const Napi::Value reverse = object.Get("reverse");
   if (!reverse.IsUndefined()) options.reverse = reverse.ToBoolean().Value();
 
