@@ -44,7 +44,7 @@ describe('assess on loopback', () => {
     for (const copy of report.copyTests) {
       // Every copy that ran is verified, the file writes by the read-back they share after the copies.
       if (copy.workload.startsWith('file:')) expect(`${copy.projected?.stoppedBy ?? 'whole'} ${String(copy.verified)}`).toMatch(/^(?!not-run )\S+ true$/);
-      else expect(copy.projected).toMatchObject({ stoppedBy: 'not-run', rateFrom: 'file-copy', measuredBytes: 0 });
+      else expect(copy.projected).toMatchObject({ stoppedBy: 'not-run', rateFrom: 'model-scaled', measuredBytes: 0, modelScale: expect.any(Number) });
     }
     expect(report.diagnosis.findings.map((f) => `${f.profile} ${f.op}`)).toContain('xp-smb1 read');
     expect(report.diagnosis.headline.length).toBeGreaterThan(20);

@@ -16,6 +16,8 @@ import { asDrivenByPipefill, diagnoseCopy, serverOnThisMachine } from '../model/
 import type { Session } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
 import { predictTransfer } from '../model/predict.js';
+import type { ScaledProjection } from '../model/scaled-projection.js';
+import { modelScaledProjection } from '../model/scaled-projection.js';
 import type { ServerProfile, ServerProfileId } from '../model/server-profiles.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { parseWorkload } from '../model/workloads.js';
@@ -164,6 +166,17 @@ interface PlannedCopy {
   readonly fromFileCopy: boolean;
 }
 
+/** A time-stopped copy's result with the model-scaled projection in place of its straight-line one; what it measured is kept. */
+function withModelScaledProjection(result: CopyTestResult, modelSeconds: number, projection: ScaledProjection): CopyTestResult {
+  if (!result.projected) return result;
+  return {
+    ...result,
+    seconds: projection.seconds,
+    throughputMbps: (result.bytes * 8) / projection.seconds / 1e6,
+    projected: { ...result.projected, rateFrom: 'model-scaled', modelSeconds, modelScale: projection.scale, lowSeconds: projection.lowSeconds, highSeconds: projection.highSeconds },
+  };
+}
+
 export async function assess(input: AssessInput, options: CallOptions = {}): Promise<Report> {
   const { signal, onProgress } = options;
   const started = performance.now();
@@ -293,12 +306,27 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       }
       done += 1;
     }
+    // A file copy whose slot ran out before its rate settled moved a shorter file, whole (its closing round trips
+    // included): the model's time for the whole file, scaled by that copy's time over the model's for what it moved.
+    // Its rate so far is still TCP's ramp and the opening round trips, which the model has and a straight line does not.
+    for (const copy of order) {
+      const result = results.get(copy.index);
+      if (result?.projected?.stoppedBy !== 'time' || parseWorkload(copy.workload).kind !== 'file' || !(result.projected.measuredBytes > 0)) continue;
+      const movedSeconds = predictTransfer(driven(copy.profile), serverProfile, copy.op, parseWorkload(`file:${Math.round(result.projected.measuredBytes)}B`), link).seconds;
+      results.set(copy.index, withModelScaledProjection(result, copy.expectedSeconds, modelScaledProjection(copy.expectedSeconds, { seconds: result.projected.measuredSeconds, modelSeconds: movedSeconds })));
+    }
     const readBack = await inStep('reading back what the file copies wrote', () => copies.readBackWrites());
     for (const [index, result] of results) {
       if (readBack.has(readBackKey(result.profile, result.op, result.workload))) results.set(index, { ...result, verified: true });
     }
     for (const copy of planned) {
-      if (copy.fromFileCopy) results.set(copy.index, copies.projectWithoutCopy(copy.profile, copy.op, copy.workload, link.rttMs));
+      if (!copy.fromFileCopy) continue;
+      // The same generation's file copy, measured or projected, against the model's time for it.
+      const file = planned.find((other) => other.profile === copy.profile && other.op === copy.op && parseWorkload(other.workload).kind === 'file');
+      const fileResult = file ? results.get(file.index) : undefined;
+      if (!file || !fileResult) throw new Error(`${copy.profile} ${copy.op} ${copy.workload} is projected from the file copy of the same generation, which did not run.`);
+      const fileCopy = { seconds: fileResult.seconds, modelSeconds: file.expectedSeconds, ...(fileResult.projected ? { lowSeconds: fileResult.projected.lowSeconds, highSeconds: fileResult.projected.highSeconds } : {}) };
+      results.set(copy.index, copies.projectWithoutCopy(copy.profile, copy.op, copy.workload, copy.expectedSeconds, fileCopy));
     }
     const copiesSeconds = elapsed() - probeSeconds - setUpSeconds;
     const copyTests = planned.map((copy) => results.get(copy.index)).filter((result): result is CopyTestResult => result !== undefined);

@@ -2,16 +2,19 @@
 // longest link (52 Mb/s, 75 ms): the same workloads, every byte moved in one
 // run, copies stopped once their rate settled and the rest projected in the
 // other (issue 15). Prints every copy's projection beside its full time.
-// Measured while building it (2026-11-23): the full run 119-120 s, the
-// default budget 57-60 s of report (60-63 s of process); most projections
-// within 3% of the full copies, but copies the budget squeezes below what
-// they need were 22-49% off (win7-smb1's 1 MiB read, XP's directory-set
-// read: too few completions after their opening round trips).
+// Measured while building it (2026-11-23): the full run 119-123 s, the
+// default budget 57-60 s of report (60-63 s of process). Copies the budget
+// squeezed below what they need were 22-49% off while their projection was
+// a straight line through the ramp (win7-smb1's 1 MiB read, XP's directory-
+// set read); with the shorter probe and the file copies stopped by time
+// projected as the model scaled by what they moved, all 20 within 7.8%.
+// --quick beside them: its directory sets as the model scaled by the file
+// copies, 19 of 20 within 15.5% (pipefill-max's set read the one above 15%).
 
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { assessInLab } from '../lab/bench.js';
-import { labDown, labEndpoints, labUp, median } from '../lab/wan-lab.js';
+import { labDown, labEndpoints, labUp } from '../lab/wan-lab.js';
 
 const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun');
 if (!canRunLab) console.warn('SKIPPED: the budgeted assessment lab test needs Linux, root and /dev/net/tun.');
@@ -48,21 +51,26 @@ describe.skipIf(!canRunLab)('the assessment within its budget, against every byt
       expect(budgeted.seconds).toBeLessThan(full.seconds * 0.65);
       expect(Math.abs(report.probes.bandwidth.mbps - 52) / 52).toBeLessThanOrEqual(0.1);
       expect(Math.abs(report.probes.rtt.medianMs - 75) / 75).toBeLessThanOrEqual(0.1);
-      // Most copies land within the issue's 15%; a squeezed copy is rougher (see above): the issue's 15% for
-      // every copy is not met yet, and this holds the line where it is.
-      expect(median(errors)).toBeLessThanOrEqual(0.15);
-      expect(Math.max(...errors)).toBeLessThanOrEqual(0.6);
+      // The issue's 15%, for all but one copy (one run of this test has been seen, all within 7.8%: a busy
+      // machine's copy may stray), and no copy twice as far.
+      expect(errors.filter((error) => error > 0.15).length).toBeLessThanOrEqual(1);
+      expect(Math.max(...errors)).toBeLessThanOrEqual(0.3);
 
-      // --quick on the same link and sizes: not within the issue's 20 s here (24.7 s of report when measured:
-      // a 6 s probe, and XP's and Windows 7's writes make 18-19 round trips per file), and its directory sets,
-      // projected from 1 MiB file copies, are rough. Printed for the record; the bound holds the line.
+      // --quick on the same link and sizes: not within the issue's 20 s here (21.5-22.0 s of report when
+      // measured: XP's and Windows 7's writes make 18-19 round trips per file). Its directory sets are the
+      // model's times scaled by the same generation's file copy; most within 15% of the full copies.
       const quick = assessInLab(state, share ?? '', password ?? '', ['--quick', '--file-size', `${fileBytes}B`, '--dirset-scale', String(dirsetScale)]);
       console.log(`quick 52 Mb/s / 75 ms: ${quick.seconds.toFixed(1)} s of process, ${quick.report.timing?.totalSeconds.toFixed(1)} s of report`);
+      const quickErrors: number[] = [];
       for (const copy of quick.report.copyTests) {
         const reference = full.report.copyTests.find((other) => other.profile === copy.profile && other.op === copy.op && other.workload === copy.workload);
+        if (reference) quickErrors.push(Math.abs(copy.seconds - reference.seconds) / reference.seconds);
         if (reference) console.log(`  quick ${copy.profile} ${copy.op} ${copy.workload}: ${copy.seconds.toFixed(2)} s (${copy.projected?.stoppedBy ?? 'whole'}) against ${reference.seconds.toFixed(2)} s full: ${(((copy.seconds - reference.seconds) / reference.seconds) * 100).toFixed(1)}%`);
       }
       expect(quick.report.timing?.totalSeconds ?? Infinity).toBeLessThanOrEqual(30);
+      expect(quickErrors).toHaveLength(20);
+      expect(quickErrors.filter((error) => error > 0.15).length).toBeLessThanOrEqual(3);
+      expect(Math.max(...quickErrors)).toBeLessThanOrEqual(0.35);
     } finally {
       await labDown(state.id);
     }

@@ -11,6 +11,8 @@ import type { CopyTestResult } from '../contract/copy-test.js';
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import type { Link } from '../model/link.js';
+import type { FileCopyAgainstModel } from '../model/scaled-projection.js';
+import { modelScaledProjection } from '../model/scaled-projection.js';
 import type { SharePath } from '../model/share-path.js';
 import type { Workload } from '../model/workloads.js';
 import { parseWorkload } from '../model/workloads.js';
@@ -185,14 +187,14 @@ export class AssessmentCopies {
 
   /**
    * A workload that no copy moves in this run (a quick assessment's directory
-   * set), projected from the same generation's file copy, which must have run.
+   * set): the model's time for it, scaled by the same generation's file copy
+   * against the model (src/model/scaled-projection.ts). That copy must have run.
    */
-  projectWithoutCopy(profile: ClientProfileId, op: Op, spec: string, rttMs: number): CopyTestResult {
+  projectWithoutCopy(profile: ClientProfileId, op: Op, spec: string, modelSeconds: number, fileCopy: FileCopyAgainstModel): CopyTestResult {
     const session = this.sessions.get(profile);
-    const fileCopy = this.fileRates.get(`${profile} ${op}`);
-    if (!session || !fileCopy) throw new Error(`${spec} is projected from ${profile}'s file ${op}, which has not run.`);
+    if (!session || !this.fileRates.has(`${profile} ${op}`)) throw new Error(`${spec} is projected from ${profile}'s file ${op}, which has not run.`);
     const workload = parseWorkload(spec);
-    return { ...projectedCopy(session, profile, op, workload, fileCopy, rttMs), workload: workload.spec };
+    return { ...projectedCopy(session, profile, op, workload, modelSeconds, modelScaledProjection(modelSeconds, fileCopy)), workload: workload.spec };
   }
 
   /**

@@ -74,8 +74,14 @@ export const CopyTestResultSchema = z.object({
       measuredSeconds: z.number(),
       filesTouched: z.number(),
       rateMbps: z.number(),
-      /** Whose rate: the copy's own, or (a directory set) the same generation's file copy's just before. */
-      rateFrom: z.enum(['this-copy', 'file-copy']).optional(),
+      /**
+       * Whose rate: the copy's own, or (a directory set) the same generation's file copy's just before; `model-scaled`
+       * (a quick run's directory set, not run): the model's time for it scaled by the file copy's measured over the model's.
+       */
+      rateFrom: z.enum(['this-copy', 'file-copy', 'model-scaled']).optional(),
+      /** For `model-scaled`: the model's time for the workload and the scale applied to it. */
+      modelSeconds: z.number().optional(),
+      modelScale: z.number().optional(),
       /** How far the two halves of the rate disagreed, as a share of it; null when no spread could be measured. */
       rateRelativeHalfWidth: z.number().nullable(),
       lowSeconds: z.number(),

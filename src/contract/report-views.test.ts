@@ -9,7 +9,20 @@ describe('projectionText', () => {
     expect(projectionText({ ...base, stoppedBy: 'time', rateFrom: 'this-copy', rateRelativeHalfWidth: null, highSeconds: null })).toMatch(/slot ran out before the rate settled; 41\.2 Mb\/s while data moved\); no range can be given$/);
   });
 
-  it('says plainly when no copy of the workload ran', () => {
+  it("says how a time-stopped copy's model-scaled projection was made", () => {
+    const text = projectionText({ ...base, stoppedBy: 'time', rateFrom: 'model-scaled', modelSeconds: 1.4, modelScale: 0.98, rateRelativeHalfWidth: null, lowSeconds: 1.37, highSeconds: null });
+    expect(text).toBe("projected from 12.0 MB in 1.40 s, 1 file (slot ran out before the rate settled; the model's 1.40 s for the whole x 0.98, this copy's time over the model's for what it moved); no range can be given");
+  });
+
+  it('says plainly when no copy of the workload ran, and how the model was scaled', () => {
+    const notRun = { ...base, stoppedBy: 'not-run' as const, measuredBytes: 0, measuredSeconds: 0, filesTouched: 0, rateRelativeHalfWidth: null };
+    expect(projectionText({ ...notRun, rateFrom: 'model-scaled', modelSeconds: 3.36, modelScale: 0.96, lowSeconds: 3.23, highSeconds: null })).toBe(
+      "projected, not run (quick): the model's 3.36 s for it x 0.96, the same generation's file copy's time over the model's; no range can be given",
+    );
+    expect(projectionText({ ...notRun, rateFrom: 'model-scaled', modelSeconds: 3.36, modelScale: 1.2, lowSeconds: 3.9, highSeconds: 4.3 })).toMatch(/; 3\.90-4\.30 s at the file copy's spread$/);
+  });
+
+  it('reads a report from before the model-scaled projection', () => {
     const text = projectionText({ ...base, stoppedBy: 'not-run', rateFrom: 'file-copy', measuredBytes: 0, measuredSeconds: 0, filesTouched: 0 });
     expect(text).toMatch(/^projected, not run \(quick\): each file's round trips as the file copy measured them/);
     expect(text).toContain('41.2 Mb/s ± 3%');

@@ -31,13 +31,20 @@ export function projectionText(projected: NonNullable<CopyTestResult['projected'
   const megabytes = (projected.measuredBytes / 1e6).toFixed(projected.measuredBytes < 1e7 ? 2 : 1);
   const spread = projected.rateRelativeHalfWidth === null ? '' : ` ± ${(projected.rateRelativeHalfWidth * 100).toFixed(0)}%`;
   const how =
-    projected.rateFrom === 'file-copy'
+    projected.rateFrom === 'model-scaled' && projected.modelSeconds !== undefined && projected.modelScale !== undefined
+      ? `slot ran out before the rate settled; the model's ${projected.modelSeconds.toFixed(2)} s for the whole x ${projected.modelScale.toFixed(2)}, this copy's time over the model's for what it moved`
+      : projected.rateFrom === 'file-copy'
       ? `round trips measured on the first files; data at the file copy's ${projected.rateMbps.toFixed(1)} Mb/s${spread}`
       : projected.stoppedBy === 'settled'
         ? `rate settled at ${projected.rateMbps.toFixed(1)} Mb/s${spread}`
         : `slot ran out before the rate settled; ${projected.rateMbps.toFixed(1)} Mb/s while data moved`;
   const range = projected.highSeconds === null ? 'no range can be given' : `${projected.lowSeconds.toFixed(2)}-${projected.highSeconds.toFixed(2)} s at the rate's spread`;
+  if (projected.stoppedBy === 'not-run' && projected.rateFrom === 'model-scaled' && projected.modelSeconds !== undefined && projected.modelScale !== undefined) {
+    const fileRange = projected.highSeconds === null ? 'no range can be given' : `${projected.lowSeconds.toFixed(2)}-${projected.highSeconds.toFixed(2)} s at the file copy's spread`;
+    return `projected, not run (quick): the model's ${projected.modelSeconds.toFixed(2)} s for it x ${projected.modelScale.toFixed(2)}, the same generation's file copy's time over the model's; ${fileRange}`;
+  }
   if (projected.stoppedBy === 'not-run') {
+    // Reports written before the model-scaled projection (their directory sets went at the file copy's rate).
     return `projected, not run (quick): each file's round trips as the file copy measured them, each folder's at the path's RTT, data at the file copy's ${projected.rateMbps.toFixed(1)} Mb/s${spread}; ${range}`;
   }
   return `projected from ${megabytes} MB in ${projected.measuredSeconds.toFixed(2)} s, ${projected.filesTouched} file${projected.filesTouched === 1 ? '' : 's'} (${how}); ${range}`;

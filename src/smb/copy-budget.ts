@@ -35,8 +35,6 @@ export interface RateHint {
   readonly afterRamp?: { readonly bytesPerSecond: number; readonly relativeHalfWidth: number };
   readonly dataBytes: number;
   readonly dataSeconds: number;
-  /** The file copy's own file's round trips (open, query, close...): its time outside the data phase and outside folder listings. */
-  readonly metadataSeconds?: number;
 }
 
 /**
@@ -224,20 +222,4 @@ export interface BudgetedCopy {
   readonly rateFrom: 'this-copy' | 'file-copy';
   readonly rateRelativeHalfWidth: number;
   readonly projection: Projection;
-}
-
-/**
- * A directory set's time from the same generation's file copy alone, when no
- * copy of the set runs (a quick assessment): each file pays the round trips
- * the file copy measured around its one file, and the wait and rate of its
- * data phase (dataPhase); each folder its round trips at the path's RTT (the
- * engine replays exactly the generation's per-folder sequence, so the count
- * is known and only the time per round trip is the path's).
- */
-export function projectFromFileCopy(workload: { readonly files: readonly { readonly bytes: number }[]; readonly folders: number }, hint: RateHint, perFolderSeconds: number): { projection: Projection; bytesPerSecond: number; relativeHalfWidth: number } {
-  const phase = dataPhase([{ bytes: hint.dataBytes, seconds: hint.dataSeconds }], hint.afterRamp);
-  const bytes = workload.files.reduce((sum, file) => sum + file.bytes, 0);
-  const metadataSeconds = workload.files.length * ((hint.metadataSeconds ?? 0) + phase.waitSeconds) + workload.folders * perFolderSeconds;
-  const rate = { bytesPerSecond: phase.bytesPerSecond, relativeHalfWidth: phase.relativeHalfWidth };
-  return { projection: projectSeconds({ measuredSeconds: 0, remainingBytes: bytes, remainingMetadataSeconds: metadataSeconds, rate }), ...rate };
 }

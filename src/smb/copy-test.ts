@@ -8,6 +8,7 @@ import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import type { Link } from '../model/link.js';
 import { roundTripsPerDirectory, roundTripsPerFile } from '../model/metadata.js';
+import type { ScaledProjection } from '../model/scaled-projection.js';
 import type { SharePath } from '../model/share-path.js';
 import type { Workload } from '../model/workloads.js';
 import { parseWorkload } from '../model/workloads.js';
@@ -23,7 +24,7 @@ import { SmbSession } from './session.js';
 import { sampleTcpInfo, tcpEvidence } from './tcp-info.js';
 import { TimelineRecorder } from './timeline.js';
 import type { BudgetedCopy, CopyBudgetOptions, RateHint } from './copy-budget.js';
-import { CopyBudget, projectFromFileCopy } from './copy-budget.js';
+import { CopyBudget } from './copy-budget.js';
 import type { PipelineGrowth } from './transfer.js';
 import { transferFile } from './transfer.js';
 
@@ -95,8 +96,6 @@ interface Moved {
   /** Time spent moving data (inside files' data phases), and the bytes moved in it. */
   readonly dataSeconds: number;
   readonly dataBytes: number;
-  /** Time spent on folders' round trips (a read lists each folder it copies from). */
-  readonly folderSeconds: number;
   /** Bytes moved of each file touched: a prefix of it. */
   readonly prefixes: Map<string, number>;
 }
@@ -118,13 +117,10 @@ async function moveWorkload(context: RunContext, profileId: ClientProfileId, op:
   const prefixes = new Map<string, number>();
   let roundTrips = 0;
   let dataSecondsTotal = 0;
-  let folderSeconds = 0;
   const directory = async (path: string) => {
     const started = recorder.elapsedMs;
     roundTrips += await replay(directorySequence, { session, op, path, kind: 'directory', bytes: 0, recorder, options: requestOptions });
-    const seconds = (recorder.elapsedMs - started) / 1000;
-    folderSeconds += seconds;
-    budget?.folderDone(seconds);
+    budget?.folderDone((recorder.elapsedMs - started) / 1000);
   };
   // A copy reads from a folder it lists, and writes into one that exists (made before the clock starts).
   if (op === 'read') await directory(root);
@@ -181,7 +177,7 @@ async function moveWorkload(context: RunContext, profileId: ClientProfileId, op:
       budget?.fileDone({ fullBytes: bytes, movedBytes: moved, seconds: (recorder.elapsedMs - started) / 1000, dataSeconds });
     }
   }
-  return { roundTrips, prefixes, dataSeconds: dataSecondsTotal, folderSeconds, dataBytes: [...prefixes.values()].reduce((sum, bytes) => sum + bytes, 0) };
+  return { roundTrips, prefixes, dataSeconds: dataSecondsTotal, dataBytes: [...prefixes.values()].reduce((sum, bytes) => sum + bytes, 0) };
 }
 
 /** A stopped copy's own rate; a whole one's last stretch (see CopyBudget.lastStretch). */
@@ -246,8 +242,6 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
   context.onDataRate?.({
     dataBytes: moved.dataBytes,
     dataSeconds: moved.dataSeconds,
-    // The files' own round trips: what is neither data nor a folder's listing.
-    metadataSeconds: Math.max(0, seconds - moved.dataSeconds - moved.folderSeconds),
     ...afterRampOf(budget, budgeted),
   });
   const readBackLater = op === 'write' && context.verify && context.deferReadBack !== undefined;
@@ -310,15 +304,13 @@ function negotiatedOf(session: SmbSession): CopyTestResult['negotiated'] {
 }
 
 /**
- * A workload that no copy moved (a quick assessment's directory set), projected
- * from the same generation's file copy on the same session: the result says
- * so (`projected.stoppedBy` 'not-run', nothing measured of it, nothing verified).
+ * A workload that no copy moved (a quick assessment's directory set), with
+ * the time the model, scaled by the same generation's file copy, gives it
+ * (src/model/scaled-projection.ts): the result says so (`projected.stoppedBy`
+ * 'not-run', `rateFrom` 'model-scaled', nothing measured, nothing verified).
  */
-export function projectedCopy(session: SmbSession, profileId: ClientProfileId, op: Op, workload: Workload, fileCopy: RateHint, rttMs: number): Omit<CopyTestResult, 'workload'> {
+export function projectedCopy(session: SmbSession, profileId: ClientProfileId, op: Op, workload: Workload, modelSeconds: number, projection: ScaledProjection): Omit<CopyTestResult, 'workload'> {
   const profile = CLIENT_PROFILES[profileId];
-  const perDirectory = roundTripsPerDirectory(profile.metadata, op);
-  const folders = foldersVisited(workload, op);
-  const { projection, bytesPerSecond, relativeHalfWidth } = projectFromFileCopy({ files: workload.files, folders }, fileCopy, (perDirectory * rttMs) / 1000);
   return {
     profile: profileId,
     op,
@@ -327,7 +319,7 @@ export function projectedCopy(session: SmbSession, profileId: ClientProfileId, o
     throughputMbps: (workload.totalBytes * 8) / projection.seconds / 1e6,
     ops: 0,
     // The engine replays exactly these sequences (the smbd integration test counts them): the count is known, not measured.
-    metadataRoundTrips: workload.files.length * roundTripsPerFile(profile.metadata, op) + folders * perDirectory,
+    metadataRoundTrips: workload.files.length * roundTripsPerFile(profile.metadata, op) + foldersVisited(workload, op) * roundTripsPerDirectory(profile.metadata, op),
     timeline: [],
     negotiated: negotiatedOf(session),
     emulation: emulationNote(profile, session.negotiated),
@@ -337,11 +329,13 @@ export function projectedCopy(session: SmbSession, profileId: ClientProfileId, o
       measuredBytes: 0,
       measuredSeconds: 0,
       filesTouched: 0,
-      rateMbps: (bytesPerSecond * 8) / 1e6,
-      rateFrom: 'file-copy',
-      rateRelativeHalfWidth: Number.isFinite(relativeHalfWidth) ? relativeHalfWidth : null,
+      rateMbps: (workload.totalBytes * 8) / projection.seconds / 1e6,
+      rateFrom: 'model-scaled',
+      rateRelativeHalfWidth: null,
+      modelSeconds,
+      modelScale: projection.scale,
       lowSeconds: projection.lowSeconds,
-      highSeconds: Number.isFinite(projection.highSeconds) ? projection.highSeconds : null,
+      highSeconds: projection.highSeconds,
     },
   };
 }
