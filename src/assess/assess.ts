@@ -285,8 +285,8 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       if (copy.op === 'read' && !copies.hasSource(copy.workload) && sourceWrites.includes(copy.workload)) await run(undefined, 'pipefill-max', 'write', copy.workload, undefined);
       let budget: CopyBudgetOptions | undefined;
       if (budgetSeconds !== null) {
-        // The copies still to run, and the signing check's read at the end, share what is left after the reserve;
-        // a write also reads back what it wrote, so it needs more than its copy.
+        // The copies still to run, and the signing check's read at the end, share what is left after the reserve
+        // and the file writes' read-backs; a directory set's write reads back what it wrote at once (weight).
         const remaining = order.slice(order.indexOf(copy));
         const fixed = (other: PlannedCopy) => perCopySeconds(link.rttMs, other.op === 'write' && !readsBackLater(other)) + (overrun.copies > 0 ? overrun.seconds / overrun.copies : 0);
         const needs = [...remaining.map((other) => other.expectedSeconds * weight(other) + fixed(other)), checkExpected];
