@@ -1,7 +1,7 @@
 // The local side of a write test: real files on this machine, with seeded
 // pattern contents, that the test copies to the share as a copy tool would.
-// They are written before the clock starts (as the read test's source is
-// written to the share first) and removed afterwards.
+// They are written, and flushed to disk, before the clock starts (as the
+// read test's source is written to the share first) and removed afterwards.
 //
 // Reading them costs a page-cache copy on libuv's thread pool, not AES on
 // the main thread, and lands in a small pool of reused 4 MiB buffers, so a
@@ -48,6 +48,10 @@ export class LocalSource {
             if (signal?.aborted) throw cancelledError();
             await handle.write(pattern.bytes(offset, Math.min(GENERATE_BYTES, file.bytes - offset)));
           }
+          // On disk before the clock starts: otherwise the kernel writes the dirty pages back while the copy
+          // reads them, and the timed copy pays for that writeback (the CLI's 256 MiB write on loopback ran
+          // at 0.79x smbclient put, whose source sat on tmpfs).
+          await handle.sync();
         } finally {
           await handle.close();
         }
