@@ -312,7 +312,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     for (const copy of order) {
       const result = results.get(copy.index);
       if (result?.projected?.stoppedBy !== 'time' || parseWorkload(copy.workload).kind !== 'file' || !(result.projected.measuredBytes > 0)) continue;
-      const movedSeconds = predictTransfer(driven(copy.profile), serverProfile, copy.op, parseWorkload(`file:${Math.round(result.projected.measuredBytes)}B`), link).seconds;
+      const movedSeconds = predictTransfer(driven(copy.profile), serverProfile, copy.op, parseWorkload(fileSpec(result.projected.measuredBytes)), link).seconds;
       results.set(copy.index, withModelScaledProjection(result, copy.expectedSeconds, modelScaledProjection(copy.expectedSeconds, { seconds: result.projected.measuredSeconds, modelSeconds: movedSeconds })));
     }
     const readBack = await inStep('reading back what the file copies wrote', () => copies.readBackWrites());

@@ -10,6 +10,7 @@ import type { Report } from '../contract/report.js';
 import { ReportSchema } from '../contract/report.js';
 import type { ClientProfile, ClientProfileId, Op } from '../model/client-profiles.js';
 import { MIB } from '../model/client-profiles.js';
+import { fileSpec } from '../model/assessment.js';
 import { PipefillError } from '../model/errors.js';
 import { asCongestionControl } from '../model/congestion.js';
 import type { EngineStack } from '../model/diagnosis.js';
@@ -133,7 +134,6 @@ export function copyTest(state: LabState, profile: ClientProfileId, op: Op, work
 const THROUGHPUT_SECONDS = 4;
 const MAX_THROUGHPUT_BYTES = 512 * MIB;
 
-const fileSpec = (bytes: number) => (bytes % MIB === 0 ? `file:${bytes / MIB}MiB` : `file:${bytes}B`);
 
 /** smbclient's source file; replaced whole per link (its folder is the bench's own, made fresh). */
 function writeLocalFile(path: string, bytes: number): void {

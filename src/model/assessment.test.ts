@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Link } from './link.js';
-import { compareWithModel, sizeAssessment } from './assessment.js';
+import { compareWithModel, fileSpec, sizeAssessment } from './assessment.js';
 import { CLIENT_PROFILES } from './client-profiles.js';
+import { parseWorkload } from './workloads.js';
 import { asDrivenByPipefill, DEFAULT_ENGINE_STACK } from './diagnosis.js';
 import { predict } from './predict.js';
 import { SERVER_PROFILES } from './server-profiles.js';
@@ -51,5 +52,14 @@ describe('compareWithModel', () => {
 
   it('flags a copy faster than the model allows', () => {
     expect(compareWithModel(expected.seconds / 2, expected).verdict).toBe('faster-than-expected');
+  });
+});
+
+describe('fileSpec', () => {
+  it('names whole MiB in MiB and anything else to the byte, never rounding a small file to nothing', () => {
+    expect(fileSpec(4 * 2 ** 20)).toBe('file:4MiB');
+    expect(fileSpec(100_000)).toBe('file:100000B');
+    expect(fileSpec(1.5 * 2 ** 20)).toBe('file:1572864B');
+    expect(parseWorkload(fileSpec(100_000)).totalBytes).toBe(100_000);
   });
 });

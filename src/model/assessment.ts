@@ -23,7 +23,11 @@ const MAX_FILE_BYTES = 256 * MIB;
 const MIN_DIRSET_SCALE = 0.01;
 const START_DIRSET_SCALE = 0.05;
 
-export const fileSpec = (bytes: number): string => `file:${Math.round(bytes / MIB)}MiB`;
+/** The workload spec of one file of exactly `bytes` (whole bytes): in MiB when it is whole MiB, else in bytes (`--file-size 100KB` is not 0 MiB). */
+export const fileSpec = (bytes: number): string => {
+  const whole = Math.round(bytes);
+  return whole % MIB === 0 ? `file:${whole / MIB}MiB` : `file:${whole}B`;
+};
 export const dirsetSpec = (scale: number): string => `tr3869-dirset:${scale}`;
 
 function predictedTotal(link: Link, server: ServerProfile, clients: readonly ClientProfile[], setUpClient: ClientProfile, fileBytes: number, dirsetScale: number): number {

@@ -36,7 +36,7 @@ describe('steadyRate', () => {
   });
 
   it('leaves out intervals that carry no time or no number', () => {
-    const rates = [...intervals(lab), { start: 2, end: 2, bitsPerSecond: 1e12 }, { start: 1.5, end: 1.6, bitsPerSecond: Number.NaN }];
+    const rates = [...intervals(lab), { start: 2, end: 2, bitsPerSecond: 1e12 }, { start: 1.5, end: 1.6, bitsPerSecond: Number.NaN }, ...Array.from({ length: 12 }, () => ({ start: '1.7' as unknown as number, end: 1.8, bitsPerSecond: 1e12 }))];
     expect(steadyRate(rates)).toBe(50e6);
   });
 });

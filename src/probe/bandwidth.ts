@@ -99,7 +99,8 @@ const STEADY_MIN_INTERVALS = 5;
  * Undefined when fewer than STEADY_MIN_INTERVALS are there.
  */
 export function steadyRate(intervals: readonly { readonly start: number; readonly end: number; readonly bitsPerSecond: number }[]): number | undefined {
-  const measured = intervals.filter((interval) => interval.end > interval.start && Number.isFinite(interval.bitsPerSecond) && interval.bitsPerSecond >= 0);
+  // iperf3's JSON, checked: numbers only, each interval a real span of time.
+  const measured = intervals.filter((interval) => Number.isFinite(interval.start) && Number.isFinite(interval.end) && interval.end > interval.start && Number.isFinite(interval.bitsPerSecond) && interval.bitsPerSecond >= 0);
   if (measured.length === 0) return undefined;
   const first = Math.min(...measured.map((interval) => interval.start));
   const last = Math.max(...measured.map((interval) => interval.end));
