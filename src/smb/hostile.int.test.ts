@@ -35,6 +35,37 @@ function once(matches: (frame: Buffer, info: FrameInfo) => boolean, act: (frame:
 
 const successful = (command: number) => (frame: Buffer, info: FrameInfo) => info.command === command && info.status === 0;
 
+/** The messages of a plain SMB2 frame, a compound's one by one (each header's NextCommand, bounded). */
+function messagesOf(frame: Buffer): Buffer[] {
+  const messages: Buffer[] = [];
+  for (let offset = 0; messages.length < 16 && offset + 64 <= frame.length; ) {
+    const next = frame.readUInt32LE(offset + 20);
+    messages.push(frame.subarray(offset, next > 0 ? offset + next : frame.length));
+    if (next === 0) break;
+    offset += next;
+  }
+  return messages;
+}
+
+/** A reply matching `pick` (command, status), alone or inside a compound (a listing's open and first pages come as one). */
+const hasMessage = (pick: (command: number, status: number) => boolean) => (frame: Buffer, info: FrameInfo) => info.command !== -1 && messagesOf(frame).some((message) => pick(message.readUInt16LE(12), message.readUInt32LE(8)));
+
+/**
+ * The frame with every message `pick` matches put in place by `replace`
+ * (one that returns the message unframed, NextCommand 0), the compound's
+ * chain mended around it, framed for the wire.
+ */
+function replacedIn(frame: Buffer, pick: (command: number, status: number) => boolean, replace: (message: Buffer) => Buffer): Buffer {
+  const messages = messagesOf(frame).map((message) => (pick(message.readUInt16LE(12), message.readUInt32LE(8)) ? replace(message) : Buffer.from(message)));
+  const chained = messages.map((message, index) => {
+    if (index === messages.length - 1) return message;
+    const padded = Buffer.concat([message.subarray(0, message.readUInt32LE(20) || message.length), Buffer.alloc((8 - ((message.readUInt32LE(20) || message.length) % 8)) % 8)]);
+    padded.writeUInt32LE(padded.length, 20);
+    return padded;
+  });
+  return framed(Buffer.concat(chained));
+}
+
 /** A listing whose first entry names a successor inside itself and a name far longer than the reply. */
 function selfPointingListing(frame: Buffer): Buffer {
   const listing = Buffer.alloc(60 * 1024);
@@ -45,8 +76,8 @@ function selfPointingListing(frame: Buffer): Buffer {
   body.writeUInt16LE(72, 2);
   body.writeUInt32LE(listing.length, 4);
   const header = Buffer.from(frame.subarray(0, 64));
-  header.writeUInt32LE(0, 20); // NextCommand: a lone message
-  return framed(Buffer.concat([header, body, listing]));
+  header.writeUInt32LE(0, 20); // NextCommand: the last message
+  return Buffer.concat([header, body, listing]);
 }
 
 /** A successful listing holding only '.', in place of the reply that ends a listing (STATUS_NO_MORE_FILES). */
@@ -63,7 +94,7 @@ function endlessListing(frame: Buffer): Buffer {
   const header = Buffer.from(frame.subarray(0, 64));
   header.writeUInt32LE(0, 8); // STATUS_SUCCESS
   header.writeUInt32LE(0, 20);
-  return framed(Buffer.concat([header, body, entry]));
+  return Buffer.concat([header, body, entry]);
 }
 const NO_MORE_FILES = 0x80000006;
 
@@ -132,10 +163,20 @@ const CASES: readonly Case[] = [
     message: /says .* is 16777216 bytes; Pipefill wrote 8388608/,
     withinMs: AT_ONCE_MS,
   },
-  { name: 'a listing that points into itself', scenario: () => once(successful(QUERY_DIRECTORY), (f) => ({ kind: 'replace', bytes: selfPointingListing(f) })), kind: 'protocol', message: /QUERY_DIRECTORY reply is malformed/, withinMs: AT_ONCE_MS },
+  { name: 'a listing that points into itself', scenario: () => {
+      const firstListing = (command: number, status: number) => command === QUERY_DIRECTORY && status === 0;
+      return once(hasMessage(firstListing), (f) => {
+        // Only the first successful page of the frame: the rest stays as the server sent it.
+        let replaced = false;
+        return { kind: 'replace', bytes: replacedIn(f, (command, status) => !replaced && firstListing(command, status) && (replaced = true), selfPointingListing) };
+      });
+    }, kind: 'protocol', message: /QUERY_DIRECTORY reply is malformed/, withinMs: AT_ONCE_MS },
   {
     name: 'a listing that never ends',
-    scenario: () => (frame, info) => (info.command === QUERY_DIRECTORY && info.status === NO_MORE_FILES ? { kind: 'replace', bytes: endlessListing(frame) } : { kind: 'pass' }),
+    scenario: () => {
+      const listingEnd = (command: number, status: number) => command === QUERY_DIRECTORY && status === NO_MORE_FILES;
+      return (frame, info) => (hasMessage(listingEnd)(frame, info) ? { kind: 'replace', bytes: replacedIn(frame, listingEnd, endlessListing) } : { kind: 'pass' });
+    },
     kind: 'protocol',
     message: /kept listing after 2000 replies/,
     withinMs: AT_ONCE_MS + 5_000,

@@ -113,7 +113,16 @@ const REMOVALS_IN_FLIGHT = 8;
 
 async function removeTree(session: SmbSession, path: string, depth: number, options: RequestOptions, keep: ReadonlySet<string> = new Set(), expectedParent?: bigint): Promise<string[]> {
   if (depth >= LAYOUT.length) return [path];
-  const listing = await session.listDirectoryWithLinks(path, options);
+  // The listing's handle closes while the entries go; the folder is removed by the caller only after both.
+  const listing = await session.listDirectoryClosing(path, options);
+  try {
+    return await removeListed(session, path, depth, options, keep, listing, expectedParent);
+  } finally {
+    await listing.closed;
+  }
+}
+
+async function removeListed(session: SmbSession, path: string, depth: number, options: RequestOptions, keep: ReadonlySet<string>, listing: Awaited<ReturnType<SmbSession['listDirectoryClosing']>>, expectedParent: bigint | undefined): Promise<string[]> {
   if (expectedParent !== undefined && listing.parent !== undefined && expectedParent !== 0n && listing.parent !== expectedParent) return [`${path} (a link)`];
   const left: string[] = [];
   const removeEntry = async (entry: (typeof listing.entries)[number]) => {
