@@ -15,6 +15,8 @@ export interface ProbeOptions {
   readonly seconds?: number;
   /** How iperf3's test becomes a figure (src/probe/bandwidth.ts); the mean after an omitted second when absent. */
   readonly estimate?: BandwidthEstimate;
+  /** TCP handshakes and SMB2 ECHOs each (10 when absent): a run on a short budget takes fewer, each is a round trip of its time. */
+  readonly rttSamples?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -33,19 +35,20 @@ export function steadyTestSeconds(rttMs: number): number {
 
 export async function probePath(target: SmbTarget, credentials: SmbCredentials, options: ProbeOptions = {}): Promise<ProbeResult> {
   const signal = options.signal ? { signal: options.signal } : {};
+  const samples = options.rttSamples === undefined ? {} : { count: options.rttSamples };
   // The handshakes and the session's ECHOs run side by side: each is a packet or two per round trip, too
   // little to queue behind the other, and on a long path doing them one after the other cost a second or more.
   const echoes = (async () => {
     const session = await SmbSession.open(target, credentials, signal);
     try {
       const { dialect, signing, encryption } = session.negotiated;
-      return { negotiated: { dialect, signing, encryption }, smbEcho: await smbEchoRtt(session, signal) };
+      return { negotiated: { dialect, signing, encryption }, smbEcho: await smbEchoRtt(session, { ...signal, ...samples }) };
     } finally {
       await session.end();
     }
   })();
   echoes.catch(() => undefined);
-  const tcp = await tcpHandshakeRtt(target.host, target.port, signal).catch(async (error: unknown) => {
+  const tcp = await tcpHandshakeRtt(target.host, target.port, { ...signal, ...samples }).catch(async (error: unknown) => {
     await echoes.catch(() => undefined);
     throw error;
   });

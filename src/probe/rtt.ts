@@ -8,10 +8,53 @@ import type { SmbSession } from '../smb/session.js';
 import type { LatencyStats } from './stats.js';
 import { summarizeLatency } from './stats.js';
 
-/** Pause between samples, so the probe does not measure its own queue. */
+/**
+ * Samples start this far apart, each without waiting for the one before (as
+ * ping paces its echoes): a sample is a packet or two each way, which no
+ * queue notices, and on a long path waiting for each one cost a round trip
+ * per sample (ten handshakes at 75 ms took a second, six 0.6 s; six spaced
+ * out take one round trip and a tenth of a second).
+ */
 const SAMPLE_GAP_MS = 20;
 
+/** `count` samples started SAMPLE_GAP_MS apart; the first failure or a cancel ends the probe once all have settled. */
+async function spacedSamples(count: number, signal: AbortSignal | undefined, sample: () => Promise<number>): Promise<number[]> {
+  const started: Promise<number>[] = [];
+  for (let i = 0; i < count; i++) {
+    if (signal?.aborted) break;
+    const next = sample();
+    next.catch(() => undefined);
+    started.push(next);
+    if (i < count - 1) await pause(SAMPLE_GAP_MS);
+  }
+  const settled = Promise.allSettled(started);
+  // A cancel does not wait for the samples in flight (a silent host holds each for its whole timeout).
+  if (signal && !signal.aborted) {
+    let onAbort: () => void = () => undefined;
+    await Promise.race([
+      settled,
+      new Promise<undefined>((resolve) => {
+        onAbort = () => resolve(undefined);
+        signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+    signal.removeEventListener('abort', onAbort);
+  }
+  if (signal?.aborted) throw cancelledError();
+  const outcomes = await settled;
+  const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  return outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : 0));
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A sample count: a whole number from 1 to 1000 (the median of none is nothing, and each is a round trip). */
+function sampleCount(count: number | undefined): number {
+  const value = count ?? 10;
+  if (!Number.isInteger(value) || value < 1 || value > 1000) throw new RangeError(`An RTT probe takes 1 to 1000 samples, not ${String(count)}.`);
+  return value;
+}
 
 function oneHandshake(host: string, port: number, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -42,23 +85,18 @@ export interface RttOptions {
 
 /** `count` TCP handshakes to host:port; the time from SYN to established. */
 export async function tcpHandshakeRtt(host: string, port: number, options: RttOptions = {}): Promise<LatencyStats> {
-  const samples: number[] = [];
-  for (let i = 0; i < (options.count ?? 10); i++) {
-    if (options.signal?.aborted) throw cancelledError();
-    samples.push(await oneHandshake(host, port, options.timeoutMs ?? 5_000));
-    await pause(SAMPLE_GAP_MS);
-  }
-  return summarizeLatency(samples);
+  const count = sampleCount(options.count);
+  return summarizeLatency(await spacedSamples(count, options.signal, () => oneHandshake(host, port, options.timeoutMs ?? 5_000)));
 }
 
 /** `count` SMB2 ECHO round trips on an open session. */
 export async function smbEchoRtt(session: SmbSession, options: RttOptions = {}): Promise<LatencyStats> {
-  const samples: number[] = [];
-  for (let i = 0; i < (options.count ?? 10); i++) {
-    const started = performance.now();
-    await session.echo({ ...(options.signal ? { signal: options.signal } : {}), timeoutMs: options.timeoutMs ?? 5_000 });
-    samples.push(performance.now() - started);
-    await pause(SAMPLE_GAP_MS);
-  }
-  return summarizeLatency(samples);
+  const count = sampleCount(options.count);
+  return summarizeLatency(
+    await spacedSamples(count, options.signal, async () => {
+      const started = performance.now();
+      await session.echo({ ...(options.signal ? { signal: options.signal } : {}), timeoutMs: options.timeoutMs ?? 5_000 });
+      return performance.now() - started;
+    }),
+  );
 }
