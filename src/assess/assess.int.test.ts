@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSharePath } from '../model/share-path.js';
 import { assess } from './assess.js';
-import { AssessmentCopies } from './copy-run.js';
+import { AssessmentCopies, readBackKey } from './copy-run.js';
 
 describe('assess on loopback', () => {
   let servers: LoopbackServers;
@@ -70,6 +70,28 @@ describe('assess on loopback', () => {
       await expect(copies.readBackWrites()).rejects.toThrow();
       // Nothing is left to read back once it has run.
       await expect(copies.readBackWrites()).resolves.toEqual(new Set());
+    } finally {
+      await copies.close();
+    }
+    expect(server.shareContents()).toEqual([]);
+  }, 60_000);
+
+  it("a source write read whole by a read copy is verified by that read: its own read-back is not run", async () => {
+    const share = parseSharePath(input().share);
+    const copies = await AssessmentCopies.open(share, server.credentials, ['pipefill-max']);
+    try {
+      const written = await copies.copy('pipefill-max', 'write', 'file:1MiB', { readBackLater: true });
+      expect(written.verified).toBe(false);
+      const read = await copies.copy('pipefill-max', 'read', 'file:1MiB', {});
+      expect(read).toMatchObject({ verified: true, bytes: 1024 * 1024 });
+      // A byte changed after that read goes unseen: no second read of the file runs (the read-back was dropped).
+      const files = readdirSync(server.sharePath, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && entry.name === 'pipefill-test.bin');
+      expect(files).toHaveLength(1);
+      const path = join(files[0]?.parentPath ?? '', files[0]?.name ?? '');
+      const bytes = readFileSync(path);
+      bytes[5] = (bytes[5] ?? 0) ^ 0xff;
+      writeFileSync(path, bytes);
+      await expect(copies.readBackWrites()).resolves.toEqual(new Set([readBackKey('pipefill-max', 'write', 'file:1MiB')]));
     } finally {
       await copies.close();
     }

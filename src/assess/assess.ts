@@ -20,6 +20,7 @@ import type { ScaledProjection } from '../model/scaled-projection.js';
 import { modelScaledProjection } from '../model/scaled-projection.js';
 import type { ServerProfile, ServerProfileId } from '../model/server-profiles.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
+import { roundTripsBeforeData } from '../model/metadata.js';
 import { parseWorkload } from '../model/workloads.js';
 import { parseHostPort, parseSharePath } from '../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
@@ -120,6 +121,9 @@ async function inStep<T>(step: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Below this, a budget is short: the probe and the crypto benchmark take fewer samples. */
+const SHORT_BUDGET_SECONDS = 40;
+
 /** The run's budget unless it moves every byte: 60 s, or 20 s quick (issue 15). */
 export const DEFAULT_BUDGET_SECONDS = { full: 60, quick: 20 } as const;
 
@@ -136,8 +140,15 @@ function reserveSeconds(rttMs: number, entries: number): number {
   return 2 + (rttMs / 1000) * (entries / 4 + 12 + 6);
 }
 
-/** Round trips a budgeted file copy gets at least (when it takes longer than that whole): XP's opening sequence and about sixteen reads. */
-const FILE_MINIMUM_RTTS = 28;
+/**
+ * Round trips of data a budgeted file copy gets at least, after its opening
+ * sequence (when it takes longer than that whole): a dozen of XP's one-at-a-
+ * time requests, which the model-scaled projection needs to see the
+ * generation's per-request time (src/model/scaled-projection.ts). A flat 28
+ * round trips for any copy (XP read: its 8 opening ones and 20 reads) cost a
+ * quick run at 75 ms a second and a half over the two XP copies.
+ */
+const FILE_DATA_MINIMUM_RTTS = 12;
 
 /** A write reads back what it wrote: about a fifth more than the copy on the paths measured (the read-back is Pipefill's own pipeline). */
 const WRITE_OVERHEAD = 1.2;
@@ -193,7 +204,9 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
 
   onProgress?.({ step: 'probe', bytes: 0, totalBytes: 0, fraction: 0, ...budgetEvent() });
   // The sessions open beside the probe: a few round trips each, next to nothing on the link.
-  const copiesOpening = AssessmentCopies.open(share, credentials, profiles, signal);
+  // With them, the signing check's own session, unless every session is protected already (then there is no check).
+  const signedCheck = credentials.security?.signing !== 'required' && credentials.security?.encryption !== 'required';
+  const copiesOpening = AssessmentCopies.open(share, credentials, profiles, { ...(signal ? { signal } : {}), signed: signedCheck });
   copiesOpening.catch(() => undefined);
   let probes;
   try {
@@ -204,6 +217,9 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
         // mean, 3 s after a second omitted, took 2 s longer (and 1.5 s of mean read 52 Mb/s / 75 ms 17% low). A full run keeps the mean.
         // Without iperf3, the SMB read pipeline runs the seconds given.
         ...(budgetSeconds === null ? { seconds: quick ? 2 : 5 } : { seconds: 3, estimate: 'steady' as const }),
+        // A short budget takes six handshakes and six ECHOs: their median moves by a sample's jitter, and four
+        // round trips fewer each are 0.4 s at 75 ms.
+        ...(budgetSeconds !== null && budgetSeconds < SHORT_BUDGET_SECONDS ? { rttSamples: 6 } : {}),
         ...(signal ? { signal } : {}),
       }),
     );
@@ -216,7 +232,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
   try {
     const link = { bandwidthBitsPerSecond: probes.bandwidth.mbps * 1e6, rttMs: probes.rtt.medianMs };
     // This machine's signing and encryption rates: the model's crypto layer for Pipefill's side (and the server's, on loopback).
-    const cryptoRates = measureCryptoRates(budgetSeconds !== null && budgetSeconds < 40 ? { millisecondsEach: 20 } : {});
+    const cryptoRates = measureCryptoRates(budgetSeconds !== null && budgetSeconds < SHORT_BUDGET_SECONDS ? { millisecondsEach: 20 } : {});
     const stack = { ...localEngineStack(), crypto: cryptoRates };
     const serverOnLoopback = isThisMachine(share.host);
     const serverProfile = serverOnLoopback ? serverOnThisMachine(SERVER_PROFILES[server], cryptoRates) : SERVER_PROFILES[server];
@@ -235,11 +251,11 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
           // A directory set must reach its second file's data: its first file's round trips are what it projects the rest with.
           const first = parsed.files.slice(0, 1);
           const firstOnly = { ...parsed, files: first, totalBytes: first.reduce((sum, file) => sum + file.bytes, 0) };
-          // A file copy must see a rate: its opening round trips and a couple of dozen more (a synchronous client's requests).
+          // A file copy must see a rate: its opening round trips and a dozen more (a synchronous client's requests).
           const minimumSeconds =
             parsed.kind === 'dirset' && parsed.files.length > 1
               ? 2 * predictTransfer(driven(profile), serverProfile, op, firstOnly, link).seconds + (8 * link.rttMs) / 1000
-              : Math.min(expectedSeconds, (FILE_MINIMUM_RTTS * link.rttMs) / 1000);
+              : Math.min(expectedSeconds, ((roundTripsBeforeData(CLIENT_PROFILES[profile].metadata, op) + FILE_DATA_MINIMUM_RTTS) * link.rttMs) / 1000);
           planned.push({ index: planned.length, profile, op, workload, expectedSeconds, minimumSeconds, fromFileCopy: quick && budgetSeconds !== null && parsed.kind === 'dirset' });
         }
       }
@@ -250,6 +266,11 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     const order = planned.filter((copy) => !copy.fromFileCopy).sort((a, b) => workloads.indexOf(a.workload) - workloads.indexOf(b.workload) || sourceFirst(a) - sourceFirst(b) || a.index - b.index);
     const sourceWrites = workloads.filter((workload) => !order.some((copy) => copy.workload === workload && copy.profile === 'pipefill-max' && copy.op === 'write'));
     const entries = 2 + order.reduce((sum, copy) => sum + (copy.op === 'write' ? parseWorkload(copy.workload).files.length + 1 : 0), 0);
+    // Every write's folder, made now in one round trip: each workload's read source and the other writes' targets.
+    const copiedWorkloads = workloads.filter((workload) => order.some((copy) => copy.workload === workload));
+    // Pipefill's own write of a workload lays its source; every other write copies into a target of its own.
+    const targetWrites = order.filter((copy) => copy.op === 'write').length - copiedWorkloads.filter((workload) => order.some((copy) => copy.workload === workload && copy.profile === 'pipefill-max' && copy.op === 'write')).length;
+    await inStep('making the scratch folders', () => copies.prepareFolders(copiedWorkloads, targetWrites));
 
     const setUpSeconds = elapsed() - probeSeconds;
     // The file writes' read-backs, side by side after the copies: their bytes at Pipefill's read rate, plus an open and a close.
@@ -347,7 +368,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
         stack,
         server: serverProfile,
         copyTests,
-        readSigned: (workload, security) => copies.readWith(security, workload, { link, ...(checkBudget ? { budget: checkBudget } : {}) }),
+        readSigned: (workload) => copies.readSigned(workload, { link, ...(checkBudget ? { budget: checkBudget } : {}) }),
         ...(signal ? { signal } : {}),
       }),
     );

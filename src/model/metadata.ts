@@ -33,3 +33,15 @@ export function roundTripsPerFile(sequences: MetadataSequences, op: 'read' | 'wr
 export function roundTripsPerDirectory(sequences: MetadataSequences, op: 'read' | 'write'): number {
   return (op === 'read' ? sequences.readPerDirectory : sequences.writePerDirectory).length;
 }
+
+/**
+ * Round trips of a file's sequence before its data moves: the engine moves
+ * the data just before the data handle's first flush or close
+ * (src/smb/replay.ts), and every file sequence opens that handle before any
+ * other is closed. A budgeted copy spends these whatever its slot.
+ */
+export function roundTripsBeforeData(sequences: MetadataSequences, op: 'read' | 'write'): number {
+  const steps = op === 'read' ? sequences.readPerFile : sequences.writePerFile;
+  const first = steps.findIndex((step) => step[0] === 'flush' || step[0] === 'close');
+  return first < 0 ? steps.length : first;
+}

@@ -206,9 +206,10 @@ export interface TimedCopyContext extends RunContext {
    * For a write: take its read-back to run later instead of now (an
    * assessment runs those of all its file writes at once, after its copies:
    * each alone pays an open, a close and the server's slow start). The
-   * result then says `verified: false` until the caller has run it.
+   * result then says `verified: false` until the caller has run it. The
+   * read-back may be run on another session of the same share (`on`).
    */
-  readonly deferReadBack?: (readBack: () => Promise<void>) => void;
+  readonly deferReadBack?: (readBack: (on?: SmbSession) => Promise<void>) => void;
 }
 
 /**
@@ -248,8 +249,8 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
   if (op === 'write' && context.verify) {
     // Read back what was written (all of it, or the prefix of each file a stopped copy reached).
     const only = budgeted && !budgeted.complete ? new Map([...moved.prefixes].filter(([, bytes]) => bytes > 0)) : undefined;
-    const readBack = async () => {
-      await moveWorkload(context, 'pipefill-max', 'read', root, new TimelineRecorder(context.onVerify), { verify: true, ...(only ? { only } : {}) });
+    const readBack = async (on: SmbSession = session) => {
+      await moveWorkload({ ...context, session: on }, 'pipefill-max', 'read', root, new TimelineRecorder(context.onVerify), { verify: true, ...(only ? { only } : {}) });
     };
     if (context.deferReadBack) context.deferReadBack(readBack);
     else await readBack();
