@@ -44,6 +44,8 @@ export interface LabState {
   readonly datacenter: string;
   readonly link: LabLink;
   readonly congestion: string;
+  /** What the datacenter's servers send with (its route's congestion control); absent in a state from before it was set. */
+  readonly serverCongestion?: string;
   readonly forwarderPid: number;
   readonly statsFile: string;
   /** The share's folder, once made (before smbd starts). */
@@ -62,6 +64,8 @@ export interface LabEndpoints {
   readonly iperf?: string;
   readonly clientNamespace: string;
   readonly congestion: string;
+  /** What the servers send with (SERVER_CONGESTION unless the lab was brought up otherwise). */
+  readonly serverCongestion?: string;
 }
 
 function requireLab(): void {
@@ -162,6 +166,31 @@ export interface LabOptions {
   readonly samba?: boolean;
   readonly iperf?: boolean;
   readonly seed?: number;
+  /** The congestion control the datacenter's servers send with (default SERVER_CONGESTION). */
+  readonly serverCongestion?: string;
+}
+
+/**
+ * What the lab's servers (smbd, iperf3) send with unless told otherwise:
+ * CUBIC, a stock Linux file server's default and what the samba server
+ * profile assumes. The namespace would otherwise inherit the host's default,
+ * which on these machines is BBR; a BBR sender paces a synchronous reader's
+ * replies (XP's 60 KB reads ran 1.5 round trips each, 3.0 s for 1 MiB at
+ * 52 Mb/s / 75 ms against CUBIC's 2.5 s) and drains its queue to four
+ * packets every ten seconds (ProbeRTT: a 1 MiB read at 80 Mb/s / 45 ms took
+ * 0.70 s instead of 0.40 in 3 of 14 runs), neither of which that profile
+ * has. Set on the datacenter's route to the branch, so no host-wide list
+ * of allowed congestion controls has to change.
+ */
+export const SERVER_CONGESTION = 'cubic';
+
+const CONGESTION_NAME = /^[a-z0-9_]{1,16}$/;
+
+/** The congestion control of a lab namespace's route to its peer: its sockets to the other side use it, whatever the namespace's default. */
+function setRouteCongestion(namespace: string, congestion: string): void {
+  if (!CONGESTION_NAME.test(congestion)) throw new PipefillError('bad-input', `Not a congestion control name: ${JSON.stringify(congestion)}.`, 'For example cubic or reno.');
+  const [peer, local] = namespace.startsWith(`${NAMESPACE_PREFIX}dc-`) ? [BRANCH_ADDRESS, DATACENTER_ADDRESS] : [DATACENTER_ADDRESS, BRANCH_ADDRESS];
+  run('ip', ['-n', namespace, 'route', 'replace', peer, 'dev', DEVICE, 'proto', 'kernel', 'scope', 'link', 'src', local, 'congctl', congestion]);
 }
 
 /** Brings a lab up. On any failure it removes what it made. */
@@ -179,6 +208,8 @@ export async function labUp(link: LabLink, options: LabOptions = {}): Promise<La
   try {
     makeNamespace(branch, BRANCH_ADDRESS, DATACENTER_ADDRESS);
     makeNamespace(datacenter, DATACENTER_ADDRESS, BRANCH_ADDRESS);
+    const serverCongestion = options.serverCongestion ?? SERVER_CONGESTION;
+    setRouteCongestion(datacenter, serverCongestion);
     const congestion = inNamespace(branch, 'sysctl', ['-n', 'net.ipv4.tcp_congestion_control']).trim();
     const log = openNewLog(join(LAB_STATE_DIR, `${id}.wanem.log`));
     const queueBytes = link.queueBytes ?? Math.max(64 * 1024, Math.round(bdpBytes(link)));
@@ -199,7 +230,7 @@ export async function labUp(link: LabLink, options: LabOptions = {}): Promise<La
       { detached: true, stdio: ['ignore', log, log] },
     );
     forwarder.unref();
-    state = { ...state, congestion, forwarderPid: forwarder.pid ?? 0 };
+    state = { ...state, congestion, serverCongestion, forwarderPid: forwarder.pid ?? 0 };
     save();
     await waitFor(() => existsSync(statsFile) || !alive(forwarder.pid), 'The forwarder');
     if (!alive(forwarder.pid)) throw new PipefillError('lab-failed', `The forwarder exited at start: ${readFileSync(join(LAB_STATE_DIR, `${id}.wanem.log`), 'utf8').trim()}`, 'Run `pipefill lab down` and try again.');
@@ -233,6 +264,7 @@ export function labEndpoints(state: LabState): LabEndpoints {
     ...(state.iperfPid ? { iperf: `${DATACENTER_ADDRESS}:${IPERF_PORT}` } : {}),
     clientNamespace: state.branch,
     congestion: state.congestion,
+    ...(state.serverCongestion ? { serverCongestion: state.serverCongestion } : {}),
   };
 }
 
@@ -346,10 +378,15 @@ export function median(values: readonly number[]): number {
 }
 
 /** Runs a command inside the branch namespace (a client across the emulated link). */
-/** Sets the namespace's default congestion control (new sockets take it; net.ipv4 sysctls are per namespace). */
+/**
+ * Sets a lab namespace's congestion control: its default (new sockets take
+ * it; net.ipv4 sysctls are per namespace) and its route to the other side,
+ * which the lab's servers' sockets follow (SERVER_CONGESTION).
+ */
 export function setCongestion(namespace: string, congestion: string): void {
-  if (!/^[a-z0-9_]{1,16}$/.test(congestion)) throw new PipefillError('bad-input', `Not a congestion control name: ${JSON.stringify(congestion)}.`, 'For example cubic or reno.');
+  if (!CONGESTION_NAME.test(congestion)) throw new PipefillError('bad-input', `Not a congestion control name: ${JSON.stringify(congestion)}.`, 'For example cubic or reno.');
   run('ip', ['netns', 'exec', namespace, 'sysctl', '-q', '-w', `net.ipv4.tcp_congestion_control=${congestion}`]);
+  setRouteCongestion(namespace, congestion);
 }
 
 const ALLOWED_CONGESTION = '/proc/sys/net/ipv4/tcp_allowed_congestion_control';

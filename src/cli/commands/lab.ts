@@ -138,7 +138,7 @@ export async function labCommand(argv: readonly string[], _api: PipefillApi, out
   }
   output.out(
     [
-      `Lab ${state.id} is up: ${formatRate(bandwidthBitsPerSecond)}, ${formatDuration(rttMs)} RTT, BDP ${formatBytes(bdpBytes(link))}, congestion control ${state.congestion}.`,
+      `Lab ${state.id} is up: ${formatRate(bandwidthBitsPerSecond)}, ${formatDuration(rttMs)} RTT, BDP ${formatBytes(bdpBytes(link))}, congestion control ${state.congestion} (clients), ${state.serverCongestion ?? state.congestion} (servers).`,
       endpoints.share ? `  share      ${endpoints.share}  (user ${endpoints.user}, password ${endpoints.password})` : '',
       endpoints.iperf ? `  iperf3     ${endpoints.iperf}` : '',
       `  clients    ip netns exec ${endpoints.clientNamespace} <command>`,
