@@ -142,13 +142,16 @@ function reserveSeconds(rttMs: number, entries: number): number {
 
 /**
  * Round trips of data a budgeted file copy gets at least, after its opening
- * sequence (when it takes longer than that whole): a dozen of XP's one-at-a-
- * time requests, which the model-scaled projection needs to see the
- * generation's per-request time (src/model/scaled-projection.ts). A flat 28
- * round trips for any copy (XP read: its 8 opening ones and 20 reads) cost a
- * quick run at 75 ms a second and a half over the two XP copies.
+ * sequence (when it takes longer than that whole). A default run projects a
+ * generation's directory set from its file copy's data rate: a dozen of XP's
+ * one-at-a-time requests (with eight, XP's set read at 52 Mb/s / 75 ms came
+ * out 34% long). A quick run scales the model by the file copy's time
+ * (src/model/scaled-projection.ts), which eight requests show as well: its
+ * XP file copies within 1.2-5.5% of the full ones. A flat 28 round trips for
+ * any copy (XP read: its 8 opening ones and 20 reads) cost a quick run at
+ * 75 ms a second and a half over the two XP copies.
  */
-const FILE_DATA_MINIMUM_RTTS = 12;
+const FILE_DATA_MINIMUM_RTTS = { budget: 12, quick: 8 } as const;
 
 /** A write reads back what it wrote: about a fifth more than the copy on the paths measured (the read-back is Pipefill's own pipeline). */
 const WRITE_OVERHEAD = 1.2;
@@ -192,6 +195,9 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
   const { signal, onProgress } = options;
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
+  // The budget's clock: from the caller's start when it gave one (the CLI's process start: a person times the command).
+  const budgetStart = Math.min(started, options.startedAtMs ?? started);
+  const spent = () => (performance.now() - budgetStart) / 1000;
   const startedAt = new Date().toISOString();
   const share = parseSharePath(input.share);
   const iperf = input.iperf === undefined ? undefined : parseHostPort(input.iperf, IPERF_DEFAULT_PORT);
@@ -200,7 +206,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
   const server = input.server ?? DEFAULT_ASSESS_SERVER;
   const quick = input.quick ?? false;
   const budgetSeconds = input.full ? null : (input.budgetSeconds ?? (quick ? DEFAULT_BUDGET_SECONDS.quick : DEFAULT_BUDGET_SECONDS.full));
-  const budgetEvent = () => (budgetSeconds === null ? {} : { budget: { seconds: budgetSeconds, elapsedSeconds: elapsed() } });
+  const budgetEvent = () => (budgetSeconds === null ? {} : { budget: { seconds: budgetSeconds, elapsedSeconds: spent() } });
 
   onProgress?.({ step: 'probe', bytes: 0, totalBytes: 0, fraction: 0, ...budgetEvent() });
   // The sessions open beside the probe: a few round trips each, next to nothing on the link.
@@ -255,7 +261,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
           const minimumSeconds =
             parsed.kind === 'dirset' && parsed.files.length > 1
               ? 2 * predictTransfer(driven(profile), serverProfile, op, firstOnly, link).seconds + (8 * link.rttMs) / 1000
-              : Math.min(expectedSeconds, ((roundTripsBeforeData(CLIENT_PROFILES[profile].metadata, op) + FILE_DATA_MINIMUM_RTTS) * link.rttMs) / 1000);
+              : Math.min(expectedSeconds, ((roundTripsBeforeData(CLIENT_PROFILES[profile].metadata, op) + FILE_DATA_MINIMUM_RTTS[quick ? 'quick' : 'budget']) * link.rttMs) / 1000);
           planned.push({ index: planned.length, profile, op, workload, expectedSeconds, minimumSeconds, fromFileCopy: quick && budgetSeconds !== null && parsed.kind === 'dirset' });
         }
       }
@@ -284,7 +290,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       const index = copy ? done : -1;
       const step = copy ? `${profile} ${op} ${workload} (${done + 1} of ${total})` : `the read source (${workload})`;
       const test = { profile, op, workload, index: Math.max(0, index), count: total };
-      const fraction = (within: number) => (budgetSeconds === null ? (1 + done + within) / (total + 1) : Math.min(1, elapsed() / budgetSeconds));
+      const fraction = (within: number) => (budgetSeconds === null ? (1 + done + within) / (total + 1) : Math.min(1, spent() / budgetSeconds));
       return inStep(step, () =>
         copies.copy(profile, op, workload, {
           link,
@@ -313,11 +319,11 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
         const needs = [...remaining.map((other) => other.expectedSeconds * weight(other) + fixed(other)), checkExpected];
         const minimums = [...remaining.map((other) => Math.max(minimumSlotSeconds(link.rttMs), other.minimumSeconds) * weight(other) + fixed(other)), minimumSlotSeconds(link.rttMs)];
         // The read-backs still to come are spent whatever the slots: held back with the reserve.
-        const available = Math.max(0, budgetSeconds - elapsed() - reserveSeconds(link.rttMs, entries) - readBackExpected);
+        const available = Math.max(0, budgetSeconds - spent() - reserveSeconds(link.rttMs, entries) - readBackExpected);
         const slot = budgetSlot(needs, minimums, available);
         budget = { rttMs: link.rttMs, maxSeconds: Math.max(minimumSlotSeconds(link.rttMs), (slot - fixed(copy)) / weight(copy)) };
       }
-      onProgress?.({ step: `${copy.profile} ${copy.op} ${copy.workload} (${done + 1} of ${total})`, bytes: 0, totalBytes: 0, fraction: budgetSeconds === null ? (1 + done) / (total + 1) : Math.min(1, elapsed() / budgetSeconds), ...budgetEvent() });
+      onProgress?.({ step: `${copy.profile} ${copy.op} ${copy.workload} (${done + 1} of ${total})`, bytes: 0, totalBytes: 0, fraction: budgetSeconds === null ? (1 + done) / (total + 1) : Math.min(1, spent() / budgetSeconds), ...budgetEvent() });
       const copyStarted = elapsed();
       results.set(copy.index, await run(copy, copy.profile, copy.op, copy.workload, budget));
       if (budget) {
@@ -359,7 +365,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     }
 
     // Signing on, signing off, the same copy: a path that misbehaves slows both; a protocol that costs slows one.
-    const checkBudget = budgetSeconds === null ? undefined : { rttMs: link.rttMs, maxSeconds: Math.max(minimumSlotSeconds(link.rttMs), budgetSeconds - elapsed() - reserveSeconds(link.rttMs, entries)) };
+    const checkBudget = budgetSeconds === null ? undefined : { rttMs: link.rttMs, maxSeconds: Math.max(minimumSlotSeconds(link.rttMs), budgetSeconds - spent() - reserveSeconds(link.rttMs, entries)) };
     const check = await inStep('the signing check', () =>
       protectionCheck({
         share,

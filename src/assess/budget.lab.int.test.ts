@@ -9,10 +9,10 @@
 // set read); with the shorter probe and the file copies stopped by time
 // projected as the model scaled by what they moved, all 20 within 7.8%.
 // --quick beside them: its directory sets as the model scaled by the file
-// copies, 19 of 20 within 15.6% (XP's set read, scaled by XP's file read: see
-// below). Within its 20 s since the clean-up, the probe's round trips, the
-// signing check's session and the writes' folders were moved off the copies'
-// path or cut (19.8 s of process, 18.9 s of report, 2026-11-23).
+// copies, all 20 within 11.7%. Within its 20 s since the clean-up, the
+// probe's round trips, the signing check's session and the writes' folders
+// were moved off the copies' path or cut (19.9-20.0 s of process, 19.0-19.1 s
+// of report, 2026-11-23).
 
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,11 +60,10 @@ describe.skipIf(!canRunLab)('the assessment within its budget, against every byt
       expect(Math.max(...errors)).toBeLessThanOrEqual(0.3);
 
       // --quick on the same link and sizes, within its 20 s like the shorter links (assess.lab.int.test.ts).
-      // Its directory sets are the model's times scaled by the same generation's file copy; most within 15%
-      // of the full copies. XP's reads run 13-25% behind the model here: the lab's server sends with BBR,
-      // whose pacing after each idle gap costs a synchronous reader half a round trip per request (the
-      // model's idleRestartRtts), while the samba profile assumes CUBIC; a stopped copy sees the early,
-      // quicker part of that.
+      // Its directory sets are the model's times scaled by the same generation's file copy; all 20 within
+      // 11.7% of the full copies in two runs since the lab's server sends with CUBIC, as the samba profile
+      // assumes (with the host's BBR, XP's reads ran 13-25% behind the model and a stopped copy saw only
+      // the quicker start of that).
       const quick = assessInLab(state, share ?? '', password ?? '', ['--quick', '--file-size', `${fileBytes}B`, '--dirset-scale', String(dirsetScale)]);
       console.log(`quick 52 Mb/s / 75 ms: ${quick.seconds.toFixed(1)} s of process, ${quick.report.timing?.totalSeconds.toFixed(1)} s of report`);
       const quickErrors: number[] = [];
@@ -76,8 +75,9 @@ describe.skipIf(!canRunLab)('the assessment within its budget, against every byt
       expect(quick.report.options.budgetSeconds).toBe(20);
       expect(quick.report.timing?.totalSeconds ?? Infinity).toBeLessThanOrEqual(21);
       expect(quickErrors).toHaveLength(20);
-      expect(quickErrors.filter((error) => error > 0.15).length).toBeLessThanOrEqual(3);
-      expect(Math.max(...quickErrors)).toBeLessThanOrEqual(0.35);
+      // As the default run: the issue's 15% for all but one copy, none twice as far.
+      expect(quickErrors.filter((error) => error > 0.15).length).toBeLessThanOrEqual(1);
+      expect(Math.max(...quickErrors)).toBeLessThanOrEqual(0.3);
     } finally {
       await labDown(state.id);
     }

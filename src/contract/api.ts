@@ -35,6 +35,12 @@ export type ApiOutput<M extends ApiMethod> = z.output<(typeof apiContract)[M]['o
 export interface CallOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (event: ProgressEvent) => void;
+  /**
+   * When the caller's clock started, as performance.now() counts: an
+   * assessment's time budget runs from it (the CLI passes 0, its process's
+   * start, so `--quick` holds the whole command to 20 s). Local calls only.
+   */
+  readonly startedAtMs?: number;
 }
 
 /** What every transport exposes: one async function per contract entry. */

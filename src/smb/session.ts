@@ -500,8 +500,14 @@ export class SmbSession {
   }
 
   async makeDirectory(path: string, options: RequestOptions = {}): Promise<void> {
-    const { fileId } = await this.create({ path, access: Access.listDirectory | Access.readAttributes, disposition: Disposition.create, options: CreateOption.directory, directory: true }, options);
-    await this.close(fileId, options);
+    // The create and its related close in one compound, one round trip (MS-SMB2 3.2.4.1.4), as deletePath.
+    await this.connection.compound(
+      [
+        { command: Command.create, body: createRequest({ path: toWindowsPath(path), access: Access.listDirectory | Access.readAttributes, disposition: Disposition.create, options: CreateOption.directory, directory: true }), treeId: this.treeId, what: `make ${path}` },
+        { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: this.treeId, what: `close ${path}` },
+      ],
+      options,
+    );
   }
 
   /** Every entry of a directory, "." and ".." left out. */
