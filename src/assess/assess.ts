@@ -196,7 +196,8 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
   // The budget's clock: from the caller's start when it gave one (the CLI's process start: a person times the command).
-  const budgetStart = Math.min(started, options.startedAtMs ?? started);
+  const callerStart = options.startedAtMs;
+  const budgetStart = callerStart !== undefined && Number.isFinite(callerStart) && callerStart >= 0 ? Math.min(started, callerStart) : started;
   const spent = () => (performance.now() - budgetStart) / 1000;
   const startedAt = new Date().toISOString();
   const share = parseSharePath(input.share);
@@ -210,8 +211,9 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
 
   onProgress?.({ step: 'probe', bytes: 0, totalBytes: 0, fraction: 0, ...budgetEvent() });
   // The sessions open beside the probe: a few round trips each, next to nothing on the link.
-  // With them, the signing check's own session, unless every session is protected already (then there is no check).
-  const signedCheck = credentials.security?.signing !== 'required' && credentials.security?.encryption !== 'required';
+  // With them, the signing check's own session, unless there will be no check: no pipefill-max read to compare
+  // with, or every session protected already.
+  const signedCheck = profiles.includes('pipefill-max') && credentials.security?.signing !== 'required' && credentials.security?.encryption !== 'required';
   const copiesOpening = AssessmentCopies.open(share, credentials, profiles, { ...(signal ? { signal } : {}), signed: signedCheck });
   copiesOpening.catch(() => undefined);
   let probes;
@@ -223,8 +225,8 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
         // mean, 3 s after a second omitted, took 2 s longer (and 1.5 s of mean read 52 Mb/s / 75 ms 17% low). A full run keeps the mean.
         // Without iperf3, the SMB read pipeline runs the seconds given.
         ...(budgetSeconds === null ? { seconds: quick ? 2 : 5 } : { seconds: 3, estimate: 'steady' as const }),
-        // A short budget takes six handshakes and six ECHOs: their median moves by a sample's jitter, and four
-        // round trips fewer each are 0.4 s at 75 ms.
+        // A short budget takes six handshakes and six ECHOs, spaced 20 ms apart: a median of six is as steady on a
+        // quiet path, and the ECHOs' share of the probe (a session's set-up, then the samples) is 80 ms shorter.
         ...(budgetSeconds !== null && budgetSeconds < SHORT_BUDGET_SECONDS ? { rttSamples: 6 } : {}),
         ...(signal ? { signal } : {}),
       }),

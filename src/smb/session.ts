@@ -494,11 +494,6 @@ export class SmbSession {
 
   // --- Conveniences built on the operations above --------------------------------
 
-  async openDirectory(path: string, options: RequestOptions = {}): Promise<Buffer> {
-    const { fileId } = await this.create({ path, access: Access.listDirectory | Access.readAttributes, disposition: Disposition.open, options: CreateOption.directory, directory: true }, options);
-    return fileId;
-  }
-
   async makeDirectory(path: string, options: RequestOptions = {}): Promise<void> {
     // The create and its related close in one compound, one round trip (MS-SMB2 3.2.4.1.4), as deletePath.
     await this.connection.compound(
