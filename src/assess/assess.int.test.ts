@@ -12,6 +12,16 @@ import { parseSharePath } from '../model/share-path.js';
 import { assess } from './assess.js';
 import { AssessmentCopies, readBackKey } from './copy-run.js';
 
+/** Changes one byte, in place on the server's disk, of the one test file under the share's scratch folder. */
+function flipByteOnServer(sharePath: string, offset: number): void {
+  const files = readdirSync(sharePath, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && entry.name === 'pipefill-test.bin');
+  expect(files).toHaveLength(1);
+  const path = join(files[0]?.parentPath ?? '', files[0]?.name ?? '');
+  const bytes = readFileSync(path);
+  bytes[offset] = (bytes[offset] ?? 0) ^ 0xff;
+  writeFileSync(path, bytes);
+}
+
 describe('assess on loopback', () => {
   let servers: LoopbackServers;
   let server: SambaServer;
@@ -53,49 +63,36 @@ describe('assess on loopback', () => {
     expect(server.shareContents()).toEqual([]);
   }, 120_000);
 
-  it("a file write's read-back, run after the copies, finds a byte changed on the server since", async () => {
-    const share = parseSharePath(input().share);
-    const copies = await AssessmentCopies.open(share, server.credentials, ['pipefill-max']);
+  /** Pipefill's own write of a 1 MiB file with its read-back deferred, then `body`; the share empty after. */
+  async function afterDeferredWrite(body: (copies: AssessmentCopies) => Promise<void>): Promise<void> {
+    const copies = await AssessmentCopies.open(parseSharePath(input().share), server.credentials, ['pipefill-max']);
     try {
       const written = await copies.copy('pipefill-max', 'write', 'file:1MiB', { readBackLater: true });
       expect(written.verified).toBe(false);
-      // The one file under the share's scratch folder, changed in place on the server's disk.
-      const files = readdirSync(server.sharePath, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && entry.name === 'pipefill-test.bin');
-      expect(files).toHaveLength(1);
-      const [file] = files;
-      const path = join(file?.parentPath ?? '', file?.name ?? '');
-      const bytes = readFileSync(path);
-      bytes[700_000] = (bytes[700_000] ?? 0) ^ 0xff;
-      writeFileSync(path, bytes);
+      await body(copies);
+    } finally {
+      await copies.close();
+    }
+    expect(server.shareContents()).toEqual([]);
+  }
+
+  it("a file write's read-back, run after the copies, finds a byte changed on the server since", async () => {
+    await afterDeferredWrite(async (copies) => {
+      flipByteOnServer(server.sharePath, 700_000);
       await expect(copies.readBackWrites()).rejects.toThrow();
       // Nothing is left to read back once it has run.
       await expect(copies.readBackWrites()).resolves.toEqual(new Set());
-    } finally {
-      await copies.close();
-    }
-    expect(server.shareContents()).toEqual([]);
+    });
   }, 60_000);
 
-  it("a source write read whole by a read copy is verified by that read: its own read-back is not run", async () => {
-    const share = parseSharePath(input().share);
-    const copies = await AssessmentCopies.open(share, server.credentials, ['pipefill-max']);
-    try {
-      const written = await copies.copy('pipefill-max', 'write', 'file:1MiB', { readBackLater: true });
-      expect(written.verified).toBe(false);
+  it('a source write read whole by a read copy is verified by that read: its own read-back is not run', async () => {
+    await afterDeferredWrite(async (copies) => {
       const read = await copies.copy('pipefill-max', 'read', 'file:1MiB', {});
       expect(read).toMatchObject({ verified: true, bytes: 1024 * 1024 });
       // A byte changed after that read goes unseen: no second read of the file runs (the read-back was dropped).
-      const files = readdirSync(server.sharePath, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && entry.name === 'pipefill-test.bin');
-      expect(files).toHaveLength(1);
-      const path = join(files[0]?.parentPath ?? '', files[0]?.name ?? '');
-      const bytes = readFileSync(path);
-      bytes[5] = (bytes[5] ?? 0) ^ 0xff;
-      writeFileSync(path, bytes);
+      flipByteOnServer(server.sharePath, 5);
       await expect(copies.readBackWrites()).resolves.toEqual(new Set([readBackKey('pipefill-max', 'write', 'file:1MiB')]));
-    } finally {
-      await copies.close();
-    }
-    expect(server.shareContents()).toEqual([]);
+    });
   }, 60_000);
 
   it('stops within 2 s of a cancel and leaves no scratch files', async () => {
