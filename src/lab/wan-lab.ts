@@ -184,11 +184,15 @@ export interface LabOptions {
  */
 export const SERVER_CONGESTION = 'cubic';
 
-const CONGESTION_NAME = /^[a-z0-9_]{1,16}$/;
+/** A congestion control's name, checked before it reaches a sysctl or a route. */
+function checkedCongestion(congestion: string): string {
+  if (!/^[a-z0-9_]{1,16}$/.test(congestion)) throw new PipefillError('bad-input', `Not a congestion control name: ${JSON.stringify(congestion)}.`, 'For example cubic or reno.');
+  return congestion;
+}
 
 /** The congestion control of a lab namespace's route to its peer: its sockets to the other side use it, whatever the namespace's default. */
 function setRouteCongestion(namespace: string, congestion: string): void {
-  if (!CONGESTION_NAME.test(congestion)) throw new PipefillError('bad-input', `Not a congestion control name: ${JSON.stringify(congestion)}.`, 'For example cubic or reno.');
+  checkedCongestion(congestion);
   const [peer, local] = namespace.startsWith(`${NAMESPACE_PREFIX}dc-`) ? [BRANCH_ADDRESS, DATACENTER_ADDRESS] : [DATACENTER_ADDRESS, BRANCH_ADDRESS];
   run('ip', ['-n', namespace, 'route', 'replace', peer, 'dev', DEVICE, 'proto', 'kernel', 'scope', 'link', 'src', local, 'congctl', congestion]);
 }
@@ -377,14 +381,13 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
 }
 
-/** Runs a command inside the branch namespace (a client across the emulated link). */
 /**
  * Sets a lab namespace's congestion control: its default (new sockets take
  * it; net.ipv4 sysctls are per namespace) and its route to the other side,
  * which the lab's servers' sockets follow (SERVER_CONGESTION).
  */
 export function setCongestion(namespace: string, congestion: string): void {
-  if (!CONGESTION_NAME.test(congestion)) throw new PipefillError('bad-input', `Not a congestion control name: ${JSON.stringify(congestion)}.`, 'For example cubic or reno.');
+  checkedCongestion(congestion);
   run('ip', ['netns', 'exec', namespace, 'sysctl', '-q', '-w', `net.ipv4.tcp_congestion_control=${congestion}`]);
   setRouteCongestion(namespace, congestion);
 }
@@ -409,6 +412,7 @@ export async function withCongestionAllowed<T>(congestion: string, body: (change
   }
 }
 
+/** Runs a command inside the branch namespace (a client across the emulated link). */
 export function inBranch(state: LabState, command: string, args: readonly string[], options: { input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}) {
   return spawnSync('ip', ['netns', 'exec', state.branch, command, ...args], { encoding: 'utf8', timeout: options.timeoutMs ?? 120_000, ...(options.input === undefined ? {} : { input: options.input }), ...(options.env ? { env: options.env } : {}) });
 }

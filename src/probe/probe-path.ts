@@ -15,7 +15,7 @@ export interface ProbeOptions {
   readonly seconds?: number;
   /** How iperf3's test becomes a figure (src/probe/bandwidth.ts); the mean after an omitted second when absent. */
   readonly estimate?: BandwidthEstimate;
-  /** TCP handshakes and SMB2 ECHOs each (10 when absent): a run on a short budget takes fewer, each is a round trip of its time. */
+  /** TCP handshakes and SMB2 ECHOs each (10 when absent, 20 ms apart: src/probe/rtt.ts); a run on a short budget takes fewer. */
   readonly rttSamples?: number;
   readonly signal?: AbortSignal;
 }

@@ -17,6 +17,8 @@ import { summarizeLatency } from './stats.js';
  */
 const SAMPLE_GAP_MS = 20;
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** `count` samples started SAMPLE_GAP_MS apart; the first failure or a cancel ends the probe once all have settled. */
 async function spacedSamples(count: number, signal: AbortSignal | undefined, sample: () => Promise<number>): Promise<number[]> {
   const started: Promise<number>[] = [];
@@ -46,8 +48,6 @@ async function spacedSamples(count: number, signal: AbortSignal | undefined, sam
   if (failed) throw failed.reason;
   return outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : 0));
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A sample count: a whole number from 1 to 1000 (the median of none is nothing, and each is a round trip). */
 function sampleCount(count: number | undefined): number {
