@@ -56,7 +56,8 @@ export function ensureNodeModules() {
 function ensureAddon({ dir: name, target, what, fallback, missing }) {
   const dir = join(root, 'native', name);
   const built = join(dir, 'build', 'Release', `${target}.node`);
-  const sources = Math.max(newestIn(join(dir, 'src'), () => true), mtime(join(dir, 'binding.gyp')));
+  // native/common holds headers more than one addon includes.
+  const sources = Math.max(newestIn(join(dir, 'src'), () => true), newestIn(join(root, 'native', 'common'), () => true), mtime(join(dir, 'binding.gyp')));
   if (mtime(built) >= sources) return true;
   if (missing) {
     process.stderr.write(`pipefill: ${what} is not built: ${missing}; ${fallback}\n`);
@@ -85,14 +86,23 @@ export function ensureIperfAddon() {
   });
 }
 
-/** The socket sender (native/sender, Linux only); without it connections send through Node's socket. */
+/** Why an addon that uses the OpenSSL Node carries cannot build here, or undefined. */
+function missingOpenSslHeaders() {
+  const nodeDir = join(dirname(process.execPath), '..');
+  return existsSync(join(nodeDir, 'include', 'node', 'openssl', 'evp.h')) ? undefined : 'this Node ships no OpenSSL headers (include/node/openssl)';
+}
+
+/**
+ * The socket sender (native/sender, Linux only; it makes the test pattern
+ * with the OpenSSL Node carries); without it connections send through Node's socket.
+ */
 export function ensureSenderAddon() {
   return ensureAddon({
     dir: 'sender',
     target: 'pipefill_sender',
     what: 'the socket sender addon',
     fallback: "SMB requests will go through Node's socket",
-    missing: process.platform === 'linux' ? undefined : `it is Linux-only (this is ${process.platform})`,
+    missing: process.platform === 'linux' ? missingOpenSslHeaders() : `it is Linux-only (this is ${process.platform})`,
   });
 }
 
@@ -101,13 +111,12 @@ export function ensureSenderAddon() {
  * carries; without it encrypted replies are opened with Node's Decipher.
  */
 export function ensureCryptoAddon() {
-  const nodeDir = join(dirname(process.execPath), '..');
   return ensureAddon({
     dir: 'crypto',
     target: 'pipefill_crypto',
     what: 'the in-place decryption addon',
     fallback: "encrypted SMB replies will be opened with Node's Decipher (slower)",
-    missing: existsSync(join(nodeDir, 'include', 'node', 'openssl', 'evp.h')) ? undefined : "this Node ships no OpenSSL headers (include/node/openssl)",
+    missing: missingOpenSslHeaders(),
   });
 }
 

@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { CreditStarvationError, CreditWindow } from './credits.js';
 import { cancelledError, errorForStatus, SmbError } from './errors.js';
 import { FrameReader } from './framing.js';
-import type { FileRange, FramePart, FrameWriter, WriterChoice } from './frame-writer.js';
+import type { DataRange, FramePart, FrameWriter, WriterChoice } from './frame-writer.js';
 import { openFrameWriter } from './frame-writer.js';
 import type { Smb2Header } from './protocol.js';
 import { decodeHeader, Dialect, encodeHeader, HeaderFlag, SMB2_HEADER_BYTES, splitCompound, Status, transportHeader } from './protocol.js';
@@ -46,8 +46,8 @@ export interface RequestSpec {
   readonly command: number;
   /** The request body after the header (for WRITE: the fixed part only). */
   readonly body: Buffer;
-  /** Bytes sent after the body without copying (WRITE data): one buffer, pieces, or a range of a local file (see sendsFileRanges). */
-  readonly payload?: Buffer | readonly Buffer[] | FileRange;
+  /** Bytes sent after the body without copying (WRITE data): one buffer, pieces, or a range of a local file or of the test pattern (see sendsRanges). */
+  readonly payload?: Buffer | readonly Buffer[] | DataRange;
   /** Credits this request costs (1, or ceil(bytes / 64 KiB) for large reads and writes). */
   readonly creditCharge?: number;
   readonly treeId?: number;
@@ -138,7 +138,7 @@ function integrityError(message: string, cause?: unknown): SmbError {
 
 const isPieces = (payload: NonNullable<RequestSpec['payload']>): payload is readonly Buffer[] => Array.isArray(payload);
 
-/** A request's data as frame parts: none, its pieces, or the one buffer or file range. */
+/** A request's data as frame parts: none, its pieces, or the one buffer, file range or pattern range. */
 function payloadParts(payload: RequestSpec['payload']): readonly FramePart[] {
   if (payload === undefined) return [];
   return isPieces(payload) ? payload : [payload];
@@ -199,11 +199,12 @@ export class SmbConnection {
   }
 
   /**
-   * Whether WRITE data may be given as a range of a local file (the sender
-   * addon reads it as it sends). Not while messages are signed or sealed:
-   * the signature or the cipher must see the data before it goes out.
+   * Whether WRITE data may be given as a range of a local file or of the
+   * test pattern (the sender addon reads or makes it as it sends). Not while
+   * messages are signed or sealed: the signature or the cipher must see the
+   * data before it goes out.
    */
-  get sendsFileRanges(): boolean {
+  get sendsRanges(): boolean {
     return this.writer.kind === 'native' && !this.security?.signAll && !this.security?.sealAll;
   }
 
@@ -348,7 +349,7 @@ export class SmbConnection {
       // A sealed message needs no signature: the cipher authenticates it (MS-SMB2 3.2.4.1.8).
       const sign = !seal && security?.signer !== undefined && (security.signAll || spec.sign === true);
       if (sign || seal) {
-        if (!pieces.every((piece): piece is Buffer => Buffer.isBuffer(piece))) throw new SmbError('protocol', `Cannot sign or seal ${spec.what}: its data was given as a file range.`, 'Read the data into memory while the session signs or encrypts.');
+        if (!pieces.every((piece): piece is Buffer => Buffer.isBuffer(piece))) throw new SmbError('protocol', `Cannot sign or seal ${spec.what}: its data was given as a file or pattern range.`, 'Give the data in memory while the session signs or encrypts.');
         if (sign && security?.signer) signMessage(security.signer, pieces);
       }
       spec.onWire?.(Buffer.concat(pieces as Buffer[]));

@@ -1,6 +1,6 @@
 // The sender addon (native/sender) against a plain TCP server on loopback:
-// bytes arrive whole and in order (buffers, file ranges, both, through a full
-// socket), and failure and close behave. Built by npm test on Linux; where it
+// bytes arrive whole and in order (buffers, file ranges, pattern ranges, all
+// mixed, through a full socket), and failure and close behave. Built by npm test on Linux; where it
 // is not, these tests say so and the socket writer is checked instead.
 
 import { createHash, randomBytes } from 'node:crypto';
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FramePart, FrameWriter } from './frame-writer.js';
 import { openFrameWriter, senderAddon } from './frame-writer.js';
+import { PatternSource } from './pattern.js';
 
 interface Peer {
   readonly client: Socket;
@@ -106,6 +107,46 @@ describe.runIf(available.available)('the sender addon', () => {
     expect(sha(received)).toBe(sha(expected));
   });
 
+  it('sends pattern ranges as the bytes PatternSource makes, from any offset, beside buffers and file ranges', async () => {
+    const { peer, writer } = await nativePair();
+    const pattern = new PatternSource('sender-test', 'file.bin');
+    const handle = await open(sourcePath, 'r');
+    // Offsets inside an AES block and slices that end mid-block; one range
+    // longer than the socket buffers, so the thread makes slices while it waits.
+    const ranges = [
+      { offset: 0, length: 5 },
+      { offset: 7, length: 16 },
+      { offset: 512 * 1024 - 3, length: 512 * 1024 + 9 },
+      { offset: 2 ** 33 + 11, length: 20 * 2 ** 20 + 1 },
+    ];
+    const frames: FramePart[][] = ranges.map(({ offset, length }, index) => [Buffer.from(`header-${index}`), pattern.range(offset, length)]);
+    frames.push([Buffer.from('file'), { fd: handle.fd, offset: 100, length: 1000 }, Buffer.from('end')]);
+    const expected = Buffer.concat([
+      ...ranges.flatMap(({ offset, length }, index) => [Buffer.from(`header-${index}`), pattern.bytes(offset, length)]),
+      Buffer.from('file'),
+      source.subarray(100, 1100),
+      Buffer.from('end'),
+    ]);
+    const arriving = receive(peer.server, expected.length, 300);
+    for (const frame of frames) writer.write(frame);
+    const received = await arriving;
+    await handle.close();
+    expect(received.length).toBe(expected.length);
+    expect(sha(received)).toBe(sha(expected));
+  });
+
+  it('refuses a pattern range with a wrong key or a broken offset, and sends nothing of its frame', async () => {
+    const { peer, writer } = await nativePair();
+    const key = Buffer.alloc(16, 1);
+    expect(() => writer.write([Buffer.from('h'), { patternKey: Buffer.alloc(15), offset: 0, length: 10 }])).toThrow(/16-byte key/);
+    expect(() => writer.write([Buffer.from('h'), { patternKey: key, offset: -1, length: 10 }])).toThrow(/whole offset/);
+    expect(() => writer.write([Buffer.from('h'), { patternKey: key, offset: 0.5, length: 10 }])).toThrow(/whole offset/);
+    expect(() => writer.write([Buffer.from('h'), { patternKey: key, offset: 0, length: Number.NaN }])).toThrow(/whole offset/);
+    const arriving = receive(peer.server, 2);
+    writer.write([Buffer.from('ok')]);
+    expect((await arriving).toString()).toBe('ok');
+  });
+
   it('reports a file range beyond the end of its file as a failure of the connection', async () => {
     const errors: string[] = [];
     const { writer } = await nativePair((message) => errors.push(message));
@@ -168,6 +209,7 @@ describe('the socket writer', () => {
     expect((await arriving).toString()).toBe('hello world');
     // Refused whole: not even the buffer before the range reaches the wire.
     expect(() => writer.write([Buffer.from('half'), { fd: 0, offset: 0, length: 1 }])).toThrow(/buffers only/);
+    expect(() => writer.write([Buffer.from('half'), { patternKey: Buffer.alloc(16), offset: 0, length: 1 }])).toThrow(/buffers only/);
     const next = receive(peer.server, 4);
     writer.write([Buffer.from('next')]);
     expect((await next).toString()).toBe('next');

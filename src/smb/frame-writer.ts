@@ -1,11 +1,12 @@
 // How a connection's bytes reach its socket. Two ways, one order:
 // - Node's own socket (cork, write buffers, uncork): every platform;
 // - Pipefill's sender addon (native/sender): a thread of its own that also
-//   reads a WRITE's data from the local source file itself, in cache-sized
-//   slices, and sends each at once, which moves the data for about what
-//   smbclient spends per byte (why, and the figures: native/sender/src/
-//   addon.cc; bench:smb compares both with smbclient). Linux only; where it
-//   is not built or not wanted (PIPEFILL_NATIVE_SEND=0) the socket is used.
+//   reads a WRITE's data from the local source file itself, or makes the
+//   test pattern's bytes, in cache-sized slices, and sends each at once,
+//   which moves the data for about what smbclient spends per byte (why, and
+//   the figures: native/sender/src/addon.cc; bench:smb compares both with
+//   smbclient). Linux only; where it is not built or not wanted
+//   (PIPEFILL_NATIVE_SEND=0) the socket is used.
 // All writes of a connection go through one writer, so requests reach the
 // wire in the order they were numbered.
 
@@ -20,10 +21,24 @@ export interface FileRange {
   readonly length: number;
 }
 
-export type FramePart = Buffer | FileRange;
+/**
+ * Bytes of Pipefill's test pattern (src/smb/pattern.ts): the AES-128-CTR
+ * keystream of `patternKey` from byte `offset`, made by the sender thread as
+ * it sends them.
+ */
+export interface PatternRange {
+  readonly patternKey: Buffer;
+  readonly offset: number;
+  readonly length: number;
+}
+
+/** Data the sender addon reads or makes itself: only a `native` writer takes these. */
+export type DataRange = FileRange | PatternRange;
+
+export type FramePart = Buffer | DataRange;
 
 export interface FrameWriter {
-  /** `native` when the sender addon sends (and takes file ranges), `socket` when Node's socket does (buffers only). */
+  /** `native` when the sender addon sends (and takes file and pattern ranges), `socket` when Node's socket does (buffers only). */
   readonly kind: 'native' | 'socket';
   /** Queues the parts of one transport frame, in order. Throws if the connection has already failed. */
   write(parts: readonly FramePart[]): void;
@@ -39,7 +54,7 @@ class SocketWriter implements FrameWriter {
   write(parts: readonly FramePart[]): void {
     // Checked before anything is written: half a frame on the wire would garble the stream.
     const buffers = parts.filter((part): part is Buffer => Buffer.isBuffer(part));
-    if (buffers.length !== parts.length) throw new Error('This connection sends buffers only: read the file range into memory first.');
+    if (buffers.length !== parts.length) throw new Error('This connection sends buffers only: read the file or make the pattern in memory first.');
     this.socket.cork();
     for (const buffer of buffers) this.socket.write(buffer);
     this.socket.uncork();

@@ -4,12 +4,21 @@
 // was written, in whatever order replies arrive, without keeping the file.
 // (WAN optimisers and SMB compression would make compressible data look fast.)
 //
-// Work is done in 1 MiB pieces against one reused zero buffer: AES-CTR runs
-// at about 2.3 GB/s on a piece that stays in cache, and at half that when one
-// call produces 8 MiB of fresh memory (measured on the project's machines).
+// Where the crypto addon is built (native/crypto), its OpenSSL makes the
+// bytes in the caller's memory and checks a reply against them without a
+// copy (native/common/pattern_keystream.h): no fresh memory per piece, so a
+// 256 MiB local source leaves no 768 MiB of garbage for the collector to
+// free during the timed copy that follows. Elsewhere Node's Cipher does it
+// in 1 MiB pieces against one reused zero buffer: AES-CTR runs at about
+// 2.3 GB/s on a piece that stays in cache, and at half that when one call
+// produces 8 MiB of fresh memory (measured on the project's machines).
+// A write through the sender addon names a range instead (`range`), and the
+// addon's thread makes the same keystream in place as it sends it.
 
 import type { Cipher } from 'node:crypto';
 import { createCipheriv, createHash } from 'node:crypto';
+import type { PatternRange } from './frame-writer.js';
+import { cryptoAddon } from './native-crypto.js';
 
 const BLOCK_BYTES = 16;
 export const PIECE_BYTES = 1024 * 1024;
@@ -33,6 +42,16 @@ export class PatternSource {
 
   /** The `length` bytes at `offset`, as pieces of at most 1 MiB (for a vectored write). */
   pieces(offset: number, length: number): Buffer[] {
+    const native = cryptoAddon();
+    if (native.available) {
+      const pieces: Buffer[] = [];
+      for (let done = 0; done < length; done += PIECE_BYTES) {
+        const piece = Buffer.allocUnsafe(Math.min(PIECE_BYTES, length - done));
+        native.addon.patternFill(this.key, offset + done, piece);
+        pieces.push(piece);
+      }
+      return pieces;
+    }
     const { cipher, skip } = this.streamAt(offset);
     if (skip > 0) cipher.update(ZEROS.subarray(0, skip));
     const pieces: Buffer[] = [];
@@ -42,14 +61,41 @@ export class PatternSource {
     return pieces;
   }
 
+  /**
+   * The `length` bytes at `offset` as a range the sender addon makes itself
+   * as it sends it (frame-writer.ts), with the same keystream: no buffer here.
+   */
+  range(offset: number, length: number): PatternRange {
+    return { patternKey: this.key, offset, length };
+  }
+
   /** The `length` bytes at `offset`, in one buffer. */
   bytes(offset: number, length: number): Buffer {
+    const native = cryptoAddon();
+    if (native.available) {
+      const bytes = Buffer.allocUnsafe(length);
+      native.addon.patternFill(this.key, offset, bytes);
+      return bytes;
+    }
     const pieces = this.pieces(offset, length);
     return pieces.length === 1 && pieces[0] ? pieces[0] : Buffer.concat(pieces, length);
   }
 
+  /** Fills `target` with the bytes from `offset`: a reused buffer, no fresh memory where the addon is built. */
+  fill(target: Buffer, offset: number): void {
+    const native = cryptoAddon();
+    if (native.available) {
+      native.addon.patternFill(this.key, offset, target);
+      return;
+    }
+    let done = 0;
+    for (const piece of this.pieces(offset, target.length)) done += piece.copy(target, done);
+  }
+
   /** True when `data` is exactly what the pattern holds at `offset`. */
   matches(offset: number, data: Buffer): boolean {
+    const native = cryptoAddon();
+    if (native.available) return native.addon.patternMatches(this.key, offset, data);
     const { cipher, skip } = this.streamAt(offset);
     if (skip > 0) cipher.update(ZEROS.subarray(0, skip));
     for (let done = 0; done < data.length; done += PIECE_BYTES) {

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { payloadBytes, RELATED_FILE_ID, SmbConnection } from './connection.js';
 import type { ConnectionSecurity, RequestOptions, RequestSpec, SmbResponse } from './connection.js';
 import { SmbError } from './errors.js';
-import type { FileRange, WriterChoice } from './frame-writer.js';
+import type { DataRange, WriterChoice } from './frame-writer.js';
 import {
   Access,
   closeRequest,
@@ -440,10 +440,10 @@ export class SmbSession {
 
   /**
    * Writes `data` at `offset`: one buffer, pieces sent without joining them,
-   * or a range of a local file when the connection sends file ranges
-   * (connection.sendsFileRanges).
+   * or a range of a local file or of the test pattern when the connection
+   * sends ranges (connection.sendsRanges).
    */
-  async write(fileId: Buffer, offset: number, data: Buffer | readonly Buffer[] | FileRange, options: RequestOptions = {}): Promise<number> {
+  async write(fileId: Buffer, offset: number, data: Buffer | readonly Buffer[] | DataRange, options: RequestOptions = {}): Promise<number> {
     const length = payloadBytes(data);
     const reply = await this.request(Command.write, writeRequest(fileId, offset, length), `write ${length} bytes at ${offset}`, { ...options, payload: data, creditCharge: this.creditCharge(length) });
     return parseWrite(reply.body, length);

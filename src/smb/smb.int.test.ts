@@ -88,7 +88,7 @@ describe('copy tests against smbd', () => {
     const session = await SmbSession.open(server.share, server.credentials);
     const expected = senderAddon().available ? 'native' : 'socket';
     expect(session.connection.writerKind).toBe(expected);
-    expect(session.connection.sendsFileRanges).toBe(expected === 'native');
+    expect(session.connection.sendsRanges).toBe(expected === 'native');
     await session.end();
     const asked = await SmbSession.open(server.share, server.credentials, { writer: 'socket' });
     expect(asked.connection.writerKind).toBe('socket');

@@ -79,9 +79,9 @@ async function moveRange(transfer: FileTransfer, offset: number, length: number,
   if (transfer.op === 'write') {
     const { source } = transfer;
     let written: number;
-    if (source?.range && session.connection.sendsFileRanges) {
-      // The sender thread reads these bytes itself, a cache-sized slice at a time, as it sends them.
-      written = await session.write(fileId, offset, await source.range(offset, length), options);
+    if (session.connection.sendsRanges && (!source || source.range)) {
+      // The sender thread reads (a local file) or makes (the pattern) these bytes itself, a cache-sized slice at a time, as it sends them.
+      written = await session.write(fileId, offset, source?.range ? await source.range(offset, length) : pattern.range(offset, length), options);
     } else {
       const pieces = source ? await source.read(offset, length) : pattern.pieces(offset, length);
       written = await session.write(fileId, offset, pieces, options);

@@ -12,11 +12,15 @@
 //   ciphertext, replaced by the plaintext. Returns false when the tag does
 //   not verify: the caller must then use none of `data`.
 // Called on the JavaScript thread, synchronously; every argument is checked.
+// It also makes and checks Pipefill's test pattern in place (patternFill,
+// patternMatches, below): the same keystream, no fresh memory per piece.
 
 #include <node_api.h>
 #include <openssl/evp.h>
 #include <stdbool.h>
 #include <string.h>
+
+#include "../../common/pattern_keystream.h"
 
 #define CHECK(call)                                   \
   do {                                                \
@@ -91,10 +95,74 @@ static napi_value Open(napi_env env, napi_callback_info info) {
   return result;
 }
 
-static napi_value Init(napi_env env, napi_value exports) {
+// The test pattern (native/common/pattern_keystream.h) for src/smb/pattern.ts:
+//   patternFill(key, offset, target): target's bytes become the pattern's from `offset`;
+//   patternMatches(key, offset, data) -> boolean: whether data holds exactly those bytes.
+// key: 16 bytes; offset: a whole number of bytes below 2^53. Synchronous.
+
+/* Bytes compared per step: the pattern is made into this much stack, then compared. */
+#define MATCH_STEP_BYTES 16384
+
+static bool pattern_args(napi_env env, napi_callback_info info, unsigned char** key, uint64_t* offset, unsigned char** data, size_t* length) {
+  size_t argc = 3;
+  napi_value argv[3];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 3) return false;
+  size_t key_length = 0;
+  double at = -1;
+  if (!buffer_arg(env, argv[0], key, &key_length) || key_length != PIPEFILL_PATTERN_KEY_BYTES) return false;
+  if (napi_get_value_double(env, argv[1], &at) != napi_ok || !(at >= 0) || at > 9007199254740991.0 || at != (double)(uint64_t)at) return false;
+  if (!buffer_arg(env, argv[2], data, length)) return false;
+  *offset = (uint64_t)at;
+  return true;
+}
+
+static napi_value PatternFill(napi_env env, napi_callback_info info) {
+  unsigned char *key, *target;
+  uint64_t offset;
+  size_t length;
+  if (!pattern_args(env, info, &key, &offset, &target, &length)) return throw_error(env, "patternFill(key, offset, target): a 16-byte key, a whole offset >= 0, a Buffer");
+  EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
+  const bool ok = ctx != NULL && pipefill_pattern_seek(ctx, key, offset) == 1 && pipefill_pattern_next(ctx, target, length) == 1;
+  EVP_CIPHER_CTX_free(ctx);
+  if (!ok) return throw_error(env, "patternFill(): OpenSSL refused AES-128-CTR");
+  return NULL;
+}
+
+static napi_value PatternMatches(napi_env env, napi_callback_info info) {
+  unsigned char *key, *data;
+  uint64_t offset;
+  size_t length;
+  if (!pattern_args(env, info, &key, &offset, &data, &length)) return throw_error(env, "patternMatches(key, offset, data): a 16-byte key, a whole offset >= 0, a Buffer");
+  EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
+  if (ctx == NULL || pipefill_pattern_seek(ctx, key, offset) != 1) {
+    EVP_CIPHER_CTX_free(ctx);
+    return throw_error(env, "patternMatches(): OpenSSL refused AES-128-CTR");
+  }
+  unsigned char expected[MATCH_STEP_BYTES];
+  bool same = true;
+  bool refused = false;
+  for (size_t done = 0; same && done < length; done += MATCH_STEP_BYTES) {
+    const size_t step = length - done < MATCH_STEP_BYTES ? length - done : MATCH_STEP_BYTES;
+    if (pipefill_pattern_next(ctx, expected, step) != 1) {
+      refused = true;
+      break;
+    }
+    same = memcmp(expected, data + done, step) == 0;
+  }
+  EVP_CIPHER_CTX_free(ctx);
+  if (refused) return throw_error(env, "patternMatches(): OpenSSL refused AES-128-CTR");
+  napi_value result;
+  CHECK(napi_get_boolean(env, same, &result));
+  return result;
+}
+
+static bool export_function(napi_env env, napi_value exports, const char* name, napi_callback body) {
   napi_value fn;
-  if (napi_create_function(env, "open", NAPI_AUTO_LENGTH, Open, NULL, &fn) != napi_ok) return NULL;
-  if (napi_set_named_property(env, exports, "open", fn) != napi_ok) return NULL;
+  return napi_create_function(env, name, NAPI_AUTO_LENGTH, body, NULL, &fn) == napi_ok && napi_set_named_property(env, exports, name, fn) == napi_ok;
+}
+
+static napi_value Init(napi_env env, napi_value exports) {
+  if (!export_function(env, exports, "open", Open) || !export_function(env, exports, "patternFill", PatternFill) || !export_function(env, exports, "patternMatches", PatternMatches)) return NULL;
   return exports;
 }
 

@@ -4,23 +4,8 @@
 // its tag is the header's Signature.
 
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { AddonLoad } from '../../platform/native-addon.js';
-import { addonPath, loadAddon } from '../../platform/native-addon.js';
+import { cryptoAddon } from '../native-crypto.js';
 import type { CipherName } from './algorithms.js';
-
-interface CryptoAddon {
-  /** Decrypts `data` in place and checks the tag; false when it does not verify (see native/crypto/src/addon.c). */
-  open(mode: 0 | 1, key: Buffer, nonce: Buffer, aad: Buffer, tag: Buffer, data: Buffer): boolean;
-}
-
-let cryptoAddon: AddonLoad<CryptoAddon> | undefined;
-
-/** Whether the in-place decryption addon is loaded here, or why not. PIPEFILL_NATIVE_CRYPTO=0 turns it off (A/B runs). */
-export function inPlaceOpener(): AddonLoad<CryptoAddon> {
-  if (process.env['PIPEFILL_NATIVE_CRYPTO'] === '0') return { available: false, reason: 'PIPEFILL_NATIVE_CRYPTO=0' };
-  cryptoAddon ??= loadAddon<CryptoAddon>(addonPath('crypto', 'pipefill_crypto'), "Pipefill's in-place decryption addon", 'where Node ships its OpenSSL headers');
-  return cryptoAddon;
-}
 
 export const TRANSFORM_HEADER_BYTES = 52;
 const TRANSFORM_PROTOCOL_ID = 0x424d53fd; // 0xFD 'S' 'M' 'B'
@@ -135,7 +120,7 @@ export class Sealer {
     const aad = frame.subarray(NONCE_OFFSET, TRANSFORM_HEADER_BYTES);
     const tag = frame.subarray(SIGNATURE_OFFSET, SIGNATURE_OFFSET + TAG_BYTES);
     const ciphertext = frame.subarray(TRANSFORM_HEADER_BYTES);
-    const native = size >= OPEN_SLICE_BYTES ? inPlaceOpener() : undefined;
+    const native = size >= OPEN_SLICE_BYTES ? cryptoAddon() : undefined;
     if (native?.available) {
       // In place: the plaintext is the frame's own memory from byte 52 on.
       if (!native.addon.open(this.mode.ccm ? 1 : 0, this.decryptionKey, Buffer.from(nonce), Buffer.from(aad), Buffer.from(tag), ciphertext)) {
