@@ -26,6 +26,17 @@
 // 25-43 Mb/s (CUBIC) and 27-38 Mb/s (Reno) from run to run on this machine,
 // which no single figure can be within 15% of: the model would need the
 // senders' burst tail, measured, as an input.
+// Where smbd's extra drops come from (2026-11-24, CUBIC, 1/8 BDP, 24 MiB
+// pipefill-max reads; ad hoc, not kept): the reader ACKs every second
+// segment, evenly (a capture on the branch's TUN device: 8,424 of 8,579 ACKs
+// advance two segments, none bunched within 100 us), and the forwarder drops
+// 55 packets of smbd's replies per read at 28-30 Mb/s. With the branch's
+// route set to `quickack 1` (an ACK per segment) the same reads lose 14 and
+// run at 37-40 Mb/s, three runs each, alternating. iperf3 -R in the same
+// direction with the usual ACKs loses 16-22 per 10 s at 40-43 Mb/s, with
+// 1 MiB writes and TCP_NODELAY too. So the shortfall is the server's, at
+// this ACK rate; Pipefill's own writes (Pipefill sending, smbd ACKing) ran
+// at 45.7-46.0 Mb/s there, the model's 43.8 within 5%.
 
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
