@@ -11,10 +11,16 @@
 // Pipefill's copies within 8% from 1/2 BDP up; below that the copies run
 // well under the model (smbd's reads most: 22-26% at 1/4, 33-86% at 1/8 on
 // 24-32 MiB; 15% on a 128 MiB read, which smbclient matches while iperf3 -R,
-// the same direction, does not): something in SMB senders' start and
-// sending costs more than one flow's sawtooth at a shallow queue. Until that
-// is understood, those rows are held to the model as an upper bound (never
-// more than 15% faster than it says), and every row is printed.
+// the same direction, does not).
+// Most of that was the copies' start, which iperf3's -O leaves out: slow
+// start overflows a shallow queue early and the flow then climbs back in
+// congestion avoidance (congestion.ts, shallowQueueRamp; the lab's ss trace
+// showed the window leave slow start at 40 and resume at 29-30, as the rule
+// says). With that in the model (2026-11-24, two runs): iperf3 within 6.8%
+// and Pipefill's writes within 10.4% at every queue; smbd's reads within
+// 6.2% from 1/2 BDP, but at 1/4 4.3-19.0% and at 1/8 13.8-24.9% below.
+// Reads below 1/2 BDP are still held as an upper bound only: smbd's replies
+// lose more than the model's one drop per cycle there (below).
 // What the forwarder saw at 1/8 BDP (a drop trace, 2026-11-23, not kept in
 // the forwarder): most drops are the model's (a queue filled to B by the
 // window, a 2-5 packet TSO burst on top), but a third come from bursts of
@@ -119,11 +125,10 @@ describe.skipIf(!canRunLab)('bottleneck queue: one loss-based flow below the lin
     });
     for (const row of rows) {
       const label = `${row.what} at ${row.fraction} BDP with ${row.congestion}: measured ${row.measuredMbps.toFixed(1)}, model ${row.modelMbps.toFixed(1)} Mb/s`;
-      // Within 15% from 1/2 BDP. Below that the model is held as an upper bound: senders' bursts (TSO, stretch
-      // ACKs) overflow a queue of ten or twenty packets before the window reaches BDP + B in some cycles, more
-      // on a busy host (iperf3 at 1/4 BDP: 1-3% below the model on a quiet one, 24% in a fresh-clone run on 2026-11-23).
-      if (row.fraction >= 1 / 2) expect(Math.abs(row.modelMbps - row.measuredMbps) / row.measuredMbps, label).toBeLessThanOrEqual(TOLERANCE);
-      else expect(row.measuredMbps, label).toBeLessThanOrEqual(row.modelMbps * (1 + TOLERANCE));
+      // Within 15%, but smbd's reads below 1/2 BDP: there the model is held as an upper bound, since smbd's
+      // replies overflow a queue of ten or twenty packets more often than once a cycle (see the top of this file).
+      if (row.what === 'read' && row.fraction < 1 / 2) expect(row.measuredMbps, label).toBeLessThanOrEqual(row.modelMbps * (1 + TOLERANCE));
+      else expect(Math.abs(row.modelMbps - row.measuredMbps) / row.measuredMbps, label).toBeLessThanOrEqual(TOLERANCE);
     }
     // The effect is real, not within the noise: Reno at 1/8 BDP is well below Reno at 1 BDP, and the model says by how much.
     const at = (congestion: string, fraction: number) => rows.find((row) => row.what === 'iperf3' && row.congestion === congestion && row.fraction === fraction);

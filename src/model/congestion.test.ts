@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateBeta, asCongestionControl, lineUtilisation } from './congestion.js';
+import { aggregateBeta, asCongestionControl, lineUtilisation, shallowQueueRamp } from './congestion.js';
 
 const BDP = 125_000; // 50 Mb/s x 20 ms
 const at = (congestion: 'reno' | 'cubic' | 'compound' | 'bbr', fraction: number, flows = 1) =>
@@ -48,6 +48,49 @@ describe('lineUtilisation', () => {
     const share = lineUtilisation({ congestion: 'reno', bdpBytes: 750e6, bufferBytes: 0, segmentBytes: 1448, rttMs: 600 });
     expect(share).toBeGreaterThan(0.7);
     expect(share).toBeLessThan(0.8);
+  });
+});
+
+describe('shallowQueueRamp', () => {
+  const SEGMENTS_24_MIB = (24 * 2 ** 20) / 1448;
+  const ramp = (congestion: 'reno' | 'cubic' | 'bbr', fraction: number, extra: { flows?: number; totalSegments?: number; initialWindowSegments?: number } = {}) =>
+    shallowQueueRamp({ congestion, bdpBytes: BDP, bufferBytes: BDP * fraction, segmentBytes: 1448, rttMs: 20, initialWindowSegments: 10, totalSegments: SEGMENTS_24_MIB, ...extra });
+
+  it('leaves slow start in the first round that sends more than twice the queue, as the lab showed at 1/8 BDP', () => {
+    // 86 segments of pipe, 10.8 of queue: rounds of 10, 20, 40; the third overflows. CUBIC came down to 29-30 in the lab.
+    expect(ramp('cubic', 1 / 8)).toMatchObject({ exit: 'loss', exitWindowSegments: 40, resumeWindowSegments: 28 });
+    expect(ramp('reno', 1 / 8)).toMatchObject({ exit: 'loss', exitWindowSegments: 40, resumeWindowSegments: 20 });
+    // 21.6 segments of queue: the round of 40 fits, the round of 80 does not.
+    expect(ramp('reno', 1 / 4)).toMatchObject({ exit: 'loss', exitWindowSegments: 80, resumeWindowSegments: 40 });
+  });
+
+  it('costs line time: the ramp delivers less than the line could in the same time', () => {
+    for (const congestion of ['cubic', 'reno'] as const) {
+      const shallow = ramp(congestion, 1 / 8);
+      expect(shallow && shallow.lineSeconds / shallow.seconds).toBeLessThan(lineUtilisation({ congestion, bdpBytes: BDP, bufferBytes: BDP / 8, segmentBytes: 1448, rttMs: 20 }));
+    }
+  });
+
+  it('is absent where slow start reaches P + B first, and for BBR', () => {
+    expect(ramp('reno', 1)).toBeUndefined();
+    expect(ramp('reno', 1 / 2)).toBeUndefined();
+    expect(ramp('bbr', 1 / 8)).toBeUndefined();
+  });
+
+  it("takes HyStart's exit without a loss when the queue is deeper than half the pipe (Linux CUBIC)", () => {
+    // At 1 BDP the round of 80 carries P/2 = 43 ACKs in half an RTT: exit at 80 + 43 in the next round, before its queue overflows.
+    const deep = ramp('cubic', 1);
+    expect(deep?.exit).toBe('hystart');
+    expect(deep?.exitWindowSegments).toBeCloseTo(80 + BDP / 1448 / 2, 6);
+    expect(deep?.resumeWindowSegments).toBe(deep?.exitWindowSegments);
+  });
+
+  it('stops with a transfer shorter than the ramp, and starts from the first window given', () => {
+    const short = ramp('cubic', 1 / 8, { totalSegments: 100 });
+    const whole = ramp('cubic', 1 / 8);
+    expect(short && whole && short.seconds).toBeLessThan(whole?.seconds ?? 0);
+    // From 4 segments: rounds of 4, 8, 16, 32; 32 is the first above 2 x 10.8.
+    expect(ramp('reno', 1 / 8, { initialWindowSegments: 4 })?.exitWindowSegments).toBe(32);
   });
 });
 

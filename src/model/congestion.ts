@@ -18,6 +18,21 @@
 // one loss event per overflow (drop-tail, a flow in congestion avoidance
 // overshoots by about a segment), and CUBIC's fast convergence ignored
 // (every cycle ends at the same W_max, so it never triggers).
+//
+// A flow's first cycle is worse than the rest (`shallowQueueRamp`). Slow
+// start doubles the window each round trip, its ACKs spaced by the
+// bottleneck and each releasing two segments: the queue then grows by half
+// of what the round sends, so a shallow queue overflows in the first round
+// that sends more than 2B, long before the window reaches P + B. The loss is
+// seen a round trip later, with the window at that round's size; the flow
+// backs off from there and climbs in congestion avoidance to P + B, with the
+// link partly idle all the way up. Measured in the WAN lab (50 Mb/s, 20 ms,
+// 1/8 BDP, CUBIC, ss -ti during a 24 MiB read, 2026-11-24): the window
+// left slow start at 40 (rounds of 10, 20, 40 against a queue of 10.75
+// segments) and came down to 29-30, as this rule says. Linux's CUBIC also
+// leaves slow start without a loss when a round's ACK train spans half the
+// base RTT (HyStart, tcp_cubic.c, on by default): that needs the round
+// before to have sent P/2, and comes first only when B > P/2.
 
 /** Congestion controls the model knows; `bbr` paces to the measured rate and is not held back by a shallow queue. */
 export const CONGESTION_CONTROLS = ['cubic', 'reno', 'compound', 'bbr'] as const;
@@ -99,28 +114,124 @@ interface Cycle {
  * The share is segments delivered over segments the line could carry.
  */
 function integrateCycle(cycle: Cycle): number {
-  const { pipe, peak, beta, flows, rttSeconds } = cycle;
-  // Reno-style growth: one segment per round trip per flow. CUBIC's
-  // TCP-friendly estimate grows 3(1 - beta)/(1 + beta) per round trip
-  // (RFC 9438 section 4.3) and its curve W(t) = C(t - K)^3 + W_max
-  // (section 4.2); the window is the larger of the two. N flows grow N times
-  // as fast in aggregate, and the aggregate curve is N times as steep.
+  const climbed = climb(cycle, { from: cycle.beta * cycle.peak, wMax: cycle.peak, k: Math.cbrt((cycle.peak * (1 - cycle.beta)) / (cycle.flows * CUBIC_C)) });
+  return climbed.capacity > 0 ? Math.min(1, climbed.delivered / climbed.capacity) : 1;
+}
+
+interface Climbed {
+  /** Segments delivered, segments the line could have carried, and the time taken. */
+  readonly delivered: number;
+  readonly capacity: number;
+  readonly seconds: number;
+}
+
+/**
+ * Congestion avoidance from window `from` until it reaches the cycle's peak
+ * (or `untilDelivered` segments have gone). Reno-style growth: one segment
+ * per round trip per flow. CUBIC's TCP-friendly estimate grows
+ * 3(1 - beta)/(1 + beta) per round trip (RFC 9438 section 4.3) and its curve
+ * W(t) = C(t - K)^3 + W_max (section 4.2); the window is the larger of the
+ * two. N flows grow N times as fast in aggregate, and the aggregate curve is
+ * N times as steep.
+ */
+function climb(cycle: Cycle, start: { readonly from: number; readonly wMax: number; readonly k: number }, untilDelivered = Infinity): Climbed {
+  const { pipe, peak, flows, rttSeconds } = cycle;
   const flowBeta = LOSS_BETA[cycle.congestion];
   const growth = (cycle.congestion === 'cubic' ? (3 * (1 - flowBeta)) / (1 + flowBeta) : 1) * flows;
-  const k = Math.cbrt((peak * (1 - beta)) / (flows * CUBIC_C));
-  let window = beta * peak;
+  let window = start.from;
   let friendly = window;
   let elapsedSeconds = 0;
   let delivered = 0;
   let capacity = 0;
-  for (let round = 0; round < MAX_ROUNDS && window < peak; round++) {
+  for (let round = 0; round < MAX_ROUNDS && window < peak && delivered < untilDelivered; round++) {
     const roundRtts = Math.max(1, window / pipe);
     delivered += window;
     capacity += pipe * roundRtts;
     elapsedSeconds += roundRtts * rttSeconds;
     friendly += growth;
-    const cubic = cycle.congestion === 'cubic' ? flows * CUBIC_C * (elapsedSeconds - k) ** 3 + peak : -Infinity;
+    const cubic = cycle.congestion === 'cubic' ? flows * CUBIC_C * (elapsedSeconds - start.k) ** 3 + start.wMax : -Infinity;
     window = Math.max(friendly, cubic);
   }
-  return capacity > 0 ? Math.min(1, delivered / capacity) : 1;
+  return { delivered, capacity, seconds: elapsedSeconds };
+}
+
+export interface RampInput extends QueueInput {
+  /** The sender's first window, in segments (the aggregate of all flows: each starts with its own). */
+  readonly initialWindowSegments: number;
+  /** Segments the whole transfer moves: a ramp longer than the transfer stops with it. */
+  readonly totalSegments: number;
+}
+
+export interface Ramp {
+  /** How the flow left slow start: a lost segment, or HyStart's ACK train (no loss). */
+  readonly exit: 'loss' | 'hystart';
+  /** The window when slow start ended and where congestion avoidance resumed, segments. */
+  readonly exitWindowSegments: number;
+  readonly resumeWindowSegments: number;
+  /** The ramp's duration, and how long the line alone would have taken for what it delivered. */
+  readonly seconds: number;
+  readonly lineSeconds: number;
+}
+
+/**
+ * Slow start and the first climb to P + B of loss-based flows at a
+ * shallow queue (see the top of this file). Undefined when slow start
+ * reaches the steady window without overflowing the queue (a buffer of a
+ * BDP or so; the plain slow-start penalty then applies) or for BBR.
+ */
+export function shallowQueueRamp(input: RampInput): Ramp | undefined {
+  if (input.congestion === 'bbr') return undefined;
+  const flows = Math.max(1, Math.floor(input.flows ?? 1));
+  const beta = aggregateBeta(LOSS_BETA[input.congestion], flows);
+  const pipe = input.bdpBytes / input.segmentBytes;
+  const buffer = Math.max(0, input.bufferBytes) / input.segmentBytes;
+  const peak = pipe + buffer;
+  const rttSeconds = input.rttMs / 1000;
+  if (!(pipe > 0) || !(input.initialWindowSegments > 0) || !(input.totalSegments > 0)) return undefined;
+  let window = input.initialWindowSegments;
+  let previous = 0;
+  let delivered = 0;
+  let seconds = 0;
+  // At most log2(peak / initial window) rounds: ~40 for a 10 Gb/s, 1 s path from one segment.
+  while (delivered < input.totalSegments) {
+    const overflows = window / 2 > buffer;
+    // The ACK train of the round before spans half the RTT once that round carried P/2; the train ends
+    // HyStart after P/2 ACKs (segment P of this round), the queue after 2B segments: whichever is first.
+    const hystart = input.congestion === 'cubic' && previous >= pipe / 2 && previous >= HYSTART_LOW_WINDOW && (!overflows || pipe < 2 * buffer);
+    if (hystart) {
+      const exitWindow = Math.min(peak, previous + pipe / 2);
+      return finishRamp({ input, flows, beta, pipe, peak, rttSeconds }, 'hystart', exitWindow, exitWindow, exitWindow, 0, delivered, seconds);
+    }
+    if (window >= peak) return undefined;
+    if (overflows) {
+      const exitWindow = Math.min(peak, window);
+      return finishRamp({ input, flows, beta, pipe, peak, rttSeconds }, 'loss', exitWindow, beta * exitWindow, exitWindow, Math.cbrt((exitWindow * (1 - beta)) / (flows * CUBIC_C)), delivered + window, seconds + Math.max(1, window / pipe) * rttSeconds);
+    }
+    delivered += window;
+    seconds += Math.max(1, window / pipe) * rttSeconds;
+    previous = window;
+    window *= 2;
+  }
+  return undefined;
+}
+
+/** Linux's HyStart looks at rounds from a window of 16 segments (tcp_cubic.c, hystart_low_window). */
+const HYSTART_LOW_WINDOW = 16;
+
+function finishRamp(
+  path: { readonly input: RampInput; readonly flows: number; readonly beta: number; readonly pipe: number; readonly peak: number; readonly rttSeconds: number },
+  exit: Ramp['exit'],
+  exitWindow: number,
+  resume: number,
+  wMax: number,
+  k: number,
+  deliveredBefore: number,
+  secondsBefore: number,
+): Ramp | undefined {
+  const { input, flows, beta, pipe, peak, rttSeconds } = path;
+  if (input.congestion === 'bbr') return undefined;
+  const cycle: Cycle = { congestion: input.congestion, pipe, peak, beta, flows, rttSeconds };
+  const climbed = climb(cycle, { from: resume, wMax, k }, input.totalSegments - deliveredBefore);
+  const delivered = deliveredBefore + climbed.delivered;
+  return { exit, exitWindowSegments: exitWindow, resumeWindowSegments: resume, seconds: secondsBefore + climbed.seconds, lineSeconds: (delivered / pipe) * rttSeconds };
 }

@@ -14,7 +14,8 @@ import { SINGLE_UNPROTECTED, tightestBudget, transferShape } from './in-flight.j
 import type { Negotiated, ProtectionRequest } from './negotiation.js';
 import { negotiate } from './negotiation.js';
 import type { Link } from './link.js';
-import { bdpBytes, maxSegmentBytes } from './link.js';
+import { bdpBytes, bufferBytesOf, maxSegmentBytes } from './link.js';
+import { shallowQueueRamp } from './congestion.js';
 import { roundTripsPerDirectory, roundTripsPerFile } from './metadata.js';
 import type { ServerProfile, ServerProfileId } from './server-profiles.js';
 import { SERVER_PROFILE_IDS, SERVER_PROFILES } from './server-profiles.js';
@@ -102,6 +103,33 @@ function initialWindowBytes(client: ClientProfile, server: ServerProfile, op: Op
   return Math.min(cwnd, initialCredits);
 }
 
+/**
+ * What slow start and the first climb cost where a shallow queue holds the
+ * sender (src/model/congestion.ts, shallowQueueRamp): seconds beyond moving
+ * the same bytes at the steady rate. Undefined where no queue budget binds
+ * or slow start reaches the steady window first: the plain ramp applies.
+ */
+function shallowQueueRampSeconds(client: ClientProfile, server: ServerProfile, op: Op, shape: TransferShape, link: Link, session: Session, totalBytes: number, steadyBytesPerSecond: number): number | undefined {
+  if (!shape.budgets.some((budget) => budget.layer === 'bottleneck-queue')) return undefined;
+  const line = shape.budgets.find((budget) => budget.layer === 'bandwidth');
+  if (!line || !(steadyBytesPerSecond > 0)) return undefined;
+  const segmentBytes = maxSegmentBytes(client.tcp.timestamps);
+  const flows = Math.max(1, Math.floor(session.channels));
+  const ramp = shallowQueueRamp({
+    congestion: (op === 'read' ? server.tcp : client.tcp).congestion,
+    bdpBytes: bdpBytes(link),
+    bufferBytes: bufferBytesOf(link),
+    segmentBytes,
+    rttMs: link.rttMs,
+    flows,
+    initialWindowSegments: (flows * initialWindowBytes(client, server, op, shape)) / segmentBytes,
+    totalSegments: totalBytes / segmentBytes,
+  });
+  if (!ramp) return undefined;
+  // What the ramp delivered would have taken lineSeconds at the line's rate, and that times line / steady at the steady rate.
+  return Math.max(0, ramp.seconds - (ramp.lineSeconds * line.bytesPerSecond) / steadyBytesPerSecond);
+}
+
 /** Core of the model, on explicit profiles (what-ifs and recommendations pass modified ones). */
 export function predictTransfer(client: ClientProfile, server: ServerProfile, op: Op, workload: Workload, link: Link, session: Session = SINGLE_UNPROTECTED): Prediction {
   validateLink(link);
@@ -138,12 +166,14 @@ export function predictTransfer(client: ClientProfile, server: ServerProfile, op
   const metadataSeconds = metadataRoundTrips * rttSeconds;
 
   const steady = tightestBudget(largest.shape.budgets);
-  const slowStartSeconds = slowStartPenaltySeconds({
-    initialWindowBytes: initialWindowBytes(client, server, op, largest.shape),
-    steadyBytesPerSecond: steady.bytesPerSecond,
-    rttMs: link.rttMs,
-    totalBytes: workload.totalBytes,
-  });
+  const slowStartSeconds =
+    shallowQueueRampSeconds(client, server, op, largest.shape, link, session, workload.totalBytes, steady.bytesPerSecond) ??
+    slowStartPenaltySeconds({
+      initialWindowBytes: initialWindowBytes(client, server, op, largest.shape),
+      steadyBytesPerSecond: steady.bytesPerSecond,
+      rttMs: link.rttMs,
+      totalBytes: workload.totalBytes,
+    });
 
   const seconds = dataSeconds + metadataSeconds + slowStartSeconds;
   // The largest of the three costs names the limit; when it is the data, the
