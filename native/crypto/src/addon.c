@@ -116,28 +116,39 @@ static bool pattern_args(napi_env env, napi_callback_info info, unsigned char** 
   return true;
 }
 
-static napi_value PatternFill(napi_env env, napi_callback_info info) {
-  unsigned char *key, *target;
+/* Reads (key, offset, buffer) and returns a cipher context positioned at `offset`; NULL once it has thrown. */
+static EVP_CIPHER_CTX* pattern_start(napi_env env, napi_callback_info info, const char* usage, unsigned char** data, size_t* length) {
+  unsigned char* key;
   uint64_t offset;
-  size_t length;
-  if (!pattern_args(env, info, &key, &offset, &target, &length)) return throw_error(env, "patternFill(key, offset, target): a 16-byte key, a whole offset >= 0, a Buffer");
+  if (!pattern_args(env, info, &key, &offset, data, length)) {
+    throw_error(env, usage);
+    return NULL;
+  }
   EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
-  const bool ok = ctx != NULL && pipefill_pattern_seek(ctx, key, offset) == 1 && pipefill_pattern_next(ctx, target, length) == 1;
+  if (ctx == NULL || pipefill_pattern_seek(ctx, key, offset) != 1) {
+    EVP_CIPHER_CTX_free(ctx);
+    throw_error(env, "OpenSSL refused AES-128-CTR for the test pattern");
+    return NULL;
+  }
+  return ctx;
+}
+
+static napi_value PatternFill(napi_env env, napi_callback_info info) {
+  unsigned char* target;
+  size_t length;
+  EVP_CIPHER_CTX* ctx = pattern_start(env, info, "patternFill(key, offset, target): a 16-byte key, a whole offset >= 0, a Buffer", &target, &length);
+  if (ctx == NULL) return NULL;
+  const bool ok = pipefill_pattern_next(ctx, target, length) == 1;
   EVP_CIPHER_CTX_free(ctx);
-  if (!ok) return throw_error(env, "patternFill(): OpenSSL refused AES-128-CTR");
+  if (!ok) return throw_error(env, "OpenSSL refused AES-128-CTR for the test pattern");
   return NULL;
 }
 
 static napi_value PatternMatches(napi_env env, napi_callback_info info) {
-  unsigned char *key, *data;
-  uint64_t offset;
+  unsigned char* data;
   size_t length;
-  if (!pattern_args(env, info, &key, &offset, &data, &length)) return throw_error(env, "patternMatches(key, offset, data): a 16-byte key, a whole offset >= 0, a Buffer");
-  EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
-  if (ctx == NULL || pipefill_pattern_seek(ctx, key, offset) != 1) {
-    EVP_CIPHER_CTX_free(ctx);
-    return throw_error(env, "patternMatches(): OpenSSL refused AES-128-CTR");
-  }
+  EVP_CIPHER_CTX* ctx = pattern_start(env, info, "patternMatches(key, offset, data): a 16-byte key, a whole offset >= 0, a Buffer", &data, &length);
+  if (ctx == NULL) return NULL;
   unsigned char expected[MATCH_STEP_BYTES];
   bool same = true;
   bool refused = false;
@@ -150,7 +161,7 @@ static napi_value PatternMatches(napi_env env, napi_callback_info info) {
     same = memcmp(expected, data + done, step) == 0;
   }
   EVP_CIPHER_CTX_free(ctx);
-  if (refused) return throw_error(env, "patternMatches(): OpenSSL refused AES-128-CTR");
+  if (refused) return throw_error(env, "OpenSSL refused AES-128-CTR for the test pattern");
   napi_value result;
   CHECK(napi_get_boolean(env, same, &result));
   return result;
