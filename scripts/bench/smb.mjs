@@ -1,10 +1,12 @@
 // `npm run bench:smb`: set up as the tests do, then run the benchmark.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureBuild, ensureDebianPackages, ensureNodeModules, root } from '../lib/setup.mjs';
 
 ensureNodeModules();
 ensureDebianPackages({ smbd: 'samba', smbpasswd: 'samba', smbclient: 'smbclient' });
 ensureBuild();
-const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/smb.ts')], { cwd: root, stdio: 'inherit' });
-process.exit(run.status ?? 1);
+const bench = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/smb.ts')], { cwd: root, stdio: 'inherit' });
+// A SIGTERM sent to this process alone reaches the bench, which stops its servers and frees its tmpfs folder first.
+for (const name of ['SIGINT', 'SIGTERM']) process.on(name, () => bench.kill(name));
+bench.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -27,14 +27,26 @@ export function terminalProgress(label: string): { update: (event: ProgressEvent
   };
 }
 
-/** An AbortSignal that fires on the first Ctrl-C; a second one exits at once. */
+/**
+ * An AbortSignal that fires on the first Ctrl-C or SIGTERM (what `timeout`,
+ * systemd and fleet tools send): the run cancels and cleans up as for a
+ * Ctrl-C, its scratch folder and local source removed. A second signal exits
+ * at once.
+ */
 export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
-  const onInterrupt = () => {
-    if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\nCancelling: removing the scratch folder from the share (Ctrl-C again to quit at once)...\n');
+  const onSignal = (name: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(name === 'SIGTERM' ? 143 : 130);
+    process.stderr.write(`\nCancelling${name === 'SIGTERM' ? ' (SIGTERM)' : ''}: removing the scratch folder from the share (${name === 'SIGTERM' ? 'a second SIGTERM or ' : ''}Ctrl-C again to quit at once)...\n`);
     controller.abort();
   };
-  process.on('SIGINT', onInterrupt);
-  return { signal: controller.signal, dispose: () => process.off('SIGINT', onInterrupt) };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
 }

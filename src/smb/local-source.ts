@@ -7,7 +7,7 @@
 // the main thread, and lands in a small pool of reused 4 MiB buffers, so a
 // write keeps the network busy and its memory bounded.
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,58 @@ export const LOCAL_PIECE_BYTES = 4 * 1024 * 1024;
 const POOLED_PIECES = 12;
 const GENERATE_BYTES = 16 * 1024 * 1024;
 
+/** A source folder's name: `pipefill-source-<pid>-XXXXXX`, so a later run can tell a dead process's leftover from a live one's. */
+const SOURCE_PREFIX = 'pipefill-source-';
+const SOURCE_NAME = /^pipefill-source-(\d{1,10})-[A-Za-z0-9]{6}$/;
+/**
+ * A dead process's folder is removed only once it is this old: a process in
+ * another PID namespace that shares the temp directory (a container) looks
+ * dead from here, and an assessment uses its source for minutes at most.
+ */
+const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the local sources that a process killed before its clean-up left
+ * in `directory` (a 256 MiB file each, by default): folders with Pipefill's
+ * name, of a process that no longer runs, owned by this user, not links, and
+ * older than an hour. Anything else with a like name is left alone: the temp
+ * directory is shared with other users. Returns the folders removed.
+ */
+export function removeOrphanedSources(directory = tmpdir(), nowMs = Date.now()): string[] {
+  const removed: string[] = [];
+  let entries;
+  try {
+    entries = readdirSync(directory, { withFileTypes: true });
+  } catch {
+    return removed;
+  }
+  const uid = process.getuid?.();
+  for (const entry of entries) {
+    const pid = Number(SOURCE_NAME.exec(entry.name)?.[1] ?? NaN);
+    if (!entry.isDirectory() || !Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) continue;
+    const path = join(directory, entry.name);
+    try {
+      const stat = lstatSync(path);
+      if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || nowMs - stat.mtimeMs < ORPHAN_MIN_AGE_MS || processAlive(pid)) continue;
+      rmSync(path, { recursive: true, force: true });
+      removed.push(path);
+    } catch {
+      // Gone already, or not ours to remove: another run's sweep, or a change under us.
+    }
+  }
+  return removed;
+}
+
 export class LocalSource {
   private readonly pool: Buffer[] = [];
   private readonly handles = new Map<string, Promise<FileHandle>>();
@@ -35,7 +87,8 @@ export class LocalSource {
 
   /** Writes every file of `workload` under a new private folder in the system temp directory; stops on `signal`. */
   static async create(workload: Workload, seed: string, signal?: AbortSignal): Promise<LocalSource> {
-    const root = mkdtempSync(join(tmpdir(), 'pipefill-source-'));
+    removeOrphanedSources();
+    const root = mkdtempSync(join(tmpdir(), `${SOURCE_PREFIX}${process.pid}-`));
     const source = new LocalSource(root, true);
     let buffer: Buffer | undefined;
     try {
