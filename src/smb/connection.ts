@@ -7,12 +7,12 @@ import { connect } from 'node:net';
 import { CreditStarvationError, CreditWindow } from './credits.js';
 import { cancelledError, errorForStatus, SmbError } from './errors.js';
 import { FrameReader } from './framing.js';
-import type { DataRange, FramePart, FrameWriter, WriterChoice } from './frame-writer.js';
+import type { DataRange, FramePart, FrameWriter, NativeSignature, WriterChoice } from './frame-writer.js';
 import { openFrameWriter } from './frame-writer.js';
 import type { Smb2Header } from './protocol.js';
 import { decodeHeader, Dialect, encodeHeader, HeaderFlag, SMB2_HEADER_BYTES, splitCompound, Status, transportHeader } from './protocol.js';
 import type { Signer } from './security/signing.js';
-import { isSigned, signMessage, verifyMessage } from './security/signing.js';
+import { isSigned, prepareToSign, signMessage, verifyMessage } from './security/signing.js';
 import type { Sealer } from './security/transform.js';
 import { isTransformed, TransformError } from './security/transform.js';
 
@@ -200,12 +200,14 @@ export class SmbConnection {
 
   /**
    * Whether WRITE data may be given as a range of a local file or of the
-   * test pattern (the sender addon reads or makes it as it sends). Not while
-   * messages are signed or sealed: the signature or the cipher must see the
-   * data before it goes out.
+   * test pattern (the sender addon reads or makes it as it sends). While
+   * every message is signed, only with AES-GMAC, which the addon computes
+   * over the range before sending it; never while messages are sealed (the
+   * cipher's output is what goes out).
    */
   get sendsRanges(): boolean {
-    return this.writer.kind === 'native' && !this.security?.signAll && !this.security?.sealAll;
+    const security = this.security;
+    return this.writer.kind === 'native' && !security?.sealAll && (!security?.signAll || security.signer?.gmacFor !== undefined);
   }
 
   /** The TCP connection's own addresses, to find it in the kernel's socket table. */
@@ -327,6 +329,8 @@ export class SmbConnection {
     const security = this.security;
     const seal = security?.sealAll === true && security.sealer !== undefined;
     let frames: FramePart[] = [];
+    // A lone message whose data is a range, signed by the sender addon as it reads it (AES-GMAC only).
+    let nativeSign: NativeSignature | undefined;
     const results = specs.map((spec, index) => {
       const messageId = ids[index] ?? 0n;
       const charge = spec.creditCharge ?? 1;
@@ -349,8 +353,17 @@ export class SmbConnection {
       // A sealed message needs no signature: the cipher authenticates it (MS-SMB2 3.2.4.1.8).
       const sign = !seal && security?.signer !== undefined && (security.signAll || spec.sign === true);
       if (sign || seal) {
-        if (!pieces.every((piece): piece is Buffer => Buffer.isBuffer(piece))) throw new SmbError('protocol', `Cannot sign or seal ${spec.what}: its data was given as a file or pattern range.`, 'Give the data in memory while the session signs or encrypts.');
-        if (sign && security?.signer) signMessage(security.signer, pieces);
+        const inMemory = pieces.every((piece): piece is Buffer => Buffer.isBuffer(piece));
+        const gmac = sign && !inMemory && specs.length === 1 && this.writer.kind === 'native' ? security?.signer?.gmacFor?.(header) : undefined;
+        if (gmac) {
+          prepareToSign(header);
+          // The header follows the transport header in the frame the writer gets.
+          nativeSign = { ...gmac, header: 1 };
+        } else if (!inMemory) {
+          throw new SmbError('protocol', `Cannot sign or seal ${spec.what}: its data was given as a file or pattern range.`, 'Give the data in memory while the session signs or encrypts.');
+        } else if (sign && security?.signer) {
+          signMessage(security.signer, pieces);
+        }
       }
       spec.onWire?.(Buffer.concat(pieces as Buffer[]));
       frames.push(...pieces);
@@ -375,7 +388,7 @@ export class SmbConnection {
     const total = frames.reduce((sum, frame) => sum + frame.length, 0);
     this.bytesSentSinceHeard += total;
     try {
-      this.writer.write([transportHeader(total), ...frames]);
+      this.writer.write([transportHeader(total), ...frames], nativeSign);
     } catch (error) {
       this.fail(new SmbError('connection-lost', `Sending to ${this.host}:${this.port} failed: ${error instanceof Error ? error.message : String(error)}.`, 'Check that the server is running and reachable.', undefined, { cause: error }));
     }

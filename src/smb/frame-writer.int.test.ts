@@ -1,6 +1,7 @@
 // The sender addon (native/sender) against a plain TCP server on loopback:
 // bytes arrive whole and in order (buffers, file ranges, pattern ranges, all
-// mixed, through a full socket), and failure and close behave. Built by npm test on Linux; where it
+// mixed, through a full socket), a message it signs with AES-GMAC carries
+// the JavaScript signer's signature, and failure and close behave. Built by npm test on Linux; where it
 // is not, these tests say so and the socket writer is checked instead.
 
 import { createHash, randomBytes } from 'node:crypto';
@@ -14,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FramePart, FrameWriter } from './frame-writer.js';
 import { openFrameWriter, senderAddon } from './frame-writer.js';
 import { PatternSource } from './pattern.js';
+import { createSigner, prepareToSign, SIGNATURE_OFFSET } from './security/signing.js';
 
 interface Peer {
   readonly client: Socket;
@@ -142,6 +144,59 @@ describe.runIf(available.available)('the sender addon', () => {
     expect(() => writer.write([Buffer.from('h'), { patternKey: key, offset: -1, length: 10 }])).toThrow(/whole offset/);
     expect(() => writer.write([Buffer.from('h'), { patternKey: key, offset: 0.5, length: 10 }])).toThrow(/whole offset/);
     expect(() => writer.write([Buffer.from('h'), { patternKey: key, offset: 0, length: Number.NaN }])).toThrow(/whole offset/);
+    const arriving = receive(peer.server, 2);
+    writer.write([Buffer.from('ok')]);
+    expect((await arriving).toString()).toBe('ok');
+  });
+
+  it('signs a message with AES-GMAC over its header, body and data as the JavaScript signer does, from a file, the pattern or buffers', async () => {
+    const { peer, writer } = await nativePair();
+    const signer = createSigner('AES-128-GMAC', randomBytes(16));
+    const pattern = new PatternSource('sender-test', 'signed.bin');
+    const handle = await open(sourcePath, 'r');
+    // A data range longer than the socket buffers, so signing and sending both run in many slices.
+    const messages: { data: FramePart; bytes: Buffer }[] = [
+      { data: { fd: handle.fd, offset: 12_345, length: 20 * 2 ** 20 + 7 }, bytes: source.subarray(12_345, 12_345 + 20 * 2 ** 20 + 7) },
+      { data: pattern.range(2 ** 32 + 5, 3 * 2 ** 20), bytes: pattern.bytes(2 ** 32 + 5, 3 * 2 ** 20) },
+      { data: Buffer.from('in memory'), bytes: Buffer.from('in memory') },
+    ];
+    const frames = messages.map(({ data }, index) => {
+      const header = randomBytes(64);
+      header.writeBigUInt64LE(BigInt(1000 + index), 24); // MessageId: each message its own nonce
+      header.writeUInt32LE(0, 16); // a request
+      prepareToSign(header);
+      const body = randomBytes(48);
+      return { header, body, parts: [Buffer.from([0, 0, 0, index]), header, body, data] as FramePart[] };
+    });
+    const expected = Buffer.concat(
+      frames.flatMap(({ header, body, parts }, index) => {
+        const bytes = messages[index]?.bytes ?? Buffer.alloc(0);
+        const signed = Buffer.from(header);
+        signer.signature([signed, body, bytes]).copy(signed, SIGNATURE_OFFSET);
+        return [parts[0] as Buffer, signed, body, bytes];
+      }),
+    );
+    const arriving = receive(peer.server, expected.length, 300);
+    for (const { header, parts } of frames) writer.write(parts, { ...(signer.gmacFor?.(header) ?? { gmacKey: Buffer.alloc(0), nonce: Buffer.alloc(0) }), header: 1 });
+    const received = await arriving;
+    await handle.close();
+    expect(received.length).toBe(expected.length);
+    expect(received.subarray(4 + SIGNATURE_OFFSET, 4 + SIGNATURE_OFFSET + 16).equals(Buffer.alloc(16))).toBe(false);
+    expect(sha(received)).toBe(sha(expected));
+    // The thread signs its own copy of the header: the caller's keeps its zeroed field.
+    for (const { header } of frames) expect(header.subarray(SIGNATURE_OFFSET, SIGNATURE_OFFSET + 16).equals(Buffer.alloc(16))).toBe(true);
+  });
+
+  it('refuses a signature with a wrong key, nonce or header, and sends nothing of its frame', async () => {
+    const { peer, writer } = await nativePair();
+    const header = Buffer.alloc(64);
+    const parts: FramePart[] = [Buffer.alloc(4), header, Buffer.from('data')];
+    const good = { gmacKey: Buffer.alloc(16, 7), nonce: Buffer.alloc(12, 1), header: 1 };
+    expect(() => writer.write(parts, { ...good, gmacKey: Buffer.alloc(15) })).toThrow(/16-byte GMAC key/);
+    expect(() => writer.write(parts, { ...good, nonce: Buffer.alloc(16) })).toThrow(/12-byte nonce/);
+    expect(() => writer.write(parts, { ...good, header: 3 })).toThrow(/index of one of the parts/);
+    expect(() => writer.write(parts, { ...good, header: 0.5 })).toThrow(/index of one of the parts/);
+    expect(() => writer.write(parts, { ...good, header: 2 })).toThrow(/64-byte buffer/);
     const arriving = receive(peer.server, 2);
     writer.write([Buffer.from('ok')]);
     expect((await arriving).toString()).toBe('ok');

@@ -2,7 +2,8 @@
 // - Node's own socket (cork, write buffers, uncork): every platform;
 // - Pipefill's sender addon (native/sender): a thread of its own that also
 //   reads a WRITE's data from the local source file itself, or makes the
-//   test pattern's bytes, in cache-sized slices, and sends each at once,
+//   test pattern's bytes, in cache-sized slices, and sends each at once
+//   (signing the message with AES-GMAC first, when the session signs),
 //   which moves the data for about what smbclient spends per byte (why, and
 //   the figures: native/sender/src/addon.cc; bench:smb compares both with
 //   smbclient). Linux only; where it is not built or not wanted
@@ -37,11 +38,23 @@ export type DataRange = FileRange | PatternRange;
 
 export type FramePart = Buffer | DataRange;
 
+/**
+ * A message the sender addon signs with AES-128-GMAC as it reads its data
+ * (MS-SMB2 3.1.4.1): parts[header] is the 64-byte SMB2 header, its SIGNED
+ * flag set and Signature zeroed (prepareToSign); the signature covers it and
+ * every part after it.
+ */
+export interface NativeSignature {
+  readonly gmacKey: Buffer;
+  readonly nonce: Buffer;
+  readonly header: number;
+}
+
 export interface FrameWriter {
-  /** `native` when the sender addon sends (and takes file and pattern ranges), `socket` when Node's socket does (buffers only). */
+  /** `native` when the sender addon sends (and takes file and pattern ranges, and signs with AES-GMAC), `socket` when Node's socket does (buffers only). */
   readonly kind: 'native' | 'socket';
-  /** Queues the parts of one transport frame, in order. Throws if the connection has already failed. */
-  write(parts: readonly FramePart[]): void;
+  /** Queues the parts of one transport frame, in order, signed on the way when `sign` says so (native only). Throws if the connection has already failed. */
+  write(parts: readonly FramePart[], sign?: NativeSignature): void;
   /** Stops sending; what is still queued is dropped (the connection is closing). */
   close(): void;
 }
@@ -51,7 +64,8 @@ class SocketWriter implements FrameWriter {
 
   constructor(private readonly socket: Socket) {}
 
-  write(parts: readonly FramePart[]): void {
+  write(parts: readonly FramePart[], sign?: NativeSignature): void {
+    if (sign) throw new Error('This connection signs nothing itself: sign the message in memory first.');
     // Checked before anything is written: half a frame on the wire would garble the stream.
     const buffers = parts.filter((part): part is Buffer => Buffer.isBuffer(part));
     if (buffers.length !== parts.length) throw new Error('This connection sends buffers only: read the file or make the pattern in memory first.');
@@ -68,7 +82,7 @@ class SocketWriter implements FrameWriter {
 interface SenderAddon {
   Sender: new (fd: number, onDone: (id: number, error: string | null) => void) => {
     /** 0 when everything went out at once, else the id its completion will carry. */
-    send(parts: readonly FramePart[]): number;
+    send(parts: readonly FramePart[], sign?: NativeSignature): number;
     close(): void;
   };
 }
@@ -95,8 +109,9 @@ class NativeWriter implements FrameWriter {
     });
   }
 
-  write(parts: readonly FramePart[]): void {
-    const id = this.sender.send(parts);
+  write(parts: readonly FramePart[], sign?: NativeSignature): void {
+    // The key, nonce and header are copied by the addon; the other buffers are read until the completion.
+    const id = this.sender.send(parts, sign);
     if (id !== 0) this.jobs.set(id, parts);
   }
 

@@ -21,6 +21,12 @@ export interface Signer {
   readonly algorithm: SigningAlgorithm;
   /** The 16-byte signature of a message whose header (pieces[0], 64 bytes) has its Signature zeroed. */
   signature(pieces: readonly Buffer[]): Buffer;
+  /**
+   * What a sender that signs as it reads the data needs for this message:
+   * AES-GMAC's key and the message's nonce (src/smb/frame-writer.ts). Only
+   * AES-GMAC has it; the others sign buffers.
+   */
+  gmacFor?(header: Buffer): { readonly gmacKey: Buffer; readonly nonce: Buffer };
 }
 
 class HmacSha256Signer implements Signer {
@@ -57,16 +63,26 @@ class GmacSigner implements Signer {
   signature(pieces: readonly Buffer[]): Buffer {
     const header = pieces[0];
     if (!header || header.length < 64) throw new Error('GMAC signing needs the 64-byte header first.');
-    const nonce = Buffer.alloc(12);
-    header.copy(nonce, 0, MESSAGE_ID_OFFSET, MESSAGE_ID_OFFSET + 8);
-    const isResponse = (header.readUInt32LE(FLAGS_OFFSET) & FLAG_SERVER_TO_REDIR) !== 0;
-    const isCancel = !isResponse && header.readUInt16LE(COMMAND_OFFSET) === COMMAND_CANCEL;
-    nonce.writeUInt32LE((isResponse ? 1 : 0) | (isCancel ? 2 : 0), 8);
-    const gcm = createCipheriv('aes-128-gcm', this.key, nonce, { authTagLength: SIGNATURE_BYTES });
+    const gcm = createCipheriv('aes-128-gcm', this.key, gmacNonce(header), { authTagLength: SIGNATURE_BYTES });
     for (const piece of pieces) if (piece.length > 0) gcm.setAAD(piece);
     gcm.final();
     return gcm.getAuthTag();
   }
+
+  gmacFor(header: Buffer): { gmacKey: Buffer; nonce: Buffer } {
+    return { gmacKey: this.key, nonce: gmacNonce(header) };
+  }
+}
+
+/** AES-GMAC's nonce for a message (MS-SMB2 3.1.4.1): its MessageId, then bit 0 for a response, bit 1 for a CANCEL request. */
+function gmacNonce(header: Buffer): Buffer {
+  if (header.length < 64) throw new Error('A GMAC nonce comes from a 64-byte header.');
+  const nonce = Buffer.alloc(12);
+  header.copy(nonce, 0, MESSAGE_ID_OFFSET, MESSAGE_ID_OFFSET + 8);
+  const isResponse = (header.readUInt32LE(FLAGS_OFFSET) & FLAG_SERVER_TO_REDIR) !== 0;
+  const isCancel = !isResponse && header.readUInt16LE(COMMAND_OFFSET) === COMMAND_CANCEL;
+  nonce.writeUInt32LE((isResponse ? 1 : 0) | (isCancel ? 2 : 0), 8);
+  return nonce;
 }
 
 export function createSigner(algorithm: SigningAlgorithm, key: Buffer): Signer {
@@ -81,12 +97,18 @@ export function createSigner(algorithm: SigningAlgorithm, key: Buffer): Signer {
   }
 }
 
+/** Readies a request's header for its signature: sets SIGNED and zeroes the field (MS-SMB2 3.1.4.1). */
+export function prepareToSign(header: Buffer): void {
+  if (header.length < 64) throw new Error('A message to sign starts with its 64-byte header.');
+  header.writeUInt32LE(header.readUInt32LE(FLAGS_OFFSET) | FLAG_SIGNED, FLAGS_OFFSET);
+  header.fill(0, SIGNATURE_OFFSET, SIGNATURE_OFFSET + SIGNATURE_BYTES);
+}
+
 /** Signs a request in place: sets SIGNED, zeroes the field, writes the signature into the header (pieces[0]). */
 export function signMessage(signer: Signer, pieces: readonly Buffer[]): void {
   const header = pieces[0];
-  if (!header || header.length < 64) throw new Error('A message to sign starts with its 64-byte header.');
-  header.writeUInt32LE(header.readUInt32LE(FLAGS_OFFSET) | FLAG_SIGNED, FLAGS_OFFSET);
-  header.fill(0, SIGNATURE_OFFSET, SIGNATURE_OFFSET + SIGNATURE_BYTES);
+  if (!header) throw new Error('A message to sign starts with its 64-byte header.');
+  prepareToSign(header);
   signer.signature(pieces).copy(header, SIGNATURE_OFFSET);
 }
 
