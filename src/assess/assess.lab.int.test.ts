@@ -2,8 +2,9 @@
 // the branch namespace against Samba and iperf3 in the datacenter, so every
 // copy crosses the emulated link with real kernel TCP. Checks the issue's
 // figures: a full default run on 155 Mb/s / 32 ms within 120 s, probes within
-// 10% of the configured link, and the layer named in constructed cases; the
-// quick run within its 20 s budget on 80 Mb/s / 45 ms and 155 Mb/s / 32 ms.
+// 10% of the configured link, and the layer named in constructed cases. The
+// default and quick budgets on the issue's three links are in
+// budget.lab.int.test.ts.
 
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -39,31 +40,6 @@ describe.skipIf(!canRunLab)('assessment across the WAN lab', () => {
       expect(finding(report, 'xp-smb1', 'write')?.limitedBy).toBe('copy-pipeline');
       // A wide-open stack (8 x 1 MiB in flight) on a link this slow for it: the link itself.
       expect(finding(report, 'win10-smb3', 'read')?.limitedBy).toBe('bandwidth');
-    } finally {
-      await labDown(state.id);
-    }
-  }, 300_000);
-
-  // Issue 15's quick run: within its 20 s budget on these two links (measured 16.1 s and 13.0 s of report,
-  // 17.4 s and 13.9 s of process, before the clean-up and probe were cut); at 52 Mb/s / 75 ms in
-  // budget.lab.int.test.ts.
-  it.each([
-    [80, 45],
-    [155, 32],
-  ])('--quick keeps its 20 s budget on %d Mb/s / %d ms and probes the link within a tenth', async (mbps, rttMs) => {
-    const state = await labUp({ bandwidthBitsPerSecond: mbps * 1e6, rttMs });
-    try {
-      const { share, password } = labEndpoints(state);
-      const { report, seconds } = assessInLab(state, share ?? '', password ?? '', ['--quick']);
-      const timing = report.timing;
-      console.log(`lab quick assessment ${mbps} Mb/s / ${rttMs} ms: ${seconds.toFixed(1)} s of process, ${timing?.totalSeconds.toFixed(1)} s of report (probe ${timing?.probeSeconds.toFixed(1)}, copies ${timing?.copiesSeconds.toFixed(1)}, check ${timing?.checkSeconds.toFixed(1)})`);
-      expect(report.options.budgetSeconds).toBe(20);
-      expect(report.copyTests).toHaveLength(20);
-      expect(report.copyTests.filter((copy) => copy.projected?.stoppedBy === 'not-run')).toHaveLength(10);
-      // The budget is the report's; a copy past its slot still finishes the request in flight.
-      expect(timing?.totalSeconds ?? Infinity).toBeLessThanOrEqual(21);
-      expect(Math.abs(report.probes.rtt.medianMs - rttMs) / rttMs).toBeLessThanOrEqual(0.1);
-      expect(Math.abs(report.probes.bandwidth.mbps - mbps) / mbps).toBeLessThanOrEqual(0.1);
     } finally {
       await labDown(state.id);
     }

@@ -14,6 +14,7 @@ import type { Protection } from '../model/crypto-cost.js';
 import type { EngineStack } from '../model/diagnosis.js';
 import { asDrivenByPipefill, diagnoseCopy, serverOnThisMachine } from '../model/diagnosis.js';
 import type { Session } from '../model/in-flight.js';
+import { SINGLE_UNPROTECTED } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
 import { predictTransfer } from '../model/predict.js';
 import type { ScaledProjection } from '../model/scaled-projection.js';
@@ -55,10 +56,10 @@ function headline(findings: readonly Finding[], profiles: readonly ClientProfile
  * model with what the copy revealed (credits granted, the server's window)
  * and names the layer, or says the cause lies outside the model.
  */
-function finding(result: CopyTestResult, server: ServerProfile, link: Link, stack: EngineStack, reference?: CopyTestResult): Finding {
+function finding(result: CopyTestResult, server: ServerProfile, link: Link, stack: EngineStack, warmSender: boolean, reference?: CopyTestResult): Finding {
   const client = asDrivenByPipefill(CLIENT_PROFILES[result.profile], stack);
   const workload = parseWorkload(result.workload);
-  const session = sessionOf(result);
+  const session = { ...sessionOf(result), warmSender };
   const expected = predictTransfer(client, server, result.op, workload, link, session);
   const diagnosis = diagnoseCopy({
     client: CLIENT_PROFILES[result.profile],
@@ -250,19 +251,24 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
 
     // Every copy in report order; Pipefill's own write of a workload runs first, whole: it is the read source of the rest.
     const workloads = [fileSpec(size.fileBytes), dirsetSpec(size.dirsetScale)];
+    // Each generation keeps one session for the run, and every workload is copied in both directions by
+    // every generation: a copy of a later workload finds its sender warm from the same generation's copy
+    // of an earlier one (the model then leaves out slow start where the sender keeps its rate; BBR does).
+    const warmSender = (workload: string) => workloads.indexOf(workload) > 0;
     const planned: PlannedCopy[] = [];
     for (const workload of workloads) {
       for (const profile of profiles) {
         for (const op of ASSESSMENT_OPS) {
           const parsed = parseWorkload(workload);
-          const expectedSeconds = predictTransfer(driven(profile), serverProfile, op, parsed, link).seconds;
+          const warm = { ...SINGLE_UNPROTECTED, warmSender: warmSender(workload) };
+          const expectedSeconds = predictTransfer(driven(profile), serverProfile, op, parsed, link, warm).seconds;
           // A directory set must reach its second file's data: its first file's round trips are what it projects the rest with.
           const first = parsed.files.slice(0, 1);
           const firstOnly = { ...parsed, files: first, totalBytes: first.reduce((sum, file) => sum + file.bytes, 0) };
           // A file copy must see a rate: its opening round trips and a dozen more (a synchronous client's requests).
           const minimumSeconds =
             parsed.kind === 'dirset' && parsed.files.length > 1
-              ? 2 * predictTransfer(driven(profile), serverProfile, op, firstOnly, link).seconds + (8 * link.rttMs) / 1000
+              ? 2 * predictTransfer(driven(profile), serverProfile, op, firstOnly, link, warm).seconds + (8 * link.rttMs) / 1000
               : Math.min(expectedSeconds, ((roundTripsBeforeData(CLIENT_PROFILES[profile].metadata, op) + FILE_DATA_MINIMUM_RTTS[quick ? 'quick' : 'budget']) * link.rttMs) / 1000);
           planned.push({ index: planned.length, profile, op, workload, expectedSeconds, minimumSeconds, fromFileCopy: quick && budgetSeconds !== null && parsed.kind === 'dirset' });
         }
@@ -363,7 +369,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     // Each copy against the model; a protected one also against Pipefill's own copy of the same data, which shows what this CPU path costs without that protection.
     for (const result of copyTests) {
       const reference = copyTests.find((other) => other.profile === 'pipefill-max' && other !== result && other.op === result.op && other.workload === result.workload);
-      findings.push(finding(result, serverProfile, link, stack, reference));
+      findings.push(finding(result, serverProfile, link, stack, warmSender(result.workload), reference));
     }
 
     // Signing on, signing off, the same copy: a path that misbehaves slows both; a protocol that costs slows one.

@@ -52,6 +52,22 @@ export function asCongestionControl(name: string): CongestionControl {
   return 'cubic';
 }
 
+/**
+ * Whether a sender that has already moved data on a connection starts its
+ * next burst, after the pause between two copies, at the rate it had. BBR
+ * does: it keeps its window and paces at its bandwidth estimate when it
+ * restarts from idle (draft-cardwell-iccrg-bbr-congestion-control, "Restarting
+ * From Idle"), and Linux leaves a congestion control with its own
+ * cong_control out of tcp_slow_start_after_idle's restart. A loss-based one
+ * idle for longer than its RTO (~0.2 s at least, far less than the pause
+ * between two test copies) halves its window per RTO down to the initial
+ * window (RFC 5681 section 4.1, RFC 2861; on by default in Linux and
+ * Windows), and pays slow start again as a new connection would.
+ */
+export function keepsRateAcrossIdle(congestion: CongestionControl): boolean {
+  return congestion === 'bbr';
+}
+
 /** Multiplicative decrease on loss. */
 export const LOSS_BETA: Readonly<Record<Exclude<CongestionControl, 'bbr'>, number>> = { reno: 0.5, compound: 0.5, cubic: 0.7 };
 

@@ -57,6 +57,13 @@ const MATHIS_CONSTANT = Math.sqrt(3 / 2);
 export interface Session {
   readonly protection: Protection;
   readonly channels: number;
+  /**
+   * The data's sender moved data on this connection before this transfer (an
+   * assessment's directory set after the same generation's file copy): with a
+   * sender that keeps its rate across the pause (congestion.ts
+   * keepsRateAcrossIdle), the transfer pays no slow start.
+   */
+  readonly warmSender?: boolean;
 }
 
 export const SINGLE_UNPROTECTED: Session = { protection: NO_PROTECTION, channels: 1 };

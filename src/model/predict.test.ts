@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { inputErrorText } from '../test-support/input-error.js';
+import { CLIENT_PROFILES } from './client-profiles.js';
+import type { CongestionControl } from './congestion.js';
+import { SINGLE_UNPROTECTED } from './in-flight.js';
 import type { Scenario } from './predict.js';
-import { predict } from './predict.js';
+import { predict, predictTransfer } from './predict.js';
+import { SERVER_PROFILES } from './server-profiles.js';
+import { parseWorkload } from './workloads.js';
 
 const scenario = (overrides: Partial<Scenario>): Scenario => ({
   client: 'win7-smb2',
@@ -115,6 +120,32 @@ describe('predict: scaling', () => {
     const order = ['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3'] as const;
     const times = order.map((client) => predict(scenario({ client, server: 'win2012plus', link })).seconds);
     for (let i = 1; i < times.length; i++) expect(times[i]).toBeLessThanOrEqual(times[i - 1] ?? Infinity);
+  });
+});
+
+describe('predictTransfer: a sender already warm on the connection', () => {
+  const link = { bandwidthBitsPerSecond: 155e6, rttMs: 32 };
+  const workload = parseWorkload('tr3869-dirset:0.01');
+  const withCongestion = (congestion: CongestionControl) => ({ ...CLIENT_PROFILES['pipefill-max'], tcp: { ...CLIENT_PROFILES['pipefill-max'].tcp, congestion } });
+
+  it('pays no slow start when the sender keeps its rate across the pause (BBR): the time of a cold start less its ramp', () => {
+    const cold = predictTransfer(withCongestion('bbr'), SERVER_PROFILES.samba, 'write', workload, link);
+    const warm = predictTransfer(withCongestion('bbr'), SERVER_PROFILES.samba, 'write', workload, link, { ...SINGLE_UNPROTECTED, warmSender: true });
+    expect(cold.breakdown.slowStartSeconds).toBeGreaterThan(0.1);
+    expect(warm.breakdown.slowStartSeconds).toBe(0);
+    expect(warm.seconds).toBeCloseTo(cold.seconds - cold.breakdown.slowStartSeconds, 9);
+  });
+
+  it('pays it again with a loss-based sender (its window restarts after an idle RTO), and for reads the server is the sender', () => {
+    for (const congestion of ['cubic', 'reno', 'compound'] as const) {
+      const cold = predictTransfer(withCongestion(congestion), SERVER_PROFILES.samba, 'write', workload, link);
+      const warm = predictTransfer(withCongestion(congestion), SERVER_PROFILES.samba, 'write', workload, link, { ...SINGLE_UNPROTECTED, warmSender: true });
+      expect(warm.seconds).toBe(cold.seconds);
+    }
+    // A BBR client does not warm the server's CUBIC sends.
+    const read = (warmSender: boolean) => predictTransfer(withCongestion('bbr'), SERVER_PROFILES.samba, 'read', workload, link, { ...SINGLE_UNPROTECTED, warmSender }).seconds;
+    expect(SERVER_PROFILES.samba.tcp.congestion).toBe('cubic');
+    expect(read(true)).toBe(read(false));
   });
 });
 

@@ -15,7 +15,7 @@ import type { Negotiated, ProtectionRequest } from './negotiation.js';
 import { negotiate } from './negotiation.js';
 import type { Link } from './link.js';
 import { bdpBytes, bufferBytesOf, maxSegmentBytes } from './link.js';
-import { shallowQueueRamp } from './congestion.js';
+import { keepsRateAcrossIdle, shallowQueueRamp } from './congestion.js';
 import { roundTripsPerDirectory, roundTripsPerFile } from './metadata.js';
 import type { ServerProfile, ServerProfileId } from './server-profiles.js';
 import { SERVER_PROFILE_IDS, SERVER_PROFILES } from './server-profiles.js';
@@ -166,7 +166,8 @@ export function predictTransfer(client: ClientProfile, server: ServerProfile, op
   const metadataSeconds = metadataRoundTrips * rttSeconds;
 
   const steady = tightestBudget(largest.shape.budgets);
-  const slowStartSeconds =
+  const warm = session.warmSender === true && keepsRateAcrossIdle((op === 'read' ? server.tcp : client.tcp).congestion);
+  const coldStart = () =>
     shallowQueueRampSeconds(client, server, op, largest.shape, link, session, workload.totalBytes, steady.bytesPerSecond) ??
     slowStartPenaltySeconds({
       initialWindowBytes: initialWindowBytes(client, server, op, largest.shape),
@@ -174,6 +175,7 @@ export function predictTransfer(client: ClientProfile, server: ServerProfile, op
       rttMs: link.rttMs,
       totalBytes: workload.totalBytes,
     });
+  const slowStartSeconds = warm ? 0 : coldStart();
 
   const seconds = dataSeconds + metadataSeconds + slowStartSeconds;
   // The largest of the three costs names the limit; when it is the data, the
