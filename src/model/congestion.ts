@@ -139,6 +139,8 @@ interface Climbed {
   readonly delivered: number;
   readonly capacity: number;
   readonly seconds: number;
+  /** Segments waiting in the bottleneck's queue, integrated over the time taken (segment-seconds). */
+  readonly queued: number;
 }
 
 /**
@@ -159,16 +161,41 @@ function climb(cycle: Cycle, start: { readonly from: number; readonly wMax: numb
   let elapsedSeconds = 0;
   let delivered = 0;
   let capacity = 0;
+  let queued = 0;
   for (let round = 0; round < MAX_ROUNDS && window < peak && delivered < untilDelivered; round++) {
     const roundRtts = Math.max(1, window / pipe);
     delivered += window;
     capacity += pipe * roundRtts;
     elapsedSeconds += roundRtts * rttSeconds;
+    queued += Math.max(0, window - pipe) * roundRtts * rttSeconds;
     friendly += growth;
     const cubic = cycle.congestion === 'cubic' ? flows * CUBIC_C * (elapsedSeconds - start.k) ** 3 + start.wMax : -Infinity;
     window = Math.max(friendly, cubic);
   }
-  return { delivered, capacity, seconds: elapsedSeconds };
+  return { delivered, capacity, seconds: elapsedSeconds, queued };
+}
+
+/**
+ * The mean number of bytes waiting in the bottleneck's queue while N flows
+ * keep the line busy: what every round trip through it waits on top of the
+ * base RTT. Loss-based flows: the same congestion-avoidance cycle as
+ * lineUtilisation (the aggregate window climbs from beta x (BDP + B) to
+ * BDP + B), the queue being what the window holds beyond the BDP. BBR: its
+ * window is twice its BDP estimate (draft-cardwell-iccrg-bbr-congestion-
+ * control, cwnd_gain 2), so flows that share a line can keep up to a BDP
+ * queued, or the whole buffer if it is smaller; an upper bound, not a mean.
+ */
+export function meanQueueBytes(input: QueueInput): number {
+  const pipe = input.bdpBytes / input.segmentBytes;
+  const buffer = Math.max(0, input.bufferBytes) / input.segmentBytes;
+  if (!(pipe > 0)) return 0;
+  if (input.congestion === 'bbr') return Math.min(buffer, pipe) * input.segmentBytes;
+  const flows = Math.max(1, Math.floor(input.flows ?? 1));
+  const beta = aggregateBeta(LOSS_BETA[input.congestion], flows);
+  const peak = pipe + buffer;
+  const cycle: Cycle = { congestion: input.congestion, pipe, peak, beta, flows, rttSeconds: input.rttMs / 1000 };
+  const climbed = climb(cycle, { from: beta * peak, wMax: peak, k: Math.cbrt((peak * (1 - beta)) / (flows * CUBIC_C)) });
+  return climbed.seconds > 0 ? (climbed.queued / climbed.seconds) * input.segmentBytes : 0;
 }
 
 export interface RampInput extends QueueInput {
