@@ -69,6 +69,26 @@ function cryptoPerCore(): string[] {
 }
 const local = join(benchDir, 'local.bin');
 
+/**
+ * Every measurement starts with 1 GiB of memory just touched and freed. This machine is a Firecracker
+ * guest that hands free memory back to its host (page_reporting): a page the guest has not touched lately
+ * costs a host fault on first use. A 256 MiB dd into tmpfs ran at 2.3 GB/s into recently freed pages and at
+ * 360-530 MB/s into the rest (2026-11-24). smbd's file on the share takes new pages for every write, and the
+ * CLI's copy-test, which first lays its 256 MiB source down locally as a copy tool's file would be, took the
+ * warm ones for that source, so smbd's file got the cold ones: its write ran at 270-1500 MB/s from round
+ * to round, smbd's copy into tmpfs taking 20 times the CPU in the slow rounds (perf), while smbclient put
+ * and the engine's own writer (an existing local file) did not. With the allocator warmed before each
+ * measurement, every contender's server file and source get warm pages, as a real server's disk would not
+ * care which client wrote first.
+ */
+function warmAllocator(): void {
+  const path = join(benchDir, 'warm.bin');
+  const chunk = Buffer.alloc(16 * 2 ** 20);
+  writeFileSync(path, Buffer.alloc(0));
+  for (let written = 0; written < 2 ** 30; written += chunk.length) writeFileSync(path, chunk, { flag: 'a' });
+  rmSync(path, { force: true });
+}
+
 /** Stops every server and frees the tmpfs folder (about 1.5 GiB of memory while it stands). Once. */
 let cleanedUp: Promise<void> | undefined;
 const cleanUp = () =>
@@ -106,7 +126,10 @@ try {
 
   for (const target of Object.values(protectedServers)) patternFile(join(target.sharePath, 'bench.bin'), FILE_BYTES);
   const used: Record<'sign' | 'encrypt', string> = { sign: '?', encrypt: '?' };
-  // Writes stream a local file, as smbclient put does (the same file, on tmpfs).
+  // Writes stream a local file, as smbclient put does (the same file, on tmpfs). Every write makes a new
+  // file on the share and removes it afterwards, as the CLI's copy-test does in its scratch folder, so the
+  // share holds the same between any two measurements.
+  const putAndRemove = (name: string) => `put ${local} ${name}; del ${name}`;
   const writers = new Set<string>();
   const pipefill = (op: 'read' | 'write', path: string, bytes: number, verify: boolean, localFile = local, extraEnv: Record<string, string> = {}, protection?: 'sign' | 'encrypt') => {
     const target = protection ? protectedServers[protection] : server;
@@ -116,6 +139,7 @@ try {
     const result = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as { seconds: number; bytes: number; maxRssMiB: number; writer: string; signing: string | null; encryption: string | null };
     writers.add(`${op}${extraEnv['PIPEFILL_NATIVE_SEND'] === '0' ? ' (socket forced)' : ''}${protection ? ` (${result.encryption ?? result.signing})` : ''} via ${result.writer}`);
     if (protection) used[protection] = result.encryption ?? result.signing ?? 'none';
+    if (op === 'write') rmSync(join(target.sharePath, path), { force: true });
     return result;
   };
 
@@ -176,20 +200,23 @@ try {
     ['pipefill copy-test read (CLI, no probe)', () => cliCopyTest('read')],
     ['pipefill copy-test write (CLI, no probe)', () => cliCopyTest('write')],
     ['smbclient get', () => smbclient('get bench.bin /dev/null')],
-    ['smbclient put', () => smbclient(`put ${local} smbclient-put.bin`)],
+    ['smbclient put', () => smbclient(putAndRemove('smbclient-put.bin'))],
     ['node-smb2 readFile', () => nodeSmb2('read')],
     ['node-smb2 createFile', () => nodeSmb2('write')],
     ...(['sign', 'encrypt'] as const).flatMap((protection): [string, () => number][] => [
       [`pipefill-max read, ${protection}`, () => { const r = pipefill('read', 'bench.bin', FILE_BYTES, false, local, {}, protection); noteRss(`read, ${protection}`, r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
       [`pipefill-max write, ${protection}`, () => { const r = pipefill('write', 'pipefill-put.bin', FILE_BYTES, false, local, {}, protection); noteRss(`write, ${protection}`, r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
       [`smbclient get, ${protection}`, () => smbclient('get bench.bin /dev/null', protection)],
-      [`smbclient put, ${protection}`, () => smbclient(`put ${local} smbclient-put.bin`, protection)],
+      [`smbclient put, ${protection}`, () => smbclient(putAndRemove('smbclient-put.bin'), protection)],
     ]),
   ];
   for (let round = 0; round < ROUNDS; round++) {
     // Alternate the order each round, so that neither side always runs on a warmer or busier machine.
     const order = round % 2 === 0 ? measurements : [...measurements].reverse();
-    for (const [name, measure] of order) add(name, await measure());
+    for (const [name, measure] of order) {
+      warmAllocator();
+      add(name, await measure());
+    }
   }
   const big = { read: 0, write: 0 };
   patternFile(join(server.sharePath, 'big.bin'), BIG_BYTES);
