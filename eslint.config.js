@@ -37,7 +37,7 @@ export default tseslint.config(
     '^\\.\\./(assess|cli|web)/|app/',
     'Service layers (smb, probe, apply, report, lab) may not import the orchestrator or the shells above them.',
   ),
-  layer(['src/assess/**/*.ts'], '^\\.\\./(cli|web)/|app/', 'src/assess may not import the CLI, the web host or the app.'),
+  layer(['src/assess/**/*.ts', 'src/capacity/**/*.ts'], '^\\.\\./(cli|web)/|app/', 'The orchestrators (assess, capacity) may not import the CLI, the web host or the app.'),
   layer(['src/cli/**/*.ts', 'src/web/**/*.ts'], 'app/', 'The CLI and web host may not import the Electron app.'),
   layer(['app/main/**/*.ts'], ['(^|/)app/renderer/|^\\.\\./renderer/', '(^|/)src/(cli|web)/'], 'The Electron main process registers the contract; it does not import the page, the CLI or the web host.'),
   // A sandboxed preload is CommonJS: `import x = require()` is how TypeScript writes that.

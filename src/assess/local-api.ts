@@ -17,6 +17,7 @@ import { probePath } from '../probe/probe-path.js';
 import { readLinuxSysctlValues, readSmbConfValues } from '../apply/current-values.js';
 import { pipefillVersion } from '../platform/package-root.js';
 import { assess } from './assess.js';
+import { runCapacity } from '../capacity/capacity.js';
 import { runCopyTest } from '../smb/copy-test.js';
 import { credentialsFrom } from '../smb/session.js';
 
@@ -81,6 +82,7 @@ function createHandlers(host: LocalApiOptions): Handlers {
       },
     ),
   assess: (input, options) => assess(input, options),
+  capacity: (input, options) => runCapacity(input, options),
   recommend: (input) => {
     // Start from what is set today where it can be read: the smb.conf given, and this machine when it is the Linux client.
     const current = {

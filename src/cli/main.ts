@@ -5,6 +5,7 @@ import { createLocalApi } from '../assess/local-api.js';
 import { UnsafePathError } from '../platform/safe-file.js';
 import { PipefillError, PipefillInputError } from '../model/errors.js';
 import { ASSESS_USAGE, assessCommand } from './commands/assess.js';
+import { CAPACITY_USAGE, capacityCommand } from './commands/capacity.js';
 import { COPY_TEST_USAGE, copyTestCommand } from './commands/copy-test.js';
 import { LAB_USAGE, labCommand } from './commands/lab.js';
 import { PLAN_USAGE, planCommand } from './commands/plan.js';
@@ -25,6 +26,7 @@ const COMMANDS = {
   'copy-test': { run: copyTestCommand, usage: COPY_TEST_USAGE },
   probe: { run: probeCommand, usage: PROBE_USAGE },
   assess: { run: assessCommand, usage: ASSESS_USAGE },
+  capacity: { run: capacityCommand, usage: CAPACITY_USAGE },
   lab: { run: labCommand, usage: LAB_USAGE },
   ui: { run: uiCommand, usage: UI_USAGE },
   recommend: { run: recommendCommand, usage: RECOMMEND_USAGE },
@@ -35,7 +37,7 @@ const COMMANDS = {
 export const USAGE = `Pipefill: why copies to an SMB share are slow, how fast they should be, and what to change.
 
 Usage:
-${[UI_USAGE, PLAN_USAGE, PREDICT_USAGE, ASSESS_USAGE, RECOMMEND_USAGE, APPLY_USAGE, REPORT_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
+${[UI_USAGE, PLAN_USAGE, PREDICT_USAGE, ASSESS_USAGE, CAPACITY_USAGE, RECOMMEND_USAGE, APPLY_USAGE, REPORT_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
 
   pipefill help      this text`;
 

@@ -4,6 +4,7 @@
 // that does not fit is refused at the boundary with a readable error.
 
 import { z } from 'zod';
+import { CapacityInputSchema, CapacityResultSchema } from './capacity.js';
 import type { ProgressEvent } from './copy-test.js';
 import { CopyTestInputSchema, CopyTestResultSchema } from './copy-test.js';
 import { HostInfoSchema } from './host-info.js';
@@ -21,6 +22,7 @@ export const apiContract = {
   copyTest: { input: CopyTestInputSchema, output: CopyTestResultSchema },
   probe: { input: ProbeInputSchema, output: ProbeResultSchema },
   assess: { input: AssessInputSchema, output: ReportSchema },
+  capacity: { input: CapacityInputSchema, output: CapacityResultSchema },
   hostInfo: { input: z.object({}).strict(), output: HostInfoSchema },
   recommend: { input: RecommendApiInputSchema, output: RecommendResultSchema },
 } as const;

@@ -24,6 +24,8 @@ export type CapacityOp = (typeof CAPACITY_OPS)[number];
 
 /** The most simulated people one run drives (each is a session, a connection and a file on the share). */
 export const MAX_CAPACITY_USERS = 64;
+/** The most people the model answers for (a readiness target may name more than a run can drive). */
+export const MAX_MODELLED_USERS = 10_000;
 
 export interface CapacityInput {
   readonly client: ClientProfile;
@@ -129,8 +131,8 @@ export function directionCapacity(input: Omit<CapacityInput, 'op' | 'users'> & {
 /** The model's point for `users` people at once. */
 export function expectedCapacity(input: CapacityInput): CapacityExpectation {
   validateLink(input.link);
-  if (!(Number.isInteger(input.users) && input.users >= 1 && input.users <= MAX_CAPACITY_USERS)) {
-    throw new RangeError(`users must be a whole number from 1 to ${MAX_CAPACITY_USERS}, not ${input.users}`);
+  if (!(Number.isInteger(input.users) && input.users >= 1 && input.users <= MAX_MODELLED_USERS)) {
+    throw new RangeError(`users must be a whole number from 1 to ${MAX_MODELLED_USERS}, not ${input.users}`);
   }
   if (!(Number.isFinite(input.fileBytes) && input.fileBytes > 0)) throw new RangeError(`fileBytes must be a positive number, not ${input.fileBytes}`);
   const split = splitUsers(input.op, input.users);

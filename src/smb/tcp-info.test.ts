@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSsTcpInfo, tcpEvidence } from './tcp-info.js';
+import { parseSsConnections, parseSsTcpInfo, tcpEvidence } from './tcp-info.js';
 
 // Real `ss -tinH state established '( sport = :P and dport = :445 )'` output
 // (iproute2 6.1) for a write held back by the server's receive window.
@@ -19,6 +19,7 @@ describe('tcp_info from ss', () => {
       bytesSent: 8392608,
       bytesRetrans: 4344,
       bytesReceived: 19000,
+      bytesAcked: 8388608,
       rttMs: 33.1,
       congestion: 'bbr',
     });
@@ -42,5 +43,18 @@ describe('tcp_info from ss', () => {
   it('has no fractions when the copy sent nothing (a read)', () => {
     const idle = parseSsTcpInfo(before);
     expect(tcpEvidence(idle, idle)).toEqual({ peerWindowBytes: 65536, receiveSpaceBytes: 14600, rttStartMs: 32.9, rttEndMs: 32.9, congestion: 'bbr' });
+  });
+
+  it('splits a listing of many connections by local port (the capacity run counts each person this way)', () => {
+    const second = `0      0      [::1]:51000 [::1]:445
+\t cubic wscale:7,7 rto:204 rtt:0.05/0.02 mss:32768 cwnd:10 bytes_acked:100 bytes_received:123456 rcv_space:65536`;
+    const connections = parseSsConnections(`${before}\n${after.replace('40394', '40396')}\n${second}\n`);
+    expect([...connections.keys()]).toEqual([40394, 40396, 51000]);
+    expect(connections.get(40394)?.bytesAcked).toBe(4000);
+    expect(connections.get(40396)?.bytesAcked).toBe(8388608);
+    expect(connections.get(51000)?.bytesReceived).toBe(123456);
+    expect(parseSsConnections('').size).toBe(0);
+    // An address line without its tcp_info line is no connection.
+    expect(parseSsConnections('0 0 10.0.0.1:1 10.0.0.2:445\n').size).toBe(0);
   });
 });

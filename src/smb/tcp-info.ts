@@ -20,6 +20,8 @@ export interface TcpInfoSample {
   readonly bytesSent?: number;
   readonly bytesRetrans?: number;
   readonly bytesReceived?: number;
+  /** Bytes sent that the peer has acknowledged. */
+  readonly bytesAcked?: number;
   /** The kernel's smoothed round trip (ms). */
   readonly rttMs?: number;
   /** Segments that arrived out of order: a gap, filled later by a retransmission (loss on the way here). */
@@ -61,6 +63,7 @@ export function parseSsTcpInfo(text: string): TcpInfoSample | undefined {
     bytesSent: number(text, /\bbytes_sent:(\d+)/),
     bytesRetrans: number(text, /\bbytes_retrans:(\d+)/),
     bytesReceived: number(text, /\bbytes_received:(\d+)/),
+    bytesAcked: number(text, /\bbytes_acked:(\d+)/),
     rttMs: number(text, /\brtt:([\d.]+)\//),
     rcvOooPackets: number(text, /\brcv_ooopack:(\d+)/),
   };
@@ -91,6 +94,53 @@ export function tcpEvidence(before: TcpInfoSample | undefined, after: TcpInfoSam
 export interface TcpEndpoints {
   readonly localPort: number;
   readonly remotePort: number;
+}
+
+/**
+ * Every connection in one `ss -tinH` listing, by local port (pure): an
+ * address line (`Recv-Q Send-Q local:port peer:port`), then its indented
+ * tcp_info line.
+ */
+export function parseSsConnections(text: string): Map<number, TcpInfoSample> {
+  const connections = new Map<number, TcpInfoSample>();
+  let localPort: number | undefined;
+  let info = '';
+  const flush = () => {
+    const sample = localPort === undefined ? undefined : parseSsTcpInfo(info);
+    if (localPort !== undefined && sample) connections.set(localPort, sample);
+  };
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    if (!/^\s/.test(line)) {
+      flush();
+      const ports = [...line.matchAll(/:(\d{1,5})(?=\s|$)/g)].map((match) => Number(match[1]));
+      localPort = ports.length >= 2 && ports[0] !== undefined && ports[0] <= 65_535 ? ports[0] : undefined;
+      info = '';
+    } else {
+      info += `${line}\n`;
+    }
+  }
+  flush();
+  return connections;
+}
+
+/** Every established connection to `remotePort` on this machine, through one `ss` call; undefined off Linux or on failure. Never throws. */
+export function sampleConnectionsTo(remotePort: number): Promise<Map<number, TcpInfoSample> | undefined> {
+  if (process.platform !== 'linux' || !(Number.isInteger(remotePort) && remotePort > 0 && remotePort <= 65_535)) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const child = spawn('ss', ['-tinH', 'state', 'established', `( dport = :${remotePort} )`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
+    child.once('error', () => {
+      clearTimeout(timer);
+      resolve(undefined);
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve(code === 0 ? parseSsConnections(text) : undefined);
+    });
+  });
 }
 
 /** Samples the connection's tcp_info through `ss`; undefined where that is not possible. Never throws. */
