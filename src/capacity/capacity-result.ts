@@ -121,7 +121,7 @@ export function assembleCapacity(measured: MeasuredCapacity, context: CapacityCo
     warmupSeconds: context.warmupSeconds,
     startedAt: context.startedAt,
     negotiated: measured.negotiated,
-    link: model ? { mbps: model.link.bandwidthBitsPerSecond / 1e6, rttMs: model.link.rttMs, bufferBytes: bufferBytesOf(model.link), method: model.method } : null,
+    link: model ? { mbps: model.link.bandwidthBitsPerSecond / 1e6, rttMs: model.link.rttMs, bufferBytes: Math.round(bufferBytesOf(model.link)), method: model.method } : null,
     idle: { echo: idleEcho, openClose: latency(measured.idle.openCloseMs) },
     steps,
     knee: { users: knee.kneeUsers ?? null, peakUsers: knee.peakUsers, peakMbps: knee.peakBitsPerSecond / 1e6, share: context.kneeShare },

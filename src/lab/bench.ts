@@ -7,6 +7,8 @@ import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Report } from '../contract/report.js';
+import { CapacityResultSchema } from '../contract/capacity.js';
+import type { CapacityResult } from '../contract/capacity.js';
 import { ReportSchema } from '../contract/report.js';
 import type { ClientProfile, ClientProfileId, Op } from '../model/client-profiles.js';
 import { MIB } from '../model/client-profiles.js';
@@ -113,6 +115,18 @@ export function assessInLab(state: LabState, share: string, password: string, ex
   const seconds = (Date.now() - started) / 1000;
   if (run.status !== 0) throw new PipefillError('lab-failed', `assess failed: ${run.stderr.trim()}`, 'Run it by hand inside the lab to see more.');
   return { report: ReportSchema.parse(JSON.parse(run.stdout)), seconds };
+}
+
+/** The built CLI's `capacity` in the branch namespace against the datacenter's share, iperf3 beside it; its result and wall time. */
+export function capacityInLab(state: LabState, extra: readonly string[]): { result: CapacityResult; seconds: number } {
+  const { share, user, password } = labEndpoints(state);
+  const started = Date.now();
+  const run = inBranch(state, process.execPath, [cliEntry, 'capacity', '--share', share ?? '', '--user', user ?? '', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`, '--json', ...extra], {
+    env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '' },
+    timeoutMs: 600_000,
+  });
+  if (run.status !== 0) throw new PipefillError('lab-failed', `capacity failed: ${run.stderr.trim()}`, 'Run it by hand inside the lab to see more.');
+  return { result: CapacityResultSchema.parse(JSON.parse(run.stdout)), seconds: (Date.now() - started) / 1000 };
 }
 
 export function copyTest(state: LabState, profile: ClientProfileId, op: Op, workload: string): { seconds: number; bytes: number } {

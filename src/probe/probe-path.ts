@@ -17,6 +17,12 @@ export interface ProbeOptions {
   readonly estimate?: BandwidthEstimate;
   /** TCP handshakes and SMB2 ECHOs each (10 when absent, 20 ms apart: src/probe/rtt.ts); a run on a short budget takes fewer. */
   readonly rttSamples?: number;
+  /**
+   * iperf3's parallel streams (1 when absent). One loss-based flow leaves
+   * part of a line behind a shallow queue idle; several fill it, so a probe
+   * of the line itself for a model that shares it takes several.
+   */
+  readonly streams?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -59,7 +65,7 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
     try {
       const steady = options.estimate === 'steady';
       const seconds = steady ? steadyTestSeconds(tcp.medianMs) : options.seconds;
-      bandwidth = await iperf3Bandwidth({ host: options.iperf.host, port: options.iperf.port, ...(seconds ? { seconds } : {}), ...(steady ? { estimate: 'steady' as const } : {}), reverse: true, ...signal });
+      bandwidth = await iperf3Bandwidth({ host: options.iperf.host, port: options.iperf.port, ...(seconds ? { seconds } : {}), ...(steady ? { estimate: 'steady' as const } : {}), ...(options.streams ? { streams: options.streams } : {}), reverse: true, ...signal });
       return { rtt: { medianMs: tcp.medianMs, tcp, smbEcho }, session: negotiated, bandwidth };
     } catch (error) {
       if (options.signal?.aborted) throw error;
