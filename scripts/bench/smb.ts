@@ -9,12 +9,12 @@
 // --client-protection=encrypt), the same targets, and the bytes per second
 // one core signs and seals with Pipefill's own code (the model's figure).
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLoopbackServers } from '../../src/lab/loopback-servers.js';
-import { withAuthenticationFile } from '../../src/lab/smbclient-auth.js';
+import { withAuthenticationFile, withAuthenticationFileWhile } from '../../src/lab/smbclient-auth.js';
 import { freshDirectory } from '../../src/platform/safe-file.js';
 import type { SambaServer } from '../../src/lab/samba.js';
 import { SambaServer as Samba } from '../../src/lab/samba.js';
@@ -234,6 +234,54 @@ try {
   }
   rmSync(bigLocal, { force: true });
   rmSync(join(server.sharePath, 'big.bin'), { force: true });
+  // Branch capacity (issue 16): one Pipefill process driving 16 people against 16 smbclient processes at once,
+  // each reading a file of its own. Both read files the server holds unwritten (the capacity run sizes its
+  // people's files with SET_INFO; smbclient's are truncated to size here), so neither side's server reads pages.
+  const capacityResults: Record<'pipefill' | 'smbclient', number[]> = { pipefill: [], smbclient: [] };
+  const PEOPLE = 16;
+  const PERSON_BYTES = 512 * 2 ** 20;
+  for (let person = 0; person < PEOPLE; person++) {
+    const path = join(server.sharePath, `people-${person}.bin`);
+    writeFileSync(path, Buffer.alloc(0));
+    truncateSync(path, PERSON_BYTES);
+  }
+  const capacityCli = () => {
+    const run = spawnSync(
+      process.execPath,
+      [join(root, 'dist/cli/bin.js'), 'capacity', '--share', `//${server.share.host}:${server.share.port}/${server.share.share}`, '--user', server.credentials.user, '--password-env', 'PIPEFILL_BENCH_PASSWORD', '--profile', 'pipefill-max', '--op', 'read', '--clients', String(PEOPLE), '--file-size', `${PERSON_BYTES / 2 ** 20}MiB`, '--seconds', '4', '--warmup', '1', '--json'],
+      { env: { ...process.env, PIPEFILL_BENCH_PASSWORD: server.credentials.password }, encoding: 'utf8' },
+    );
+    if (run.status !== 0) throw new Error(`pipefill capacity failed: ${run.stderr}`);
+    const result = JSON.parse(run.stdout) as { steps: { aggregateMbps: number }[] };
+    return ((result.steps[0]?.aggregateMbps ?? NaN) * 1e6) / 8 / MB;
+  };
+  /** All 16 files at once: their bytes over the time from the first start to the last exit. */
+  const capacitySmbclient = () =>
+    withAuthenticationFileWhile(server.credentials, async (auth) => {
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: PEOPLE }, (_, person) =>
+          new Promise<void>((resolve, reject) => {
+            const child = spawn('smbclient', [`//${server.share.host}/${server.share.share}`, '-p', String(server.share.port), '-A', auth, '-c', `get people-${person}.bin /dev/null`], { stdio: 'ignore' });
+            child.once('error', reject);
+            child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`smbclient get exited with ${code}`))));
+          }),
+        ),
+      );
+      return (PEOPLE * PERSON_BYTES) / ((performance.now() - started) / 1000) / MB;
+    });
+  for (let round = 0; round < ROUNDS; round++) {
+    warmAllocator();
+    if (round % 2 === 0) {
+      capacityResults.pipefill.push(capacityCli());
+      capacityResults.smbclient.push(await capacitySmbclient());
+    } else {
+      capacityResults.smbclient.push(await capacitySmbclient());
+      capacityResults.pipefill.push(capacityCli());
+    }
+  }
+  for (let person = 0; person < PEOPLE; person++) rmSync(join(server.sharePath, `people-${person}.bin`), { force: true });
+
   const smbclientOffers = (parameter: string) => spawnSync('testparm', ['-s', '-v', `--parameter-name=${parameter}`], { encoding: 'utf8' }).stdout.trim();
 
   const m = (name: string) => median(results[name] ?? []);
@@ -252,6 +300,7 @@ try {
     `  pipefill-max write / smbclient put, sign    ${(m('pipefill-max write, sign') / m('smbclient put, sign')).toFixed(2)}x`,
     `  pipefill-max read  / smbclient get, encrypt ${(m('pipefill-max read, encrypt') / m('smbclient get, encrypt')).toFixed(2)}x   (Pipefill: ${used.encrypt})`,
     `  pipefill-max write / smbclient put, encrypt ${(m('pipefill-max write, encrypt') / m('smbclient put, encrypt')).toFixed(2)}x`,
+    `Capacity, ${PEOPLE} people reading ${PERSON_BYTES / 2 ** 20} MiB files each at once (target >= 0.9x): pipefill capacity (one process, 4 s after 1 s warm-up) ${median(capacityResults.pipefill).toFixed(0)} MB/s (${Math.min(...capacityResults.pipefill).toFixed(0)}-${Math.max(...capacityResults.pipefill).toFixed(0)}), ${PEOPLE} smbclient processes ${median(capacityResults.smbclient).toFixed(0)} MB/s (${Math.min(...capacityResults.smbclient).toFixed(0)}-${Math.max(...capacityResults.smbclient).toFixed(0)}, first start to last exit): ${(median(capacityResults.pipefill) / median(capacityResults.smbclient)).toFixed(2)}x`,
     `smbclient offers signing ${smbclientOffers('client smb3 signing algorithms')} and ciphers ${smbclientOffers('client smb3 encryption algorithms')} (testparm); Pipefill offers ${pipefillOffer.signing.join(', ')} and ${pipefillOffer.ciphers.join(', ')}: smbd picks the first it allows of each list.`,
     `Sent: ${[...writers].join('; ')}`,
     `Peak RSS of the Pipefill process, 256 MiB: ${Object.entries(rss).map(([name, mib]) => `${name} ${mib.toFixed(0)} MiB`).join(', ')}`,

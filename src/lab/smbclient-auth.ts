@@ -34,3 +34,15 @@ export function withAuthenticationFile<T>(login: SmbclientLogin, use: (path: str
     rmSync(folder, { recursive: true, force: true });
   }
 }
+
+/** withAuthenticationFile for work that is still running when `use` returns (several smbclients at once). */
+export async function withAuthenticationFileWhile<T>(login: SmbclientLogin, use: (path: string) => Promise<T>): Promise<T> {
+  const folder = freshDirectory(tmpdir(), 'pipefill-smbclient-');
+  try {
+    const path = join(folder, 'auth');
+    createExclusive(path, authenticationFileText(login));
+    return await use(path);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
