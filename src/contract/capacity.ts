@@ -6,9 +6,12 @@
 import { z } from 'zod';
 import { CAPACITY_OPS, MAX_CAPACITY_USERS, MAX_MODELLED_USERS } from '../model/capacity.js';
 import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
+import { PipefillInputError } from '../model/errors.js';
 import { SERVER_PROFILE_IDS } from '../model/server-profiles.js';
 import { CIPHERS, SIGNING_ALGORITHMS } from '../model/smb-security.js';
+import { checkReportSize } from './report.js';
 import { ShareLoginSchema } from './share-login.js';
+import { parseInput } from './validate.js';
 
 /** Steps one run may take; 1,2,4,8,16,32 is six. */
 export const MAX_CAPACITY_STEPS = 12;
@@ -99,3 +102,20 @@ export const CapacityResultSchema = z.object({
   failures: z.array(z.object({ user: z.number().int().nonnegative(), step: z.number().int().positive(), message: z.string() })),
 });
 export type CapacityResult = z.infer<typeof CapacityResultSchema>;
+
+/** Whether a saved JSON document is a capacity run (and not an assessment's report). */
+export function isCapacityDocument(json: unknown): boolean {
+  return typeof json === 'object' && json !== null && 'knee' in json && 'steps' in json;
+}
+
+/** A saved capacity run's text, checked against the schema; what is wrong names the file. */
+export function parseCapacityText(text: string, name: string): CapacityResult {
+  checkReportSize(text.length, name);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new PipefillInputError(`${name} is not JSON.`, 'Give a capacity run saved by `pipefill capacity --out`.');
+  }
+  return parseInput(CapacityResultSchema, json, `capacity run ${name}`);
+}

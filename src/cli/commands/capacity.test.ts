@@ -1,49 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CapacityResult } from '../../contract/capacity.js';
-import { CapacityInputSchema, CapacityResultSchema } from '../../contract/capacity.js';
+import { CapacityInputSchema } from '../../contract/capacity.js';
+import { CAPACITY_FIXTURE as result } from '../../test-support/capacity-fixture.js';
 import { runCli } from '../main.js';
-import { formatCapacity, parseClients, parseTarget } from './capacity.js';
-
-const latency = (p50Ms: number | null, p95Ms: number | null, samples: number) => ({ p50Ms, p95Ms, samples });
-
-const result: CapacityResult = CapacityResultSchema.parse({
-  share: '//branch-fs/data',
-  profile: 'win10-smb3',
-  server: 'samba',
-  op: 'read',
-  fileBytes: 64 * 2 ** 20,
-  seconds: 10,
-  warmupSeconds: 3,
-  startedAt: '2026-11-24T12:00:00.000Z',
-  negotiated: { dialect: '3.1.1', signing: null, encryption: null },
-  link: { mbps: 155, rttMs: 32, bufferBytes: 620_000, method: 'iperf3' },
-  idle: { echo: latency(32.1, 32.6, 10), openClose: latency(64.5, 65, 5) },
-  steps: [
-    { users: 1, measuredBy: 'tcp', seconds: 10, aggregateMbps: 140, perUser: [{ user: 0, op: 'read', mbps: 140 }], minMbps: 140, medianMbps: 140, maxMbps: 140, fairness: 1, echo: latency(40, 44, 50), openClose: latency(80, 90, 25), addedLatencyMs: 7.9, expected: { aggregateMbps: 148, perUserMbps: 148, addedLatencyMs: 8.2, limit: 'read: the link is full' } },
-    {
-      users: 2,
-      measuredBy: 'tcp',
-      seconds: 10,
-      aggregateMbps: 146,
-      perUser: [
-        { user: 0, op: 'read', mbps: 100 },
-        { user: 1, op: 'read', mbps: 46, failed: 'The server ended the session (read).' },
-      ],
-      minMbps: 100,
-      medianMbps: 100,
-      maxMbps: 100,
-      fairness: 1,
-      echo: latency(45, 50, 50),
-      openClose: latency(90, 95, 25),
-      addedLatencyMs: 12.9,
-      expected: null,
-    },
-  ],
-  knee: { users: 1, peakUsers: 2, peakMbps: 146, share: 0.5 },
-  expectedKnee: { users: 1, peakUsers: 1, peakMbps: 148 },
-  readiness: { target: { users: 30, perUserMbps: 5, addedLatencyMs: 50 }, met: false, basis: 'modelled', text: '30 people copying at once get 4.93 Mb/s each and wait 9 ms more per round trip (the model, ...): not met.' },
-  failures: [{ user: 1, step: 2, message: 'The server ended the session (read).' }],
-});
+import { formatCapacity, formatOf, parseClients, parseTarget } from './capacity.js';
 
 describe('pipefill capacity', () => {
   it('reads its steps and its target', () => {
@@ -74,5 +36,26 @@ describe('pipefill capacity', () => {
     expect(text).toContain('30 people copying at once get 4.93 Mb/s each');
     expect(text).toContain('person 2 stopped during the step of 2 people: The server ended the session (read).');
     expect(text).not.toContain('completed SMB requests');
+  });
+
+  it('names the export by the file it writes, and `report export` turns a saved run into every format', async () => {
+    expect(formatOf('branch.HTML')).toBe('html');
+    expect(formatOf('a/b.csv')).toBe('csv');
+    expect(() => formatOf('branch.txt')).toThrow(/does not end in/);
+    const folder = mkdtempSync(join(tmpdir(), 'pipefill-capacity-test-'));
+    try {
+      const saved = join(folder, 'run.json');
+      writeFileSync(saved, JSON.stringify(result));
+      const output = { out: () => undefined, err: () => undefined };
+      expect(await runCli(['report', 'export', saved, '--format', 'csv', '--out', join(folder, 'run.csv')], output)).toBe(0);
+      expect(readFileSync(join(folder, 'run.csv'), 'utf8')).toMatch(/^share,started_at,profile/);
+      expect(await runCli(['report', 'export', saved, '--format', 'html', '--out', join(folder, 'run.html')], output)).toBe(0);
+      expect(readFileSync(join(folder, 'run.html'), 'utf8')).toContain('Branch capacity: //branch-fs/data');
+      // A capacity run with a field out of range is refused, not exported.
+      writeFileSync(saved, JSON.stringify({ ...result, steps: [{ ...result.steps[0], users: -1 }] }));
+      expect(await runCli(['report', 'export', saved, '--format', 'csv', '--out', join(folder, 'bad.csv')], output)).toBe(2);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -17,10 +17,11 @@ import { printJson } from '../output.js';
 import { interruptSignal, terminalProgress } from '../progress.js';
 import { SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import { formatTable } from '../table.js';
+import { FORMATS, writeCapacity } from './report.js';
 
 export const CAPACITY_USAGE = `pipefill capacity --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} \\
   [--clients 1,2,4,8,16,32] [--profile ID] [--op ${CAPACITY_OPS.join('|')}] [--seconds N] [--warmup N] [--file-size SIZE] \\
-  [--iperf HOST[:PORT]] [--server ID] [--buffer SIZE] [--knee-share F] [--target USERS,MBPS,MS] [--json]
+  [--iperf HOST[:PORT]] [--server ID] [--buffer SIZE] [--knee-share F] [--target USERS,MBPS,MS] [--out FILE.{json,html,pdf,csv}] [--json]
   Steps up the number of simulated people copying at once (each with its own session, connection and file in a
   scratch folder it removes again), measures what they move together and each, how fairly, and what a person
   waits meanwhile (SMB2 ECHO, a small file's open), and puts the model's curve beside it. At most ${MAX_CAPACITY_USERS} people,
@@ -40,8 +41,17 @@ const OPTIONS = {
   buffer: { type: 'string' },
   'knee-share': { type: 'string' },
   target: { type: 'string' },
+  out: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
+
+/** The export format a file name asks for. */
+export function formatOf(path: string): (typeof FORMATS)[number] {
+  const extension = /\.([a-z]+)$/i.exec(path)?.[1]?.toLowerCase();
+  const format = FORMATS.find((candidate) => candidate === extension);
+  if (!format) throw new PipefillInputError(`--out ${JSON.stringify(path)} does not end in .json, .html, .pdf or .csv.`, 'Name the file for the format you want, e.g. --out branch-capacity.html.');
+  return format;
+}
 
 function number(text: string, option: string, example: string): number {
   const value = Number(text.trim());
@@ -113,6 +123,8 @@ export async function capacityCommand(argv: readonly string[], api: PipefillApi,
   const buffer = text('buffer');
   const kneeShare = text('knee-share');
   const target = text('target');
+  const out = text('out');
+  const outFormat = out === undefined ? undefined : formatOf(out);
   const choices = {
     ...login,
     password: '',
@@ -136,6 +148,10 @@ export async function capacityCommand(argv: readonly string[], api: PipefillApi,
   try {
     const result = await api.capacity(input as CapacityInput, { signal: interrupt.signal, onProgress: progress.update });
     progress.done();
+    if (out !== undefined && outFormat !== undefined) {
+      writeCapacity(result, outFormat, out);
+      output.err(`Wrote ${out}`);
+    }
     if (values.json) printJson(output, result);
     else output.out(formatCapacity(result));
   } finally {

@@ -1,12 +1,16 @@
 // pipefill report export | compare: a saved assessment as HTML, PDF, CSV or
 // JSON for a ticket; several side by side for a branch-readiness review.
 
-import { writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { PipefillApi } from '../../contract/api.js';
+import type { CapacityResult } from '../../contract/capacity.js';
+import { isCapacityDocument, parseCapacityText } from '../../contract/capacity.js';
 import type { Comparison } from '../../contract/compare.js';
+import { checkReportSize } from '../../contract/report.js';
 import { compareSites, parseTarget } from '../../contract/compare.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { formatDuration, formatRate } from '../../model/units.js';
+import { capacityCsv, capacityHtml } from '../../report/capacity.js';
 import { reportCsv } from '../../report/csv.js';
 import { reportHtml } from '../../report/html.js';
 import { htmlToPdf } from '../../report/pdf.js';
@@ -16,7 +20,7 @@ import { printJson } from '../output.js';
 import { formatTable } from '../table.js';
 import { readReportFile } from './recommend.js';
 
-export const REPORT_USAGE = `pipefill report export r.json --format <html|pdf|csv|json> --out FILE
+export const REPORT_USAGE = `pipefill report export r.json --format <html|pdf|csv|json> --out FILE   (an assessment's report or a capacity run)
 pipefill report compare a.json b.json ... [--target "dirset<5min@win10-smb3"] [--json]
   export: one self-contained HTML file (charts inline, prints cleanly), a PDF printed by Chromium,
   CSV with one row per test copy, or the JSON document. compare: sites ranked slowest first by the
@@ -25,9 +29,33 @@ pipefill report compare a.json b.json ... [--target "dirset<5min@win10-smb3"] [-
 
 const EXPORT_OPTIONS = { format: { type: 'string' }, out: { type: 'string' } } as const;
 const COMPARE_OPTIONS = { target: { type: 'string' }, json: { type: 'boolean' } } as const;
-const FORMATS = ['html', 'pdf', 'csv', 'json'] as const;
+export const FORMATS = ['html', 'pdf', 'csv', 'json'] as const;
 /** Without --target: the 1 GiB directory copy, both ways, under five minutes with Windows 10. */
 const DEFAULT_TARGET = 'dirset<5min@win10-smb3';
+
+/** A capacity run in any of the export formats. */
+export function writeCapacity(result: CapacityResult, format: (typeof FORMATS)[number], out: string): void {
+  if (format === 'pdf') htmlToPdf(capacityHtml(result), out);
+  else writeFileSync(out, format === 'html' ? capacityHtml(result) : format === 'csv' ? capacityCsv(result) : `${JSON.stringify(result, null, 2)}\n`);
+}
+
+/** The file's capacity run, when it holds one; undefined for anything else (an assessment's report is read as one). */
+function readCapacityFileIfOne(path: string): CapacityResult | undefined {
+  let text: string;
+  try {
+    checkReportSize(statSync(path).size, path);
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return isCapacityDocument(json) ? parseCapacityText(text, path) : undefined;
+}
 
 function exportReport(argv: readonly string[], output: Output): void {
   const { values, positionals } = parseOptions(argv, EXPORT_OPTIONS, REPORT_USAGE);
@@ -35,9 +63,16 @@ function exportReport(argv: readonly string[], output: Output): void {
   const format = required(values, 'format', 'html');
   if (!(FORMATS as readonly string[]).includes(format)) throw new PipefillInputError(`--format must be one of ${FORMATS.join(', ')}, not ${JSON.stringify(format)}.`, REPORT_USAGE);
   const out = required(values, 'out', 'report.html');
-  const report = readReportFile(positionals[0] ?? '');
-  if (format === 'pdf') htmlToPdf(reportHtml(report), out);
-  else writeFileSync(out, format === 'html' ? reportHtml(report) : format === 'csv' ? reportCsv(report) : `${JSON.stringify(report, null, 2)}\n`);
+  const path = positionals[0] ?? '';
+  // A capacity run (pipefill capacity --out) exports the same ways.
+  const capacity = readCapacityFileIfOne(path);
+  if (capacity) {
+    writeCapacity(capacity, format as (typeof FORMATS)[number], out);
+  } else {
+    const report = readReportFile(path);
+    if (format === 'pdf') htmlToPdf(reportHtml(report), out);
+    else writeFileSync(out, format === 'html' ? reportHtml(report) : format === 'csv' ? reportCsv(report) : `${JSON.stringify(report, null, 2)}\n`);
+  }
   output.err(`Wrote ${out}`);
 }
 
