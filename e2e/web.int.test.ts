@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CapacityResultSchema } from '../src/contract/capacity.js';
 import { ReportSchema } from '../src/contract/report.js';
 import { CLIENT_PROFILE_IDS } from '../src/model/client-profiles.js';
 import type { WebMode } from './support.js';
@@ -186,4 +187,29 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(errors).toEqual([]);
   });
+
+  it("measures the demo share's capacity live, with the model's curve beside it, and saves it", async () => {
+    await page.getByRole('button', { name: 'Capacity', exact: true }).click();
+    await page.getByRole('heading', { name: 'Capacity' }).waitFor();
+    await page.getByRole('button', { name: 'Use the demo share' }).click();
+    await page.getByLabel('People at once, step by step').fill('1,3');
+    await page.getByLabel(/Seconds measured per step/).fill('2');
+    await page.getByRole('button', { name: 'Measure capacity' }).click();
+    // Live: everyone's rate while the steps run, and Cancel on offer.
+    await expect.poll(async () => Number(await page.getByTestId('chart-capacity-live').getAttribute('data-points')), { timeout: 60_000 }).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Cancel' }).waitFor();
+    await page.getByTestId('capacity-table').waitFor({ timeout: 120_000 });
+    await expect(page.locator('[data-testid="capacity-table"] tbody tr').count()).resolves.toBe(2);
+    const charts = await chartPointCounts(page);
+    // Measured and modelled, everyone and each person, at both steps.
+    expect(charts['chart-capacity-curve']).toBe(8);
+    expect(charts['chart-capacity-latency']).toBeGreaterThanOrEqual(4);
+    await expect(page.getByTestId('capacity-readiness').textContent()).resolves.toMatch(/^30 people copying at once get .* Mb\/s each/);
+    await screenshot(page, '10-capacity');
+    const [saved] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save as JSON' }).click()]);
+    const text = readFileSync(await saved.path(), 'utf8');
+    expect(CapacityResultSchema.parse(JSON.parse(text)).steps.map((step) => step.users)).toEqual([1, 3]);
+    expect(text).not.toMatch(/"password"/);
+    expect(errors).toEqual([]);
+  }, 180_000);
 });

@@ -12,8 +12,11 @@ import type { Report } from '../../../src/contract/report.js';
 import type { PlannerSettings } from './state/planner.js';
 import { mergeReports } from './state/compare.js';
 import { plannerHash, settingsFromHash, settingsFromPreset } from './state/planner.js';
+import { toCapacityInput } from './state/capacity.js';
 import { toUiError, useAssessment } from './state/use-assessment.js';
+import { useCapacity } from './state/use-capacity.js';
 import type { UiError } from './state/use-assessment.js';
+import { CapacityView } from './views/capacity-view.js';
 import { PlannerView } from './views/planner-view.js';
 import { RecommendationsView } from './views/recommendations-view.js';
 import { ReportsView } from './views/reports-view.js';
@@ -22,9 +25,9 @@ import { RunView } from './views/run-view.js';
 import { ViewBoundary } from './views/view-boundary.js';
 import { StartView } from './views/start-view.js';
 
-const VIEWS = ['start', 'run', 'results', 'recommendations', 'planner', 'reports'] as const;
+const VIEWS = ['start', 'run', 'results', 'recommendations', 'capacity', 'planner', 'reports'] as const;
 type View = (typeof VIEWS)[number];
-const VIEW_LABELS: Readonly<Record<View, string>> = { start: 'Start', run: 'Run', results: 'Results', recommendations: 'Recommendations', planner: 'Planner', reports: 'Reports' };
+const VIEW_LABELS: Readonly<Record<View, string>> = { start: 'Start', run: 'Run', results: 'Results', recommendations: 'Recommendations', capacity: 'Capacity', planner: 'Planner', reports: 'Reports' };
 
 type Theme = 'light' | 'dark';
 function initialTheme(): Theme {
@@ -45,6 +48,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
   const [planner, setPlanner] = useState<PlannerSettings>(sharedPlan ?? DEFAULT_PLANNER);
   const [reports, setReports] = useState<readonly Report[]>([]);
   const assessment = useAssessment(api);
+  const capacity = useCapacity(api);
   // The Planner needs no service: its presets and the model run in the page.
   const plannerCatalogue = useMemo(() => localCatalogue(), []);
 
@@ -108,6 +112,9 @@ export function App({ api }: { readonly api: PipefillApi }) {
           {view === 'run' && <RunView phase={assessment.phase} run={assessment.run} error={assessment.error} onCancel={assessment.cancel} onResults={() => setView('results')} onStart={() => setView('start')} />}
           {view === 'results' && <ResultsView report={assessment.report} onStart={() => setView('start')} />}
           {view === 'recommendations' && <RecommendationsView api={api} catalogue={catalogue} report={assessment.report} planner={planner} />}
+          {view === 'capacity' && (
+            <CapacityView catalogue={catalogue} host={host} phase={capacity.phase} run={capacity.run} result={capacity.result} error={capacity.error} onStart={(form) => void capacity.start(toCapacityInput(form))} onCancel={capacity.cancel} />
+          )}
           {view === 'planner' && <PlannerView catalogue={plannerCatalogue} settings={planner} onChange={setPlanner} />}
           {view === 'reports' && <ReportsView reports={reports} onOpen={(opened) => setReports((current) => mergeReports(current, opened))} onShow={showReport} />}
         </ViewBoundary>

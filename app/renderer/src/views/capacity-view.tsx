@@ -1,0 +1,204 @@
+// Capacity: how many people can copy at once. A form (share, generation,
+// steps, target), the run live with Cancel, then the curve and the waits
+// beside the model's, every step in a table, the knee and the verdict.
+
+import { useMemo, useState } from 'react';
+import type { CapacityResult } from '../../../../src/contract/capacity.js';
+import type { HostInfo } from '../../../../src/contract/host-info.js';
+import type { Catalogue } from '../../../../src/contract/plan.js';
+import { CAPACITY_OPS } from '../../../../src/model/capacity.js';
+import type { CapacityOp } from '../../../../src/model/capacity.js';
+import { ChartCanvas } from '../charts/chart-canvas.js';
+import { download } from '../download.js';
+import type { CapacityForm, CapacityRunState } from '../state/capacity.js';
+import { capacityFormErrors, curveChart, DEFAULT_CAPACITY_FORM, latencyChart, liveChart } from '../state/capacity.js';
+import type { AssessmentPhase, UiError } from '../state/use-assessment.js';
+import { ProfileSelect } from './profile-select.js';
+
+export interface CapacityViewProps {
+  readonly catalogue: Catalogue | undefined;
+  readonly host: HostInfo | undefined;
+  readonly phase: AssessmentPhase;
+  readonly run: CapacityRunState;
+  readonly result: CapacityResult | undefined;
+  readonly error: UiError | undefined;
+  readonly onStart: (form: CapacityForm) => void;
+  readonly onCancel: () => void;
+}
+
+const number = (value: number | null | undefined, digits = 1) => (value === null || value === undefined ? '–' : value.toFixed(digits));
+
+function Results({ result }: { readonly result: CapacityResult }) {
+  const curve = useMemo(() => curveChart(result), [result]);
+  const waits = useMemo(() => latencyChart(result), [result]);
+  const knee = result.knee.users === null ? 'No knee within these steps' : `Knee at ${result.knee.users} ${result.knee.users === 1 ? 'person' : 'people'}`;
+  const model = result.expectedKnee ? ` (the model: ${result.expectedKnee.users === null ? 'no knee' : `${result.expectedKnee.users}`}, peak ${number(result.expectedKnee.peakMbps)} Mb/s)` : '';
+  return (
+    <>
+      <section className="panel">
+        {result.readiness && (
+          <p className={result.readiness.met ? 'headline met' : 'headline not-met'} data-testid="capacity-readiness">
+            {result.readiness.text}
+          </p>
+        )}
+        <p data-testid="capacity-knee">
+          {knee}; peak {number(result.knee.peakMbps)} Mb/s at {result.knee.peakUsers}
+          {model}.
+        </p>
+        {result.failures.map((failure) => (
+          <p key={failure.user} className="error">
+            Person {failure.user + 1} stopped during the step of {failure.step}: {failure.message}
+          </p>
+        ))}
+        <div className="row">
+          <button type="button" className="secondary" onClick={() => download('pipefill-capacity.json', `${JSON.stringify(result, null, 2)}\n`, 'application/json')}>
+            Save as JSON
+          </button>
+        </div>
+        <p className="hint">HTML, PDF and CSV: `pipefill report export` of the saved JSON.</p>
+      </section>
+      <div className="grid2">
+        <section className="panel">
+          <h3>Throughput against people</h3>
+          <ChartCanvas config={curve} label="Aggregate and per-person throughput against the number of people, measured and modelled" testId="chart-capacity-curve" />
+        </section>
+        <section className="panel">
+          <h3>What a person waits</h3>
+          <ChartCanvas config={waits} label="SMB2 ECHO round trip against the number of people, measured and modelled" testId="chart-capacity-latency" />
+        </section>
+      </div>
+      <section className="panel">
+        <table data-testid="capacity-table">
+          <thead>
+            <tr>
+              <th>people</th>
+              <th>Mb/s</th>
+              <th>model</th>
+              <th>each min / median / max</th>
+              <th>fairness</th>
+              <th>ECHO p50 / p95 ms</th>
+              <th>added ms (model)</th>
+              <th>what limits (model)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.steps.map((step) => (
+              <tr key={step.users}>
+                <td>{step.users}</td>
+                <td>{number(step.aggregateMbps)}</td>
+                <td>{number(step.expected?.aggregateMbps)}</td>
+                <td>
+                  {number(step.minMbps, 2)} / {number(step.medianMbps, 2)} / {number(step.maxMbps, 2)}
+                </td>
+                <td>{number(step.fairness, 2)}</td>
+                <td>
+                  {number(step.echo.p50Ms)} / {number(step.echo.p95Ms)}
+                </td>
+                <td>
+                  {number(step.addedLatencyMs)} ({number(step.expected?.addedLatencyMs)})
+                </td>
+                <td>{step.expected?.limit ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </>
+  );
+}
+
+export function CapacityView({ catalogue, host, phase, run, result, error, onStart, onCancel }: CapacityViewProps) {
+  const [form, setForm] = useState<CapacityForm>(DEFAULT_CAPACITY_FORM);
+  const [touched, setTouched] = useState(false);
+  const errors = useMemo(() => capacityFormErrors(form), [form]);
+  const live = useMemo(() => liveChart(run), [run]);
+  const set = <K extends keyof CapacityForm>(key: K, value: CapacityForm[K]) => setForm((current) => ({ ...current, [key]: value }));
+  const demo = host?.demo;
+  const submit = () => {
+    setTouched(true);
+    if (Object.keys(errors).length === 0) onStart(form);
+  };
+  return (
+    <>
+      <h2>Capacity</h2>
+      <section className="panel">
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit();
+          }}
+        >
+          <label htmlFor="capacity-share">Share</label>
+          <input id="capacity-share" type="text" value={form.share} placeholder="\\server\share or //server/share" onChange={(e) => set('share', e.target.value)} />
+          {(touched || form.share !== '') && errors.share && <p className="error">{errors.share}</p>}
+          <label htmlFor="capacity-user">User</label>
+          <input id="capacity-user" type="text" autoComplete="username" value={form.user} onChange={(e) => set('user', e.target.value)} />
+          {touched && errors.user && <p className="error">{errors.user}</p>}
+          <label htmlFor="capacity-password">Password</label>
+          <input id="capacity-password" type="password" autoComplete="current-password" value={form.password} onChange={(e) => set('password', e.target.value)} />
+          <label htmlFor="capacity-iperf">iperf3 server (optional)</label>
+          <input id="capacity-iperf" type="text" value={form.iperf} placeholder="host or host:port" onChange={(e) => set('iperf', e.target.value)} />
+          {form.iperf !== '' && errors.iperf && <p className="error">{errors.iperf}</p>}
+          <label htmlFor="capacity-profile">Each person copies as</label>
+          <ProfileSelect id="capacity-profile" value={form.profile} options={catalogue?.clients} onChange={(profile) => set('profile', profile)} />
+          <label htmlFor="capacity-server">The server is</label>
+          <ProfileSelect id="capacity-server" value={form.server} options={catalogue?.servers} onChange={(server) => set('server', server)} />
+          <label htmlFor="capacity-op">Copies</label>
+          <select id="capacity-op" value={form.op} onChange={(e) => set('op', (CAPACITY_OPS as readonly string[]).includes(e.target.value) ? (e.target.value as CapacityOp) : 'read')}>
+            <option value="read">read from the share</option>
+            <option value="write">write to the share</option>
+            <option value="mixed">half read, half write</option>
+          </select>
+          <label htmlFor="capacity-clients">People at once, step by step</label>
+          <input id="capacity-clients" type="text" value={form.clients} onChange={(e) => set('clients', e.target.value)} />
+          {errors.clients && <p className="error">{errors.clients}</p>}
+          <label htmlFor="capacity-seconds">Seconds measured per step (after a warm-up)</label>
+          <input id="capacity-seconds" type="text" value={form.seconds} onChange={(e) => set('seconds', e.target.value)} />
+          {errors.seconds && <p className="error">{errors.seconds}</p>}
+          <fieldset className="checks">
+            <legend>Target (optional)</legend>
+            <label>
+              people <input aria-label="target people" type="text" size={4} value={form.targetUsers} onChange={(e) => set('targetUsers', e.target.value)} />
+            </label>
+            <label>
+              Mb/s each <input aria-label="target Mb/s each" type="text" size={4} value={form.targetMbps} onChange={(e) => set('targetMbps', e.target.value)} />
+            </label>
+            <label>
+              ms added at most <input aria-label="target ms added" type="text" size={4} value={form.targetMs} onChange={(e) => set('targetMs', e.target.value)} />
+            </label>
+          </fieldset>
+          {errors.target && <p className="error">{errors.target}</p>}
+          <div className="row">
+            {phase === 'running' ? (
+              <button type="button" className="primary" onClick={onCancel}>
+                Cancel
+              </button>
+            ) : (
+              <button type="submit" className="primary">
+                Measure capacity
+              </button>
+            )}
+            {demo && phase !== 'running' && (
+              <button type="button" className="secondary" onClick={() => setForm((current) => ({ ...current, share: demo.share, user: demo.user, password: demo.password, iperf: demo.iperf ?? '' }))}>
+                Use the demo share
+              </button>
+            )}
+          </div>
+        </form>
+      </section>
+      <section className="panel" aria-live="polite">
+        <label htmlFor="capacity-progress">{phase === 'running' ? run.step : 'Progress'}</label>
+        <progress id="capacity-progress" max={1} value={run.fraction} data-testid="capacity-progress" />
+        {phase === 'cancelled' && <p className="hint">Cancelled. Everyone was logged off and the scratch folder removed from the share.</p>}
+        {phase === 'failed' && error && (
+          <p className="error" role="alert">
+            {error.message} {error.hint}
+          </p>
+        )}
+        <ChartCanvas config={live} label="Everyone's throughput while the run goes" height={180} testId="chart-capacity-live" />
+      </section>
+      {result && <Results result={result} />}
+    </>
+  );
+}
+
