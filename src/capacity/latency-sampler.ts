@@ -18,7 +18,8 @@ export const LATENCY_INTERVAL_MS = 200;
 /** An ECHO or an open that takes longer counts as this long and the sampling goes on (a stalled queue is the finding). */
 const SAMPLE_TIMEOUT_MS = 10_000;
 
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`, or rejects with a cancelled error as soon as `signal` aborts. */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(cancelledError());
     const timer = setTimeout(() => {

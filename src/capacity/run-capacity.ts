@@ -23,7 +23,7 @@ import type { SmbCredentials } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
 import { sampleConnectionsTo } from '../smb/tcp-info.js';
 import type { LatencySamples } from './latency-sampler.js';
-import { sampleLatency } from './latency-sampler.js';
+import { pause, sampleLatency } from './latency-sampler.js';
 import { LoadUser } from './load-user.js';
 
 export interface CapacityRequest {
@@ -77,21 +77,6 @@ const IDLE_SECONDS = 2;
 const CLEANUP_TIMEOUT_MS = 10_000;
 /** How often the live aggregate is reported. */
 const LIVE_INTERVAL_MS = 500;
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(cancelledError());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(cancelledError());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /** Each person's counted bytes: the kernel's per-connection counter where there is one for all of them, else completed requests. */
 interface Snapshot {
@@ -170,7 +155,7 @@ export async function measureCapacity(request: CapacityRequest, options: { reado
       for (const user of users) user.start(stop.signal);
 
       report('warm-up', step, target);
-      await sleep(request.warmupSeconds * 1000, signal);
+      await pause(request.warmupSeconds * 1000, signal);
       const before = await snapshot(users, request.share.port);
       report('measure', step, target);
       const endsAt = before.atMs + request.seconds * 1000;
@@ -182,7 +167,7 @@ export async function measureCapacity(request: CapacityRequest, options: { reado
       try {
         latency = await sampleLatency(observer, smallFile, endsAt, signal);
         const left = endsAt - performance.now();
-        if (left > 0) await sleep(left, signal);
+        if (left > 0) await pause(left, signal);
       } finally {
         clearInterval(live);
       }

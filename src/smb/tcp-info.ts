@@ -127,8 +127,19 @@ export function parseSsConnections(text: string): Map<number, TcpInfoSample> {
 /** Every established connection to `remotePort` on this machine, through one `ss` call; undefined off Linux or on failure. Never throws. */
 export function sampleConnectionsTo(remotePort: number): Promise<Map<number, TcpInfoSample> | undefined> {
   if (process.platform !== 'linux' || !(Number.isInteger(remotePort) && remotePort > 0 && remotePort <= 65_535)) return Promise.resolve(undefined);
+  return runSs(`( dport = :${remotePort} )`).then((text) => (text === undefined ? undefined : parseSsConnections(text)));
+}
+
+/** Samples the connection's tcp_info through `ss`; undefined where that is not possible. Never throws. */
+export function sampleTcpInfo(endpoints: TcpEndpoints): Promise<TcpInfoSample | undefined> {
+  if (process.platform !== 'linux' || endpoints.localPort === 0) return Promise.resolve(undefined);
+  return runSs(`( sport = :${endpoints.localPort} and dport = :${endpoints.remotePort} )`).then((text) => (text === undefined ? undefined : parseSsTcpInfo(text)));
+}
+
+/** `ss -tinH state established FILTER`'s output; undefined when ss is missing, fails or takes over 2 s. Never throws. */
+function runSs(filter: string): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const child = spawn('ss', ['-tinH', 'state', 'established', `( dport = :${remotePort} )`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn('ss', ['-tinH', 'state', 'established', filter], { stdio: ['ignore', 'pipe', 'ignore'] });
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
@@ -138,26 +149,7 @@ export function sampleConnectionsTo(remotePort: number): Promise<Map<number, Tcp
     });
     child.once('close', (code) => {
       clearTimeout(timer);
-      resolve(code === 0 ? parseSsConnections(text) : undefined);
-    });
-  });
-}
-
-/** Samples the connection's tcp_info through `ss`; undefined where that is not possible. Never throws. */
-export function sampleTcpInfo(endpoints: TcpEndpoints): Promise<TcpInfoSample | undefined> {
-  if (process.platform !== 'linux' || endpoints.localPort === 0) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const child = spawn('ss', ['-tinH', 'state', 'established', `( sport = :${endpoints.localPort} and dport = :${endpoints.remotePort} )`], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let text = '';
-    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
-    child.once('error', () => {
-      clearTimeout(timer);
-      resolve(undefined);
-    });
-    child.once('close', () => {
-      clearTimeout(timer);
-      resolve(parseSsTcpInfo(text));
+      resolve(code === 0 ? text : undefined);
     });
   });
 }

@@ -9,9 +9,8 @@ import type { ProgressEvent } from '../../../../src/contract/copy-test.js';
 import { MAX_CAPACITY_USERS } from '../../../../src/model/capacity.js';
 import type { CapacityOp } from '../../../../src/model/capacity.js';
 import type { ClientProfileId } from '../../../../src/model/client-profiles.js';
-import { PipefillError } from '../../../../src/model/errors.js';
 import type { ServerProfileId } from '../../../../src/model/server-profiles.js';
-import { parseHostPort, parseSharePath } from '../../../../src/model/share-path.js';
+import { loginErrors, loginInput } from './start-form.js';
 
 export interface CapacityForm {
   readonly share: string;
@@ -49,15 +48,6 @@ export const DEFAULT_CAPACITY_FORM: CapacityForm = {
 
 type Field = 'share' | 'user' | 'iperf' | 'clients' | 'seconds' | 'target';
 
-function messageOf(check: () => unknown): string | undefined {
-  try {
-    check();
-    return undefined;
-  } catch (error) {
-    return error instanceof PipefillError ? `${error.message} ${error.hint}` : String(error);
-  }
-}
-
 /** The steps typed, or why they cannot be. */
 export function parseSteps(text: string): number[] | string {
   const parts = text.split(',').map((part) => part.trim());
@@ -72,12 +62,7 @@ export function parseSteps(text: string): number[] | string {
 const positive = (text: string) => /^\d+(\.\d+)?$/.test(text.trim()) && Number(text) > 0;
 
 export function capacityFormErrors(form: CapacityForm): Partial<Record<Field, string>> {
-  const errors: Partial<Record<Field, string>> = {};
-  const share = form.share.trim() === '' ? 'Enter a share: \\\\server\\share, //server/share or smb://server/share.' : messageOf(() => parseSharePath(form.share));
-  if (share) errors.share = share;
-  if (form.user.trim() === '') errors.user = 'Enter the user name to log in with.';
-  const iperf = form.iperf.trim() === '' ? undefined : messageOf(() => parseHostPort(form.iperf, 5201));
-  if (iperf) errors.iperf = iperf;
+  const errors: Partial<Record<Field, string>> = loginErrors(form);
   const steps = parseSteps(form.clients);
   if (typeof steps === 'string') errors.clients = steps;
   if (!positive(form.seconds) || Number(form.seconds) < 1 || Number(form.seconds) > 600) errors.seconds = 'Give each step 1 to 600 seconds.';
@@ -92,11 +77,7 @@ export function toCapacityInput(form: CapacityForm): CapacityInput {
   const steps = parseSteps(form.clients);
   const hasTarget = form.targetUsers.trim() !== '';
   return {
-    share: form.share.trim(),
-    user: form.user.trim(),
-    password: form.password,
-    ...(form.domain.trim() === '' ? {} : { domain: form.domain.trim() }),
-    ...(form.iperf.trim() === '' ? {} : { iperf: form.iperf.trim() }),
+    ...loginInput(form),
     profile: form.profile,
     server: form.server,
     op: form.op,

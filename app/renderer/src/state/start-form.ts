@@ -46,24 +46,37 @@ function messageOf(check: () => unknown): string | undefined {
   }
 }
 
-export function startFormErrors(form: StartForm): Partial<Record<'share' | 'user' | 'iperf' | 'profiles', string>> {
-  const errors: Partial<Record<'share' | 'user' | 'iperf' | 'profiles', string>> = {};
+/** What is wrong with where and as whom (the Start and Capacity forms both ask). */
+export function loginErrors(form: { readonly share: string; readonly user: string; readonly iperf: string }): Partial<Record<'share' | 'user' | 'iperf', string>> {
+  const errors: Partial<Record<'share' | 'user' | 'iperf', string>> = {};
   const share = form.share.trim() === '' ? 'Enter a share: \\\\server\\share, //server/share or smb://server/share.' : messageOf(() => parseSharePath(form.share));
   if (share) errors.share = share;
   if (form.user.trim() === '') errors.user = 'Enter the user name to log in with.';
   const iperf = form.iperf.trim() === '' ? undefined : messageOf(() => parseHostPort(form.iperf, IPERF_PORT));
   if (iperf) errors.iperf = iperf;
+  return errors;
+}
+
+export function startFormErrors(form: StartForm): Partial<Record<'share' | 'user' | 'iperf' | 'profiles', string>> {
+  const errors: Partial<Record<'share' | 'user' | 'iperf' | 'profiles', string>> = loginErrors(form);
   if (form.profiles.length === 0) errors.profiles = 'Choose at least one client generation.';
   return errors;
 }
 
-export function toAssessInput(form: StartForm): AssessInput {
+/** Where and as whom, as the contract takes it (the Start and Capacity forms both give it). */
+export function loginInput(form: { readonly share: string; readonly user: string; readonly password: string; readonly domain: string; readonly iperf: string }) {
   return {
     share: form.share.trim(),
     user: form.user.trim(),
     password: form.password,
     ...(form.domain.trim() === '' ? {} : { domain: form.domain.trim() }),
     ...(form.iperf.trim() === '' ? {} : { iperf: form.iperf.trim() }),
+  };
+}
+
+export function toAssessInput(form: StartForm): AssessInput {
+  return {
+    ...loginInput(form),
     profiles: [...form.profiles],
     server: form.server,
     quick: form.quick,
