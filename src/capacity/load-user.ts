@@ -33,10 +33,15 @@ export class LoadUser {
   private failureText: string | undefined;
   private loop: Promise<void> | undefined;
 
+  /** The person's TCP connection, as the kernel lists it (kept: a closed socket forgets its port). */
+  readonly localPort: number;
+
   private constructor(
     readonly spec: LoadUserSpec,
     readonly session: SmbSession,
-  ) {}
+  ) {
+    this.localPort = session.connection.endpoints.localPort;
+  }
 
   /** Logs the person on (their own connection) and lays down their file. */
   static async open(share: SharePath, credentials: SmbCredentials, spec: LoadUserSpec, signal?: AbortSignal): Promise<LoadUser> {
@@ -106,11 +111,6 @@ export class LoadUser {
 
   get running(): boolean {
     return this.loop !== undefined && this.failureText === undefined;
-  }
-
-  /** The person's TCP connection, as the kernel lists it. */
-  get localPort(): number {
-    return this.session.connection.endpoints.localPort;
   }
 
   /** Waits for the loop to notice its stop, then logs off. Never throws. */

@@ -78,22 +78,28 @@ const CLEANUP_TIMEOUT_MS = 10_000;
 /** How often the live aggregate is reported. */
 const LIVE_INTERVAL_MS = 500;
 
-/** Each person's counted bytes: the kernel's per-connection counter where there is one for all of them, else completed requests. */
+/** Each person's counted bytes: the kernel's counter of their connection where it lists one, and their completed requests. */
 interface Snapshot {
   readonly atMs: number;
-  readonly tcp: ReadonlyMap<number, number> | undefined;
+  readonly tcp: readonly (number | undefined)[];
   readonly requests: readonly number[];
 }
 
 async function snapshot(users: readonly LoadUser[], port: number): Promise<Snapshot> {
   const connections = await sampleConnectionsTo(port);
   const atMs = performance.now();
-  const counted = users.map((user) => {
+  const tcp = users.map((user) => {
     const sample = connections?.get(user.localPort);
     return user.spec.op === 'read' ? sample?.bytesReceived : sample?.bytesAcked;
   });
-  const tcp = counted.every((bytes) => bytes !== undefined) ? new Map(users.map((user, index) => [user.localPort, counted[index] ?? 0])) : undefined;
   return { atMs, tcp, requests: users.map((user) => user.recorder.bytes) };
+}
+
+/** A person's bytes between two snapshots: by their connection's counter when both list it (a connection that died has none). */
+function countedBytes(before: Snapshot, after: Snapshot, index: number): { readonly bytes: number; readonly byTcp: boolean } {
+  const [from, to] = [before.tcp[index], after.tcp[index]];
+  if (from !== undefined && to !== undefined) return { bytes: to - from, byTcp: true };
+  return { bytes: (after.requests[index] ?? 0) - (before.requests[index] ?? 0), byTcp: false };
 }
 
 function stepUsers(request: CapacityRequest, from: number, to: number, root: string): { index: number; op: Op; path: string }[] {
@@ -172,11 +178,10 @@ export async function measureCapacity(request: CapacityRequest, options: { reado
         clearInterval(live);
       }
       const after = await snapshot(users, request.share.port);
-      const byTcp = before.tcp !== undefined && after.tcp !== undefined;
-      const perUser = users.map((user, index): MeasuredUser => {
-        const bytes = byTcp ? (after.tcp?.get(user.localPort) ?? 0) - (before.tcp?.get(user.localPort) ?? 0) : (after.requests[index] ?? 0) - (before.requests[index] ?? 0);
-        return { user: user.spec.index, op: user.spec.op, bytes, ...(user.failure === undefined ? {} : { failed: user.failure }) };
-      });
+      const counted = users.map((_, index) => countedBytes(before, after, index));
+      const perUser = users.map((user, index): MeasuredUser => ({ user: user.spec.index, op: user.spec.op, bytes: counted[index]?.bytes ?? 0, ...(user.failure === undefined ? {} : { failed: user.failure }) }));
+      // Counted by the kernel when every person still copying was (those who stopped moved nothing more).
+      const byTcp = users.every((user, index) => user.failure !== undefined || counted[index]?.byTcp === true);
       measured.push({ users: target, measuredBy: byTcp ? 'tcp' : 'requests', seconds: (after.atMs - before.atMs) / 1000, perUser, latency });
     }
     const { dialect, signing, encryption } = observer.negotiated;
