@@ -2,6 +2,7 @@
 // step, each on a connection of their own; a person whose file disappears
 // fails alone; a cancel and the end of a run both leave the share as it was.
 
+import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { createLocalApi } from '../assess/local-api.js';
 import { CapacityResultSchema } from '../contract/capacity.js';
 import { SambaServer } from '../lab/samba.js';
 import { SmbError } from '../smb/errors.js';
+import { sampleConnectionsTo } from '../smb/tcp-info.js';
 import { measureCapacity } from './run-capacity.js';
 
 describe('capacity against smbd', () => {
@@ -68,6 +70,40 @@ describe('capacity against smbd', () => {
     expect(last?.perUser[0]?.failed).toMatch(/No such file/);
     // The others copied on, the newcomer too.
     expect(last?.perUser.slice(1).every((user) => user.failed === undefined && user.bytes > 0)).toBe(true);
+    expect(server.shareContents()).toEqual([]);
+  }, 60_000);
+
+  it.skipIf(process.platform !== 'linux')("goes on when a person's connection dies, and counts the others by their own connections", async () => {
+    // The observer's connection is the one open while the run samples idle round trips; a person's is any other.
+    let observerPorts: Set<number> | undefined;
+    let cut: number | undefined;
+    let cutting: Promise<void> | undefined;
+    const measured = await measureCapacity(
+      { ...base(), op: 'read', steps: [2, 3], fileBytes: 1024 * 1024 },
+      {
+        onProgress: (event) => {
+          if (event.phase === 'idle' && !observerPorts) {
+            cutting = sampleConnectionsTo(server.share.port).then((connections) => void (observerPorts = new Set(connections?.keys())));
+          }
+          if (event.phase !== 'measure' || event.step !== 1 || cut !== undefined) return;
+          cut = -1;
+          cutting = (async () => {
+            const people = [...((await sampleConnectionsTo(server.share.port))?.keys() ?? [])].filter((port) => !observerPorts?.has(port));
+            cut = people[0];
+            // The kernel destroys the socket (ss -K): to the person's session, a connection reset by the path.
+            if (cut !== undefined) spawnSync('ss', ['-K', 'state', 'established', `( sport = :${cut} and dport = :${server.share.port} )`]);
+          })();
+        },
+      },
+    );
+    await cutting;
+    expect(cut).toBeGreaterThan(0);
+    const last = measured.steps.at(-1);
+    const failed = last?.perUser.filter((user) => user.failed !== undefined) ?? [];
+    expect(failed).toHaveLength(1);
+    // The others, the newcomer too, copied on and were counted by their own connections' counters.
+    expect(last?.perUser.filter((user) => user.failed === undefined).every((user) => user.bytes > 0)).toBe(true);
+    expect(last?.measuredBy).toBe('tcp');
     expect(server.shareContents()).toEqual([]);
   }, 60_000);
 
