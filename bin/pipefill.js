@@ -1,5 +1,6 @@
-#!/usr/bin/env node
-// The installed `pipefill` command. It runs the built CLI in dist/ (`npm run build`).
+#!/usr/bin/env -S node --no-memory-reducer
+// The installed `pipefill` command. It runs the built CLI in dist/ (`npm run build`),
+// in a Node started with the engine's V8 flags (src/platform/engine-flags.ts says why).
 import { existsSync } from 'node:fs';
 
 if (!existsSync(new URL('../dist/cli/bin.js', import.meta.url))) {

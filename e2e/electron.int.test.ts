@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { _electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { electronBinary, hasDisplay } from '../src/platform/desktop.js';
+import { ENGINE_NODE_FLAGS } from '../src/platform/engine-flags.js';
 import { screenshot } from './support.js';
 
 const binary = electronBinary();
@@ -16,7 +17,7 @@ else if (!display) console.warn('SKIPPED: the Electron e2e test: no display (run
 describe.skipIf(!binary || !display)('Electron shell', () => {
   it('opens the app and answers over IPC', async () => {
     const root = fileURLToPath(new URL('..', import.meta.url));
-    const app = await _electron.launch({ executablePath: binary ?? '', args: [root] });
+    const app = await _electron.launch({ executablePath: binary ?? '', args: [`--js-flags=${ENGINE_NODE_FLAGS.join(' ')}`, root] }); // as `npm start` launches it
     try {
       const window = await app.firstWindow();
       await window.getByRole('heading', { name: 'Start' }).waitFor();

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
+import { ENGINE_NODE_FLAGS } from '../src/platform/engine-flags.js';
 import { chromiumPath, CHROMIUM_FLAGS } from '../src/report/pdf.js';
 
 export const CHROMIUM = chromiumPath() ?? '/usr/bin/chromium';
@@ -26,7 +27,7 @@ export interface WebMode {
 /** Starts `pipefill ui --no-open --demo` and waits (at most 30 s) for the address it prints. */
 export function startWebMode(): Promise<WebMode> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'ui', '--no-open', '--demo'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...ENGINE_NODE_FLAGS, CLI, 'ui', '--no-open', '--demo'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {

@@ -18,6 +18,8 @@ ensureNodeModules();
 ensureBuild();
 
 const { electronBinary, electronDownloadDecision, hasDisplay } = await import('../dist/platform/desktop.js');
+// Electron's main process runs the copies: it gets the engine's V8 flags, as this process did from `npm start` (src/platform/engine-flags.ts).
+const { ENGINE_NODE_FLAGS } = await import('../dist/platform/engine-flags.js');
 const failedMarker = join(root, 'node_modules', '.pipefill-electron-download-failed');
 let why;
 const decision = electronDownloadDecision({
@@ -41,7 +43,7 @@ if (decision.attempt) {
 const electron = electronBinary();
 if (electron && hasDisplay()) {
   process.stderr.write('pipefill: starting the desktop app (Electron)\n');
-  const run = spawnSync(electron, [root], { stdio: 'inherit' });
+  const run = spawnSync(electron, [`--js-flags=${ENGINE_NODE_FLAGS.join(' ')}`, root], { stdio: 'inherit' });
   process.exit(run.status ?? 1);
 }
 process.stderr.write(

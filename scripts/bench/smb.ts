@@ -15,6 +15,7 @@ import { chmodSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLoopbackServers } from '../../src/lab/loopback-servers.js';
 import { withAuthenticationFile, withAuthenticationFileWhile } from '../../src/lab/smbclient-auth.js';
+import { ENGINE_NODE_FLAGS } from '../../src/platform/engine-flags.js';
 import { freshDirectory } from '../../src/platform/safe-file.js';
 import type { SambaServer } from '../../src/lab/samba.js';
 import { SambaServer as Samba } from '../../src/lab/samba.js';
@@ -156,7 +157,7 @@ try {
   const cliCopyTest = (op: 'read' | 'write') => {
     const run = spawnSync(
       process.execPath,
-      [join(root, 'dist/cli/bin.js'), 'copy-test', '--share', `//${server.share.host}:${server.share.port}/${server.share.share}`, '--user', server.credentials.user, '--password-env', 'PIPEFILL_BENCH_PASSWORD', '--profile', 'pipefill-max', '--op', op, '--workload', `file:${FILE_BYTES / 2 ** 20}MiB`, '--no-verify', '--json'],
+      [...ENGINE_NODE_FLAGS, join(root, 'dist/cli/bin.js'), 'copy-test', '--share', `//${server.share.host}:${server.share.port}/${server.share.share}`, '--user', server.credentials.user, '--password-env', 'PIPEFILL_BENCH_PASSWORD', '--profile', 'pipefill-max', '--op', op, '--workload', `file:${FILE_BYTES / 2 ** 20}MiB`, '--no-verify', '--json'],
       { env: { ...process.env, PIPEFILL_BENCH_PASSWORD: server.credentials.password }, encoding: 'utf8' },
     );
     if (run.status !== 0) throw new Error(`pipefill copy-test failed: ${run.stderr}`);
@@ -248,7 +249,7 @@ try {
   const capacityCli = () => {
     const run = spawnSync(
       process.execPath,
-      [join(root, 'dist/cli/bin.js'), 'capacity', '--share', `//${server.share.host}:${server.share.port}/${server.share.share}`, '--user', server.credentials.user, '--password-env', 'PIPEFILL_BENCH_PASSWORD', '--profile', 'pipefill-max', '--op', 'read', '--clients', String(PEOPLE), '--file-size', `${PERSON_BYTES / 2 ** 20}MiB`, '--seconds', '4', '--warmup', '1', '--json'],
+      [...ENGINE_NODE_FLAGS, join(root, 'dist/cli/bin.js'), 'capacity', '--share', `//${server.share.host}:${server.share.port}/${server.share.share}`, '--user', server.credentials.user, '--password-env', 'PIPEFILL_BENCH_PASSWORD', '--profile', 'pipefill-max', '--op', 'read', '--clients', String(PEOPLE), '--file-size', `${PERSON_BYTES / 2 ** 20}MiB`, '--seconds', '4', '--warmup', '1', '--json'],
       { env: { ...process.env, PIPEFILL_BENCH_PASSWORD: server.credentials.password }, encoding: 'utf8' },
     );
     if (run.status !== 0) throw new Error(`pipefill capacity failed: ${run.stderr}`);

@@ -21,6 +21,7 @@ import { clientProfile, predictTransfer, serverProfile } from '../model/predict.
 import type { ServerProfile } from '../model/server-profiles.js';
 import { formatDuration, formatRate } from '../model/units.js';
 import { parseWorkload } from '../model/workloads.js';
+import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
 import { freshDirectory } from '../platform/safe-file.js';
 import { PatternSource } from '../smb/pattern.js';
 import { withAuthenticationFile } from './smbclient-auth.js';
@@ -102,13 +103,14 @@ function smbclientMbps(state: LabState, localFile: string): { read: number; writ
   return { write: rates[0] ?? NaN, read: rates[1] ?? NaN };
 }
 
-/** The built CLI, which runs inside the branch namespace (the same path from src/lab and dist/lab). */
+/** The built CLI, which runs inside the branch namespace (the same path from src/lab and dist/lab), started as `pipefill` starts it. */
 const cliEntry = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const cli = [...ENGINE_NODE_FLAGS, cliEntry];
 
 /** The built CLI's `assess` in the branch namespace against a share in the datacenter, with iperf3 there; its report and wall time. */
 export function assessInLab(state: LabState, share: string, password: string, extra: readonly string[]): { report: Report; seconds: number } {
   const started = Date.now();
-  const run = inBranch(state, process.execPath, [cliEntry, 'assess', '--share', share, '--user', 'pipefill', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`, '--server', 'samba', '--json', ...extra], {
+  const run = inBranch(state, process.execPath, [...cli, 'assess', '--share', share, '--user', 'pipefill', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`, '--server', 'samba', '--json', ...extra], {
     env: { ...process.env, PIPEFILL_LAB_PASSWORD: password },
     timeoutMs: 400_000,
   });
@@ -121,7 +123,7 @@ export function assessInLab(state: LabState, share: string, password: string, ex
 export function capacityInLab(state: LabState, extra: readonly string[]): { result: CapacityResult; seconds: number } {
   const { share, user, password } = labEndpoints(state);
   const started = Date.now();
-  const run = inBranch(state, process.execPath, [cliEntry, 'capacity', '--share', share ?? '', '--user', user ?? '', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`, '--json', ...extra], {
+  const run = inBranch(state, process.execPath, [...cli, 'capacity', '--share', share ?? '', '--user', user ?? '', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`, '--json', ...extra], {
     env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '' },
     timeoutMs: 600_000,
   });
@@ -131,7 +133,7 @@ export function capacityInLab(state: LabState, extra: readonly string[]): { resu
 
 export function copyTest(state: LabState, profile: ClientProfileId, op: Op, workload: string): { seconds: number; bytes: number } {
   const { share, user, password } = labEndpoints(state);
-  const run = inBranch(state, process.execPath, [cliEntry, 'copy-test', '--share', share ?? '', '--user', user ?? '', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--profile', profile, '--op', op, '--workload', workload, '--json'], {
+  const run = inBranch(state, process.execPath, [...cli, 'copy-test', '--share', share ?? '', '--user', user ?? '', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--profile', profile, '--op', op, '--workload', workload, '--json'], {
     env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '' },
     timeoutMs: 600_000,
   });

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
 import type { LabLink, LabState } from './wan-lab.js';
 import { DATACENTER_ADDRESS, LAB_STATE_DIR, forwarderStats, handshakeTimesMs, inBranch, IPERF_PORT, labDown, labUp, median, readLabStates } from './wan-lab.js';
 
@@ -80,7 +81,7 @@ describe.skipIf(!canRunLab)('WAN lab fidelity', () => {
     const probed = await withLab(
       { bandwidthBitsPerSecond, rttMs },
       (state) => {
-        const run = inBranch(state, process.execPath, [cli, 'probe', '--share', `//${DATACENTER_ADDRESS}/share`, '--user', 'pipefill', '--password-env', 'PW', '--seconds', '4', '--json', ...(method === 'iperf3' ? ['--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`] : [])], {
+        const run = inBranch(state, process.execPath, [...ENGINE_NODE_FLAGS, cli, 'probe', '--share', `//${DATACENTER_ADDRESS}/share`, '--user', 'pipefill', '--password-env', 'PW', '--seconds', '4', '--json', ...(method === 'iperf3' ? ['--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`] : [])], {
           env: { ...process.env, PW: state.samba?.password ?? '' },
         });
         if (run.status !== 0) throw new Error(run.stderr);

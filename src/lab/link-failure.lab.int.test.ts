@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CopyTestResult } from '../contract/copy-test.js';
 import { pathEvents } from '../contract/report-views.js';
+import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
 import { SILENCE_TIMEOUT_MS } from '../smb/connection.js';
 import type { LabState } from './wan-lab.js';
 import { changeLink, DATACENTER_ADDRESS, IPERF_PORT, labDown, labEndpoints, labUp } from './wan-lab.js';
@@ -39,7 +40,7 @@ interface Run {
 function pipefill(state: LabState, args: readonly string[]): { child: ChildProcess; done: Promise<Run> } {
   const { password } = labEndpoints(state);
   const started = performance.now();
-  const child = spawn('ip', ['netns', 'exec', state.branch, process.execPath, cli, ...args], {
+  const child = spawn('ip', ['netns', 'exec', state.branch, process.execPath, ...ENGINE_NODE_FLAGS, cli, ...args], {
     env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
