@@ -190,11 +190,14 @@ function checkedCongestion(congestion: string): string {
   return congestion;
 }
 
-/** The congestion control of a lab namespace's route to its peer: its sockets to the other side use it, whatever the namespace's default. */
-function setRouteCongestion(namespace: string, congestion: string): void {
+/**
+ * The congestion control of a lab namespace's route to its peer: its sockets to the other side use it, whatever the namespace's default.
+ * `ackEverySegment` adds the route's `quickack 1`: its sockets ACK each segment as it arrives, whether or not their process has read it.
+ */
+function setRouteCongestion(namespace: string, congestion: string, ackEverySegment = false): void {
   checkedCongestion(congestion);
   const [peer, local] = namespace.startsWith(`${NAMESPACE_PREFIX}dc-`) ? [BRANCH_ADDRESS, DATACENTER_ADDRESS] : [DATACENTER_ADDRESS, BRANCH_ADDRESS];
-  run('ip', ['-n', namespace, 'route', 'replace', peer, 'dev', DEVICE, 'proto', 'kernel', 'scope', 'link', 'src', local, 'congctl', congestion]);
+  run('ip', ['-n', namespace, 'route', 'replace', peer, 'dev', DEVICE, 'proto', 'kernel', 'scope', 'link', 'src', local, 'congctl', congestion, ...(ackEverySegment ? ['quickack', '1'] : [])]);
 }
 
 /** Brings a lab up. On any failure it removes what it made. */
@@ -384,12 +387,15 @@ export function median(values: readonly number[]): number {
 /**
  * Sets a lab namespace's congestion control: its default (new sockets take
  * it; net.ipv4 sysctls are per namespace) and its route to the other side,
- * which the lab's servers' sockets follow (SERVER_CONGESTION).
+ * which the lab's servers' sockets follow (SERVER_CONGESTION). With
+ * `ackEverySegment`, that route's sockets also ACK every segment at once
+ * (see setRouteCongestion), for tests that must not see this machine's
+ * scheduling in the ACK stream (src/lab/queue.lab.int.test.ts says why).
  */
-export function setCongestion(namespace: string, congestion: string): void {
+export function setCongestion(namespace: string, congestion: string, options: { readonly ackEverySegment?: boolean } = {}): void {
   checkedCongestion(congestion);
   run('ip', ['netns', 'exec', namespace, 'sysctl', '-q', '-w', `net.ipv4.tcp_congestion_control=${congestion}`]);
-  setRouteCongestion(namespace, congestion);
+  setRouteCongestion(namespace, congestion, options.ackEverySegment ?? false);
 }
 
 const ALLOWED_CONGESTION = '/proc/sys/net/ipv4/tcp_allowed_congestion_control';
