@@ -210,6 +210,9 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     const text = readFileSync(await saved.path(), 'utf8');
     expect(CapacityResultSchema.parse(JSON.parse(text)).steps.map((step) => step.users)).toEqual([1, 3]);
     expect(text).not.toMatch(/"password"/);
+    // The readiness review in Reports carries it beside the demo share's assessment.
+    await page.getByRole('button', { name: 'Reports', exact: true }).click();
+    await expect.poll(() => page.locator('[data-testid="readiness"]').textContent()).toMatch(/People copying at once[\s\S]*30 people copying at once get/);
     expect(errors).toEqual([]);
   }, 180_000);
 });

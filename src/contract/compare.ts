@@ -2,7 +2,9 @@
 // "dirset<5min@win10-smb3" (the 1 GiB TR-3869 directory copy, read and
 // written, under five minutes with Windows 10). Each site's time is the
 // model's for that test on the path its assessment measured; a failing site
-// gets the change that would make it pass, when one does. Pure.
+// gets the change that would make it pass, when one does. A capacity run of
+// the same share (`pipefill capacity --target`) adds how many people can copy
+// there at once against the target set for it. Pure.
 
 import { recommend } from '../advice/recommend.js';
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
@@ -10,6 +12,7 @@ import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
 import { PipefillInputError } from '../model/errors.js';
 import { predict } from '../model/predict.js';
 import { formatDuration, parseTimeMs } from '../model/units.js';
+import type { CapacityResult } from './capacity.js';
 import { observationsFromReport } from './recommend.js';
 import type { Report } from './report.js';
 
@@ -52,12 +55,34 @@ export interface SiteVerdict {
   readonly passes: boolean;
   /** For a failing site: the change that would make it pass, or why none does. */
   readonly fix?: string;
+  /** The latest capacity run of this share that was given: its readiness against its own target, when it had one. */
+  readonly capacity?: CapacityVerdict;
+}
+
+export interface CapacityVerdict {
+  readonly startedAt: string;
+  /** Null when the run was made without a target: only its peak then. */
+  readonly met: boolean | null;
+  readonly text: string;
 }
 
 export interface Comparison {
   readonly target: ReadinessTarget;
   /** Slowest first. */
   readonly sites: readonly SiteVerdict[];
+  /** Shares of capacity runs given without an assessment of the same share (no site row to carry them). */
+  readonly capacityWithoutAssessment: readonly string[];
+}
+
+/** Shares compare as the same site whatever their slashes and case (//HOST/share and \\\\HOST\\share are one). */
+function siteKey(share: string): string {
+  return share.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
+}
+
+function capacityVerdict(run: CapacityResult): CapacityVerdict {
+  if (run.readiness) return { startedAt: run.startedAt, met: run.readiness.met, text: run.readiness.text };
+  const { peakMbps, peakUsers } = run.knee;
+  return { startedAt: run.startedAt, met: null, text: `No target set; at most ${peakMbps.toFixed(1)} Mb/s together, with ${peakUsers} ${peakUsers === 1 ? 'person' : 'people'} copying at once.` };
 }
 
 const testLabel = (op: Op, workload: string) => `${op} ${workload}`;
@@ -79,6 +104,22 @@ function siteVerdict(report: Report, target: ReadinessTarget): SiteVerdict {
   return { ...base, passes: false, fix: `No setting is enough${best}: the path itself must improve (more bandwidth or a shorter round trip), or the copy must be smaller.` };
 }
 
-export function compareSites(reports: readonly Report[], target: ReadinessTarget): Comparison {
-  return { target, sites: reports.map((report) => siteVerdict(report, target)).sort((a, b) => b.seconds - a.seconds) };
+export function compareSites(reports: readonly Report[], target: ReadinessTarget, capacityRuns: readonly CapacityResult[] = []): Comparison {
+  const latest = new Map<string, CapacityResult>();
+  for (const run of capacityRuns) {
+    const key = siteKey(run.share);
+    const seen = latest.get(key);
+    if (!seen || Date.parse(run.startedAt) > Date.parse(seen.startedAt)) latest.set(key, run);
+  }
+  const assessed = new Set(reports.map((report) => siteKey(report.target.share)));
+  const sites = reports.map((report) => {
+    const verdict = siteVerdict(report, target);
+    const run = latest.get(siteKey(report.target.share));
+    return run ? { ...verdict, capacity: capacityVerdict(run) } : verdict;
+  });
+  return {
+    target,
+    sites: sites.sort((a, b) => b.seconds - a.seconds),
+    capacityWithoutAssessment: [...latest.values()].filter((run) => !assessed.has(siteKey(run.share))).map((run) => run.share),
+  };
 }

@@ -11,6 +11,8 @@ import { csvField } from '../contract/csv.js';
 import { pathEvents, pipeFor } from '../contract/report-views.js';
 import { reportCsv } from './csv.js';
 import { reportHtml } from './html.js';
+import { CAPACITY_FIXTURE } from '../test-support/capacity-fixture.js';
+import { formatComparison } from '../cli/commands/report.js';
 
 const fixture = (name: string): Report => ReportSchema.parse(JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')));
 const slow = fixture('lab-52mbit-75ms.json');
@@ -106,6 +108,24 @@ describe('branch readiness', () => {
   it('says when no setting is enough', () => {
     const result = compareSites([slow], parseTarget('file/read<2s@win10-smb3'));
     expect(result.sites[0]?.fix).toMatch(/No setting is enough/);
+  });
+
+  it("carries the latest capacity run of each site's share, whatever its slashes and case, and names runs with no site", () => {
+    const target = { users: 30, perUserMbps: 5, addedLatencyMs: 50 };
+    const older = { ...CAPACITY_FIXTURE, share: '\\\\10.77.0.2\\SHARE', startedAt: '2026-11-20T09:00:00.000Z', readiness: { target, met: true, basis: 'measured' as const, text: 'older run: met.' } };
+    const latest = { ...CAPACITY_FIXTURE, share: '//10.77.0.2/share', startedAt: '2026-11-23T09:00:00.000Z' };
+    const untargeted = { ...CAPACITY_FIXTURE, share: '//elsewhere/data', readiness: null };
+    const result = compareSites([slow], parseTarget('dirset<5min@win10-smb3'), [older, latest, untargeted]);
+    expect(result.sites[0]?.capacity).toEqual({ startedAt: latest.startedAt, met: false, text: latest.readiness?.text });
+    expect(result.capacityWithoutAssessment).toEqual(['//elsewhere/data']);
+    const text = formatComparison(result);
+    expect(text).toMatch(/people at once/);
+    expect(text).toMatch(/FAILS\s+NOT MET/);
+    expect(text).toContain(`//10.77.0.2/share (2026-11-23 09:00): ${latest.readiness?.text}`);
+    expect(text).toContain('Capacity runs with no assessment of the same share given: //elsewhere/data.');
+    // A run without a target still says what it found; without any run the table keeps its five columns.
+    expect(compareSites([slow], parseTarget('dirset<5min@win10-smb3'), [{ ...untargeted, share: slow.target.share }]).sites[0]?.capacity).toMatchObject({ met: null, text: expect.stringMatching(/^No target set; at most 146\.0 Mb\/s together, with 2 people/) });
+    expect(formatComparison(compareSites([slow], parseTarget('dirset<5min@win10-smb3')))).not.toMatch(/people at once/);
   });
 });
 

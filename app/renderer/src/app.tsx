@@ -8,9 +8,10 @@ import type { PipefillApi } from '../../../src/contract/api.js';
 import type { HostInfo } from '../../../src/contract/host-info.js';
 import type { Catalogue } from '../../../src/contract/plan.js';
 import { catalogue as localCatalogue } from '../../../src/contract/plan.js';
+import type { CapacityResult } from '../../../src/contract/capacity.js';
 import type { Report } from '../../../src/contract/report.js';
 import type { PlannerSettings } from './state/planner.js';
-import { mergeReports } from './state/compare.js';
+import { mergeCapacityRuns, mergeReports } from './state/compare.js';
 import { plannerHash, settingsFromHash, settingsFromPreset } from './state/planner.js';
 import { toCapacityInput } from './state/capacity.js';
 import { toUiError, useAssessment } from './state/use-assessment.js';
@@ -47,6 +48,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
   const [loadError, setLoadError] = useState<UiError | undefined>();
   const [planner, setPlanner] = useState<PlannerSettings>(sharedPlan ?? DEFAULT_PLANNER);
   const [reports, setReports] = useState<readonly Report[]>([]);
+  const [capacityRuns, setCapacityRuns] = useState<readonly CapacityResult[]>([]);
   const assessment = useAssessment(api);
   const capacity = useCapacity(api);
   // The Planner needs no service: its presets and the model run in the page.
@@ -113,10 +115,34 @@ export function App({ api }: { readonly api: PipefillApi }) {
           {view === 'results' && <ResultsView report={assessment.report} onStart={() => setView('start')} />}
           {view === 'recommendations' && <RecommendationsView api={api} catalogue={catalogue} report={assessment.report} planner={planner} />}
           {view === 'capacity' && (
-            <CapacityView catalogue={catalogue} host={host} phase={capacity.phase} run={capacity.run} result={capacity.result} error={capacity.error} onStart={(form) => void capacity.start(toCapacityInput(form))} onCancel={capacity.cancel} />
+            <CapacityView
+              catalogue={catalogue}
+              host={host}
+              phase={capacity.phase}
+              run={capacity.run}
+              result={capacity.result}
+              error={capacity.error}
+              onStart={(form) =>
+                void capacity.start(toCapacityInput(form)).then((result) => {
+                  // The Reports view's readiness review carries it beside the share's assessment.
+                  if (result) setCapacityRuns((current) => mergeCapacityRuns(current, [result]));
+                })
+              }
+              onCancel={capacity.cancel}
+            />
           )}
           {view === 'planner' && <PlannerView catalogue={plannerCatalogue} settings={planner} onChange={setPlanner} />}
-          {view === 'reports' && <ReportsView reports={reports} onOpen={(opened) => setReports((current) => mergeReports(current, opened))} onShow={showReport} />}
+          {view === 'reports' && (
+            <ReportsView
+              reports={reports}
+              capacityRuns={capacityRuns}
+              onOpen={(opened) => {
+                setReports((current) => mergeReports(current, opened.reports));
+                setCapacityRuns((current) => mergeCapacityRuns(current, opened.capacityRuns));
+              }}
+              onShow={showReport}
+            />
+          )}
         </ViewBoundary>
       </main>
     </div>

@@ -21,11 +21,12 @@ import { formatTable } from '../table.js';
 import { readReportFile } from './recommend.js';
 
 export const REPORT_USAGE = `pipefill report export r.json --format <html|pdf|csv|json> --out FILE   (an assessment's report or a capacity run)
-pipefill report compare a.json b.json ... [--target "dirset<5min@win10-smb3"] [--json]
+pipefill report compare a.json b.json ... [capacity.json ...] [--target "dirset<5min@win10-smb3"] [--json]
   export: one self-contained HTML file (charts inline, prints cleanly), a PDF printed by Chromium,
   CSV with one row per test copy, or the JSON document. compare: sites ranked slowest first by the
   model's time on each measured path; against a target (<dirset|file>[/read|/write]<<time>@<client>)
-  each site passes or fails, and a failing site gets the change that would make it pass.`;
+  each site passes or fails, and a failing site gets the change that would make it pass. A capacity run
+  (pipefill capacity --out) among the files adds to its share's row how many people can copy there at once.`;
 
 const EXPORT_OPTIONS = { format: { type: 'string' }, out: { type: 'string' } } as const;
 const COMPARE_OPTIONS = { target: { type: 'string' }, json: { type: 'boolean' } } as const;
@@ -78,21 +79,33 @@ function exportReport(argv: readonly string[], output: Output): void {
 
 export function formatComparison(comparison: Comparison): string {
   const { target, sites } = comparison;
+  const withCapacity = sites.some((site) => site.capacity);
+  const people = (site: Comparison['sites'][number]) => (site.capacity ? (site.capacity.met === null ? 'no target' : site.capacity.met ? 'met' : 'NOT MET') : '-');
   const table = formatTable(
-    ['site', 'RTT', 'bandwidth', 'time', 'verdict'],
-    sites.map((site) => [site.site, `${site.rttMs.toFixed(1)} ms`, formatRate(site.bandwidthMbps * 1e6), formatDuration(site.seconds * 1000), site.passes ? 'passes' : 'FAILS']),
-    ['left', 'right', 'right', 'right', 'left'],
+    ['site', 'RTT', 'bandwidth', 'time', 'verdict', ...(withCapacity ? ['people at once'] : [])],
+    sites.map((site) => [site.site, `${site.rttMs.toFixed(1)} ms`, formatRate(site.bandwidthMbps * 1e6), formatDuration(site.seconds * 1000), site.passes ? 'passes' : 'FAILS', ...(withCapacity ? [people(site)] : [])]),
+    ['left', 'right', 'right', 'right', 'left', ...(withCapacity ? (['left'] as const) : [])],
   );
   const fixes = sites.filter((site) => site.fix).map((site) => `${site.site}: ${site.fix}`);
+  const capacity = sites.filter((site) => site.capacity).map((site) => `${site.site} (${site.capacity?.startedAt.slice(0, 16).replace('T', ' ')}): ${site.capacity?.text}`);
+  const unmatched = comparison.capacityWithoutAssessment.length > 0 ? `\n\nCapacity runs with no assessment of the same share given: ${comparison.capacityWithoutAssessment.join(', ')}.` : '';
   const passing = sites.filter((site) => site.passes).length;
-  return `Target ${target.text}: ${passing} of ${sites.length} sites pass (model times for the full-size test on each measured path)\n\n${table}${fixes.length > 0 ? `\n\nTo pass:\n${fixes.map((fix) => `  ${fix}`).join('\n')}` : ''}`;
+  return `Target ${target.text}: ${passing} of ${sites.length} sites pass (model times for the full-size test on each measured path)\n\n${table}${fixes.length > 0 ? `\n\nTo pass:\n${fixes.map((fix) => `  ${fix}`).join('\n')}` : ''}${capacity.length > 0 ? `\n\nPeople copying at once (the latest capacity run of each share):\n${capacity.map((line) => `  ${line}`).join('\n')}` : ''}${unmatched}`;
 }
 
 function compare(argv: readonly string[], output: Output): void {
   const { values, positionals } = parseOptions(argv, COMPARE_OPTIONS, REPORT_USAGE);
   if (positionals.length === 0) throw new PipefillInputError('report compare takes one or more report files.', REPORT_USAGE);
   const target = parseTarget(optional(values, 'target') ?? DEFAULT_TARGET);
-  const comparison = compareSites(positionals.map((path) => readReportFile(path)), target);
+  // Capacity runs (pipefill capacity --out run.json) may sit among the reports: each joins its share's row.
+  const capacityRuns: CapacityResult[] = [];
+  const reports = positionals.flatMap((path) => {
+    const capacity = readCapacityFileIfOne(path);
+    if (capacity) capacityRuns.push(capacity);
+    return capacity ? [] : [readReportFile(path)];
+  });
+  if (reports.length === 0) throw new PipefillInputError('report compare needs at least one assessment report; capacity runs join the rows of their shares.', REPORT_USAGE);
+  const comparison = compareSites(reports, target, capacityRuns);
   if (values.json) printJson(output, comparison);
   else output.out(formatComparison(comparison));
 }

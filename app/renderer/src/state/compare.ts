@@ -1,9 +1,13 @@
 // The Reports view: saved assessments side by side, one row per site, ranked
-// by how long the chosen generation takes for the chosen test there. Pure.
+// by how long the chosen generation takes for the chosen test there, with
+// the capacity runs of the same shares beside them. Pure.
 
+import type { CapacityResult } from '../../../../src/contract/capacity.js';
+import { isCapacityDocument, parseCapacityText } from '../../../../src/contract/capacity.js';
 import type { Comparison } from '../../../../src/contract/compare.js';
 import { compareSites, parseTarget } from '../../../../src/contract/compare.js';
 import type { Report } from '../../../../src/contract/report.js';
+import { parseReportText } from '../../../../src/contract/report.js';
 import type { ClientProfileId, Op } from '../../../../src/model/client-profiles.js';
 
 export interface SiteRow {
@@ -17,17 +21,35 @@ export interface SiteRow {
   readonly headline: string;
 }
 
-/** The same assessment opened twice is one report (same share, same start time). */
-export function mergeReports(current: readonly Report[], opened: readonly Report[]): Report[] {
-  const key = (report: Report) => `${report.target.share}\n${report.startedAt}`;
+/** Adds what was opened to what is open; the same document opened twice (same share, same start time) counts once. */
+function mergeByShareAndStart<T>(current: readonly T[], opened: readonly T[], key: (item: T) => string): T[] {
   const seen = new Set(current.map(key));
   const merged = [...current];
-  for (const report of opened) {
-    if (seen.has(key(report))) continue;
-    seen.add(key(report));
-    merged.push(report);
+  for (const item of opened) {
+    if (seen.has(key(item))) continue;
+    seen.add(key(item));
+    merged.push(item);
   }
   return merged;
+}
+
+export function mergeReports(current: readonly Report[], opened: readonly Report[]): Report[] {
+  return mergeByShareAndStart(current, opened, (report) => `${report.target.share}\n${report.startedAt}`);
+}
+
+export function mergeCapacityRuns(current: readonly CapacityResult[], opened: readonly CapacityResult[]): CapacityResult[] {
+  return mergeByShareAndStart(current, opened, (run) => `${run.share}\n${run.startedAt}`);
+}
+
+/** A saved JSON file as what it holds: an assessment's report or a capacity run, checked against its schema. */
+export function openedDocument(text: string, name: string): { readonly report: Report } | { readonly capacity: CapacityResult } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined; // parseReportText says what is wrong with it
+  }
+  return isCapacityDocument(json) ? { capacity: parseCapacityText(text, name) } : { report: parseReportText(text, name) };
 }
 
 export function siteRows(reports: readonly Report[], profile: ClientProfileId, op: Op, workloadKind: 'file' | 'dirset'): SiteRow[] {
@@ -47,9 +69,9 @@ export function siteRows(reports: readonly Report[], profile: ClientProfileId, o
 }
 
 /** The readiness review for a target as typed: the comparison, or what is wrong with the target. */
-export function readiness(reports: readonly Report[], target: string): Comparison | { error: string } {
+export function readiness(reports: readonly Report[], target: string, capacityRuns: readonly CapacityResult[] = []): Comparison | { error: string } {
   try {
-    return compareSites(reports, parseTarget(target));
+    return compareSites(reports, parseTarget(target), capacityRuns);
   } catch (error) {
     return { error: error instanceof Error ? `${error.message}${'hint' in error ? ` ${String(error.hint)}` : ''}` : String(error) };
   }

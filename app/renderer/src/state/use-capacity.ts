@@ -17,7 +17,7 @@ export function useCapacity(api: PipefillApi) {
   const controller = useRef<AbortController | null>(null);
 
   const start = useCallback(
-    async (input: CapacityInput) => {
+    async (input: CapacityInput): Promise<CapacityResult | undefined> => {
       controller.current?.abort();
       const own = new AbortController();
       controller.current = own;
@@ -28,9 +28,11 @@ export function useCapacity(api: PipefillApi) {
         const finished = await api.capacity(input, { signal: own.signal, onProgress: (event) => setRun((state) => applyCapacityProgress(state, event, performance.now())) });
         setResult(finished);
         setPhase('done');
+        return finished;
       } catch (caught) {
         setPhase(own.signal.aborted ? 'cancelled' : 'failed');
         setError(toUiError(caught));
+        return undefined;
       } finally {
         if (controller.current === own) controller.current = null;
       }

@@ -1,52 +1,57 @@
-// Reports: open saved assessments and compare sites, slowest first, for the
-// generation and test a readiness review cares about.
+// Reports: open saved assessments (and capacity runs) and compare sites,
+// slowest first, for the generation and test a readiness review cares about.
 
 import { useMemo, useState } from 'react';
+import type { CapacityResult } from '../../../../src/contract/capacity.js';
 import type { Report } from '../../../../src/contract/report.js';
-import { checkReportSize, parseReportText } from '../../../../src/contract/report.js';
+import { checkReportSize } from '../../../../src/contract/report.js';
 import type { ClientProfileId, Op } from '../../../../src/model/client-profiles.js';
 import { CLIENT_PROFILE_IDS } from '../../../../src/model/client-profiles.js';
 import { formatDuration, formatRate } from '../../../../src/model/units.js';
-import { readiness } from '../state/compare.js';
-import { siteRows } from '../state/compare.js';
+import { openedDocument, readiness, siteRows } from '../state/compare.js';
 import { LAYER_LABELS } from '../state/results.js';
 
 export interface ReportsViewProps {
   readonly reports: readonly Report[];
-  readonly onOpen: (reports: readonly Report[]) => void;
+  /** Capacity runs made in this session or opened here: each joins its share's readiness row. */
+  readonly capacityRuns: readonly CapacityResult[];
+  readonly onOpen: (opened: { readonly reports: readonly Report[]; readonly capacityRuns: readonly CapacityResult[] }) => void;
   readonly onShow: (report: Report) => void;
 }
 
-export function ReportsView({ reports, onOpen, onShow }: ReportsViewProps) {
+export function ReportsView({ reports, capacityRuns, onOpen, onShow }: ReportsViewProps) {
   const [profile, setProfile] = useState<ClientProfileId>('win10-smb3');
   const [op, setOp] = useState<Op>('write');
   const [kind, setKind] = useState<'file' | 'dirset'>('dirset');
   const [errors, setErrors] = useState<string[]>([]);
   const [target, setTarget] = useState('dirset<5min@win10-smb3');
   const rows = useMemo(() => siteRows(reports, profile, op, kind), [reports, profile, op, kind]);
-  const review = useMemo(() => readiness(reports, target), [reports, target]);
+  const review = useMemo(() => readiness(reports, target, capacityRuns), [reports, target, capacityRuns]);
+  const withCapacity = !('error' in review) && review.sites.some((site) => site.capacity);
 
   const open = async (files: FileList | null) => {
     if (!files) return;
-    const opened: Report[] = [];
+    const opened = { reports: [] as Report[], capacityRuns: [] as CapacityResult[] };
     const failed: string[] = [];
     for (const file of Array.from(files)) {
       try {
         checkReportSize(file.size, file.name);
-        opened.push(parseReportText(await file.text(), file.name));
+        const document = openedDocument(await file.text(), file.name);
+        if ('report' in document) opened.reports.push(document.report);
+        else opened.capacityRuns.push(document.capacity);
       } catch (error) {
         failed.push(error instanceof Error ? error.message : String(error));
       }
     }
     setErrors(failed);
-    if (opened.length > 0) onOpen(opened);
+    if (opened.reports.length > 0 || opened.capacityRuns.length > 0) onOpen(opened);
   };
 
   return (
     <>
       <h2>Reports</h2>
       <section className="panel">
-        <label htmlFor="open-reports">Open saved reports (JSON)</label>
+        <label htmlFor="open-reports">Open saved reports or capacity runs (JSON)</label>
         <input id="open-reports" type="file" accept="application/json,.json" multiple onChange={(e) => void open(e.target.files)} />
         {errors.map((error) => (
           <p className="error" key={error}>
@@ -90,6 +95,7 @@ export function ReportsView({ reports, onOpen, onShow }: ReportsViewProps) {
                   <th className="num">Time</th>
                   <th>Verdict</th>
                   <th>To pass</th>
+                  {withCapacity && <th>People copying at once</th>}
                 </tr>
               </thead>
               <tbody>
@@ -99,11 +105,13 @@ export function ReportsView({ reports, onOpen, onShow }: ReportsViewProps) {
                     <td className="num">{formatDuration(site.seconds * 1000)}</td>
                     <td className={site.passes ? 'verdict-as-expected' : 'verdict-slower-than-expected'}>{site.passes ? 'passes' : 'fails'}</td>
                     <td>{site.fix ?? ''}</td>
+                    {withCapacity && <td className={site.capacity?.met === true ? 'verdict-as-expected' : site.capacity?.met === false ? 'verdict-slower-than-expected' : undefined}>{site.capacity?.text ?? ''}</td>}
                   </tr>
                 ))}
               </tbody>
             </table>
           )}
+          {!('error' in review) && review.capacityWithoutAssessment.length > 0 && <p className="hint">Capacity runs with no assessment of the same share open: {review.capacityWithoutAssessment.join(', ')}.</p>}
         </section>
       )}
       <section className="panel">
