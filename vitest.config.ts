@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { ENGINE_NODE_FLAGS } from './src/platform/engine-flags.js';
 
 export default defineConfig({
   test: {
@@ -9,5 +10,8 @@ export default defineConfig({
     // targets are met in the benchmarks, not here.
     fileParallelism: true,
     testTimeout: 20_000,
+    // Tests that drive copies in their own process run them as the product
+    // does: with the engine's V8 flags (src/platform/engine-flags.ts).
+    execArgv: [...ENGINE_NODE_FLAGS],
   },
 });

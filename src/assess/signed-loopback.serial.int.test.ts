@@ -44,7 +44,7 @@ describe('assess against smbd with server signing = mandatory', () => {
     expect(report.protectionCheck).toMatchObject({ ran: false });
     // On loopback the CPU paces every copy; AES-CMAC costs several times AES-GMAC per byte, and the diagnosis says so.
     const cifsRead = report.diagnosis.findings.find((f) => f.profile === 'linux-cifs' && f.op === 'read' && f.workload.startsWith('file:'));
-    console.log(`signed loopback: linux-cifs read ${cifsRead?.measuredMbps.toFixed(0)} Mb/s, limited by ${cifsRead?.limitedBy}`);
+    console.log(`signed loopback: linux-cifs read ${cifsRead?.measuredMbps.toFixed(0)} Mb/s, limited by ${cifsRead?.limitedBy}, ${((cifsRead?.measuredSeconds ?? NaN) / (cifsRead?.explainedSeconds ?? NaN)).toFixed(2)}x the time that explains it`);
     expect(cifsRead?.limitedBy).toBe('signing');
     expect(cifsRead?.sentence).toMatch(/AES-128-CMAC/);
     expect(signed.shareContents()).toEqual([]);
