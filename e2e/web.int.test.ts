@@ -124,7 +124,7 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     // A fresh page knows no reports: the row comes from the file.
     await page.reload();
     await page.getByRole('button', { name: 'Reports', exact: true }).click();
-    await page.getByLabel('Open saved reports (JSON)').setInputFiles(path);
+    await page.getByLabel('Open saved reports or capacity runs (JSON)').setInputFiles(path);
     await expect.poll(() => page.locator('[data-testid="sites"] tbody tr').count()).toBe(1);
     await expect(page.locator('[data-testid="sites"] tbody tr').first().textContent()).resolves.toContain(report.target.share);
     await expect.poll(() => page.locator('[data-testid="readiness"] tbody tr').count()).toBe(1);
@@ -132,7 +132,7 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     // A report from a newer Pipefill (a workload this one does not know) still shows its results, without the pipe.
     const future = join(SCREENSHOTS, 'future-report.json');
     writeFileSync(future, JSON.stringify({ ...report, startedAt: '2030-01-01T00:00:00.000Z', diagnosis: { ...report.diagnosis, findings: report.diagnosis.findings.map((f) => ({ ...f, workload: 'tr9999-future-set' })) } }));
-    await page.getByLabel('Open saved reports (JSON)').setInputFiles(future);
+    await page.getByLabel('Open saved reports or capacity runs (JSON)').setInputFiles(future);
     await expect.poll(() => page.locator('[data-testid="sites"] tbody tr').count()).toBe(2);
     const rowsText = await page.locator('[data-testid="sites"] tbody tr').allTextContents();
     const futureRow = rowsText.findIndex((text) => text.includes('2030'));
@@ -143,7 +143,7 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     // As before it: the one report open, none shown (the next test plans from the Planner's link).
     await page.reload();
     await page.getByRole('button', { name: 'Reports', exact: true }).click();
-    await page.getByLabel('Open saved reports (JSON)').setInputFiles(path);
+    await page.getByLabel('Open saved reports or capacity runs (JSON)').setInputFiles(path);
     await expect.poll(() => page.locator('[data-testid="sites"] tbody tr').count()).toBe(1);
 
     // The exports a ticket gets: HTML opened in Chromium, the PDF's first page rendered to PNG.
