@@ -4,6 +4,12 @@
 // one after the other, so other work starting and stopping on the machine
 // between them would blur it: this file runs in the serial pass of `npm
 // test` (`*.serial.int.test.ts`), alone.
+// The linux-cifs read keeps two 4 MiB requests in flight, so smbd's AES-CMAC
+// pass and Pipefill's overlap only in part: it took 1.20-1.43x the model's
+// clockwork-overlap time in six runs (2026-11-24), at the edge of what the
+// diagnosis accepts. Where it is beyond, the CPU-paced estimate
+// (src/model/closed-pipeline.ts) explains it: 1.02-1.40x of the one or the
+// other in nine runs after that, two of them beside a spinning core.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportSchema } from '../contract/report.js';
