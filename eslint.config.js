@@ -33,9 +33,9 @@ export default tseslint.config(
   layer(['src/advice/**/*.ts'], '^(?!\\./|\\.\\./model/)', 'src/advice may import only src/model.'),
   layer(['src/contract/**/*.ts'], '^(?!\\./|\\.\\./model/|\\.\\./advice/|zod$)', 'src/contract may import only src/model, src/advice and zod.'),
   layer(
-    ['src/smb/**/*.ts', 'src/probe/**/*.ts', 'src/apply/**/*.ts', 'src/report/**/*.ts', 'src/lab/**/*.ts'],
+    ['src/smb/**/*.ts', 'src/probe/**/*.ts', 'src/apply/**/*.ts', 'src/report/**/*.ts', 'src/lab/**/*.ts', 'src/store/**/*.ts'],
     '^\\.\\./(assess|cli|web)/|app/',
-    'Service layers (smb, probe, apply, report, lab) may not import the orchestrator or the shells above them.',
+    'Service layers (smb, probe, apply, report, lab, store) may not import the orchestrator or the shells above them.',
   ),
   layer(['src/assess/**/*.ts', 'src/capacity/**/*.ts'], '^\\.\\./(cli|web)/|app/', 'The orchestrators (assess, capacity) may not import the CLI, the web host or the app.'),
   layer(['src/cli/**/*.ts', 'src/web/**/*.ts'], 'app/', 'The CLI and web host may not import the Electron app.'),

@@ -28,6 +28,8 @@ ensureDebianPackages({
   // the PDF export; pdftoppm renders its pages to PNG for a look.
   chromium: 'chromium',
   pdftoppm: 'poppler-utils',
+  // The history store's PostgreSQL backend is tested against a server the tests start.
+  '/usr/lib/postgresql': 'postgresql',
 });
 // The lab runs the built CLI inside its namespaces.
 ensureBuild();

@@ -1,0 +1,195 @@
+// Site history (issue 17): what the store keeps of each run, what the front
+// ends ask it for, and the trend of one site, as plain data. The store keeps
+// the whole document as Pipefill wrote it, plus the columns that queries and
+// the trend need; this file derives those columns and the trend from the
+// documents, so SQLite and PostgreSQL answer exactly alike.
+
+import { z } from 'zod';
+import type { CapacityResult } from './capacity.js';
+import { CapacityResultSchema, isCapacityDocument } from './capacity.js';
+import type { Report } from './report.js';
+import { ReportSchema } from './report.js';
+
+export const RUN_KINDS = ['assessment', 'capacity'] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
+
+/** One stored run as a list shows it. */
+export const RunSummarySchema = z.object({
+  id: z.number().int().positive(),
+  kind: z.enum(RUN_KINDS),
+  /** The share as typed, and the site it belongs to (slashes and case ignored). */
+  share: z.string(),
+  site: z.string(),
+  startedAt: z.string(),
+  /** Who ran it and on which machine (an account name and a host name; never a password). */
+  ranBy: z.string(),
+  machine: z.string(),
+  savedAt: z.string(),
+  linkMbps: z.number().nullable(),
+  rttMs: z.number().nullable(),
+  /** Capacity runs with a target: whether it was met; null otherwise. */
+  readinessMet: z.boolean().nullable(),
+  headline: z.string(),
+});
+export type RunSummary = z.infer<typeof RunSummarySchema>;
+
+export const StoredRunSchema = z.object({
+  summary: RunSummarySchema,
+  /** Exactly one of the two, as Pipefill wrote it. */
+  report: ReportSchema.nullable(),
+  capacity: CapacityResultSchema.nullable(),
+});
+export type StoredRun = z.infer<typeof StoredRunSchema>;
+
+export type RunDocument = { readonly kind: 'assessment'; readonly report: Report } | { readonly kind: 'capacity'; readonly capacity: CapacityResult };
+
+/** Shares name one site whatever their slashes and case (//HOST/share and \\HOST\share are one). */
+export function siteOf(share: string): string {
+  return share.trim().replace(/\\/g, '/').replace(/^\/+/, '').replace(/\/+$/, '').toLowerCase();
+}
+
+/** A saved JSON document (an assessment's report or a capacity run), checked against its schema. */
+export function runDocumentOf(json: unknown): RunDocument {
+  return isCapacityDocument(json) ? { kind: 'capacity', capacity: CapacityResultSchema.parse(json) } : { kind: 'assessment', report: ReportSchema.parse(json) };
+}
+
+export function shareOf(document: RunDocument): string {
+  return document.kind === 'assessment' ? document.report.target.share : document.capacity.share;
+}
+
+export function startedAtOf(document: RunDocument): string {
+  return document.kind === 'assessment' ? document.report.startedAt : document.capacity.startedAt;
+}
+
+/** The columns a query needs, from the document alone. */
+export interface RunColumns {
+  readonly kind: RunKind;
+  readonly share: string;
+  readonly site: string;
+  readonly startedAt: string;
+  readonly linkMbps: number | null;
+  readonly rttMs: number | null;
+  readonly readinessMet: boolean | null;
+  readonly headline: string;
+  /** Per generation: `profile op workload` -> measured seconds (assessments only). */
+  readonly generations: Readonly<Record<string, number>>;
+  /** Per generation: `profile op workload` -> the layer that limited it (assessments only). */
+  readonly limits: Readonly<Record<string, string>>;
+}
+
+const generationKey = (profile: string, op: string, workload: string) => `${profile} ${op} ${workload}`;
+
+export function runColumns(document: RunDocument): RunColumns {
+  if (document.kind === 'assessment') {
+    const { report } = document;
+    const generations: Record<string, number> = {};
+    const limits: Record<string, string> = {};
+    for (const finding of report.diagnosis.findings) {
+      const key = generationKey(finding.profile, finding.op, finding.workload);
+      generations[key] = finding.measuredSeconds;
+      limits[key] = finding.limitedBy;
+    }
+    return {
+      kind: 'assessment',
+      share: report.target.share,
+      site: siteOf(report.target.share),
+      startedAt: report.startedAt,
+      linkMbps: report.probes.bandwidth.mbps,
+      rttMs: report.probes.rtt.medianMs,
+      readinessMet: null,
+      headline: report.diagnosis.headline,
+      generations,
+      limits,
+    };
+  }
+  const { capacity } = document;
+  const { peakMbps, peakUsers } = capacity.knee;
+  return {
+    kind: 'capacity',
+    share: capacity.share,
+    site: siteOf(capacity.share),
+    startedAt: capacity.startedAt,
+    linkMbps: capacity.link?.mbps ?? null,
+    rttMs: capacity.link?.rttMs ?? null,
+    readinessMet: capacity.readiness?.met ?? null,
+    headline: capacity.readiness?.text ?? `At most ${peakMbps.toFixed(1)} Mb/s together, with ${peakUsers} ${peakUsers === 1 ? 'person' : 'people'} copying at once.`,
+    generations: {},
+    limits: {},
+  };
+}
+
+/** One point of a site's trend: a run and what it measured. */
+export interface TrendPoint {
+  readonly id: number;
+  readonly startedAt: string;
+  readonly value: number;
+}
+
+export interface SiteTrend {
+  readonly site: string;
+  readonly runs: number;
+  /** Per generation (`profile op workload`), measured seconds over time, oldest first. */
+  readonly generations: Readonly<Record<string, readonly TrendPoint[]>>;
+  /** Capacity runs' people-at-once peaks (Mb/s together) over time. */
+  readonly capacityPeakMbps: readonly TrendPoint[];
+  /** Readiness over time (capacity runs with a target): met or not. */
+  readonly readiness: readonly { readonly id: number; readonly startedAt: string; readonly met: boolean; readonly text: string }[];
+  /** What changed between the last two assessments, in words ("credits now 512, was 16"). */
+  readonly changes: readonly string[];
+}
+
+function creditsOf(report: Report): number | undefined {
+  const granted = report.copyTests.map((test) => test.negotiated.creditsGrantedMax).filter((credits) => credits > 0);
+  return granted.length > 0 ? Math.max(...granted) : undefined;
+}
+
+const dialectsOf = (report: Report) => [...new Set(report.copyTests.map((test) => test.negotiated.dialect))].sort().join(', ');
+const signingOf = (report: Report) => [...new Set(report.copyTests.map((test) => test.negotiated.signing ?? 'none'))].sort().join(', ');
+
+/** What differs between two assessments of one site, newest second, in words. */
+export function changesBetween(before: Report, after: Report): string[] {
+  const changes: string[] = [];
+  const credits = [creditsOf(before), creditsOf(after)];
+  if (credits[0] !== undefined && credits[1] !== undefined && credits[0] !== credits[1]) changes.push(`credits now ${credits[1]}, was ${credits[0]}`);
+  const [mbpsBefore, mbpsAfter] = [before.probes.bandwidth.mbps, after.probes.bandwidth.mbps];
+  if (Math.abs(mbpsAfter - mbpsBefore) > 0.1 * Math.max(mbpsBefore, mbpsAfter)) changes.push(`bandwidth now ${mbpsAfter.toFixed(1)} Mb/s, was ${mbpsBefore.toFixed(1)}`);
+  const [rttBefore, rttAfter] = [before.probes.rtt.medianMs, after.probes.rtt.medianMs];
+  if (Math.abs(rttAfter - rttBefore) > Math.max(1, 0.1 * Math.max(rttBefore, rttAfter))) changes.push(`round trip now ${rttAfter.toFixed(1)} ms, was ${rttBefore.toFixed(1)}`);
+  if (dialectsOf(before) !== dialectsOf(after)) changes.push(`dialect now ${dialectsOf(after)}, was ${dialectsOf(before)}`);
+  if (signingOf(before) !== signingOf(after)) changes.push(`signing now ${signingOf(after)}, was ${signingOf(before)}`);
+  const limitsBefore = runColumns({ kind: 'assessment', report: before }).limits;
+  const columnsAfter = runColumns({ kind: 'assessment', report: after });
+  const timesBefore = runColumns({ kind: 'assessment', report: before }).generations;
+  for (const [key, limit] of Object.entries(columnsAfter.limits)) {
+    const was = limitsBefore[key];
+    if (was !== undefined && was !== limit) changes.push(`${key}: limited by ${limit} now, was ${was}`);
+    const [secondsBefore, secondsAfter] = [timesBefore[key], columnsAfter.generations[key]];
+    if (secondsBefore !== undefined && secondsAfter !== undefined && secondsBefore > 0) {
+      const ratio = secondsAfter / secondsBefore;
+      if (ratio > 1.25 || ratio < 0.8) changes.push(`${key}: ${ratio > 1 ? `${ratio.toFixed(1)}x slower` : `${(1 / ratio).toFixed(1)}x faster`} than the run before`);
+    }
+  }
+  return changes;
+}
+
+/** A site's trend from its stored runs (any order). */
+export function siteTrend(site: string, runs: readonly StoredRun[]): SiteTrend {
+  const ours = runs.filter((run) => run.summary.site === siteOf(site)).sort((a, b) => a.summary.startedAt.localeCompare(b.summary.startedAt) || a.summary.id - b.summary.id);
+  const generations: Record<string, TrendPoint[]> = {};
+  const capacityPeakMbps: TrendPoint[] = [];
+  const readiness: { id: number; startedAt: string; met: boolean; text: string }[] = [];
+  const assessments: Report[] = [];
+  for (const run of ours) {
+    const { id, startedAt } = run.summary;
+    if (run.report) {
+      assessments.push(run.report);
+      for (const [key, seconds] of Object.entries(runColumns({ kind: 'assessment', report: run.report }).generations)) (generations[key] ??= []).push({ id, startedAt, value: seconds });
+    }
+    if (run.capacity) {
+      capacityPeakMbps.push({ id, startedAt, value: run.capacity.knee.peakMbps });
+      if (run.capacity.readiness) readiness.push({ id, startedAt, met: run.capacity.readiness.met, text: run.capacity.readiness.text });
+    }
+  }
+  const [before, after] = assessments.slice(-2);
+  return { site: siteOf(site), runs: ours.length, generations, capacityPeakMbps, readiness, changes: before && after ? changesBetween(before, after) : [] };
+}

@@ -1,0 +1,74 @@
+// The history store's schema, one numbered step at a time. A store records
+// the steps it has taken in pipefill_schema; opening it takes the missing ones
+// in one transaction (so a crash leaves it at a step, never between two), and
+// refuses a store that has taken steps this Pipefill does not know.
+//   1: runs, one row per run, the whole document as written, the columns a
+//      list and a site query need.
+//   2: run_generations, one row per generation a run measured (its time and
+//      its limit), filled for the runs already stored: what a trend needs,
+//      queryable without parsing every document.
+
+import type { RunColumns } from '../contract/history.js';
+import { runColumns, runDocumentOf } from '../contract/history.js';
+import type { Sql } from './sql.js';
+
+export interface Migration {
+  readonly version: number;
+  readonly apply: (sql: Sql) => Promise<void>;
+}
+
+/** The rows of run_generations for one run. */
+export function generationRows(runId: number, columns: RunColumns): [number, string, number, string][] {
+  return Object.entries(columns.generations).map(([generation, seconds]) => [runId, generation, seconds, columns.limits[generation] ?? 'unexplained']);
+}
+
+export async function insertGenerations(sql: Sql, runId: number, columns: RunColumns): Promise<void> {
+  for (const row of generationRows(runId, columns)) {
+    await sql.run('INSERT INTO run_generations (run_id, generation, measured_seconds, limited_by) VALUES (?, ?, ?, ?)', row);
+  }
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    apply: async (sql) => {
+      const id = sql.dialect === 'sqlite' ? 'id INTEGER PRIMARY KEY AUTOINCREMENT' : 'id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY';
+      const real = sql.dialect === 'sqlite' ? 'REAL' : 'DOUBLE PRECISION';
+      await sql.run(`CREATE TABLE runs (
+        ${id},
+        kind TEXT NOT NULL CHECK (kind IN ('assessment', 'capacity')),
+        share TEXT NOT NULL,
+        site TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        ran_by TEXT NOT NULL,
+        machine TEXT NOT NULL,
+        saved_at TEXT NOT NULL,
+        link_mbps ${real},
+        rtt_ms ${real},
+        readiness_met BOOLEAN,
+        headline TEXT NOT NULL,
+        document TEXT NOT NULL,
+        document_sha256 TEXT NOT NULL UNIQUE
+      )`);
+      await sql.run('CREATE INDEX runs_by_site ON runs (site, started_at)');
+    },
+  },
+  {
+    version: 2,
+    apply: async (sql) => {
+      const real = sql.dialect === 'sqlite' ? 'REAL' : 'DOUBLE PRECISION';
+      const runId = sql.dialect === 'sqlite' ? 'INTEGER' : 'BIGINT';
+      await sql.run(`CREATE TABLE run_generations (
+        run_id ${runId} NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        generation TEXT NOT NULL,
+        measured_seconds ${real} NOT NULL,
+        limited_by TEXT NOT NULL,
+        PRIMARY KEY (run_id, generation)
+      )`);
+      const stored = await sql.all<{ id: number | string; document: string }>("SELECT id, document FROM runs WHERE kind = 'assessment' ORDER BY id");
+      for (const row of stored) await insertGenerations(sql, Number(row.id), runColumns(runDocumentOf(JSON.parse(row.document))));
+    },
+  },
+];
+
+export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version));

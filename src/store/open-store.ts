@@ -1,0 +1,32 @@
+// Which store a run goes to: `--store` (or the app's setting) names a
+// PostgreSQL address or a SQLite file; nothing named, the embedded default
+// in this user's data folder.
+
+import { join, resolve } from 'node:path';
+import { dataDirectory } from '../platform/data-dir.js';
+import { PipefillInputError } from '../model/errors.js';
+import type { HistoryStore } from './history-store.js';
+import { openPostgresStore } from './postgres-store.js';
+import { openSqliteStore } from './sqlite-store.js';
+
+export const DEFAULT_STORE_FILE = 'history.sqlite';
+
+export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(dataDirectory(env), DEFAULT_STORE_FILE);
+}
+
+export type StoreSpec = { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly connection: string };
+
+export function parseStoreSpec(spec: string | undefined, env: NodeJS.ProcessEnv = process.env): StoreSpec {
+  const text = spec ?? env.PIPEFILL_STORE;
+  if (text === undefined || text === '') return { kind: 'sqlite', path: defaultStorePath(env) };
+  if (/^postgres(ql)?:\/\//i.test(text)) return { kind: 'postgres', connection: text };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) throw new PipefillInputError(`${text.split('://')[0]}:// is not a store Pipefill knows.`, 'Give postgres://USER@HOST[:PORT]/DATABASE, or a SQLite file path.');
+  const path = text.startsWith('sqlite:') ? text.slice('sqlite:'.length) : text;
+  if (path.trim() === '' || path.includes('\0')) throw new PipefillInputError('The store path is empty.', 'Give a file path, e.g. --store ~/pipefill-history.sqlite.');
+  return { kind: 'sqlite', path: resolve(path) };
+}
+
+export function openStore(spec: StoreSpec): Promise<HistoryStore> {
+  return spec.kind === 'postgres' ? openPostgresStore(spec.connection) : openSqliteStore(spec.path);
+}

@@ -1,0 +1,81 @@
+// The history store's suite on a PostgreSQL server the test starts itself
+// (Debian's binaries, a private data directory, a free port), a new database
+// per case; and what only a server can do: hold a lock, be away.
+
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../lab/samba.js';
+import { PostgresServer, postgresBinDir } from '../lab/postgres.js';
+import { openPostgresStore, postgresSql, redactedAddress } from './postgres-store.js';
+import { fixtureReport, historyStoreSuite } from './store-suite.js';
+
+const available = postgresBinDir() !== undefined;
+if (!available) console.warn("SKIPPED: the PostgreSQL store tests need Debian's postgresql package.");
+
+let server: PostgresServer | undefined;
+let databases = 0;
+beforeAll(async () => {
+  if (available) server = await PostgresServer.start();
+}, 120_000);
+afterAll(async () => {
+  await server?.stop();
+}, 60_000);
+
+function newDatabase(): { url: string; name: string } {
+  if (!server) throw new Error('no PostgreSQL server');
+  const name = `history_${++databases}`;
+  return { url: server.createDatabase(name), name };
+}
+
+describe.skipIf(!available)('PostgreSQL', () => {
+  historyStoreSuite({
+    name: 'PostgreSQL',
+    fresh: async () => {
+      const { url, name } = newDatabase();
+      return {
+        store: () => openPostgresStore(url),
+        raw: async () => postgresSql(url),
+        everything: async () => {
+          const bin = postgresBinDir() ?? '';
+          const dump = spawnSync(join(bin, 'pg_dump'), ['--data-only', '-h', '127.0.0.1', '-p', String(server?.port), '-U', 'pipefill', name], { encoding: 'utf8', timeout: 60_000 });
+          if (dump.status !== 0) throw new Error(dump.stderr);
+          return dump.stdout;
+        },
+      };
+    },
+  });
+
+  const by = { ranBy: 'ann', machine: 'helpdesk-07' };
+
+  it('a save that cannot get the lock another session holds fails clearly after the wait; what is stored stays', async () => {
+    const { url } = newDatabase();
+    const store = await openPostgresStore(url, { lockTimeoutMs: 300 });
+    const { id } = await store.save({ kind: 'assessment', report: fixtureReport('lab-52mbit-75ms') }, by);
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE runs IN ACCESS EXCLUSIVE MODE');
+      await expect(store.save({ kind: 'assessment', report: fixtureReport('lab-155mbit-32ms') }, by)).rejects.toMatchObject({ storeKind: 'store-locked' });
+      await holder.query('ROLLBACK');
+    } finally {
+      await holder.end();
+    }
+    expect((await store.list()).map((run) => run.id)).toEqual([id]);
+    await store.close();
+  });
+
+  it('a server that is not there is named without the password in the address', async () => {
+    const port = await freePort();
+    const url = `postgres://team:s3cret-pass@127.0.0.1:${port}/history`;
+    const error = await openPostgresStore(url).then(
+      () => undefined,
+      (failure: unknown) => failure as Error,
+    );
+    expect(error).toMatchObject({ storeKind: 'store-unreachable' });
+    expect(`${error?.message} ${(error as { hint?: string })?.hint}`).not.toContain('s3cret');
+    expect(redactedAddress(url)).toBe(`postgres://team:***@127.0.0.1:${port}/history`);
+  });
+});
