@@ -1,5 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { ENGINE_NODE_FLAGS } from './src/platform/engine-flags.js';
+
+// Every run the tests make (the CLI's, the web mode's, the lab's) keeps its
+// site history in a folder of this test run's own, never in the person's.
+const dataDir = mkdtempSync(join(tmpdir(), 'pipefill-test-data-'));
+process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 
 export default defineConfig({
   test: {
@@ -13,5 +21,6 @@ export default defineConfig({
     // Tests that drive copies in their own process run them as the product
     // does: with the engine's V8 flags (src/platform/engine-flags.ts).
     execArgv: [...ENGINE_NODE_FLAGS],
+    env: { PIPEFILL_DATA_DIR: dataDir, PIPEFILL_STORE: '' },
   },
 });

@@ -1,8 +1,12 @@
 // The in-process implementation of the contract. The CLI calls it directly;
 // the web host and Electron's main process expose the same object.
 
+import { hostname, userInfo } from 'node:os';
+
 import type { ApiInput, ApiMethod, ApiOutput, ApiParsedInput, CallOptions, PipefillApi } from '../contract/api.js';
 import { apiContract } from '../contract/api.js';
+import type { RunDocument } from '../contract/history.js';
+import { runDocumentOf, siteTrend } from '../contract/history.js';
 import type { HostInfo } from '../contract/host-info.js';
 import { catalogue, planFromInput } from '../contract/plan.js';
 import { recommendFromInput } from '../contract/recommend.js';
@@ -20,17 +24,54 @@ import { assess } from './assess.js';
 import { runCapacity } from '../capacity/capacity.js';
 import { runCopyTest } from '../smb/copy-test.js';
 import { credentialsFrom } from '../smb/session.js';
+import type { HistoryStore, SavedBy } from '../store/history-store.js';
+import type { StoreSpec } from '../store/open-store.js';
+import { openStore, parseStoreSpec } from '../store/open-store.js';
 
 export interface LocalApiOptions {
   /** Which shell serves this API. */
   readonly shell?: HostInfo['shell'];
   /** A demo share started for this run. */
   readonly demo?: HostInfo['demo'];
+  /** The site history: `--store`, PIPEFILL_STORE, or the embedded default in this user's data folder. */
+  readonly store?: StoreSpec;
+}
+
+/** The store, opened on first use and kept open; a failed open is tried again on the next call. */
+function lazyStore(spec: StoreSpec): () => Promise<HistoryStore> {
+  let opening: Promise<HistoryStore> | undefined;
+  return () => {
+    opening ??= openStore(spec).catch((error: unknown) => {
+      opening = undefined;
+      throw error;
+    });
+    return opening;
+  };
+}
+
+/** Who saves a run: this account on this machine (never a share's login or a password). */
+function savedBy(): SavedBy {
+  let ranBy = 'unknown';
+  try {
+    ranBy = userInfo().username;
+  } catch {
+    // No passwd entry (a container's arbitrary uid): keep 'unknown'.
+  }
+  return { ranBy, machine: hostname() };
+}
+
+function documentToSave(json: unknown): RunDocument {
+  try {
+    return runDocumentOf(json);
+  } catch (error) {
+    throw new PipefillInputError(`That is not a Pipefill report or capacity run: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`, 'Save what `pipefill assess --out` or `pipefill capacity --out` wrote, or what the app exported as JSON.');
+  }
 }
 
 type Handlers = { readonly [M in ApiMethod]: (input: ApiParsedInput<M>, options: CallOptions) => ApiOutput<M> | Promise<ApiOutput<M>> };
 
 function createHandlers(host: LocalApiOptions): Handlers {
+  const store = lazyStore(host.store ?? parseStoreSpec(undefined));
   return {
   predict: (input) => predictScenario(input),
   predictBatch: (inputs) =>
@@ -92,6 +133,21 @@ function createHandlers(host: LocalApiOptions): Handlers {
     };
     return recommendFromInput({ ...input, current });
   },
+  historySave: async (input) => {
+    const history = await store();
+    return { ...(await history.save(documentToSave(input.document), savedBy())), where: history.where };
+  },
+  historyList: async (input) => {
+    const history = await store();
+    return { where: history.where, runs: await history.list(input) };
+  },
+  historyRun: async (input) => {
+    const run = await (await store()).get(input.id);
+    if (!run) throw new PipefillInputError(`There is no run ${input.id} in the history.`, 'List the runs with `pipefill history list`.');
+    return run;
+  },
+  historyTrend: async (input) => siteTrend(input.site, await (await store()).siteRuns(input.site)),
+  historyDelete: async (input) => ({ deleted: await (await store()).delete(input.id) }),
   hostInfo: () => ({ shell: host.shell ?? 'cli', version: pipefillVersion(), ...(host.demo ? { demo: host.demo } : {}) }),
   };
 }

@@ -2,10 +2,12 @@
 // contract the desktop app and the web mode use.
 
 import { createLocalApi } from '../assess/local-api.js';
+import { parseStoreSpec } from '../store/open-store.js';
 import { UnsafePathError } from '../platform/safe-file.js';
 import { PipefillError, PipefillInputError } from '../model/errors.js';
 import { ASSESS_USAGE, assessCommand } from './commands/assess.js';
 import { CAPACITY_USAGE, capacityCommand } from './commands/capacity.js';
+import { HISTORY_USAGE, historyCommand } from './commands/history.js';
 import { COPY_TEST_USAGE, copyTestCommand } from './commands/copy-test.js';
 import { LAB_USAGE, labCommand } from './commands/lab.js';
 import { PLAN_USAGE, planCommand } from './commands/plan.js';
@@ -32,14 +34,35 @@ const COMMANDS = {
   recommend: { run: recommendCommand, usage: RECOMMEND_USAGE },
   apply: { run: applyCommand, usage: APPLY_USAGE },
   report: { run: reportCommand, usage: REPORT_USAGE },
+  history: { run: historyCommand, usage: HISTORY_USAGE },
 } as const;
 
 export const USAGE = `Pipefill: why copies to an SMB share are slow, how fast they should be, and what to change.
 
 Usage:
-${[UI_USAGE, PLAN_USAGE, PREDICT_USAGE, ASSESS_USAGE, CAPACITY_USAGE, RECOMMEND_USAGE, APPLY_USAGE, REPORT_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
+${[UI_USAGE, PLAN_USAGE, PREDICT_USAGE, ASSESS_USAGE, CAPACITY_USAGE, RECOMMEND_USAGE, APPLY_USAGE, REPORT_USAGE, HISTORY_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
 
   pipefill help      this text`;
+
+/** `--store X` or `--store=X` taken out of a command's arguments. */
+export function takeStoreOption(argv: readonly string[]): { store: string | undefined; args: string[] } {
+  const args: string[] = [];
+  let store: string | undefined;
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index] ?? '';
+    if (arg === '--') {
+      args.push(...argv.slice(index));
+      break;
+    }
+    if (arg === '--store') {
+      store = argv[index + 1];
+      if (store === undefined || store.startsWith('--')) throw new PipefillInputError('--store needs a value.', 'Give --store postgres://USER@HOST/DB or a SQLite file path.');
+      index++;
+    } else if (arg.startsWith('--store=')) store = arg.slice('--store='.length);
+    else args.push(arg);
+  }
+  return { store, args };
+}
 
 /** Runs one command line; returns the process exit code (0 ok, 2 bad input, 1 anything else: unreachable share, refused login, ...). */
 export async function runCli(argv: readonly string[], output: Output = processOutput): Promise<number> {
@@ -59,7 +82,11 @@ export async function runCli(argv: readonly string[], output: Output = processOu
     return 0;
   }
   try {
-    await command.run(rest, createLocalApi(), output);
+    // --store (any command that keeps or reads the site history) is the API's, not the command's.
+    const { store, args } = takeStoreOption(rest);
+    // The same as PIPEFILL_STORE for this run: `ui` starts its own API with it, and so would anything it spawns.
+    if (store !== undefined) process.env.PIPEFILL_STORE = store;
+    await command.run(args, createLocalApi(store === undefined ? {} : { store: parseStoreSpec(store) }), output);
     return 0;
   } catch (error) {
     if (error instanceof PipefillError) {

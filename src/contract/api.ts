@@ -7,6 +7,18 @@ import { z } from 'zod';
 import { CapacityInputSchema, CapacityResultSchema } from './capacity.js';
 import type { ProgressEvent } from './copy-test.js';
 import { CopyTestInputSchema, CopyTestResultSchema } from './copy-test.js';
+import {
+  HistoryDeleteInputSchema,
+  HistoryDeleteResultSchema,
+  HistoryListInputSchema,
+  HistoryListResultSchema,
+  HistoryRunInputSchema,
+  HistorySaveInputSchema,
+  HistorySaveResultSchema,
+  HistoryTrendInputSchema,
+  SiteTrendSchema,
+  StoredRunSchema,
+} from './history.js';
 import { HostInfoSchema } from './host-info.js';
 import { RecommendApiInputSchema, RecommendResultSchema } from './recommend.js';
 import { CatalogueSchema, PlanInputSchema, PlanResultSchema } from './plan.js';
@@ -25,6 +37,12 @@ export const apiContract = {
   capacity: { input: CapacityInputSchema, output: CapacityResultSchema },
   hostInfo: { input: z.object({}).strict(), output: HostInfoSchema },
   recommend: { input: RecommendApiInputSchema, output: RecommendResultSchema },
+  // The site history (src/store): a finished run is saved by the front end that ran it, unless the person said not to.
+  historySave: { input: HistorySaveInputSchema, output: HistorySaveResultSchema },
+  historyList: { input: HistoryListInputSchema, output: HistoryListResultSchema },
+  historyRun: { input: HistoryRunInputSchema, output: StoredRunSchema },
+  historyTrend: { input: HistoryTrendInputSchema, output: SiteTrendSchema },
+  historyDelete: { input: HistoryDeleteInputSchema, output: HistoryDeleteResultSchema },
 } as const;
 
 export type ApiMethod = keyof typeof apiContract;

@@ -119,24 +119,33 @@ export function runColumns(document: RunDocument): RunColumns {
 }
 
 /** One point of a site's trend: a run and what it measured. */
-export interface TrendPoint {
-  readonly id: number;
-  readonly startedAt: string;
-  readonly value: number;
-}
+const TrendPointSchema = z.object({ id: z.number(), startedAt: z.string(), value: z.number() });
+export type TrendPoint = z.infer<typeof TrendPointSchema>;
 
-export interface SiteTrend {
-  readonly site: string;
-  readonly runs: number;
+export const SiteTrendSchema = z.object({
+  site: z.string(),
+  runs: z.number().int().nonnegative(),
   /** Per generation (`profile op workload`), measured seconds over time, oldest first. */
-  readonly generations: Readonly<Record<string, readonly TrendPoint[]>>;
+  generations: z.record(z.string(), z.array(TrendPointSchema)),
   /** Capacity runs' people-at-once peaks (Mb/s together) over time. */
-  readonly capacityPeakMbps: readonly TrendPoint[];
+  capacityPeakMbps: z.array(TrendPointSchema),
   /** Readiness over time (capacity runs with a target): met or not. */
-  readonly readiness: readonly { readonly id: number; readonly startedAt: string; readonly met: boolean; readonly text: string }[];
+  readiness: z.array(z.object({ id: z.number(), startedAt: z.string(), met: z.boolean(), text: z.string() })),
   /** What changed between the last two assessments, in words ("credits now 512, was 16"). */
-  readonly changes: readonly string[];
-}
+  changes: z.array(z.string()),
+});
+export type SiteTrend = z.infer<typeof SiteTrendSchema>;
+
+// The contract's history calls (src/contract/api.ts).
+const RunIdSchema = z.object({ id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) }).strict();
+export const HistorySaveInputSchema = z.object({ document: z.unknown() }).strict();
+export const HistorySaveResultSchema = z.object({ id: z.number(), created: z.boolean(), where: z.string() });
+export const HistoryListInputSchema = z.object({ site: z.string().max(1024).optional(), limit: z.number().int().positive().max(10_000).optional() }).strict();
+export const HistoryListResultSchema = z.object({ where: z.string(), runs: z.array(RunSummarySchema) });
+export const HistoryRunInputSchema = RunIdSchema;
+export const HistoryTrendInputSchema = z.object({ site: z.string().min(1).max(1024) }).strict();
+export const HistoryDeleteInputSchema = RunIdSchema;
+export const HistoryDeleteResultSchema = z.object({ deleted: z.boolean() });
 
 function creditsOf(report: Report): number | undefined {
   const granted = report.copyTests.map((test) => test.negotiated.creditsGrantedMax).filter((credits) => credits > 0);
@@ -177,7 +186,7 @@ export function siteTrend(site: string, runs: readonly StoredRun[]): SiteTrend {
   const ours = runs.filter((run) => run.summary.site === siteOf(site)).sort((a, b) => a.summary.startedAt.localeCompare(b.summary.startedAt) || a.summary.id - b.summary.id);
   const generations: Record<string, TrendPoint[]> = {};
   const capacityPeakMbps: TrendPoint[] = [];
-  const readiness: { id: number; startedAt: string; met: boolean; text: string }[] = [];
+  const readiness: SiteTrend['readiness'] = [];
   const assessments: Report[] = [];
   for (const run of ours) {
     const { id, startedAt } = run.summary;

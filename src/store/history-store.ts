@@ -28,7 +28,7 @@ export interface HistoryStore {
   /** Where it is, for messages: a file path, or a PostgreSQL address without its password. */
   readonly where: string;
   save(document: RunDocument, by: SavedBy): Promise<SaveResult>;
-  list(filter?: { readonly site?: string; readonly limit?: number }): Promise<RunSummary[]>;
+  list(filter?: { readonly site?: string | undefined; readonly limit?: number | undefined }): Promise<RunSummary[]>;
   get(id: number): Promise<StoredRun | undefined>;
   /** Every run of one site, oldest first. */
   siteRuns(site: string): Promise<StoredRun[]>;

@@ -16,14 +16,16 @@ import { printJson } from '../output.js';
 import { interruptSignal, terminalProgress } from '../progress.js';
 import { SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import { formatTable } from '../table.js';
+import { NO_HISTORY_OPTION, saveToHistory } from '../history-save.js';
 
 export const ASSESS_USAGE = `pipefill assess --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} [--iperf HOST[:PORT]]
   [--profiles ${'<ids>'}] [--server <id>] [--quick | --budget SECONDS | --full] [--file-size SIZE] [--dirset-scale S]
-  [--json] [--out report.json]
+  [--json] [--out report.json] [--no-history]
   Probes the path, runs each generation's test copies and sets each against the model, within a
   time budget: 60 s, --quick 20 s, or --budget SECONDS. A copy stops once its rate has settled and
   the rest of its workload is projected (the report says which figures are projected); --full moves
-  every byte instead, however long that takes. The report holds no password.`;
+  every byte instead, however long that takes. The report holds no password. The run is kept in
+  the site history (pipefill history) unless --no-history.`;
 
 const OPTIONS = {
   ...SHARE_LOGIN_OPTIONS,
@@ -37,6 +39,7 @@ const OPTIONS = {
   'dirset-scale': { type: 'string' },
   out: { type: 'string' },
   json: { type: 'boolean' },
+  ...NO_HISTORY_OPTION,
 } as const;
 
 export function formatReport(report: Report): string {
@@ -108,6 +111,7 @@ export async function assessCommand(argv: readonly string[], api: PipefillApi, o
     if (out !== undefined) writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     if (values.json) printJson(output, report);
     else output.out(formatReport(report));
+    await saveToHistory(api, report, values, output);
   } finally {
     progress.done();
     interrupt.dispose();

@@ -18,14 +18,16 @@ import { interruptSignal, terminalProgress } from '../progress.js';
 import { SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import { formatTable } from '../table.js';
 import { FORMATS, writeCapacity } from './report.js';
+import { NO_HISTORY_OPTION, saveToHistory } from '../history-save.js';
 
 export const CAPACITY_USAGE = `pipefill capacity --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} \\
   [--clients 1,2,4,8,16,32] [--profile ID] [--op ${CAPACITY_OPS.join('|')}] [--seconds N] [--warmup N] [--file-size SIZE] \\
-  [--iperf HOST[:PORT]] [--server ID] [--buffer SIZE] [--knee-share F] [--target USERS,MBPS,MS] [--out FILE.{json,html,pdf,csv}] [--json]
+  [--iperf HOST[:PORT]] [--server ID] [--buffer SIZE] [--knee-share F] [--target USERS,MBPS,MS] [--out FILE.{json,html,pdf,csv}] [--json] [--no-history]
   Steps up the number of simulated people copying at once (each with its own session, connection and file in a
   scratch folder it removes again), measures what they move together and each, how fairly, and what a person
   waits meanwhile (SMB2 ECHO, a small file's open), and puts the model's curve beside it. At most ${MAX_CAPACITY_USERS} people,
   ${MAX_CAPACITY_STEPS} steps. --target 30,5,50: do 30 people get 5 Mb/s each with under 50 ms added per round trip?
+  The run is kept in the site history (pipefill history) unless --no-history.
   Profiles: ${CLIENT_PROFILE_IDS.join(', ')}. Servers: ${SERVER_PROFILE_IDS.join(', ')}.`;
 
 const OPTIONS = {
@@ -43,6 +45,7 @@ const OPTIONS = {
   target: { type: 'string' },
   out: { type: 'string' },
   json: { type: 'boolean' },
+  ...NO_HISTORY_OPTION,
 } as const;
 
 /** The export format a file name asks for. */
@@ -154,6 +157,7 @@ export async function capacityCommand(argv: readonly string[], api: PipefillApi,
     }
     if (values.json) printJson(output, result);
     else output.out(formatCapacity(result));
+    await saveToHistory(api, result, values, output);
   } finally {
     progress.done();
     interrupt.dispose();
