@@ -215,4 +215,30 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     await expect.poll(() => page.locator('[data-testid="readiness"]').textContent()).toMatch(/People copying at once[\s\S]*30 people copying at once get/);
     expect(errors).toEqual([]);
   }, 180_000);
+
+  it("keeps every run of the demo share in History: a second assessment, the site's runs and its trend chart", async () => {
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByRole('button', { name: 'Use the demo share' }).click();
+    for (const label of ['Windows 7, SMB1', 'Windows 7, SMB2', 'Windows 10/11, SMB3']) await page.getByLabel(label).uncheck();
+    await page.getByLabel(/Quick run/).check();
+    await page.getByRole('button', { name: 'Assess this share' }).click();
+    await page.getByRole('button', { name: 'See the results' }).click({ timeout: 120_000 });
+    await page.getByTestId('headline').waitFor();
+    await page.getByRole('button', { name: 'History', exact: true }).click();
+    await page.getByRole('heading', { name: 'History' }).waitFor();
+    await expect(page.getByTestId('history-saved').textContent()).resolves.toMatch(/The last run was kept as run \d+\./);
+    // One site, the demo share: two assessments and the capacity run before them.
+    await expect.poll(() => page.locator('[data-testid="history-sites"] tbody tr').count()).toBe(1);
+    await expect.poll(() => page.locator('[data-testid="history-runs"] tbody tr').count()).toBe(3);
+    await expect(page.locator('[data-testid="history-runs"] tbody tr td:nth-child(2)').allTextContents()).resolves.toEqual(expect.arrayContaining(['assessment', 'assessment', 'capacity']));
+    // Every generation the two assessments measured, at both runs.
+    await expect.poll(async () => Number(await page.getByTestId('chart-history-trend').getAttribute('data-points'))).toBeGreaterThanOrEqual(4);
+    expect(Number(await page.getByTestId('chart-history-trend').getAttribute('data-points')) % 2).toBe(0);
+    await expect(page.getByTestId('history-changes').locator('li').count()).resolves.toBeGreaterThan(0);
+    await screenshot(page, '11-history');
+    // A kept assessment opens in Results.
+    await page.locator('[data-testid="history-runs"]').getByRole('button', { name: 'Show' }).first().click();
+    await page.getByTestId('headline').waitFor();
+    expect(errors).toEqual([]);
+  }, 180_000);
 });

@@ -61,6 +61,15 @@ export function startedAtOf(document: RunDocument): string {
   return document.kind === 'assessment' ? document.report.startedAt : document.capacity.startedAt;
 }
 
+/** What one generation measured in one run. */
+export interface GenerationMeasure {
+  /** The workload as run (quick runs size it to their budget, so it can differ between runs). */
+  readonly workload: string;
+  readonly seconds: number;
+  readonly mbps: number;
+  readonly limitedBy: string;
+}
+
 /** The columns a query needs, from the document alone. */
 export interface RunColumns {
   readonly kind: RunKind;
@@ -71,23 +80,22 @@ export interface RunColumns {
   readonly rttMs: number | null;
   readonly readinessMet: boolean | null;
   readonly headline: string;
-  /** Per generation: `profile op workload` -> measured seconds (assessments only). */
-  readonly generations: Readonly<Record<string, number>>;
-  /** Per generation: `profile op workload` -> the layer that limited it (assessments only). */
-  readonly limits: Readonly<Record<string, string>>;
+  /**
+   * Per generation, `profile op file|dirset` (not the exact size: runs sized
+   * to different budgets still line up; their rates compare, their times
+   * would not). Assessments only.
+   */
+  readonly generations: Readonly<Record<string, GenerationMeasure>>;
 }
 
-const generationKey = (profile: string, op: string, workload: string) => `${profile} ${op} ${workload}`;
+export const generationKey = (profile: string, op: string, workload: string) => `${profile} ${op} ${workload.startsWith('tr3869-dirset') ? 'dirset' : 'file'}`;
 
 export function runColumns(document: RunDocument): RunColumns {
   if (document.kind === 'assessment') {
     const { report } = document;
-    const generations: Record<string, number> = {};
-    const limits: Record<string, string> = {};
+    const generations: Record<string, GenerationMeasure> = {};
     for (const finding of report.diagnosis.findings) {
-      const key = generationKey(finding.profile, finding.op, finding.workload);
-      generations[key] = finding.measuredSeconds;
-      limits[key] = finding.limitedBy;
+      generations[generationKey(finding.profile, finding.op, finding.workload)] = { workload: finding.workload, seconds: finding.measuredSeconds, mbps: finding.measuredMbps, limitedBy: finding.limitedBy };
     }
     return {
       kind: 'assessment',
@@ -99,7 +107,6 @@ export function runColumns(document: RunDocument): RunColumns {
       readinessMet: null,
       headline: report.diagnosis.headline,
       generations,
-      limits,
     };
   }
   const { capacity } = document;
@@ -114,7 +121,6 @@ export function runColumns(document: RunDocument): RunColumns {
     readinessMet: capacity.readiness?.met ?? null,
     headline: capacity.readiness?.text ?? `At most ${peakMbps.toFixed(1)} Mb/s together, with ${peakUsers} ${peakUsers === 1 ? 'person' : 'people'} copying at once.`,
     generations: {},
-    limits: {},
   };
 }
 
@@ -125,7 +131,7 @@ export type TrendPoint = z.infer<typeof TrendPointSchema>;
 export const SiteTrendSchema = z.object({
   site: z.string(),
   runs: z.number().int().nonnegative(),
-  /** Per generation (`profile op workload`), measured seconds over time, oldest first. */
+  /** Per generation (`profile op file|dirset`), the measured rate in Mb/s over time, oldest first. */
   generations: z.record(z.string(), z.array(TrendPointSchema)),
   /** Capacity runs' people-at-once peaks (Mb/s together) over time. */
   capacityPeakMbps: z.array(TrendPointSchema),
@@ -159,23 +165,22 @@ const signingOf = (report: Report) => [...new Set(report.copyTests.map((test) =>
 export function changesBetween(before: Report, after: Report): string[] {
   const changes: string[] = [];
   const credits = [creditsOf(before), creditsOf(after)];
-  if (credits[0] !== undefined && credits[1] !== undefined && credits[0] !== credits[1]) changes.push(`credits now ${credits[1]}, was ${credits[0]}`);
+  // Servers grant credits as a session goes (Samba's 8320 then 8448 is the same setting): a change counts from twice or half.
+  if (credits[0] !== undefined && credits[1] !== undefined && Math.max(credits[0], credits[1]) >= 2 * Math.min(credits[0], credits[1])) changes.push(`credits now ${credits[1]}, was ${credits[0]}`);
   const [mbpsBefore, mbpsAfter] = [before.probes.bandwidth.mbps, after.probes.bandwidth.mbps];
-  if (Math.abs(mbpsAfter - mbpsBefore) > 0.1 * Math.max(mbpsBefore, mbpsAfter)) changes.push(`bandwidth now ${mbpsAfter.toFixed(1)} Mb/s, was ${mbpsBefore.toFixed(1)}`);
+  if (Math.abs(mbpsAfter - mbpsBefore) > 0.15 * Math.max(mbpsBefore, mbpsAfter)) changes.push(`bandwidth now ${mbpsAfter.toFixed(1)} Mb/s, was ${mbpsBefore.toFixed(1)}`);
   const [rttBefore, rttAfter] = [before.probes.rtt.medianMs, after.probes.rtt.medianMs];
-  if (Math.abs(rttAfter - rttBefore) > Math.max(1, 0.1 * Math.max(rttBefore, rttAfter))) changes.push(`round trip now ${rttAfter.toFixed(1)} ms, was ${rttBefore.toFixed(1)}`);
+  if (Math.abs(rttAfter - rttBefore) > Math.max(2, 0.15 * Math.max(rttBefore, rttAfter))) changes.push(`round trip now ${rttAfter.toFixed(1)} ms, was ${rttBefore.toFixed(1)}`);
   if (dialectsOf(before) !== dialectsOf(after)) changes.push(`dialect now ${dialectsOf(after)}, was ${dialectsOf(before)}`);
   if (signingOf(before) !== signingOf(after)) changes.push(`signing now ${signingOf(after)}, was ${signingOf(before)}`);
-  const limitsBefore = runColumns({ kind: 'assessment', report: before }).limits;
-  const columnsAfter = runColumns({ kind: 'assessment', report: after });
-  const timesBefore = runColumns({ kind: 'assessment', report: before }).generations;
-  for (const [key, limit] of Object.entries(columnsAfter.limits)) {
-    const was = limitsBefore[key];
-    if (was !== undefined && was !== limit) changes.push(`${key}: limited by ${limit} now, was ${was}`);
-    const [secondsBefore, secondsAfter] = [timesBefore[key], columnsAfter.generations[key]];
-    if (secondsBefore !== undefined && secondsAfter !== undefined && secondsBefore > 0) {
-      const ratio = secondsAfter / secondsBefore;
-      if (ratio > 1.25 || ratio < 0.8) changes.push(`${key}: ${ratio > 1 ? `${ratio.toFixed(1)}x slower` : `${(1 / ratio).toFixed(1)}x faster`} than the run before`);
+  const was = runColumns({ kind: 'assessment', report: before }).generations;
+  for (const [key, now] of Object.entries(runColumns({ kind: 'assessment', report: after }).generations)) {
+    const then = was[key];
+    if (!then) continue;
+    if (then.limitedBy !== now.limitedBy) changes.push(`${key}: limited by ${now.limitedBy} now, was ${then.limitedBy}`);
+    if (then.mbps > 0 && now.mbps > 0) {
+      const ratio = now.mbps / then.mbps;
+      if (ratio >= 1.25 || ratio <= 0.8) changes.push(`${key}: ${ratio > 1 ? `${ratio.toFixed(1)}x faster` : `${(1 / ratio).toFixed(1)}x slower`} than the run before (${now.mbps.toFixed(1)} Mb/s, was ${then.mbps.toFixed(1)})`);
     }
   }
   return changes;
@@ -192,7 +197,7 @@ export function siteTrend(site: string, runs: readonly StoredRun[]): SiteTrend {
     const { id, startedAt } = run.summary;
     if (run.report) {
       assessments.push(run.report);
-      for (const [key, seconds] of Object.entries(runColumns({ kind: 'assessment', report: run.report }).generations)) (generations[key] ??= []).push({ id, startedAt, value: seconds });
+      for (const [key, measure] of Object.entries(runColumns({ kind: 'assessment', report: run.report }).generations)) (generations[key] ??= []).push({ id, startedAt, value: measure.mbps });
     }
     if (run.capacity) {
       capacityPeakMbps.push({ id, startedAt, value: run.capacity.knee.peakMbps });

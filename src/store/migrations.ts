@@ -4,8 +4,8 @@
 // refuses a store that has taken steps this Pipefill does not know.
 //   1: runs, one row per run, the whole document as written, the columns a
 //      list and a site query need.
-//   2: run_generations, one row per generation a run measured (its time and
-//      its limit), filled for the runs already stored: what a trend needs,
+//   2: run_generations, one row per generation a run measured (its workload,
+//      time, rate and limit), filled for the runs already stored: what a trend needs,
 //      queryable without parsing every document.
 
 import type { RunColumns } from '../contract/history.js';
@@ -17,14 +17,9 @@ export interface Migration {
   readonly apply: (sql: Sql) => Promise<void>;
 }
 
-/** The rows of run_generations for one run. */
-export function generationRows(runId: number, columns: RunColumns): [number, string, number, string][] {
-  return Object.entries(columns.generations).map(([generation, seconds]) => [runId, generation, seconds, columns.limits[generation] ?? 'unexplained']);
-}
-
 export async function insertGenerations(sql: Sql, runId: number, columns: RunColumns): Promise<void> {
-  for (const row of generationRows(runId, columns)) {
-    await sql.run('INSERT INTO run_generations (run_id, generation, measured_seconds, limited_by) VALUES (?, ?, ?, ?)', row);
+  for (const [generation, measure] of Object.entries(columns.generations)) {
+    await sql.run('INSERT INTO run_generations (run_id, generation, workload, measured_seconds, measured_mbps, limited_by) VALUES (?, ?, ?, ?, ?, ?)', [runId, generation, measure.workload, measure.seconds, measure.mbps, measure.limitedBy]);
   }
 }
 
@@ -61,7 +56,9 @@ export const MIGRATIONS: readonly Migration[] = [
       await sql.run(`CREATE TABLE run_generations (
         run_id ${runId} NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
         generation TEXT NOT NULL,
+        workload TEXT NOT NULL,
         measured_seconds ${real} NOT NULL,
+        measured_mbps ${real} NOT NULL,
         limited_by TEXT NOT NULL,
         PRIMARY KEY (run_id, generation)
       )`);

@@ -128,9 +128,11 @@ export function historyStoreSuite(backend: Backend): void {
       try {
         expect((await after.all<{ version: number }>('SELECT version FROM pipefill_schema ORDER BY version')).map((row) => Number(row.version))).toEqual([1, 2]);
         expect(SCHEMA_VERSION).toBe(2);
-        const rows = await after.all<{ generation: string; measured_seconds: number }>('SELECT generation, measured_seconds FROM run_generations ORDER BY generation');
+        const rows = await after.all<{ generation: string; workload: string; measured_mbps: number }>('SELECT generation, workload, measured_mbps FROM run_generations ORDER BY generation');
         expect(rows).toHaveLength(report.diagnosis.findings.length);
-        expect(rows.map((row) => row.generation)).toContain(`${report.diagnosis.findings[0]?.profile} ${report.diagnosis.findings[0]?.op} ${report.diagnosis.findings[0]?.workload}`);
+        const first = report.diagnosis.findings[0];
+        const row = rows.find((candidate) => candidate.workload === first?.workload && candidate.generation.startsWith(`${first?.profile} ${first?.op} `));
+        expect(Number(row?.measured_mbps)).toBeCloseTo(first?.measuredMbps ?? NaN, 6);
       } finally {
         await after.close();
       }

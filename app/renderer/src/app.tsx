@@ -16,8 +16,10 @@ import { plannerHash, settingsFromHash, settingsFromPreset } from './state/plann
 import { toCapacityInput } from './state/capacity.js';
 import { toUiError, useAssessment } from './state/use-assessment.js';
 import { useCapacity } from './state/use-capacity.js';
+import { useHistorySaving } from './state/use-history.js';
 import type { UiError } from './state/use-assessment.js';
 import { CapacityView } from './views/capacity-view.js';
+import { HistoryView } from './views/history-view.js';
 import { PlannerView } from './views/planner-view.js';
 import { RecommendationsView } from './views/recommendations-view.js';
 import { ReportsView } from './views/reports-view.js';
@@ -26,9 +28,9 @@ import { RunView } from './views/run-view.js';
 import { ViewBoundary } from './views/view-boundary.js';
 import { StartView } from './views/start-view.js';
 
-const VIEWS = ['start', 'run', 'results', 'recommendations', 'capacity', 'planner', 'reports'] as const;
+const VIEWS = ['start', 'run', 'results', 'recommendations', 'capacity', 'planner', 'reports', 'history'] as const;
 type View = (typeof VIEWS)[number];
-const VIEW_LABELS: Readonly<Record<View, string>> = { start: 'Start', run: 'Run', results: 'Results', recommendations: 'Recommendations', capacity: 'Capacity', planner: 'Planner', reports: 'Reports' };
+const VIEW_LABELS: Readonly<Record<View, string>> = { start: 'Start', run: 'Run', results: 'Results', recommendations: 'Recommendations', capacity: 'Capacity', planner: 'Planner', reports: 'Reports', history: 'History' };
 
 type Theme = 'light' | 'dark';
 function initialTheme(): Theme {
@@ -51,6 +53,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
   const [capacityRuns, setCapacityRuns] = useState<readonly CapacityResult[]>([]);
   const assessment = useAssessment(api);
   const capacity = useCapacity(api);
+  const history = useHistorySaving(api);
   // The Planner needs no service: its presets and the model run in the page.
   const plannerCatalogue = useMemo(() => localCatalogue(), []);
 
@@ -106,7 +109,9 @@ export function App({ api }: { readonly api: PipefillApi }) {
               onAssess={(input) => {
                 setView('run');
                 void assessment.start(input).then((report) => {
-                  if (report) setReports((current) => mergeReports(current, [report]));
+                  if (!report) return;
+                  setReports((current) => mergeReports(current, [report]));
+                  void history.save(report);
                 });
               }}
             />
@@ -125,7 +130,9 @@ export function App({ api }: { readonly api: PipefillApi }) {
               onStart={(form) =>
                 void capacity.start(toCapacityInput(form)).then((result) => {
                   // The Reports view's readiness review carries it beside the share's assessment.
-                  if (result) setCapacityRuns((current) => mergeCapacityRuns(current, [result]));
+                  if (!result) return;
+                  setCapacityRuns((current) => mergeCapacityRuns(current, [result]));
+                  void history.save(result);
                 })
               }
               onCancel={capacity.cancel}
@@ -143,6 +150,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
               onShow={showReport}
             />
           )}
+          {view === 'history' && <HistoryView api={api} keep={history.keep} onKeepChange={history.setKeep} lastSave={history.lastSave} onShow={showReport} />}
         </ViewBoundary>
       </main>
     </div>

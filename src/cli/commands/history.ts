@@ -7,7 +7,6 @@ import { csvRows } from '../../contract/csv.js';
 import type { RunSummary, SiteTrend } from '../../contract/history.js';
 import { checkReportSize } from '../../contract/report.js';
 import { PipefillInputError } from '../../model/errors.js';
-import { formatDuration } from '../../model/units.js';
 import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
@@ -17,7 +16,7 @@ export const HISTORY_USAGE = `pipefill history list [--site S] [--json] | show I
                  | export [--site S] [--format json|csv] [--out FILE] | delete ID | import FILE.json ...
   [--store postgres://USER@HOST[:PORT]/DB | FILE]   (also PIPEFILL_STORE; default: history.sqlite in this user's data folder)
   Every assessment and capacity run is kept (unless --no-history), with its site, who ran it and where.
-  trend: each generation's time run by run, and what changed since the run before. import: earlier
+  trend: each generation's rate run by run, and what changed since the run before. import: earlier
   --out JSON files; importing one twice keeps it once. No password is ever stored.`;
 
 const OPTIONS = { site: { type: 'string' }, json: { type: 'boolean' }, format: { type: 'string' }, out: { type: 'string' } } as const;
@@ -41,7 +40,7 @@ export function formatTrend(trend: SiteTrend): string {
   if (trend.runs === 0) return `No runs of ${trend.site} in the history.`;
   const lines = [`${trend.site}: ${trend.runs} run${trend.runs === 1 ? '' : 's'}`];
   for (const [generation, points] of Object.entries(trend.generations)) {
-    lines.push(`  ${generation}: ${points.map((point) => `#${point.id} ${formatDuration(point.value * 1000)}`).join(' -> ')}`);
+    lines.push(`  ${generation}: ${points.map((point) => `#${point.id} ${point.value.toFixed(1)} Mb/s`).join(' -> ')}`);
   }
   if (trend.capacityPeakMbps.length > 0) lines.push(`  people at once, peak together: ${trend.capacityPeakMbps.map((point) => `#${point.id} ${point.value.toFixed(1)} Mb/s`).join(' -> ')}`);
   for (const verdict of trend.readiness) lines.push(`  readiness #${verdict.id} (${verdict.startedAt.slice(0, 10)}): ${verdict.met ? 'met' : 'not met'}; ${verdict.text}`);

@@ -1,0 +1,153 @@
+// History: every run kept per site, a site's trend (each generation's rate,
+// run by run), what changed since the run before, and readiness over time.
+
+import { useMemo, useState } from 'react';
+import type { PipefillApi } from '../../../../src/contract/api.js';
+import type { Report } from '../../../../src/contract/report.js';
+import { ChartCanvas } from '../charts/chart-canvas.js';
+import { runLabel, sitesOf, trendChart } from '../state/history.js';
+import type { SaveOutcome } from '../state/use-history.js';
+import { useHistoryBrowser } from '../state/use-history.js';
+
+export interface HistoryViewProps {
+  readonly api: PipefillApi;
+  readonly keep: boolean;
+  readonly onKeepChange: (keep: boolean) => void;
+  readonly lastSave: SaveOutcome | undefined;
+  readonly onShow: (report: Report) => void;
+}
+
+export function HistoryView({ api, keep, onKeepChange, lastSave, onShow }: HistoryViewProps) {
+  const history = useHistoryBrowser(api);
+  const [confirming, setConfirming] = useState<number | undefined>();
+  const sites = useMemo(() => sitesOf(history.runs ?? []), [history.runs]);
+  const siteRuns = useMemo(() => (history.runs ?? []).filter((run) => run.site === history.site), [history.runs, history.site]);
+  const chart = useMemo(() => (history.trend && Object.keys(history.trend.generations).length > 0 ? trendChart(history.trend) : undefined), [history.trend]);
+
+  return (
+    <>
+      <h2>History</h2>
+      <section className="panel">
+        <label>
+          <input type="checkbox" checked={keep} onChange={(e) => onKeepChange(e.target.checked)} /> Keep each finished assessment and capacity run in the site history
+        </label>
+        {lastSave && ('error' in lastSave ? <p className="error" role="alert">{lastSave.error.message} {lastSave.error.hint}</p> : <p className="hint" data-testid="history-saved">{lastSave.created ? `The last run was kept as run ${lastSave.id}.` : `The last run was already kept as run ${lastSave.id}.`}</p>)}
+        {history.where && <p className="hint">Kept in {history.where}. No password is ever stored.</p>}
+        {history.error && (
+          <p className="error" role="alert">
+            {history.error.message} {history.error.hint}
+          </p>
+        )}
+      </section>
+      {history.runs !== undefined && sites.length === 0 && <p>No runs kept yet: an assessment or a capacity run is kept here when it finishes.</p>}
+      {sites.length > 0 && (
+        <section className="panel">
+          <h3>Sites</h3>
+          <table data-testid="history-sites">
+            <thead>
+              <tr>
+                <th>Site</th>
+                <th>Runs</th>
+                <th>Assessments</th>
+                <th>Capacity runs</th>
+                <th>Latest</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sites.map((row) => (
+                <tr key={row.site} aria-selected={row.site === history.site}>
+                  <td>
+                    <button type="button" onClick={() => history.setSite(row.site)} aria-pressed={row.site === history.site}>
+                      {row.share}
+                    </button>
+                  </td>
+                  <td className="number">{row.runs}</td>
+                  <td className="number">{row.assessments}</td>
+                  <td className="number">{row.capacityRuns}</td>
+                  <td>{row.latest.replace('T', ' ').slice(0, 16)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+      {history.site !== undefined && history.trend && (
+        <section className="panel">
+          <h3>Trend of {siteRuns[0]?.share ?? history.site}</h3>
+          {chart ? <ChartCanvas config={chart} label={`Each generation's measured rate, run by run, at ${history.site}`} testId="chart-history-trend" height={300} /> : <p className="hint">No assessment of this site yet: its trend starts with the first.</p>}
+          <h4>Since the run before</h4>
+          <ul data-testid="history-changes">
+            {history.trend.changes.length === 0 ? <li>Nothing the trend follows changed (or there is only one assessment).</li> : history.trend.changes.map((change) => <li key={change}>{change}</li>)}
+          </ul>
+          {history.trend.readiness.length > 0 && (
+            <>
+              <h4>Readiness over time</h4>
+              <ul data-testid="history-readiness">
+                {history.trend.readiness.map((verdict) => (
+                  <li key={verdict.id}>
+                    {runLabel(verdict.startedAt, verdict.id)}: {verdict.met ? 'met' : 'not met'}. {verdict.text}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          <h4>Runs</h4>
+          <table data-testid="history-runs">
+            <thead>
+              <tr>
+                <th>Run</th>
+                <th>Kind</th>
+                <th>Link</th>
+                <th>By</th>
+                <th>Summary</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {siteRuns.map((run) => (
+                <tr key={run.id}>
+                  <td>{runLabel(run.startedAt, run.id)}</td>
+                  <td>{run.kind}</td>
+                  <td className="number">{run.linkMbps === null ? '' : `${run.linkMbps.toFixed(1)} Mb/s, ${run.rttMs?.toFixed(1)} ms`}</td>
+                  <td>
+                    {run.ranBy}@{run.machine}
+                  </td>
+                  <td>{run.headline}</td>
+                  <td>
+                    {run.kind === 'assessment' && (
+                      <button
+                        type="button"
+                        onClick={() =>
+                          void history.open(run.id).then((report) => {
+                            if (report) onShow(report);
+                          })
+                        }
+                      >
+                        Show
+                      </button>
+                    )}
+                    {confirming === run.id ? (
+                      <button
+                        type="button"
+                        onClick={() => {
+                          setConfirming(undefined);
+                          void history.remove(run.id);
+                        }}
+                      >
+                        Delete run {run.id} for good
+                      </button>
+                    ) : (
+                      <button type="button" onClick={() => setConfirming(run.id)}>
+                        Delete
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </>
+  );
+}
