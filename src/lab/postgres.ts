@@ -7,7 +7,7 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { userInfo, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Socket } from 'node:net';
@@ -64,7 +64,15 @@ export class PostgresServer {
     return `postgres://${TEST_ROLE}@127.0.0.1:${this.port}/${database}`;
   }
 
-  static async start(): Promise<PostgresServer> {
+  /** A folder on a tmpfs of `smallDiskBytes` that only the server sees (its own mount namespace), for a tablespace that fills. */
+  smallDisk: string | undefined;
+
+  /**
+   * `smallDiskBytes`: the server runs in a mount namespace of its own with a
+   * tmpfs of that size at `smallDisk` (Linux, root: unshare and setpriv from
+   * util-linux); it goes when the server does.
+   */
+  static async start(options: { readonly smallDiskBytes?: number } = {}): Promise<PostgresServer> {
     const bin = postgresBinDir();
     if (!bin) throw new Error("Debian's postgresql package is not installed (/usr/lib/postgresql/*/bin/postgres).");
     const owner = account();
@@ -78,16 +86,27 @@ export class PostgresServer {
       throw new Error(`initdb failed: ${init.stderr || init.stdout || init.error?.message}`);
     }
     const port = await freePort();
-    const child = spawn(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', folder, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=40'], {
-      cwd: folder,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      ...asOwner,
-    });
+    const serverArgs = ['-D', data, '-p', String(port), '-k', folder, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=40'];
+    let smallDisk: string | undefined;
+    let child: ChildProcess;
+    if (options.smallDiskBytes !== undefined) {
+      if (!owner) throw new Error('A small disk for PostgreSQL needs root (a tmpfs in a mount namespace of its own).');
+      smallDisk = join(folder, 'small');
+      mkdirSync(smallDisk);
+      chownSync(smallDisk, owner.uid, owner.gid);
+      const size = Math.max(64 * 1024, Math.floor(options.smallDiskBytes));
+      // unshare execs (no fork) and so do sh and setpriv: the PID is the postmaster's.
+      const script = `mount -t tmpfs -o size=${size},mode=0700,uid=${owner.uid},gid=${owner.gid} tmpfs "$0" || exit 90; exec setpriv --reuid=${owner.uid} --regid=${owner.gid} --clear-groups -- "$@"`;
+      child = spawn('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, smallDisk, join(bin, 'postgres'), ...serverArgs], { cwd: folder, stdio: ['ignore', 'ignore', 'pipe'] });
+    } else {
+      child = spawn(join(bin, 'postgres'), serverArgs, { cwd: folder, stdio: ['ignore', 'ignore', 'pipe'], ...asOwner });
+    }
     let log = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       log = (log + chunk.toString()).slice(-4000);
     });
     const server = new PostgresServer(child, folder, port, bin, owner);
+    server.smallDisk = smallDisk;
     const deadline = Date.now() + START_TIMEOUT_MS;
     // Bounded: START_TIMEOUT_MS in 100 ms steps.
     while (Date.now() < deadline && child.exitCode === null) {

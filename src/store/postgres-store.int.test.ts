@@ -3,6 +3,7 @@
 // per case; and what only a server can do: hold a lock, be away.
 
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +67,39 @@ describe.skipIf(!available)('PostgreSQL', () => {
     expect((await store.list()).map((run) => run.id)).toEqual([id]);
     await store.close();
   });
+
+  const canMount = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/unshare') && existsSync('/usr/bin/setpriv');
+  it.skipIf(!canMount)('a store whose disk is full refuses the run that does not fit, clearly, and keeps every run before it', async () => {
+    // Its tables live in a tablespace on a 512 KiB tmpfs that only this server sees.
+    const small = await PostgresServer.start({ smallDiskBytes: 512 * 1024 });
+    try {
+      small.psql('postgres', `CREATE TABLESPACE small LOCATION '${small.smallDisk}'`);
+      const url = small.createDatabase('full_disk');
+      small.psql('full_disk', 'ALTER DATABASE full_disk SET default_tablespace = small');
+      const store = await openPostgresStore(url);
+      const base = fixtureReport('lab-52mbit-75ms');
+      const saved: number[] = [];
+      let refused: unknown;
+      try {
+        // Bounded: at most 400 runs (each takes tens of KiB of the 512).
+        for (let index = 0; index < 400 && refused === undefined; index++) {
+          const report = { ...base, startedAt: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString() };
+          await store.save({ kind: 'assessment', report }, by).then(
+            (result) => saved.push(result.id),
+            (error: unknown) => (refused = error),
+          );
+        }
+        expect(refused).toMatchObject({ storeKind: 'store-full', hint: expect.stringMatching(/^Nothing stored was changed/) });
+        expect(saved.length).toBeGreaterThan(0);
+        expect((await store.list()).map((run) => run.id).sort((a, b) => a - b)).toEqual(saved);
+        expect((await store.get(saved[0] ?? 0))?.report?.probes).toEqual(base.probes);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await small.stop();
+    }
+  }, 120_000);
 
   it('a server that is not there is named without the password in the address', async () => {
     const port = await freePort();

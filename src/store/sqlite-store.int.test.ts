@@ -1,11 +1,14 @@
 // The history store's suite on SQLite files, and what only a file can do:
 // be damaged, be locked by another program, be a symbolic link.
 
-import { lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
 import { openSqliteStore, sqliteSql } from './sqlite-store.js';
 import { fixtureReport, historyStoreSuite } from './store-suite.js';
 
@@ -103,4 +106,37 @@ describe('a SQLite history file', () => {
     await expect(openSqliteStore(join(dir, 'history.sqlite'))).rejects.toMatchObject({ storeKind: 'store-refused' });
     expect(readFileSync(target, 'utf8')).toBe('precious');
   });
+});
+
+const canMount = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/unshare');
+const cliEntry = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+
+describe.skipIf(!canMount || !existsSync(cliEntry))('a SQLite history file on a full disk', () => {
+  it('refuses the run that does not fit with a clear error, and every run stored before it stays readable', () => {
+    // A 640 KiB tmpfs in a mount namespace of the test's own: it and the file on it are gone when the shell exits.
+    const dir = folder();
+    const disk = join(dir, 'disk');
+    mkdirSync(disk);
+    const base = JSON.parse(readFileSync(fileURLToPath(new URL('../report/fixtures/lab-52mbit-75ms.json', import.meta.url)), 'utf8'));
+    const files = Array.from({ length: 12 }, (_, index) => {
+      const path = join(dir, `run-${index}.json`);
+      writeFileSync(path, JSON.stringify({ ...base, startedAt: `2026-03-${String(index + 10)}T08:00:00.000Z` }));
+      return path;
+    });
+    const node = [process.execPath, ...ENGINE_NODE_FLAGS, cliEntry].map((part) => `'${part}'`).join(' ');
+    const store = join(disk, 'history.sqlite');
+    const script = `mount -t tmpfs -o size=640k tmpfs '${disk}' || exit 90
+${node} history import ${files.map((file) => `'${file}'`).join(' ')} --store '${store}'; echo "import-exit $?"
+${node} history list --json --store '${store}'; echo "list-exit $?"`;
+    const ran = spawnSync('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script], { encoding: 'utf8', timeout: 120_000 });
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/import-exit 1/);
+    expect(ran.stderr).toMatch(/error: The history store .*history\.sqlite is full[\s\S]*hint: Nothing stored was changed/);
+    const imported = (ran.stderr.match(/: imported as run \d+/g) ?? []).length;
+    expect(imported).toBeGreaterThan(0);
+    expect(imported).toBeLessThan(files.length);
+    const listed = JSON.parse(ran.stdout.slice(ran.stdout.indexOf('import-exit 1') + 'import-exit 1'.length, ran.stdout.indexOf('list-exit')));
+    expect(ran.stdout).toMatch(/list-exit 0/);
+    expect(listed).toHaveLength(imported);
+  }, 150_000);
 });
