@@ -236,6 +236,15 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     expect(Number(await page.getByTestId('chart-history-trend').getAttribute('data-points')) % 2).toBe(0);
     await expect(page.getByTestId('history-changes').locator('li').count()).resolves.toBeGreaterThan(0);
     await screenshot(page, '11-history');
+    expect(errors).toEqual([]);
+    // A team's store is a setting; one with a password in its address is refused, and the runs stay where they were.
+    await page.getByLabel(/^Store \(empty: this computer/).fill('postgres://team:hunter2@127.0.0.1:1/pipefill');
+    await page.getByRole('button', { name: 'Use this store' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/Leave the password out of the address/);
+    await expect(page.locator('[data-testid="history-runs"] tbody tr').count()).resolves.toBe(3);
+    // The browser logs the refused call's status; nothing else may be logged.
+    expect(errors.every((error) => /status of 4\d\d/.test(error))).toBe(true);
+    errors.length = 0;
     // A kept assessment opens in Results.
     await page.locator('[data-testid="history-runs"]').getByRole('button', { name: 'Show' }).first().click();
     await page.getByTestId('headline').waitFor();

@@ -37,16 +37,28 @@ export interface LocalApiOptions {
   readonly store?: StoreSpec;
 }
 
-/** The store, opened on first use and kept open; a failed open is tried again on the next call. */
-function lazyStore(spec: StoreSpec): () => Promise<HistoryStore> {
-  let opening: Promise<HistoryStore> | undefined;
-  return () => {
-    opening ??= openStore(spec).catch((error: unknown) => {
-      opening = undefined;
+/** The store, opened on first use and kept open; a failed open is tried again on the next call; another can take its place. */
+class StoreHolder {
+  private opening: Promise<HistoryStore> | undefined;
+  constructor(private spec: StoreSpec) {}
+
+  get(): Promise<HistoryStore> {
+    this.opening ??= openStore(this.spec).catch((error: unknown) => {
+      this.opening = undefined;
       throw error;
     });
-    return opening;
-  };
+    return this.opening;
+  }
+
+  /** Opens `spec` first (so a store that cannot be used leaves the current one in place), then closes the old one. */
+  async use(spec: StoreSpec): Promise<string> {
+    const next = await openStore(spec);
+    const previous = this.opening;
+    this.spec = spec;
+    this.opening = Promise.resolve(next);
+    await previous?.then((store) => store.close()).catch(() => undefined);
+    return next.where;
+  }
 }
 
 /** Who saves a run: this account on this machine (never a share's login or a password). */
@@ -71,7 +83,8 @@ function documentToSave(json: unknown): RunDocument {
 type Handlers = { readonly [M in ApiMethod]: (input: ApiParsedInput<M>, options: CallOptions) => ApiOutput<M> | Promise<ApiOutput<M>> };
 
 function createHandlers(host: LocalApiOptions): Handlers {
-  const store = lazyStore(host.store ?? parseStoreSpec(undefined));
+  const holder = new StoreHolder(host.store ?? parseStoreSpec(undefined));
+  const store = () => holder.get();
   return {
   predict: (input) => predictScenario(input),
   predictBatch: (inputs) =>
@@ -148,6 +161,7 @@ function createHandlers(host: LocalApiOptions): Handlers {
   },
   historyTrend: async (input) => siteTrend(input.site, await (await store()).siteRuns(input.site)),
   historyDelete: async (input) => ({ deleted: await (await store()).delete(input.id) }),
+  historyStore: async (input) => ({ where: await holder.use(parseStoreSpec(input.address ?? '')) }),
   hostInfo: () => ({ shell: host.shell ?? 'cli', version: pipefillVersion(), ...(host.demo ? { demo: host.demo } : {}) }),
   };
 }

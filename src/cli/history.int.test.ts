@@ -13,6 +13,7 @@ import { RunSummarySchema, SiteTrendSchema } from '../contract/history.js';
 import { PostgresServer, postgresBinDir } from '../lab/postgres.js';
 import { SambaServer } from '../lab/samba.js';
 import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
+import { createLocalApi } from '../assess/local-api.js';
 import { runCli } from './main.js';
 import type { Output } from './output.js';
 
@@ -156,14 +157,35 @@ describe.skipIf(!built)('two Pipefill processes writing to one store at once', (
   it('on SQLite: both land', async () => {
     await twoAtOnce(join(scratch, 'two.sqlite'));
   }, 120_000);
+});
 
-  const pgAvailable = postgresBinDir() !== undefined;
-  it.skipIf(!pgAvailable)('on PostgreSQL: both land', async () => {
-    const server = await PostgresServer.start();
-    try {
-      await twoAtOnce(server.createDatabase('two_at_once'));
-    } finally {
-      await server.stop();
-    }
+const pgAvailable = postgresBinDir() !== undefined;
+describe.skipIf(!pgAvailable)("a team's PostgreSQL store", () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await PostgresServer.start();
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+  }, 60_000);
+
+  it.skipIf(!built)('two processes writing at once: both land', async () => {
+    await twoAtOnce(server.createDatabase('two_at_once'));
   }, 180_000);
+
+  it("the app's store setting moves the history to it, refuses an address with a password, and keeps the store it had when the new one cannot be used", async () => {
+    const api = createLocalApi({ store: { kind: 'sqlite', path: join(scratch, 'before-the-team.sqlite') } });
+    const report = JSON.parse(readFileSync(FIXTURES[0] ?? '', 'utf8'));
+    expect((await api.historySave({ document: report })).created).toBe(true);
+    const team = server.createDatabase('team');
+    expect((await api.historyStore({ address: team })).where).toBe(team);
+    expect((await api.historyList({})).runs).toEqual([]);
+    const saved = await api.historySave({ document: report });
+    expect(saved).toMatchObject({ created: true, where: team });
+    await expect(api.historyStore({ address: team.replace('pipefill@', 'pipefill:hunter2@') })).rejects.toThrow(/Leave the password out of the address/);
+    await expect(api.historyStore({ address: `postgres://pipefill@127.0.0.1:${server.port}/no_such_database` })).rejects.toMatchObject({ kind: 'store-refused' });
+    // Still the team's store.
+    expect((await api.historyList({})).runs.map((run) => run.id)).toEqual([saved.id]);
+    expect(server.psql('team', 'SELECT count(*) FROM runs').trim()).toBe('1');
+  }, 60_000);
 });

@@ -15,6 +15,8 @@ import {
   HistoryRunInputSchema,
   HistorySaveInputSchema,
   HistorySaveResultSchema,
+  HistoryStoreInputSchema,
+  HistoryStoreResultSchema,
   HistoryTrendInputSchema,
   SiteTrendSchema,
   StoredRunSchema,
@@ -43,6 +45,7 @@ export const apiContract = {
   historyRun: { input: HistoryRunInputSchema, output: StoredRunSchema },
   historyTrend: { input: HistoryTrendInputSchema, output: SiteTrendSchema },
   historyDelete: { input: HistoryDeleteInputSchema, output: HistoryDeleteResultSchema },
+  historyStore: { input: HistoryStoreInputSchema, output: HistoryStoreResultSchema },
 } as const;
 
 export type ApiMethod = keyof typeof apiContract;

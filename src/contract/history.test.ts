@@ -34,3 +34,14 @@ describe('site history', () => {
     expect(changesBetween(withCredits(before, 8320), withCredits(before, 8448))).toEqual([]);
   });
 });
+
+describe('the store setting', () => {
+  it('takes a PostgreSQL address without a password, or none', async () => {
+    const { HistoryStoreInputSchema } = await import('./history.js');
+    expect(HistoryStoreInputSchema.parse({ address: ' postgres://team@db.example:5433/pipefill ' })).toEqual({ address: 'postgres://team@db.example:5433/pipefill' });
+    expect(HistoryStoreInputSchema.parse({ address: null })).toEqual({ address: null });
+    expect(() => HistoryStoreInputSchema.parse({ address: 'postgres://team:s3cret@db.example/pipefill' })).toThrow(/Leave the password out of the address/);
+    expect(() => HistoryStoreInputSchema.parse({ address: '/etc/passwd' })).toThrow(/Give a PostgreSQL address/);
+    expect(() => HistoryStoreInputSchema.parse({ address: '' })).toThrow();
+  });
+});

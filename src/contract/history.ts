@@ -152,6 +152,26 @@ export const HistoryRunInputSchema = RunIdSchema;
 export const HistoryTrendInputSchema = z.object({ site: z.string().min(1).max(1024) }).strict();
 export const HistoryDeleteInputSchema = RunIdSchema;
 export const HistoryDeleteResultSchema = z.object({ deleted: z.boolean() });
+/**
+ * Which store the services keep runs in: a team's PostgreSQL address; null,
+ * this computer's default. (A SQLite file elsewhere is the CLI's --store or
+ * PIPEFILL_STORE: a page may not name files for the services to create.) An
+ * address with a password in it is refused: front ends remember this
+ * setting, and a setting never holds one.
+ */
+export const HistoryStoreInputSchema = z
+  .object({
+    address: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2048)
+      .refine((address) => /^postgres(ql)?:\/\/./i.test(address), { message: 'Give a PostgreSQL address, postgres://USER@HOST[:PORT]/DATABASE, or none for this computer.' })
+      .refine((address) => !/^postgres(ql)?:\/\/[^/@]*:[^/@]*@/i.test(address), { message: 'Leave the password out of the address: give it in PGPASSWORD or ~/.pgpass on the machine that runs Pipefill.' })
+      .nullable(),
+  })
+  .strict();
+export const HistoryStoreResultSchema = z.object({ where: z.string() });
 
 function creditsOf(report: Report): number | undefined {
   const granted = report.copyTests.map((test) => test.negotiated.creditsGrantedMax).filter((credits) => credits > 0);

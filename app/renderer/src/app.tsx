@@ -16,7 +16,7 @@ import { plannerHash, settingsFromHash, settingsFromPreset } from './state/plann
 import { toCapacityInput } from './state/capacity.js';
 import { toUiError, useAssessment } from './state/use-assessment.js';
 import { useCapacity } from './state/use-capacity.js';
-import { useHistorySaving } from './state/use-history.js';
+import { useHistorySaving, useHistoryStoreSetting } from './state/use-history.js';
 import type { UiError } from './state/use-assessment.js';
 import { CapacityView } from './views/capacity-view.js';
 import { HistoryView } from './views/history-view.js';
@@ -54,6 +54,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
   const assessment = useAssessment(api);
   const capacity = useCapacity(api);
   const history = useHistorySaving(api);
+  const historyStore = useHistoryStoreSetting(api);
   // The Planner needs no service: its presets and the model run in the page.
   const plannerCatalogue = useMemo(() => localCatalogue(), []);
 
@@ -150,7 +151,20 @@ export function App({ api }: { readonly api: PipefillApi }) {
               onShow={showReport}
             />
           )}
-          {view === 'history' && <HistoryView api={api} keep={history.keep} onKeepChange={history.setKeep} lastSave={history.lastSave} onShow={showReport} />}
+          {view === 'history' && (
+            <HistoryView
+              // A new store: list it afresh.
+              key={historyStore.where ?? 'default'}
+              api={api}
+              keep={history.keep}
+              onKeepChange={history.setKeep}
+              lastSave={history.lastSave}
+              onShow={showReport}
+              storeAddress={historyStore.address}
+              storeError={historyStore.error}
+              onStoreChange={(address) => void historyStore.apply(address)}
+            />
+          )}
         </ViewBoundary>
       </main>
     </div>

@@ -103,3 +103,39 @@ export function useHistoryBrowser(api: PipefillApi) {
 
   return { runs, where, site, setSite, trend, error, open, remove, reload };
 }
+
+const STORE_SETTING = 'pipefill-history-store';
+
+/**
+ * Which store the runs go to: this computer's (empty) or a team's PostgreSQL
+ * address, remembered in this browser and applied when the app starts. The
+ * services refuse an address with a password in it, so none is remembered.
+ */
+export function useHistoryStoreSetting(api: PipefillApi) {
+  const [address, setAddress] = useState(() => window.localStorage.getItem(STORE_SETTING) ?? '');
+  const [where, setWhere] = useState<string | undefined>();
+  const [error, setError] = useState<UiError | undefined>();
+
+  const apply = useCallback(
+    async (next: string) => {
+      const trimmed = next.trim();
+      try {
+        const result = await api.historyStore({ address: trimmed === '' ? null : trimmed });
+        window.localStorage.setItem(STORE_SETTING, trimmed);
+        setAddress(trimmed);
+        setWhere(result.where);
+        setError(undefined);
+      } catch (caught) {
+        setError(toUiError(caught));
+      }
+    },
+    [api],
+  );
+
+  useEffect(() => {
+    const saved = window.localStorage.getItem(STORE_SETTING);
+    if (saved) void apply(saved);
+  }, [apply]);
+
+  return { address, where, error, apply };
+}

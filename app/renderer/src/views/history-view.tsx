@@ -6,6 +6,7 @@ import type { PipefillApi } from '../../../../src/contract/api.js';
 import type { Report } from '../../../../src/contract/report.js';
 import { ChartCanvas } from '../charts/chart-canvas.js';
 import { runLabel, sitesOf, trendChart } from '../state/history.js';
+import type { UiError } from '../state/use-assessment.js';
 import type { SaveOutcome } from '../state/use-history.js';
 import { useHistoryBrowser } from '../state/use-history.js';
 
@@ -15,11 +16,16 @@ export interface HistoryViewProps {
   readonly onKeepChange: (keep: boolean) => void;
   readonly lastSave: SaveOutcome | undefined;
   readonly onShow: (report: Report) => void;
+  /** The store setting: '' for this computer's, or a PostgreSQL address. */
+  readonly storeAddress: string;
+  readonly storeError: UiError | undefined;
+  readonly onStoreChange: (address: string) => void;
 }
 
-export function HistoryView({ api, keep, onKeepChange, lastSave, onShow }: HistoryViewProps) {
+export function HistoryView({ api, keep, onKeepChange, lastSave, onShow, storeAddress, storeError, onStoreChange }: HistoryViewProps) {
   const history = useHistoryBrowser(api);
   const [confirming, setConfirming] = useState<number | undefined>();
+  const [typedStore, setTypedStore] = useState(storeAddress);
   const sites = useMemo(() => sitesOf(history.runs ?? []), [history.runs]);
   const siteRuns = useMemo(() => (history.runs ?? []).filter((run) => run.site === history.site), [history.runs, history.site]);
   const chart = useMemo(() => (history.trend && Object.keys(history.trend.generations).length > 0 ? trendChart(history.trend) : undefined), [history.trend]);
@@ -33,6 +39,22 @@ export function HistoryView({ api, keep, onKeepChange, lastSave, onShow }: Histo
         </label>
         {lastSave && ('error' in lastSave ? <p className="error" role="alert">{lastSave.error.message} {lastSave.error.hint}</p> : <p className="hint" data-testid="history-saved">{lastSave.created ? `The last run was kept as run ${lastSave.id}.` : `The last run was already kept as run ${lastSave.id}.`}</p>)}
         {history.where && <p className="hint">Kept in {history.where}. No password is ever stored.</p>}
+        <form
+          className="inline"
+          onSubmit={(event) => {
+            event.preventDefault();
+            onStoreChange(typedStore);
+          }}
+        >
+          <label htmlFor="history-store">Store (empty: this computer; a team: postgres://user@host/database, its password in PGPASSWORD or ~/.pgpass)</label>
+          <input id="history-store" type="text" value={typedStore} placeholder="postgres://user@host/database" onChange={(e) => setTypedStore(e.target.value)} />
+          <button type="submit">Use this store</button>
+        </form>
+        {storeError && (
+          <p className="error" role="alert">
+            {storeError.message} {storeError.hint}
+          </p>
+        )}
         {history.error && (
           <p className="error" role="alert">
             {history.error.message} {history.error.hint}
