@@ -60,9 +60,12 @@ describe('pipefill history', () => {
 
     const shown = JSON.parse((await run('history', 'show', String(oldest?.id), '--json', '--store', store)).out);
     expect(shown.report).toEqual(JSON.parse(readFileSync(FIXTURES[0] ?? '', 'utf8')));
-    const csv = (await run('history', 'export', '--format', 'csv', '--store', store)).out.split(/\r?\n/);
+    const csv = (await run('history', 'export', '--format', 'csv', '--store', store)).out.trimEnd().split(/\r?\n/);
     expect(csv[0]).toBe('id,kind,site,share,started_at,ran_by,machine,saved_at,link_mbps,rtt_ms,readiness_met,headline');
     expect(csv).toHaveLength(3);
+    const exported = join(scratch, 'export.json');
+    expect((await run('history', 'export', '--out', exported, '--store', store)).err).toBe(`Wrote 2 runs to ${exported}`);
+    expect(JSON.parse(readFileSync(exported, 'utf8')).map((stored: { summary: { id: number } }) => stored.summary.id)).toEqual(runs.map((r) => r.id));
 
     expect((await run('history', 'delete', String(newest?.id), '--store', store)).out).toBe(`Deleted run ${newest?.id}.`);
     const gone = await run('history', 'delete', String(newest?.id), '--store', store);

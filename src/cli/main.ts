@@ -84,9 +84,8 @@ export async function runCli(argv: readonly string[], output: Output = processOu
   try {
     // --store (any command that keeps or reads the site history) is the API's, not the command's.
     const { store, args } = takeStoreOption(rest);
-    // The same as PIPEFILL_STORE for this run: `ui` starts its own API with it, and so would anything it spawns.
-    if (store !== undefined) process.env.PIPEFILL_STORE = store;
-    await command.run(args, createLocalApi(store === undefined ? {} : { store: parseStoreSpec(store) }), output);
+    const spec = store === undefined ? undefined : parseStoreSpec(store);
+    await command.run(args, createLocalApi(spec === undefined ? {} : { store: spec }), output, spec === undefined ? {} : { store: spec });
     return 0;
   } catch (error) {
     if (error instanceof PipefillError) {

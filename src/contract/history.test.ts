@@ -41,6 +41,7 @@ describe('the store setting', () => {
     expect(HistoryStoreInputSchema.parse({ address: ' postgres://team@db.example:5433/pipefill ' })).toEqual({ address: 'postgres://team@db.example:5433/pipefill' });
     expect(HistoryStoreInputSchema.parse({ address: null })).toEqual({ address: null });
     expect(() => HistoryStoreInputSchema.parse({ address: 'postgres://team:s3cret@db.example/pipefill' })).toThrow(/Leave the password out of the address/);
+    expect(() => HistoryStoreInputSchema.parse({ address: 'postgres://team@db.example/pipefill?sslmode=require&password=s3cret' })).toThrow(/Leave the password out of the address/);
     expect(() => HistoryStoreInputSchema.parse({ address: '/etc/passwd' })).toThrow(/Give a PostgreSQL address/);
     expect(() => HistoryStoreInputSchema.parse({ address: '' })).toThrow();
   });

@@ -167,7 +167,7 @@ export const HistoryStoreInputSchema = z
       .min(1)
       .max(2048)
       .refine((address) => /^postgres(ql)?:\/\/./i.test(address), { message: 'Give a PostgreSQL address, postgres://USER@HOST[:PORT]/DATABASE, or none for this computer.' })
-      .refine((address) => !/^postgres(ql)?:\/\/[^/@]*:[^/@]*@/i.test(address), { message: 'Leave the password out of the address: give it in PGPASSWORD or ~/.pgpass on the machine that runs Pipefill.' })
+      .refine((address) => !/^postgres(ql)?:\/\/[^/@]*:[^/@]*@/i.test(address) && !/[?&]password=/i.test(address), { message: 'Leave the password out of the address: give it in PGPASSWORD or ~/.pgpass on the machine that runs Pipefill.' })
       .nullable(),
   })
   .strict();

@@ -30,7 +30,7 @@ export interface HistoryStore {
   save(document: RunDocument, by: SavedBy): Promise<SaveResult>;
   list(filter?: { readonly site?: string | undefined; readonly limit?: number | undefined }): Promise<RunSummary[]>;
   get(id: number): Promise<StoredRun | undefined>;
-  /** Every run of one site, oldest first. */
+  /** One site's most recent runs (at most MAX_TREND_RUNS), oldest first. */
   siteRuns(site: string): Promise<StoredRun[]>;
   delete(id: number): Promise<boolean>;
   close(): Promise<void>;
@@ -55,6 +55,8 @@ interface RunRow {
 const SUMMARY_COLUMNS = 'id, kind, share, site, started_at, ran_by, machine, saved_at, link_mbps, rtt_ms, readiness_met, headline';
 /** A list answers at most this many runs (sixty branches, monthly, for years). */
 export const MAX_LISTED_RUNS = 10_000;
+/** A trend reads at most this many whole documents (a site checked monthly for forty years), so memory stays bounded. */
+export const MAX_TREND_RUNS = 500;
 
 function summaryOf(row: RunRow): RunSummary {
   return {
@@ -151,8 +153,8 @@ export async function historyStoreOn(sql: Sql, where: string): Promise<HistorySt
       return row ? storedRunOf(row) : undefined;
     },
     async siteRuns(site) {
-      const rows = await sql.all<RunRow>(`SELECT ${SUMMARY_COLUMNS}, document FROM runs WHERE site = ? ORDER BY started_at, id LIMIT ?`, [siteOf(site), MAX_LISTED_RUNS]);
-      return rows.map(storedRunOf);
+      const rows = await sql.all<RunRow>(`SELECT ${SUMMARY_COLUMNS}, document FROM runs WHERE site = ? ORDER BY started_at DESC, id DESC LIMIT ?`, [siteOf(site), MAX_TREND_RUNS]);
+      return rows.reverse().map(storedRunOf);
     },
     async delete(id) {
       checkId(id);

@@ -111,5 +111,6 @@ describe.skipIf(!available)('PostgreSQL', () => {
     expect(error).toMatchObject({ storeKind: 'store-unreachable' });
     expect(`${error?.message} ${(error as { hint?: string })?.hint}`).not.toContain('s3cret');
     expect(redactedAddress(url)).toBe(`postgres://team:***@127.0.0.1:${port}/history`);
+    expect(redactedAddress('postgres://team@db.example/history?password=s3cret&sslmode=require')).toBe('postgres://team@db.example/history?password=***&sslmode=require');
   });
 });

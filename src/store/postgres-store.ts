@@ -20,6 +20,7 @@ export function redactedAddress(connection: string): string {
   try {
     const url = new URL(connection);
     if (url.password) url.password = '***';
+    if (url.searchParams.has('password')) url.searchParams.set('password', '***');
     return url.toString();
   } catch {
     return 'the PostgreSQL address given';

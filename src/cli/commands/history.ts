@@ -1,7 +1,7 @@
 // pipefill history: the runs kept per site (src/store), from the terminal and
 // from scripts. The same contract calls the app's History view makes.
 
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import type { PipefillApi } from '../../contract/api.js';
 import { csvRows } from '../../contract/csv.js';
 import type { RunSummary, SiteTrend } from '../../contract/history.js';
@@ -109,13 +109,21 @@ export async function historyCommand(argv: readonly string[], api: PipefillApi, 
       const format = optional(values, 'format') ?? 'json';
       if (format !== 'json' && format !== 'csv') throw new PipefillInputError(`--format ${JSON.stringify(format)} is not json or csv.`, HISTORY_USAGE);
       const { runs } = await api.historyList(site === undefined ? {} : { site });
-      const text = format === 'csv' ? exportCsv(runs) : `${JSON.stringify(await Promise.all(runs.map((run) => api.historyRun({ id: run.id }))), null, 2)}\n`;
       const out = optional(values, 'out');
-      if (out === undefined) output.out(text.replace(/\r?\n$/, ''));
-      else {
-        writeFileSync(out, text);
-        output.err(`Wrote ${runs.length} run${runs.length === 1 ? '' : 's'} to ${out}`);
+      // One run's document at a time: a team's store can hold thousands of them.
+      const file = out === undefined ? undefined : openSync(out, 'w');
+      const write = (text: string) => (file === undefined ? output.out(text) : writeSync(file, text.endsWith('\n') ? text : `${text}\n`));
+      try {
+        if (format === 'csv') write(exportCsv(runs));
+        else {
+          write('[');
+          for (const [index, run] of runs.entries()) write(`${JSON.stringify(await api.historyRun({ id: run.id }))}${index < runs.length - 1 ? ',' : ''}`);
+          write(']');
+        }
+      } finally {
+        if (file !== undefined) closeSync(file);
       }
+      if (out !== undefined) output.err(`Wrote ${runs.length} run${runs.length === 1 ? '' : 's'} to ${out}`);
       return;
     }
     case 'delete': {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { PipefillApi } from '../../contract/api.js';
 import type { HostInfo } from '../../contract/host-info.js';
 import { createLocalApi } from '../../assess/local-api.js';
+import type { StoreSpec } from '../../store/open-store.js';
 import type { LoopbackServers } from '../../lab/loopback-servers.js';
 import { startLoopbackServers } from '../../lab/loopback-servers.js';
 import { sambaAvailable } from '../../lab/samba.js';
@@ -71,7 +72,7 @@ function untilStopped(): Promise<void> {
   });
 }
 
-export async function uiCommand(argv: readonly string[], _api: PipefillApi, output: Output): Promise<void> {
+export async function uiCommand(argv: readonly string[], _api: PipefillApi, output: Output, context: { readonly store?: StoreSpec } = {}): Promise<void> {
   const { values, positionals } = parseOptions(argv, OPTIONS, UI_USAGE);
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, UI_USAGE);
   const port = parsePort(optional(values, 'port'));
@@ -81,7 +82,7 @@ export async function uiCommand(argv: readonly string[], _api: PipefillApi, outp
   const killDemo = () => demo?.servers.killNow();
   process.once('exit', killDemo);
   try {
-    const host = await startWebHost({ api: createLocalApi({ shell: 'web', ...(demo ? { demo: demo.demo } : {}) }), rendererDir: RENDERER_DIR, ...(port === undefined ? {} : { port }) });
+    const host = await startWebHost({ api: createLocalApi({ shell: 'web', ...(demo ? { demo: demo.demo } : {}), ...(context.store ? { store: context.store } : {}) }), rendererDir: RENDERER_DIR, ...(port === undefined ? {} : { port }) });
     // Each address opens one page (a single-use launch code): the browser gets one, the terminal another.
     if (values['no-open'] !== true && hasDisplay()) {
       openBrowser(host.url);
