@@ -28,6 +28,13 @@
 // bounds above stay. Not measured, a reading: an XP reader's 60 KB reply
 // leaves as one burst (CUBIC does not pace without fq), and people whose
 // bursts meet in the 84-packet queue lose together.
+// Longer steps do not close it; they show it is systematic, not noise
+// (2026-11-24, 20 s steps after the 5 s warm-up, three runs): 4 people 16.7,
+// 12.9, 16.6 Mb/s against 22.7-22.9; 16 people 38.4, 36.3, 36.8 against
+// 47.9; the slowest person 2.1-2.8 Mb/s at 4 people, about what two round
+// trips per 60 KB read allow (a window held under the reply's 42 segments).
+// The model's missing term: bursts that meet in a shallow queue, and CUBIC's
+// slow climb back for a sender that is idle between replies.
 // The probe's iperf3 runs 8 streams: with one, a quarter-BDP queue read the
 // 52 Mb/s line as 39.9 Mb/s, and the model's line with it.
 
