@@ -8,22 +8,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCliCaptured } from '../test-support/cli-run.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunSummarySchema, SiteTrendSchema } from '../contract/history.js';
 import { PostgresServer, postgresBinDir } from '../lab/postgres.js';
 import { SambaServer } from '../lab/samba.js';
 import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
 import { createLocalApi } from '../assess/local-api.js';
-import { runCli } from './main.js';
-import type { Output } from './output.js';
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const output: Output = { out: (text) => out.push(text), err: (text) => err.push(text) };
-  const code = await runCli(argv, output);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runCliCaptured;
 
 const scratch = mkdtempSync(join(tmpdir(), 'pipefill-history-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

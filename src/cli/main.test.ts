@@ -1,20 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCliCaptured } from '../test-support/cli-run.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PredictionResultSchema } from '../contract/scenario.js';
 import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
 import { PlanResultSchema } from '../contract/plan.js';
-import { runCli } from './main.js';
-import type { Output } from './output.js';
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const output: Output = { out: (text) => out.push(text), err: (text) => err.push(text) };
-  const code = await runCli(argv, output);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runCliCaptured;
 
 const scratch = mkdtempSync(join(tmpdir(), 'pipefill-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

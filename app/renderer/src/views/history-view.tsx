@@ -83,9 +83,9 @@ export function HistoryView({ api, keep, onKeepChange, lastSave, onShow, storeAd
                       {row.share}
                     </button>
                   </td>
-                  <td className="number">{row.runs}</td>
-                  <td className="number">{row.assessments}</td>
-                  <td className="number">{row.capacityRuns}</td>
+                  <td className="num">{row.runs}</td>
+                  <td className="num">{row.assessments}</td>
+                  <td className="num">{row.capacityRuns}</td>
                   <td>{row.latest.replace('T', ' ').slice(0, 16)}</td>
                 </tr>
               ))}
@@ -130,7 +130,7 @@ export function HistoryView({ api, keep, onKeepChange, lastSave, onShow, storeAd
                 <tr key={run.id}>
                   <td>{runLabel(run.startedAt, run.id)}</td>
                   <td>{run.kind}</td>
-                  <td className="number">{run.linkMbps === null ? '' : `${run.linkMbps.toFixed(1)} Mb/s, ${run.rttMs?.toFixed(1)} ms`}</td>
+                  <td className="num">{run.linkMbps === null ? '' : `${run.linkMbps.toFixed(1)} Mb/s, ${run.rttMs?.toFixed(1)} ms`}</td>
                   <td>
                     {run.ranBy}@{run.machine}
                   </td>
