@@ -40,13 +40,16 @@ export interface LocalApiOptions {
 /** The store, opened on first use and kept open; a failed open is tried again on the next call; another can take its place. */
 class StoreHolder {
   private opening: Promise<HistoryStore> | undefined;
-  constructor(private spec: StoreSpec) {}
+  /** Undefined: PIPEFILL_STORE or the default, read on first use, so a bad PIPEFILL_STORE fails the history and nothing else. */
+  constructor(private spec: StoreSpec | undefined) {}
 
   get(): Promise<HistoryStore> {
-    this.opening ??= openStore(this.spec).catch((error: unknown) => {
-      this.opening = undefined;
-      throw error;
-    });
+    this.opening ??= Promise.resolve()
+      .then(() => openStore(this.spec ?? parseStoreSpec(undefined)))
+      .catch((error: unknown) => {
+        this.opening = undefined;
+        throw error;
+      });
     return this.opening;
   }
 
@@ -83,7 +86,7 @@ function documentToSave(json: unknown): RunDocument {
 type Handlers = { readonly [M in ApiMethod]: (input: ApiParsedInput<M>, options: CallOptions) => ApiOutput<M> | Promise<ApiOutput<M>> };
 
 function createHandlers(host: LocalApiOptions): Handlers {
-  const holder = new StoreHolder(host.store ?? parseStoreSpec(undefined));
+  const holder = new StoreHolder(host.store);
   const store = () => holder.get();
   return {
   predict: (input) => predictScenario(input),

@@ -158,3 +158,19 @@ describe('pipefill help and unknown commands', () => {
     expect(err).toMatch(/unknown command "frobnicate"/);
   });
 });
+
+describe('a PIPEFILL_STORE that names no store Pipefill knows', () => {
+  it('fails the history commands with a clear error and leaves every other command alone', async () => {
+    const before = process.env.PIPEFILL_STORE;
+    process.env.PIPEFILL_STORE = 'mysql://team@db.example/pipefill';
+    try {
+      expect((await run('predict', ...XP_READ)).code).toBe(0);
+      const listed = await run('history', 'list');
+      expect(listed.code).toBe(2);
+      expect(listed.err).toMatch(/mysql:\/\/ is not a store Pipefill knows/);
+    } finally {
+      if (before === undefined) delete process.env.PIPEFILL_STORE;
+      else process.env.PIPEFILL_STORE = before;
+    }
+  });
+});
