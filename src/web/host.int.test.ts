@@ -117,6 +117,19 @@ describe('web host', () => {
     expect((await raw(`${host.origin}/api/hostInfo`, { method: 'POST', headers: authorised, body })).status).toBe(200);
   });
 
+  it('takes a whole report to keep in the history past the 1 MiB other calls get, and refuses anything past what Pipefill opens', async () => {
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${host.token}` };
+    // 2 MiB of padding in a field the schema does not know: read, checked, refused as no report, never stored.
+    const big = JSON.stringify({ document: { padding: 'x'.repeat(2 * 1024 * 1024) } });
+    const saved = await raw(`${host.origin}/api/historySave`, { method: 'POST', headers, body: big });
+    expect(saved.body).toMatch(/not a Pipefill report or capacity run/);
+    expect(saved.body).not.toMatch(/over \d+ MiB/);
+    const other = await raw(`${host.origin}/api/predict`, { method: 'POST', headers, body: big });
+    expect(other.body).toMatch(/The request body is over 1 MiB/);
+    const huge = await raw(`${host.origin}/api/historySave`, { method: 'POST', headers, body: JSON.stringify({ document: { padding: 'x'.repeat(17 * 1024 * 1024) } }) });
+    expect(huge.body).toMatch(/The request body is over 16 MiB/);
+  });
+
   it('streams progress, and cancels the call when the client aborts', async () => {
     const api = apiOverTransport(httpSend(host.origin, host.token, fetch));
     const controller = new AbortController();

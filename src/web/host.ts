@@ -22,6 +22,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import type { PipefillApi } from '../contract/api.js';
 import type { WireFrame } from '../contract/transport.js';
 import { errorFrame, isApiMethod } from '../contract/transport.js';
+import { MAX_REPORT_BYTES } from '../contract/report.js';
 import { PipefillInputError } from '../model/errors.js';
 
 export interface WebHostOptions {
@@ -49,6 +50,13 @@ export const LAUNCH_CODE_TTL_MS = 10 * 60 * 1000;
 const MAX_SESSIONS = 64;
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * Calls that carry a whole saved document (a report to keep in the history,
+ * or to recommend from) take one as large as Pipefill opens anywhere: a long
+ * --full run's timelines pass 1 MiB.
+ */
+const DOCUMENT_METHODS: ReadonlySet<string> = new Set(['historySave', 'recommend']);
+const MAX_DOCUMENT_BODY_BYTES = MAX_REPORT_BYTES + 64 * 1024;
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -67,15 +75,17 @@ function sameToken(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
+function readBody(request: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new PipefillInputError('The request body is over 1 MiB.', 'Send smaller inputs.'));
-        request.destroy();
+      if (size > limit) {
+        // Discard the rest rather than reset the connection, so the client reads why (the server's requestTimeout bounds a body that never ends).
+        reject(new PipefillInputError(`The request body is over ${Math.round(limit / 1024 / 1024)} MiB.`, 'Send smaller inputs.'));
+        request.removeAllListeners('data');
+        request.resume();
         return;
       }
       chunks.push(chunk);
@@ -172,7 +182,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (!response.destroyed) response.write(`${JSON.stringify(frame)}\n`);
     };
     try {
-      const body = await readBody(request);
+      const body = await readBody(request, DOCUMENT_METHODS.has(method) ? MAX_DOCUMENT_BODY_BYTES : MAX_BODY_BYTES);
       let input: unknown;
       try {
         input = body.trim() === '' ? {} : JSON.parse(body);
@@ -191,7 +201,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const serveLaunch = async (request: IncomingMessage, response: ServerResponse) => {
     let code = '';
     try {
-      const parsed = JSON.parse(await readBody(request)) as unknown;
+      const parsed = JSON.parse(await readBody(request, MAX_BODY_BYTES)) as unknown;
       if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { launch?: unknown }).launch === 'string') code = (parsed as { launch: string }).launch;
     } catch {
       // an empty or broken body spends nothing
