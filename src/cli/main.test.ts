@@ -174,3 +174,14 @@ describe('a PIPEFILL_STORE that names no store Pipefill knows', () => {
     }
   });
 });
+
+describe('--store', () => {
+  it('is taken out of any command line, in either form, and needs a value', async () => {
+    const { takeStoreOption } = await import('./main.js');
+    expect(takeStoreOption(['history', 'list', '--store', '/tmp/h.sqlite', '--json'])).toEqual({ store: '/tmp/h.sqlite', args: ['history', 'list', '--json'] });
+    expect(takeStoreOption(['--store=postgres://team@db/p', 'list'])).toEqual({ store: 'postgres://team@db/p', args: ['list'] });
+    expect(takeStoreOption(['import', '--', '--store', 'x.json'])).toEqual({ store: undefined, args: ['import', '--', '--store', 'x.json'] });
+    expect(() => takeStoreOption(['list', '--store'])).toThrow(/--store needs a value/);
+    expect(() => takeStoreOption(['list', '--store', '--json'])).toThrow(/--store needs a value/);
+  });
+});
