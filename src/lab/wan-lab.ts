@@ -378,11 +378,7 @@ export function handshakeTimesMs(state: LabState, samples: number, port = 445): 
   return JSON.parse(run.stdout) as number[];
 }
 
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
-}
+export { median } from '../model/stats.js';
 
 /**
  * Sets a lab namespace's congestion control: its default (new sockets take
