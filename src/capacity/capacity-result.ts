@@ -21,6 +21,8 @@ export interface CapacityContext {
   readonly warmupSeconds: number;
   readonly startedAt: string;
   readonly kneeShare: number;
+  /** The run's steps (people at once, rising), for the model to bring people as the run did. */
+  readonly steps?: readonly number[];
   readonly target?: CapacityTarget;
   /** The probed path and the profiles the model runs on; null: no expectations. */
   readonly model: { readonly link: Link; readonly method: string; readonly client: ClientProfile; readonly serverProfile: ServerProfile } | null;
@@ -33,13 +35,17 @@ function latency(samples: readonly number[]): LatencyFigures {
 export function limitText(limit: CapacityLimit): string {
   if (limit.kind === 'line') return 'the link is full';
   if (limit.kind === 'bottleneck-queue') return "the bottleneck's queue (loss-based senders leave part of the line idle)";
+  if (limit.kind === 'bursts') return "the bottleneck's queue: people's replies leave as bursts, meet there and overflow it, and those who lose work on with less than a reply in flight";
   return `each person's ${limit.layer}`;
 }
 
 function expectedStep(users: number, context: CapacityContext): CapacityExpectation | undefined {
   const { model } = context;
   if (!model) return undefined;
-  return expectedCapacity({ client: model.client, server: model.serverProfile, op: context.op, link: model.link, users, fileBytes: context.fileBytes });
+  // The run's own steps, warm-up and count: how people come decides who meets whose bursts.
+  const steps = context.steps ?? [];
+  const schedule = steps.includes(users) ? { schedule: { steps, warmupSeconds: context.warmupSeconds, measureSeconds: context.seconds } } : {};
+  return expectedCapacity({ client: model.client, server: model.serverProfile, op: context.op, link: model.link, users, fileBytes: context.fileBytes, ...schedule });
 }
 
 function measuredStep(step: MeasuredStep, idleEchoP50: number | null, context: CapacityContext): CapacityStep {

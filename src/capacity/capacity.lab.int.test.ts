@@ -3,46 +3,36 @@
 // (one 60 KB read at a time each, so one person alone leaves the line idle)
 // against Samba in the datacenter, on 155 Mb/s / 32 ms with a queue of one
 // BDP and on 52 Mb/s / 75 ms with a quarter of one, beside the model.
-// Measured while building it (2026-11-24):
-// - 155/32, two runs: 13.4, 53.5-53.8, 148.8-149 Mb/s against the model's
-//   13.6-13.7, 54.5-54.9, 142.9-143; the wait added at 16 people 17.3-18.0
-//   ms against the model's 19.9-20.2 (the 16 people's 983 KB in flight
-//   stand 363 KB deep in the queue); no knee in either.
-// - 52/75, 1/4 BDP, three runs: 1 person 5.73, 5.75, 5.62 Mb/s against the
-//   model's 5.71, 5.75, 5.71; 4 people 20.0, 23.1, 16.2 against 22.8-22.9;
-//   16 people 46.9, 41.7, 37.4 against 47.9-48.0. The model misses the 4 and
-//   16 people by up to 29% and 22% there, and the wait added at 16 people
-//   (7.1-8.4 ms against its 17.6-17.7): people who join at once slow-start
-//   into a queue of 84 packets, lose several segments together, and, held
-//   to one 60 KB read at a time, climb back slowly (one or two of four
-//   people at 2.3-2.8 Mb/s for the whole step; fairness 0.75-0.87 at 16).
-//   The model knows one loss per cycle and equal shares. (A fourth run: 4
-//   people 15.6, 16 people 36.7, their median ECHO only 2.8 ms longer.) So on this link the
-//   test holds what does hold: one person within 15%, a knee reported where
-//   more people stop adding, the wait growing with load and within what the
-//   queue can hold; it prints the rest.
-// With the engine's V8 flags (src/platform/engine-flags.ts: no memory-reducing
-// GC pausing all sixteen people's reads at once), 2026-11-24, three runs at
-// 52/75: 4 people 22.5, 21.8, 17.6 Mb/s; 16 people 42.1, 44.5, 36.4; the wait
-// at 16 people 6.6-7.7 ms: closer in two runs of three, not closed, so the
-// bounds above stay. Not measured, a reading: an XP reader's 60 KB reply
-// leaves as one burst (CUBIC does not pace without fq), and people whose
-// bursts meet in the 84-packet queue lose together.
-// Longer steps do not close it; they show it is systematic, not noise
-// (2026-11-24, 20 s steps after the 5 s warm-up, three runs): 4 people 16.7,
-// 12.9, 16.6 Mb/s against 22.7-22.9; 16 people 38.4, 36.3, 36.8 against
-// 47.9; the slowest person 2.1-2.8 Mb/s at 4 people, about what two round
-// trips per 60 KB read allow (a window held under the reply's 42 segments).
-// The model's missing term: bursts that meet in a shallow queue, and CUBIC's
-// slow climb back for a sender that is idle between replies.
+// On the quarter-BDP link XP's readers' 60 KB replies leave the server as
+// bursts of 43 segments into an 81-packet queue. Those who join a step log
+// on in step with the person already reading (each small reply waits behind
+// that person's burst, and so does every exchange after it), start their
+// reads right behind that burst, and CUBIC's HyStart sees the queue's delay
+// and ends their slow start at 25-32 segments: under one reply, so each read
+// takes two round trips, and the window climbs back only to lose again near
+// 40, where its burst behind someone else's overflows the queue. Measured in
+// the lab (2026-11-24, packet captures on both sides and ss -ti): newcomers'
+// first reads left within 0.7-1.3 ms of the reader's burst in four runs of
+// four; with HyStart off (tcp_cubic's hystart=0) four people moved 22.7 Mb/s
+// against 16.2-17.0 with it on. The model runs these senders packet by
+// packet (src/model/shared-queue-sim.ts) with the run's own steps; who ends
+// up in step is chance, so a run is one draw: four people moved 15.7-23.1
+// Mb/s across twelve lab runs, and 15.8-23.0 across ten of the model's
+// seeds. The test holds the mean of three runs to the model's mean.
+// Figures this file was checked against (2026-11-24): 155/32 13.4, 53.5-53.8,
+// 148.8-149 Mb/s and a wait of 17.3-18.0 ms at 16 people, against 13.9, 55.7,
+// 148.0 and 18.7; 52/75 (before the simulation, three runs of 20 s steps) 4
+// people 16.7, 12.9, 16.6 Mb/s and 16 people 38.4, 36.3, 36.8 against the
+// cycle model's 22.8 and 47.9, now 15.0 and 38.9.
 // The probe's iperf3 runs 8 streams: with one, a quarter-BDP queue read the
 // 52 Mb/s line as 39.9 Mb/s, and the model's line with it.
 
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CapacityResult } from '../contract/capacity.js';
+import type { CapacityResult, CapacityStep } from '../contract/capacity.js';
 import { capacityInLab } from '../lab/bench.js';
-import { labDown, labUp } from '../lab/wan-lab.js';
+import { labDown, labUp, median } from '../lab/wan-lab.js';
+import { kneeAndPeak } from '../model/capacity.js';
 
 const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun');
 if (!canRunLab) console.warn('SKIPPED: the capacity lab test needs Linux, root and /dev/net/tun.');
@@ -93,28 +83,45 @@ describe.skipIf(!canRunLab)('branch capacity across the WAN lab', () => {
     }
   }, 600_000);
 
-  it('52 Mb/s / 75 ms, a queue of a quarter BDP: one person within 15% of the model, a knee, and the wait growing with load within what the queue holds', async () => {
+  it('52 Mb/s / 75 ms, a queue of a quarter BDP: the mean of three runs within 15% of the model at 1, 4 and 16 people, the knee where the model has it, and the wait under load as the model says', async () => {
     const bdp = (52e6 / 8) * 0.075;
     const queueBytes = Math.round(bdp / 4);
     const state = await labUp({ bandwidthBitsPerSecond: 52e6, rttMs: 75, queueBytes });
     try {
-      const { result, seconds } = capacityInLab(state, [...run, '--buffer', `${queueBytes}B`]);
-      print('52 Mb/s / 75 ms, 1/4 BDP', result, seconds);
-      expect(result.link?.bufferBytes).toBe(queueBytes);
-      expect(result.steps.every((step) => step.measuredBy === 'tcp' && step.perUser.every((user) => user.failed === undefined))).toBe(true);
-      const [one, four, sixteen] = result.steps;
-      expect(Math.abs((one?.aggregateMbps ?? 0) - (one?.expected?.aggregateMbps ?? NaN)) / (one?.expected?.aggregateMbps ?? NaN)).toBeLessThanOrEqual(TOLERANCE);
-      // Never more than the model (the line and each person's one read at a time bound both).
-      for (const step of [four, sixteen]) expect(step?.aggregateMbps ?? Infinity).toBeLessThanOrEqual((step?.expected?.aggregateMbps ?? 0) * (1 + TOLERANCE));
-      // Sixteen people's 60 KB reads ask for 91 Mb/s of a 52 Mb/s line: the curve bends by then, measured and modelled.
-      expect(result.knee.users).not.toBeNull();
-      expect(result.expectedKnee?.users).toBe(4);
-      // The wait grows with the load (the queue fills in bursts: its 95th percentile shows them), and no more
-      // than the queue holds (a full queue drains in 18.8 ms).
+      // At most three runs, each bounded by capacityInLab's own time limit.
+      const results = [1, 2, 3].map((attempt) => {
+        const { result, seconds } = capacityInLab(state, [...run, '--buffer', `${queueBytes}B`]);
+        print(`52 Mb/s / 75 ms, 1/4 BDP, run ${attempt}`, result, seconds);
+        return result;
+      });
+      for (const result of results) {
+        expect(result.link?.bufferBytes).toBe(queueBytes);
+        expect(result.steps.map((step) => step.users)).toEqual([1, 4, 16]);
+        expect(result.steps.every((step) => step.measuredBy === 'tcp' && step.perUser.every((user) => user.failed === undefined))).toBe(true);
+      }
+      const values = (index: number, pick: (step: CapacityStep) => number | null | undefined) => results.map((result) => pick(result.steps[index] as CapacityStep) ?? Number.NaN);
+      const mean = (index: number, pick: (step: CapacityStep) => number | null | undefined) => values(index, pick).reduce((sum, value) => sum + value, 0) / results.length;
+      const at = (index: number, pick: (step: CapacityStep) => number | null | undefined) => median(values(index, pick));
+      // Each run is one draw of who ends up in step with whom (see the top of this file), and the model's figure is
+      // the mean over its seeds: the runs' mean is what compares with it.
+      const measured = [0, 1, 2].map((index) => mean(index, (step) => step.aggregateMbps));
+      const modelled = [0, 1, 2].map((index) => mean(index, (step) => step.expected?.aggregateMbps));
+      console.log(`  mean of three: ${measured.map((mbps, index) => `${mbps.toFixed(1)} (model ${modelled[index]?.toFixed(1)})`).join(', ')} Mb/s`);
+      const off = measured.filter((mbps, index) => !(Math.abs(mbps - (modelled[index] ?? Number.NaN)) / (modelled[index] ?? Number.NaN) <= TOLERANCE));
+      expect(off).toEqual([]);
+      // Sixteen people's 60 KB reads ask for 91 Mb/s of a 52 Mb/s line: the curve bends by four, measured and modelled.
+      const knee = kneeAndPeak(measured.map((mbps, index) => ({ users: [1, 4, 16][index] as number, aggregateBitsPerSecond: mbps * 1e6 })));
+      expect(results.every((result) => result.expectedKnee?.users === 4)).toBe(true);
+      expect(knee.kneeUsers).toBe(4);
+      // The queue swings with people's bursts: the median ECHO grows by what the queue typically holds, within
+      // max(3 ms, 15%) of the model, and never by more than a full queue (18.75 ms at this rate).
       const queueMs = (queueBytes / (52e6 / 8)) * 1000;
-      expect(sixteen?.echo.p95Ms ?? -1).toBeGreaterThan((one?.echo.p95Ms ?? Infinity) + 2);
-      expect(sixteen?.addedLatencyMs ?? Infinity).toBeLessThanOrEqual(queueMs + 2);
-      expect(sixteen?.expected?.addedLatencyMs ?? Infinity).toBeLessThanOrEqual(queueMs);
+      const waited = at(2, (step) => step.addedLatencyMs);
+      const waitModel = at(2, (step) => step.expected?.addedLatencyMs);
+      console.log(`  wait at 16 people: median ${waited.toFixed(1)} ms (model ${waitModel.toFixed(1)})`);
+      expect(Math.abs(waited - waitModel)).toBeLessThanOrEqual(Math.max(3, TOLERANCE * waitModel));
+      expect(waited).toBeLessThanOrEqual(queueMs + 2);
+      expect(at(2, (step) => step.echo.p95Ms)).toBeGreaterThan(at(0, (step) => step.echo.p95Ms) + 2);
     } finally {
       await labDown(state.id);
     }

@@ -55,6 +55,7 @@ export async function runCapacity(input: CapacityParsedInput, options: CallOptio
     warmupSeconds: input.warmupSeconds,
     startedAt,
     kneeShare: input.kneeShare,
+    steps: input.clients,
     ...(input.target ? { target: input.target } : {}),
     model: { link, method: probe.bandwidth.method, client: asDrivenByPipefill(CLIENT_PROFILES[input.profile], localEngineStack()), serverProfile: SERVER_PROFILES[input.server] },
   });

@@ -138,3 +138,59 @@ describe('expectedCapacity', () => {
     expect(() => expectedCapacity({ ...input, users: 1, fileBytes: 0 })).toThrow(/fileBytes/);
   });
 });
+
+describe("expectedCapacity where people's bursts meet in a shallow queue", () => {
+  const samba = SERVER_PROFILES.samba;
+  // XP's reads as Pipefill's engine drives them in a capacity run: one 60 KB read, one round trip (XP's own 1.56 is its client's habit).
+  const xp = { ...CLIENT_PROFILES['xp-smb1'], roundTripsPerRequest: { read: 1, write: 1 } };
+  // The capacity lab's second link: 52 Mb/s, 75 ms, a queue of a quarter BDP (81 packets against XP's 43-segment replies).
+  const quarter = { bandwidthBitsPerSecond: 52e6, rttMs: 75, bufferBytes: Math.round((52e6 / 8) * 0.075 * 0.25) };
+  const schedule = { steps: [1, 4, 16], warmupSeconds: 5, measureSeconds: 8 };
+  const at = (users: number, extra: object = {}) => expectedCapacity({ client: xp, server: samba, op: 'read', link: quarter, users, fileBytes: 8 * 2 ** 20, schedule, ...extra });
+
+  it('gives one person, whose reply fits the queue, what their pipeline allows', () => {
+    const one = at(1);
+    expect(one.directions[0]?.limit).toEqual({ kind: 'per-user', layer: 'copy-pipeline' });
+    expect(one.aggregateBitsPerSecond).toBeCloseTo(one.directions[0]?.aloneBitsPerSecond ?? 0, 6);
+  });
+
+  it('gives four people who join together less than four times one: some start in step with a burst and work on with less than a reply of window', () => {
+    const one = at(1).aggregateBitsPerSecond;
+    const four = at(4);
+    expect(four.directions[0]?.limit).toEqual({ kind: 'bursts' });
+    expect(four.aggregateBitsPerSecond).toBeLessThan(0.9 * 4 * one);
+    expect(four.aggregateBitsPerSecond).toBeGreaterThan(2 * one);
+  });
+
+  it('keeps sixteen people under the line, with a typical wait under what the queue holds', () => {
+    const sixteen = at(16);
+    expect(sixteen.directions[0]?.limit).toEqual({ kind: 'bursts' });
+    expect(sixteen.aggregateBitsPerSecond).toBeLessThan(0.9 * 52e6);
+    expect(sixteen.addedDelayMs).toBeGreaterThan(0);
+    expect(sixteen.addedDelayMs).toBeLessThan((quarter.bufferBytes / (52e6 / 8)) * 1000);
+  });
+
+  it('answers the same for the same question, and for a count the schedule lacks brings everyone at once', () => {
+    expect(at(4)).toEqual(at(4));
+    const alone = at(8);
+    expect(alone.users).toBe(8);
+    expect(alone.directions[0]?.limit.kind).toBe('bursts');
+  });
+
+  it('leaves senders that pace (BBR) and people held by their TCP window to the cycle model', () => {
+    const paced = at(16, { server: { ...samba, tcp: { ...samba.tcp, congestion: 'bbr' } } });
+    expect(paced.directions[0]?.limit.kind).not.toBe('bursts');
+    const win7 = CLIENT_PROFILES['win7-smb2'];
+    const windowed = { ...win7, tcp: { ...win7.tcp, receiveWindowBytes: 64 * 1024 } };
+    const held = at(16, { client: windowed });
+    expect(held.directions[0]?.limit.kind).not.toBe('bursts');
+  });
+
+  it("splits a mixed run's steps between readers and writers", () => {
+    const mixed = at(16, { op: 'mixed' });
+    expect(mixed.directions.map((direction) => [direction.op, direction.users])).toEqual([
+      ['read', 8],
+      ['write', 8],
+    ]);
+  });
+});

@@ -6,18 +6,24 @@
 // the bottleneck's queue: every round trip through the link (an ECHO, a file
 // open, another person's click) then waits that much longer. Loss-based
 // senders that overflow the queue cycle as congestion.ts describes, with N
-// flows. Measured curves of this shape: NetBench on Windows Server 2003,
+// flows. People held by their copy pipeline (a request or a few at a time)
+// whose replies together overflow the queue are a different sender: their
+// replies leave as bursts that meet in the queue, and what they get comes
+// from a packet-level run of their TCP senders (shared-queue-sim.ts), the
+// mean over a few seeds. Measured curves of this shape: NetBench on Windows Server 2003,
 // throughput rising with clients to a peak (4,124 Mb/s at 52 clients) and
 // then flat or falling (../shared/reference/server-scaling.md).
 
 import type { ClientProfile, Op } from './client-profiles.js';
 import { lineUtilisation, meanQueueBytes } from './congestion.js';
-import type { BudgetLayer, LayerBudget, Session } from './in-flight.js';
-import { SINGLE_UNPROTECTED, transferShape } from './in-flight.js';
+import type { BudgetLayer, LayerBudget, Session, TransferShape } from './in-flight.js';
+import { SINGLE_UNPROTECTED, SMB_HEADER_BYTES_PER_REQUEST, transferShape } from './in-flight.js';
 import type { Link } from './link.js';
-import { bdpBytes, bufferBytesOf, maxSegmentBytes } from './link.js';
+import { bdpBytes, bufferBytesOf, maxSegmentBytes, payloadEfficiency } from './link.js';
 import { validateLink } from './predict.js';
 import type { ServerProfile } from './server-profiles.js';
+import type { SharedQueueInput } from './shared-queue-sim.js';
+import { simulateSharedQueue } from './shared-queue-sim.js';
 
 export const CAPACITY_OPS = ['read', 'write', 'mixed'] as const;
 export type CapacityOp = (typeof CAPACITY_OPS)[number];
@@ -37,7 +43,31 @@ export interface CapacityInput {
   /** The file each person copies over and over. */
   readonly fileBytes: number;
   readonly session?: Session;
+  /**
+   * How the people come: a capacity run's steps (those a step adds start
+   * together, the others go on), its warm-up and its counted time. Absent:
+   * everyone starts at once, DEFAULT_SCHEDULE's times.
+   */
+  readonly schedule?: CapacitySchedule;
 }
+
+export interface CapacitySchedule {
+  readonly steps: readonly number[];
+  readonly warmupSeconds: number;
+  readonly measureSeconds: number;
+}
+
+/** When nobody says how people come: all at once, a warm-up and a count long enough for a mean. */
+export const DEFAULT_SCHEDULE = { warmupSeconds: 5, measureSeconds: 10 } as const;
+/** The most people a packet-level run takes; beyond, the cycle model answers. */
+export const MAX_SIMULATED_PEOPLE = MAX_CAPACITY_USERS;
+/**
+ * Seeds a simulated step is averaged over. Who of the people who join finds
+ * themselves in step with someone's burst is chance, and it decides their
+ * whole step: at 52 Mb/s / 75 ms behind a quarter-BDP queue, four XP readers
+ * moved 15.8-23.1 Mb/s across ten seeds, as across the lab's runs.
+ */
+export const SIMULATION_SEEDS = 12;
 
 /** Why one direction's people get what they get. */
 export type CapacityLimit =
@@ -46,7 +76,9 @@ export type CapacityLimit =
   /** The line is full. */
   | { readonly kind: 'line' }
   /** Loss-based senders overflow a queue too small for them and leave part of the line idle. */
-  | { readonly kind: 'bottleneck-queue' };
+  | { readonly kind: 'bottleneck-queue' }
+  /** People whose replies leave as bursts and meet in a queue too small for them: some lose, and work on with a window under one reply. */
+  | { readonly kind: 'bursts' };
 
 export interface DirectionCapacity {
   readonly op: Op;
@@ -59,6 +91,12 @@ export interface DirectionCapacity {
   readonly inFlightBytes: number;
   /** Bytes waiting in this direction's bottleneck queue, on average. */
   readonly queueBytes: number;
+  /**
+   * What a round trip through the queue typically waits behind: the mean of
+   * a standing queue, the median of one that swings with people's bursts
+   * (as the median of a person's ECHO times reads it).
+   */
+  readonly waitBytes: number;
   readonly limit: CapacityLimit;
 }
 
@@ -91,6 +129,16 @@ function tightest(budgets: readonly LayerBudget[]): LayerBudget | undefined {
 export function directionCapacity(input: Omit<CapacityInput, 'op' | 'users'> & { readonly op: Op; readonly users: number }): DirectionCapacity {
   const { client, server, op, link, users } = input;
   const shape = transferShape(client, server, op, input.fileBytes, link, input.session ?? SINGLE_UNPROTECTED);
+  const simulated = users > 0 ? simulatedDirection(input, shape) : undefined;
+  if (simulated) return simulated;
+  const cycle = cycleDirection(input, shape);
+  // A queue that stands (or cycles slowly, loss-based senders filling it) is waited behind as it averages.
+  return { ...cycle, waitBytes: cycle.queueBytes };
+}
+
+/** The fluid and congestion-cycle model of one direction (see the top of this file). */
+function cycleDirection(input: Omit<CapacityInput, 'op' | 'users'> & { readonly op: Op; readonly users: number }, shape: TransferShape): Omit<DirectionCapacity, 'waitBytes'> {
+  const { client, server, op, link, users } = input;
   const line = shape.budgets.find((budget) => budget.layer === 'bandwidth');
   const own = tightest(shape.budgets.filter((budget) => PER_CONNECTION.has(budget.layer)));
   if (!line || !own) throw new Error('transferShape gave no bandwidth or per-connection budget.');
@@ -128,6 +176,117 @@ export function directionCapacity(input: Omit<CapacityInput, 'op' | 'users'> & {
   };
 }
 
+/** Compound's loss-based part backs off by half, as Reno does (Tan et al., INFOCOM 2006). */
+function simulatedCongestion(congestion: ServerProfile['tcp']['congestion']): SharedQueueInput['congestion'] | undefined {
+  if (congestion === 'bbr') return undefined;
+  return congestion === 'cubic' ? 'cubic' : 'reno';
+}
+
+/**
+ * People held by a request-granular layer (their copy pipeline or the
+ * server's credits), whose replies together are more than the queue holds,
+ * on a loss-based sender: a packet-level run of their senders (see the top
+ * of this file); undefined where the cycle model answers.
+ */
+function simulatedDirection(input: Omit<CapacityInput, 'op' | 'users'> & { readonly op: Op; readonly users: number }, shape: TransferShape): DirectionCapacity | undefined {
+  const { client, server, op, link, users } = input;
+  const sender = op === 'read' ? server.tcp : client.tcp;
+  const congestion = simulatedCongestion(sender.congestion);
+  const own = tightest(shape.budgets.filter((budget) => PER_CONNECTION.has(budget.layer)));
+  const line = shape.budgets.find((budget) => budget.layer === 'bandwidth');
+  if (!congestion || !own || !line || users > MAX_SIMULATED_PEOPLE) return undefined;
+  if (own.layer !== 'copy-pipeline' && own.layer !== 'credits') return undefined;
+  const userInFlightBytes = Math.min(...shape.budgets.filter((budget) => IN_FLIGHT_CAPS.has(budget.layer)).map((budget) => budget.bytesInFlight));
+  if (own.bytesInFlight > userInFlightBytes) return undefined;
+  const buffer = bufferBytesOf(link);
+  if (users * userInFlightBytes <= buffer) return undefined;
+
+  const unitsInFlight = Math.max(1, Math.round(own.bytesInFlight / shape.requestBytes));
+  const segmentBytes = maxSegmentBytes(client.tcp.timestamps);
+  const schedule = directionSchedule(input, users);
+  const simulation: Omit<SharedQueueInput, 'seed'> = {
+    steps: schedule.steps,
+    congestion,
+    lineBitsPerSecond: link.bandwidthBitsPerSecond,
+    rttMs: link.rttMs,
+    bufferBytes: buffer,
+    segmentBytes,
+    packetOverheadBytes: segmentBytes / payloadEfficiency(client.tcp.timestamps) - segmentBytes,
+    unitBytes: shape.requestBytes + SMB_HEADER_BYTES_PER_REQUEST,
+    payloadBytesPerUnit: shape.requestBytes,
+    unitsInFlight,
+    extraSecondsPerUnit: Math.max(0, (shape.requestLatencyMs - link.rttMs) / 1000),
+    initialWindowSegments: sender.initialWindowSegments,
+    warmupSeconds: schedule.warmupSeconds,
+    measureSeconds: schedule.measureSeconds,
+  };
+  const step = meanSimulatedStep(simulation, users);
+  const demand = users * own.bytesPerSecond;
+  const aggregate = step.aggregateBitsPerSecond / 8;
+  const limit: CapacityLimit = aggregate >= 0.95 * Math.min(demand, line.bytesPerSecond) ? (demand < line.bytesPerSecond ? { kind: 'per-user', layer: own.layer } : { kind: 'line' }) : { kind: 'bursts' };
+  return {
+    op,
+    users,
+    aloneBitsPerSecond: Math.min(own.bytesPerSecond, line.bytesPerSecond) * 8,
+    aggregateBitsPerSecond: step.aggregateBitsPerSecond,
+    userInFlightBytes,
+    inFlightBytes: users * userInFlightBytes,
+    queueBytes: step.meanQueueBytes,
+    waitBytes: step.medianQueueBytes,
+    limit,
+  };
+}
+
+/** The steps that bring this direction's people: the run's when `users` is one of them, else all at once. */
+function directionSchedule(input: Pick<CapacityInput, 'schedule'>, users: number): CapacitySchedule {
+  const schedule = input.schedule ?? { steps: [users], ...DEFAULT_SCHEDULE };
+  return schedule.steps.includes(users) ? schedule : { ...schedule, steps: [users] };
+}
+
+/** A run's steps as one direction sees them: the people of each step who read (or write). */
+function scheduleOfDirection(schedule: CapacitySchedule | undefined, op: CapacityOp, direction: Op): CapacitySchedule | undefined {
+  if (!schedule) return undefined;
+  const steps: number[] = [];
+  for (const step of schedule.steps) {
+    const here = splitUsers(op, step)[direction];
+    if (here > (steps.at(-1) ?? 0)) steps.push(here);
+  }
+  return { ...schedule, steps };
+}
+
+/** What a run is asked twice (every step of a capacity run asks for the same schedule) is run once. */
+interface SimulatedStep {
+  readonly aggregateBitsPerSecond: number;
+  readonly meanQueueBytes: number;
+  readonly medianQueueBytes: number;
+}
+const simulated = new Map<string, SimulatedStep[]>();
+const MAX_REMEMBERED = 64;
+
+/** The step with `users` people, averaged over SIMULATION_SEEDS runs of the whole schedule. */
+function meanSimulatedStep(simulation: Omit<SharedQueueInput, 'seed'>, users: number): SimulatedStep {
+  const key = JSON.stringify(simulation);
+  let steps = simulated.get(key);
+  if (!steps) {
+    const runs = Array.from({ length: SIMULATION_SEEDS }, (_, seed) => simulateSharedQueue({ ...simulation, seed: seed + 1 }).steps);
+    steps = simulation.steps.map((_, index) => ({
+      aggregateBitsPerSecond: mean(runs.map((run) => run[index]?.aggregateBitsPerSecond ?? 0)),
+      meanQueueBytes: mean(runs.map((run) => run[index]?.meanQueueBytes ?? 0)),
+      medianQueueBytes: mean(runs.map((run) => run[index]?.medianQueueBytes ?? 0)),
+    }));
+    if (simulated.size >= MAX_REMEMBERED) simulated.delete(simulated.keys().next().value as string);
+    simulated.set(key, steps);
+  }
+  const index = simulation.steps.indexOf(users);
+  const step = steps[index];
+  if (!step) throw new Error(`No simulated step with ${users} people.`);
+  return step;
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+}
+
 /** The model's point for `users` people at once. */
 export function expectedCapacity(input: CapacityInput): CapacityExpectation {
   validateLink(input.link);
@@ -136,11 +295,16 @@ export function expectedCapacity(input: CapacityInput): CapacityExpectation {
   }
   if (!(Number.isFinite(input.fileBytes) && input.fileBytes > 0)) throw new RangeError(`fileBytes must be a positive number, not ${input.fileBytes}`);
   const split = splitUsers(input.op, input.users);
-  const directions = (['read', 'write'] as const).filter((op) => split[op] > 0).map((op) => directionCapacity({ ...input, op, users: split[op] }));
+  const directions = (['read', 'write'] as const)
+    .filter((op) => split[op] > 0)
+    .map((op) => {
+      const schedule = scheduleOfDirection(input.schedule, input.op, op);
+      return directionCapacity({ ...input, op, users: split[op], ...(schedule ? { schedule } : {}) });
+    });
   const aggregate = directions.reduce((sum, direction) => sum + direction.aggregateBitsPerSecond, 0);
   const lineBytesPerSecond = input.link.bandwidthBitsPerSecond / 8;
   // A round trip crosses the queue of each direction that carries load.
-  const addedDelayMs = directions.reduce((sum, direction) => sum + (direction.queueBytes / lineBytesPerSecond) * 1000, 0);
+  const addedDelayMs = directions.reduce((sum, direction) => sum + (direction.waitBytes / lineBytesPerSecond) * 1000, 0);
   return { users: input.users, aggregateBitsPerSecond: aggregate, perUserBitsPerSecond: aggregate / input.users, addedDelayMs, directions };
 }
 

@@ -39,7 +39,7 @@ export interface LayerBudget {
 }
 
 /** Fixed header bytes per SMB2 read/write exchange (NetBIOS 4 + SMB2 64 + read/write body 16). */
-const SMB_HEADER_BYTES_PER_REQUEST = 84;
+export const SMB_HEADER_BYTES_PER_REQUEST = 84;
 
 /** SMB 2.1: one credit pays for up to 64 KB of a read or write. */
 export const BYTES_PER_CREDIT = 64 * KIB;
