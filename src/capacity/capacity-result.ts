@@ -68,7 +68,7 @@ function measuredStep(step: MeasuredStep, idleEchoP50: number | null, context: C
     echo,
     openClose: latency(step.latency.openCloseMs),
     addedLatencyMs: echo.p50Ms !== null && idleEchoP50 !== null ? Math.max(0, echo.p50Ms - idleEchoP50) : null,
-    expected: expected ? { aggregateMbps: expected.aggregateBitsPerSecond / 1e6, perUserMbps: expected.perUserBitsPerSecond / 1e6, addedLatencyMs: expected.addedDelayMs, limit: limit ?? '' } : null,
+    expected: expected ? { aggregateMbps: expected.aggregateBitsPerSecond / 1e6, runToRunMbps: expected.runToRunBitsPerSecond / 1e6, perUserMbps: expected.perUserBitsPerSecond / 1e6, addedLatencyMs: expected.addedDelayMs, limit: limit ?? '' } : null,
   };
 }
 

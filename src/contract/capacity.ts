@@ -78,7 +78,16 @@ export const CapacityStepSchema = z.object({
   openClose: LatencySchema,
   /** The median ECHO's growth over the idle one, ms. */
   addedLatencyMs: z.number().nullable(),
-  expected: z.object({ aggregateMbps: z.number(), perUserMbps: z.number(), addedLatencyMs: z.number(), limit: z.string() }).nullable(),
+  expected: z
+    .object({
+      aggregateMbps: z.number(),
+      /** How far one run's aggregate strays from the model's (a standard deviation); absent in runs saved before it was kept. */
+      runToRunMbps: z.number().nonnegative().optional(),
+      perUserMbps: z.number(),
+      addedLatencyMs: z.number(),
+      limit: z.string(),
+    })
+    .nullable(),
 });
 export type CapacityStep = z.infer<typeof CapacityStepSchema>;
 

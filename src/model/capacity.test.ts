@@ -158,6 +158,9 @@ describe("expectedCapacity where people's bursts meet in a shallow queue", () =>
     const one = at(1).aggregateBitsPerSecond;
     const four = at(4);
     expect(four.directions[0]?.limit).toEqual({ kind: 'bursts' });
+    // Who lands in step is chance: runs stray from the mean, and the model says by how much.
+    expect(four.runToRunBitsPerSecond).toBeGreaterThan(0);
+    expect(at(1).runToRunBitsPerSecond).toBe(0);
     expect(four.aggregateBitsPerSecond).toBeLessThan(0.9 * 4 * one);
     expect(four.aggregateBitsPerSecond).toBeGreaterThan(2 * one);
   });

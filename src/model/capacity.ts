@@ -67,7 +67,7 @@ export const MAX_SIMULATED_PEOPLE = MAX_CAPACITY_USERS;
  * whole step: at 52 Mb/s / 75 ms behind a quarter-BDP queue, four XP readers
  * moved 15.8-23.1 Mb/s across ten seeds, as across the lab's runs.
  */
-export const SIMULATION_SEEDS = 12;
+export const SIMULATION_SEEDS = 16;
 
 /** Why one direction's people get what they get. */
 export type CapacityLimit =
@@ -86,6 +86,13 @@ export interface DirectionCapacity {
   /** One person's rate with the link to themselves, and what all of them get together, payload bits per second. */
   readonly aloneBitsPerSecond: number;
   readonly aggregateBitsPerSecond: number;
+  /**
+   * How far one run's aggregate strays from it (the standard deviation
+   * across the simulation's seeds): who of the people who join ends up in
+   * step with another's burst is chance, and decides their whole step. 0
+   * where the cycle model answers.
+   */
+  readonly runToRunBitsPerSecond: number;
   /** The bytes one person can keep in flight, and all of them together. */
   readonly userInFlightBytes: number;
   readonly inFlightBytes: number;
@@ -103,6 +110,8 @@ export interface DirectionCapacity {
 export interface CapacityExpectation {
   readonly users: number;
   readonly aggregateBitsPerSecond: number;
+  /** How far one run's aggregate strays from it (see DirectionCapacity); the directions' added as independent. */
+  readonly runToRunBitsPerSecond: number;
   readonly perUserBitsPerSecond: number;
   /** What load adds to every round trip: the queues it crosses, ms. */
   readonly addedDelayMs: number;
@@ -133,11 +142,11 @@ export function directionCapacity(input: Omit<CapacityInput, 'op' | 'users'> & {
   if (simulated) return simulated;
   const cycle = cycleDirection(input, shape);
   // A queue that stands (or cycles slowly, loss-based senders filling it) is waited behind as it averages.
-  return { ...cycle, waitBytes: cycle.queueBytes };
+  return { ...cycle, waitBytes: cycle.queueBytes, runToRunBitsPerSecond: 0 };
 }
 
 /** The fluid and congestion-cycle model of one direction (see the top of this file). */
-function cycleDirection(input: Omit<CapacityInput, 'op' | 'users'> & { readonly op: Op; readonly users: number }, shape: TransferShape): Omit<DirectionCapacity, 'waitBytes'> {
+function cycleDirection(input: Omit<CapacityInput, 'op' | 'users'> & { readonly op: Op; readonly users: number }, shape: TransferShape): Omit<DirectionCapacity, 'waitBytes' | 'runToRunBitsPerSecond'> {
   const { client, server, op, link, users } = input;
   const line = shape.budgets.find((budget) => budget.layer === 'bandwidth');
   const own = tightest(shape.budgets.filter((budget) => PER_CONNECTION.has(budget.layer)));
@@ -229,6 +238,7 @@ function simulatedDirection(input: Omit<CapacityInput, 'op' | 'users'> & { reado
     users,
     aloneBitsPerSecond: Math.min(own.bytesPerSecond, line.bytesPerSecond) * 8,
     aggregateBitsPerSecond: step.aggregateBitsPerSecond,
+    runToRunBitsPerSecond: step.runToRunBitsPerSecond,
     userInFlightBytes,
     inFlightBytes: users * userInFlightBytes,
     queueBytes: step.meanQueueBytes,
@@ -257,6 +267,7 @@ function scheduleOfDirection(schedule: CapacitySchedule | undefined, op: Capacit
 /** What a run is asked twice (every step of a capacity run asks for the same schedule) is run once. */
 interface SimulatedStep {
   readonly aggregateBitsPerSecond: number;
+  readonly runToRunBitsPerSecond: number;
   readonly meanQueueBytes: number;
   readonly medianQueueBytes: number;
 }
@@ -271,6 +282,7 @@ function meanSimulatedStep(simulation: Omit<SharedQueueInput, 'seed'>, users: nu
     const runs = Array.from({ length: SIMULATION_SEEDS }, (_, seed) => simulateSharedQueue({ ...simulation, seed: seed + 1 }).steps);
     steps = simulation.steps.map((_, index) => ({
       aggregateBitsPerSecond: mean(runs.map((run) => run[index]?.aggregateBitsPerSecond ?? 0)),
+      runToRunBitsPerSecond: standardDeviation(runs.map((run) => run[index]?.aggregateBitsPerSecond ?? 0)),
       meanQueueBytes: mean(runs.map((run) => run[index]?.meanQueueBytes ?? 0)),
       medianQueueBytes: mean(runs.map((run) => run[index]?.medianQueueBytes ?? 0)),
     }));
@@ -285,6 +297,13 @@ function meanSimulatedStep(simulation: Omit<SharedQueueInput, 'seed'>, users: nu
 
 function mean(values: readonly number[]): number {
   return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+}
+
+/** The sample standard deviation (n - 1): the seeds are a sample of the runs a person could make. */
+function standardDeviation(values: readonly number[]): number {
+  if (values.length < 2) return 0;
+  const centre = mean(values);
+  return Math.sqrt(values.reduce((sum, value) => sum + (value - centre) ** 2, 0) / (values.length - 1));
 }
 
 /** The model's point for `users` people at once. */
@@ -305,7 +324,8 @@ export function expectedCapacity(input: CapacityInput): CapacityExpectation {
   const lineBytesPerSecond = input.link.bandwidthBitsPerSecond / 8;
   // A round trip crosses the queue of each direction that carries load.
   const addedDelayMs = directions.reduce((sum, direction) => sum + (direction.waitBytes / lineBytesPerSecond) * 1000, 0);
-  return { users: input.users, aggregateBitsPerSecond: aggregate, perUserBitsPerSecond: aggregate / input.users, addedDelayMs, directions };
+  const runToRun = Math.sqrt(directions.reduce((sum, direction) => sum + direction.runToRunBitsPerSecond ** 2, 0));
+  return { users: input.users, aggregateBitsPerSecond: aggregate, runToRunBitsPerSecond: runToRun, perUserBitsPerSecond: aggregate / input.users, addedDelayMs, directions };
 }
 
 /**

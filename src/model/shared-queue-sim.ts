@@ -254,6 +254,10 @@ interface Person {
   srtt: number;
   mdev: number;
   minRtt: number;
+  /** CUBIC's own least RTT (delay_min), from every sample since the handshake, log-on included: HyStart measures from it. */
+  delayMin: number;
+  /** When the last log-on reply left, for the RTT sample its ACK (the next request) gives. */
+  joinReplySentAt: number;
   rto: number;
   backoff: number;
   rackSentAt: number;
@@ -298,7 +302,7 @@ function newPerson(initialWindow: number, rttSeconds: number): Person {
     written: 0, next: 0, una: 0, sentAt: [], wireBytes: [], marks: [], sackedOut: 0, lostOut: 0, retransOut: 0,
     cwnd: initialWindow, ssthresh: Infinity, state: 'open', recoveryPoint: 0,
     // The handshake's round trip is the first sample (RFC 6298 section 2.2).
-    srtt: rttSeconds, mdev, minRtt: rttSeconds, rto: rttSeconds + Math.max(4 * mdev, MIN_RTO_SECONDS), backoff: 1,
+    srtt: rttSeconds, mdev, minRtt: rttSeconds, delayMin: Infinity, joinReplySentAt: -1, rto: rttSeconds + Math.max(4 * mdev, MIN_RTO_SECONDS), backoff: 1,
     rackSentAt: -Infinity, rackRtt: rttSeconds, timerDue: Infinity, timerProbe: false, timerQueuedAt: Infinity, rackGeneration: 0, tlpHighSeq: -1, lastSendAt: 0,
     cwndLimited: false, maxPacketsOut: 0, cwndUsageSeq: 0, cwndUsed: 0, cwndStamp: 0,
     roundEnd: 0, roundRtt: Infinity, roundSamples: 0,
@@ -608,6 +612,7 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
       p.mdev = 0.75 * p.mdev + 0.25 * Math.abs(sample - p.srtt);
       p.srtt = 0.875 * p.srtt + 0.125 * sample;
       p.minRtt = Math.min(p.minRtt, sample);
+      p.delayMin = Math.min(p.delayMin, sample);
       p.rto = p.srtt + Math.max(4 * p.mdev, MIN_RTO_SECONDS);
       if (input.congestion === 'cubic' && p.state === 'open' && p.cwnd < p.ssthresh) hystart(p, sample);
       if (latestSentAt >= p.rackSentAt) {
@@ -649,8 +654,9 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
     if (p.cwnd < HYSTART_LOW_WINDOW || p.roundSamples >= HYSTART_SAMPLES) return;
     p.roundRtt = Math.min(p.roundRtt, sample);
     p.roundSamples++;
-    const threshold = Math.min(HYSTART_DELAY_MAX, Math.max(HYSTART_DELAY_MIN, p.minRtt / 8));
-    if (p.roundSamples === HYSTART_SAMPLES && p.roundRtt > p.minRtt + threshold) p.ssthresh = p.cwnd;
+    const delayMin = Math.min(p.delayMin, p.roundRtt);
+    const threshold = Math.min(HYSTART_DELAY_MAX, Math.max(HYSTART_DELAY_MIN, delayMin / 8));
+    if (p.roundSamples === HYSTART_SAMPLES && p.roundRtt > delayMin + threshold) p.ssthresh = p.cwnd;
   }
 
   /** Slow start, then CUBIC's or Reno's growth (tcp_cubic.c bictcp_update, tcp_cong_avoid_ai). */
@@ -734,8 +740,21 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
       events.push({ at: now + (people[index] as Person).rto, kind: EventKind.JoinRequestAtSender, person: index, seq: left, generation: 0 });
       return;
     }
+    (people[index] as Person).joinReplySentAt = now;
     linkFreeAt = Math.max(now, linkFreeAt) + JOIN_REPLY_BYTES / bytesPerSecond;
     events.push({ at: linkFreeAt + oneWay, kind: EventKind.JoinReplyAtReceiver, person: index, seq: left, generation: 0 });
+  }
+
+  /**
+   * The request after a log-on reply carries that reply's ACK: an RTT sample for the server's CUBIC, queueing
+   * included. People who log on in step with a reader's burst from their first exchange take its delay as
+   * the path's, and HyStart then lets their slow start run: our reading of the lab's four-person runs in
+   * which nobody was slowed (about one in four), not one we captured.
+   */
+  function takeJoinSample(p: Person, now: number): void {
+    if (p.joinReplySentAt < 0) return;
+    p.delayMin = Math.min(p.delayMin, now - p.joinReplySentAt);
+    p.joinReplySentAt = -1;
   }
 
   function onSegment(index: number, seq: number, now: number): void {
@@ -825,6 +844,7 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
         break;
       }
       case EventKind.JoinRequestAtSender:
+        takeJoinSample(p, event.at);
         joinReply(event.person, event.at, event.seq);
         break;
       case EventKind.JoinReplyAtReceiver:
@@ -841,6 +861,7 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
         stopCounting(event.at);
         break;
       case EventKind.RequestAtSender:
+        takeJoinSample(p, event.at);
         writeUnit(p);
         trySend(event.person, event.at);
         break;

@@ -11,14 +11,14 @@ const MEASURED = '#d9480f';
 const EXPECTED = '#1c7ed6';
 
 const HEADER = [
-  'share', 'started_at', 'profile', 'server', 'op', 'people', 'measured_by', 'seconds', 'aggregate_mbps', 'expected_aggregate_mbps',
+  'share', 'started_at', 'profile', 'server', 'op', 'people', 'measured_by', 'seconds', 'aggregate_mbps', 'expected_aggregate_mbps', 'expected_run_to_run_mbps',
   'per_person_min_mbps', 'per_person_median_mbps', 'per_person_max_mbps', 'expected_per_person_mbps', 'fairness', 'echo_p50_ms', 'echo_p95_ms',
   'added_ms', 'expected_added_ms', 'open_close_p50_ms', 'open_close_p95_ms', 'failed_people', 'model_limit',
 ];
 
 export function capacityCsv(result: CapacityResult): string {
   const rows = result.steps.map((step) => [
-    result.share, result.startedAt, result.profile, result.server, result.op, step.users, step.measuredBy, step.seconds, step.aggregateMbps, step.expected?.aggregateMbps ?? '',
+    result.share, result.startedAt, result.profile, result.server, result.op, step.users, step.measuredBy, step.seconds, step.aggregateMbps, step.expected?.aggregateMbps ?? '', step.expected?.runToRunMbps ?? '',
     step.minMbps ?? '', step.medianMbps ?? '', step.maxMbps ?? '', step.expected?.perUserMbps ?? '', step.fairness ?? '', step.echo.p50Ms ?? '', step.echo.p95Ms ?? '',
     step.addedLatencyMs ?? '', step.expected?.addedLatencyMs ?? '', step.openClose.p50Ms ?? '', step.openClose.p95Ms ?? '', step.perUser.filter((user) => user.failed !== undefined).length, step.expected?.limit ?? '',
   ]);
@@ -71,7 +71,7 @@ export function capacityHtml(result: CapacityResult): string {
   });
   const rows = result.steps.map(
     (step) =>
-      `<tr>${td(String(step.users), true)}${td(number(step.aggregateMbps), true)}${td(number(step.expected?.aggregateMbps ?? null), true)}${td(`${number(step.minMbps, 2)} / ${number(step.medianMbps, 2)} / ${number(step.maxMbps, 2)}`, true)}${td(number(step.fairness, 2), true)}${td(`${number(step.echo.p50Ms)} / ${number(step.echo.p95Ms)}`, true)}${td(`${number(step.addedLatencyMs)} (${number(step.expected?.addedLatencyMs ?? null)})`, true)}${td(`${number(step.openClose.p50Ms)} / ${number(step.openClose.p95Ms)}`, true)}${td(step.expected?.limit ?? '')}</tr>`,
+      `<tr>${td(String(step.users), true)}${td(number(step.aggregateMbps), true)}${td(`${number(step.expected?.aggregateMbps ?? null)}${step.expected?.runToRunMbps ? ` ±${number(step.expected.runToRunMbps)}` : ''}`, true)}${td(`${number(step.minMbps, 2)} / ${number(step.medianMbps, 2)} / ${number(step.maxMbps, 2)}`, true)}${td(number(step.fairness, 2), true)}${td(`${number(step.echo.p50Ms)} / ${number(step.echo.p95Ms)}`, true)}${td(`${number(step.addedLatencyMs)} (${number(step.expected?.addedLatencyMs ?? null)})`, true)}${td(`${number(step.openClose.p50Ms)} / ${number(step.openClose.p95Ms)}`, true)}${td(step.expected?.limit ?? '')}</tr>`,
   );
   const link = result.link ? `path ${number(result.link.mbps)} Mb/s (${result.link.method}), ${number(result.link.rttMs)} ms, a queue of ${formatBinaryBytes(result.link.bufferBytes)} assumed` : 'no path probe';
   const readiness = result.readiness ? `<p class="headline ${result.readiness.met ? 'met' : 'not-met'}">${escapeXml(result.readiness.text)}</p>` : '';

@@ -90,7 +90,7 @@ export function formatCapacity(result: CapacityResult): string {
   const rows = result.steps.map((step) => [
     String(step.users),
     mbps(step.aggregateMbps),
-    step.expected ? mbps(step.expected.aggregateMbps) : '-',
+    step.expected ? `${mbps(step.expected.aggregateMbps)}${step.expected.runToRunMbps ? ` ±${mbps(step.expected.runToRunMbps)}` : ''}` : '-',
     `${mbps(step.minMbps)} / ${mbps(step.medianMbps)} / ${mbps(step.maxMbps)}`,
     step.fairness === null ? '-' : step.fairness.toFixed(2),
     `${ms(step.echo.p50Ms)} / ${ms(step.echo.p95Ms)}`,
@@ -105,6 +105,9 @@ export function formatCapacity(result: CapacityResult): string {
   lines.push(`${knee}; peak ${mbps(result.knee.peakMbps)} Mb/s at ${people(result.knee.peakUsers)}${expected}.`);
   if (result.readiness) lines.push(result.readiness.text);
   for (const failure of result.failures) lines.push(`person ${failure.user + 1} stopped during the step of ${people(failure.step)}: ${failure.message}`);
+  if (result.steps.some((step) => (step.expected?.runToRunMbps ?? 0) > 0)) {
+    lines.push("model ±: how far one run strays from the model's figure (a standard deviation over its runs): who of the people who join finds themselves in step with another's burst is chance.");
+  }
   const byRequests = result.steps.some((step) => step.measuredBy === 'requests');
   if (byRequests) lines.push("note: each person's bytes were counted by completed SMB requests (no per-connection TCP counters here), so a step's figures carry up to one request's worth of error per person.");
   return lines.join('\n');
