@@ -64,8 +64,9 @@ export const MAX_SIMULATED_PEOPLE = MAX_CAPACITY_USERS;
 /**
  * Seeds a simulated step is averaged over. Who of the people who join finds
  * themselves in step with someone's burst is chance, and it decides their
- * whole step: at 52 Mb/s / 75 ms behind a quarter-BDP queue, four XP readers
- * moved 15.8-23.1 Mb/s across ten seeds, as across the lab's runs.
+ * whole step: at 50 Mb/s / 76 ms behind a quarter-BDP queue, four XP readers
+ * moved 12.0-22.6 Mb/s across twenty seeds, and 14.9-22.5 across the lab's
+ * runs (2026-11-24).
  */
 export const SIMULATION_SEEDS = 16;
 
@@ -247,10 +248,14 @@ function simulatedDirection(input: Omit<CapacityInput, 'op' | 'users'> & { reado
   };
 }
 
-/** The steps that bring this direction's people: the run's when `users` is one of them, else all at once. */
+/**
+ * The steps that bring this direction's people: the run's when `users` is one of them (all of its steps, so
+ * that every step of a run shares one simulation), else all at once.
+ */
 function directionSchedule(input: Pick<CapacityInput, 'schedule'>, users: number): CapacitySchedule {
   const schedule = input.schedule ?? { steps: [users], ...DEFAULT_SCHEDULE };
-  return schedule.steps.includes(users) ? schedule : { ...schedule, steps: [users] };
+  const usable = schedule.steps.includes(users) && schedule.steps.every((step) => step <= MAX_SIMULATED_PEOPLE);
+  return usable ? schedule : { ...schedule, steps: [users] };
 }
 
 /** A run's steps as one direction sees them: the people of each step who read (or write). */

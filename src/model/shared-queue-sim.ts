@@ -369,7 +369,7 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
     const wire = p.wireBytes[seq] as number;
     if (counting) packetsCounted++;
     if (backlogBytes(now) + wire > input.bufferBytes) {
-        if (counting) dropsCounted++;
+      if (counting) dropsCounted++;
       return;
     }
     linkFreeAt = Math.max(now, linkFreeAt) + wire / bytesPerSecond;

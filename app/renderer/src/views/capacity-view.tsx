@@ -86,7 +86,10 @@ function Results({ result }: { readonly result: CapacityResult }) {
               <tr key={step.users}>
                 <td>{step.users}</td>
                 <td>{number(step.aggregateMbps)}</td>
-                <td>{number(step.expected?.aggregateMbps)}</td>
+                <td title={step.expected?.runToRunMbps ? "± how far one run strays from the model's figure: who of the people who join ends up in step with another's burst is chance" : undefined}>
+                  {number(step.expected?.aggregateMbps)}
+                  {step.expected?.runToRunMbps ? ` ±${number(step.expected.runToRunMbps)}` : ''}
+                </td>
                 <td>
                   {number(step.minMbps, 2)} / {number(step.medianMbps, 2)} / {number(step.maxMbps, 2)}
                 </td>
