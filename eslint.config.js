@@ -1,4 +1,4 @@
-// Lint enforces the layering in ../shared/DESIGN.md: each folder imports only
+// Lint enforces the layering in docs/architecture.md: each folder imports only
 // from the layers below it. Rules are regexes on the import specifier, so a
 // violation names the folder it came from and the one it may not reach.
 import js from '@eslint/js';
@@ -16,7 +16,7 @@ const layer = (files, regexes, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'e2e/screenshots/**', 'native/**/build/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'e2e/screenshots/**', 'native/**/build/**'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

@@ -12,8 +12,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureBuild, ensureNodeModules, root } from './lib/setup.mjs';
+import { ensureBuild, ensureNodeModules, ensureSupportedNode, root } from './lib/setup.mjs';
 
+ensureSupportedNode();
 ensureNodeModules();
 ensureBuild();
 

@@ -1,8 +1,9 @@
 // `npm run bench:smb`: set up as the tests do, then run the benchmark.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureBuild, ensureDebianPackages, ensureNodeModules, root } from '../lib/setup.mjs';
+import { ensureBuild, ensureDebianPackages, ensureNodeModules, ensureSupportedNode, root } from '../lib/setup.mjs';
 
+ensureSupportedNode();
 ensureNodeModules();
 ensureDebianPackages({ smbd: 'samba', smbpasswd: 'samba', smbclient: 'smbclient' });
 ensureBuild();

@@ -6,8 +6,9 @@
 // Extra arguments go to `lab bench` (a later --size wins).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureBuild, ensureDebianPackages, ensureNodeModules, root } from '../lib/setup.mjs';
+import { ensureBuild, ensureDebianPackages, ensureNodeModules, ensureSupportedNode, root } from '../lib/setup.mjs';
 
+ensureSupportedNode();
 ensureNodeModules();
 ensureDebianPackages({ smbd: 'samba', smbpasswd: 'samba', smbclient: 'smbclient', iperf3: 'iperf3', ip: 'iproute2', cc: 'gcc' });
 ensureBuild();

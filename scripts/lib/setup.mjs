@@ -5,7 +5,7 @@
 // Only Node built-ins here: this runs before node_modules exists.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,13 +38,23 @@ export function runStep(label, command, args, options = {}) {
 
 export function ensureNodeModules() {
   const installed = join(root, 'node_modules', '.package-lock.json');
-  if (mtime(installed) >= mtime(join(root, 'package-lock.json')) && existsSync(installed)) return;
+  // Compiled addons fit one Node ABI: a clone first installed under another Node gets them rebuilt.
+  const abiStamp = join(root, 'node_modules', '.pipefill-node-abi');
+  const abi = `${process.versions.modules}\n`;
+  const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
+  if (mtime(installed) >= mtime(join(root, 'package-lock.json')) && existsSync(installed)) {
+    if (existsSync(abiStamp) && readFileSync(abiStamp, 'utf8') === abi) return;
+    for (const addon of readdirSync(join(root, 'native'))) rmSync(join(root, 'native', addon, 'build'), { recursive: true, force: true });
+    runStep(`rebuilding npm addons for Node ${process.versions.node} (npm rebuild)`, 'npm', ['rebuild', '--loglevel=error'], { env });
+    writeFileSync(abiStamp, abi);
+    return;
+  }
   // `npm install`, not `npm ci`: npm 11 writes a lock with only this
   // platform's optional packages (rollup, esbuild) and then `npm ci` calls
   // that same lock out of sync. `npm install` follows the lock and leaves it as it is.
-  runStep('installing npm dependencies (npm install)', 'npm', ['install', '--no-audit', '--no-fund'], {
-    env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
-  });
+  // --loglevel=error: a first install says what it does in these lines, not in npm's and node-gyp's chatter.
+  runStep('installing npm dependencies (npm install)', 'npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { env });
+  writeFileSync(abiStamp, abi);
 }
 
 /**
@@ -66,11 +76,14 @@ function ensureAddon({ dir: name, target, what, fallback, missing }) {
   const nodeDir = join(dirname(process.execPath), '..');
   const headers = existsSync(join(nodeDir, 'include', 'node', 'node_api.h')) ? [`--nodedir=${nodeDir}`] : [];
   process.stderr.write(`pipefill: building ${what} (node-gyp)\n`);
-  const result = spawnSync(process.execPath, [join(root, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'), 'rebuild', ...headers], {
+  // The compiler's lines are shown only when the build fails: a first install stays quiet.
+  const result = spawnSync(process.execPath, [join(root, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'), 'rebuild', '--loglevel=warn', ...headers], {
     cwd: dir,
-    stdio: ['ignore', process.stderr, process.stderr],
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
   });
   if (result.status === 0) return true;
+  process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
   process.stderr.write(`pipefill: ${what} did not build (see above); ${fallback}\n`);
   return false;
 }
@@ -169,3 +182,5 @@ export function ensureDebianPackages(commandToPackage) {
     if (ownPolicy) rmSync(policy, { force: true });
   }
 }
+
+export { ensureSupportedNode } from './node-runtime.mjs';

@@ -15,7 +15,7 @@
 // A write through the sender addon names a range instead (`range`), and the
 // addon's thread makes the same keystream in place as it sends it.
 
-import type { Cipher } from 'node:crypto';
+import type { Cipheriv } from 'node:crypto';
 import { createCipheriv, createHash } from 'node:crypto';
 import type { PatternRange } from './frame-writer.js';
 import { cryptoAddon } from './native-crypto.js';
@@ -33,7 +33,7 @@ export class PatternSource {
   }
 
   /** A keystream positioned at `offset`, and how many bytes to drop to reach it. */
-  private streamAt(offset: number): { cipher: Cipher; skip: number } {
+  private streamAt(offset: number): { cipher: Cipheriv; skip: number } {
     const firstBlock = Math.floor(offset / BLOCK_BYTES);
     const iv = Buffer.alloc(16);
     iv.writeBigUInt64BE(BigInt(firstBlock), 8);
