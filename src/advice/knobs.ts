@@ -594,7 +594,7 @@ export const KNOBS: readonly Knob[] = [
     defaultValue: 17_520,
     range: ONTAP_WINDOW_RANGE,
     versions: 'Data ONTAP 7-Mode',
-    source: 'NetApp TR-3869 (client-behaviour.md); Data ONTAP 7-Mode options reference',
+    source: 'NetApp TR-3869 (2012); Data ONTAP 7-Mode options reference',
     caution: 'Takes effect after a CIFS restart (cifs terminate; cifs restart), which disconnects every client.',
     command: (value) => `options cifs.tcp_window_size ${Number(value)}`,
     effect: (setup, value) => withServerTcp(setup, { receiveWindowBytes: Number(value) }),

@@ -1,5 +1,5 @@
 // Calibration: the model against TR-3869's Robocopy times at 32 ms
-// (../shared/reference/tr3869-32ms.json: 3 clients x 4 links x 4 tests).
+// (src/model/reference/tr3869-robocopy-32ms.json: 3 clients x 4 links x 4 tests).
 //
 // The values fitted to this data, and only these, are:
 //   - XP round trips per request: read 1.56 (from TR-3869's ~20 ops/s, a rate,
@@ -21,14 +21,21 @@ import { describe, expect, it } from 'vitest';
 import type { ClientProfileId, Op } from './client-profiles.js';
 import { predict } from './predict.js';
 
-interface ReferenceFile {
-  readonly source: string;
-  readonly links_mbps: Record<string, number>;
-  readonly rtt_ms: number;
-  readonly tests: Record<string, Record<string, Record<string, number>>>;
+interface ReferenceCell {
+  readonly test: string;
+  readonly link: string;
+  readonly client: string;
+  readonly seconds: number;
 }
 
-const REFERENCE_PATH = new URL('../../../shared/reference/tr3869-32ms.json', import.meta.url);
+interface ReferenceFile {
+  readonly source: { readonly publication: string; readonly tables: string };
+  readonly linksMbps: Record<string, number>;
+  readonly rttMs: number;
+  readonly cells: readonly ReferenceCell[];
+}
+
+const REFERENCE_PATH = new URL('./reference/tr3869-robocopy-32ms.json', import.meta.url);
 
 /** The TR-3869 tests as Pipefill workloads: the 100 MB file and the 1 GiB directory set. */
 const TESTS: Record<string, { op: Op; workload: string }> = {
@@ -50,43 +57,33 @@ interface Cell {
 }
 
 function loadReference(): ReferenceFile {
-  try {
-    return JSON.parse(readFileSync(REFERENCE_PATH, 'utf8')) as ReferenceFile;
-  } catch (error) {
-    throw new Error(`The calibration data is missing: ${REFERENCE_PATH.pathname} (shared/ must sit beside the repository).`, { cause: error });
-  }
+  return JSON.parse(readFileSync(REFERENCE_PATH, 'utf8')) as ReferenceFile;
 }
 
 function calibrationCells(reference: ReferenceFile): Cell[] {
-  const cells: Cell[] = [];
-  for (const [test, byLink] of Object.entries(reference.tests)) {
+  return reference.cells.map(({ test, link, client, seconds: measured }) => {
     const shape = TESTS[test];
     if (!shape) throw new Error(`Unknown TR-3869 test ${test}: map it to a workload.`);
-    for (const [link, byClient] of Object.entries(byLink)) {
-      const mbps = reference.links_mbps[link];
-      if (mbps === undefined) throw new Error(`Unknown link ${link} in the reference.`);
-      for (const [client, measured] of Object.entries(byClient)) {
-        const prediction = predict({
-          client: client as ClientProfileId,
-          server: 'netapp-tr3869',
-          op: shape.op,
-          workload: shape.workload,
-          link: { bandwidthBitsPerSecond: mbps * 1e6, rttMs: reference.rtt_ms },
-        });
-        cells.push({
-          test,
-          link,
-          client,
-          measured,
-          predicted: prediction.seconds,
-          error: (prediction.seconds - measured) / measured,
-          truncationAwareError: (prediction.seconds - (measured + 0.5)) / (measured + 0.5),
-          limitedBy: prediction.limitedBy,
-        });
-      }
-    }
-  }
-  return cells;
+    const mbps = reference.linksMbps[link];
+    if (mbps === undefined) throw new Error(`Unknown link ${link} in the reference.`);
+    const prediction = predict({
+      client: client as ClientProfileId,
+      server: 'netapp-tr3869',
+      op: shape.op,
+      workload: shape.workload,
+      link: { bandwidthBitsPerSecond: mbps * 1e6, rttMs: reference.rttMs },
+    });
+    return {
+      test,
+      link,
+      client,
+      measured,
+      predicted: prediction.seconds,
+      error: (prediction.seconds - measured) / measured,
+      truncationAwareError: (prediction.seconds - (measured + 0.5)) / (measured + 0.5),
+      limitedBy: prediction.limitedBy,
+    };
+  });
 }
 
 function median(values: readonly number[]): number {
@@ -110,7 +107,7 @@ describe('calibration against TR-3869 (32 ms)', () => {
     const truncated = cells.map((cell) => Math.abs(cell.truncationAwareError));
     console.log(
       [
-        `Calibration: ${reference.source}`,
+        `Calibration: ${reference.source.publication}, tables ${reference.source.tables}`,
         `test           link  client     measured predicted  error  vs t+0.5  limited by`,
         ...lines,
         `median |error| ${percent(median(absolute))}, max ${percent(Math.max(...absolute))}; against t+0.5: median ${percent(median(truncated))}, max ${percent(Math.max(...truncated))}`,

@@ -12,7 +12,7 @@
 // from a packet-level run of their TCP senders (shared-queue-sim.ts), the
 // mean over a few seeds. Measured curves of this shape: NetBench on Windows Server 2003,
 // throughput rising with clients to a peak (4,124 Mb/s at 52 clients) and
-// then flat or falling (../shared/reference/server-scaling.md).
+// then flat or falling (Edison Group's NetBench 7.03 report, 2006; reference/README.md).
 
 import type { ClientProfile, Op } from './client-profiles.js';
 import { lineUtilisation, meanQueueBytes } from './congestion.js';

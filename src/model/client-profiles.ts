@@ -1,8 +1,8 @@
 // How each client generation moves a file: the copy engine's pipeline, the
 // redirector's request size, the client's TCP windows and the metadata round
-// trips around every file. Figures come from ../shared/reference/
-// client-behaviour.md (Pinkerton, "SMB Version 2: Scaling from Kilobits to
-// Gigabits", 2008; NetApp TR-3869, 2012) unless a comment says otherwise.
+// trips around every file. Figures come from Pinkerton, "SMB Version 2:
+// Scaling from Kilobits to Gigabits" (SDC 2008) and NetApp TR-3869 (2012)
+// unless a comment says otherwise (reference/README.md lists the sources).
 // Values fitted to TR-3869's Robocopy times are marked FITTED and are kept
 // few: see calibration.test.ts for the fit and its errors.
 
@@ -86,7 +86,7 @@ export interface ClientProfile {
 
 export const SECTOR_BYTES = 512;
 
-/** Vista RTM, SMB2 (client-behaviour.md, table A). */
+/** Vista RTM, SMB2 (Pinkerton 2008, the Vista RTM table). */
 const TABLE_A: readonly PipelineRow[] = [
   { upToFileBytes: 1 * MIB, depth: 1, chunkBytes: 'file-size' },
   { upToFileBytes: 8 * MIB, depth: 2, chunkBytes: 1 * MIB },
@@ -94,7 +94,7 @@ const TABLE_A: readonly PipelineRow[] = [
   { upToFileBytes: Infinity, depth: 4, chunkBytes: 8 * MIB },
 ];
 
-/** Vista SP1 / Windows 7 / Server 2008, SMB2 (client-behaviour.md, table B). */
+/** Vista SP1 / Windows 7 / Server 2008, SMB2 (Pinkerton 2008, the Vista SP1 table). */
 const TABLE_B: readonly PipelineRow[] = [
   { upToFileBytes: 512 * KIB, depth: 8, chunkBytes: 128 * KIB },
   { upToFileBytes: 2 * MIB, depth: 8, chunkBytes: 256 * KIB },
@@ -220,14 +220,14 @@ const PIPEFILL_METADATA: MetadataSequences = {
 
 /**
  * Windows XP: no receive-window auto-tuning and no window scaling by default,
- * so the window stops at 64 KB (client-behaviour.md, "XP's TCP receive window
- * is small and not configurable").
+ * so the window stops at 64 KB (TR-3869: XP's TCP receive window
+ * is small and cannot be configured).
  */
 const XP_TCP: ClientTcp = { receiveWindowBytes: 65_535, sendWindowBytes: 65_535, initialWindowSegments: 2, timestamps: false, congestion: 'reno' };
 
 /**
- * Vista and later: receive-window auto-tuning up to 16 MB (client-behaviour.md,
- * "TCP"). Windows 7 starts with 2 segments (RFC 3390's 4 KB rule rounded down
+ * Vista and later: receive-window auto-tuning up to 16 MB (Pinkerton 2008,
+ * on Vista's TCP). Windows 7 starts with 2 segments (RFC 3390's 4 KB rule rounded down
  * at a 1460-byte MSS); Windows 10 with 10 (RFC 6928), its default since 2017.
  */
 const WIN7_TCP: ClientTcp = { receiveWindowBytes: 16 * MIB, sendWindowBytes: 16 * MIB, initialWindowSegments: 2, timestamps: false, congestion: 'reno' };

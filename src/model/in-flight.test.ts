@@ -5,7 +5,7 @@ import { bdpBytes, payloadEfficiency } from './link.js';
 import { SERVER_PROFILES } from './server-profiles.js';
 
 describe('bdpBytes', () => {
-  it('matches the reference examples (client-behaviour.md, "TCP")', () => {
+  it('matches the reference examples (Pinkerton, SDC 2008: the BDP examples)', () => {
     expect(bdpBytes({ bandwidthBitsPerSecond: 1e9, rttMs: 76 }) / 1e6).toBeCloseTo(9.5, 1);
     expect(bdpBytes({ bandwidthBitsPerSecond: 155e6, rttMs: 592 }) / 1e6).toBeCloseTo(11.5, 1);
   });

@@ -1,9 +1,10 @@
 // Named links for the what-if planner and readiness reviews, from published
-// measurements: ../shared/reference/branch-links.md (Microsoft branch-office
-// survey, 2008, Pinkerton's SDC talk) and the TR-3869 emulated links.
+// measurements: the Microsoft branch-office survey (2008, Pinkerton's SDC
+// talk; reference/branch-links.json) and the TR-3869 emulated links.
 
 import type { Link } from './link.js';
 import { NAMED_RATES_BPS } from './units.js';
+import branchLinks from './reference/branch-links.json' with { type: 'json' };
 
 /**
  * A named link. Its `link.bufferBytes` is the bottleneck queue where the
@@ -18,42 +19,33 @@ export interface LinkPreset {
   readonly source: string;
 }
 
-const BRANCH_SOURCE = 'Microsoft branch-office measurements, 2008 (branch-links.md)';
-const TR3869_SOURCE = 'NetApp TR-3869 emulated WAN (client-behaviour.md)';
+const BRANCH_SOURCE = 'Microsoft branch-office measurements, 2008 (Pinkerton, SDC 2008)';
+const TR3869_SOURCE = 'NetApp TR-3869 emulated WAN (2012)';
 
-/** Mean branch bandwidth (Mb/s) per region: branch to nearest data centre. */
-const BRANCH_MEAN_MBPS = { 'north-america': 14, europe: 33, asia: 26, 'south-america': 5.5 } as const;
-/** Mean continental RTT (ms); South America has no continental row in the survey. */
-const CONTINENTAL_MEAN_RTT_MS = { 'north-america': 108, europe: 109, asia: 163 } as const;
-/** Mean intercontinental RTT (ms): branch to furthest data centre. */
-const INTERCONTINENTAL_MEAN_RTT_MS = { 'north-america': 311, europe: 466, asia: 415, 'south-america': 615 } as const;
+interface BranchRegion {
+  readonly label: string;
+  readonly meanMbps: number;
+  /** Null where the survey has no continental row (South America). */
+  readonly continentalMeanRttMs: number | null;
+  readonly intercontinentalMeanRttMs: number;
+}
 
-const REGION_LABELS: Readonly<Record<keyof typeof BRANCH_MEAN_MBPS, string>> = {
-  'north-america': 'North America',
-  europe: 'Europe',
-  asia: 'Asia',
-  'south-america': 'South America',
-};
+const BRANCH_REGIONS: Readonly<Record<string, BranchRegion>> = branchLinks.regions;
 
 function branchPresets(): LinkPreset[] {
-  const presets: LinkPreset[] = [];
-  for (const [region, rtt] of Object.entries(CONTINENTAL_MEAN_RTT_MS) as [keyof typeof CONTINENTAL_MEAN_RTT_MS, number][]) {
-    presets.push({
-      id: `${region}-continental`,
-      label: `${REGION_LABELS[region]} branch, continental (mean)`,
-      link: { bandwidthBitsPerSecond: BRANCH_MEAN_MBPS[region] * 1e6, rttMs: rtt },
-      source: BRANCH_SOURCE,
-    });
-  }
-  for (const [region, rtt] of Object.entries(INTERCONTINENTAL_MEAN_RTT_MS) as [keyof typeof INTERCONTINENTAL_MEAN_RTT_MS, number][]) {
-    presets.push({
-      id: `${region}-intercontinental`,
-      label: `${REGION_LABELS[region]} branch, intercontinental (mean)`,
-      link: { bandwidthBitsPerSecond: BRANCH_MEAN_MBPS[region] * 1e6, rttMs: rtt },
-      source: BRANCH_SOURCE,
-    });
-  }
-  return presets;
+  const regions = Object.entries(BRANCH_REGIONS);
+  const continental = regions.flatMap(([region, { label, meanMbps, continentalMeanRttMs }]) =>
+    continentalMeanRttMs === null
+      ? []
+      : [{ id: `${region}-continental`, label: `${label} branch, continental (mean)`, link: { bandwidthBitsPerSecond: meanMbps * 1e6, rttMs: continentalMeanRttMs }, source: BRANCH_SOURCE }],
+  );
+  const intercontinental = regions.map(([region, { label, meanMbps, intercontinentalMeanRttMs }]) => ({
+    id: `${region}-intercontinental`,
+    label: `${label} branch, intercontinental (mean)`,
+    link: { bandwidthBitsPerSecond: meanMbps * 1e6, rttMs: intercontinentalMeanRttMs },
+    source: BRANCH_SOURCE,
+  }));
+  return [...continental, ...intercontinental];
 }
 
 function tr3869Presets(): LinkPreset[] {

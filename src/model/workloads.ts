@@ -20,7 +20,7 @@ export interface Workload {
 }
 
 // TR-3869's directory set: "300 files (.xls/.doc/.ppt) of 50 KB to 5 MB in
-// 13-14 directories", 1 GB in all (client-behaviour.md, "Measurement method").
+// 13-14 directories", 1 GB in all (TR-3869, its test method).
 // The paper gives no size list, so the generator draws sizes from a skewed
 // distribution whose mean meets the stated total (1 GiB / 300 = 3.58 MB, well
 // above the 2.5 MB midpoint: most files sit near the top of the range).
