@@ -2,8 +2,10 @@
 // mode so a reader never waits on a writer, and a five-second busy wait so
 // two Pipefill processes saving at once take turns rather than fail.
 // better-sqlite3: maintained, synchronous (no thread pool between a save and
-// its commit), and its package carries SQLite's own sources, so it builds
-// here with node-gyp when its prebuilt binary cannot be downloaded.
+// its commit). From 13 it is a Node-API addon whose package carries its
+// binaries for every platform, so nothing is compiled or downloaded at
+// install, and it outlives Node's own ABI changes (12.x aborted at exit on
+// Node 24.19+, in its statements' destructors).
 
 import { lstatSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
