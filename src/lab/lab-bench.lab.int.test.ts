@@ -14,7 +14,7 @@ const built = existsSync(new URL('../../dist/cli/bin.js', import.meta.url));
 
 describe.skipIf(!canRunLab)('lab bench', () => {
   it('measures iperf3, smbclient and copy tests across one emulated link, beside the model', async () => {
-    expect(built, 'dist/ must be built (npm test builds it first)').toBe(true);
+    expect(built, 'dist/ must be built (npm run test:lab builds it first)').toBe(true);
     const [link] = await runLabBench({
       links: [{ label: '52mbit/20ms', link: { bandwidthBitsPerSecond: 52e6, rttMs: 20 } }],
       profiles: ['win7-smb2', 'pipefill-max'],

@@ -78,7 +78,7 @@ describe.skipIf(!canRunLab)('bottleneck queue: one loss-based flow below the lin
   });
 
   it('iperf3 and pipefill-max within 15% of the model at queues of 1/8 to 1 BDP, CUBIC and Reno', async () => {
-    expect(built, 'dist/ must be built (npm test builds it first)').toBe(true);
+    expect(built, 'dist/ must be built (npm run test:lab builds it first)').toBe(true);
     const rows: Row[] = [];
     await withCongestionAllowed('cubic', async (changedHost) => {
       if (changedHost) console.log('queue lab: cubic added to net.ipv4.tcp_allowed_congestion_control for the run (restored after)');
