@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { failures, holdBounds, withinRelative } from '../test-support/lab-fidelity.js';
+import type { LabBenchOptions } from './bench.js';
 import { runLabBench } from './bench.js';
 import { labDown, readLabStates } from './wan-lab.js';
 
@@ -12,17 +13,20 @@ const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && ex
 if (!canRunLab) console.warn('SKIPPED: the lab bench smoke test needs Linux, root and /dev/net/tun.');
 const built = existsSync(new URL('../../dist/cli/bin.js', import.meta.url));
 
+/** One link, two generations, small copies: a run takes about a minute. */
+const BENCH: LabBenchOptions = {
+  links: [{ label: '52mbit/20ms', link: { bandwidthBitsPerSecond: 52e6, rttMs: 20 } }],
+  profiles: ['win7-smb2', 'pipefill-max'],
+  ops: ['read', 'write'],
+  fileBytes: 4 * 1024 * 1024,
+  iperfSeconds: 2,
+  throughputSeconds: 1,
+};
+
 describe.skipIf(!canRunLab)('lab bench', () => {
   it('measures iperf3, smbclient and copy tests across one emulated link, beside the model', async () => {
     expect(built, 'dist/ must be built (npm run test:lab builds it first)').toBe(true);
-    const [link] = await runLabBench({
-      links: [{ label: '52mbit/20ms', link: { bandwidthBitsPerSecond: 52e6, rttMs: 20 } }],
-      profiles: ['win7-smb2', 'pipefill-max'],
-      ops: ['read', 'write'],
-      fileBytes: 4 * 1024 * 1024,
-      iperfSeconds: 2,
-      throughputSeconds: 1,
-    });
+    const [link] = await runLabBench(BENCH);
     expect(link).toBeDefined();
     if (!link) return;
     expect(Math.abs(link.measuredRttMs - 20)).toBeLessThan(2);
@@ -47,14 +51,7 @@ describe.skipIf(!canRunLab)('lab bench', () => {
   // runs to see the model against their own links, so its cells keep the same promise.
   it("holds every copy cell within 15% of the model's time", async () => {
     const verdicts = await holdBounds('lab bench 52 Mb/s, 20 ms', async () => {
-      const [link] = await runLabBench({
-        links: [{ label: '52mbit/20ms', link: { bandwidthBitsPerSecond: 52e6, rttMs: 20 } }],
-        profiles: ['win7-smb2', 'pipefill-max'],
-        ops: ['read', 'write'],
-        fileBytes: 4 * 1024 * 1024,
-        iperfSeconds: 2,
-        throughputSeconds: 1,
-      });
+      const [link] = await runLabBench(BENCH);
       return (link?.cells ?? []).map((cell) => ({
         cell: `${cell.profile} ${cell.op} ${cell.bytes / 1048576} MiB`,
         measured: cell.measuredSeconds,
