@@ -98,7 +98,7 @@ describe.skipIf(!canRunLab)('branch capacity across the WAN lab', () => {
           // Four people's 240 KB fit in the 620 KB pipe: nobody waits; sixteen stand in the queue.
           { cell: '1 and 4 people, added wait', measured: Math.max(one?.addedLatencyMs ?? Infinity, four?.addedLatencyMs ?? Infinity), model: 0, unit: 'ms', bound: 'under 2 ms', holds: Math.max(one?.addedLatencyMs ?? Infinity, four?.addedLatencyMs ?? Infinity) < 2 },
           waitNearTheModel('16 people, added wait', sixteen?.addedLatencyMs ?? Infinity, model),
-          { cell: 'knee (people)', measured: result.knee.users ?? Number.NaN, model: result.expectedKnee?.users ?? Number.NaN, unit: 'people', bound: 'the same step', holds: result.expectedKnee !== null && result.knee.users === result.expectedKnee?.users },
+          { cell: 'knee (people; 0: none)', measured: result.knee.users ?? 0, model: result.expectedKnee?.users ?? 0, unit: 'people', bound: 'the same step', holds: result.expectedKnee !== null && result.knee.users === result.expectedKnee?.users },
         ];
       });
       expect(failures(verdicts)).toEqual([]);
