@@ -38,7 +38,8 @@ export function runStep(label, command, args, options = {}) {
 
 export function ensureNodeModules() {
   const installed = join(root, 'node_modules', '.package-lock.json');
-  // Compiled addons fit one Node ABI: a clone first installed under another Node gets them rebuilt.
+  // Addons are built against the headers of the Node that builds them (Pipefill's own take the
+  // OpenSSL headers of that Node too): a clone first installed under another Node rebuilds them.
   const abiStamp = join(root, 'node_modules', '.pipefill-node-abi');
   const abi = `${process.versions.modules}\n`;
   const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };

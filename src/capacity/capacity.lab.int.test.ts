@@ -158,7 +158,7 @@ describe.skipIf(!canRunLab)('branch capacity across the WAN lab', () => {
             bound: index === 1 ? `within max(15%, 3 SE) = ±${bounds[index]?.toFixed(1)}` : 'within 15% of the model',
             holds: Math.abs(mbps - (modelled[index] ?? Number.NaN)) <= (bounds[index] ?? Number.NaN),
           })),
-          { cell: 'knee (people)', measured: knee.kneeUsers ?? Number.NaN, model: 4, unit: 'people', bound: 'the same step', holds: knee.kneeUsers === 4 },
+          { cell: 'knee (people; 0: none)', measured: knee.kneeUsers ?? 0, model: 4, unit: 'people', bound: 'the same step', holds: knee.kneeUsers === 4 },
           waitNearTheModel('16 people, median added wait', waited, waitModel),
           { cell: '16 people, added wait within the queue', measured: waited, model: queueMs, unit: 'ms (a full queue)', bound: 'at most a full queue + 2 ms', holds: waited <= queueMs + 2 },
           { cell: 'ECHO p95 rise, 1 to 16 people', measured: p95Rise, model: waitModel, unit: 'ms', bound: 'more than 2 ms', holds: p95Rise > 2 },
