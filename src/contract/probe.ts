@@ -15,7 +15,7 @@ const LatencySchema = z.object({ samples: z.number(), minMs: z.number(), medianM
 
 export const ProbeResultSchema = z.object({
   rtt: z.object({
-    /** The headline figure: TCP handshakes to the SMB port. */
+    /** The round trip the model uses: the lower of the handshakes' and the ECHOs' medians (src/probe/probe-path.ts, pathRttMs). */
     medianMs: z.number(),
     tcp: LatencySchema,
     smbEcho: LatencySchema,
@@ -26,6 +26,13 @@ export const ProbeResultSchema = z.object({
       dialect: z.string(),
       signing: z.enum(SIGNING_ALGORITHMS).nullable(),
       encryption: z.enum(CIPHERS).nullable(),
+      /** What the server said of itself in its NTLM CHALLENGE (absent in older reports, or when it said nothing). */
+      serverSays: z
+        .object({
+          ntlmVersion: z.object({ major: z.number().int().min(0).max(255), minor: z.number().int().min(0).max(255), build: z.number().int().min(0).max(65535), revision: z.number().int().min(0).max(255) }).optional(),
+          computerName: z.string().max(64).optional(),
+        })
+        .optional(),
     })
     .optional(),
   bandwidth: z.object({

@@ -35,7 +35,7 @@ import { Command, Status } from './protocol.js';
 import type { CipherName, DialectName, SecurityOffer, SigningAlgorithm } from './security/algorithms.js';
 import { dialectId, isSmb3 } from './security/algorithms.js';
 import { deriveSessionKeys } from './security/kdf.js';
-import { authenticateMessage, negotiateMessage, NtlmError } from './security/ntlm.js';
+import { authenticateMessage, negotiateMessage, NtlmError, parseChallenge } from './security/ntlm.js';
 import { PreauthHash } from './security/preauth.js';
 import { createSigner, isSigned, verifyMessage } from './security/signing.js';
 import { Sealer } from './security/transform.js';
@@ -88,6 +88,14 @@ export interface Negotiated {
   readonly encryptionRequiredBy: 'server' | 'share' | 'person' | null;
   /** The dialects the profile offered first, when the server refused them and the copy moved up to SMB 3. */
   readonly movedUpFrom?: readonly DialectName[];
+  /** What the server said of itself in its NTLM CHALLENGE (its word only): recognising the server starts here. */
+  readonly serverSays?: ServerSays;
+}
+
+/** A server's own account of itself, from its NTLM CHALLENGE (MS-NLMP 2.2.1.2). */
+export interface ServerSays {
+  readonly ntlmVersion?: { readonly major: number; readonly minor: number; readonly build: number; readonly revision: number };
+  readonly computerName?: string;
 }
 
 export interface OpenOptions extends RequestOptions {
@@ -275,6 +283,7 @@ export class SmbSession {
         signingRequiredBy: security.signAll ? signingRequiredBy : null,
         encryption: security.sealAll && negotiate.cipher ? negotiate.cipher : null,
         encryptionRequiredBy: security.sealAll ? encryptionRequiredBy : null,
+        serverSays: login.serverSays,
       };
       return new SmbSession(connection, target, negotiated, tree.header.treeId);
     } catch (error) {
@@ -344,7 +353,7 @@ export class SmbSession {
     connectionPreauth: PreauthHash,
     signingRequired: boolean,
     options: RequestOptions,
-  ): Promise<{ flags: number; signer?: ReturnType<typeof createSigner>; sealer?: Sealer }> {
+  ): Promise<{ flags: number; serverSays: ServerSays; signer?: ReturnType<typeof createSigner>; sealer?: Sealer }> {
     const workstation = (hostname().split('.')[0] ?? 'PIPEFILL').slice(0, 15);
     const smb311 = negotiate.dialect === '3.1.1';
     const preauth = connectionPreauth.fork();
@@ -361,7 +370,10 @@ export class SmbSession {
     connection.sessionId = first.header.sessionId;
     const challenge = parseSessionSetup(first).blob;
     let authentication;
+    let serverSays: ServerSays;
     try {
+      const parsed = parseChallenge(challenge);
+      serverSays = { ...(parsed.version ? { ntlmVersion: parsed.version } : {}), ...(parsed.computerName ? { computerName: parsed.computerName } : {}) };
       authentication = authenticateMessage({ user: credentials.user, password: credentials.password, domain: credentials.domain ?? '', workstation }, ntlmNegotiate, challenge);
     } catch (error) {
       if (error instanceof NtlmError) throw new SmbError('protocol', `The server's NTLM challenge is not valid: ${error.message}.`, 'The server or something on the path is misbehaving.', undefined, { cause: error });
@@ -382,7 +394,7 @@ export class SmbSession {
     if ((flags & (SessionFlag.isGuest | SessionFlag.isNull)) !== 0) {
       // A guest session has no key: nothing can be signed or sealed.
       if (signingRequired) throw new SmbError('auth-failed', `The server logged ${credentials.user} in as a guest, and a guest session cannot sign.`, 'Check the user name and password; the server maps unknown users to guest.');
-      return { flags };
+      return { flags, serverSays };
     }
     const keys = deriveSessionKeys(negotiate.dialect, authentication.sessionKey, { ...(smb311 ? { preauthHash: preauth.hash } : {}), ...(negotiate.cipher ? { cipher: negotiate.cipher } : {}) });
     const signer = createSigner(negotiate.signing, keys.signingKey);
@@ -394,7 +406,7 @@ export class SmbSession {
       throw new SmbError('integrity', `The server's final login response ${isSigned(final.message) ? 'carries a signature that does not verify' : 'is unsigned'} (${signer.algorithm}).`, 'Something between Pipefill and the server changed the login, or the password the server checked differs from the one typed.');
     }
     const sealer = negotiate.cipher && isSmb3(negotiate.dialect) ? new Sealer(negotiate.cipher, keys.encryptionKey, keys.decryptionKey, connection.sessionId) : undefined;
-    return { flags, signer, ...(sealer ? { sealer } : {}) };
+    return { flags, serverSays, signer, ...(sealer ? { sealer } : {}) };
   }
 
   private request(command: number, body: Buffer, what: string, options: RequestOptions & { payload?: RequestSpec['payload']; creditCharge?: number; okStatuses?: readonly number[]; replyBytes?: number } = {}): Promise<SmbResponse> {

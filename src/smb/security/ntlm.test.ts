@@ -57,6 +57,34 @@ describe('NTLMv2 (MS-NLMP 3.3.2)', () => {
     expect(fieldAt(12).equals(Buffer.alloc(24))).toBe(true);
   });
 
+  it('reads what the server says of itself: the Version and computer name of MS-NLMP 4.2.4.3\'s CHALLENGE_MESSAGE', () => {
+    // Laid out as MS-NLMP 4.2.4.3: target name "Server" at 0x38, Version 6.0 build 6000 revision 15,
+    // target info (NbDomainName "Domain", NbComputerName "Server") at 0x44.
+    const utf16 = (text: string) => Buffer.from(text, 'utf16le');
+    const info = Buffer.concat([hex('02000c00'), utf16('Domain'), hex('01000c00'), utf16('Server'), hex('00000000')]);
+    const message = Buffer.concat([
+      Buffer.from('NTLMSSP\0', 'latin1'),
+      hex('02000000'),
+      hex('0c000c0038000000'),
+      hex('33828ae2'),
+      hex('0123456789abcdef'),
+      Buffer.alloc(8),
+      hex('2400240044000000'),
+      hex('060070170000000f'),
+      utf16('Server'),
+      info,
+    ]);
+    const challenge = parseChallenge(message);
+    expect(challenge.version).toEqual({ major: 6, minor: 0, build: 6000, revision: 15 });
+    expect(challenge.computerName).toBe('Server');
+    // A server whose payload starts where the Version would be sent none, whatever its flags say.
+    const noVersion = Buffer.concat([message.subarray(0, 48), info]);
+    noVersion.writeUInt16LE(0, 12);
+    noVersion.writeUInt32LE(48, 44);
+    expect(parseChallenge(noVersion).version).toBeUndefined();
+    expect(parseChallenge(noVersion).computerName).toBe('Server');
+  });
+
   it('rejects a hostile CHALLENGE with a clear error instead of reading past it', () => {
     const base = Buffer.alloc(56);
     Buffer.from('NTLMSSP\0', 'latin1').copy(base, 0);

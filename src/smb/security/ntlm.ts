@@ -50,7 +50,7 @@ export const CLIENT_FLAGS =
     NegotiateFlag.bits56) >>>
   0;
 
-const AvId = { eol: 0, timestamp: 7, flags: 6 } as const;
+const AvId = { eol: 0, nbComputerName: 1, nbDomainName: 2, dnsComputerName: 3, timestamp: 7, flags: 6 } as const;
 /** MsvAvFlags bit: the AUTHENTICATE carries a MIC. */
 const AV_FLAG_MIC = 0x2;
 
@@ -109,7 +109,18 @@ export interface Challenge {
   readonly targetInfo: Buffer;
   /** MsvAvTimestamp from the target info, when the server sent one (then the client sends a MIC). */
   readonly timestamp?: Buffer;
+  /**
+   * What the server says it runs (MS-NLMP 2.2.2.10: product major, minor and
+   * build, NTLM revision), present when it set NTLMSSP_NEGOTIATE_VERSION.
+   * Information only: a server chooses what it writes here.
+   */
+  readonly version?: { readonly major: number; readonly minor: number; readonly build: number; readonly revision: number };
+  /** The server's NetBIOS computer name from the target info (MsvAvNbComputerName), at most 64 characters. */
+  readonly computerName?: string;
 }
+
+/** Longest name kept from a server's target info: a NetBIOS name is 15 characters, a DNS name 255; this is for display. */
+const MAX_NAME_CHARS = 64;
 
 /** Reads a (length, max length, offset) field and returns its bytes, every number checked against the message. */
 function field(message: Buffer, at: number, what: string): Buffer {
@@ -143,8 +154,24 @@ export function parseChallenge(message: Buffer): Challenge {
   const flags = message.readUInt32LE(20);
   if ((flags & NegotiateFlag.extendedSessionSecurity) === 0) throw new NtlmError('the server does not offer NTLMv2 extended session security');
   const targetInfo = (flags & NegotiateFlag.targetInfo) !== 0 ? field(message, 40, 'target info') : Buffer.alloc(0);
-  const timestamp = targetInfo.length > 0 ? avPairs(targetInfo).find((pair) => pair.id === AvId.timestamp && pair.value.length === 8)?.value : undefined;
-  return { flags, serverChallenge: Buffer.from(message.subarray(24, 32)), targetInfo: Buffer.from(targetInfo), ...(timestamp ? { timestamp: Buffer.from(timestamp) } : {}) };
+  const pairs = targetInfo.length > 0 ? avPairs(targetInfo) : [];
+  const timestamp = pairs.find((pair) => pair.id === AvId.timestamp && pair.value.length === 8)?.value;
+  const name = pairs.find((pair) => pair.id === AvId.nbComputerName)?.value;
+  // MS-NLMP 2.2.1.2: the Version field follows TargetInfoFields at offset 48 when NTLMSSP_NEGOTIATE_VERSION is set,
+  // and the payload after it; a server that starts its payload at 48 sent no Version, whatever its flags say.
+  const payloadStarts = [12, 40].filter((at) => message.readUInt16LE(at) > 0).map((at) => message.readUInt32LE(at + 4));
+  const version =
+    (flags & NegotiateFlag.version) !== 0 && message.length >= 56 && payloadStarts.every((offset) => offset >= 56)
+      ? { major: message.readUInt8(48), minor: message.readUInt8(49), build: message.readUInt16LE(50), revision: message.readUInt8(55) }
+      : undefined;
+  return {
+    flags,
+    serverChallenge: Buffer.from(message.subarray(24, 32)),
+    targetInfo: Buffer.from(targetInfo),
+    ...(timestamp ? { timestamp: Buffer.from(timestamp) } : {}),
+    ...(version ? { version } : {}),
+    ...(name ? { computerName: name.toString('utf16le').slice(0, MAX_NAME_CHARS) } : {}),
+  };
 }
 
 /** The target info the client echoes: the server's, with MsvAvFlags saying a MIC follows when one does. */
