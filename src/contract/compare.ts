@@ -15,6 +15,7 @@ import { formatDuration, parseTimeMs } from '../model/units.js';
 import type { CapacityResult } from './capacity.js';
 import { observationsFromReport } from './recommend.js';
 import type { Report } from './report.js';
+import { modelLinkOf } from './report.js';
 
 export interface ReadinessTarget {
   readonly text: string;
@@ -88,7 +89,7 @@ function capacityVerdict(run: CapacityResult): CapacityVerdict {
 const testLabel = (op: Op, workload: string) => `${op} ${workload}`;
 
 function siteVerdict(report: Report, target: ReadinessTarget): SiteVerdict {
-  const link = { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs };
+  const link = modelLinkOf(report);
   const seconds = Math.max(...target.ops.map((op) => predict({ client: target.client, server: report.options.server, op, workload: target.workload, link }).seconds));
   const base = { site: report.target.share, assessedAt: report.startedAt, rttMs: link.rttMs, bandwidthMbps: report.probes.bandwidth.mbps, seconds };
   if (seconds <= target.seconds) return { ...base, passes: true };

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { RecommendInput, RecommendResult as RecommendResultOf } from '../advice/recommend.js';
 import { recommend } from '../advice/recommend.js';
 import type { Observations } from '../model/diagnosis.js';
+import type { ClientProfileId } from '../model/client-profiles.js';
 import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
 import { PipefillInputError } from '../model/errors.js';
 import { SERVER_PROFILE_IDS } from '../model/server-profiles.js';
@@ -15,9 +16,12 @@ import { PROTECTION_REQUESTS } from '../model/negotiation.js';
 import { MAX_CHANNELS } from '../model/predict.js';
 import { parseBufferBytes, parseLossRate, parseRate, parseTimeMs } from '../model/units.js';
 import type { Report } from './report.js';
-import { ReportSchema } from './report.js';
+import type { RecommendResult } from './recommendation.js';
+import { KnobValueSchema } from './recommendation.js';
+import { modelLinkOf, ReportSchema } from './report.js';
 
-const KnobValueSchema = z.union([z.number(), z.string(), z.boolean()]);
+export type { RecommendationOut, RecommendResult } from './recommendation.js';
+export { RecommendationSchema, RecommendResultSchema } from './recommendation.js';
 
 export const RecommendApiInputSchema = z
   .object({
@@ -25,8 +29,9 @@ export const RecommendApiInputSchema = z
     bandwidth: z.string().optional(),
     rtt: z.string().optional(),
     loss: z.string().optional(),
-    client: z.enum(CLIENT_PROFILE_IDS),
-    server: z.enum(SERVER_PROFILE_IDS),
+    /** The client and the server; from a report, the assessed client and the server it found when not given. */
+    client: z.enum(CLIENT_PROFILE_IDS).optional(),
+    server: z.enum(SERVER_PROFILE_IDS).optional(),
     /** A Samba smb.conf to read the current values from (through testparm). */
     smbConf: z.string().optional(),
     /** Current values by knob id, where the caller knows them. */
@@ -38,35 +43,6 @@ export const RecommendApiInputSchema = z
   })
   .strict();
 export type RecommendApiInput = z.infer<typeof RecommendApiInputSchema>;
-
-export const RecommendationSchema = z.object({
-  id: z.string(),
-  knob: z.string(),
-  platform: z.enum(['windows-client', 'windows-server', 'samba', 'ontap', 'linux', 'macos', 'copy-tool']),
-  value: KnobValueSchema,
-  current: KnobValueSchema,
-  default: KnobValueSchema,
-  range: z.tuple([z.number(), z.number()]).optional(),
-  command: z.string(),
-  test: z.string(),
-  expectedSeconds: z.object({ before: z.number(), after: z.number() }),
-  tests: z.array(z.object({ test: z.string(), before: z.number(), after: z.number() })),
-  why: z.string(),
-  caution: z.string().optional(),
-  source: z.string(),
-});
-export type RecommendationOut = z.infer<typeof RecommendationSchema>;
-
-export const RecommendResultSchema = z.object({
-  link: z.object({ bandwidthBitsPerSecond: z.number(), rttMs: z.number(), lossRate: z.number() }),
-  client: z.enum(CLIENT_PROFILE_IDS),
-  server: z.enum(SERVER_PROFILE_IDS),
-  recommendations: z.array(RecommendationSchema),
-  /** Protection not at its strongest, with its cost: for a person to decide, applied only when asked (apply --include-protection). */
-  protections: z.array(RecommendationSchema),
-  combined: z.array(z.object({ test: z.string(), before: z.number(), after: z.number() })),
-});
-export type RecommendResult = z.infer<typeof RecommendResultSchema>;
 
 /**
  * What a report's copies revealed: the most credits any copy was allowed (a
@@ -85,11 +61,21 @@ export function observationsFromReport(report: Report): Observations {
   };
 }
 
+/**
+ * The client a report was for: the one the person named (reports from before
+ * that option: the newest generation tested other than Pipefill's own).
+ */
+export function assessedClient(report: Report): ClientProfileId {
+  if (report.options.client) return report.options.client;
+  const tested = report.options.profiles.filter((profile) => profile !== 'pipefill-max');
+  return tested[tested.length - 1] ?? 'win11-24h2';
+}
+
 /** The recommendation for a parsed input; `current` already holds what the service read (smb.conf, sysctls). */
 export function recommendFromInput(input: RecommendApiInput): RecommendResult {
   let link;
   if (input.report) {
-    link = { bandwidthBitsPerSecond: input.report.probes.bandwidth.mbps * 1e6, rttMs: input.report.probes.rtt.medianMs, lossRate: 0 };
+    link = { ...modelLinkOf(input.report), lossRate: 0 };
   } else if (input.bandwidth !== undefined && input.rtt !== undefined) {
     const bandwidthBitsPerSecond = parseRate(input.bandwidth);
     const rttMs = parseTimeMs(input.rtt);
@@ -102,10 +88,15 @@ export function recommendFromInput(input: RecommendApiInput): RecommendResult {
   } else {
     throw new PipefillInputError('A recommendation needs a path: an assessment report, or a bandwidth and an RTT.', 'Give --report report.json, or --bandwidth 155mbit --rtt 75ms.');
   }
+  const client = input.client ?? (input.report ? assessedClient(input.report) : undefined);
+  const server = input.server ?? input.report?.options.server;
+  if (client === undefined || server === undefined) {
+    throw new PipefillInputError('A recommendation for a path with no report needs the client and the server.', 'Give --client win11-24h2 --server samba (pipefill profiles lists them), or --report report.json.');
+  }
   const request: RecommendInput = {
     link,
-    client: input.client,
-    server: input.server,
+    client,
+    server,
     ...(input.current ? { current: input.current } : {}),
     ...(input.report ? { observations: observationsFromReport(input.report) } : {}),
     ...(input.security === undefined ? {} : { security: input.security }),
@@ -115,8 +106,8 @@ export function recommendFromInput(input: RecommendApiInput): RecommendResult {
   const out = (list: RecommendResultOf['recommendations']) => list.map(({ range, tests, ...rest }) => ({ ...rest, tests: [...tests], ...(range ? { range: [range[0], range[1]] as [number, number] } : {}) }));
   return {
     link: { bandwidthBitsPerSecond: link.bandwidthBitsPerSecond, rttMs: link.rttMs, lossRate: link.lossRate ?? 0 },
-    client: input.client,
-    server: input.server,
+    client,
+    server,
     recommendations: out(result.recommendations),
     protections: out(result.protections),
     combined: [...result.combined],

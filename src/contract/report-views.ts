@@ -9,6 +9,7 @@ import type { LimitLayer } from '../model/in-flight.js';
 import { predict } from '../model/predict.js';
 import type { CopyTestResult } from './copy-test.js';
 import type { Finding, Report } from './report.js';
+import { modelLinkOf } from './report.js';
 
 /**
  * How a test copy's messages were protected, in words: "encrypted with
@@ -68,6 +69,7 @@ export const LAYER_LABELS: Readonly<Record<LimitLayer | 'unexplained', string>> 
   encryption: 'SMB encryption',
   'round-trips': 'Round trips',
   'slow-start': 'Slow start',
+  hosts: 'The hosts (CPU, memory, storage)',
   unexplained: 'Outside the model',
 };
 
@@ -93,7 +95,7 @@ export interface Pipe {
  * still shows.
  */
 export function pipeFor(report: Report, finding: Finding): Pipe | undefined {
-  const link = { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs };
+  const link = modelLinkOf(report);
   // The copy's own protection, as seen on the wire, so the pipe shows its crypto layer; what the profiles negotiate where that cannot be modelled.
   const copy = report.copyTests.find((test) => test.profile === finding.profile && test.op === finding.op && test.workload === finding.workload);
   const seen = copy?.negotiated.encryption ?? copy?.negotiated.signing ?? (copy ? 'none' : undefined);

@@ -11,11 +11,18 @@ import { CopyTestResultSchema } from './copy-test.js';
 import { ProbeResultSchema } from './probe.js';
 import { ShareLoginSchema } from './share-login.js';
 import { parseInput } from './validate.js';
+import { RecommendResultSchema } from './recommendation.js';
+import { ServerSourceSchema, VerdictSchema } from './verdict-schema.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
 export const AssessInputSchema = ShareLoginSchema.extend({
   iperf: z.string().optional(),
+  /** The client the person's users have: the verdict is for it (default Windows 11 24H2). */
+  client: z.enum(CLIENT_PROFILE_IDS).optional(),
+  /** Older generations to test beside it, for a readiness comparison (none by default). */
+  compare: z.array(z.enum(CLIENT_PROFILE_IDS)).max(CLIENT_PROFILE_IDS.length).optional(),
+  /** Every generation to test, in this order, instead of the client, Pipefill's best pipeline and `compare`. */
   profiles: z.array(z.enum(CLIENT_PROFILE_IDS)).min(1).optional(),
   /** The server profile the expectations assume (its credits and TCP windows). */
   server: z.enum(SERVER_PROFILE_IDS).optional(),
@@ -51,6 +58,8 @@ export const FindingSchema = z.object({
   /** Measured payload rate x RTT: what the copy kept in flight. */
   inFlightBytes: z.number(),
   sentence: z.string(),
+  /** The cause alone, without the measurement (absent in older reports). */
+  why: z.string().max(2_000).optional(),
 });
 export type Finding = z.infer<typeof FindingSchema>;
 
@@ -93,7 +102,11 @@ export const ReportSchema = z.object({
   protectionCheck: ProtectionCheckSchema.optional(),
   options: z.object({
     profiles: z.array(z.enum(CLIENT_PROFILE_IDS)),
+    /** The person's own client, whom the verdict is for (absent in reports from before it). */
+    client: z.enum(CLIENT_PROFILE_IDS).optional(),
     server: z.enum(SERVER_PROFILE_IDS),
+    /** How the server profile was chosen: named by the person, recognised from what the server sent, or assumed. */
+    serverSource: ServerSourceSchema.optional(),
     quick: z.boolean(),
     fileBytes: z.number(),
     dirsetScale: z.number(),
@@ -103,12 +116,30 @@ export const ReportSchema = z.object({
     settleRule: z.string().optional(),
   }),
   probes: ProbeResultSchema,
+  /**
+   * The path the expectations were computed on: the probe's round trip, and
+   * its bandwidth raised to the fastest payload rate a copy of this run
+   * measured (a copy proves the path carries it; on a fast path the probe's
+   * short read is paced by the hosts and reads low). Absent in older reports:
+   * the probe's figures were used as they are.
+   */
+  pathModel: z.object({ bandwidthBitsPerSecond: z.number().positive(), rttMs: z.number().positive(), bandwidthFrom: z.enum(['probe', 'copy']) }).optional(),
   /** Where the run's time went, seconds from its start (budgeted runs keep to options.budgetSeconds, clean-up after the report included in its reserve). */
   timing: z.object({ probeSeconds: z.number(), setUpSeconds: z.number(), copiesSeconds: z.number(), checkSeconds: z.number(), totalSeconds: z.number() }).optional(),
   copyTests: z.array(CopyTestResultSchema),
   diagnosis: z.object({ headline: z.string(), findings: z.array(FindingSchema) }),
+  /** The answer for the person's client: measured, possible, what holds it back and the fix (absent in older reports: verdictOf computes it). */
+  verdict: VerdictSchema.optional(),
+  /** The settings the model recommends for the assessed client and server on the probed path. */
+  advice: RecommendResultSchema.optional(),
 });
 export type Report = z.infer<typeof ReportSchema>;
+
+/** The path a report's expectations were computed on (see `pathModel`). */
+export function modelLinkOf(report: Pick<Report, 'probes' | 'pathModel'>): { readonly bandwidthBitsPerSecond: number; readonly rttMs: number } {
+  if (report.pathModel) return { bandwidthBitsPerSecond: report.pathModel.bandwidthBitsPerSecond, rttMs: report.pathModel.rttMs };
+  return { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs };
+}
 
 /**
  * The largest report Pipefill opens. A real one is well under 1 MiB (a full

@@ -118,6 +118,8 @@ export interface Diagnosis {
   readonly measuredBitsPerSecond: number;
   readonly inFlightBytes: number;
   readonly sentence: string;
+  /** The cause alone, without the measurement: what a verdict says of the layer. */
+  readonly why: string;
 }
 
 export interface DiagnoseInput {
@@ -213,6 +215,21 @@ function cryptoShareOfRequest(explained: Prediction, client: ClientProfile, serv
   return crypto / (link.rttMs / 1000 + unit / wire + crypto);
 }
 
+/**
+ * What the hosts allow, measured: Pipefill's own copy of the same data with
+ * the same protection (its pipeline is the deepest, so it shows the hosts'
+ * cost per byte and per request rather than a protocol's), where it took
+ * longer than the model's protocol limits. Undefined without such a copy.
+ */
+export function hostsBound(input: Pick<DiagnoseInput, 'reference' | 'session' | 'workload'>, modelSeconds: number): { seconds: number; bitsPerSecond: number } | undefined {
+  const reference = input.reference;
+  const protection = input.session?.protection ?? { kind: 'none' as const };
+  if (!reference || !(reference.measuredSeconds > modelSeconds)) return undefined;
+  const same = reference.protection.kind === protection.kind && (protection.kind === 'none' || (reference.protection.kind !== 'none' && reference.protection.algorithm === protection.algorithm));
+  if (!same) return undefined;
+  return { seconds: reference.measuredSeconds, bitsPerSecond: (input.workload.totalBytes * 8) / reference.measuredSeconds };
+}
+
 /** measured / explained within these bounds: the explained layer accounts for the copy (as compareWithModel's 0.7..1.4 efficiency). */
 const EXPLAINED = { low: 1 / 1.4, high: 1 / 0.7 };
 
@@ -245,7 +262,7 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
     const protectionBound = protection.kind !== 'none' && cryptoShareOfRequest(explained, client, server, input.op, input.link, session) > 1 / 2 ? protection : undefined;
     const limitedBy = protectionBound ? protectionBound.kind : explained.limitedBy;
     const why = protectionBound ? ` Most of each request's time is ${protectionBound.algorithm} at the two ends: ${protectionBound.kind === 'signing' ? 'the signature' : 'the encryption'}, not the link, limits you.` : '';
-    return { limitedBy, explainedSeconds: explained.seconds, measuredBitsPerSecond, inFlightBytes, sentence: `${measured}.${seen} ${explained.explanation}${why}` };
+    return { limitedBy, explainedSeconds: explained.seconds, measuredBitsPerSecond, inFlightBytes, sentence: `${measured}.${seen} ${explained.explanation}${why}`, why: `${explained.explanation}${why}` };
   }
   const protection = session.protection;
   const cpuBound = input.stack.crypto ? cpuBoundByProtection(input, input.stack.crypto) : undefined;
@@ -255,6 +272,7 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
       const rate = input.stack.crypto?.[protection.algorithm];
       const perCore = rate ? formatByteRate(Math.min(rate.protect, rate.check)) : 'its measured rate';
       const what = protection.kind === 'signing' ? 'the signature' : 'the encryption';
+      const cause = `${capitalised(describeProtection(protection))} costs this machine's CPU ${perCore} per core, on top of the rest of each byte's work: the CPU, not the network, paces this copy.`;
       const reference = `Pipefill's own ${input.op} of the same data${input.reference.protection.kind === 'none' ? ' without it' : ` with ${input.reference.protection.algorithm}`} took ${formatDuration(input.reference.measuredSeconds * 1000)}`;
       return {
         limitedBy: protection.kind,
@@ -262,7 +280,16 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
         measuredBitsPerSecond,
         inFlightBytes,
         sentence: `${measured}.${seen} ${capitalised(describeProtection(protection))} costs this machine's CPU ${perCore} per core, on top of the rest of each byte's work: the network is far from full, and the CPU is what paces this copy. ${reference}; adding ${protection.algorithm} at both ends, overlapped as far as this copy's requests in flight allow, gives ${formatDuration(cpuBound * 1000)}. ${capitalised(what)}, not the link, limits you.`,
+        why: cause,
       };
+    }
+  }
+  const hosts = hostsBound(input, explained.seconds);
+  if (ratio > EXPLAINED.high && hosts) {
+    const hostsRatio = input.measuredSeconds / hosts.seconds;
+    if (hostsRatio >= EXPLAINED.low && hostsRatio <= EXPLAINED.high) {
+      const cause = `The two machines are the limit: Pipefill's best pipeline moved the same data on this share at ${formatRate(hosts.bitsPerSecond)}, in ${formatDuration(hosts.seconds * 1000)}, where SMB and TCP on this path allow ${formatDuration(explained.seconds * 1000)}: their CPUs, memory, storage and network stacks take that long per byte.`;
+      return { limitedBy: 'hosts', explainedSeconds: hosts.seconds, measuredBitsPerSecond, inFlightBytes, sentence: `${measured}.${seen} ${cause}`, why: cause };
     }
   }
   if (ratio > EXPLAINED.high) {
@@ -274,6 +301,9 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
       measuredBitsPerSecond,
       inFlightBytes,
       sentence: `${measured}, ${ratio.toFixed(1)}x slower than every limit the model knows allows (${formatDuration(explained.seconds * 1000)}).${seen}${loss} Something else holds it back: a disk or CPU at either end, packet loss${session.protection.kind === 'none' ? '' : `, ${session.protection.kind} costing more than the ${session.protection.algorithm} rate measured here`}, or a device in the path.`,
+      why: lossy
+        ? `TCP retransmitted ${((input.observations.retransmittedFraction ?? 0) * 100).toFixed(2)}% of the bytes: ${ratio.toFixed(1)}x slower than the limits the model knows allow.`
+        : `${ratio.toFixed(1)}x slower than every limit the model knows allows: something outside SMB and TCP's settings (a disk or CPU at either end, or a device in the path).`,
     };
   }
   return {
@@ -282,5 +312,6 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
     measuredBitsPerSecond,
     inFlightBytes,
     sentence: `${measured}: faster than the model expects (${formatDuration(explained.seconds * 1000)}); a cache, or a faster path than the probe measured.${seen}`,
+    why: `faster than the model expects: ${explained.explanation}`,
   };
 }

@@ -24,11 +24,13 @@ export const LIMIT_LAYERS = [
   'encryption',
   'round-trips',
   'slow-start',
+  // The two machines themselves: what their CPUs, memory, storage and network stacks take per byte and per request, measured by Pipefill's own copy on the same share.
+  'hosts',
 ] as const;
 export type LimitLayer = (typeof LIMIT_LAYERS)[number];
 
-/** The layers that hold bytes in flight; round trips and slow start are time costs, not budgets. */
-export type BudgetLayer = Exclude<LimitLayer, 'round-trips' | 'slow-start'>;
+/** The layers that hold bytes in flight; round trips and slow start are time costs, and the hosts a measured rate (diagnosis.ts), not budgets. */
+export type BudgetLayer = Exclude<LimitLayer, 'round-trips' | 'slow-start' | 'hosts'>;
 
 export interface LayerBudget {
   readonly layer: BudgetLayer;

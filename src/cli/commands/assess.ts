@@ -8,7 +8,8 @@ import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { parseHostPort } from '../../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../../probe/bandwidth.js';
-import { SERVER_PROFILE_IDS } from '../../model/server-profiles.js';
+import { SERVER_PROFILE_IDS, SERVER_PROFILES } from '../../model/server-profiles.js';
+import { verdictOf } from '../../contract/verdict.js';
 import { formatDuration, formatRate, parseSizeBytes } from '../../model/units.js';
 import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
@@ -19,10 +20,13 @@ import { formatTable } from '../table.js';
 import { NO_HISTORY_OPTION, saveToHistory } from '../history-save.js';
 
 export const ASSESS_USAGE = `pipefill assess --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} [--iperf HOST[:PORT]]
-  [--profiles ${'<ids>'}] [--server <id>] [--quick | --budget SECONDS | --full] [--file-size SIZE] [--dirset-scale S]
-  [--json] [--out report.json] [--no-history]
-  Probes the path, runs each generation's test copies and sets each against the model, within a
-  time budget: 60 s, --quick 20 s, or --budget SECONDS. A copy stops once its rate has settled and
+  [--client <id>] [--compare <ids|all>] [--profiles ${'<ids>'}] [--server <id>] [--quick | --budget SECONDS | --full]
+  [--file-size SIZE] [--dirset-scale S] [--json] [--out report.json] [--no-history]
+  Probes the path, copies as your client does (--client, default win11-24h2) and as Pipefill's best
+  pipeline does (what the path allows), and says first how fast your copies run, what holds them
+  back and what to change. --compare adds older generations (a readiness check); --profiles names
+  every generation to test instead. The server is recognised from what it sends unless --server
+  names it. Within a time budget: 60 s, --quick 20 s, or --budget SECONDS. A copy stops once its rate has settled and
   the rest of its workload is projected (the report says which figures are projected); --full moves
   every byte instead, however long that takes. The report holds no password. The run is kept in
   the site history (pipefill history) unless --no-history.`;
@@ -30,6 +34,8 @@ export const ASSESS_USAGE = `pipefill assess --share //HOST[:PORT]/SHARE --user 
 const OPTIONS = {
   ...SHARE_LOGIN_OPTIONS,
   iperf: { type: 'string' },
+  client: { type: 'string' },
+  compare: { type: 'string' },
   profiles: { type: 'string' },
   server: { type: 'string' },
   quick: { type: 'boolean' },
@@ -44,28 +50,36 @@ const OPTIONS = {
 
 export function formatReport(report: Report): string {
   const { probes } = report;
+  const verdict = verdictOf(report);
   const table = formatTable(
     ['profile', 'op', 'workload', 'measured', 'expected', 'verdict', 'limit'],
     report.diagnosis.findings.map((f) => [f.profile, f.op, f.workload, `${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`, formatDuration(f.expectedSeconds * 1000), f.verdict, f.limitedBy]),
     ['left', 'left', 'left', 'right', 'right', 'left', 'left'],
   );
+  // The answer first (at most six lines), then the evidence.
   return [
-    `Assessment of ${report.target.share}: RTT ${probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${formatRate(probes.bandwidth.mbps * 1e6)} (${probes.bandwidth.method}); expectations for a ${report.options.server} server`,
+    ...verdict.lines,
+    '',
+    `Assessment of ${report.target.share}: RTT ${probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${formatRate(probes.bandwidth.mbps * 1e6)} (${probes.bandwidth.method}); expectations for ${SERVER_PROFILES[report.options.server].label}`,
     '',
     table,
     ...(report.diagnosis.findings.some((f) => f.projected) ? ['* projected from a copy stopped once its rate had settled (--full moves every byte)'] : []),
-    '',
-    report.diagnosis.headline,
   ].join('\n');
 }
 
-function parseProfiles(text: string | undefined): AssessInput['profiles'] {
+type ProfileId = (typeof CLIENT_PROFILE_IDS)[number];
+
+function parseProfileId(flag: string, text: string): ProfileId {
+  const id = text.trim();
+  if (!(CLIENT_PROFILE_IDS as readonly string[]).includes(id)) throw new PipefillInputError(`Unknown ${flag} profile ${JSON.stringify(id)}.`, `Valid: ${CLIENT_PROFILE_IDS.join(', ')}.`);
+  return id as ProfileId;
+}
+
+function parseProfiles(flag: string, text: string | undefined): ProfileId[] | undefined {
   if (text === undefined) return undefined;
-  return text.split(',').map((item) => {
-    const id = item.trim();
-    if (!(CLIENT_PROFILE_IDS as readonly string[]).includes(id)) throw new PipefillInputError(`Unknown profile ${JSON.stringify(id)}.`, `Valid: ${CLIENT_PROFILE_IDS.join(', ')}.`);
-    return id as (typeof CLIENT_PROFILE_IDS)[number];
-  });
+  // --compare all: every generation older or other than the client, for a readiness check.
+  if (flag === '--compare' && text.trim() === 'all') return CLIENT_PROFILE_IDS.filter((id) => id !== 'pipefill-max');
+  return text.split(',').map((item) => parseProfileId(flag, item));
 }
 
 function parseNumber(flag: string, text: string, min: number, max: number): number {
@@ -79,7 +93,11 @@ export async function assessCommand(argv: readonly string[], api: PipefillApi, o
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, ASSESS_USAGE);
   const server = optional(values, 'server');
   if (server !== undefined && !(SERVER_PROFILE_IDS as readonly string[]).includes(server)) throw new PipefillInputError(`Unknown server profile ${JSON.stringify(server)}.`, `Valid: ${SERVER_PROFILE_IDS.join(', ')}.`);
-  const profiles = parseProfiles(optional(values, 'profiles'));
+  const profiles = parseProfiles('--profiles', optional(values, 'profiles'));
+  const clientText = optional(values, 'client');
+  const client = clientText === undefined ? undefined : parseProfileId('--client', clientText);
+  const compare = parseProfiles('--compare', optional(values, 'compare'));
+  if (profiles !== undefined && (client !== undefined || compare !== undefined)) throw new PipefillInputError('Give --profiles, or --client with --compare, not both.', ASSESS_USAGE);
   const iperf = optional(values, 'iperf');
   const out = optional(values, 'out');
   const budget = optional(values, 'budget');
@@ -93,6 +111,8 @@ export async function assessCommand(argv: readonly string[], api: PipefillApi, o
       ...shareLoginOptions(values),
       ...(iperf === undefined ? {} : { iperf }),
       ...(profiles === undefined ? {} : { profiles }),
+      ...(client === undefined ? {} : { client }),
+      ...(compare === undefined ? {} : { compare: compare.filter((id) => id !== client) }),
       ...(server === undefined ? {} : { server: server as NonNullable<AssessInput['server']> }),
       ...(values.quick ? { quick: true } : {}),
       ...(values.full ? { full: true } : {}),

@@ -1,0 +1,87 @@
+// The verdict's shape: the answer a person reads first, for their own client.
+// Apart from verdict.ts (which builds it from a report) so that the report's
+// schema can hold it without importing the builder.
+
+import { z } from 'zod';
+import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
+import { LIMIT_LAYERS } from '../model/in-flight.js';
+import { SERVER_PROFILE_IDS } from '../model/server-profiles.js';
+
+/** A sentence a person reads: bounded, since a report may come from anywhere. */
+const Sentence = z.string().max(2_000);
+
+/** How the server profile behind the expectations was chosen. */
+export const ServerSourceSchema = z.object({
+  /** `given`: the person named it; `recognised`: from what the server sent; `assumed`: nothing told, a default. */
+  kind: z.enum(['given', 'recognised', 'assumed']),
+  /** What the server said of itself, for a person to check (`Samba (NTLM version 6.1, build 0)`). */
+  evidence: Sentence.optional(),
+});
+export type ServerSource = z.infer<typeof ServerSourceSchema>;
+
+/** One workload in one direction: the person's client measured, and what the path allowed in the same run. */
+export const VerdictRateSchema = z.object({
+  workload: z.enum(['file', 'small-files']),
+  op: z.enum(['read', 'write']),
+  /** The workload spec copied (`file:32MiB`, `tr3869-dirset:0.05`) and its bytes. */
+  spec: z.string().max(100),
+  bytes: z.number().nonnegative(),
+  yoursSeconds: z.number().positive(),
+  projected: z.boolean(),
+  /** Pipefill's best pipeline on the same share in the same run: what this path allows. */
+  pathSeconds: z.number().positive().optional(),
+});
+export type VerdictRate = z.infer<typeof VerdictRateSchema>;
+
+export const VerdictFixSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('change'),
+    /** Where the change is made, the setting, its value now and proposed, and the command that makes it. */
+    platform: z.string().max(40),
+    knob: Sentence,
+    current: z.string().max(200),
+    value: z.string().max(200),
+    command: Sentence,
+    /** The copy it speeds up, scaled to a size a person knows, before and after (seconds). */
+    example: z.string().max(100),
+    beforeSeconds: z.number().nonnegative(),
+    afterSeconds: z.number().nonnegative(),
+    sentence: Sentence,
+  }),
+  z.object({ kind: z.literal('none'), sentence: Sentence }),
+]);
+export type VerdictFix = z.infer<typeof VerdictFixSchema>;
+
+export const VerdictSchema = z.object({
+  client: z.enum(CLIENT_PROFILE_IDS),
+  clientLabel: z.string().max(200),
+  server: z.object({ profile: z.enum(SERVER_PROFILE_IDS), label: z.string().max(200), source: ServerSourceSchema }),
+  rates: z.array(VerdictRateSchema).max(8),
+  lineBitsPerSecond: z.number().nonnegative(),
+  rttMs: z.number().nonnegative(),
+  /** The layer that costs the client the most time, with its sentence; `none` when the client runs as fast as the path allows. */
+  limit: z.object({
+    layer: z.enum([...LIMIT_LAYERS, 'unexplained', 'none']),
+    label: z.string().max(200),
+    sentence: Sentence,
+    op: z.enum(['read', 'write']).optional(),
+    workload: z.enum(['file', 'small-files']).optional(),
+    costSeconds: z.number().nonnegative(),
+  }),
+  fix: VerdictFixSchema,
+  /** The client's copies, the costliest first: seconds lost against the path's best, and why. */
+  ranked: z
+    .array(
+      z.object({
+        op: z.enum(['read', 'write']),
+        workload: z.enum(['file', 'small-files']),
+        costSeconds: z.number(),
+        layer: z.enum([...LIMIT_LAYERS, 'unexplained']),
+        sentence: Sentence,
+      }),
+    )
+    .max(8),
+  /** The answer in at most six plain lines: what the CLI prints first, the report's page 1 and the ticket summary. */
+  lines: z.array(Sentence).min(1).max(6),
+});
+export type Verdict = z.infer<typeof VerdictSchema>;

@@ -1,0 +1,62 @@
+// The verdict: built from real lab reports, for the person's own client, in
+// at most six lines, with the costliest copy first and a fix that helps it.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Report } from './report.js';
+import { ReportSchema } from './report.js';
+import { recommendFromInput } from './recommend.js';
+import { buildVerdict, verdictOf } from './verdict.js';
+import { VerdictSchema } from './verdict-schema.js';
+
+const fixture = (name: string): Report => ReportSchema.parse(JSON.parse(readFileSync(new URL(`../report/fixtures/${name}.json`, import.meta.url), 'utf8')));
+
+describe('the verdict', () => {
+  const report = fixture('lab-52mbit-75ms');
+
+  it('speaks for the newest generation an older report tested, and ranks its copies by the time they cost against the path', () => {
+    const verdict = verdictOf(report);
+    expect(VerdictSchema.parse(verdict)).toEqual(verdict);
+    expect(verdict.client).toBe('win10-smb3');
+    expect(verdict.lines.length).toBeLessThanOrEqual(6);
+    expect(verdict.lines[0]).toMatch(/^Your copies \(Windows 10\/11, SMB3\): a large file writes at [\d.]+ [KM]B\/s \([\d.]+ [kM]b\/s\)/);
+    // The small-files write costs the most: 6.48 s against Pipefill's 2.83 s on the same share.
+    expect(verdict.ranked[0]).toMatchObject({ op: 'write', workload: 'small-files', layer: 'round-trips' });
+    expect(verdict.ranked[0]?.costSeconds).toBeCloseTo(6.48 - 2.83, 1);
+    for (let i = 1; i < verdict.ranked.length; i++) expect(verdict.ranked[i - 1]?.costSeconds ?? 0).toBeGreaterThanOrEqual(verdict.ranked[i]?.costSeconds ?? 0);
+    expect(verdict.limit).toMatchObject({ layer: 'round-trips', op: 'write', workload: 'small-files' });
+    expect(verdict.lines[2]).toMatch(/^What holds them back: Round trips, costing 3\.\d+ s on the small-files write\./);
+    // The cause, not the measurement: an older report's sentence loses its opening "Measured ...".
+    expect(verdict.lines[2]).toMatch(/files x about \d+ metadata round trips/);
+  });
+
+  it('proposes the change that speeds up the costliest copy, with its effect on the time the person measured', () => {
+    const { fix } = verdictOf(report);
+    if (fix.kind !== 'change') throw new Error(`expected a change, got: ${fix.sentence}`);
+    const advice = recommendFromInput({ report });
+    const chosen = advice.recommendations.find((recommendation) => recommendation.knob === fix.knob);
+    const effect = chosen?.tests.find((test) => test.test === 'write tr3869-dirset');
+    expect(effect).toBeDefined();
+    // The measured 6.48 s, scaled by what the model says the change does to that test.
+    expect(fix.beforeSeconds).toBeCloseTo(6.48, 1);
+    expect(fix.afterSeconds / fix.beforeSeconds).toBeCloseTo((effect?.after ?? 0) / (effect?.before ?? 1), 6);
+    expect(fix.sentence).toMatch(/^Change .+ from .+ to .+: then writing these \d+ small files takes .+ instead of 6\.\d+ s\.$/);
+  });
+
+  it('says there is nothing to fix when the client runs as fast as the path allows', () => {
+    // The same report as if the person's client were Pipefill's own pipeline: nothing is lost against the path.
+    const own = { ...report, options: { ...report.options, client: 'pipefill-max' as const } };
+    const verdict = buildVerdict(own, recommendFromInput({ report: own }));
+    expect(verdict.limit.layer).toBe('none');
+    expect(verdict.fix.kind).toBe('none');
+    // What limits the path itself is named: here Pipefill's own copy of the costliest workload (the 1 MiB write, its pipeline).
+    expect(verdict.fix.sentence).toBe("Nothing on the client to fix: it runs as fast as Pipefill's best pipeline here. What limits the path itself: Copy pipeline.");
+  });
+
+  it('names how the server was chosen', () => {
+    const assumed = verdictOf(report);
+    expect(assumed.lines.at(-1)).toMatch(/^Server: Samba .*\(the profile the run used\)\.$/);
+    const recognised = verdictOf({ ...report, options: { ...report.options, serverSource: { kind: 'recognised', evidence: 'its NTLM challenge (version 6.1, build 0), as Samba writes it' } } });
+    expect(recognised.lines.at(-1)).toMatch(/\(recognised from its NTLM challenge \(version 6\.1, build 0\), as Samba writes it\)\.$/);
+  });
+});

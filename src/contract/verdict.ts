@@ -1,0 +1,244 @@
+// The verdict: what a person reads first, for their own client. How fast
+// their copies ran, how fast this path allowed (Pipefill's best pipeline on
+// the same share in the same run), the one layer that cost them the most
+// time, and the change that helps most with what it buys. Pure: built from a
+// report and the recommendations for it; every view prints `lines`, so the
+// CLI, the report and the app say the same thing in the same words.
+
+import type { ClientProfileId, Op } from '../model/client-profiles.js';
+import { CLIENT_PROFILES } from '../model/client-profiles.js';
+import { SERVER_PROFILES } from '../model/server-profiles.js';
+import { formatByteRate, formatDuration, formatRate } from '../model/units.js';
+import { parseWorkload } from '../model/workloads.js';
+import type { RecommendationOut, RecommendResult } from './recommendation.js';
+import { assessedClient, recommendFromInput } from './recommend.js';
+import type { Finding, Report } from './report.js';
+import { modelLinkOf } from './report.js';
+import { LAYER_LABELS } from './report-views.js';
+import type { ServerSource, Verdict, VerdictFix, VerdictRate } from './verdict-schema.js';
+
+type Kind = VerdictRate['workload'];
+
+/** Within this share of the path's own time, the client runs as fast as the path allows. */
+const AS_FAST_AS_PATH = 0.15;
+/** A change that saves less than this share of a copy's time is not worth leading with. */
+const WORTH_A_CHANGE = 0.05;
+/** The file a person knows: what the fix's effect is told for. */
+const EXAMPLE_FILE_BYTES = 1e9;
+
+const kindOf = (workload: string): Kind => (workload.startsWith('file:') ? 'file' : 'small-files');
+const ORDER: readonly (readonly [Kind, Op])[] = [
+  ['file', 'write'],
+  ['file', 'read'],
+  ['small-files', 'write'],
+  ['small-files', 'read'],
+];
+
+const PLATFORM_WORDS: Readonly<Record<RecommendationOut['platform'], string>> = {
+  'windows-client': 'on the Windows clients',
+  'windows-server': 'on the Windows file server',
+  samba: 'on the Samba server',
+  ontap: 'on the NetApp filer',
+  linux: 'on the Linux clients',
+  macos: 'on the Mac clients',
+  'copy-tool': 'in the copy tool',
+};
+
+/** `12.5 MB/s (100 Mb/s)`: what Explorer and robocopy show, and what a link is sold in. */
+export function rateText(bytes: number, seconds: number): string {
+  const bytesPerSecond = bytes / seconds;
+  return `${formatByteRate(bytesPerSecond)} (${formatRate(bytesPerSecond * 8)})`;
+}
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+/** The first sentence of a longer text: a verdict line stays a line. */
+const firstSentence = (text: string) => {
+  const end = text.search(/[.:;](\s|$)/);
+  return end < 0 ? text : text.slice(0, end + 1).replace(/[:;]$/, '.');
+};
+
+/**
+ * A finding's cause without its measurement: `why` where the report has it;
+ * in older reports, the sentence less its opening "Measured ..." and "Seen
+ * during the copy: ..." parts, which the diagnosis always wrote first.
+ */
+export function causeOf(finding: Pick<Finding, 'why' | 'sentence'>): string {
+  if (finding.why) return finding.why;
+  return finding.sentence.replace(/^Measured [^)]*\)[.:,]?\s*/, '').replace(/^Seen during the copy: [^.]*\.\s*/, '');
+}
+
+function serverSourceText(source: ServerSource | undefined): string {
+  if (!source) return 'the profile the run used';
+  if (source.kind === 'assumed') return `assumed: ${source.evidence ? `${source.evidence}; ` : ''}name it with --server if you know`;
+  if (source.kind === 'given') return 'as you named it';
+  return `recognised${source.evidence ? ` from ${source.evidence}` : ''}`;
+}
+
+interface Pair {
+  readonly kind: Kind;
+  readonly op: Op;
+  readonly yours: Finding;
+  readonly path?: Finding;
+  readonly bytes: number;
+  readonly costSeconds: number;
+}
+
+/** The workload's bytes: what its time (measured, or projected for the whole) is for. */
+function bytesOf(report: Report, finding: Finding): number {
+  const copy = report.copyTests.find((test) => test.profile === finding.profile && test.op === finding.op && test.workload === finding.workload);
+  return copy ? copy.bytes : (finding.measuredMbps * 1e6 * finding.measuredSeconds) / 8;
+}
+
+function pairs(report: Report, client: ClientProfileId): Pair[] {
+  const { findings } = report.diagnosis;
+  const lineBytesPerSecond = modelLinkOf(report).bandwidthBitsPerSecond / 8;
+  const out: Pair[] = [];
+  for (const [kind, op] of ORDER) {
+    const yours = findings.find((finding) => finding.profile === client && finding.op === op && kindOf(finding.workload) === kind);
+    if (!yours || !(yours.measuredSeconds > 0)) continue;
+    const path = client === 'pipefill-max' ? yours : findings.find((finding) => finding.profile === 'pipefill-max' && finding.op === op && finding.workload === yours.workload);
+    const bytes = bytesOf(report, yours);
+    // Without Pipefill's own copy to compare, the line's time is the least the path could take.
+    const pathSeconds = path && path.measuredSeconds > 0 ? path.measuredSeconds : lineBytesPerSecond > 0 ? bytes / lineBytesPerSecond : yours.measuredSeconds;
+    out.push({ kind, op, yours, ...(path ? { path } : {}), bytes, costSeconds: Math.max(0, yours.measuredSeconds - pathSeconds) });
+  }
+  return out;
+}
+
+/** The recommendation that speeds up the costliest copy most, with its model time before and after for that copy's test. */
+function bestChange(advice: RecommendResult | undefined, worst: Pair): { recommendation: RecommendationOut; ratio: number } | undefined {
+  if (!advice) return undefined;
+  const test = `${worst.op} ${worst.kind === 'file' ? 'file:100MB' : 'tr3869-dirset'}`;
+  let best: { recommendation: RecommendationOut; ratio: number } | undefined;
+  for (const recommendation of advice.recommendations) {
+    const effect = recommendation.tests.find((candidate) => candidate.test === test);
+    if (!effect || !(effect.before > 0) || !Number.isFinite(effect.after)) continue;
+    const ratio = effect.after / effect.before;
+    if (ratio <= 1 - WORTH_A_CHANGE && (!best || ratio < best.ratio)) best = { recommendation, ratio };
+  }
+  return best;
+}
+
+const valueText = (value: RecommendationOut['value']) => (typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value));
+
+function fixFor(worst: Pair | undefined, advice: RecommendResult | undefined, asFast: boolean, pathLimit: Finding | undefined): VerdictFix {
+  if (!worst || asFast) {
+    const linkLimits = !pathLimit || pathLimit.limitedBy === 'bandwidth';
+    return {
+      kind: 'none',
+      sentence: linkLimits
+        ? 'Nothing on this path to fix: the link is the limit.'
+        : `Nothing on the client to fix: it runs as fast as Pipefill's best pipeline here. What limits the path itself: ${LAYER_LABELS[pathLimit.limitedBy]}.`,
+    };
+  }
+  const change = bestChange(advice, worst);
+  if (!change) {
+    return { kind: 'none', sentence: `No setting Pipefill knows would speed this up: ${LAYER_LABELS[worst.yours.limitedBy]} is outside what SMB, TCP and copy-tool settings change.` };
+  }
+  const { recommendation, ratio } = change;
+  // The person's own measured time, scaled to a size they know, and what the model says the change does to it.
+  const file = worst.kind === 'file';
+  const beforeSeconds = file ? (EXAMPLE_FILE_BYTES / worst.bytes) * worst.yours.measuredSeconds : worst.yours.measuredSeconds;
+  const afterSeconds = beforeSeconds * ratio;
+  const verb = worst.op === 'write' ? 'writing' : 'reading';
+  const files = parseWorkload(worst.yours.workload).files.length;
+  const example = file ? `${verb} a 1 GB file` : `${verb} these ${files} small files`;
+  const where = PLATFORM_WORDS[recommendation.platform];
+  return {
+    kind: 'change',
+    platform: recommendation.platform,
+    knob: recommendation.knob,
+    current: valueText(recommendation.current),
+    value: valueText(recommendation.value),
+    command: recommendation.command,
+    example,
+    beforeSeconds,
+    afterSeconds,
+    sentence: `Change ${recommendation.knob} from ${valueText(recommendation.current)} to ${valueText(recommendation.value)} ${where}: then ${example} takes ${formatDuration(afterSeconds * 1000)} instead of ${formatDuration(beforeSeconds * 1000)}.`,
+  };
+}
+
+function ratesLine(label: string, rates: readonly VerdictRate[], pick: (rate: VerdictRate) => number | undefined): string {
+  const parts: string[] = [];
+  for (const kind of ['file', 'small-files'] as const) {
+    const ops = rates.filter((rate) => rate.workload === kind && pick(rate) !== undefined);
+    if (ops.length === 0) continue;
+    const text = ops.map((rate) => `${rate.op === 'write' ? 'writes' : 'reads'} at ${rateText(rate.bytes, pick(rate) ?? 1)}`).join(', ');
+    parts.push(`${kind === 'file' ? 'a large file' : 'many small files'} ${text}`);
+  }
+  return `${label}: ${parts.join('; ')}.`;
+}
+
+/** The verdict for a report, from the recommendations for its client and server (`advice`; absent: none). */
+export function buildVerdict(report: Report, advice: RecommendResult | undefined): Verdict {
+  const client = assessedClient(report);
+  const server = SERVER_PROFILES[report.options.server];
+  const source = report.options.serverSource;
+  const { bandwidthBitsPerSecond: lineBitsPerSecond, rttMs } = modelLinkOf(report);
+  const measured = pairs(report, client);
+  const rates: VerdictRate[] = measured.map((pair) => ({
+    workload: pair.kind,
+    op: pair.op,
+    spec: pair.yours.workload.slice(0, 100),
+    bytes: pair.bytes,
+    yoursSeconds: pair.yours.measuredSeconds,
+    projected: pair.yours.projected === true,
+    ...(pair.path && pair.path.measuredSeconds > 0 ? { pathSeconds: pair.path.measuredSeconds } : {}),
+  }));
+  const ranked = [...measured].sort((a, b) => b.costSeconds - a.costSeconds);
+  const worst = ranked[0];
+  const pathSecondsOf = (pair: Pair) => pair.yours.measuredSeconds - pair.costSeconds;
+  const asFast = !worst || worst.costSeconds <= AS_FAST_AS_PATH * pathSecondsOf(worst);
+  // What limits the path itself: Pipefill's own copy of the workload that costs the client most.
+  const pathLimit = worst?.path;
+  const limit: Verdict['limit'] =
+    worst && !asFast
+      ? {
+          layer: worst.yours.limitedBy,
+          label: LAYER_LABELS[worst.yours.limitedBy],
+          sentence: capitalise(firstSentence(causeOf(worst.yours))),
+          op: worst.op,
+          workload: worst.kind,
+          costSeconds: worst.costSeconds,
+        }
+      : {
+          layer: 'none',
+          label: 'Nothing on the client',
+          sentence: pathLimit && pathLimit.limitedBy !== 'bandwidth' ? `Your client runs as fast as this path allows; the path is held by ${LAYER_LABELS[pathLimit.limitedBy]}.` : 'Your client runs as fast as this path allows: the link is full.',
+          costSeconds: worst?.costSeconds ?? 0,
+        };
+  const fix = fixFor(worst, advice, asFast, pathLimit);
+  const clientLabel = CLIENT_PROFILES[client].label;
+  const lines = [
+    ratesLine(`Your copies (${clientLabel})`, rates, (rate) => rate.yoursSeconds),
+    `${ratesLine('This path allows', rates, (rate) => rate.pathSeconds).replace(/\.$/, '')} — the line is ${formatRate(lineBitsPerSecond)}, ${formatDuration(rttMs)} round trip.`,
+    limit.layer === 'none'
+      ? limit.sentence
+      : `What holds them back: ${limit.label}, costing ${formatDuration(limit.costSeconds * 1000)} on the ${limit.workload === 'file' ? 'large-file' : 'small-files'} ${limit.op}. ${limit.sentence}`,
+    fix.sentence,
+    `Server: ${server.label} (${serverSourceText(source)}).`,
+  ];
+  return {
+    client,
+    clientLabel,
+    server: { profile: server.id, label: server.label, source: source ?? { kind: 'given' } },
+    rates,
+    lineBitsPerSecond,
+    rttMs,
+    limit,
+    fix,
+    ranked: ranked.map((pair) => ({ op: pair.op, workload: pair.kind, costSeconds: pair.costSeconds, layer: pair.yours.limitedBy, sentence: causeOf(pair.yours) })),
+    lines,
+  };
+}
+
+/** A report's verdict: the one it carries, else built now (reports from before verdicts). */
+export function verdictOf(report: Report): Verdict {
+  if (report.verdict) return report.verdict;
+  return buildVerdict(report, report.advice ?? recommendFromInput({ report }));
+}
+
+/** A report's recommendations: the ones it carries, else made now for its client and server. */
+export function adviceOf(report: Report): RecommendResult {
+  return report.advice ?? recommendFromInput({ report });
+}
