@@ -185,3 +185,39 @@ describe('--store', () => {
     expect(() => takeStoreOption(['list', '--store', '--json'])).toThrow(/--store needs a value/);
   });
 });
+
+describe('a report for a ticket, and its recommendations', () => {
+  const fixture = new URL('../report/fixtures/lab-52mbit-75ms.json', import.meta.url).pathname;
+
+  it('report summary: the verdict and the fix in at most fifteen plain lines', async () => {
+    const { code, out, err } = await run('report', 'summary', fixture);
+    expect(code).toBe(0);
+    expect(err).toBe('');
+    const lines = out.trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(15);
+    expect(lines[0]).toMatch(/^Pipefill: copies to \/\/10\.77\.0\.2\/share, 2026-11-22 \d\d:\d\d UTC, as pipefill$/);
+    expect(out).toMatch(/^Your copies \(Windows 10\/11, SMB3\): /m);
+    expect(out).toMatch(/^What holds them back: Round trips/m);
+    expect(out).toMatch(/^Command: robocopy <source> <destination> \/E \/MT:\d+$/m);
+  });
+
+  it('recommend --report takes the client and the server from the report', async () => {
+    const { code, out } = await run('recommend', '--report', fixture);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^Path 51\.7 Mb\/s, 75\.9 ms; client win10-smb3, server samba$/m);
+  });
+
+  it('recommend without a report names what it needs', async () => {
+    const { code, err } = await run('recommend', '--bandwidth', '10mbit', '--rtt', '40ms');
+    expect(code).toBe(2);
+    expect(err).toMatch(/^error: Without a report, name the client and the server: --client win11-24h2 --server samba\.$/m);
+  });
+
+  it('assess refuses --profiles beside --client or --compare, before any password is asked', async () => {
+    const { code, err } = await run('assess', '--share', '//127.0.0.1/x', '--user', 'u', '--profiles', 'win10-smb3', '--compare', 'all');
+    expect(code).toBe(2);
+    expect(err).toMatch(/Give --profiles, or --client with --compare, not both\./);
+    const unknown = await run('assess', '--share', '//127.0.0.1/x', '--user', 'u', '--client', 'win12');
+    expect(unknown.err).toMatch(/Unknown --client profile "win12"/);
+  });
+});

@@ -123,9 +123,13 @@ export function pipeFor(report: Report, finding: Finding): Pipe | undefined {
   };
 }
 
-/** The finding a report opens on: the headline's, else the first. */
+/** The finding a report opens on: the one its verdict names, else the headline's (older reports), else the first. */
 export function headlineFinding(report: Report): Finding | undefined {
   const { findings, headline } = report.diagnosis;
+  const limit = report.verdict?.limit;
+  const client = report.verdict?.client;
+  const named = limit?.op && limit.workload ? findings.find((finding) => finding.profile === client && finding.op === limit.op && finding.workload.startsWith('file:') === (limit.workload === 'file')) : undefined;
+  if (named) return named;
   return findings.find((finding) => headline.startsWith(`${finding.profile} ${finding.op} of ${finding.workload}:`)) ?? findings[0];
 }
 

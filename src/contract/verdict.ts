@@ -10,6 +10,7 @@ import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { formatByteRate, formatDuration, formatRate } from '../model/units.js';
 import { parseWorkload } from '../model/workloads.js';
+import { PipefillError } from '../model/errors.js';
 import type { RecommendationOut, RecommendResult } from './recommendation.js';
 import { assessedClient, recommendFromInput } from './recommend.js';
 import type { Finding, Report } from './report.js';
@@ -98,8 +99,10 @@ function pairs(report: Report, client: ClientProfileId): Pair[] {
     if (!yours || !(yours.measuredSeconds > 0)) continue;
     const path = client === 'pipefill-max' ? yours : findings.find((finding) => finding.profile === 'pipefill-max' && finding.op === op && finding.workload === yours.workload);
     const bytes = bytesOf(report, yours);
-    // Without Pipefill's own copy to compare, the line's time is the least the path could take.
-    const pathSeconds = path && path.measuredSeconds > 0 ? path.measuredSeconds : lineBytesPerSecond > 0 ? bytes / lineBytesPerSecond : yours.measuredSeconds;
+    // Without Pipefill's own copy to compare, the line's time is the least the path could take; and the path allowed
+    // at least what the client itself moved (on a busy fast path the best pipeline's one run can come out slower).
+    const best = path && path.measuredSeconds > 0 ? path.measuredSeconds : lineBytesPerSecond > 0 ? bytes / lineBytesPerSecond : yours.measuredSeconds;
+    const pathSeconds = Math.min(best, yours.measuredSeconds);
     out.push({ kind, op, yours, ...(path ? { path } : {}), bytes, costSeconds: Math.max(0, yours.measuredSeconds - pathSeconds) });
   }
   return out;
@@ -119,6 +122,16 @@ function bestChange(advice: RecommendResult | undefined, worst: Pair): { recomme
   return best;
 }
 
+/** Files in a workload; undefined for one this Pipefill does not know (a report from a newer one). */
+function fileCount(spec: string): number | undefined {
+  try {
+    return parseWorkload(spec).files.length;
+  } catch (error) {
+    if (error instanceof PipefillError) return undefined;
+    throw error;
+  }
+}
+
 const valueText = (value: RecommendationOut['value']) => (typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value));
 
 function fixFor(worst: Pair | undefined, advice: RecommendResult | undefined, asFast: boolean, pathLimit: Finding | undefined): VerdictFix {
@@ -133,7 +146,13 @@ function fixFor(worst: Pair | undefined, advice: RecommendResult | undefined, as
   }
   const change = bestChange(advice, worst);
   if (!change) {
-    return { kind: 'none', sentence: `No setting Pipefill knows would speed this up: ${LAYER_LABELS[worst.yours.limitedBy]} is outside what SMB, TCP and copy-tool settings change.` };
+    const outside = worst.yours.limitedBy === 'unexplained' || worst.yours.limitedBy === 'hosts' || worst.yours.limitedBy === 'packet-loss';
+    return {
+      kind: 'none',
+      sentence: outside
+        ? 'No setting Pipefill knows would speed this up: the cause lies outside what SMB, TCP and copy-tool settings change.'
+        : `No setting Pipefill knows would speed this up on this path (${LAYER_LABELS[worst.yours.limitedBy]}).`,
+    };
   }
   const { recommendation, ratio } = change;
   // The person's own measured time, scaled to a size they know, and what the model says the change does to it.
@@ -141,8 +160,8 @@ function fixFor(worst: Pair | undefined, advice: RecommendResult | undefined, as
   const beforeSeconds = file ? (EXAMPLE_FILE_BYTES / worst.bytes) * worst.yours.measuredSeconds : worst.yours.measuredSeconds;
   const afterSeconds = beforeSeconds * ratio;
   const verb = worst.op === 'write' ? 'writing' : 'reading';
-  const files = parseWorkload(worst.yours.workload).files.length;
-  const example = file ? `${verb} a 1 GB file` : `${verb} these ${files} small files`;
+  const files = fileCount(worst.yours.workload);
+  const example = file ? `${verb} a 1 GB file` : `${verb} these ${files === undefined ? '' : `${files} `}small files`;
   const where = PLATFORM_WORDS[recommendation.platform];
   return {
     kind: 'change',
@@ -183,7 +202,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
     bytes: pair.bytes,
     yoursSeconds: pair.yours.measuredSeconds,
     projected: pair.yours.projected === true,
-    ...(pair.path && pair.path.measuredSeconds > 0 ? { pathSeconds: pair.path.measuredSeconds } : {}),
+    ...(pair.path && pair.path.measuredSeconds > 0 ? { pathSeconds: Math.min(pair.path.measuredSeconds, pair.yours.measuredSeconds) } : {}),
   }));
   const ranked = [...measured].sort((a, b) => b.costSeconds - a.costSeconds);
   const worst = ranked[0];

@@ -6,6 +6,9 @@ import { cryptoRateRows, headlineFinding, LAYER_LABELS, negotiatedText, pathEven
 import type { Report } from '../contract/report.js';
 import { formatBinaryBytes, formatByteRate, formatBytes, formatDuration, formatRate } from '../model/units.js';
 import { barChartSvg, escapeXml } from './svg.js';
+import { adviceOf, verdictOf } from '../contract/verdict.js';
+import { SERVER_PROFILES } from '../model/server-profiles.js';
+import { adviceHtml, VERDICT_STYLE, verdictHtml } from './verdict-html.js';
 
 const MEASURED = '#d9480f';
 const EXPECTED = '#1c7ed6';
@@ -19,12 +22,13 @@ th{color:#5c6166}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .slower-than-expected{color:#c92a2a}.as-expected{color:#2b8a3e}.faster-than-expected{color:#b35c00}
 svg{max-width:100%;height:auto}
 @media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg,.finding{break-inside:avoid}.headline{background:none}}
-`;
+${VERDICT_STYLE}`;
 
 const cell = (text: string, numeric = false, className = '') => `<td${numeric ? ' class="n"' : className ? ` class="${className}"` : ''}>${escapeXml(text)}</td>`;
 
 export function reportHtml(report: Report): string {
   const { probes, diagnosis } = report;
+  const verdict = verdictOf(report);
   const findings = diagnosis.findings;
   const labels = findings.map((f) => `${f.profile} ${f.op} ${f.workload}`);
   const times = barChartSvg({
@@ -76,8 +80,9 @@ export function reportHtml(report: Report): string {
 </head>
 <body>
 <h1>Pipefill report: ${escapeXml(report.target.share)}</h1>
-<p class="muted">Assessed ${escapeXml(report.startedAt)} to ${escapeXml(report.finishedAt)} as ${escapeXml(report.target.user)}; expectations assume a ${escapeXml(report.options.server)} server. Pipefill ${escapeXml(report.environment.pipefillVersion)} on ${escapeXml(`${report.environment.platform} ${report.environment.release}`)}, Node ${escapeXml(report.environment.node)}.</p>
-<p class="headline">${escapeXml(diagnosis.headline)}</p>
+<p class="muted">Assessed ${escapeXml(report.startedAt)} to ${escapeXml(report.finishedAt)} as ${escapeXml(report.target.user)}, for ${escapeXml(verdict.clientLabel)}; expectations for ${escapeXml(SERVER_PROFILES[report.options.server].label)}.</p>
+${verdictHtml(verdict)}
+${adviceHtml(adviceOf(report))}
 <h2>The path</h2>
 <p>RTT ${probes.rtt.medianMs.toFixed(2)} ms median (TCP handshakes: min ${probes.rtt.tcp.minMs.toFixed(2)}, p95 ${probes.rtt.tcp.p95Ms.toFixed(2)}, jitter ${probes.rtt.tcp.jitterMs.toFixed(2)} ms; SMB2 ECHO ${probes.rtt.smbEcho.medianMs.toFixed(2)} ms${probes.session ? ` over SMB ${escapeXml(probes.session.dialect)}, ${escapeXml(protectionText(probes.session))}` : ''}).
 Bandwidth ${escapeXml(formatRate(probes.bandwidth.mbps * 1e6))} ${escapeXml(probes.bandwidth.direction)} by ${escapeXml(probes.bandwidth.method)}${probes.bandwidth.via ? ` (${escapeXml(probes.bandwidth.via)})` : ''}${probes.bandwidth.lossPercent === undefined ? '' : `, about ${probes.bandwidth.lossPercent.toFixed(3)}% retransmitted`}${probes.bandwidth.fallbackReason ? `: ${escapeXml(probes.bandwidth.fallbackReason)}` : ''}.
@@ -97,7 +102,7 @@ ${times}
 ${pipeSvg}
 <h2>Diagnosis</h2>
 ${sentences.join('\n')}
-<p class="muted">Report schema ${report.schemaVersion}. No password or hash of one is stored in this report.</p>
+<p class="muted">Report schema ${report.schemaVersion}. Pipefill ${escapeXml(report.environment.pipefillVersion)} on ${escapeXml(`${report.environment.platform} ${report.environment.release}`)}, Node ${escapeXml(report.environment.node)}. No password or hash of one is stored in this report.</p>
 </body>
 </html>
 `;

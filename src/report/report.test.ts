@@ -11,6 +11,8 @@ import { csvField } from '../contract/csv.js';
 import { pathEvents, pipeFor } from '../contract/report-views.js';
 import { reportCsv } from './csv.js';
 import { reportHtml } from './html.js';
+import { escapeXml } from './svg.js';
+import { adviceOf, verdictOf } from '../contract/verdict.js';
 import { CAPACITY_FIXTURE } from '../test-support/capacity-fixture.js';
 import { formatComparison } from '../cli/commands/report.js';
 
@@ -49,6 +51,17 @@ describe('HTML export', () => {
     expect(charts).toHaveLength(2);
     for (const bars of charts) expect(bars).toBeGreaterThan(0);
     expect(html).toMatch(/@media print/);
+  });
+
+  it('opens on the verdict and what to change, before any measurement', () => {
+    const verdict = verdictOf(slow);
+    const box = html.indexOf('<section class="verdict">');
+    expect(box).toBeGreaterThan(0);
+    expect(box).toBeLessThan(html.indexOf('<h2>What to change</h2>'));
+    expect(html.indexOf('<h2>What to change</h2>')).toBeLessThan(html.indexOf('<h2>The path</h2>'));
+    for (const line of verdict.lines) expect(html).toContain(escapeXml(line));
+    // Every recommendation for the assessed client and server is there with its command.
+    for (const recommendation of adviceOf(slow).recommendations) expect(html).toContain(escapeXml(recommendation.command));
   });
 
   it('carries the diagnosis and the probes, and no password', () => {

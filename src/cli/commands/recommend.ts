@@ -7,11 +7,11 @@ import type { RecommendApiInput, RecommendResult } from '../../contract/recommen
 import { checkReportSize, parseReportText } from '../../contract/report.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { formatDuration, formatRate } from '../../model/units.js';
-import { optional, parseOptions, required } from '../args.js';
+import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 
-export const RECOMMEND_USAGE = `pipefill recommend (--report r.json | --bandwidth R --rtt T [--loss L] [--buffer B]) --client <id> --server <id>
+export const RECOMMEND_USAGE = `pipefill recommend (--report r.json | --bandwidth R --rtt T [--loss L] [--buffer B] --client <id> --server <id>)
   [--security <auto|signing|encryption|algorithm>] [--channels N] [--smb-conf PATH] [--json]
   Settings for the client, the server and the copy tool that the model says make copies faster on
   this path, each with the time before and after. --smb-conf reads a Samba server's current values
@@ -71,11 +71,13 @@ export async function recommendCommand(argv: readonly string[], api: PipefillApi
   const rtt = optional(values, 'rtt');
   if (reportPath !== undefined && (bandwidth !== undefined || rtt !== undefined)) throw new PipefillInputError('Give either --report or --bandwidth and --rtt, not both.', RECOMMEND_USAGE);
   const report = reportPath === undefined ? undefined : readReportFile(reportPath);
-  const server = optional(values, 'server') ?? report?.options.server;
-  if (server === undefined) throw new PipefillInputError('--server is required without a report.', RECOMMEND_USAGE);
+  // From a report, the client it was for and the server it found, unless named here.
+  const client = optional(values, 'client');
+  const server = optional(values, 'server');
+  if (report === undefined && (client === undefined || server === undefined)) throw new PipefillInputError('Without a report, name the client and the server: --client win11-24h2 --server samba.', RECOMMEND_USAGE);
   const input = {
-    client: required(values, 'client', 'win10-smb3'),
-    server,
+    ...(client === undefined ? {} : { client }),
+    ...(server === undefined ? {} : { server }),
     ...(report ? { report } : {}),
     ...(bandwidth === undefined ? {} : { bandwidth }),
     ...(rtt === undefined ? {} : { rtt }),

@@ -19,8 +19,10 @@ import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { formatTable } from '../table.js';
 import { readReportFile } from './recommend.js';
+import { ticketSummary } from '../../contract/summary.js';
 
 export const REPORT_USAGE = `pipefill report export r.json --format <html|pdf|csv|json> --out FILE   (an assessment's report or a capacity run)
+pipefill report summary r.json   (the verdict and the fix in at most 15 plain lines, for a ticket)
 pipefill report compare a.json b.json ... [capacity.json ...] [--target "dirset<5min@win10-smb3"] [--json]
   export: one self-contained HTML file (charts inline, prints cleanly), a PDF printed by Chromium,
   CSV with one row per test copy, or the JSON document. compare: sites ranked slowest first by the
@@ -111,10 +113,17 @@ function compare(argv: readonly string[], output: Output): void {
 }
 
 /** Synchronous work behind the CLI's asynchronous command signature. */
+function summary(argv: readonly string[], output: Output): void {
+  const { positionals } = parseOptions(argv, {}, REPORT_USAGE);
+  if (positionals.length !== 1) throw new PipefillInputError('report summary takes one report file.', REPORT_USAGE);
+  output.out(ticketSummary(readReportFile(positionals[0] ?? '')));
+}
+
 export function reportCommand(argv: readonly string[], _api: PipefillApi, output: Output): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub === 'export') exportReport(rest, output);
+  else if (sub === 'summary') summary(rest, output);
   else if (sub === 'compare') compare(rest, output);
-  else throw new PipefillInputError(`report needs export or compare${sub === undefined ? '' : `, not ${JSON.stringify(sub)}`}.`, REPORT_USAGE);
+  else throw new PipefillInputError(`report needs export, summary or compare${sub === undefined ? '' : `, not ${JSON.stringify(sub)}`}.`, REPORT_USAGE);
   return Promise.resolve();
 }

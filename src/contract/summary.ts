@@ -1,0 +1,33 @@
+// The copy summary: a report in at most fifteen plain lines for a ticket
+// (the app's "Copy summary", `pipefill report summary r.json`): which share,
+// when, the path, the verdict with its numbers, and the fix. Pure.
+
+import type { Report } from './report.js';
+import { modelLinkOf } from './report.js';
+import { adviceOf, verdictOf } from './verdict.js';
+import { formatDuration, formatRate } from '../model/units.js';
+
+/** The most lines a summary has: what fits a ticket's first screen. */
+export const SUMMARY_MAX_LINES = 15;
+
+/** `2026-11-25 15:29 UTC`: a time a person reads, the same whatever the reader's time zone. */
+export function readableUtc(iso: string): string {
+  const time = new Date(iso);
+  if (Number.isNaN(time.getTime())) return iso.slice(0, 40);
+  return `${time.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+export function ticketSummary(report: Report): string {
+  const verdict = verdictOf(report);
+  const link = modelLinkOf(report);
+  const others = adviceOf(report).recommendations.length - (verdict.fix.kind === 'change' ? 1 : 0);
+  const lines = [
+    `Pipefill: copies to ${report.target.share}, ${readableUtc(report.startedAt)}, as ${report.target.domain ? `${report.target.domain}\\` : ''}${report.target.user}`,
+    `Path: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} round trip; server ${verdict.server.label}`,
+    ...verdict.lines.slice(0, 4),
+    ...(verdict.fix.kind === 'change' ? [`Command: ${verdict.fix.command}`] : []),
+    ...(others > 0 ? [`${others} more setting${others === 1 ? ', with its' : 's, with their'} effect, in the full report (pipefill report export).`] : []),
+    `Pipefill ${report.environment.pipefillVersion}; measured, not estimated: ${report.copyTests.length} test copies in a scratch folder that was removed.`,
+  ];
+  return lines.slice(0, SUMMARY_MAX_LINES).join('\n');
+}

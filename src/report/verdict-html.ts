@@ -1,0 +1,74 @@
+// The report's first page: the verdict for the person's client and the
+// changes that help, each with its command. What a ticket reader sees before
+// any table of measurements. Pure.
+
+import type { RecommendationOut, RecommendResult } from '../contract/recommendation.js';
+import { rateText } from '../contract/verdict.js';
+import type { Verdict } from '../contract/verdict-schema.js';
+import { formatDuration } from '../model/units.js';
+import { escapeXml } from './svg.js';
+
+export const VERDICT_STYLE = `
+.verdict{background:#f3f6fa;border-left:4px solid #1c7ed6;padding:8px 14px;margin:12px 0}
+.verdict p{margin:4px 0}.verdict .fix{font-weight:600}.verdict .none{font-weight:600;color:#2b8a3e}
+code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f1f3f5;padding:1px 4px;border-radius:3px;word-break:break-all}
+@media print{.verdict{background:none}}
+`;
+
+const PLACES: Readonly<Record<RecommendationOut['platform'], string>> = {
+  'windows-client': 'Windows client',
+  'windows-server': 'Windows server',
+  samba: 'Samba server',
+  ontap: 'NetApp filer',
+  linux: 'Linux client',
+  macos: 'Mac client',
+  'copy-tool': 'Copy tool',
+};
+
+const WORKLOADS = { file: 'Large file', 'small-files': 'Many small files' } as const;
+
+function ratesTable(verdict: Verdict): string {
+  const rows = verdict.rates.map(
+    (rate) =>
+      `<tr><td>${WORKLOADS[rate.workload]}, ${rate.op}</td><td class="n">${escapeXml(rateText(rate.bytes, rate.yoursSeconds))}${rate.projected ? '*' : ''}</td><td class="n">${rate.pathSeconds ? escapeXml(rateText(rate.bytes, rate.pathSeconds)) : '-'}</td></tr>`,
+  );
+  return `<table>\n<thead><tr><th>Copy</th><th class="n">${escapeXml(verdict.clientLabel)}</th><th class="n">This path allows</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
+}
+
+/** The verdict box: the same lines the CLI prints first, then the rates side by side. */
+export function verdictHtml(verdict: Verdict): string {
+  const [yours, path, limit, fix, server] = verdict.lines;
+  // Green only where there is truly nothing to fix; a limit no setting reaches is no good news.
+  const fixClass = verdict.fix.kind === 'change' ? 'fix' : verdict.limit.layer === 'none' ? 'none' : 'fix';
+  return `<section class="verdict">
+<p>${escapeXml(yours ?? '')}</p>
+<p>${escapeXml(path ?? '')}</p>
+<p>${escapeXml(limit ?? '')}</p>
+<p class="${fixClass}">${escapeXml(fix ?? '')}</p>
+${verdict.fix.kind === 'change' ? `<p>Command: <code>${escapeXml(verdict.fix.command)}</code></p>` : ''}
+<p class="muted">${escapeXml(server ?? '')}</p>
+</section>
+${ratesTable(verdict)}`;
+}
+
+const testText = (test: string) => test.replace('file:100MB', 'a 100 MB file').replace('tr3869-dirset', 'the TR-3869 directory set');
+
+function adviceRow(recommendation: RecommendationOut): string {
+  const { before, after } = recommendation.expectedSeconds;
+  return `<tr><td>${escapeXml(PLACES[recommendation.platform])}</td><td>${escapeXml(recommendation.knob)}</td><td>${escapeXml(`${String(recommendation.current)} → ${String(recommendation.value)}`)}</td><td class="n">${escapeXml(`${testText(recommendation.test)}: ${formatDuration(before * 1000)} → ${formatDuration(after * 1000)}`)}</td><td><code>${escapeXml(recommendation.command)}</code></td></tr>`;
+}
+
+const ADVICE_HEAD = '<thead><tr><th>Where</th><th>Setting</th><th>Now → new</th><th class="n">Effect (model, on this path)</th><th>Command</th></tr></thead>';
+
+/** "What to change": every recommendation for the assessed client and server, and the protection settings apart with their cost. */
+export function adviceHtml(advice: RecommendResult): string {
+  const changes =
+    advice.recommendations.length > 0
+      ? `<table>\n${ADVICE_HEAD}\n<tbody>\n${advice.recommendations.map(adviceRow).join('\n')}\n</tbody>\n</table>`
+      : '<p>Nothing to change: no setting Pipefill knows makes these copies faster on this path.</p>';
+  const protections =
+    advice.protections.length > 0
+      ? `<p class="muted">Signing and encryption, listed apart: Pipefill never trades protection for speed. Each protects the data at the cost shown; yours to decide.</p>\n<table>\n${ADVICE_HEAD}\n<tbody>\n${advice.protections.map(adviceRow).join('\n')}\n</tbody>\n</table>`
+      : '';
+  return `<h2>What to change</h2>\n${changes}\n${protections}`;
+}
