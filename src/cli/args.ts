@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { PipefillInputError } from '../model/errors.js';
 
-export type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+export type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
 
 export function parseOptions<T extends OptionSpec>(argv: readonly string[], options: T, usage: string) {
   try {

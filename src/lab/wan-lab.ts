@@ -164,6 +164,8 @@ function makeNamespace(name: string, address: string, peer: string): void {
 
 export interface LabOptions {
   readonly samba?: boolean;
+  /** smb.conf [global] settings for the lab's Samba, already checked against the catalogue (src/advice/samba-option.ts). */
+  readonly sambaGlobals?: Readonly<Record<string, string>>;
   readonly iperf?: boolean;
   readonly seed?: number;
   /** The congestion control the datacenter's servers send with (default SERVER_CONGESTION). */
@@ -253,7 +255,7 @@ export async function labUp(link: LabLink, options: LabOptions = {}): Promise<La
       // Recorded before smbd starts, so `down` removes it even when the start fails.
       state = { ...state, sharePath };
       save();
-      const samba = await SambaServer.start({ address: DATACENTER_ADDRESS, port: 445, commandPrefix: ['ip', 'netns', 'exec', datacenter], sharePath, detach: true, bindAll: true });
+      const samba = await SambaServer.start({ address: DATACENTER_ADDRESS, port: 445, commandPrefix: ['ip', 'netns', 'exec', datacenter], sharePath, detach: true, bindAll: true, ...(options.sambaGlobals ? { globals: options.sambaGlobals } : {}) });
       state = { ...state, samba: { pid: samba.pid ?? 0, root: samba.root, sharePath, password: samba.password } };
       save();
     }

@@ -12,13 +12,17 @@ import { optional, parseOptions, required } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { formatTable } from '../table.js';
+import { parseSambaOption, sambaOptionNames } from '../../advice/samba-option.js';
 
-export const LAB_USAGE = `pipefill lab up --rate <rate> --rtt <time> [--loss <pct>] [--queue <size|Nbdp|time>] [--jitter <time>] [--no-samba] [--json]
+export const LAB_USAGE = `pipefill lab up --rate <rate> --rtt <time> [--loss <pct>] [--queue <size|Nbdp|time>] [--jitter <time>]
+  [--samba-option 'smb2 max credits = 16' ...] [--no-samba] [--json]
 pipefill lab down [--id <id>]
 pipefill lab bench [--links 155mbit/32ms,52mbit/75ms,622mbit/75ms] [--profiles <ids>] [--ops read,write]
   [--size 32MiB] [--dirset-scale 0.05] [--json]
   Two network namespaces joined by Pipefill's WAN emulator, with Samba and iperf3 in "datacenter".
-  Run a client inside the printed namespace (ip netns exec <ns> ...) to cross the link. Linux, root.`;
+  Run a client inside the printed namespace (ip netns exec <ns> ...) to cross the link. Linux, root.
+  --samba-option (repeatable) sets a performance setting of the lab's Samba, to reproduce a server's:
+  ${sambaOptionNames().join(', ')}.`;
 
 const OPTIONS = {
   rate: { type: 'string' },
@@ -27,6 +31,7 @@ const OPTIONS = {
   queue: { type: 'string' },
   jitter: { type: 'string' },
   'no-samba': { type: 'boolean' },
+  'samba-option': { type: 'string', multiple: true },
   id: { type: 'string' },
   links: { type: 'string' },
   profiles: { type: 'string' },
@@ -122,6 +127,9 @@ export async function labCommand(argv: readonly string[], _api: PipefillApi, out
   const loss = optional(values, 'loss');
   const queueBytes = parseQueue(optional(values, 'queue'), link);
   const jitter = optional(values, 'jitter');
+  const sambaOptions = (values['samba-option'] ?? []).map(parseSambaOption);
+  if (sambaOptions.length > 0 && values['no-samba']) throw new PipefillInputError('--samba-option sets the lab\'s Samba, and --no-samba leaves it out.', LAB_USAGE);
+  const sambaGlobals = Object.fromEntries(sambaOptions.map((option) => [option.name, option.value]));
   const state = await labUp(
     {
       ...link,
@@ -129,7 +137,7 @@ export async function labCommand(argv: readonly string[], _api: PipefillApi, out
       ...(queueBytes === undefined ? {} : { queueBytes }),
       ...(jitter === undefined ? {} : { jitterMs: parseTimeMs(jitter) }),
     },
-    { samba: !values['no-samba'] },
+    { samba: !values['no-samba'], ...(sambaOptions.length > 0 ? { sambaGlobals } : {}) },
   );
   const endpoints = labEndpoints(state);
   if (values.json) {
@@ -140,6 +148,7 @@ export async function labCommand(argv: readonly string[], _api: PipefillApi, out
     [
       `Lab ${state.id} is up: ${formatRate(bandwidthBitsPerSecond)}, ${formatDuration(rttMs)} RTT, BDP ${formatBytes(bdpBytes(link))}, congestion control ${state.congestion} (clients), ${state.serverCongestion ?? state.congestion} (servers).`,
       endpoints.share ? `  share      ${endpoints.share}  (user ${endpoints.user}, password ${endpoints.password})` : '',
+      ...sambaOptions.map((option) => `  samba      ${option.name} = ${option.value}`),
       endpoints.iperf ? `  iperf3     ${endpoints.iperf}` : '',
       `  clients    ip netns exec ${endpoints.clientNamespace} <command>`,
       `  remove     pipefill lab down --id ${state.id}`,

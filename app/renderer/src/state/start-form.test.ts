@@ -13,13 +13,15 @@ describe('start form', () => {
     expect(startFormErrors({ ...DEFAULT_FORM, share: '', user: '' })).toMatchObject({ share: expect.any(String), user: expect.any(String) });
   });
 
-  it('checks the iperf3 address and the profile choice', () => {
-    const errors = startFormErrors({ ...DEFAULT_FORM, share: '//srv/share', user: 'u', iperf: 'host:99999', profiles: [] });
+  it('checks the iperf3 address', () => {
+    const errors = startFormErrors({ ...DEFAULT_FORM, share: '//srv/share', user: 'u', iperf: 'host:99999' });
     expect(errors.iperf).toBeDefined();
-    expect(errors.profiles).toBeDefined();
   });
 
   it('leaves optional fields out of the contract input', () => {
-    expect(toAssessInput({ ...DEFAULT_FORM, share: ' //srv/share ', user: 'u', password: 'p' })).toEqual({ share: '//srv/share', user: 'u', password: 'p', profiles: DEFAULT_FORM.profiles, server: 'win2012plus', quick: false });
+    // By default: the person's Windows 11 24H2 beside Pipefill's best pipeline, the server recognised from what it sends.
+    expect(toAssessInput({ ...DEFAULT_FORM, share: ' //srv/share ', user: 'u', password: 'p' })).toEqual({ share: '//srv/share', user: 'u', password: 'p', client: 'win11-24h2', quick: false });
+    // A readiness comparison never lists the client itself or Pipefill's own pipeline twice.
+    expect(toAssessInput({ ...DEFAULT_FORM, share: '//srv/share', user: 'u', client: 'win10-smb3', compare: ['xp-smb1', 'win10-smb3', 'pipefill-max'], server: 'samba' })).toMatchObject({ client: 'win10-smb3', compare: ['xp-smb1'], server: 'samba' });
   });
 });

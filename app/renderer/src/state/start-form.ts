@@ -13,8 +13,12 @@ export interface StartForm {
   readonly password: string;
   readonly domain: string;
   readonly iperf: string;
-  readonly profiles: readonly ClientProfileId[];
-  readonly server: ServerProfileId;
+  /** The client the person's users have: the verdict is for it. */
+  readonly client: ClientProfileId;
+  /** Older generations tested beside it, for a readiness comparison (none by default). */
+  readonly compare: readonly ClientProfileId[];
+  /** `recognise`: take the server's profile from what it says of itself. */
+  readonly server: ServerProfileId | 'recognise';
   readonly quick: boolean;
   /** `required`: sign every message even where neither side asks for it. */
   readonly signing: 'auto' | 'required';
@@ -28,8 +32,9 @@ export const DEFAULT_FORM: StartForm = {
   password: '',
   domain: '',
   iperf: '',
-  profiles: ['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3', 'pipefill-max'],
-  server: 'win2012plus',
+  client: 'win11-24h2',
+  compare: [],
+  server: 'recognise',
   quick: false,
   signing: 'auto',
   encryption: 'auto',
@@ -57,10 +62,13 @@ export function loginErrors(form: { readonly share: string; readonly user: strin
   return errors;
 }
 
-export function startFormErrors(form: StartForm): Partial<Record<'share' | 'user' | 'iperf' | 'profiles', string>> {
-  const errors: Partial<Record<'share' | 'user' | 'iperf' | 'profiles', string>> = loginErrors(form);
-  if (form.profiles.length === 0) errors.profiles = 'Choose at least one client generation.';
-  return errors;
+export function startFormErrors(form: StartForm): Partial<Record<'share' | 'user' | 'iperf', string>> {
+  return loginErrors(form);
+}
+
+/** The generations a person may compare with: every one but their own and Pipefill's best pipeline, which always run. */
+export function comparable(ids: readonly ClientProfileId[], client: ClientProfileId): ClientProfileId[] {
+  return ids.filter((id) => id !== client && id !== 'pipefill-max');
 }
 
 /** Where and as whom, as the contract takes it (the Start and Capacity forms both give it). */
@@ -77,8 +85,9 @@ export function loginInput(form: { readonly share: string; readonly user: string
 export function toAssessInput(form: StartForm): AssessInput {
   return {
     ...loginInput(form),
-    profiles: [...form.profiles],
-    server: form.server,
+    client: form.client,
+    ...(form.compare.length === 0 ? {} : { compare: comparable(form.compare, form.client) }),
+    ...(form.server === 'recognise' ? {} : { server: form.server }),
     quick: form.quick,
     ...(form.signing === 'auto' ? {} : { signing: form.signing }),
     ...(form.encryption === 'auto' ? {} : { encryption: form.encryption }),

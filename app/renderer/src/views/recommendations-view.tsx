@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import type { PipefillApi } from '../../../../src/contract/api.js';
 import type { Catalogue } from '../../../../src/contract/plan.js';
 import type { RecommendationOut, RecommendResult } from '../../../../src/contract/recommend.js';
+import { assessedClient } from '../../../../src/contract/recommend.js';
 import type { Report } from '../../../../src/contract/report.js';
 import type { ClientProfileId } from '../../../../src/model/client-profiles.js';
 import type { ServerProfileId } from '../../../../src/model/server-profiles.js';
@@ -36,7 +37,8 @@ const APPLY_TARGET: Readonly<Record<RecommendationOut['platform'], string>> = {
 };
 
 export function RecommendationsView({ api, catalogue, report, planner }: RecommendationsViewProps) {
-  const [client, setClient] = useState<ClientProfileId>('win10-smb3');
+  // Opens on the client the assessment was for (its person's users), else the current Windows release.
+  const [client, setClient] = useState<ClientProfileId>(report ? assessedClient(report) : 'win11-24h2');
   const [server, setServer] = useState<ServerProfileId>(report?.options.server ?? planner.server);
   const [result, setResult] = useState<RecommendResult | undefined>();
   const [error, setError] = useState<UiError | undefined>();

@@ -8,6 +8,9 @@ import type { Report } from '../../../../src/contract/report.js';
 import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../../../../src/model/units.js';
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
 import { download } from '../download.js';
+import { adviceOf, verdictOf } from '../../../../src/contract/verdict.js';
+import { ticketSummary } from '../../../../src/contract/summary.js';
+import { VerdictPanel } from './verdict-panel.js';
 import { headlineFinding, LAYER_LABELS, pipeFor, protectionSummary, resultRows } from '../state/results.js';
 
 export interface ResultsViewProps {
@@ -21,6 +24,9 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
   const protection = useMemo(() => (report ? protectionSummary(report) : undefined), [report]);
   const finding = report ? (selected === undefined ? headlineFinding(report) : report.diagnosis.findings[selected]) : undefined;
   const pipe = useMemo(() => (report && finding ? pipeFor(report, finding) : undefined), [report, finding]);
+  const verdict = useMemo(() => (report ? verdictOf(report) : undefined), [report]);
+  const advice = useMemo(() => (report ? adviceOf(report) : undefined), [report]);
+  const summary = useMemo(() => (report ? ticketSummary(report) : ''), [report]);
 
   const bars = useMemo<ChartConfiguration>(
     () => ({
@@ -73,14 +79,13 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
   return (
     <>
       <h2>Results for {report.target.share}</h2>
+      {verdict && advice && <VerdictPanel verdict={verdict} advice={advice} summary={summary} />}
       <section className="panel">
-        <p className="headline" data-testid="headline">
-          {report.diagnosis.headline}
-        </p>
+        <h3>The path</h3>
         <p className="hint">
-          RTT {probes.rtt.medianMs.toFixed(2)} ms (TCP handshake median; SMB2 ECHO {probes.rtt.smbEcho.medianMs.toFixed(2)} ms). Bandwidth {formatRate(probes.bandwidth.mbps * 1e6)} by {probes.bandwidth.method}
+          RTT {probes.rtt.medianMs.toFixed(2)} ms (TCP handshakes {probes.rtt.tcp.medianMs.toFixed(2)} ms, SMB2 ECHO {probes.rtt.smbEcho.medianMs.toFixed(2)} ms: the lower median). Bandwidth {formatRate(probes.bandwidth.mbps * 1e6)} by {probes.bandwidth.method}
           {probes.bandwidth.via ? ` (${probes.bandwidth.via})` : ''}
-          {probes.bandwidth.fallbackReason ? `: ${probes.bandwidth.fallbackReason}` : ''}. Expectations assume a {report.options.server} server.
+          {probes.bandwidth.fallbackReason ? `: ${probes.bandwidth.fallbackReason}` : ''}. Expectations for {verdict?.server.label ?? report.options.server}.
         </p>
         <div className="row">
           <button type="button" className="secondary" onClick={() => download(`pipefill-report-${report.startedAt.replace(/[:.]/g, '-')}.json`, `${JSON.stringify(report, null, 2)}\n`, 'application/json')}>

@@ -7,7 +7,7 @@ import type { AssessInput } from '../../../../src/contract/report.js';
 import type { ClientProfileId } from '../../../../src/model/client-profiles.js';
 import { startFormErrors } from '../state/start-form.js';
 import type { StartForm } from '../state/start-form.js';
-import { DEFAULT_FORM, toAssessInput } from '../state/start-form.js';
+import { comparable, DEFAULT_FORM, toAssessInput } from '../state/start-form.js';
 import { ProfileSelect } from './profile-select.js';
 
 export interface StartViewProps {
@@ -22,7 +22,9 @@ export function StartView({ catalogue, host, onAssess, onPlan }: StartViewProps)
   const [touched, setTouched] = useState(false);
   const errors = useMemo(() => startFormErrors(form), [form]);
   const set = <K extends keyof StartForm>(key: K, value: StartForm[K]) => setForm((current) => ({ ...current, [key]: value }));
-  const toggleProfile = (id: ClientProfileId) => set('profiles', form.profiles.includes(id) ? form.profiles.filter((p) => p !== id) : [...form.profiles, id]);
+  const toggleCompared = (id: ClientProfileId) => set('compare', form.compare.includes(id) ? form.compare.filter((p) => p !== id) : [...form.compare, id]);
+  const clients = catalogue?.clients.filter((client) => client.id !== 'pipefill-max');
+  const compared = clients?.filter((client) => comparable([client.id], form.client).length > 0);
   const submit = () => {
     setTouched(true);
     if (Object.keys(errors).length === 0) onAssess(toAssessInput(form));
@@ -58,18 +60,30 @@ export function StartView({ catalogue, host, onAssess, onPlan }: StartViewProps)
           <input id="iperf" type="text" value={form.iperf} placeholder="host or host:port" onChange={(e) => set('iperf', e.target.value)} />
           {form.iperf !== '' && errors.iperf && <p className="error">{errors.iperf}</p>}
           <p className="hint">Without one, bandwidth comes from Pipefill's deepest SMB read pipeline.</p>
-          <fieldset className="checks">
-            <legend>Client generations to test</legend>
-            {catalogue?.clients.map((client) => (
-              <label key={client.id}>
-                <input type="checkbox" checked={form.profiles.includes(client.id)} onChange={() => toggleProfile(client.id)} />
-                {client.label}
-              </label>
-            ))}
-          </fieldset>
-          {touched && errors.profiles && <p className="error">{errors.profiles}</p>}
+          <label htmlFor="client">Your users' client</label>
+          <ProfileSelect id="client" value={form.client} options={clients} onChange={(client) => set('client', client)} />
+          <p className="hint">Pipefill copies as this client does, and as its own best pipeline does: what this path allows.</p>
+          <details>
+            <summary>Compare with other generations (a readiness check)</summary>
+            <fieldset className="checks">
+              <legend>Also test</legend>
+              {compared?.map((client) => (
+                <label key={client.id}>
+                  <input type="checkbox" checked={form.compare.includes(client.id)} onChange={() => toggleCompared(client.id)} />
+                  {client.label}
+                </label>
+              ))}
+            </fieldset>
+          </details>
           <label htmlFor="server">The server is</label>
-          <ProfileSelect id="server" value={form.server} options={catalogue?.servers} onChange={(server) => set('server', server)} />
+          <select id="server" value={form.server} onChange={(e) => set('server', e.target.value as StartForm['server'])}>
+            <option value="recognise">Recognised from what it sends (Samba, a Windows release)</option>
+            {catalogue?.servers.map((server) => (
+              <option key={server.id} value={server.id}>
+                {server.label}
+              </option>
+            ))}
+          </select>
           <label htmlFor="signing">Signing</label>
           <select id="signing" value={form.signing} onChange={(e) => set('signing', e.target.value === 'required' ? 'required' : 'auto')}>
             <option value="auto">Automatic: sign where the server or the client generation requires it</option>
@@ -94,7 +108,7 @@ export function StartView({ catalogue, host, onAssess, onPlan }: StartViewProps)
               Plan without a share
             </button>
             {demo && (
-              <button type="button" className="secondary" onClick={() => setForm((current) => ({ ...current, share: demo.share, user: demo.user, password: demo.password, iperf: demo.iperf ?? '', server: 'samba' }))}>
+              <button type="button" className="secondary" onClick={() => setForm((current) => ({ ...current, share: demo.share, user: demo.user, password: demo.password, iperf: demo.iperf ?? '' }))}>
                 Use the demo share
               </button>
             )}

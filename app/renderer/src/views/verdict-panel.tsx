@@ -1,0 +1,128 @@
+// The answer first: the verdict for the person's client (the same lines the
+// CLI prints and the report's first page shows), their rates beside what the
+// path allows, the change that helps most with its command, every other
+// change, and the ticket summary to copy.
+
+import { useState } from 'react';
+import type { RecommendResult } from '../../../../src/contract/recommendation.js';
+import { rateText } from '../../../../src/contract/verdict.js';
+import type { Verdict } from '../../../../src/contract/verdict-schema.js';
+import { formatDuration } from '../../../../src/model/units.js';
+
+export interface VerdictPanelProps {
+  readonly verdict: Verdict;
+  readonly advice: RecommendResult;
+  readonly summary: string;
+}
+
+const WORKLOADS = { file: 'Large file', 'small-files': 'Many small files' } as const;
+
+export function VerdictPanel({ verdict, advice, summary }: VerdictPanelProps) {
+  const [copied, setCopied] = useState<'copied' | 'shown' | undefined>();
+  const [yours, path, limit, fix, server] = verdict.lines;
+  const copy = () => {
+    // 127.0.0.1 is a secure context, so the clipboard is there; where a browser refuses, the text is shown to copy by hand.
+    navigator.clipboard.writeText(summary).then(
+      () => setCopied('copied'),
+      () => setCopied('shown'),
+    );
+  };
+  return (
+    <>
+      <section className="panel verdict" data-testid="verdict" aria-label="Verdict">
+        <p className="verdict-line" data-testid="headline">
+          {yours}
+        </p>
+        <p className="verdict-line">{path}</p>
+        <p className="verdict-line" data-testid="verdict-limit">
+          {limit}
+        </p>
+        <p className={verdict.fix.kind === 'change' ? 'verdict-fix' : verdict.limit.layer === 'none' ? 'verdict-none' : 'verdict-fix'} data-testid="verdict-fix">
+          {fix}
+        </p>
+        {verdict.fix.kind === 'change' && (
+          <p className="hint">
+            Command: <code>{verdict.fix.command}</code>
+          </p>
+        )}
+        <p className="hint">{server}</p>
+        <table>
+          <thead>
+            <tr>
+              <th>Copy</th>
+              <th className="num">{verdict.clientLabel}</th>
+              <th className="num">This path allows</th>
+            </tr>
+          </thead>
+          <tbody>
+            {verdict.rates.map((rate) => (
+              <tr key={`${rate.workload}-${rate.op}`}>
+                <td>
+                  {WORKLOADS[rate.workload]}, {rate.op}
+                </td>
+                <td className="num">
+                  {rateText(rate.bytes, rate.yoursSeconds)}
+                  {rate.projected ? ' (projected)' : ''}
+                </td>
+                <td className="num">{rate.pathSeconds ? rateText(rate.bytes, rate.pathSeconds) : '-'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <div className="row">
+          <button type="button" className="secondary" onClick={copy}>
+            Copy summary
+          </button>
+          {copied === 'copied' && <span className="hint" role="status">Copied: paste it into the ticket.</span>}
+        </div>
+        {copied === 'shown' && <pre data-testid="summary-text">{summary}</pre>}
+      </section>
+      <section className="panel" data-testid="what-to-change">
+        <h3>What to change</h3>
+        {advice.recommendations.length === 0 ? (
+          <p>Nothing to change: no setting Pipefill knows makes these copies faster on this path.</p>
+        ) : (
+          <AdviceTable items={advice.recommendations} />
+        )}
+        {advice.protections.length > 0 && (
+          <>
+            <h4>Signing and encryption, apart</h4>
+            <p className="hint">Pipefill never trades protection for speed: each of these protects the data at the cost shown. Yours to decide.</p>
+            <AdviceTable items={advice.protections} />
+          </>
+        )}
+      </section>
+    </>
+  );
+}
+
+function AdviceTable({ items }: { readonly items: RecommendResult['recommendations'] }) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th>Setting</th>
+          <th>Now → new</th>
+          <th className="num">Effect (model, this path)</th>
+          <th>Command</th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((item) => (
+          <tr key={item.id}>
+            <td>{item.knob}</td>
+            <td>
+              {String(item.current)} → {String(item.value)}
+            </td>
+            <td className="num">
+              {item.test}: {formatDuration(item.expectedSeconds.before * 1000)} → {formatDuration(item.expectedSeconds.after * 1000)}
+            </td>
+            <td>
+              <code>{item.command}</code>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
