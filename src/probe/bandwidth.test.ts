@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PipefillError } from '../model/errors.js';
-import { parseIperfJson, steadyRate } from './bandwidth.js';
+import type { ReadSpan } from './bandwidth.js';
+import { parseIperfJson, steadyRate, steadyReadRate } from './bandwidth.js';
 
 describe('parseIperfJson', () => {
   it('reads the received rate, retransmits and congestion control', () => {
@@ -55,5 +56,28 @@ describe('parseIperfJson, steady', () => {
   it("falls back to iperf3's mean without enough intervals, and skips omitted ones", () => {
     const text = JSON.stringify({ intervals: [interval(0, 500, true), interval(0.1, 40), interval(0.2, 41)], end });
     expect(parseIperfJson(text, true, 'steady')).toMatchObject({ mbps: 41.6, estimate: 'mean' });
+  });
+});
+
+describe('the SMB read fallback: the rate between first and last replies', () => {
+  it('leaves out the first read (the ramp) and the gaps between reads', () => {
+    // 100 Mb/s of payload: 16 MiB takes 1342 ms from first to last reply; each read starts one 40 ms round trip after the last.
+    const mib16 = 16 * 1024 * 1024;
+    const reply = 1024 * 1024;
+    const lineMs = ((mib16 - reply) * 8) / 100e6 * 1000;
+    const spans: ReadSpan[] = [0, 1, 2].map((index) => {
+      const firstMs = index * (lineMs + 40) + (index === 0 ? 0 : 300);
+      return { firstMs, lastMs: firstMs + lineMs + (index === 0 ? 300 : 0), firstBytes: reply, bytes: mib16 };
+    });
+    expect(steadyReadRate(spans)).toBeCloseTo(100e6, -3);
+  });
+
+  it('reads a single read by its second half, past the ramp', () => {
+    expect(steadyReadRate([{ firstMs: 0, lastMs: 2000, firstBytes: 65536, bytes: 20e6, secondHalfBytes: 12.5e6 }])).toBeCloseTo(100e6, -3);
+  });
+
+  it('says nothing where the spans say nothing', () => {
+    expect(steadyReadRate([])).toBeUndefined();
+    expect(steadyReadRate([{ firstMs: 5, lastMs: 5, firstBytes: 10, bytes: 10 }])).toBeUndefined();
   });
 });

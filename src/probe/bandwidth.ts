@@ -219,10 +219,62 @@ export interface SmbReadOptions {
 /** The file read again and again; big enough that a read is mostly data, small enough to write quickly. */
 const PROBE_FILE_BYTES = 16 * MIB;
 
+/** One whole-file read of the probe: when its first and last replies arrived (ms), and their payload. */
+export interface ReadSpan {
+  readonly firstMs: number;
+  readonly lastMs: number;
+  readonly firstBytes: number;
+  readonly bytes: number;
+  /** Replies that arrived after the span's midpoint, and their payload: the read's second half. */
+  readonly secondHalfBytes?: number;
+}
+
+/**
+ * The payload rate a copy can reach, from the probe's reads: what arrived
+ * between each read's first and last reply, over that time. The first read
+ * is TCP's ramp and is left out where later reads exist; the gap between two
+ * reads (one round trip: the last reply, then the next read's first request)
+ * is the probe's own pacing, not the path's, and a mean over the whole run
+ * counted it (a 100 Mb/s, 40 ms link read 87 Mb/s where one copy then moved
+ * 92.5). With a single read, its second half, past the ramp, gives the rate.
+ * Undefined when nothing can be read from the spans.
+ */
+export function steadyReadRate(spans: readonly ReadSpan[]): number | undefined {
+  const later = spans.slice(1).filter((span) => span.lastMs > span.firstMs);
+  if (later.length > 0) {
+    const bytes = later.reduce((sum, span) => sum + span.bytes - span.firstBytes, 0);
+    const ms = later.reduce((sum, span) => sum + span.lastMs - span.firstMs, 0);
+    return ms > 0 && bytes > 0 ? (bytes * 8) / (ms / 1000) : undefined;
+  }
+  const only = spans[0];
+  if (!only || !(only.lastMs > only.firstMs) || !(only.secondHalfBytes && only.secondHalfBytes > 0)) return undefined;
+  return (only.secondHalfBytes * 8) / ((only.lastMs - only.firstMs) / 2 / 1000);
+}
+
+/** A timeline that also keeps each reply's arrival, so a read's span and its second half can be read off (steadyReadRate). */
+class SpanRecorder extends TimelineRecorder {
+  private readonly arrivals: { ms: number; bytes: number }[] = [];
+
+  override record(bytes: number): void {
+    super.record(bytes);
+    this.arrivals.push({ ms: performance.now(), bytes });
+  }
+
+  span(): ReadSpan | undefined {
+    const first = this.arrivals[0];
+    const last = this.arrivals[this.arrivals.length - 1];
+    if (!first || !last) return undefined;
+    const middle = (first.ms + last.ms) / 2;
+    const secondHalfBytes = this.arrivals.filter((arrival) => arrival.ms > middle).reduce((sum, arrival) => sum + arrival.bytes, 0);
+    return { firstMs: first.ms, lastMs: last.ms, firstBytes: first.bytes, bytes: this.bytes, secondHalfBytes };
+  }
+}
+
 /**
  * Reads one scratch file over and over with Pipefill's deepest pipeline for
- * about `seconds`, and reports payload bits per second. The file is written
- * first (untimed) and removed after, with the scratch folder.
+ * about `seconds`, and reports the payload rate those reads reached
+ * (steadyReadRate). The file is written first (untimed) and removed after,
+ * with the scratch folder.
  */
 export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCredentials, options: SmbReadOptions = {}): Promise<BandwidthResult> {
   const signal = options.signal;
@@ -239,17 +291,24 @@ export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCreden
     await transferFile({ ...common, fileId: writeHandle.fileId, op: 'write', pipeline: pipelineFor(profile, session.negotiated, 'write', PROBE_FILE_BYTES), recorder: new TimelineRecorder() });
     await session.close(writeHandle.fileId);
     const readHandle = await session.create({ path, access: Access.readData, disposition: Disposition.open, options: CreateOption.nonDirectory });
-    const recorder = new TimelineRecorder();
+    const started = performance.now();
     const seconds = options.seconds ?? 5;
+    const spans: ReadSpan[] = [];
+    let bytes = 0;
     // Whole-file reads until the time is up: at most seconds x (1 GB/s / 16 MiB) of them.
     do {
+      const recorder = new SpanRecorder();
       await transferFile({ ...common, fileId: readHandle.fileId, op: 'read', pipeline: pipelineFor(profile, session.negotiated, 'read', PROBE_FILE_BYTES), recorder });
-    } while (recorder.elapsedMs < seconds * 1000);
+      const span = recorder.span();
+      if (span) spans.push(span);
+      bytes += recorder.bytes;
+    } while (performance.now() - started < seconds * 1000);
     await session.close(readHandle.fileId);
-    const elapsed = recorder.elapsedMs / 1000;
+    const elapsed = (performance.now() - started) / 1000;
     await scratch.remove();
     scratch = undefined;
-    return { mbps: (recorder.bytes * 8) / elapsed / 1e6, method: 'smb-read', direction: 'download', seconds: elapsed };
+    const steady = steadyReadRate(spans);
+    return { mbps: (steady ?? (bytes * 8) / elapsed) / 1e6, method: 'smb-read', direction: 'download', seconds: elapsed, ...(steady === undefined ? {} : { estimate: 'steady' as const }) };
   } finally {
     if (scratch) await scratch.remove({ timeoutMs: 5_000 }).catch(() => undefined);
     await session.end();
