@@ -230,7 +230,9 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
   const clientLabel = CLIENT_PROFILES[client].label;
   const lines = [
     ratesLine(`Your copies (${clientLabel})`, rates, (rate) => rate.yoursSeconds),
-    `${ratesLine('This path allows', rates, (rate) => rate.pathSeconds).replace(/\.$/, '')} — the line is ${formatRate(lineBitsPerSecond)}, ${formatDuration(rttMs)} round trip.`,
+    `${ratesLine('This path allows', rates, (rate) => rate.pathSeconds).replace(/\.$/, '')} — ${
+      report.crypto?.serverOnThisMachine ? `the share is on this machine: no network between, ${formatDuration(rttMs)} a round trip` : `the line is ${formatRate(lineBitsPerSecond)}, ${formatDuration(rttMs)} round trip`
+    }.`,
     limit.layer === 'none'
       ? limit.sentence
       : `What holds them back: ${limit.label}, costing ${formatDuration(limit.costSeconds * 1000)} on the ${limit.workload === 'file' ? 'large-file' : 'small-files'} ${limit.op}. ${limit.sentence}`,
