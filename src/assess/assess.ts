@@ -12,7 +12,8 @@ import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import type { Protection } from '../model/crypto-cost.js';
 import type { EngineStack } from '../model/diagnosis.js';
-import { asDrivenByPipefill, diagnoseCopy, hostsBound, serverOnThisMachine } from '../model/diagnosis.js';
+import type { DiagnoseInput } from '../model/diagnosis.js';
+import { asDrivenByPipefill, asHostsLimit, diagnoseCopy, hostsExpectation, serverOnThisMachine } from '../model/diagnosis.js';
 import type { Session } from '../model/in-flight.js';
 import { SINGLE_UNPROTECTED } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
@@ -27,6 +28,8 @@ import { recogniseServer } from '../model/server-recognition.js';
 import { parseHostPort, parseSharePath } from '../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
+import type { HostRates } from '../probe/host-rates.js';
+import { FAST_PATH_RTT_MS, measureHostRates } from '../probe/host-rates.js';
 import { credentialsFrom } from '../smb/session.js';
 import { pipefillVersion } from '../platform/package-root.js';
 import { measureCryptoRates } from '../smb/security/crypto-rates.js';
@@ -58,28 +61,31 @@ export function assessedProfiles(input: Pick<AssessInput, 'client' | 'compare' |
   return [...new Set([...compared, client, 'pipefill-max' as const])];
 }
 
+/** The hosts' own rates, measured by the calibration on a fast path (src/probe/host-rates.ts). */
+type HostRatesSeen = { readonly readBitsPerSecond: number; readonly writeBitsPerSecond: number } | undefined;
+
 /**
  * One copy against the model: expected is the generation's pattern on this
- * machine's TCP stack against the assumed server; the diagnosis reruns the
- * model with what the copy revealed (credits granted, the server's window)
- * and names the layer, or says the cause lies outside the model.
+ * machine's TCP stack against the assumed server, on the path as far as the
+ * hosts let it run (their measured rate in place of a faster line), and no
+ * faster than Pipefill's deepest pipeline moved the same data on the same
+ * hosts. The diagnosis reruns the model with what the copy revealed (credits
+ * granted, the server's window) and names the layer, or says the cause lies
+ * outside the model.
  */
-function finding(result: CopyTestResult, server: ServerProfile, link: Link, stack: EngineStack, warmSender: boolean, onThisMachine: boolean, reference?: CopyTestResult): Finding {
+function finding(result: CopyTestResult, server: ServerProfile, link: Link, stack: EngineStack, warmSender: boolean, onThisMachine: boolean, hostRates: HostRatesSeen, reference?: CopyTestResult): Finding {
   const client = asDrivenByPipefill(CLIENT_PROFILES[result.profile], stack);
   const workload = parseWorkload(result.workload);
   const session = { ...sessionOf(result), warmSender };
-  const modelled = predictTransfer(client, server, result.op, workload, link, session);
-  // No generation copies faster than Pipefill's deepest pipeline on the same hosts: where that took longer than the
-  // protocol limits allow, the hosts set the expectation (a LAN, a loopback share).
-  const referenceProtection = reference ? protectionOf(reference) : undefined;
-  const hosts = reference && referenceProtection ? hostsBound({ reference: { measuredSeconds: reference.seconds, protection: referenceProtection }, session, workload }, modelled.seconds) : undefined;
-  const expected = hosts ? { ...modelled, seconds: hosts.seconds, limitedBy: 'hosts' as const } : modelled;
-  const diagnosis = diagnoseCopy({
+  const hostRate = hostRates ? (result.op === 'read' ? hostRates.readBitsPerSecond : hostRates.writeBitsPerSecond) : undefined;
+  const hostBound = hostRate !== undefined && hostRate < link.bandwidthBitsPerSecond;
+  const pathLink = hostBound ? { ...link, bandwidthBitsPerSecond: hostRate } : link;
+  const input: DiagnoseInput = {
     client: CLIENT_PROFILES[result.profile],
     server,
     op: result.op,
     workload,
-    link,
+    link: pathLink,
     measuredSeconds: result.seconds,
     stack,
     session,
@@ -91,7 +97,11 @@ function finding(result: CopyTestResult, server: ServerProfile, link: Link, stac
       // A loopback share has no path to lose packets on: its retransmissions are the hosts' timers firing late, not loss.
       ...(result.tcp?.retransmittedFraction === undefined || onThisMachine ? {} : { retransmittedFraction: result.tcp.retransmittedFraction }),
     },
-  });
+  };
+  const modelled = predictTransfer(client, server, result.op, workload, pathLink, session);
+  const floor = hostsExpectation(input, modelled.seconds);
+  const expected = floor ? { seconds: floor.seconds, limitedBy: floor.layer } : { seconds: modelled.seconds, limitedBy: hostBound && modelled.limitedBy === 'bandwidth' ? ('hosts' as const) : modelled.limitedBy };
+  const diagnosis = hostBound && hostRate !== undefined ? asHostsLimit(diagnoseCopy(input), hostRate, link.bandwidthBitsPerSecond) : diagnoseCopy(input);
   return {
     profile: result.profile,
     op: result.op,
@@ -280,6 +290,16 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     if (recognised.profile) server = recognised.profile;
     serverSource = { kind: recognised.profile ? 'recognised' : 'assumed', evidence: recognised.evidence };
   }
+  // On a fast path the hosts, not the network, may set the pace: measure what they move on their own first.
+  let hostRates: HostRates | undefined;
+  if (probes.rtt.medianMs < FAST_PATH_RTT_MS) {
+    try {
+      hostRates = await inStep("the hosts' calibration", () => measureHostRates(share, credentials, signal ? { signal } : {}));
+    } catch (error) {
+      await copiesOpening.then((copies) => copies.close(), () => undefined);
+      throw error;
+    }
+  }
   const copies = await inStep('opening a session per generation', () => copiesOpening);
   try {
     const link = { bandwidthBitsPerSecond: probes.bandwidth.mbps * 1e6, rttMs: probes.rtt.medianMs };
@@ -415,7 +435,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     // these hosts take per byte (and, for a protected copy, what this CPU path costs without that protection).
     for (const result of copyTests) {
       const reference = copyTests.find((other) => other.profile === 'pipefill-max' && other !== result && other.op === result.op && other.workload === result.workload);
-      findings.push(finding(result, serverProfile, modelLink, stack, warmSender(result.workload), serverOnLoopback, reference));
+      findings.push(finding(result, serverProfile, modelLink, stack, warmSender(result.workload), serverOnLoopback, hostRates, reference));
     }
 
     // Signing on, signing off, the same copy: a path that misbehaves slows both; a protocol that costs slows one.
@@ -443,7 +463,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       ...(check ? { protectionCheck: check } : {}),
       options: { profiles: [...profiles], client, server, serverSource, quick, fileBytes: size.fileBytes, dirsetScale: size.dirsetScale, budgetSeconds, ...(budgetSeconds === null ? {} : { settleRule: SETTLE_RULE_TEXT }) },
       probes,
-      pathModel,
+      pathModel: { ...pathModel, ...(hostRates ? { hosts: { readBitsPerSecond: hostRates.readBitsPerSecond, writeBitsPerSecond: hostRates.writeBitsPerSecond } } : {}) },
       timing: { probeSeconds, setUpSeconds, copiesSeconds, checkSeconds: elapsed() - probeSeconds - setUpSeconds - copiesSeconds, totalSeconds: elapsed() },
       copyTests,
       diagnosis: { headline: '', findings },

@@ -123,7 +123,15 @@ export const ReportSchema = z.object({
    * short read is paced by the hosts and reads low). Absent in older reports:
    * the probe's figures were used as they are.
    */
-  pathModel: z.object({ bandwidthBitsPerSecond: z.number().positive(), rttMs: z.number().positive(), bandwidthFrom: z.enum(['probe', 'copy']) }).optional(),
+  pathModel: z
+    .object({
+      bandwidthBitsPerSecond: z.number().positive(),
+      rttMs: z.number().positive(),
+      bandwidthFrom: z.enum(['probe', 'copy']),
+      /** On a fast path: what the two machines moved on their own, each way (src/probe/host-rates.ts). */
+      hosts: z.object({ readBitsPerSecond: z.number().positive(), writeBitsPerSecond: z.number().positive() }).optional(),
+    })
+    .optional(),
   /** Where the run's time went, seconds from its start (budgeted runs keep to options.budgetSeconds, clean-up after the report included in its reserve). */
   timing: z.object({ probeSeconds: z.number(), setUpSeconds: z.number(), copiesSeconds: z.number(), checkSeconds: z.number(), totalSeconds: z.number() }).optional(),
   copyTests: z.array(CopyTestResultSchema),

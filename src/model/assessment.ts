@@ -81,7 +81,7 @@ export interface Comparison {
 /** Within these bounds of expected/measured, the copy went as the model expects. */
 const AS_EXPECTED = { low: 0.7, high: 1.4 };
 
-export function compareWithModel(measuredSeconds: number, expected: Prediction): Comparison {
+export function compareWithModel(measuredSeconds: number, expected: Pick<Prediction, 'seconds'>): Comparison {
   const efficiency = expected.seconds / measuredSeconds;
   const verdict: Verdict = efficiency < AS_EXPECTED.low ? 'slower-than-expected' : efficiency > AS_EXPECTED.high ? 'faster-than-expected' : 'as-expected';
   return { efficiency, verdict };

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClientProfileId, Op } from './client-profiles.js';
 import { CLIENT_PROFILES, KIB, MIB } from './client-profiles.js';
 import type { EngineStack, Observations } from './diagnosis.js';
-import { asDrivenByPipefill, diagnoseCopy, serverAsSeen } from './diagnosis.js';
+import { asDrivenByPipefill, asHostsLimit, diagnoseCopy, hostsExpectation, serverAsSeen } from './diagnosis.js';
 import type { Link } from './link.js';
 import { predictTransfer } from './predict.js';
 import type { ServerProfile } from './server-profiles.js';
@@ -150,5 +150,30 @@ describe('a CPU-paced signed copy beside an unsigned reference of the same data'
     expect(diagnosis.limitedBy).toBe('signing');
     expect(diagnosis.explainedSeconds).toBeGreaterThan(2 * pass);
     expect(diagnosis.explainedSeconds).toBeLessThan(0.0075);
+  });
+});
+
+describe('the hosts in the diagnosis', () => {
+  const lan: Link = { bandwidthBitsPerSecond: 10e9, rttMs: 0.3 };
+  const base = { client: CLIENT_PROFILES['win10-smb3'], server: samba, op: 'read' as const, workload: file, link: lan, stack, observations: {} };
+
+  it("takes Pipefill's own copy of the same data as the least a generation can take where it is slower than the protocol limits", () => {
+    const model = predictTransfer(asDrivenByPipefill(CLIENT_PROFILES['win10-smb3'], stack), samba, 'read', file, lan).seconds;
+    const reference = { measuredSeconds: 4 * model, protection: { kind: 'none' as const } };
+    expect(hostsExpectation({ ...base, measuredSeconds: 5 * model, reference }, model)).toEqual({ seconds: 4 * model, layer: 'hosts' });
+    // A reference quicker than the model says nothing of the hosts.
+    expect(hostsExpectation({ ...base, measuredSeconds: model, reference: { ...reference, measuredSeconds: model / 2 } }, model)).toBeUndefined();
+    // A copy within 1.4x of that reference is the hosts', with their rate named.
+    const diagnosis = diagnoseCopy({ ...base, measuredSeconds: 5 * model, reference });
+    expect(diagnosis.limitedBy).toBe('hosts');
+    expect(diagnosis.why).toMatch(/^The two machines are the limit: Pipefill's best pipeline moved the same data on this share at/);
+  });
+
+  it('names the hosts, with their measured rate, where a diagnosis on their rate names the line', () => {
+    const onLine = { limitedBy: 'bandwidth' as const, explainedSeconds: 1, measuredBitsPerSecond: 2e9, inFlightBytes: 1, sentence: 'Measured 2 Gb/s. Every layer keeps the BDP.', why: 'Every layer keeps the BDP.' };
+    const hosts = asHostsLimit(onLine, 2.2e9, 10e9);
+    expect(hosts.limitedBy).toBe('hosts');
+    expect(hosts.sentence).toBe('Measured 2 Gb/s. The two machines are the limit: measured on their own (a calibration copy in a scratch folder), they move 2.2 Gb/s this way, below the 10 Gb/s the network carries.');
+    expect(asHostsLimit({ ...onLine, limitedBy: 'credits' }, 2.2e9, 10e9).limitedBy).toBe('credits');
   });
 });

@@ -230,6 +230,34 @@ export function hostsBound(input: Pick<DiagnoseInput, 'reference' | 'session' | 
   return { seconds: reference.measuredSeconds, bitsPerSecond: (input.workload.totalBytes * 8) / reference.measuredSeconds };
 }
 
+/**
+ * What the hosts let a copy take at least, where that is more than the
+ * protocol limits: Pipefill's own copy of the same data with the same
+ * protection (hostsBound), or, where this copy is protected and that one is
+ * not, that copy plus this protection's cost on these CPUs
+ * (cpuBoundByProtection). The layer says which.
+ */
+export function hostsExpectation(input: DiagnoseInput, modelSeconds: number): { seconds: number; layer: 'hosts' | 'signing' | 'encryption' } | undefined {
+  const same = hostsBound(input, modelSeconds);
+  if (same) return { seconds: same.seconds, layer: 'hosts' };
+  const protection = input.session?.protection;
+  const cpu = input.stack.crypto && protection && protection.kind !== 'none' ? cpuBoundByProtection(input, input.stack.crypto) : undefined;
+  if (cpu !== undefined && protection && protection.kind !== 'none' && cpu > modelSeconds) return { seconds: cpu, layer: protection.kind };
+  return undefined;
+}
+
+/**
+ * A diagnosis made on a path whose rate was the hosts' measured one (a LAN,
+ * loopback): where it names the line, it is the hosts that limit, and it says
+ * so with their rate.
+ */
+export function asHostsLimit(diagnosis: Diagnosis, hostBitsPerSecond: number, lineBitsPerSecond: number): Diagnosis {
+  if (diagnosis.limitedBy !== 'bandwidth') return diagnosis;
+  const cause = `The two machines are the limit: measured on their own (a calibration copy in a scratch folder), they move ${formatRate(hostBitsPerSecond)} this way, below the ${formatRate(lineBitsPerSecond)} the network carries.`;
+  const measured = diagnosis.sentence.slice(0, Math.max(0, diagnosis.sentence.indexOf(diagnosis.why)));
+  return { ...diagnosis, limitedBy: 'hosts', why: cause, sentence: `${measured}${cause}` };
+}
+
 /** measured / explained within these bounds: the explained layer accounts for the copy (as compareWithModel's 0.7..1.4 efficiency). */
 const EXPLAINED = { low: 1 / 1.4, high: 1 / 0.7 };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PipefillError } from '../model/errors.js';
 import type { ReadSpan } from './bandwidth.js';
-import { parseIperfJson, steadyRate, steadyReadRate } from './bandwidth.js';
+import { ArrivalLog, parseIperfJson, steadyRate, steadyReadRate } from './bandwidth.js';
 
 describe('parseIperfJson', () => {
   it('reads the received rate, retransmits and congestion control', () => {
@@ -72,12 +72,24 @@ describe('the SMB read fallback: the rate between first and last replies', () =>
     expect(steadyReadRate(spans)).toBeCloseTo(100e6, -3);
   });
 
-  it('reads a single read by its second half, past the ramp', () => {
-    expect(steadyReadRate([{ firstMs: 0, lastMs: 2000, firstBytes: 65536, bytes: 20e6, secondHalfBytes: 12.5e6 }])).toBeCloseTo(100e6, -3);
+  it('takes a single read whole, from its first reply to its last', () => {
+    expect(steadyReadRate([{ firstMs: 0, lastMs: 1600, firstBytes: 1e6, bytes: 21e6 }])).toBeCloseTo(100e6, -3);
   });
 
   it('says nothing where the spans say nothing', () => {
     expect(steadyReadRate([])).toBeUndefined();
     expect(steadyReadRate([{ firstMs: 5, lastMs: 5, firstBytes: 10, bytes: 10 }])).toBeUndefined();
+  });
+});
+
+describe('two readers: the stream of replies from a moment on', () => {
+  it('reads the rate from the first reply after that moment to the last, leaving the first reply out', () => {
+    const log = new ArrivalLog();
+    // Before the moment, the ramp; after it, a 4 MiB reply every 216 ms (155 Mb/s), the first of them held up 100 ms in the process.
+    log.add(100, 4 * 1048576);
+    for (let i = 0; i < 10; i++) log.add(1000 + 100 + i * 216, 4 * 1048576);
+    expect(log.rateSince(900)).toBeCloseTo((9 * 4 * 1048576 * 8) / (9 * 0.216), -3);
+    expect(log.bytes).toBe(11 * 4 * 1048576);
+    expect(new ArrivalLog().rateSince(0)).toBeUndefined();
   });
 });

@@ -219,56 +219,87 @@ export interface SmbReadOptions {
 /** The file read again and again; big enough that a read is mostly data, small enough to write quickly. */
 const PROBE_FILE_BYTES = 16 * MIB;
 
-/** One whole-file read of the probe: when its first and last replies arrived (ms), and their payload. */
+/** One whole-file read of the probe: when its first and last replies were taken in (ms), and their payload. */
 export interface ReadSpan {
   readonly firstMs: number;
   readonly lastMs: number;
   readonly firstBytes: number;
   readonly bytes: number;
-  /** Replies that arrived after the span's midpoint, and their payload: the read's second half. */
-  readonly secondHalfBytes?: number;
 }
 
 /**
  * The payload rate a copy can reach, from the probe's reads: what arrived
- * between each read's first and last reply, over that time. The first read
- * is TCP's ramp and is left out where later reads exist; the gap between two
- * reads (one round trip: the last reply, then the next read's first request)
- * is the probe's own pacing, not the path's, and a mean over the whole run
- * counted it (a 100 Mb/s, 40 ms link read 87 Mb/s where one copy then moved
- * 92.5). With a single read, its second half, past the ramp, gives the rate.
- * Undefined when nothing can be read from the spans.
+ * after each read's first reply up to its last, over that time. The first
+ * read is TCP's ramp and is left out where later reads exist; the gap between
+ * two reads (one round trip: the last reply, then the next read's first
+ * request) is the probe's own pacing, not the path's, and a mean over the
+ * whole run counted it (a 100 Mb/s, 40 ms link read 87 Mb/s where one copy
+ * then moved 92.5). A single read (a slow link, where one read fills the
+ * seconds given) is taken whole: its ramp is short beside it. Only a read's
+ * ends are used: replies that wait in the socket buffer while the process is
+ * busy are taken in late and in a bunch, which shifts bytes within a read
+ * (a rate over its second half read a 40 Mb/s line as 51) but never moves
+ * its last reply earlier. Undefined when nothing can be read from the spans.
  */
 export function steadyReadRate(spans: readonly ReadSpan[]): number | undefined {
-  const later = spans.slice(1).filter((span) => span.lastMs > span.firstMs);
-  if (later.length > 0) {
-    const bytes = later.reduce((sum, span) => sum + span.bytes - span.firstBytes, 0);
-    const ms = later.reduce((sum, span) => sum + span.lastMs - span.firstMs, 0);
-    return ms > 0 && bytes > 0 ? (bytes * 8) / (ms / 1000) : undefined;
-  }
-  const only = spans[0];
-  if (!only || !(only.lastMs > only.firstMs) || !(only.secondHalfBytes && only.secondHalfBytes > 0)) return undefined;
-  return (only.secondHalfBytes * 8) / ((only.lastMs - only.firstMs) / 2 / 1000);
+  const usable = spans.filter((span) => span.lastMs > span.firstMs && span.bytes > span.firstBytes);
+  const steady = spans.length > 1 ? usable.filter((span) => span !== spans[0]) : usable;
+  if (steady.length === 0) return undefined;
+  const bytes = steady.reduce((sum, span) => sum + span.bytes - span.firstBytes, 0);
+  const ms = steady.reduce((sum, span) => sum + span.lastMs - span.firstMs, 0);
+  return (bytes * 8) / (ms / 1000);
 }
 
-/** A timeline that also keeps each reply's arrival, so a read's span and its second half can be read off (steadyReadRate). */
-class SpanRecorder extends TimelineRecorder {
-  private readonly arrivals: { ms: number; bytes: number }[] = [];
+/** Every reply's arrival, across readers: the rate of a stream of reads that keeps the path busy (rateSince). */
+export class ArrivalLog {
+  private readonly arrivals: { readonly ms: number; readonly bytes: number }[] = [];
+
+  add(ms: number, bytes: number): void {
+    this.arrivals.push({ ms, bytes });
+  }
+
+  get bytes(): number {
+    return this.arrivals.reduce((sum, arrival) => sum + arrival.bytes, 0);
+  }
+
+  /**
+   * Bits per second from the first reply after `fromMs` (its own bytes left
+   * out: they may have waited) to the last one; undefined with fewer than two.
+   */
+  rateSince(fromMs: number): number | undefined {
+    const after = this.arrivals.filter((arrival) => arrival.ms > fromMs);
+    const [first] = after;
+    const last = after[after.length - 1];
+    if (!first || !last || after.length < 2 || !(last.ms > first.ms)) return undefined;
+    const bytes = after.slice(1).reduce((sum, arrival) => sum + arrival.bytes, 0);
+    return (bytes * 8) / ((last.ms - first.ms) / 1000);
+  }
+}
+
+/** A timeline that also keeps when its first and last replies were taken in, so a transfer's span can be read off (steadyReadRate). */
+export class SpanRecorder extends TimelineRecorder {
+  private first: { ms: number; bytes: number } | undefined;
+  private lastMs = 0;
+
+  constructor(private readonly log?: ArrivalLog) {
+    super();
+  }
 
   override record(bytes: number): void {
     super.record(bytes);
-    this.arrivals.push({ ms: performance.now(), bytes });
+    const now = performance.now();
+    this.first ??= { ms: now, bytes };
+    this.lastMs = now;
+    this.log?.add(now, bytes);
   }
 
   span(): ReadSpan | undefined {
-    const first = this.arrivals[0];
-    const last = this.arrivals[this.arrivals.length - 1];
-    if (!first || !last) return undefined;
-    const middle = (first.ms + last.ms) / 2;
-    const secondHalfBytes = this.arrivals.filter((arrival) => arrival.ms > middle).reduce((sum, arrival) => sum + arrival.bytes, 0);
-    return { firstMs: first.ms, lastMs: last.ms, firstBytes: first.bytes, bytes: this.bytes, secondHalfBytes };
+    return this.first ? { firstMs: this.first.ms, lastMs: this.lastMs, firstBytes: this.first.bytes, bytes: this.bytes } : undefined;
   }
 }
+
+/** A first read that ends within this leaves the path idle too often between reads: a second reader joins (smbReadBandwidth). */
+const SECOND_READER_WITHIN_MS = 1_000;
 
 /**
  * Reads one scratch file over and over with Pipefill's deepest pipeline for
@@ -293,22 +324,39 @@ export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCreden
     const readHandle = await session.create({ path, access: Access.readData, disposition: Disposition.open, options: CreateOption.nonDirectory });
     const started = performance.now();
     const seconds = options.seconds ?? 5;
+    // The whole file asked for at once: the path is what is measured, so no pipeline of a guessed depth may hold the
+    // reads back (four 4 MiB requests read a 622 Mb/s, 150 ms link, 11.7 MB in flight, as 400-490 Mb/s).
+    // The server's credits still bound what is outstanding, as they bound every copy.
+    const sized = pipelineFor(profile, session.negotiated, 'read', PROBE_FILE_BYTES);
+    const wholeFile = { ...sized, depth: Math.max(sized.depth, Math.ceil(PROBE_FILE_BYTES / sized.chunkBytes)) };
     const spans: ReadSpan[] = [];
-    let bytes = 0;
-    // Whole-file reads until the time is up: at most seconds x (1 GB/s / 16 MiB) of them.
-    do {
-      const recorder = new SpanRecorder();
-      await transferFile({ ...common, fileId: readHandle.fileId, op: 'read', pipeline: pipelineFor(profile, session.negotiated, 'read', PROBE_FILE_BYTES), recorder });
-      const span = recorder.span();
-      if (span) spans.push(span);
-      bytes += recorder.bytes;
-    } while (performance.now() - started < seconds * 1000);
+    const stream = new ArrivalLog();
+    let streamFrom: number | undefined;
+    // Whole-file reads until the time is up: at most seconds x (1 GB/s / 16 MiB) of them per reader.
+    const reader = async () => {
+      do {
+        const recorder = new SpanRecorder(stream);
+        await transferFile({ ...common, fileId: readHandle.fileId, op: 'read', pipeline: wholeFile, recorder });
+        const span = recorder.span();
+        if (span) spans.push(span);
+      } while (performance.now() - started < seconds * 1000);
+    };
+    const first = reader();
+    await Promise.race([first, new Promise((resolve) => setTimeout(resolve, SECOND_READER_WITHIN_MS))]);
+    // A read that ends within a second leaves the path idle a round trip in every few: a second reader keeps it busy
+    // (one TCP connection, its window open), and the rate is then read over the stream from that moment on.
+    let second: Promise<void> | undefined;
+    if (spans.length > 0 && performance.now() - started < seconds * 1000) {
+      streamFrom = performance.now();
+      second = reader();
+    }
+    await Promise.all([first, second]);
     await session.close(readHandle.fileId);
     const elapsed = (performance.now() - started) / 1000;
     await scratch.remove();
     scratch = undefined;
-    const steady = steadyReadRate(spans);
-    return { mbps: (steady ?? (bytes * 8) / elapsed) / 1e6, method: 'smb-read', direction: 'download', seconds: elapsed, ...(steady === undefined ? {} : { estimate: 'steady' as const }) };
+    const steady = streamFrom === undefined ? steadyReadRate(spans) : stream.rateSince(streamFrom);
+    return { mbps: (steady ?? (stream.bytes * 8) / elapsed) / 1e6, method: 'smb-read', direction: 'download', seconds: elapsed, ...(steady === undefined ? {} : { estimate: 'steady' as const }) };
   } finally {
     if (scratch) await scratch.remove({ timeoutMs: 5_000 }).catch(() => undefined);
     await session.end();

@@ -95,7 +95,7 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
       </section>
       <section className="panel">
         <h3>Measured and expected</h3>
-        <table>
+        <table data-testid="measured-table">
           <thead>
             <tr>
               <th>Test</th>
