@@ -85,11 +85,12 @@ describe('the SMB read fallback: the rate between first and last replies', () =>
 describe('two readers: the stream of replies from a moment on', () => {
   it('reads the rate from the first reply after that moment to the last, leaving the first reply out', () => {
     const log = new ArrivalLog();
-    // Before the moment, the ramp; after it, a 4 MiB reply every 216 ms (155 Mb/s), the first of them held up 100 ms in the process.
-    log.add(100, 4 * 1048576);
-    for (let i = 0; i < 10; i++) log.add(1000 + 100 + i * 216, 4 * 1048576);
-    expect(log.rateSince(900)).toBeCloseTo((9 * 4 * 1048576 * 8) / (9 * 0.216), -3);
-    expect(log.bytes).toBe(11 * 4 * 1048576);
+    const reply = 4 * 1048576;
+    // Before the moment, the ramp; after it, a 4 MiB reply every 216 ms (155 Mb/s).
+    log.add(100, reply);
+    for (let i = 0; i < 10; i++) log.add(1000 + i * 216, reply);
+    expect(log.rateSince(900)).toBeCloseTo((9 * reply * 8) / (9 * 0.216), -3);
+    expect(log.bytes).toBe(11 * reply);
     expect(new ArrivalLog().rateSince(0)).toBeUndefined();
   });
 });
