@@ -88,8 +88,9 @@ export class ScratchFolder {
  * without saying so (smbd lists a symlinked folder as a plain folder).
  */
 const LAYOUT: readonly { readonly directories: RegExp; readonly files: RegExp }[] = [
-  // A copy's root: `source`/`target`, or an assessment's `source-file`, `target-3`...; a capacity run's `capacity`.
-  { directories: /^((source|target)(-[a-z0-9]{1,16})?|capacity)$/, files: /^(\.lease|bandwidth-probe\.bin)$/ },
+  // A copy's root: `source`/`target`, or an assessment's `source-file`, `target-3`...; a capacity run's `capacity`;
+  // the lease, the probe's file and the hosts' calibration files (src/probe/host-rates.ts).
+  { directories: /^((source|target)(-[a-z0-9]{1,16})?|capacity)$/, files: /^(\.lease|bandwidth-probe\.bin|calibration-[12]\.bin)$/ },
   // In a capacity run's folder: each simulated person's file and the small file the latency samples open.
   { directories: /^dir\d{2}$/, files: /^(pipefill-test\.bin|user-\d{2}\.bin|latency\.bin)$/ },
   { directories: /^(?!)/, files: /^file\d{3}\.[a-z0-9]{1,5}$/ },
