@@ -109,7 +109,7 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     await page.getByTestId('headline').waitFor();
     await expect(page.getByTestId('headline').textContent()).resolves.toMatch(/^Your copies \(Windows 11 24H2.*?\): a large file writes at [\d.]+ [KMG]B\/s/);
     await expect(page.getByTestId('verdict').textContent()).resolves.toMatch(/This path allows: .*Server: Samba .*recognised from its NTLM challenge/);
-    await expect(page.getByTestId('verdict-fix').textContent()).resolves.toMatch(/^(Change .+: then .+ takes .+ instead of .+\.|Nothing .+|No setting .+)$/);
+    await expect(page.getByTestId('verdict-fix').textContent()).resolves.toMatch(/^(Set .+: then .+ takes .+ instead of .+\.|Nothing .+|No setting .+)$/);
     await page.getByTestId('what-to-change').waitFor();
     const charts = await chartPointCounts(page);
     expect(charts['chart-measured']).toBeGreaterThan(0);

@@ -47,11 +47,14 @@ export type RecommendApiInput = z.infer<typeof RecommendApiInputSchema>;
 /**
  * What a report's copies revealed: the most credits any copy was allowed (a
  * copy that asked for few shows nothing of the server's ceiling, so the
- * deepest one speaks for the server), and the server's window where writes
- * waited on it.
+ * deepest one speaks for the server; for one client's advice, that client's
+ * own copies), and the server's window where writes waited on it.
  */
-export function observationsFromReport(report: Report): Observations {
-  const credits = report.copyTests.map((test) => test.negotiated.creditsGrantedMax).filter((n) => n > 0);
+export function observationsFromReport(report: Report, client?: ClientProfileId): Observations {
+  // For a client's recommendations, what the server granted that client: a server holding it to 16 credits may grant
+  // Pipefill's deeper pipeline more, and the client's copies are what the advice is for.
+  const own = client === undefined ? [] : report.copyTests.filter((test) => test.profile === client);
+  const credits = (own.length > 0 ? own : report.copyTests).map((test) => test.negotiated.creditsGrantedMax).filter((n) => n > 0);
   const held = report.copyTests.filter((test) => test.op === 'write' && test.tcp?.peerWindowBytes !== undefined).sort((a, b) => (b.tcp?.peerWindowLimitedFraction ?? 0) - (a.tcp?.peerWindowLimitedFraction ?? 0))[0];
   return {
     ...(report.copyTests.some((test) => test.negotiated.signingRequiredBy === 'server') ? { signingRequired: true } : {}),
@@ -98,7 +101,7 @@ export function recommendFromInput(input: RecommendApiInput): RecommendResult {
     client,
     server,
     ...(input.current ? { current: input.current } : {}),
-    ...(input.report ? { observations: observationsFromReport(input.report) } : {}),
+    ...(input.report ? { observations: observationsFromReport(input.report, client) } : {}),
     ...(input.security === undefined ? {} : { security: input.security }),
     ...(input.channels === undefined ? {} : { channels: input.channels }),
   };

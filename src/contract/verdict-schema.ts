@@ -69,6 +69,8 @@ export const VerdictSchema = z.object({
     costSeconds: z.number().nonnegative(),
   }),
   fix: VerdictFixSchema,
+  /** The next change, for the costliest copy another layer holds back (absent: none worth naming). */
+  next: VerdictFixSchema.optional(),
   /** The client's copies, the costliest first: seconds lost against the path's best, and why. */
   ranked: z
     .array(

@@ -40,7 +40,7 @@ describe('the verdict', () => {
     // The measured 6.48 s, scaled by what the model says the change does to that test.
     expect(fix.beforeSeconds).toBeCloseTo(6.48, 1);
     expect(fix.afterSeconds / fix.beforeSeconds).toBeCloseTo((effect?.after ?? 0) / (effect?.before ?? 1), 6);
-    expect(fix.sentence).toMatch(/^Change .+ from .+ to .+: then writing these \d+ small files takes .+ instead of 6\.\d+ s\.$/);
+    expect(fix.sentence).toMatch(/^Set .+ to .+: then writing these \d+ small files takes .+ instead of 6\.\d+ s\.$/);
   });
 
   it('says there is nothing to fix when the client runs as fast as the path allows', () => {
@@ -58,5 +58,20 @@ describe('the verdict', () => {
     expect(assumed.lines.at(-1)).toMatch(/^Server: Samba .*\(the profile the run used\)\.$/);
     const recognised = verdictOf({ ...report, options: { ...report.options, serverSource: { kind: 'recognised', evidence: 'its NTLM challenge (version 6.1, build 0), as Samba writes it' } } });
     expect(recognised.lines.at(-1)).toMatch(/\(recognised from its NTLM challenge \(version 6\.1, build 0\), as Samba writes it\)\.$/);
+  });
+});
+
+describe('the verdict on a server that holds its credits back (lab: 100 Mb/s, 40 ms, smb2 max credits = 16)', () => {
+  const report = fixture('lab-100mbit-40ms-credits16');
+
+  it('names the credits and the server setting that lifts them, with the time it saves on a 1 GB file', () => {
+    const verdict = buildVerdict(report, recommendFromInput({ report }));
+    expect(verdict.client).toBe('win11-24h2');
+    expect(verdict.server.source.kind).toBe('recognised');
+    // The small files lose most (round trips); the file copies are held by the 16 credits the server granted the client.
+    expect(verdict.ranked.find((copy) => copy.workload === 'file' && copy.op === 'write')?.layer).toBe('credits');
+    expect(verdict.next).toMatchObject({ kind: 'change', platform: 'samba', knob: 'smb2 max credits' });
+    expect(verdict.lines).toContainEqual(expect.stringMatching(/^Next, SMB credits cost the large-file write [\d.]+ s: set smb2 max credits to \d+ on the Samba server: then writing a 1 GB file takes .+ instead of .+\.$/));
+    expect(verdict.lines.length).toBeLessThanOrEqual(6);
   });
 });

@@ -173,9 +173,33 @@ function fixFor(worst: Pair | undefined, advice: RecommendResult | undefined, as
     example,
     beforeSeconds,
     afterSeconds,
-    sentence: `Change ${recommendation.knob} from ${valueText(recommendation.current)} to ${valueText(recommendation.value)} ${where}: then ${example} takes ${formatDuration(afterSeconds * 1000)} instead of ${formatDuration(beforeSeconds * 1000)}.`,
+    // "Set ... to": the value now may be a default assumed, not read (a server's credits show in what it granted, in the report).
+    sentence: `Set ${recommendation.knob} to ${valueText(recommendation.value)} ${where}: then ${example} takes ${formatDuration(afterSeconds * 1000)} instead of ${formatDuration(beforeSeconds * 1000)}.`,
   };
 }
+
+/** A server profile's name without its settings: what the person knows it as (the settings seen are in the report). */
+const familyOf = (label: string) => label.split(' (')[0] ?? label;
+
+/**
+ * The next change worth making: the costliest remaining copy that another
+ * layer holds back (credits behind a file copy, where round trips hold the
+ * small files), with a change other than the first, and worth at least a
+ * tenth of that copy's time. Undefined when there is none.
+ */
+function nextChange(rest: readonly Pair[], advice: RecommendResult | undefined, worst: Pair | undefined, first: Extract<VerdictFix, { kind: 'change' }>): Extract<VerdictFix, { kind: 'change' }> | undefined {
+  for (const pair of rest) {
+    if (!worst || pair.yours.limitedBy === worst.yours.limitedBy || pair.costSeconds < NEXT_WORTH * pair.yours.measuredSeconds) continue;
+    const others = advice ? { ...advice, recommendations: advice.recommendations.filter((recommendation) => recommendation.knob !== first.knob) } : undefined;
+    const fix = fixFor(pair, others, false, undefined);
+    if (fix.kind !== 'change') continue;
+    return { ...fix, sentence: `Next, ${LAYER_LABELS[pair.yours.limitedBy]} cost the ${pair.kind === 'file' ? 'large-file' : 'small-files'} ${pair.op} ${formatDuration(pair.costSeconds * 1000)}: ${fix.sentence.charAt(0).toLowerCase()}${fix.sentence.slice(1)}` };
+  }
+  return undefined;
+}
+
+/** A second change is named only where its copy lost at least this share of its time. */
+const NEXT_WORTH = 0.1;
 
 function ratesLine(label: string, rates: readonly VerdictRate[], pick: (rate: VerdictRate) => number | undefined): string {
   const parts: string[] = [];
@@ -227,6 +251,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
           costSeconds: worst?.costSeconds ?? 0,
         };
   const fix = fixFor(worst, advice, asFast, pathLimit);
+  const next = fix.kind === 'change' ? nextChange(ranked.slice(1), advice, worst, fix) : undefined;
   const clientLabel = CLIENT_PROFILES[client].label;
   const lines = [
     ratesLine(`Your copies (${clientLabel})`, rates, (rate) => rate.yoursSeconds),
@@ -237,7 +262,8 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
       ? limit.sentence
       : `What holds them back: ${limit.label}, costing ${formatDuration(limit.costSeconds * 1000)} on the ${limit.workload === 'file' ? 'large-file' : 'small-files'} ${limit.op}. ${limit.sentence}`,
     fix.sentence,
-    `Server: ${server.label} (${serverSourceText(source)}).`,
+    ...(next ? [next.sentence] : []),
+    `Server: ${familyOf(server.label)} (${serverSourceText(source)}).`,
   ];
   return {
     client,
@@ -248,6 +274,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
     rttMs,
     limit,
     fix,
+    ...(next ? { next } : {}),
     ranked: ranked.map((pair) => ({ op: pair.op, workload: pair.kind, costSeconds: pair.costSeconds, layer: pair.yours.limitedBy, sentence: causeOf(pair.yours) })),
     lines,
   };

@@ -19,7 +19,8 @@ const WORKLOADS = { file: 'Large file', 'small-files': 'Many small files' } as c
 
 export function VerdictPanel({ verdict, advice, summary }: VerdictPanelProps) {
   const [copied, setCopied] = useState<'copied' | 'shown' | undefined>();
-  const [yours, path, limit, fix, server] = verdict.lines;
+  const [yours, path, limit, fix] = verdict.lines;
+  const server = verdict.lines.at(-1);
   const copy = () => {
     // 127.0.0.1 is a secure context, so the clipboard is there; where a browser refuses, the text is shown to copy by hand.
     navigator.clipboard.writeText(summary).then(
@@ -44,6 +45,16 @@ export function VerdictPanel({ verdict, advice, summary }: VerdictPanelProps) {
           <p className="hint">
             Command: <code>{verdict.fix.command}</code>
           </p>
+        )}
+        {verdict.next?.kind === 'change' && (
+          <>
+            <p className="verdict-fix" data-testid="verdict-next">
+              {verdict.next.sentence}
+            </p>
+            <p className="hint">
+              Command: <code>{verdict.next.command}</code>
+            </p>
+          </>
         )}
         <p className="hint">{server}</p>
         <table>
