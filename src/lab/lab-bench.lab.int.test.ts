@@ -23,6 +23,21 @@ const BENCH: LabBenchOptions = {
   throughputSeconds: 1,
 };
 
+/** A bench run's copy cells, each held within 15% of the model (the promise every copy keeps). */
+function holdBenchCells(experiment: string, options: LabBenchOptions, nameCongestion = false) {
+  return holdBounds(experiment, async () => {
+    const [link] = await runLabBench(options);
+    return (link?.cells ?? []).map((cell) => ({
+      cell: `${cell.profile} ${cell.op} ${cell.bytes / 1048576} MiB${nameCongestion ? ` (${link?.congestion ?? '?'} branch)` : ''}`,
+      measured: cell.measuredSeconds,
+      model: cell.predictedSeconds,
+      unit: 's',
+      bound: 'within 15% of the measured',
+      holds: withinRelative(cell.measuredSeconds, cell.predictedSeconds, 0.15, 'measured'),
+    }));
+  });
+}
+
 describe.skipIf(!canRunLab)('lab bench', () => {
   it('measures iperf3, smbclient and copy tests across one emulated link, beside the model', async () => {
     expect(built, 'dist/ must be built (npm run test:lab builds it first)').toBe(true);
@@ -50,36 +65,14 @@ describe.skipIf(!canRunLab)('lab bench', () => {
   // The bench's cells held to the model as every copy is (15%): `lab bench` is what a person
   // runs to see the model against their own links, so its cells keep the same promise.
   it("holds every copy cell within 15% of the model's time", async () => {
-    const verdicts = await holdBounds('lab bench 52 Mb/s, 20 ms', async () => {
-      const [link] = await runLabBench(BENCH);
-      return (link?.cells ?? []).map((cell) => ({
-        cell: `${cell.profile} ${cell.op} ${cell.bytes / 1048576} MiB`,
-        measured: cell.measuredSeconds,
-        model: cell.predictedSeconds,
-        unit: 's',
-        bound: 'within 15% of the measured',
-        holds: withinRelative(cell.measuredSeconds, cell.predictedSeconds, 0.15, 'measured'),
-      }));
-    });
-    expect(failures(verdicts)).toEqual([]);
+    expect(failures(await holdBenchCells('lab bench 52 Mb/s, 20 ms', BENCH))).toEqual([]);
   }, 600_000);
 
   // One request at a time, read and written, with the branch's BBR and the datacenter's CUBIC (issue 34:
   // at 100 Mb/s / 60 ms XP's read was modelled 42% long, as if the server restarted like a BBR sender).
   it("holds XP's one-request-at-a-time copies within 15% on a BBR branch", async () => {
     const xp: LabBenchOptions = { ...BENCH, links: [{ label: '80mbit/50ms', link: { bandwidthBitsPerSecond: 80e6, rttMs: 50 } }], profiles: ['xp-smb1'] };
-    const verdicts = await holdBounds('lab bench XP 80 Mb/s, 50 ms', async () => {
-      const [link] = await runLabBench(xp);
-      return (link?.cells ?? []).map((cell) => ({
-        cell: `${cell.profile} ${cell.op} ${cell.bytes / 1048576} MiB (${link?.congestion ?? '?'} branch)`,
-        measured: cell.measuredSeconds,
-        model: cell.predictedSeconds,
-        unit: 's',
-        bound: 'within 15% of the measured',
-        holds: withinRelative(cell.measuredSeconds, cell.predictedSeconds, 0.15, 'measured'),
-      }));
-    });
-    expect(failures(verdicts)).toEqual([]);
+    expect(failures(await holdBenchCells('lab bench XP 80 Mb/s, 50 ms', xp, true))).toEqual([]);
   }, 600_000);
 
   it('leaves no lab behind', async () => {
