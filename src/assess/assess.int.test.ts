@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { parseSharePath } from '../model/share-path.js';
 import { assess } from './assess.js';
 import { AssessmentCopies, readBackKey } from './copy-run.js';
+import { formatReport } from '../cli/commands/assess.js';
+import { reportHtml } from '../report/html.js';
 
 /** Changes one byte, in place on the server's disk, of the one test file under the share's scratch folder. */
 function flipByteOnServer(sharePath: string, offset: number): void {
@@ -60,6 +62,23 @@ describe('assess on loopback', () => {
     expect(report.diagnosis.headline.length).toBeGreaterThan(20);
     expect(JSON.stringify(report)).not.toContain(server.credentials.password);
     expect([...steps]).toEqual(expect.arrayContaining(['probe', 'xp-smb1', 'pipefill-max']));
+    expect(server.shareContents()).toEqual([]);
+  }, 120_000);
+
+  it('by default: the verdict for Windows 11 24H2 beside the best pipeline, the server recognised, the hosts measured, the answer first', async () => {
+    const report = await assess({ share: input().share, ...server.credentials, quick: true });
+    expect(report.options.profiles).toEqual(['win11-24h2', 'pipefill-max']);
+    expect(report.options).toMatchObject({ client: 'win11-24h2', server: 'samba', serverSource: { kind: 'recognised' } });
+    expect(report.verdict?.client).toBe('win11-24h2');
+    expect(report.verdict?.lines[0]).toMatch(/^Your copies \(Windows 11 24H2/);
+    expect(report.verdict?.lines[1]).toMatch(/the share is on this machine.*the server is Samba \(recognised from its NTLM challenge/);
+    // A loopback path is a fast one: the hosts were measured, and no copy is said to have lost packets.
+    expect(report.pathModel?.hosts?.writeBitsPerSecond).toBeGreaterThan(0);
+    expect(report.diagnosis.findings.filter((finding) => finding.limitedBy === 'packet-loss')).toEqual([]);
+    // The CLI prints the answer first: at most five lines and a blank one before the table.
+    const printed = formatReport(report).split('\n');
+    expect(printed.findIndex((line) => line.startsWith('profile '))).toBeLessThanOrEqual(6);
+    expect(reportHtml(report)).toContain('<h2>What to change</h2>');
     expect(server.shareContents()).toEqual([]);
   }, 120_000);
 

@@ -83,7 +83,7 @@ export const VerdictSchema = z.object({
       }),
     )
     .max(8),
-  /** The answer in at most six plain lines: what the CLI prints first, the report's page 1 and the ticket summary. */
+  /** The answer in at most five plain lines (yours, the path and its server, the limit, the fix, the next fix): what the CLI prints first, the report's page 1 and the ticket summary. */
   lines: z.array(Sentence).min(1).max(6),
 });
 export type Verdict = z.infer<typeof VerdictSchema>;

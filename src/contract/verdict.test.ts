@@ -55,9 +55,9 @@ describe('the verdict', () => {
 
   it('names how the server was chosen', () => {
     const assumed = verdictOf(report);
-    expect(assumed.lines.at(-1)).toMatch(/^Server: Samba .*\(the profile the run used\)\.$/);
+    expect(assumed.lines[1]).toMatch(/; the server is Samba \(the profile the run used\)\.$/);
     const recognised = verdictOf({ ...report, options: { ...report.options, serverSource: { kind: 'recognised', evidence: 'its NTLM challenge (version 6.1, build 0), as Samba writes it' } } });
-    expect(recognised.lines.at(-1)).toMatch(/\(recognised from its NTLM challenge \(version 6\.1, build 0\), as Samba writes it\)\.$/);
+    expect(recognised.lines[1]).toMatch(/; the server is Samba \(recognised from its NTLM challenge \(version 6\.1, build 0\), as Samba writes it\)\.$/);
   });
 });
 

@@ -257,13 +257,12 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
     ratesLine(`Your copies (${clientLabel})`, rates, (rate) => rate.yoursSeconds),
     `${ratesLine('This path allows', rates, (rate) => rate.pathSeconds).replace(/\.$/, '')} — ${
       report.crypto?.serverOnThisMachine ? `the share is on this machine: no network between, ${formatDuration(rttMs)} a round trip` : `the line is ${formatRate(lineBitsPerSecond)}, ${formatDuration(rttMs)} round trip`
-    }.`,
+    }; the server is ${familyOf(server.label)} (${serverSourceText(source)}).`,
     limit.layer === 'none'
       ? limit.sentence
       : `What holds them back: ${limit.label}, costing ${formatDuration(limit.costSeconds * 1000)} on the ${limit.workload === 'file' ? 'large-file' : 'small-files'} ${limit.op}. ${limit.sentence}`,
     fix.sentence,
     ...(next ? [next.sentence] : []),
-    `Server: ${familyOf(server.label)} (${serverSourceText(source)}).`,
   ];
   return {
     client,

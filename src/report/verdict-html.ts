@@ -38,7 +38,6 @@ function ratesTable(verdict: Verdict): string {
 /** The verdict box: the same lines the CLI prints first, then the rates side by side. */
 export function verdictHtml(verdict: Verdict): string {
   const [yours, path, limit, fix] = verdict.lines;
-  const server = verdict.lines.at(-1);
   // Green only where there is truly nothing to fix; a limit no setting reaches is no good news.
   const fixClass = verdict.fix.kind === 'change' ? 'fix' : verdict.limit.layer === 'none' ? 'none' : 'fix';
   return `<section class="verdict">
@@ -48,7 +47,6 @@ export function verdictHtml(verdict: Verdict): string {
 <p class="${fixClass}">${escapeXml(fix ?? '')}</p>
 ${verdict.fix.kind === 'change' ? `<p>Command: <code>${escapeXml(verdict.fix.command)}</code></p>` : ''}
 ${verdict.next?.kind === 'change' ? `<p class="fix">${escapeXml(verdict.next.sentence)}</p>\n<p>Command: <code>${escapeXml(verdict.next.command)}</code></p>` : ''}
-<p class="muted">${escapeXml(server ?? '')}</p>
 </section>
 ${ratesTable(verdict)}`;
 }

@@ -56,14 +56,13 @@ export function formatReport(report: Report): string {
     report.diagnosis.findings.map((f) => [f.profile, f.op, f.workload, `${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`, formatDuration(f.expectedSeconds * 1000), f.verdict, f.limitedBy]),
     ['left', 'left', 'left', 'right', 'right', 'left', 'left'],
   );
-  // The answer first (at most six lines), then the evidence.
+  // The answer first (at most five lines and a blank one), then the evidence.
   return [
     ...verdict.lines,
     '',
-    `Assessment of ${report.target.share}: RTT ${probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${formatRate(probes.bandwidth.mbps * 1e6)} (${probes.bandwidth.method}); expectations for ${SERVER_PROFILES[report.options.server].label}`,
-    '',
     table,
     ...(report.diagnosis.findings.some((f) => f.projected) ? ['* projected from a copy stopped once its rate had settled (--full moves every byte)'] : []),
+    `Probed: RTT ${probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${formatRate(probes.bandwidth.mbps * 1e6)} (${probes.bandwidth.method}); expectations for ${SERVER_PROFILES[report.options.server].label}.`,
   ].join('\n');
 }
 

@@ -20,7 +20,6 @@ const WORKLOADS = { file: 'Large file', 'small-files': 'Many small files' } as c
 export function VerdictPanel({ verdict, advice, summary }: VerdictPanelProps) {
   const [copied, setCopied] = useState<'copied' | 'shown' | undefined>();
   const [yours, path, limit, fix] = verdict.lines;
-  const server = verdict.lines.at(-1);
   const copy = () => {
     // 127.0.0.1 is a secure context, so the clipboard is there; where a browser refuses, the text is shown to copy by hand.
     navigator.clipboard.writeText(summary).then(
@@ -56,7 +55,6 @@ export function VerdictPanel({ verdict, advice, summary }: VerdictPanelProps) {
             </p>
           </>
         )}
-        <p className="hint">{server}</p>
         <table>
           <thead>
             <tr>
