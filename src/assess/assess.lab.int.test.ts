@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../contract/report.js';
-import { assessInLab } from '../lab/bench.js';
+import { assessInLab, READINESS_ARGS } from '../lab/bench.js';
 import type { Observation } from '../test-support/lab-fidelity.js';
 import { failures, holdBounds, withinRelative } from '../test-support/lab-fidelity.js';
 import { SambaServer } from '../lab/samba.js';
@@ -26,12 +26,12 @@ describe.skipIf(!canRunLab)('assessment across the WAN lab', () => {
     await labDown();
   });
 
-  it('runs the full default assessment on 155 Mb/s / 32 ms within 120 s, probes the link within 10%, and names XP\'s pipeline and the bandwidth', async () => {
+  it('runs a readiness assessment (five generations) on 155 Mb/s / 32 ms within 120 s, probes the link within 10%, and names XP\'s pipeline and the bandwidth', async () => {
     const state = await labUp({ bandwidthBitsPerSecond: 155e6, rttMs: 32 });
     try {
       const { share, password } = labEndpoints(state);
-      const verdicts = await holdBounds('assessment 155 Mb/s, 32 ms (default)', async () => {
-        const { report, seconds } = assessInLab(state, share ?? '', password ?? '', []);
+      const verdicts = await holdBounds('assessment 155 Mb/s, 32 ms (readiness)', async () => {
+        const { report, seconds } = assessInLab(state, share ?? '', password ?? '', READINESS_ARGS);
         console.log(`lab assessment 155 Mb/s / 32 ms: ${seconds.toFixed(1)} s; RTT ${report.probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${report.probes.bandwidth.mbps.toFixed(1)} Mb/s (${report.probes.bandwidth.method} via ${report.probes.bandwidth.via}); file ${report.options.fileBytes} B, dirset ${report.options.dirsetScale}`);
         for (const f of report.diagnosis.findings) console.log(`  ${f.profile} ${f.op} ${f.workload}: ${f.measuredSeconds.toFixed(2)} s, expected ${f.expectedSeconds.toFixed(2)} s, ${f.limitedBy}`);
         expect(report.copyTests).toHaveLength(20);

@@ -108,6 +108,10 @@ const cliEntry = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url)
 const cli = [...ENGINE_NODE_FLAGS, cliEntry];
 
 /** The built CLI's `assess` in the branch namespace against a share in the datacenter, with iperf3 there; its report and wall time. */
+/** The generations a readiness check compares (pipefill assess --profiles): what the lab's budget and assessment experiments run. */
+export const READINESS_PROFILES = ['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3', 'pipefill-max'] as const;
+export const READINESS_ARGS: readonly string[] = ['--profiles', READINESS_PROFILES.join(',')];
+
 export function assessInLab(state: LabState, share: string, password: string, extra: readonly string[]): { report: Report; seconds: number } {
   const started = Date.now();
   const run = inBranch(state, process.execPath, [...cli, 'assess', '--share', share, '--user', 'pipefill', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`, '--server', 'samba', '--json', ...extra], {
