@@ -9,7 +9,7 @@ import type { AssessInput, Finding, Report } from '../contract/report.js';
 import { REPORT_SCHEMA_VERSION } from '../contract/report.js';
 import { ASSESSMENT_OPS, compareWithModel, dirsetSpec, fileSpec, sizeAssessment } from '../model/assessment.js';
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
-import { CLIENT_PROFILES } from '../model/client-profiles.js';
+import { CLIENT_PROFILES, DEFAULT_CLIENT } from '../model/client-profiles.js';
 import type { Protection } from '../model/crypto-cost.js';
 import type { EngineStack } from '../model/diagnosis.js';
 import type { DiagnoseInput } from '../model/diagnosis.js';
@@ -43,8 +43,6 @@ import { recommendFromInput } from '../contract/recommend.js';
 import { buildVerdict } from '../contract/verdict.js';
 import type { ServerSource } from '../contract/verdict-schema.js';
 
-/** The client a person's users have when they do not say: the current Windows release. */
-export const DEFAULT_CLIENT: ClientProfileId = 'win11-24h2';
 /** Without a server named or recognised, expectations assume a current Windows file server. */
 export const DEFAULT_ASSESS_SERVER: ServerProfileId = 'win2012plus';
 const TARGET_SECONDS = { full: 60, quick: 15 };

@@ -7,7 +7,7 @@ import type { RecommendInput, RecommendResult as RecommendResultOf } from '../ad
 import { recommend } from '../advice/recommend.js';
 import type { Observations } from '../model/diagnosis.js';
 import type { ClientProfileId } from '../model/client-profiles.js';
-import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
+import { CLIENT_PROFILE_IDS, DEFAULT_CLIENT } from '../model/client-profiles.js';
 import { PipefillInputError } from '../model/errors.js';
 import { SERVER_PROFILE_IDS } from '../model/server-profiles.js';
 import { bdpBytes } from '../model/link.js';
@@ -71,7 +71,7 @@ export function observationsFromReport(report: Report, client?: ClientProfileId)
 export function assessedClient(report: Report): ClientProfileId {
   if (report.options.client) return report.options.client;
   const tested = report.options.profiles.filter((profile) => profile !== 'pipefill-max');
-  return tested[tested.length - 1] ?? 'win11-24h2';
+  return tested[tested.length - 1] ?? DEFAULT_CLIENT;
 }
 
 /** The recommendation for a parsed input; `current` already holds what the service read (smb.conf, sysctls). */

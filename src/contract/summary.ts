@@ -18,9 +18,10 @@ export function readableUtc(iso: string): string {
 }
 
 export function ticketSummary(report: Report): string {
-  const verdict = verdictOf(report);
+  const advice = adviceOf(report);
+  const verdict = verdictOf(report, advice);
   const link = modelLinkOf(report);
-  const others = adviceOf(report).recommendations.length - (verdict.fix.kind === 'change' ? 1 : 0);
+  const others = advice.recommendations.length - (verdict.fix.kind === 'change' ? 1 : 0);
   const lines = [
     `Pipefill: copies to ${report.target.share}, ${readableUtc(report.startedAt)}, as ${report.target.domain ? `${report.target.domain}\\` : ''}${report.target.user}`,
     `Path: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} round trip; server ${verdict.server.label}`,

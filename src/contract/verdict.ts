@@ -279,11 +279,13 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
   };
 }
 
-/** A report's verdict: the one it carries, else built now (reports from before verdicts). */
-export function verdictOf(report: Report): Verdict {
-  if (report.verdict) return report.verdict;
-  return buildVerdict(report, report.advice ?? recommendFromInput({ report }));
+/** A report's verdict: the one it carries, else built now (reports from before verdicts) from its advice (adviceOf). */
+export function verdictOf(report: Report, advice: RecommendResult = adviceOf(report)): Verdict {
+  return report.verdict ?? buildVerdict(report, advice);
 }
+
+/** What the verdict's rate rows are called in the report and the app. */
+export const WORKLOAD_LABELS: Readonly<Record<Kind, string>> = { file: 'Large file', 'small-files': 'Many small files' };
 
 /** A report's recommendations: the ones it carries, else made now for its client and server. */
 export function adviceOf(report: Report): RecommendResult {

@@ -37,6 +37,8 @@ export type CopyPipeline =
 
 export const CLIENT_PROFILE_IDS = ['xp-smb1', 'win7-smb1', 'vista-smb2', 'win7-smb2', 'win10-smb3', 'win11-24h2', 'linux-cifs', 'pipefill-max'] as const;
 export type ClientProfileId = (typeof CLIENT_PROFILE_IDS)[number];
+/** The client a person's users have when they do not say: the current Windows release. */
+export const DEFAULT_CLIENT: ClientProfileId = 'win11-24h2';
 
 export interface ClientTcp {
   /** Largest receive window the client advertises (bytes): bounds reads. */

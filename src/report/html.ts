@@ -28,7 +28,8 @@ const cell = (text: string, numeric = false, className = '') => `<td${numeric ? 
 
 export function reportHtml(report: Report): string {
   const { probes, diagnosis } = report;
-  const verdict = verdictOf(report);
+  const advice = adviceOf(report);
+  const verdict = verdictOf(report, advice);
   const findings = diagnosis.findings;
   const labels = findings.map((f) => `${f.profile} ${f.op} ${f.workload}`);
   const times = barChartSvg({
@@ -82,7 +83,7 @@ export function reportHtml(report: Report): string {
 <h1>Pipefill report: ${escapeXml(report.target.share)}</h1>
 <p class="muted">Assessed ${escapeXml(report.startedAt)} to ${escapeXml(report.finishedAt)} as ${escapeXml(report.target.user)}, for ${escapeXml(verdict.clientLabel)}; expectations for ${escapeXml(SERVER_PROFILES[report.options.server].label)}.</p>
 ${verdictHtml(verdict)}
-${adviceHtml(adviceOf(report))}
+${adviceHtml(advice)}
 <h2>The path</h2>
 <p>RTT ${probes.rtt.medianMs.toFixed(2)} ms median (TCP handshakes: min ${probes.rtt.tcp.minMs.toFixed(2)}, p95 ${probes.rtt.tcp.p95Ms.toFixed(2)}, jitter ${probes.rtt.tcp.jitterMs.toFixed(2)} ms; SMB2 ECHO ${probes.rtt.smbEcho.medianMs.toFixed(2)} ms${probes.session ? ` over SMB ${escapeXml(probes.session.dialect)}, ${escapeXml(protectionText(probes.session))}` : ''}).
 Bandwidth ${escapeXml(formatRate(probes.bandwidth.mbps * 1e6))} ${escapeXml(probes.bandwidth.direction)} by ${escapeXml(probes.bandwidth.method)}${probes.bandwidth.via ? ` (${escapeXml(probes.bandwidth.via)})` : ''}${probes.bandwidth.lossPercent === undefined ? '' : `, about ${probes.bandwidth.lossPercent.toFixed(3)}% retransmitted`}${probes.bandwidth.fallbackReason ? `: ${escapeXml(probes.bandwidth.fallbackReason)}` : ''}.

@@ -3,7 +3,7 @@
 // any table of measurements. Pure.
 
 import type { RecommendationOut, RecommendResult } from '../contract/recommendation.js';
-import { rateText } from '../contract/verdict.js';
+import { rateText, WORKLOAD_LABELS } from '../contract/verdict.js';
 import type { Verdict } from '../contract/verdict-schema.js';
 import { formatDuration } from '../model/units.js';
 import { escapeXml } from './svg.js';
@@ -25,12 +25,10 @@ const PLACES: Readonly<Record<RecommendationOut['platform'], string>> = {
   'copy-tool': 'Copy tool',
 };
 
-const WORKLOADS = { file: 'Large file', 'small-files': 'Many small files' } as const;
-
 function ratesTable(verdict: Verdict): string {
   const rows = verdict.rates.map(
     (rate) =>
-      `<tr><td>${WORKLOADS[rate.workload]}, ${rate.op}</td><td class="n">${escapeXml(rateText(rate.bytes, rate.yoursSeconds))}${rate.projected ? '*' : ''}</td><td class="n">${rate.pathSeconds ? escapeXml(rateText(rate.bytes, rate.pathSeconds)) : '-'}</td></tr>`,
+      `<tr><td>${WORKLOAD_LABELS[rate.workload]}, ${rate.op}</td><td class="n">${escapeXml(rateText(rate.bytes, rate.yoursSeconds))}${rate.projected ? '*' : ''}</td><td class="n">${rate.pathSeconds ? escapeXml(rateText(rate.bytes, rate.pathSeconds)) : '-'}</td></tr>`,
   );
   return `<table>\n<thead><tr><th>Copy</th><th class="n">${escapeXml(verdict.clientLabel)}</th><th class="n">This path allows</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
 }

@@ -3,6 +3,7 @@
 
 import type { AssessInput } from '../../../../src/contract/report.js';
 import type { ClientProfileId } from '../../../../src/model/client-profiles.js';
+import { DEFAULT_CLIENT } from '../../../../src/model/client-profiles.js';
 import { PipefillError } from '../../../../src/model/errors.js';
 import type { ServerProfileId } from '../../../../src/model/server-profiles.js';
 import { parseHostPort, parseSharePath } from '../../../../src/model/share-path.js';
@@ -32,7 +33,7 @@ export const DEFAULT_FORM: StartForm = {
   password: '',
   domain: '',
   iperf: '',
-  client: 'win11-24h2',
+  client: DEFAULT_CLIENT,
   compare: [],
   server: 'recognise',
   quick: false,

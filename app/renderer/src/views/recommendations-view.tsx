@@ -10,6 +10,7 @@ import type { RecommendationOut, RecommendResult } from '../../../../src/contrac
 import { assessedClient } from '../../../../src/contract/recommend.js';
 import type { Report } from '../../../../src/contract/report.js';
 import type { ClientProfileId } from '../../../../src/model/client-profiles.js';
+import { DEFAULT_CLIENT } from '../../../../src/model/client-profiles.js';
 import type { ServerProfileId } from '../../../../src/model/server-profiles.js';
 import { formatDuration, formatRate } from '../../../../src/model/units.js';
 import { download } from '../download.js';
@@ -38,7 +39,7 @@ const APPLY_TARGET: Readonly<Record<RecommendationOut['platform'], string>> = {
 
 export function RecommendationsView({ api, catalogue, report, planner }: RecommendationsViewProps) {
   // Opens on the client the assessment was for (its person's users), else the current Windows release.
-  const [client, setClient] = useState<ClientProfileId>(report ? assessedClient(report) : 'win11-24h2');
+  const [client, setClient] = useState<ClientProfileId>(report ? assessedClient(report) : DEFAULT_CLIENT);
   const [server, setServer] = useState<ServerProfileId>(report?.options.server ?? planner.server);
   const [result, setResult] = useState<RecommendResult | undefined>();
   const [error, setError] = useState<UiError | undefined>();

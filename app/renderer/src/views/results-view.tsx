@@ -24,8 +24,8 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
   const protection = useMemo(() => (report ? protectionSummary(report) : undefined), [report]);
   const finding = report ? (selected === undefined ? headlineFinding(report) : report.diagnosis.findings[selected]) : undefined;
   const pipe = useMemo(() => (report && finding ? pipeFor(report, finding) : undefined), [report, finding]);
-  const verdict = useMemo(() => (report ? verdictOf(report) : undefined), [report]);
   const advice = useMemo(() => (report ? adviceOf(report) : undefined), [report]);
+  const verdict = useMemo(() => (report && advice ? verdictOf(report, advice) : undefined), [report, advice]);
   const summary = useMemo(() => (report ? ticketSummary(report) : ''), [report]);
 
   const bars = useMemo<ChartConfiguration>(

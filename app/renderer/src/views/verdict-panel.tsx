@@ -5,7 +5,7 @@
 
 import { useState } from 'react';
 import type { RecommendResult } from '../../../../src/contract/recommendation.js';
-import { rateText } from '../../../../src/contract/verdict.js';
+import { rateText, WORKLOAD_LABELS } from '../../../../src/contract/verdict.js';
 import type { Verdict } from '../../../../src/contract/verdict-schema.js';
 import { formatDuration } from '../../../../src/model/units.js';
 
@@ -14,8 +14,6 @@ export interface VerdictPanelProps {
   readonly advice: RecommendResult;
   readonly summary: string;
 }
-
-const WORKLOADS = { file: 'Large file', 'small-files': 'Many small files' } as const;
 
 export function VerdictPanel({ verdict, advice, summary }: VerdictPanelProps) {
   const [copied, setCopied] = useState<'copied' | 'shown' | undefined>();
@@ -67,7 +65,7 @@ export function VerdictPanel({ verdict, advice, summary }: VerdictPanelProps) {
             {verdict.rates.map((rate) => (
               <tr key={`${rate.workload}-${rate.op}`}>
                 <td>
-                  {WORKLOADS[rate.workload]}, {rate.op}
+                  {WORKLOAD_LABELS[rate.workload]}, {rate.op}
                 </td>
                 <td className="num">
                   {rateText(rate.bytes, rate.yoursSeconds)}
