@@ -73,7 +73,10 @@ describe('assess on loopback', () => {
     expect(report.verdict?.lines[0]).toMatch(/^Your copies \(Windows 11 24H2/);
     expect(report.verdict?.lines[1]).toMatch(/the share is on this machine.*the server is Samba \(recognised from its NTLM challenge/);
     // A loopback path is a fast one: the hosts were measured, and no copy is said to have lost packets.
-    expect(report.pathModel?.hosts?.writeBitsPerSecond).toBeGreaterThan(0);
+    // The hosts measured on their own: a cost per byte each way, and the generation's signing measured with it.
+    expect(report.pathModel?.hostCosts?.write.secondsPerByte).toBeGreaterThan(0);
+    expect(report.pathModel?.hostCosts?.read.secondsPerByte).toBeGreaterThan(0);
+    expect(report.pathModel?.hostCosts?.protected?.protection).toEqual({ kind: 'signing', algorithm: 'AES-128-GMAC' });
     expect(report.diagnosis.findings.filter((finding) => finding.limitedBy === 'packet-loss')).toEqual([]);
     // The CLI prints the answer first: at most five lines and a blank one before the table.
     const printed = formatReport(report).split('\n');

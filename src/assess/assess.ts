@@ -13,7 +13,7 @@ import { CLIENT_PROFILES, DEFAULT_CLIENT } from '../model/client-profiles.js';
 import type { Protection } from '../model/crypto-cost.js';
 import type { EngineStack } from '../model/diagnosis.js';
 import type { DiagnoseInput } from '../model/diagnosis.js';
-import { asDrivenByPipefill, asHostsLimit, diagnoseCopy, hostsExpectation, serverOnThisMachine } from '../model/diagnosis.js';
+import { asDrivenByPipefill, diagnoseCopy, hostsExpectation, serverOnThisMachine } from '../model/diagnosis.js';
 import type { Session } from '../model/in-flight.js';
 import { SINGLE_UNPROTECTED } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
@@ -28,8 +28,10 @@ import { recogniseServer } from '../model/server-recognition.js';
 import { parseHostPort, parseSharePath } from '../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
-import type { HostRates } from '../probe/host-rates.js';
-import { FAST_PATH_RTT_MS, measureHostRates } from '../probe/host-rates.js';
+import type { HostCosts } from '../model/host-costs.js';
+import { withSustainedWrite } from '../model/host-costs.js';
+import type { HostCalibration } from '../probe/host-rates.js';
+import { FAST_PATH_RTT_MS, measureHostCosts } from '../probe/host-rates.js';
 import { credentialsFrom } from '../smb/session.js';
 import { pipefillVersion } from '../platform/package-root.js';
 import { measureCryptoRates } from '../smb/security/crypto-rates.js';
@@ -59,35 +61,30 @@ export function assessedProfiles(input: Pick<AssessInput, 'client' | 'compare' |
   return [...new Set([...compared, client, 'pipefill-max' as const])];
 }
 
-/** The hosts' own rates, measured by the calibration on a fast path (src/probe/host-rates.ts). */
-type HostRatesSeen = { readonly readBitsPerSecond: number; readonly writeBitsPerSecond: number } | undefined;
-
 /**
  * One copy against the model: expected is the generation's pattern on this
- * machine's TCP stack against the assumed server, on the path as far as the
- * hosts let it run (their measured rate in place of a faster line), and no
- * faster than Pipefill's deepest pipeline moved the same data on the same
- * hosts. The diagnosis reruns the model with what the copy revealed (credits
+ * machine's TCP stack against the server, on the path with the hosts' own
+ * costs where a calibration measured them (a fast path). Where none did, no
+ * generation is expected to beat Pipefill's deepest pipeline on the same
+ * data. The diagnosis reruns the model with what the copy revealed (credits
  * granted, the server's window) and names the layer, or says the cause lies
  * outside the model.
  */
-function finding(result: CopyTestResult, server: ServerProfile, link: Link, stack: EngineStack, warmSender: boolean, onThisMachine: boolean, hostRates: HostRatesSeen, reference?: CopyTestResult): Finding {
+function finding(result: CopyTestResult, server: ServerProfile, link: Link, stack: EngineStack, warmSender: boolean, onThisMachine: boolean, reference?: CopyTestResult): Finding {
   const client = asDrivenByPipefill(CLIENT_PROFILES[result.profile], stack);
   const workload = parseWorkload(result.workload);
   const session = { ...sessionOf(result), warmSender };
-  const hostRate = hostRates ? (result.op === 'read' ? hostRates.readBitsPerSecond : hostRates.writeBitsPerSecond) : undefined;
-  const hostBound = hostRate !== undefined && hostRate < link.bandwidthBitsPerSecond;
-  const pathLink = hostBound ? { ...link, bandwidthBitsPerSecond: hostRate } : link;
   const input: DiagnoseInput = {
     client: CLIENT_PROFILES[result.profile],
     server,
     op: result.op,
     workload,
-    link: pathLink,
+    link,
     measuredSeconds: result.seconds,
     stack,
     session,
-    ...(reference ? { reference: { measuredSeconds: reference.seconds, protection: protectionOf(reference) } } : {}),
+    // With the hosts measured, the model holds what Pipefill's own copy would show; without, that copy is the hosts' bound.
+    ...(reference && !link.hosts ? { reference: { measuredSeconds: reference.seconds, protection: protectionOf(reference) } } : {}),
     observations: {
       creditsGranted: result.negotiated.creditsGrantedMax,
       ...(result.tcp?.peerWindowBytes === undefined ? {} : { peerWindowBytes: result.tcp.peerWindowBytes }),
@@ -96,10 +93,10 @@ function finding(result: CopyTestResult, server: ServerProfile, link: Link, stac
       ...(result.tcp?.retransmittedFraction === undefined || onThisMachine ? {} : { retransmittedFraction: result.tcp.retransmittedFraction }),
     },
   };
-  const modelled = predictTransfer(client, server, result.op, workload, pathLink, session);
+  const modelled = predictTransfer(client, server, result.op, workload, link, session);
   const floor = hostsExpectation(input, modelled.seconds);
-  const expected = floor ? { seconds: floor.seconds, limitedBy: floor.layer } : { seconds: modelled.seconds, limitedBy: hostBound && modelled.limitedBy === 'bandwidth' ? ('hosts' as const) : modelled.limitedBy };
-  const diagnosis = hostBound && hostRate !== undefined ? asHostsLimit(diagnoseCopy(input), hostRate, link.bandwidthBitsPerSecond) : diagnoseCopy(input);
+  const expected = floor ? { seconds: floor.seconds, limitedBy: floor.layer } : { seconds: modelled.seconds, limitedBy: modelled.limitedBy };
+  const diagnosis = diagnoseCopy(input);
   return {
     profile: result.profile,
     op: result.op,
@@ -118,6 +115,20 @@ function finding(result: CopyTestResult, server: ServerProfile, link: Link, stac
   };
 }
 
+/**
+ * The hosts' costs with what Pipefill's own whole-file write showed of the
+ * server's storage: the calibration's writes last milliseconds, and a
+ * server whose page cache must find new pages or whose disk falls behind
+ * shows it only on a long write. That copy (the read source, always moved
+ * whole) is the measurement; every other write is expected at it.
+ */
+function sustainedHostCosts(link: Link & { readonly hosts: HostCosts }, copies: readonly CopyTestResult[], server: ServerProfile, stack: EngineStack): HostCosts {
+  const source = copies.find((copy) => copy.profile === 'pipefill-max' && copy.op === 'write' && copy.workload.startsWith('file:') && !copy.projected);
+  if (!source) return link.hosts;
+  const modelled = predictTransfer(asDrivenByPipefill(CLIENT_PROFILES['pipefill-max'], stack), server, 'write', parseWorkload(source.workload), link, sessionOf(source));
+  return withSustainedWrite(link.hosts, { bytes: source.bytes, measuredSeconds: source.seconds, modelSeconds: modelled.seconds });
+}
+
 /** What protected a copy on the wire, as the engine negotiated it: the model weighs exactly that. */
 export function protectionOf(result: CopyTestResult): Protection {
   if (result.negotiated.encryption) return { kind: 'encryption', algorithm: result.negotiated.encryption };
@@ -134,8 +145,9 @@ const sessionOf = (result: CopyTestResult): Session => ({ protection: protection
  * is paced by the hosts and reads low, and a copy faster than "the line" is
  * then called faster than expected for no reason).
  */
-export function pathOfRun(link: Link, copies: readonly CopyTestResult[]): { bandwidthBitsPerSecond: number; rttMs: number; bandwidthFrom: 'probe' | 'copy' } {
-  let best = 0;
+export function pathOfRun(link: Link, copies: readonly CopyTestResult[], calibration: readonly { readonly bytes: number; readonly seconds: number }[] = []): { bandwidthBitsPerSecond: number; rttMs: number; bandwidthFrom: 'probe' | 'copy' } {
+  // The hosts' calibration transfers crossed the same path: what they moved, it carries.
+  let best = Math.max(0, ...calibration.filter((sample) => sample.seconds > 0).map((sample) => (sample.bytes * 8) / sample.seconds));
   for (const copy of copies) {
     if (!copy.workload.startsWith('file:')) continue;
     const bytes = copy.projected ? copy.projected.measuredBytes : copy.bytes;
@@ -290,10 +302,17 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
   }
   // On a fast path the hosts, not the network, may set the pace: measure what they move on their own first.
   // A share on this machine always is one, however slow a busy machine makes its round trips read.
-  let hostRates: HostRates | undefined;
+  // The assessed client's protection (24H2 signs) is measured with it: its crypto shares the hosts' CPUs.
+  let calibration: HostCalibration | undefined;
   if (isThisMachine(share.host) || probes.rtt.medianMs < FAST_PATH_RTT_MS) {
+    const calibrationOptions = {
+      rttMs: probes.rtt.medianMs,
+      ...(isThisMachine(share.host) ? {} : { lineBitsPerSecond: probes.bandwidth.mbps * 1e6 }),
+      protectedSession: { offer: CLIENT_PROFILES[client].offer, credentials },
+      ...(signal ? { signal } : {}),
+    };
     try {
-      hostRates = await inStep("the hosts' calibration", () => measureHostRates(share, credentials, signal ? { signal } : {}));
+      calibration = await inStep("the hosts' calibration", () => measureHostCosts(share, credentials, calibrationOptions));
     } catch (error) {
       await copiesOpening.then((copies) => copies.close(), () => undefined);
       throw error;
@@ -301,7 +320,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
   }
   const copies = await inStep('opening a session per generation', () => copiesOpening);
   try {
-    const link = { bandwidthBitsPerSecond: probes.bandwidth.mbps * 1e6, rttMs: probes.rtt.medianMs };
+    const link: Link = { bandwidthBitsPerSecond: probes.bandwidth.mbps * 1e6, rttMs: probes.rtt.medianMs, ...(calibration ? { hosts: calibration.costs } : {}) };
     // This machine's signing and encryption rates: the model's crypto layer for Pipefill's side (and the server's, on loopback).
     const cryptoRates = measureCryptoRates(budgetSeconds !== null && budgetSeconds < SHORT_BUDGET_SECONDS ? { millisecondsEach: 20 } : {});
     const stack = { ...localEngineStack(), crypto: cryptoRates };
@@ -427,14 +446,16 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     }
     const copiesSeconds = elapsed() - probeSeconds - setUpSeconds;
     const copyTests = planned.map((copy) => results.get(copy.index)).filter((result): result is CopyTestResult => result !== undefined);
-    const pathModel = pathOfRun(link, copyTests);
-    const modelLink = { bandwidthBitsPerSecond: pathModel.bandwidthBitsPerSecond, rttMs: pathModel.rttMs };
+    const pathModel = pathOfRun(link, copyTests, calibration?.samples ?? []);
+    const calibratedLink: Link = { bandwidthBitsPerSecond: pathModel.bandwidthBitsPerSecond, rttMs: pathModel.rttMs, ...(calibration ? { hosts: calibration.costs } : {}) };
+    const hostCosts = calibratedLink.hosts ? sustainedHostCosts({ ...calibratedLink, hosts: calibratedLink.hosts }, copyTests, serverProfile, stack) : undefined;
+    const modelLink: Link = { ...calibratedLink, ...(hostCosts ? { hosts: hostCosts } : {}) };
     const findings: Finding[] = [];
     // Each copy against the model; every other generation's also against Pipefill's own copy of the same data, which shows what
     // these hosts take per byte (and, for a protected copy, what this CPU path costs without that protection).
     for (const result of copyTests) {
       const reference = copyTests.find((other) => other.profile === 'pipefill-max' && other !== result && other.op === result.op && other.workload === result.workload);
-      findings.push(finding(result, serverProfile, modelLink, stack, warmSender(result.workload), serverOnLoopback, hostRates, reference));
+      findings.push(finding(result, serverProfile, modelLink, stack, warmSender(result.workload), serverOnLoopback, reference));
     }
 
     // Signing on, signing off, the same copy: a path that misbehaves slows both; a protocol that costs slows one.
@@ -462,7 +483,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       ...(check ? { protectionCheck: check } : {}),
       options: { profiles: [...profiles], client, server, serverSource, quick, fileBytes: size.fileBytes, dirsetScale: size.dirsetScale, budgetSeconds, ...(budgetSeconds === null ? {} : { settleRule: SETTLE_RULE_TEXT }) },
       probes,
-      pathModel: { ...pathModel, ...(hostRates ? { hosts: { readBitsPerSecond: hostRates.readBitsPerSecond, writeBitsPerSecond: hostRates.writeBitsPerSecond } } : {}) },
+      pathModel: { ...pathModel, ...(hostCosts ? { hostCosts } : {}) },
       timing: { probeSeconds, setUpSeconds, copiesSeconds, checkSeconds: elapsed() - probeSeconds - setUpSeconds - copiesSeconds, totalSeconds: elapsed() },
       copyTests,
       diagnosis: { headline: '', findings },

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
 import { PipefillInputError } from '../model/errors.js';
 import { LIMIT_LAYERS } from '../model/in-flight.js';
+import type { Link } from '../model/link.js';
 import { SERVER_PROFILE_IDS } from '../model/server-profiles.js';
 import { CIPHERS, SIGNING_ALGORITHMS } from '../model/smb-security.js';
 import { CopyTestResultSchema } from './copy-test.js';
@@ -72,6 +73,25 @@ export const CryptoMeasurementSchema = z.object({
   serverOnThisMachine: z.boolean(),
 });
 
+const RequestCostsSchema = z.object({ secondsPerRequest: z.number().nonnegative().finite(), secondsPerByte: z.number().nonnegative().finite() }).strict();
+
+/** What the two machines take, measured on a fast path (src/model/host-costs.ts HostCosts). */
+export const HostCostsSchema = z
+  .object({
+    read: RequestCostsSchema,
+    write: RequestCostsSchema,
+    protected: z
+      .object({
+        protection: z.discriminatedUnion('kind', [z.object({ kind: z.literal('signing'), algorithm: z.enum(SIGNING_ALGORITHMS) }), z.object({ kind: z.literal('encryption'), algorithm: z.enum(CIPHERS) })]),
+        read: RequestCostsSchema,
+        write: RequestCostsSchema,
+      })
+      .optional(),
+    metadataSeconds: z.number().nonnegative().finite(),
+    storageWriteSecondsPerByte: z.number().nonnegative().finite().optional(),
+  })
+  .strict();
+
 /** The same read with and without signing, where the server allowed both. */
 export const ProtectionCheckSchema = z.discriminatedUnion('ran', [
   z.object({ ran: z.literal(false), sentence: z.string() }),
@@ -128,8 +148,10 @@ export const ReportSchema = z.object({
       bandwidthBitsPerSecond: z.number().positive(),
       rttMs: z.number().positive(),
       bandwidthFrom: z.enum(['probe', 'copy']),
-      /** On a fast path: what the two machines moved on their own, each way (src/probe/host-rates.ts). */
+      /** Reports of 0.1 made before the hosts were modelled: what the two machines moved on their own, each way. Read, never written. */
       hosts: z.object({ readBitsPerSecond: z.number().positive(), writeBitsPerSecond: z.number().positive() }).optional(),
+      /** On a fast path: what the two machines take per request, per byte and per metadata exchange, measured (src/probe/host-rates.ts). */
+      hostCosts: HostCostsSchema.optional(),
     })
     .optional(),
   /** Where the run's time went, seconds from its start (budgeted runs keep to options.budgetSeconds, clean-up after the report included in its reserve). */
@@ -144,8 +166,8 @@ export const ReportSchema = z.object({
 export type Report = z.infer<typeof ReportSchema>;
 
 /** The path a report's expectations were computed on (see `pathModel`). */
-export function modelLinkOf(report: Pick<Report, 'probes' | 'pathModel'>): { readonly bandwidthBitsPerSecond: number; readonly rttMs: number } {
-  if (report.pathModel) return { bandwidthBitsPerSecond: report.pathModel.bandwidthBitsPerSecond, rttMs: report.pathModel.rttMs };
+export function modelLinkOf(report: Pick<Report, 'probes' | 'pathModel'>): Link {
+  if (report.pathModel) return { bandwidthBitsPerSecond: report.pathModel.bandwidthBitsPerSecond, rttMs: report.pathModel.rttMs, ...(report.pathModel.hostCosts ? { hosts: report.pathModel.hostCosts } : {}) };
   return { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs };
 }
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClientProfileId, Op } from './client-profiles.js';
 import { CLIENT_PROFILES, KIB, MIB } from './client-profiles.js';
 import type { EngineStack, Observations } from './diagnosis.js';
-import { asDrivenByPipefill, asHostsLimit, diagnoseCopy, hostsExpectation, serverAsSeen } from './diagnosis.js';
+import { asDrivenByPipefill, diagnoseCopy, hostsExpectation, serverAsSeen } from './diagnosis.js';
 import type { Link } from './link.js';
 import { predictTransfer } from './predict.js';
 import type { ServerProfile } from './server-profiles.js';
@@ -167,13 +167,5 @@ describe('the hosts in the diagnosis', () => {
     const diagnosis = diagnoseCopy({ ...base, measuredSeconds: 5 * model, reference });
     expect(diagnosis.limitedBy).toBe('hosts');
     expect(diagnosis.why).toMatch(/^The two machines are the limit: Pipefill's best pipeline moved the same data on this share at/);
-  });
-
-  it('names the hosts, with their measured rate, where a diagnosis on their rate names the line', () => {
-    const onLine = { limitedBy: 'bandwidth' as const, explainedSeconds: 1, measuredBitsPerSecond: 2e9, inFlightBytes: 1, sentence: 'Measured 2 Gb/s. Every layer keeps the BDP.', why: 'Every layer keeps the BDP.' };
-    const hosts = asHostsLimit(onLine, 2.2e9, 10e9);
-    expect(hosts.limitedBy).toBe('hosts');
-    expect(hosts.sentence).toBe('Measured 2 Gb/s. The two machines are the limit: measured on their own (a calibration copy in a scratch folder), they move 2.2 Gb/s this way, below the 10 Gb/s the network carries.');
-    expect(asHostsLimit({ ...onLine, limitedBy: 'credits' }, 2.2e9, 10e9).limitedBy).toBe('credits');
   });
 });

@@ -246,17 +246,6 @@ export function hostsExpectation(input: DiagnoseInput, modelSeconds: number): { 
   return undefined;
 }
 
-/**
- * A diagnosis made on a path whose rate was the hosts' measured one (a LAN,
- * loopback): where it names the line, it is the hosts that limit, and it says
- * so with their rate.
- */
-export function asHostsLimit(diagnosis: Diagnosis, hostBitsPerSecond: number, lineBitsPerSecond: number): Diagnosis {
-  if (diagnosis.limitedBy !== 'bandwidth') return diagnosis;
-  const cause = `The two machines are the limit: measured on their own (a calibration copy in a scratch folder), they move ${formatRate(hostBitsPerSecond)} this way, below the ${formatRate(lineBitsPerSecond)} the network carries.`;
-  const measured = diagnosis.sentence.slice(0, Math.max(0, diagnosis.sentence.indexOf(diagnosis.why)));
-  return { ...diagnosis, limitedBy: 'hosts', why: cause, sentence: `${measured}${cause}` };
-}
 
 /** measured / explained within these bounds: the explained layer accounts for the copy (as compareWithModel's 0.7..1.4 efficiency). */
 const EXPLAINED = { low: 1 / 1.4, high: 1 / 0.7 };

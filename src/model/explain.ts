@@ -87,6 +87,12 @@ function layerSentence(layer: LayerBudget, input: ExplainInput, client: ClientPr
       const channels = input.session.channels > 1 ? ` over ${input.session.channels} connections` : '';
       return `${verb} with ${protection.algorithm} lets ${who} move about ${formatRate(layer.bytesPerSecond * 8)} of data${channels}; your link is ${formatRate(link.bandwidthBitsPerSecond)}: ${what}, not the link, limits you.`;
     }
+    case 'hosts': {
+      const costs = link.hosts?.[op];
+      const perRequest = costs ? `${formatDuration(costs.secondsPerRequest * 1000)} per request and ${formatDuration(costs.secondsPerByte * 1e9)} per MB` : 'their measured cost per request and per byte';
+      const protection = input.session.protection.kind === 'none' ? '' : ` with ${input.session.protection.kind} (${input.session.protection.algorithm})`;
+      return `the two machines are the limit: measured on this share, their CPUs, memory, storage and network stacks take ${perRequest} ${op === 'read' ? 'reading' : 'writing'}${protection}, ${rate} with ${formatBinaryBytes(input.requestBytes)} requests, below the ${formatRate(link.bandwidthBitsPerSecond)} the path carries.`;
+    }
     case 'bandwidth':
       return `every layer keeps the path's ${formatBytes(input.bdpBytes)} BDP in flight: the link itself is the limit, ${rate} of payload on ${formatRate(link.bandwidthBitsPerSecond)}.`;
   }
@@ -101,8 +107,9 @@ export function explain(input: ExplainInput, client: ClientProfile, server: Serv
   const { breakdown } = input;
   if (input.limitedBy === 'round-trips') {
     const perFile = input.files > 0 ? Math.round(breakdown.metadataRoundTrips / input.files) : breakdown.metadataRoundTrips;
+    const turnaround = link.hosts && link.hosts.metadataSeconds > 0 ? ` plus the server's ${formatDuration(link.hosts.metadataSeconds * 1000)} of file-system work each` : '';
     return capitalise(
-      `${input.files} files x about ${perFile} metadata round trips (${breakdown.metadataRoundTrips} in all, ${formatDuration(breakdown.metadataSeconds * 1000)} at ${rtt}) take longer than the data itself (${formatDuration(breakdown.dataSeconds * 1000)}): fewer round trips per file, or several files at once, is what helps.`,
+      `${input.files} files x about ${perFile} metadata round trips (${breakdown.metadataRoundTrips} in all, ${formatDuration(breakdown.metadataSeconds * 1000)} at ${rtt}${turnaround}) take longer than the data itself (${formatDuration(breakdown.dataSeconds * 1000)}): fewer round trips per file, or several files at once, is what helps.`,
     );
   }
   if (input.limitedBy === 'slow-start') {

@@ -7,6 +7,7 @@ import type { CongestionControl } from './congestion.js';
 import { lineUtilisation } from './congestion.js';
 import type { CryptoSide, Protection } from './crypto-cost.js';
 import { NO_PROTECTION, protectionBytesPerSecond, protectionSecondsPerByte } from './crypto-cost.js';
+import { hostBytesPerSecond, hostCostsFor, hostSecondsFor } from './host-costs.js';
 import type { Link } from './link.js';
 import { bdpBytes, bufferBytesOf, maxSegmentBytes, payloadEfficiency } from './link.js';
 import type { ServerProfile } from './server-profiles.js';
@@ -29,8 +30,8 @@ export const LIMIT_LAYERS = [
 ] as const;
 export type LimitLayer = (typeof LIMIT_LAYERS)[number];
 
-/** The layers that hold bytes in flight; round trips and slow start are time costs, and the hosts a measured rate (diagnosis.ts), not budgets. */
-export type BudgetLayer = Exclude<LimitLayer, 'round-trips' | 'slow-start' | 'hosts'>;
+/** The layers that hold bytes in flight or cap the rate; round trips and slow start are time costs, not budgets. */
+export type BudgetLayer = Exclude<LimitLayer, 'round-trips' | 'slow-start'>;
 
 export interface LayerBudget {
   readonly layer: BudgetLayer;
@@ -182,9 +183,13 @@ export function transferShape(
   // The data's sender protects it and the receiver checks it; a request
   // waits on both before the next in its slot can go.
   const [dataSender, dataReceiver]: [CryptoSide, CryptoSide] = op === 'read' ? [server.crypto, client.crypto] : [client.crypto, server.crypto];
-  const cryptoSecondsPerByte = protectionSecondsPerByte(session.protection, dataSender, dataReceiver);
+  // Measured host costs that were taken with this protection already hold its crypto.
+  const host = link.hosts ? hostCostsFor(link.hosts, op, session.protection) : undefined;
+  const cryptoSecondsPerByte = host?.includesProtection ? 0 : protectionSecondsPerByte(session.protection, dataSender, dataReceiver);
+  // A unit waits on the hosts' work for it as well as on the path (measured costs; none where the hosts were not measured).
+  const hostSeconds = (unitBytes: number): number => (host ? hostSecondsFor(host.costs, request, unitBytes) : 0);
   const perUnit = (unitBytes: number, units: number): number =>
-    (units * unitBytes) / (latencySeconds + unitBytes / payloadBytesPerSecond + unitBytes * cryptoSecondsPerByte);
+    (units * unitBytes) / (latencySeconds + unitBytes / payloadBytesPerSecond + unitBytes * cryptoSecondsPerByte + hostSeconds(unitBytes));
 
   // Credits and TCP windows belong to each connection: multichannel multiplies them.
   const creditRequests = Math.max(1, Math.floor(creditBytes(client, server, request) / request)) * channels;
@@ -207,9 +212,14 @@ export function transferShape(
   }
   const queue = queueBudget(link, sender.congestion, mss, channels, Math.min(pipelineBytes, creditRequests * request, clientWindow, serverWindow), payloadBytesPerSecond);
   if (queue) budgets.push(queue);
-  const cryptoBytesPerSecond = protectionBytesPerSecond(session.protection, dataSender, dataReceiver, channels);
+  const cryptoBytesPerSecond = host?.includesProtection ? Infinity : protectionBytesPerSecond(session.protection, dataSender, dataReceiver, channels);
   if (session.protection.kind !== 'none' && Number.isFinite(cryptoBytesPerSecond)) {
     budgets.push({ layer: session.protection.kind, bytesInFlight: cryptoBytesPerSecond * rttSeconds, bytesPerSecond: cryptoBytesPerSecond });
+  }
+  if (host) {
+    // The hosts' work and any crypto not in it share their CPUs: per byte, they add. Measured on one connection, so channels do not multiply it.
+    const hostRate = hostBytesPerSecond(host.costs, request, cryptoSecondsPerByte);
+    if (Number.isFinite(hostRate)) budgets.push({ layer: 'hosts', bytesInFlight: hostRate * rttSeconds, bytesPerSecond: hostRate });
   }
   return { requestBytes: request, depth, chunkBytes, requestLatencyMs, budgets };
 }

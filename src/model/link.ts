@@ -1,5 +1,8 @@
 // A network path as the model sees it: a bottleneck rate, a round-trip time,
-// (optionally) a packet-loss rate and the size of the bottleneck's buffer.
+// (optionally) a packet-loss rate, the size of the bottleneck's buffer and
+// what the two machines at its ends take per request and per byte.
+
+import type { HostCosts } from './host-costs.js';
 
 export interface Link {
   readonly bandwidthBitsPerSecond: number;
@@ -12,6 +15,11 @@ export interface Link {
    * ANSNET", 1994), deep enough that one Reno or CUBIC flow fills the line.
    */
   readonly bufferBytes?: number;
+  /**
+   * The hosts' own costs, measured on the share (src/model/host-costs.ts).
+   * Absent: hosts fast enough never to matter, as on any WAN path.
+   */
+  readonly hosts?: HostCosts;
 }
 
 /** The bottleneck's queue in bytes: as given, or one BDP. */

@@ -163,7 +163,8 @@ export function predictTransfer(client: ClientProfile, server: ServerProfile, op
   const directories = workload.directories.length + (op === 'read' ? 1 : 0);
   const metadataRoundTrips =
     workload.files.length * roundTripsPerFile(client.metadata, op) + directories * roundTripsPerDirectory(client.metadata, op);
-  const metadataSeconds = metadataRoundTrips * rttSeconds;
+  // Each metadata exchange also waits on the server's file-system work, where the hosts were measured.
+  const metadataSeconds = metadataRoundTrips * (rttSeconds + (link.hosts?.metadataSeconds ?? 0));
 
   const steady = tightestBudget(largest.shape.budgets);
   const warm = session.warmSender === true && keepsRateAcrossIdle((op === 'read' ? server.tcp : client.tcp).congestion);

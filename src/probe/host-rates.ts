@@ -1,72 +1,163 @@
-// What the two machines themselves allow, measured: on a fast path (a LAN, a
-// loopback share) the hosts' own work per byte (the client's send and receive
-// path, the server's storage and page cache), not the network, sets the pace,
-// and a model without it calls every copy there "outside the model". A short
-// calibration with Pipefill's deepest pipeline in a scratch folder of its own:
-// two files written (each new, as a copy's is) and one read twice, each rate
-// taken between the transfer's first and last reply (steadyReadRate), the
-// better of the two each way. On such a path it costs a
-// fraction of a second; the folder is removed after, as the probe's is.
+// What the two machines themselves take, measured: on a fast path (a LAN, a
+// loopback share) the hosts' own work per request and per byte (the client's
+// send and receive path, the server's storage and page cache) and the
+// server's file-system work per metadata exchange, not the network, set the
+// pace; a model without them calls every copy there "outside the model".
+//
+// A short calibration in a scratch folder of its own, with the engine every
+// generation's copy runs on: per direction, a transfer of small requests and
+// one of large requests, each with a pipeline deep enough that the hosts,
+// not the window, pace it, solved for a cost per request and per byte
+// (src/model/host-costs.ts fitRequestCosts); and a few files created and
+// closed one at a time, whose exchanges beyond the round trip are the
+// server's metadata work. Where a generation negotiates signing or
+// encryption, its costs are measured again on a session with that
+// protection. Each transfer is cut off after a fraction of a second, so a
+// slow LAN costs no more time than a fast one; the folder is removed after,
+// as the probe's is.
 
-import { MIB } from '../model/client-profiles.js';
-import { CLIENT_PROFILES } from '../model/client-profiles.js';
-import { pipelineFor } from '../smb/drivers.js';
+import { KIB, MIB } from '../model/client-profiles.js';
+import type { Protection } from '../model/crypto-cost.js';
+import type { CalibrationSample, HostCosts, RequestCosts } from '../model/host-costs.js';
+import { fitRequestCosts } from '../model/host-costs.js';
+import type { FilePipeline } from '../model/in-flight.js';
+import { payloadEfficiency } from '../model/link.js';
+import type { SecurityOffer } from '../model/smb-security.js';
 import { Access, CreateOption, Disposition } from '../smb/messages.js';
 import { PatternSource } from '../smb/pattern.js';
 import { ScratchFolder } from '../smb/scratch.js';
 import type { SmbCredentials, SmbTarget } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
-import { transferFile } from '../smb/transfer.js';
-import { SpanRecorder, steadyReadRate } from './bandwidth.js';
-
-export interface HostRates {
-  readonly readBitsPerSecond: number;
-  readonly writeBitsPerSecond: number;
-  /** The calibration file's size. */
-  readonly bytes: number;
-}
+import { TimelineRecorder } from '../smb/timeline.js';
+import { transferFileWithDepth } from '../smb/transfer.js';
 
 /** Paths with a round trip below this are fast: the hosts may well be slower than the network (a LAN, loopback). */
 export const FAST_PATH_RTT_MS = 2;
 
-const CALIBRATION_BYTES = 32 * MIB;
+/** The two request sizes the costs are solved from, each with a pipeline that keeps about 1-2 MiB in flight. */
+const SHAPES: readonly { readonly requestBytes: number; readonly depth: number; readonly fileBytes: number }[] = [
+  { requestBytes: 64 * KIB, depth: 16, fileBytes: 8 * MIB },
+  { requestBytes: 2 * MIB, depth: 4, fileBytes: 32 * MIB },
+];
+/** Each transfer stops issuing requests after this long: a slow LAN gets a shorter sample, not a longer calibration. */
+const TRANSFER_CUTOFF_MS = 250;
+/** Files created and closed one at a time for the metadata cost. */
+const METADATA_FILES = 8;
+/** A sample moving at least this share of the line's payload rate is paced by the network: it says nothing of the hosts. */
+const NETWORK_BOUND_SHARE = 0.85;
 
-export async function measureHostRates(target: SmbTarget, credentials: SmbCredentials, options: { readonly signal?: AbortSignal } = {}): Promise<HostRates | undefined> {
-  const signal = options.signal;
-  const session = await SmbSession.open(target, credentials, signal ? { signal } : {});
+export interface HostCalibrationOptions {
+  /** The path's round trip (the probe's), subtracted from each metadata exchange. */
+  readonly rttMs: number;
+  /** The path's line rate; absent on a share on this machine, where there is no network between. */
+  readonly lineBitsPerSecond?: number;
+  /** A generation's offer and login that negotiate signing or encryption: its costs are measured with it too. */
+  readonly protectedSession?: { readonly offer: SecurityOffer; readonly credentials: SmbCredentials };
+  readonly signal?: AbortSignal;
+}
+
+/** The calibration's result, for the report: the fitted costs and what they were fitted from. */
+export interface HostCalibration {
+  readonly costs: HostCosts;
+  readonly samples: readonly (CalibrationSample & { readonly op: 'read' | 'write'; readonly protection: Protection['kind'] })[];
+}
+
+const protectionOfSession = (session: SmbSession): Protection =>
+  session.negotiated.encryption ? { kind: 'encryption', algorithm: session.negotiated.encryption } : session.negotiated.signing ? { kind: 'signing', algorithm: session.negotiated.signing } : { kind: 'none' };
+
+export async function measureHostCosts(target: SmbTarget, credentials: SmbCredentials, options: HostCalibrationOptions): Promise<HostCalibration> {
+  const { signal } = options;
+  const request = signal ? { signal } : {};
+  const session = await SmbSession.open(target, credentials, request);
+  let guarded: SmbSession | undefined;
   let scratch: ScratchFolder | undefined;
   try {
-    scratch = await ScratchFolder.create(session);
-    const profile = CLIENT_PROFILES['pipefill-max'];
-    const transfer = async (name: string, op: 'read' | 'write', fileId: Buffer) => {
-      const recorder = new SpanRecorder();
-      const pattern = new PatternSource((scratch as ScratchFolder).name, name);
-      await transferFile({ session, fileBytes: CALIBRATION_BYTES, pattern, verify: false, label: name, fileId, op, pipeline: pipelineFor(profile, session.negotiated, op, CALIBRATION_BYTES), recorder, ...(signal ? { signal } : {}) });
-      const span = recorder.span();
-      return span ? steadyReadRate([span]) : undefined;
+    scratch = await ScratchFolder.create(session, request);
+    const folder = scratch;
+    let files = 0;
+    const samples: HostCalibration['samples'][number][] = [];
+
+    const transfer = async (on: SmbSession, op: 'read' | 'write', name: string, shape: (typeof SHAPES)[number]): Promise<CalibrationSample | undefined> => {
+      const handle = await on.create({ path: folder.path(name), access: op === 'write' ? Access.readData | Access.writeData : Access.readData, disposition: op === 'write' ? Disposition.create : Disposition.open, options: CreateOption.nonDirectory }, request);
+      try {
+        const pipeline: FilePipeline = { depth: shape.depth, chunkBytes: shape.requestBytes, requestBytes: Math.min(shape.requestBytes, op === 'read' ? on.negotiated.maxReadSize : on.negotiated.maxWriteSize) };
+        const startedAt = performance.now();
+        const recorder = new TimelineRecorder();
+        // Reads go as far as the file written before them, which the cut-off may have ended early.
+        const fileBytes = op === 'read' ? Math.min(shape.fileBytes, written.get(name) ?? 0) : shape.fileBytes;
+        if (fileBytes === 0) return undefined;
+        const outcome = await transferFileWithDepth({ session: on, fileId: handle.fileId, op, fileBytes, pipeline, pattern: new PatternSource(folder.name, name), verify: false, recorder, label: name, until: () => performance.now() - startedAt > TRANSFER_CUTOFF_MS, ...request });
+        const seconds = (performance.now() - startedAt) / 1000;
+        const bytes = recorder.bytes > 0 ? recorder.bytes : outcome.bytes;
+        if (op === 'write') written.set(name, bytes);
+        return bytes > 0 && seconds > 0 ? { requestBytes: pipeline.requestBytes, requests: Math.ceil(bytes / pipeline.requestBytes), bytes, seconds } : undefined;
+      } finally {
+        await on.close(handle.fileId, request).catch(() => undefined);
+      }
     };
-    // Each way the better of two: a transfer of tens of milliseconds that a collection or another process interrupts
-    // reads far low (two loopback runs' writes read 5.7 and 21.8 Gb/s), and none can read faster than the hosts allow.
-    const best = (rates: readonly (number | undefined)[]) => {
-      const measured = rates.filter((rate): rate is number => rate !== undefined);
-      return measured.length > 0 ? Math.max(...measured) : undefined;
+    const written = new Map<string, number>();
+
+    // The hosts' share of a sample: on a network path, what the line took of it is the network's, and a sample the line paced says nothing.
+    const hostsPart = (sample: CalibrationSample): CalibrationSample | undefined => {
+      if (options.lineBitsPerSecond === undefined) return sample;
+      const payload = (options.lineBitsPerSecond / 8) * payloadEfficiency(false);
+      if (sample.bytes / sample.seconds >= NETWORK_BOUND_SHARE * payload) return undefined;
+      return { ...sample, seconds: Math.max(sample.seconds - sample.bytes / payload, sample.seconds * (1 - NETWORK_BOUND_SHARE)) };
     };
-    const writes: (number | undefined)[] = [];
-    for (const name of ['calibration-1.bin', 'calibration-2.bin']) {
-      const handle = await session.create({ path: scratch.path(name), access: Access.readData | Access.writeData, disposition: Disposition.create, options: CreateOption.nonDirectory });
-      writes.push(await transfer(name, 'write', handle.fileId));
-      await session.close(handle.fileId);
+
+    const costsOn = async (on: SmbSession): Promise<{ read: RequestCosts; write: RequestCosts }> => {
+      const protection = protectionOfSession(on).kind;
+      const none: RequestCosts = { secondsPerRequest: 0, secondsPerByte: 0 };
+      // Each shape's files, written twice and then read back twice.
+      const names = SHAPES.map(() => [`calibration-${++files}.bin`, `calibration-${++files}.bin`] as const);
+      const fit = async (op: 'read' | 'write'): Promise<RequestCosts> => {
+        const kept: (CalibrationSample | undefined)[] = [];
+        for (const [index, shape] of SHAPES.entries()) {
+          // The better of two: a transfer of milliseconds that a collection or another process interrupts reads far low, and none reads faster than the hosts allow.
+          let best: CalibrationSample | undefined;
+          for (const name of names[index] ?? []) {
+            const sample = await transfer(on, op, name, shape);
+            if (sample && (!best || sample.seconds / sample.bytes < best.seconds / best.bytes)) best = sample;
+          }
+          if (best) samples.push({ ...best, op, protection });
+          kept.push(best ? hostsPart(best) : undefined);
+        }
+        const [small, large] = kept;
+        // Where the line paced either transfer, the hosts are faster than the path: no cost of theirs binds.
+        return small && large ? fitRequestCosts(small, large) : none;
+      };
+      const write = await fit('write');
+      const read = await fit('read');
+      return { read, write };
+    };
+
+    // The server's file-system work per metadata exchange: new files created and closed one at a time, each exchange less the round trip.
+    const exchanges: number[] = [];
+    for (let index = 0; index < METADATA_FILES; index += 1) {
+      const name = `calibration-${++files}.bin`;
+      const createdAt = performance.now();
+      const handle = await session.create({ path: folder.path(name), access: Access.readData | Access.writeData, disposition: Disposition.create, options: CreateOption.nonDirectory }, request);
+      const closedAt = performance.now();
+      await session.close(handle.fileId, request);
+      exchanges.push((performance.now() - createdAt) / 2, closedAt - createdAt);
     }
-    const handle = await session.create({ path: scratch.path('calibration-2.bin'), access: Access.readData, disposition: Disposition.open, options: CreateOption.nonDirectory });
-    const reads = [await transfer('calibration-2.bin', 'read', handle.fileId), await transfer('calibration-2.bin', 'read', handle.fileId)];
-    await session.close(handle.fileId);
-    const write = best(writes);
-    const read = best(reads);
-    await scratch.remove();
+    const sorted = [...exchanges].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+    const metadataSeconds = Math.max(0, median - options.rttMs) / 1000;
+
+    const plain = await costsOn(session);
+    let guardedCosts: HostCosts['protected'];
+    if (options.protectedSession) {
+      guarded = await SmbSession.open(target, options.protectedSession.credentials, { offer: options.protectedSession.offer, ...request });
+      const protection = protectionOfSession(guarded);
+      if (protection.kind !== 'none') guardedCosts = { protection, ...(await costsOn(guarded)) };
+    }
+    await scratch.remove(request);
     scratch = undefined;
-    return read !== undefined && write !== undefined ? { readBitsPerSecond: read, writeBitsPerSecond: write, bytes: CALIBRATION_BYTES } : undefined;
+    return { costs: { ...plain, ...(guardedCosts ? { protected: guardedCosts } : {}), metadataSeconds }, samples };
   } finally {
     if (scratch) await scratch.remove({ timeoutMs: 5_000 }).catch(() => undefined);
+    await guarded?.end().catch(() => undefined);
     await session.end();
   }
 }

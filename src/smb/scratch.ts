@@ -90,7 +90,7 @@ export class ScratchFolder {
 const LAYOUT: readonly { readonly directories: RegExp; readonly files: RegExp }[] = [
   // A copy's root: `source`/`target`, or an assessment's `source-file`, `target-3`...; a capacity run's `capacity`;
   // the lease, the probe's file and the hosts' calibration files (src/probe/host-rates.ts).
-  { directories: /^((source|target)(-[a-z0-9]{1,16})?|capacity)$/, files: /^(\.lease|bandwidth-probe\.bin|calibration-[12]\.bin)$/ },
+  { directories: /^((source|target)(-[a-z0-9]{1,16})?|capacity)$/, files: /^(\.lease|bandwidth-probe\.bin|calibration-\d{1,2}\.bin)$/ },
   // In a capacity run's folder: each simulated person's file and the small file the latency samples open.
   { directories: /^dir\d{2}$/, files: /^(pipefill-test\.bin|user-\d{2}\.bin|latency\.bin)$/ },
   { directories: /^(?!)/, files: /^file\d{3}\.[a-z0-9]{1,5}$/ },

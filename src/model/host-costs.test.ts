@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { CLIENT_PROFILES, KIB, MIB } from './client-profiles.js';
+import type { HostCosts } from './host-costs.js';
+import { fitRequestCosts, hostBytesPerSecond, hostCostsFor, withSustainedWrite } from './host-costs.js';
+import { SINGLE_UNPROTECTED, transferShape } from './in-flight.js';
+import { predictTransfer } from './predict.js';
+import { SERVER_PROFILES } from './server-profiles.js';
+import { parseWorkload } from './workloads.js';
+
+// Costs of the size a loopback calibration measured (2026-11-25): 65 µs a request, 0.54 ns a byte reading.
+const LOOPBACK: HostCosts = {
+  read: { secondsPerRequest: 65e-6, secondsPerByte: 0.54e-9 },
+  write: { secondsPerRequest: 62e-6, secondsPerByte: 0.73e-9 },
+  protected: { protection: { kind: 'signing', algorithm: 'AES-128-GMAC' }, read: { secondsPerRequest: 118e-6, secondsPerByte: 0.63e-9 }, write: { secondsPerRequest: 100e-6, secondsPerByte: 0.78e-9 } },
+  metadataSeconds: 300e-6,
+};
+
+const sample = (requestBytes: number, bytes: number, perRequest: number, perByte: number) => ({ requestBytes, requests: bytes / requestBytes, bytes, seconds: (bytes / requestBytes) * perRequest + bytes * perByte });
+
+describe('host costs: fitted from two calibration transfers', () => {
+  it('solves a cost per request and per byte exactly from two request sizes', () => {
+    const fitted = fitRequestCosts(sample(64 * KIB, 8 * MIB, 65e-6, 0.5e-9), sample(2 * MIB, 32 * MIB, 65e-6, 0.5e-9));
+    expect(fitted.secondsPerRequest).toBeCloseTo(65e-6, 12);
+    expect(fitted.secondsPerByte).toBeCloseTo(0.5e-9, 15);
+  });
+
+  it('where noise makes small requests cheaper per byte than large ones, the costs are all per byte, at the slower rate', () => {
+    const small = { requestBytes: 64 * KIB, requests: 128, bytes: 8 * MIB, seconds: 0.004 };
+    const large = { requestBytes: 2 * MIB, requests: 16, bytes: 32 * MIB, seconds: 0.02 };
+    const fitted = fitRequestCosts(small, large);
+    expect(fitted.secondsPerRequest).toBe(0);
+    expect(fitted.secondsPerByte).toBeCloseTo(Math.max(0.004 / (8 * MIB), 0.02 / (32 * MIB)), 15);
+  });
+
+  it('refuses a sample without requests, bytes or time', () => {
+    expect(() => fitRequestCosts({ requestBytes: 1, requests: 0, bytes: 1, seconds: 1 }, sample(2 * MIB, 32 * MIB, 1e-6, 1e-9))).toThrow(RangeError);
+  });
+
+  it('takes the costs measured with the same protection, and otherwise the plain ones with the crypto left to add', () => {
+    expect(hostCostsFor(LOOPBACK, 'read', { kind: 'signing', algorithm: 'AES-128-GMAC' })).toEqual({ costs: LOOPBACK.protected?.read, includesProtection: true });
+    expect(hostCostsFor(LOOPBACK, 'read', { kind: 'signing', algorithm: 'AES-128-CMAC' })).toEqual({ costs: LOOPBACK.read, includesProtection: false });
+    expect(hostCostsFor(LOOPBACK, 'write', { kind: 'none' })).toEqual({ costs: LOOPBACK.write, includesProtection: true });
+  });
+
+  it("adds the storage's sustained cost, found by a long write, to every write and no read", () => {
+    const slower = withSustainedWrite(LOOPBACK, { bytes: 256 * MIB, measuredSeconds: 0.8, modelSeconds: 0.2 });
+    expect(slower.storageWriteSecondsPerByte).toBeCloseTo(0.6 / (256 * MIB), 15);
+    expect(hostCostsFor(slower, 'write', { kind: 'none' }).costs.secondsPerByte).toBeCloseTo(0.73e-9 + 0.6 / (256 * MIB), 15);
+    expect(hostCostsFor(slower, 'write', { kind: 'signing', algorithm: 'AES-128-GMAC' }).costs.secondsPerByte).toBeCloseTo(0.78e-9 + 0.6 / (256 * MIB), 15);
+    expect(hostCostsFor(slower, 'read', { kind: 'none' }).costs).toEqual(LOOPBACK.read);
+    // A long write no slower than the model says nothing new.
+    expect(withSustainedWrite(LOOPBACK, { bytes: 256 * MIB, measuredSeconds: 0.2, modelSeconds: 0.25 })).toBe(LOOPBACK);
+  });
+});
+
+describe('host costs in the model', () => {
+  const bare = { bandwidthBitsPerSecond: 20e9, rttMs: 0.1 };
+  const loopback = { ...bare, hosts: LOOPBACK };
+  const server = SERVER_PROFILES.samba;
+
+  it('are a budget of their own: the rate the hosts allow at the request size', () => {
+    const shape = transferShape(CLIENT_PROFILES['pipefill-max'], server, 'read', 256 * MIB, loopback, SINGLE_UNPROTECTED);
+    const hosts = shape.budgets.find((budget) => budget.layer === 'hosts');
+    expect(hosts?.bytesPerSecond).toBeCloseTo(hostBytesPerSecond(LOOPBACK.read, shape.requestBytes), 0);
+    expect(predictTransfer(CLIENT_PROFILES['pipefill-max'], server, 'read', parseWorkload('file:256MiB'), loopback).limitedBy).toBe('hosts');
+  });
+
+  it('without them the same copy is expected at the line, and is several times faster', () => {
+    const withHosts = predictTransfer(CLIENT_PROFILES['win11-24h2'], server, 'write', parseWorkload('file:256MiB'), loopback);
+    const without = predictTransfer(CLIENT_PROFILES['win11-24h2'], server, 'write', parseWorkload('file:256MiB'), bare);
+    expect(without.limitedBy).not.toBe('hosts');
+    expect(withHosts.seconds / without.seconds).toBeGreaterThan(1.5);
+  });
+
+  it("each metadata exchange waits on the server's file-system work as well as the round trip", () => {
+    const dirset = parseWorkload('tr3869-dirset:0.05');
+    const client = CLIENT_PROFILES['win11-24h2'];
+    const plain = predictTransfer(client, server, 'write', dirset, bare);
+    const measured = predictTransfer(client, server, 'write', dirset, loopback);
+    expect(measured.breakdown.metadataSeconds - plain.breakdown.metadataSeconds).toBeCloseTo(plain.breakdown.metadataRoundTrips * LOOPBACK.metadataSeconds, 9);
+  });
+
+  it('leave a long path alone: a WAN copy is paced by the path, not by microseconds of host work', () => {
+    const wan = { bandwidthBitsPerSecond: 155e6, rttMs: 32 };
+    const withHosts = predictTransfer(CLIENT_PROFILES['win11-24h2'], server, 'read', parseWorkload('file:100MB'), { ...wan, hosts: LOOPBACK });
+    const without = predictTransfer(CLIENT_PROFILES['win11-24h2'], server, 'read', parseWorkload('file:100MB'), wan);
+    expect(withHosts.limitedBy).toBe(without.limitedBy);
+    expect(withHosts.seconds / without.seconds).toBeLessThan(1.03);
+  });
+});

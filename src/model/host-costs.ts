@@ -1,0 +1,94 @@
+// The two machines as a layer of the model: what they take per request and
+// per byte each way, and per metadata exchange, measured on the share
+// (src/probe/host-rates.ts) rather than assumed. On a long path these costs
+// vanish beside the round trips; on a LAN or a loopback share they are what
+// paces a copy, and a model without them calls every fast copy unexplained.
+
+import type { Op } from './client-profiles.js';
+import type { Protection } from './crypto-cost.js';
+
+/** The hosts' work for one data request: a fixed part and a part per byte, both ends together. */
+export interface RequestCosts {
+  readonly secondsPerRequest: number;
+  readonly secondsPerByte: number;
+}
+
+export interface HostCosts {
+  /** Unprotected reads and writes. */
+  readonly read: RequestCosts;
+  readonly write: RequestCosts;
+  /** The same measured with the protection a generation negotiated (its signing or sealing included), where one was. */
+  readonly protected?: { readonly protection: Exclude<Protection, { readonly kind: 'none' }>; readonly read: RequestCosts; readonly write: RequestCosts } | undefined;
+  /** What a metadata exchange (create, close, query, list) takes beyond the round trip: the server's file-system work. */
+  readonly metadataSeconds: number;
+  /**
+   * What the server's storage added per byte written on a long write beyond
+   * the calibration's short ones (a page cache that must find new pages, a
+   * disk that falls behind): measured on Pipefill's own whole-file write.
+   */
+  readonly storageWriteSecondsPerByte?: number | undefined;
+}
+
+/** One timed calibration transfer: `requests` requests of `requestBytes`, `bytes` in all, in `seconds` (deep enough that the hosts, not the window, pace it). */
+export interface CalibrationSample {
+  readonly requestBytes: number;
+  readonly requests: number;
+  readonly bytes: number;
+  readonly seconds: number;
+}
+
+/**
+ * The per-request and per-byte costs from two transfers of different
+ * request sizes: seconds = requests x perRequest + bytes x perByte, solved
+ * for both. Noise can make the line's intercept negative (small requests
+ * faster per byte than large ones); the costs are then all per byte, the
+ * slower of the two samples' rates, so the model never expects more than
+ * either transfer showed.
+ */
+export function fitRequestCosts(small: CalibrationSample, large: CalibrationSample): RequestCosts {
+  for (const sample of [small, large]) {
+    if (!(sample.seconds > 0 && sample.bytes > 0 && sample.requests > 0)) throw new RangeError('A calibration sample needs requests, bytes and a duration above zero.');
+  }
+  const determinant = small.requests * large.bytes - large.requests * small.bytes;
+  if (determinant !== 0) {
+    const secondsPerRequest = (small.seconds * large.bytes - large.seconds * small.bytes) / determinant;
+    const secondsPerByte = (small.requests * large.seconds - large.requests * small.seconds) / determinant;
+    if (secondsPerRequest >= 0 && secondsPerByte >= 0) return { secondsPerRequest, secondsPerByte };
+  }
+  return { secondsPerRequest: 0, secondsPerByte: Math.max(small.seconds / small.bytes, large.seconds / large.bytes) };
+}
+
+const sameProtection = (a: Protection, b: Protection): boolean => a.kind === b.kind && (a.kind === 'none' || (b.kind !== 'none' && a.algorithm === b.algorithm));
+
+/**
+ * The costs that apply to a transfer, and whether they already hold its
+ * protection's crypto (measured with it) or the crypto layer must add it.
+ */
+export function hostCostsFor(hosts: HostCosts, op: Op, protection: Protection): { readonly costs: RequestCosts; readonly includesProtection: boolean } {
+  const measured = protection.kind !== 'none' && hosts.protected && sameProtection(hosts.protected.protection, protection);
+  const costs = measured && hosts.protected ? hosts.protected[op] : hosts[op];
+  const storage = op === 'write' ? (hosts.storageWriteSecondsPerByte ?? 0) : 0;
+  return { costs: storage > 0 ? { ...costs, secondsPerByte: costs.secondsPerByte + storage } : costs, includesProtection: measured || protection.kind === 'none' };
+}
+
+/**
+ * The hosts with the storage's sustained cost found by a long write: where
+ * that write took longer than the model with the calibration's costs
+ * expected, the difference per byte is the storage's (only ever added: a
+ * faster long write says nothing the calibration did not).
+ */
+export function withSustainedWrite(hosts: HostCosts, write: { readonly bytes: number; readonly measuredSeconds: number; readonly modelSeconds: number }): HostCosts {
+  if (!(write.bytes > 0 && write.measuredSeconds > write.modelSeconds)) return hosts;
+  return { ...hosts, storageWriteSecondsPerByte: (hosts.storageWriteSecondsPerByte ?? 0) + (write.measuredSeconds - write.modelSeconds) / write.bytes };
+}
+
+/** The hosts' seconds for a unit of `unitBytes` moved in requests of `requestBytes`. */
+export function hostSecondsFor(costs: RequestCosts, requestBytes: number, unitBytes: number): number {
+  return Math.ceil(unitBytes / requestBytes) * costs.secondsPerRequest + unitBytes * costs.secondsPerByte;
+}
+
+/** The payload rate the hosts allow at this request size, bytes per second (with any crypto not in the costs added per byte). */
+export function hostBytesPerSecond(costs: RequestCosts, requestBytes: number, extraSecondsPerByte = 0): number {
+  const seconds = costs.secondsPerRequest + requestBytes * (costs.secondsPerByte + extraSecondsPerByte);
+  return seconds > 0 ? requestBytes / seconds : Infinity;
+}
