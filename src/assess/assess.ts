@@ -308,7 +308,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     const calibrationOptions = {
       rttMs: probes.rtt.medianMs,
       ...(isThisMachine(share.host) ? {} : { lineBitsPerSecond: probes.bandwidth.mbps * 1e6 }),
-      protectedSession: { offer: CLIENT_PROFILES[client].offer, credentials },
+      client,
       ...(signal ? { signal } : {}),
     };
     try {
@@ -400,7 +400,12 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       // A workload whose source Pipefill's own write does not lay (pipefill-max not chosen): write it first, unreported.
       if (copy.op === 'read' && !copies.hasSource(copy.workload) && sourceWrites.includes(copy.workload)) await run(undefined, 'pipefill-max', 'write', copy.workload, undefined);
       let budget: CopyBudgetOptions | undefined;
-      if (budgetSeconds !== null) {
+      // On a fast path a file write moves whole: a server's storage may take its first hundred megabytes at one
+      // rate and the rest at another (a page cache finding new pages, a disk falling behind), and a copy stopped once
+      // its rate settled would project the first (loopback, 256 MiB: 0.25 s projected, 0.64 s whole). Whole, it
+      // costs under a second there.
+      const wholeOnFastPath = calibration !== undefined && copy.op === 'write' && parseWorkload(copy.workload).kind === 'file';
+      if (budgetSeconds !== null && !wholeOnFastPath) {
         // The copies still to run, and the signing check's read at the end, share what is left after the reserve
         // and the file writes' read-backs; a directory set's write reads back what it wrote at once (weight).
         const remaining = order.slice(order.indexOf(copy));
@@ -435,21 +440,25 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     for (const [index, result] of results) {
       if (readBack.has(readBackKey(result.profile, result.op, result.workload))) results.set(index, { ...result, verified: true });
     }
+    // The path the expectations use, with the hosts as the copies found them.
+    const copied = [...results.values()];
+    const pathModel = pathOfRun(link, copied, calibration?.samples ?? []);
+    const calibratedLink: Link = { bandwidthBitsPerSecond: pathModel.bandwidthBitsPerSecond, rttMs: pathModel.rttMs, ...(calibration ? { hosts: calibration.costs } : {}) };
+    const hostCosts = calibratedLink.hosts ? sustainedHostCosts({ ...calibratedLink, hosts: calibratedLink.hosts }, copied, serverProfile, stack) : undefined;
+    const modelLink: Link = { ...calibratedLink, ...(hostCosts ? { hosts: hostCosts } : {}) };
+    // The model's time for a workload on that path, with the protection the generation's copy negotiated.
+    const modelSeconds = (result: CopyTestResult, workload: string) => predictTransfer(driven(result.profile), serverProfile, result.op, parseWorkload(workload), modelLink, { ...sessionOf(result), warmSender: warmSender(workload) }).seconds;
     for (const copy of planned) {
       if (!copy.fromFileCopy) continue;
-      // The same generation's file copy, measured or projected, against the model's time for it.
+      // The same generation's file copy, measured or projected, against the model's time for it on the same path.
       const file = planned.find((other) => other.profile === copy.profile && other.op === copy.op && parseWorkload(other.workload).kind === 'file');
       const fileResult = file ? results.get(file.index) : undefined;
       if (!file || !fileResult) throw new Error(`${copy.profile} ${copy.op} ${copy.workload} is projected from the file copy of the same generation, which did not run.`);
-      const fileCopy = { seconds: fileResult.seconds, modelSeconds: file.expectedSeconds, ...(fileResult.projected ? { lowSeconds: fileResult.projected.lowSeconds, highSeconds: fileResult.projected.highSeconds } : {}) };
-      results.set(copy.index, copies.projectWithoutCopy(copy.profile, copy.op, copy.workload, copy.expectedSeconds, fileCopy));
+      const fileCopy = { seconds: fileResult.seconds, modelSeconds: modelSeconds(fileResult, file.workload), ...(fileResult.projected ? { lowSeconds: fileResult.projected.lowSeconds, highSeconds: fileResult.projected.highSeconds } : {}) };
+      results.set(copy.index, copies.projectWithoutCopy(copy.profile, copy.op, copy.workload, modelSeconds(fileResult, copy.workload), fileCopy));
     }
     const copiesSeconds = elapsed() - probeSeconds - setUpSeconds;
     const copyTests = planned.map((copy) => results.get(copy.index)).filter((result): result is CopyTestResult => result !== undefined);
-    const pathModel = pathOfRun(link, copyTests, calibration?.samples ?? []);
-    const calibratedLink: Link = { bandwidthBitsPerSecond: pathModel.bandwidthBitsPerSecond, rttMs: pathModel.rttMs, ...(calibration ? { hosts: calibration.costs } : {}) };
-    const hostCosts = calibratedLink.hosts ? sustainedHostCosts({ ...calibratedLink, hosts: calibratedLink.hosts }, copyTests, serverProfile, stack) : undefined;
-    const modelLink: Link = { ...calibratedLink, ...(hostCosts ? { hosts: hostCosts } : {}) };
     const findings: Finding[] = [];
     // Each copy against the model; every other generation's also against Pipefill's own copy of the same data, which shows what
     // these hosts take per byte (and, for a protected copy, what this CPU path costs without that protection).

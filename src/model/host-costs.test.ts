@@ -46,7 +46,8 @@ describe('host costs: fitted from two calibration transfers', () => {
     const slower = withSustainedWrite(LOOPBACK, { bytes: 256 * MIB, measuredSeconds: 0.8, modelSeconds: 0.2 });
     expect(slower.storageWriteSecondsPerByte).toBeCloseTo(0.6 / (256 * MIB), 15);
     expect(hostCostsFor(slower, 'write', { kind: 'none' }).costs.secondsPerByte).toBeCloseTo(0.73e-9 + 0.6 / (256 * MIB), 15);
-    expect(hostCostsFor(slower, 'write', { kind: 'signing', algorithm: 'AES-128-GMAC' }).costs.secondsPerByte).toBeCloseTo(0.78e-9 + 0.6 / (256 * MIB), 15);
+    // Signed, the storage works while the client signs: the slower of the two per byte.
+    expect(hostCostsFor(slower, 'write', { kind: 'signing', algorithm: 'AES-128-GMAC' }).costs.secondsPerByte).toBeCloseTo(Math.max(0.78e-9, 0.73e-9 + 0.6 / (256 * MIB)), 15);
     expect(hostCostsFor(slower, 'read', { kind: 'none' }).costs).toEqual(LOOPBACK.read);
     // A long write no slower than the model says nothing new.
     expect(withSustainedWrite(LOOPBACK, { bytes: 256 * MIB, measuredSeconds: 0.2, modelSeconds: 0.25 })).toBe(LOOPBACK);
