@@ -77,6 +77,10 @@ describe('assess on loopback', () => {
     expect(report.pathModel?.hostCosts?.write.secondsPerByte).toBeGreaterThan(0);
     expect(report.pathModel?.hostCosts?.read.secondsPerByte).toBeGreaterThan(0);
     expect(report.pathModel?.hostCosts?.protected?.protection).toEqual({ kind: 'signing', algorithm: 'AES-128-GMAC' });
+    expect(report.pathModel?.hostCosts?.turnaroundSeconds).toEqual({ read: expect.any(Number), write: expect.any(Number) });
+    // A fast path: ECHOs back to back as well, and the round trip no more than theirs.
+    expect(report.probes.rtt.smbEchoBackToBack?.samples).toBe(16);
+    expect(report.probes.rtt.medianMs).toBeLessThanOrEqual(report.probes.rtt.smbEchoBackToBack?.medianMs ?? 0);
     expect(report.diagnosis.findings.filter((finding) => finding.limitedBy === 'packet-loss')).toEqual([]);
     // The CLI prints the answer first: at most five lines and a blank one before the table.
     const printed = formatReport(report).split('\n');

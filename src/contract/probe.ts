@@ -15,10 +15,12 @@ const LatencySchema = z.object({ samples: z.number(), minMs: z.number(), medianM
 
 export const ProbeResultSchema = z.object({
   rtt: z.object({
-    /** The round trip the model uses: the lower of the handshakes' and the ECHOs' medians (src/probe/probe-path.ts, pathRttMs). */
+    /** The round trip the model uses: the lowest of the handshakes', the ECHOs' and (fast paths) the back-to-back ECHOs' medians (src/probe/probe-path.ts, pathRttMs). */
     medianMs: z.number(),
     tcp: LatencySchema,
     smbEcho: LatencySchema,
+    /** On a fast path: ECHOs sent back to back, as a copy's requests go (absent on longer paths and in older reports). */
+    smbEchoBackToBack: LatencySchema.optional(),
   }),
   /** What the probe's SMB session negotiated: the ECHO round trips carry its signing or encryption. Absent in reports written before SMB 3 support. */
   session: z

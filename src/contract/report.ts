@@ -89,6 +89,7 @@ export const HostCostsSchema = z
       .optional(),
     metadataSeconds: z.number().nonnegative().finite(),
     storageWriteSecondsPerByte: z.number().nonnegative().finite().optional(),
+    turnaroundSeconds: z.object({ read: z.number().nonnegative().finite(), write: z.number().nonnegative().finite() }).strict().optional(),
   })
   .strict();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT_PROFILES, KIB, MIB } from './client-profiles.js';
 import type { HostCosts } from './host-costs.js';
-import { fitRequestCosts, hostBytesPerSecond, hostCostsFor, withSustainedWrite } from './host-costs.js';
+import { fitRequestCosts, hostBytesPerSecond, hostCostsFor, hostSecondsFor, withSustainedWrite } from './host-costs.js';
 import { SINGLE_UNPROTECTED, transferShape } from './in-flight.js';
 import { predictTransfer } from './predict.js';
 import { SERVER_PROFILES } from './server-profiles.js';
@@ -30,6 +30,15 @@ describe('host costs: fitted from two calibration transfers', () => {
     const fitted = fitRequestCosts(small, large);
     expect(fitted.secondsPerRequest).toBe(0);
     expect(fitted.secondsPerByte).toBeCloseTo(Math.max(0.004 / (8 * MIB), 0.02 / (32 * MIB)), 15);
+  });
+
+  it("a lone request waits at least the measured turnaround, plus the work per byte of what it carries beyond 64 KiB", () => {
+    const costs = { secondsPerRequest: 0, secondsPerByte: 1e-9 };
+    // A LAN: the line paced the calibration (no work per request seen), the turnaround was measured alone.
+    expect(hostSecondsFor(costs, 64 * KIB, 64 * KIB, 300e-6)).toBeCloseTo(300e-6, 12);
+    expect(hostSecondsFor(costs, 1 * MIB, 1 * MIB, 300e-6)).toBeCloseTo(300e-6 + (MIB - 64 * KIB) * 1e-9, 12);
+    // Loopback: where the work per request and per byte is the larger, it holds.
+    expect(hostSecondsFor({ secondsPerRequest: 400e-6, secondsPerByte: 1e-9 }, 64 * KIB, 64 * KIB, 300e-6)).toBeCloseTo(400e-6 + 64 * KIB * 1e-9, 12);
   });
 
   it('refuses a sample without requests, bytes or time', () => {
@@ -79,6 +88,19 @@ describe('host costs in the model', () => {
     const plain = predictTransfer(client, server, 'write', dirset, bare);
     const measured = predictTransfer(client, server, 'write', dirset, loopback);
     expect(measured.breakdown.metadataSeconds - plain.breakdown.metadataSeconds).toBeCloseTo(plain.breakdown.metadataRoundTrips * LOOPBACK.metadataSeconds, 9);
+  });
+
+  it("a synchronous client's every request waits on the server's measured turnaround", () => {
+    const lan = { bandwidthBitsPerSecond: 1e9, rttMs: 0.8 };
+    const none = { secondsPerRequest: 0, secondsPerByte: 0 };
+    const measured = { ...lan, hosts: { read: none, write: none, metadataSeconds: 0, turnaroundSeconds: { read: 280e-6, write: 0 } } };
+    const xp = CLIENT_PROFILES['xp-smb1'];
+    const file = parseWorkload('file:100MiB');
+    const plain = predictTransfer(xp, server, 'read', file, lan);
+    const withTurnaround = predictTransfer(xp, server, 'read', file, measured);
+    const requests = (100 * MIB) / plain.requestBytes;
+    expect(withTurnaround.seconds - plain.seconds).toBeCloseTo(requests * 280e-6, 1);
+    expect(predictTransfer(xp, server, 'write', file, measured).seconds).toBeCloseTo(predictTransfer(xp, server, 'write', file, lan).seconds, 6);
   });
 
   it('leave a long path alone: a WAN copy is paced by the path, not by microseconds of host work', () => {

@@ -22,6 +22,13 @@ export interface HostCosts {
   /** What a metadata exchange (create, close, query, list) takes beyond the round trip: the server's file-system work. */
   readonly metadataSeconds: number;
   /**
+   * What a 64 KiB data request takes beyond its round trip and its time on
+   * the line when it goes alone (a synchronous client's): the server's
+   * turnaround and both stacks' per-request work. Absent in reports made
+   * before it was measured.
+   */
+  readonly turnaroundSeconds?: { readonly read: number; readonly write: number } | undefined;
+  /**
    * What the server's storage added per byte written on a long write beyond
    * the calibration's short ones (a page cache that must find new pages, a
    * disk that falls behind): measured on Pipefill's own whole-file write.
@@ -87,9 +94,23 @@ export function withSustainedWrite(hosts: HostCosts, write: { readonly bytes: nu
   return { ...hosts, storageWriteSecondsPerByte: (hosts.storageWriteSecondsPerByte ?? 0) + (write.measuredSeconds - write.modelSeconds) / write.bytes };
 }
 
-/** The hosts' seconds for a unit of `unitBytes` moved in requests of `requestBytes`. */
-export function hostSecondsFor(costs: RequestCosts, requestBytes: number, unitBytes: number): number {
-  return Math.ceil(unitBytes / requestBytes) * costs.secondsPerRequest + unitBytes * costs.secondsPerByte;
+/** The request size the turnaround is measured at. */
+export const TURNAROUND_REQUEST_BYTES = 64 * 1024;
+
+/**
+ * The hosts' seconds for a unit of `unitBytes` moved in requests of
+ * `requestBytes`: their work per request and per byte, and at least the
+ * measured turnaround of a lone request (with the work per byte of what the
+ * unit has beyond it), where that was measured. On a LAN the first is zero
+ * (the line paced the calibration) and the second is what a synchronous
+ * client waits; on loopback they are two measures of the same work, and the
+ * larger holds.
+ */
+export function hostSecondsFor(costs: RequestCosts, requestBytes: number, unitBytes: number, turnaroundSeconds = 0): number {
+  const requests = Math.ceil(unitBytes / requestBytes);
+  const work = requests * costs.secondsPerRequest + unitBytes * costs.secondsPerByte;
+  const lone = requests * turnaroundSeconds + Math.max(0, unitBytes - requests * TURNAROUND_REQUEST_BYTES) * costs.secondsPerByte;
+  return Math.max(work, lone);
 }
 
 /** The payload rate the hosts allow at this request size, bytes per second (with any crypto not in the costs added per byte). */

@@ -53,6 +53,9 @@ const SMALL_FILE_BYTES = 8 * MIB;
 const LARGE_FILE_BYTES = 64 * MIB;
 /** Each transfer stops issuing requests after this long: a slow LAN gets a shorter sample, not a longer calibration. */
 const TRANSFER_CUTOFF_MS = 250;
+/** Requests one at a time per turnaround run, and runs (their median is kept). */
+const TURNAROUND_REQUESTS = 16;
+const TURNAROUND_RUNS = 3;
 /** Files created and closed one at a time for the metadata cost. */
 const METADATA_FILES = 8;
 /** A sample moving at least this share of the line's payload rate is paced by the network: it says nothing of the hosts. */
@@ -178,6 +181,24 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
     const metadataSeconds = Math.max(0, median - options.rttMs) / 1000;
 
     const plain = await costsOn(session, 'pipefill-max');
+
+    // The server's turnaround for a data request: 64 KiB requests one at a time (as XP and a small file's copy go),
+    // each less the round trip and its time on the line. Deep pipelines hide it; a synchronous client pays it on
+    // every request (lab, 1 Gb/s / 0.5 ms: XP's reads took 0.28 ms a request beyond the path, its writes none).
+    const turnaround = async (op: 'read' | 'write'): Promise<number> => {
+      const perRequest: number[] = [];
+      const line = options.lineBitsPerSecond === undefined ? Infinity : (options.lineBitsPerSecond / 8) * payloadEfficiency(false);
+      for (let run = 0; run < TURNAROUND_RUNS; run += 1) {
+        const name = op === 'write' ? `calibration-${++files}.bin` : (turnaroundFile ?? '');
+        const sample = await transfer(session, op, name, { pipeline: { ...SMALL, depth: 1 }, fileBytes: TURNAROUND_REQUESTS * SMALL.requestBytes });
+        if (op === 'write') turnaroundFile = name;
+        if (sample) perRequest.push(sample.seconds / sample.requests - sample.requestBytes / line);
+      }
+      const sorted = perRequest.sort((a, b) => a - b);
+      return Math.max(0, (sorted[Math.floor((sorted.length - 1) / 2)] ?? 0) - options.rttMs / 1000);
+    };
+    let turnaroundFile: string | undefined;
+    const turnaroundSeconds = { write: await turnaround('write'), read: await turnaround('read') };
     let guardedCosts: HostCosts['protected'];
     if (options.client) {
       guarded = await SmbSession.open(target, credentials, { offer: CLIENT_PROFILES[options.client].offer, ...request });
@@ -186,7 +207,7 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
     }
     await scratch.remove(request);
     scratch = undefined;
-    return { costs: { ...plain, ...(guardedCosts ? { protected: guardedCosts } : {}), metadataSeconds }, samples };
+    return { costs: { ...plain, ...(guardedCosts ? { protected: guardedCosts } : {}), metadataSeconds, turnaroundSeconds }, samples };
   } finally {
     if (scratch) await scratch.remove({ timeoutMs: 5_000 }).catch(() => undefined);
     if (local) {

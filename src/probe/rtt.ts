@@ -89,6 +89,23 @@ export async function tcpHandshakeRtt(host: string, port: number, options: RttOp
   return summarizeLatency(await spacedSamples(count, options.signal, () => oneHandshake(host, port, options.timeoutMs ?? 5_000)));
 }
 
+/**
+ * `count` SMB2 ECHO round trips one after the other, each sent as the last
+ * reply arrives: what a synchronous copy's requests see. Only for fast
+ * paths, where `count` round trips cost milliseconds.
+ */
+export async function smbEchoBackToBack(session: SmbSession, options: RttOptions = {}): Promise<LatencyStats> {
+  const count = sampleCount(options.count);
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) {
+    if (options.signal?.aborted) throw cancelledError();
+    const started = performance.now();
+    await session.echo({ ...(options.signal ? { signal: options.signal } : {}), timeoutMs: options.timeoutMs ?? 5_000 });
+    samples.push(performance.now() - started);
+  }
+  return summarizeLatency(samples);
+}
+
 /** `count` SMB2 ECHO round trips on an open session. */
 export async function smbEchoRtt(session: SmbSession, options: RttOptions = {}): Promise<LatencyStats> {
   const count = sampleCount(options.count);
