@@ -75,6 +75,18 @@ describe('host costs in the model', () => {
     expect(predictTransfer(CLIENT_PROFILES['pipefill-max'], server, 'read', parseWorkload('file:256MiB'), loopback).limitedBy).toBe('hosts');
   });
 
+  it('a protected copy whose hosts spend most of their time on the protection is limited by it, not by the hosts', () => {
+    const cheap = { ...LOOPBACK, read: { secondsPerRequest: 10e-6, secondsPerByte: 0.1e-9 } };
+    const signing = { protection: { kind: 'signing' as const, algorithm: 'AES-128-CMAC' as const }, channels: 1 };
+    const slowCmac = { ...CLIENT_PROFILES['linux-cifs'], crypto: { rates: { 'AES-128-CMAC': { protect: 1e9, check: 1e9 } }, scalesWithChannels: false } };
+    const shape = transferShape(slowCmac, server, 'read', 256 * MIB, { ...bare, hosts: cheap }, signing);
+    expect(shape.budgets.filter((budget) => budget.layer === 'signing')).toHaveLength(1);
+    expect(shape.budgets.some((budget) => budget.layer === 'hosts')).toBe(false);
+    // Where the hosts' own work is the larger part, they are the limit.
+    const costly = { ...LOOPBACK, read: { secondsPerRequest: 10e-6, secondsPerByte: 5e-9 } };
+    expect(transferShape(slowCmac, server, 'read', 256 * MIB, { ...bare, hosts: costly }, signing).budgets.some((budget) => budget.layer === 'hosts')).toBe(true);
+  });
+
   it('without them the same copy is expected at the line, and is several times faster', () => {
     const withHosts = predictTransfer(CLIENT_PROFILES['win11-24h2'], server, 'write', parseWorkload('file:256MiB'), loopback);
     const without = predictTransfer(CLIENT_PROFILES['win11-24h2'], server, 'write', parseWorkload('file:256MiB'), bare);

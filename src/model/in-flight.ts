@@ -213,15 +213,18 @@ export function transferShape(
   }
   const queue = queueBudget(link, sender.congestion, mss, channels, Math.min(pipelineBytes, creditRequests * request, clientWindow, serverWindow), payloadBytesPerSecond);
   if (queue) budgets.push(queue);
-  const cryptoBytesPerSecond = host?.includesProtection ? Infinity : protectionBytesPerSecond(session.protection, dataSender, dataReceiver, channels);
+  const hostRate = host ? hostBytesPerSecond(host.costs, request, cryptoSecondsPerByte) : Infinity;
+  // The hosts' work and any crypto not in it share their CPUs: per byte, they add (measured on one connection, so
+  // channels do not multiply it). Where the protection is most of that work, the protection is what limits, and the
+  // budget carries its name: a signed copy paced by the CPU is paced by its signing.
+  const unprotectedRate = link.hosts ? hostBytesPerSecond(link.hosts[op], request) : Infinity;
+  const protectionShare = session.protection.kind !== 'none' && Number.isFinite(hostRate) ? 1 - hostRate / unprotectedRate : 0;
+  const hostLayer: BudgetLayer = session.protection.kind !== 'none' && protectionShare > 1 / 2 ? session.protection.kind : 'hosts';
+  const cryptoBytesPerSecond = host?.includesProtection || hostLayer !== 'hosts' ? Infinity : protectionBytesPerSecond(session.protection, dataSender, dataReceiver, channels);
   if (session.protection.kind !== 'none' && Number.isFinite(cryptoBytesPerSecond)) {
     budgets.push({ layer: session.protection.kind, bytesInFlight: cryptoBytesPerSecond * rttSeconds, bytesPerSecond: cryptoBytesPerSecond });
   }
-  if (host) {
-    // The hosts' work and any crypto not in it share their CPUs: per byte, they add. Measured on one connection, so channels do not multiply it.
-    const hostRate = hostBytesPerSecond(host.costs, request, cryptoSecondsPerByte);
-    if (Number.isFinite(hostRate)) budgets.push({ layer: 'hosts', bytesInFlight: hostRate * rttSeconds, bytesPerSecond: hostRate });
-  }
+  if (Number.isFinite(hostRate)) budgets.push({ layer: hostLayer, bytesInFlight: hostRate * rttSeconds, bytesPerSecond: hostRate });
   return { requestBytes: request, depth, chunkBytes, requestLatencyMs, budgets };
 }
 

@@ -5,9 +5,9 @@
 // pace; a model without them calls every copy there "outside the model".
 //
 // A short calibration in a scratch folder of its own, with the engine every
-// generation's copy runs on and the work each copy does (a read checks every
-// byte against the pattern, as the copies' do: without it, a signed read on
-// loopback was expected 1.2-1.5x fast, 2026-11-25): per direction, a transfer of small requests and
+// generation's copy runs on and the work each copy does (writes send from a
+// local file and reads check every byte against the pattern, as the copies'
+// do): per direction, a transfer of small requests and
 // one of large requests, each with a pipeline deep enough that the hosts,
 // not the window, pace it, solved for a cost per request and per byte
 // (src/model/host-costs.ts fitRequestCosts); and a few files created and
@@ -33,8 +33,8 @@ import { pipelineFor } from '../smb/drivers.js';
 import { ScratchFolder } from '../smb/scratch.js';
 import type { SmbCredentials, SmbTarget } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
-import { TimelineRecorder } from '../smb/timeline.js';
 import { transferFileWithDepth } from '../smb/transfer.js';
+import { SpanRecorder } from './bandwidth.js';
 
 /** Paths with a round trip below this are fast: the hosts may well be slower than the network (a LAN, loopback). */
 export const FAST_PATH_RTT_MS = 2;
@@ -43,10 +43,8 @@ export const FAST_PATH_RTT_MS = 2;
  * The two pipelines the costs are solved from: a small request's (64 KiB,
  * SMB 2.0 and SMB1-era clients, a small file's), and the pipeline of the
  * generation the session is for (Pipefill's own unprotected, the person's
- * client with its signing), so the costs hold exactly at the request size
- * and depth the copies that use them run. Calibrated at 2 MiB x 4 for every
- * generation, a 24H2 signed read (1 MiB x 8) was expected 1.1-1.7x fast on
- * loopback (2026-11-25).
+ * client with its signing), so the costs hold at the request size and depth
+ * of the copies that use them, and other generations' are read between.
  */
 const SMALL: FilePipeline = { depth: 16, chunkBytes: 64 * KIB, requestBytes: 64 * KIB };
 const SMALL_FILE_BYTES = 8 * MIB;
@@ -104,20 +102,25 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
     let files = 0;
     const samples: HostCalibration['samples'][number][] = [];
 
-    const transfer = async (on: SmbSession, op: 'read' | 'write', name: string, shape: { readonly pipeline: FilePipeline; readonly fileBytes: number }): Promise<CalibrationSample | undefined> => {
+    // `steady`: the sample runs from the first reply to the last, the rate the hosts keep once the pipeline is full (a
+    // deep pipeline's fill is a round trip the model counts apart, and 4 MiB x 4 over 64 MiB is a quarter of the transfer:
+    // timed whole, Pipefill's loopback reads were expected 1.4-1.6x slow, 2026-11-25). Otherwise the whole transfer.
+    const transfer = async (on: SmbSession, op: 'read' | 'write', name: string, shape: { readonly pipeline: FilePipeline; readonly fileBytes: number }, steady = true): Promise<CalibrationSample | undefined> => {
       const handle = await on.create({ path: folder.path(name), access: op === 'write' ? Access.readData | Access.writeData : Access.readData, disposition: op === 'write' ? Disposition.create : Disposition.open, options: CreateOption.nonDirectory }, request);
       try {
         const { pipeline } = shape;
         const startedAt = performance.now();
-        const recorder = new TimelineRecorder();
+        const recorder = new SpanRecorder();
         // Reads go as far as the file written before them, which the cut-off may have ended early.
         const fileBytes = op === 'read' ? Math.min(shape.fileBytes, written.get(name) ?? 0) : shape.fileBytes;
         if (fileBytes === 0) return undefined;
         const outcome = await transferFileWithDepth({ session: on, fileId: handle.fileId, op, fileBytes, pipeline, pattern: new PatternSource(folder.name, sourceFile), ...(op === 'write' ? { source: source.writeSource(sourceFile) } : {}), verify: op === 'read', recorder, label: name, until: () => performance.now() - startedAt > TRANSFER_CUTOFF_MS, ...request });
-        const seconds = (performance.now() - startedAt) / 1000;
-        const bytes = recorder.bytes > 0 ? recorder.bytes : outcome.bytes;
-        if (op === 'write') written.set(name, bytes);
-        return bytes > 0 && seconds > 0 ? { requestBytes: pipeline.requestBytes, requests: Math.ceil(bytes / pipeline.requestBytes), bytes, seconds } : undefined;
+        const wholeSeconds = (performance.now() - startedAt) / 1000;
+        const wholeBytes = recorder.bytes > 0 ? recorder.bytes : outcome.bytes;
+        if (op === 'write') written.set(name, wholeBytes);
+        const span = recorder.span();
+        const [bytes, seconds] = steady && span && span.lastMs > span.firstMs && span.bytes > span.firstBytes ? [span.bytes - span.firstBytes, (span.lastMs - span.firstMs) / 1000] : [wholeBytes, wholeSeconds];
+        return bytes > 0 && seconds > 0 ? { requestBytes: pipeline.requestBytes, requests: Math.max(1, Math.round(bytes / pipeline.requestBytes)), bytes, seconds } : undefined;
       } finally {
         await on.close(handle.fileId, request).catch(() => undefined);
       }
@@ -190,7 +193,7 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
       const line = options.lineBitsPerSecond === undefined ? Infinity : (options.lineBitsPerSecond / 8) * payloadEfficiency(false);
       for (let run = 0; run < TURNAROUND_RUNS; run += 1) {
         const name = op === 'write' ? `calibration-${++files}.bin` : (turnaroundFile ?? '');
-        const sample = await transfer(session, op, name, { pipeline: { ...SMALL, depth: 1 }, fileBytes: TURNAROUND_REQUESTS * SMALL.requestBytes });
+        const sample = await transfer(session, op, name, { pipeline: { ...SMALL, depth: 1 }, fileBytes: TURNAROUND_REQUESTS * SMALL.requestBytes }, false);
         if (op === 'write') turnaroundFile = name;
         if (sample) perRequest.push(sample.seconds / sample.requests - sample.requestBytes / line);
       }
