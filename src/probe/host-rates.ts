@@ -19,7 +19,7 @@
 // as the probe's is.
 
 import type { ClientProfileId } from '../model/client-profiles.js';
-import { CLIENT_PROFILES, KIB, MIB } from '../model/client-profiles.js';
+import { CLIENT_PROFILES, KIB, MIB, SECTOR_BYTES } from '../model/client-profiles.js';
 import type { Protection } from '../model/crypto-cost.js';
 import type { CalibrationSample, HostCosts, RequestCosts } from '../model/host-costs.js';
 import { fitRequestCosts } from '../model/host-costs.js';
@@ -139,7 +139,8 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
       const protection = protectionOfSession(on).kind;
       const none: RequestCosts = { secondsPerRequest: 0, secondsPerByte: 0 };
       const shapesFor = (op: 'read' | 'write') => [
-        { pipeline: { ...SMALL, requestBytes: Math.min(SMALL.requestBytes, op === 'read' ? on.negotiated.maxReadSize : on.negotiated.maxWriteSize) }, fileBytes: SMALL_FILE_BYTES },
+        // A server's maximum is its word: at least a sector, so a server that says 0 gets no transfer of empty requests.
+        { pipeline: { ...SMALL, requestBytes: Math.max(SECTOR_BYTES, Math.min(SMALL.requestBytes, op === 'read' ? on.negotiated.maxReadSize : on.negotiated.maxWriteSize)) }, fileBytes: SMALL_FILE_BYTES },
         { pipeline: pipelineFor(CLIENT_PROFILES[profile], on.negotiated, op, LARGE_FILE_BYTES), fileBytes: LARGE_FILE_BYTES },
       ];
       // Each shape's files: three written, then each read back twice.
