@@ -4,6 +4,7 @@
 import type { ClientProfile, Op } from './client-profiles.js';
 import type { CryptoSide } from './crypto-cost.js';
 import type { LayerBudget, LimitLayer, Session } from './in-flight.js';
+import { hostCostsFor } from './host-costs.js';
 import { creditCharge } from './in-flight.js';
 import { bufferBytesOf } from './link.js';
 import type { Link } from './link.js';
@@ -88,7 +89,8 @@ function layerSentence(layer: LayerBudget, input: ExplainInput, client: ClientPr
       return `${verb} with ${protection.algorithm} lets ${who} move about ${formatRate(layer.bytesPerSecond * 8)} of data${channels}; your link is ${formatRate(link.bandwidthBitsPerSecond)}: ${what}, not the link, limits you.`;
     }
     case 'hosts': {
-      const costs = link.hosts?.[op];
+      // The costs that applied: those measured with the copy's protection where they were.
+      const costs = link.hosts ? hostCostsFor(link.hosts, op, input.session.protection).costs : undefined;
       const perRequest = costs ? `${formatDuration(costs.secondsPerRequest * 1000)} per request and ${formatDuration(costs.secondsPerByte * 1e9)} per MB` : 'their measured cost per request and per byte';
       const protection = input.session.protection.kind === 'none' ? '' : ` with ${input.session.protection.kind} (${input.session.protection.algorithm})`;
       return `the two machines are the limit: measured on this share, their CPUs, memory, storage and network stacks take ${perRequest} ${op === 'read' ? 'reading' : 'writing'}${protection}, ${rate} with ${formatBinaryBytes(input.requestBytes)} requests, below the ${formatRate(link.bandwidthBitsPerSecond)} the path carries.`;
