@@ -25,6 +25,7 @@ import type { CalibrationSample, HostCosts, RequestCosts } from '../model/host-c
 import { fitRequestCosts } from '../model/host-costs.js';
 import type { FilePipeline } from '../model/in-flight.js';
 import { payloadEfficiency } from '../model/link.js';
+import { median } from '../model/stats.js';
 import { parseWorkload } from '../model/workloads.js';
 import { LocalSource } from '../smb/local-source.js';
 import { Access, CreateOption, Disposition } from '../smb/messages.js';
@@ -178,11 +179,9 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
       const handle = await session.create({ path: folder.path(name), access: Access.readData | Access.writeData, disposition: Disposition.create, options: CreateOption.nonDirectory }, request);
       const closedAt = performance.now();
       await session.close(handle.fileId, request);
-      exchanges.push((performance.now() - createdAt) / 2, closedAt - createdAt);
+      exchanges.push(closedAt - createdAt, performance.now() - closedAt);
     }
-    const sorted = [...exchanges].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-    const metadataSeconds = Math.max(0, median - options.rttMs) / 1000;
+    const metadataSeconds = Math.max(0, median(exchanges) - options.rttMs) / 1000;
 
     const plain = await costsOn(session, 'pipefill-max');
 
@@ -198,8 +197,7 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
         if (op === 'write') turnaroundFile = name;
         if (sample) perRequest.push(sample.seconds / sample.requests - sample.requestBytes / line);
       }
-      const sorted = perRequest.sort((a, b) => a - b);
-      return Math.max(0, (sorted[Math.floor((sorted.length - 1) / 2)] ?? 0) - options.rttMs / 1000);
+      return perRequest.length > 0 ? Math.max(0, median(perRequest) - options.rttMs / 1000) : 0;
     };
     let turnaroundFile: string | undefined;
     const turnaroundSeconds = { write: await turnaround('write'), read: await turnaround('read') };
