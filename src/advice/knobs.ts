@@ -5,6 +5,7 @@
 // path needs); the others are listed for completeness and never proposed,
 // since the model cannot show that they help.
 
+import type { Observations } from '../model/diagnosis.js';
 import type { ClientProfile, ClientProfileId } from '../model/client-profiles.js';
 import { KIB, MIB } from '../model/client-profiles.js';
 import { BYTES_PER_CREDIT } from '../model/in-flight.js';
@@ -58,6 +59,12 @@ export interface Knob {
   effect?(setup: Setup, value: KnobValue): Setup;
   /** The value this path needs (absent or undefined: none). */
   propose?(context: ProposalContext): KnobValue | undefined;
+  /**
+   * The value the copies showed the server runs with, where they show one
+   * (the most credits it granted): what `current` says when the setting
+   * itself could not be read, rather than the knob's default.
+   */
+  observed?(seen: Observations): KnobValue | undefined;
   /**
    * A setting that protects the data (signing, encryption): what it costs is
    * shown, and Pipefill only ever proposes the stronger of its values
@@ -309,6 +316,7 @@ export const KNOBS: readonly Knob[] = [
     source: `${WINDOWS_SMB_TUNING}; Set-SmbServerConfiguration`,
     command: (value) => `Set-SmbServerConfiguration -Smb2CreditsMax ${Number(value)} -Force`,
     effect: (setup, value) => withServerSmb2(setup, { creditsMax: Number(value) }),
+    observed: (seen) => seen.creditsGranted,
     propose: (context) => {
       const needed = creditsFor(context, CREDIT_RANGE);
       return needed > context.setup.server.smb2.creditsMax ? needed : undefined;
@@ -428,6 +436,7 @@ export const KNOBS: readonly Knob[] = [
     source: SMB_CONF,
     command: (value) => `smb2 max credits = ${Number(value)}`,
     effect: (setup, value) => withServerSmb2(setup, { creditsMax: Number(value), creditsInitial: Math.min(setup.server.smb2.creditsInitial, Number(value)) }),
+    observed: (seen) => seen.creditsGranted,
     propose: (context) => {
       const needed = creditsFor(context, SAMBA_CREDIT_RANGE);
       return needed > context.setup.server.smb2.creditsMax ? needed : undefined;
@@ -615,6 +624,7 @@ export const KNOBS: readonly Knob[] = [
     source: 'ONTAP command reference: vserver cifs options modify',
     command: (value) => `set -privilege advanced; vserver cifs options modify -vserver <svm> -max-credits ${Number(value)}`,
     effect: (setup, value) => withServerSmb2(setup, { creditsMax: Number(value), creditsInitial: Math.min(setup.server.smb2.creditsInitial, Number(value)) }),
+    observed: (seen) => seen.creditsGranted,
     propose: (context) => {
       const needed = creditsFor(context, ONTAP_CREDIT_RANGE);
       return needed > context.setup.server.smb2.creditsMax ? needed : undefined;

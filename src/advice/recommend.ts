@@ -42,6 +42,8 @@ export interface Recommendation {
   readonly platform: Platform;
   readonly value: KnobValue;
   readonly current: KnobValue;
+  /** `current` is what the copies showed (credits granted), not a setting read or a default. */
+  readonly currentFrom?: 'observed';
   readonly default: KnobValue;
   readonly range?: readonly [number, number];
   readonly command: string;
@@ -94,8 +96,14 @@ const seconds = (setup: Setup, test: Test, link: Link) => {
   return session ? parallelSeconds(setup.client, setup.server, test.op, test.workload, link, setup.lanes, session) : Infinity;
 };
 
+/** What the copies showed of a knob's value, where it was not read. */
+function observedValue(knob: Knob, input: RecommendInput): KnobValue | undefined {
+  return input.current?.[knob.id] === undefined && input.observations ? knob.observed?.(input.observations) : undefined;
+}
+
+/** What is set today: read (input.current), else what the copies showed (the credits the server granted), else the default. */
 function currentValue(knob: Knob, input: RecommendInput): KnobValue {
-  return input.current?.[knob.id] ?? knob.defaultValue;
+  return input.current?.[knob.id] ?? observedValue(knob, input) ?? knob.defaultValue;
 }
 
 function bestTest(before: Setup, after: Setup, link: Link): { test: Test; before: number; after: number } | undefined {
@@ -126,13 +134,14 @@ function platformsFor(input: RecommendInput): Set<Platform> {
   return platforms;
 }
 
-function recommendation(knob: Knob, value: KnobValue, current: KnobValue, base: Setup, after: Setup, link: Link, best: { test: Test; before: number; after: number }, why: string): Recommendation {
+function recommendation(knob: Knob, value: KnobValue, current: KnobValue, base: Setup, after: Setup, link: Link, best: { test: Test; before: number; after: number }, why: string, observed = false): Recommendation {
   return {
     id: knob.id,
     knob: knob.name,
     platform: knob.platform,
     value,
     current,
+    ...(observed ? { currentFrom: 'observed' as const } : {}),
     default: knob.defaultValue,
     ...(knob.range ? { range: knob.range } : {}),
     command: knob.command(value),
@@ -205,7 +214,8 @@ export function recommend(input: RecommendInput): RecommendResult {
     const best = bestTest(base, after, link);
     if (!best) continue;
     all = knob.effect(all, value);
-    recommendations.push(recommendation(knob, value, current, base, after, link, best, `${knob.name} ${String(current)} -> ${String(value)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${pathText(link)}.`));
+    const observed = observedValue(knob, input) !== undefined;
+    recommendations.push(recommendation(knob, value, current, base, after, link, best, `${knob.name} ${observed ? `(the server granted at most ${String(current)})` : String(current)} -> ${String(value)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${pathText(link)}.`, observed));
   }
   recommendations.sort((a, b) => b.expectedSeconds.before - b.expectedSeconds.after - (a.expectedSeconds.before - a.expectedSeconds.after));
   return { recommendations, protections, combined: TESTS.map((test) => ({ test: test.label, before: seconds(base, test, link), after: seconds(all, test, link) })) };

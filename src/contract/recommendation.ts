@@ -15,6 +15,8 @@ export const RecommendationSchema = z.object({
   platform: z.enum(['windows-client', 'windows-server', 'samba', 'ontap', 'linux', 'macos', 'copy-tool']),
   value: KnobValueSchema,
   current: KnobValueSchema,
+  /** Where `current` comes from when it was not read: the copies showed it (the most credits the server granted). */
+  currentFrom: z.literal('observed').optional(),
   default: KnobValueSchema,
   range: z.tuple([z.number(), z.number()]).optional(),
   command: z.string(),
@@ -37,3 +39,8 @@ export const RecommendResultSchema = z.object({
   combined: z.array(z.object({ test: z.string(), before: z.number(), after: z.number() })),
 });
 export type RecommendResult = z.infer<typeof RecommendResultSchema>;
+
+/** A recommendation's value now, as a person reads it: "28 granted" where the copies showed it (the credits the server let them use), else the value. */
+export function currentText(recommendation: Pick<RecommendationOut, 'current' | 'currentFrom'>): string {
+  return recommendation.currentFrom === 'observed' ? `${String(recommendation.current)} granted` : String(recommendation.current);
+}

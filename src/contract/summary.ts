@@ -4,7 +4,9 @@
 
 import type { Report } from './report.js';
 import { modelLinkOf } from './report.js';
+import { assessedClient, observationsFromReport } from './recommend.js';
 import { adviceOf, verdictOf } from './verdict.js';
+import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { formatDuration, formatRate } from '../model/units.js';
 
 /** The most lines a summary has: what fits a ticket's first screen. */
@@ -17,6 +19,17 @@ export function readableUtc(iso: string): string {
   return `${time.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/**
+ * The server as the copies found it: its family (the settings in the
+ * profile's label are assumed, not read) and the credits it granted where
+ * they were fewer than the profile assumes (a server holding clients back).
+ */
+function serverText(report: Report, profile: keyof typeof SERVER_PROFILES): string {
+  const family = SERVER_PROFILES[profile].label.split(' (')[0] ?? profile;
+  const granted = observationsFromReport(report, assessedClient(report)).creditsGranted;
+  return granted !== undefined && granted < SERVER_PROFILES[profile].smb2.creditsMax ? `${family}, which granted at most ${granted} SMB credits` : family;
+}
+
 export function ticketSummary(report: Report): string {
   const advice = adviceOf(report);
   const verdict = verdictOf(report, advice);
@@ -24,7 +37,7 @@ export function ticketSummary(report: Report): string {
   const others = advice.recommendations.length - (verdict.fix.kind === 'change' ? 1 : 0);
   const lines = [
     `Pipefill: copies to ${report.target.share}, ${readableUtc(report.startedAt)}, as ${report.target.domain ? `${report.target.domain}\\` : ''}${report.target.user}`,
-    `Path: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} round trip; server ${verdict.server.label}`,
+    `Path: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} round trip; server ${serverText(report, verdict.server.profile)}`,
     ...verdict.lines.slice(0, 4),
     ...(verdict.fix.kind === 'change' ? [`Command: ${verdict.fix.command}`] : []),
     ...(others > 0 ? [`${others} more setting${others === 1 ? ', with its' : 's, with their'} effect, in the full report (pipefill report export).`] : []),

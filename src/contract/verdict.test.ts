@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Report } from './report.js';
 import { ReportSchema } from './report.js';
 import { recommendFromInput } from './recommend.js';
+import { currentText } from './recommendation.js';
+import { ticketSummary } from './summary.js';
 import { buildVerdict, verdictOf } from './verdict.js';
 import { VerdictSchema } from './verdict-schema.js';
 
@@ -73,5 +75,17 @@ describe('the verdict on a server that holds its credits back (lab: 100 Mb/s, 40
     expect(verdict.next).toMatchObject({ kind: 'change', platform: 'samba', knob: 'smb2 max credits' });
     expect(verdict.lines).toContainEqual(expect.stringMatching(/^Next, SMB credits cost the large-file write [\d.]+ s: set smb2 max credits to \d+ on the Samba server: then writing a 1 GB file takes .+ instead of .+\.$/));
     expect(verdict.lines.length).toBeLessThanOrEqual(6);
+  });
+
+  it("says the credits are what the server granted, not Samba's default, in the advice and the ticket's summary", () => {
+    const advice = recommendFromInput({ report });
+    const credits = advice.recommendations.find((r) => r.id === 'samba.smb2-max-credits');
+    const granted = Math.max(...report.copyTests.filter((test) => test.profile === 'win11-24h2').map((test) => test.negotiated.creditsGrantedMax));
+    expect(credits).toMatchObject({ current: granted, currentFrom: 'observed' });
+    expect(credits && currentText(credits)).toBe(`${granted} granted`);
+    expect(credits?.why).toMatch(new RegExp(`^smb2 max credits \\(the server granted at most ${granted}\\) -> \\d+`));
+    const summary = ticketSummary(report);
+    expect(summary.split('\n')[1]).toMatch(new RegExp(`; server Samba, which granted at most ${granted} SMB credits$`));
+    expect(summary).not.toMatch(/8192/);
   });
 });

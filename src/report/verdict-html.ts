@@ -3,6 +3,7 @@
 // any table of measurements. Pure.
 
 import type { RecommendationOut, RecommendResult } from '../contract/recommendation.js';
+import { currentText } from '../contract/recommendation.js';
 import { rateText, WORKLOAD_LABELS } from '../contract/verdict.js';
 import type { Verdict } from '../contract/verdict-schema.js';
 import { formatDuration } from '../model/units.js';
@@ -53,7 +54,7 @@ const testText = (test: string) => test.replace('file:100MB', 'a 100 MB file').r
 
 function adviceRow(recommendation: RecommendationOut): string {
   const { before, after } = recommendation.expectedSeconds;
-  return `<tr><td>${escapeXml(PLACES[recommendation.platform])}</td><td>${escapeXml(recommendation.knob)}</td><td>${escapeXml(`${String(recommendation.current)} → ${String(recommendation.value)}`)}</td><td class="n">${escapeXml(`${testText(recommendation.test)}: ${formatDuration(before * 1000)} → ${formatDuration(after * 1000)}`)}</td><td><code>${escapeXml(recommendation.command)}</code></td></tr>`;
+  return `<tr><td>${escapeXml(PLACES[recommendation.platform])}</td><td>${escapeXml(recommendation.knob)}</td><td>${escapeXml(`${currentText(recommendation)} → ${String(recommendation.value)}`)}</td><td class="n">${escapeXml(`${testText(recommendation.test)}: ${formatDuration(before * 1000)} → ${formatDuration(after * 1000)}`)}</td><td><code>${escapeXml(recommendation.command)}</code></td></tr>`;
 }
 
 const ADVICE_HEAD = '<thead><tr><th>Where</th><th>Setting</th><th>Now → new</th><th class="n">Effect (model, on this path)</th><th>Command</th></tr></thead>';

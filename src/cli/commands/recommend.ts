@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { PipefillApi } from '../../contract/api.js';
 import type { RecommendApiInput, RecommendResult } from '../../contract/recommend.js';
+import { currentText } from '../../contract/recommendation.js';
 import { checkReportSize, parseReportText } from '../../contract/report.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { formatDuration, formatRate } from '../../model/units.js';
@@ -48,7 +49,7 @@ export function readReportFile(path: string) {
 
 function formatProtections(result: RecommendResult): string {
   if (result.protections.length === 0) return '';
-  const items = result.protections.map((r) => `- [${r.platform}] ${r.knob}: ${String(r.current)} -> ${String(r.value)}\n   ${r.why}\n   ${r.command}`);
+  const items = result.protections.map((r) => `- [${r.platform}] ${r.knob}: ${currentText(r)} -> ${String(r.value)}\n   ${r.why}\n   ${r.command}`);
   return `\n\nProtection you could add (never traded for speed; yours to decide):\n${items.join('\n')}`;
 }
 
@@ -57,7 +58,7 @@ export function formatRecommendations(result: RecommendResult): string {
   if (result.recommendations.length === 0) return `${heading}\n\nNothing to change: the model finds no setting that would make these copies faster on this path.${formatProtections(result)}`;
   const items = result.recommendations.map(
     (r, index) =>
-      `${index + 1}. [${r.platform}] ${r.knob}: ${String(r.current)} -> ${String(r.value)}   ${r.test}: ${formatDuration(r.expectedSeconds.before * 1000)} -> ${formatDuration(r.expectedSeconds.after * 1000)}\n   ${r.command}${r.caution ? `\n   note: ${r.caution}` : ''}\n   source: ${r.source}`,
+      `${index + 1}. [${r.platform}] ${r.knob}: ${currentText(r)} -> ${String(r.value)}   ${r.test}: ${formatDuration(r.expectedSeconds.before * 1000)} -> ${formatDuration(r.expectedSeconds.after * 1000)}\n   ${r.command}${r.caution ? `\n   note: ${r.caution}` : ''}\n   source: ${r.source}`,
   );
   const combined = result.combined.map((c) => `   ${c.test}: ${formatDuration(c.before * 1000)} -> ${formatDuration(c.after * 1000)}`);
   return `${heading}\n\n${items.join('\n')}\n\nAll of them together:\n${combined.join('\n')}${formatProtections(result)}`;

@@ -8,6 +8,7 @@ import type { PipefillApi } from '../../../../src/contract/api.js';
 import type { Catalogue } from '../../../../src/contract/plan.js';
 import type { RecommendationOut, RecommendResult } from '../../../../src/contract/recommend.js';
 import { assessedClient } from '../../../../src/contract/recommend.js';
+import { currentText } from '../../../../src/contract/recommendation.js';
 import type { Report } from '../../../../src/contract/report.js';
 import type { ClientProfileId } from '../../../../src/model/client-profiles.js';
 import { DEFAULT_CLIENT } from '../../../../src/model/client-profiles.js';
@@ -97,7 +98,7 @@ export function RecommendationsView({ api, catalogue, report, planner }: Recomme
                     <td title={`${r.source}${r.caution ? `. ${r.caution}` : ''}`}>
                       {r.knob} <span className="hint">({r.platform})</span>
                     </td>
-                    <td>{String(r.current)}</td>
+                    <td>{currentText(r)}</td>
                     <td>{String(r.value)}</td>
                     <td>{r.test}</td>
                     <td className="num">{formatDuration(r.expectedSeconds.before * 1000)}</td>
@@ -125,7 +126,7 @@ export function RecommendationsView({ api, catalogue, report, planner }: Recomme
           <ul>
             {preview.map((r) => (
               <li key={r.id}>
-                {r.knob}: {String(r.current)} → {String(r.value)} ({r.platform})
+                {r.knob}: {currentText(r)} → {String(r.value)} ({r.platform})
               </li>
             ))}
           </ul>

@@ -5,6 +5,7 @@
 
 import { useState } from 'react';
 import type { RecommendResult } from '../../../../src/contract/recommendation.js';
+import { currentText } from '../../../../src/contract/recommendation.js';
 import { rateText, WORKLOAD_LABELS } from '../../../../src/contract/verdict.js';
 import type { Verdict } from '../../../../src/contract/verdict-schema.js';
 import { formatDuration } from '../../../../src/model/units.js';
@@ -119,7 +120,7 @@ function AdviceTable({ items }: { readonly items: RecommendResult['recommendatio
           <tr key={item.id}>
             <td>{item.knob}</td>
             <td>
-              {String(item.current)} → {String(item.value)}
+              {currentText(item)} → {String(item.value)}
             </td>
             <td className="num">
               {item.test}: {formatDuration(item.expectedSeconds.before * 1000)} → {formatDuration(item.expectedSeconds.after * 1000)}
