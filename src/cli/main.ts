@@ -17,6 +17,7 @@ import { PROFILES_USAGE, profilesCommand } from './commands/profiles.js';
 import { APPLY_USAGE, applyCommand } from './commands/apply.js';
 import { RECOMMEND_USAGE, recommendCommand } from './commands/recommend.js';
 import { REPORT_USAGE, reportCommand } from './commands/report.js';
+import { SERVICE_USAGE, serviceCommand } from './commands/service.js';
 import { UI_USAGE, uiCommand } from './commands/ui.js';
 import type { Output } from './output.js';
 import { ignoreClosedOutput, processOutput } from './output.js';
@@ -35,12 +36,13 @@ const COMMANDS = {
   apply: { run: applyCommand, usage: APPLY_USAGE },
   report: { run: reportCommand, usage: REPORT_USAGE },
   history: { run: historyCommand, usage: HISTORY_USAGE },
+  service: { run: serviceCommand, usage: SERVICE_USAGE },
 } as const;
 
 export const USAGE = `Pipefill: why copies to an SMB share are slow, how fast they should be, and what to change.
 
 Usage:
-${[UI_USAGE, PLAN_USAGE, PREDICT_USAGE, ASSESS_USAGE, CAPACITY_USAGE, RECOMMEND_USAGE, APPLY_USAGE, REPORT_USAGE, HISTORY_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
+${[UI_USAGE, PLAN_USAGE, PREDICT_USAGE, ASSESS_USAGE, CAPACITY_USAGE, RECOMMEND_USAGE, APPLY_USAGE, REPORT_USAGE, HISTORY_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE, SERVICE_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
 
   pipefill help      this text`;
 

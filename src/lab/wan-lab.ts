@@ -339,6 +339,19 @@ export async function changeLink(state: LabState, change: LinkChange): Promise<v
 }
 
 /**
+ * Removes a lab at once, without waiting for its processes to go: kills them
+ * by PID, deletes its namespaces and files. For an exit handler (which cannot
+ * wait); labDown gives the processes their time first and then does this.
+ */
+export function removeLabNow(state: LabState): void {
+  for (const pid of [state.samba?.pid, state.iperfPid, state.forwarderPid]) if (pid !== undefined && pid > 0) killGroup(pid, 'SIGKILL');
+  for (const namespace of [state.branch, state.datacenter]) spawnSync('ip', ['netns', 'del', namespace], { stdio: 'ignore' });
+  if (state.samba) rmSync(state.samba.root, { recursive: true, force: true });
+  removeLabShare(state.sharePath ?? state.samba?.sharePath);
+  for (const file of [statePath(state.id), state.statsFile, controlPath(state.id), join(LAB_STATE_DIR, `${state.id}.wanem.log`)]) rmSync(file, { force: true });
+}
+
+/**
  * Removes one lab (or every lab when no id is given): its processes by PID,
  * its namespaces, its files. Safe to run twice. Returns the ids removed.
  */
@@ -350,11 +363,7 @@ export async function labDown(id?: string): Promise<string[]> {
     for (const pid of pids) killGroup(pid, 'SIGTERM');
     // Give them 2 s to go, then make sure (at most 40 checks).
     for (let check = 0; check < 40 && pids.some(alive); check++) await new Promise((resolve) => setTimeout(resolve, 50));
-    for (const pid of pids) killGroup(pid, 'SIGKILL');
-    for (const namespace of [state.branch, state.datacenter]) spawnSync('ip', ['netns', 'del', namespace], { stdio: 'ignore' });
-    if (state.samba) rmSync(state.samba.root, { recursive: true, force: true });
-    removeLabShare(state.sharePath ?? state.samba?.sharePath);
-    for (const file of [statePath(state.id), state.statsFile, controlPath(state.id), join(LAB_STATE_DIR, `${state.id}.wanem.log`)]) rmSync(file, { force: true });
+    removeLabNow(state);
   }
   // Namespaces of ours whose state file is gone (a crash between steps): remove them too.
   if (id === undefined) {

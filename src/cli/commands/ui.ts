@@ -1,8 +1,11 @@
 // `pipefill ui`: the web mode. Serves the app and the contract on 127.0.0.1
 // with a per-run token, prints the address on stdout, opens a browser when a
 // display exists (unless --no-open), and runs until Ctrl-C. With --demo it
-// also starts a Samba server and an iperf3 server on loopback, offered in the
-// Start view, and stops them on the way out.
+// also starts a demo share, offered in the Start view, and stops it on the
+// way out: where the machine allows it (Linux, root) a Samba server behind
+// the WAN lab's branch link with a setting that holds copies back, whose
+// assessments run in a service process inside the branch (`pipefill service`),
+// so their sockets cross the link; elsewhere Samba and iperf3 on loopback.
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -13,27 +16,38 @@ import { createLocalApi } from '../../assess/local-api.js';
 import type { StoreSpec } from '../../store/open-store.js';
 import type { LoopbackServers } from '../../lab/loopback-servers.js';
 import { startLoopbackServers } from '../../lab/loopback-servers.js';
+import type { BranchDemo } from '../../lab/branch-demo.js';
+import { branchDemoUnavailable, DEMO_BRANCH_LINK, startBranchDemo } from '../../lab/branch-demo.js';
+import { startServiceProcess } from '../../web/service-process.js';
+import { packageRoot, pipefillVersion } from '../../platform/package-root.js';
+import { formatRate } from '../../model/units.js';
 import { sambaAvailable } from '../../lab/samba.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { hasDisplay } from '../../platform/desktop.js';
-import { packageRoot } from '../../platform/package-root.js';
+
 import { startWebHost } from '../../web/host.js';
 import type { Output } from '../output.js';
 import { optional, parseOptions } from '../args.js';
 
-export const UI_USAGE = `pipefill ui [--port N] [--no-open] [--demo]
+export const UI_USAGE = `pipefill ui [--port N] [--no-open] [--demo [--demo-path branch|loopback]]
   Serves the app on http://127.0.0.1 (a free port unless --port) and prints its address, with a
-  single-use launch code (each printed address opens one page). Opens a browser when a display exists, unless --no-open. --demo starts a Samba and an
-  iperf3 server on loopback for the Start view's "Use the demo share". Runs until Ctrl-C.`;
+  single-use launch code (each printed address opens one page). Opens a browser when a display
+  exists, unless --no-open. --demo starts a demo share for the Start view's "Use the demo share":
+  on Linux as root, Samba behind the WAN lab's branch link (100 Mb/s, 40 ms) with a setting that
+  holds copies back (smb2 max credits = 16); elsewhere, or with --demo-path loopback, Samba and
+  iperf3 on loopback. Runs until Ctrl-C.`;
 
 const OPTIONS = {
   port: { type: 'string' },
   'no-open': { type: 'boolean' },
   demo: { type: 'boolean' },
+  'demo-path': { type: 'string' },
 } as const;
 
 /** The built renderer, whichever build is running. */
 export const RENDERER_DIR = join(packageRoot(), 'dist', 'renderer');
+/** The CLI's entry in the same build: what the demo's service process runs. */
+const CLI_ENTRY = join(packageRoot(), 'dist', 'cli', 'bin.js');
 
 function openBrowser(url: string): void {
   const [command, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
@@ -49,14 +63,77 @@ function parsePort(text: string | undefined): number | undefined {
   return port;
 }
 
-async function startDemo(output: Output): Promise<{ servers: LoopbackServers; demo: NonNullable<HostInfo['demo']> } | undefined> {
+/** A running demo: its description for the Start view, the API to serve (the branch's service process, or none: the local one), and its end. */
+interface RunningDemo {
+  readonly demo: NonNullable<HostInfo['demo']>;
+  readonly api?: PipefillApi;
+  stop(): Promise<void>;
+  killNow(): void;
+}
+
+function parseDemoPath(text: string | undefined, demo: boolean): 'branch' | 'loopback' | 'auto' {
+  if (text === undefined) return 'auto';
+  if (!demo) throw new PipefillInputError('--demo-path goes with --demo.', UI_USAGE);
+  if (text !== 'branch' && text !== 'loopback') throw new PipefillInputError(`--demo-path is branch or loopback, not ${JSON.stringify(text)}.`, UI_USAGE);
+  return text;
+}
+
+async function startLoopbackDemo(): Promise<RunningDemo> {
+  const servers: LoopbackServers = await startLoopbackServers();
+  const { samba, iperfPort } = servers;
+  return {
+    demo: { share: `//127.0.0.1:${samba.port}/share`, ...samba.credentials, iperf: `127.0.0.1:${iperfPort}`, path: { kind: 'loopback' } },
+    stop: () => servers.stop(),
+    killNow: () => servers.killNow(),
+  };
+}
+
+async function startBranchDemoService(store: StoreSpec | undefined): Promise<RunningDemo> {
+  const branch: BranchDemo = await startBranchDemo();
+  try {
+    const service = startServiceProcess({
+      commandPrefix: branch.commandPrefix,
+      cliEntry: CLI_ENTRY,
+      // The history the person's own runs go to (the child reads it as --store would give it).
+      ...(store ? { env: { PIPEFILL_STORE: store.kind === 'postgres' ? store.connection : `sqlite:${store.path}` } } : {}),
+    });
+    // The page asks this process what it offers; the child's copies and history answer the rest.
+    const hostInfo: PipefillApi['hostInfo'] = () => Promise.resolve({ shell: 'web', version: pipefillVersion(), demo: branch.demo });
+    return {
+      demo: branch.demo,
+      api: { ...service.api, hostInfo },
+      // The service first: its calls end (and clean their scratch up) while the share is still there.
+      stop: async () => {
+        await service.stop();
+        await branch.stop();
+      },
+      killNow: () => {
+        service.killNow();
+        branch.killNow();
+      },
+    };
+  } catch (error) {
+    await branch.stop();
+    throw error;
+  }
+}
+
+async function startDemo(path: 'branch' | 'loopback' | 'auto', store: StoreSpec | undefined, output: Output): Promise<RunningDemo | undefined> {
   if (!sambaAvailable()) {
+    if (path !== 'auto') throw new PipefillInputError('No demo share: Samba is not installed.', 'apt-get install samba; the planner works without one.');
     output.err("pipefill ui: no demo share: Samba is not installed (apt-get install samba); the planner works without one.");
     return undefined;
   }
-  const servers = await startLoopbackServers();
-  const { samba, iperfPort } = servers;
-  return { servers, demo: { share: `//127.0.0.1:${samba.port}/share`, ...samba.credentials, iperf: `127.0.0.1:${iperfPort}` } };
+  if (path === 'loopback') return startLoopbackDemo();
+  const unavailable = branchDemoUnavailable();
+  if (unavailable !== undefined) {
+    if (path === 'branch') throw new PipefillInputError(`No branch demo here: ${unavailable}.`, 'Use --demo-path loopback, or run it on Linux as root.');
+    output.err(`pipefill ui: the demo share is on loopback (no branch link: ${unavailable}).`);
+    return startLoopbackDemo();
+  }
+  const demo = await startBranchDemoService(store);
+  output.err(`pipefill ui: the demo share sits behind an emulated branch link (${formatRate(DEMO_BRANCH_LINK.bandwidthBitsPerSecond)}, ${DEMO_BRANCH_LINK.rttMs} ms) on a Samba server set to ${demo.demo.path?.kind === 'branch' ? demo.demo.path.serverSetting : ''}.`);
+  return demo;
 }
 
 /** Resolves when the process is told to stop (Ctrl-C or SIGTERM). */
@@ -76,13 +153,15 @@ export async function uiCommand(argv: readonly string[], _api: PipefillApi, outp
   const { values, positionals } = parseOptions(argv, OPTIONS, UI_USAGE);
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, UI_USAGE);
   const port = parsePort(optional(values, 'port'));
+  const demoPath = parseDemoPath(optional(values, 'demo-path'), values.demo === true);
   if (!existsSync(RENDERER_DIR)) throw new PipefillInputError(`The app is not built (${RENDERER_DIR} is missing).`, 'Run `npm run build`, or start it with `npm start`.');
-  const demo = values.demo === true ? await startDemo(output) : undefined;
+  const demo = values.demo === true ? await startDemo(demoPath, context.store, output) : undefined;
   // Whatever ends this process, the demo's servers end with it.
-  const killDemo = () => demo?.servers.killNow();
+  const killDemo = () => demo?.killNow();
   process.once('exit', killDemo);
   try {
-    const host = await startWebHost({ api: createLocalApi({ shell: 'web', ...(demo ? { demo: demo.demo } : {}), ...(context.store ? { store: context.store } : {}) }), rendererDir: RENDERER_DIR, ...(port === undefined ? {} : { port }) });
+    const local = createLocalApi({ shell: 'web', ...(demo ? { demo: demo.demo } : {}), ...(context.store ? { store: context.store } : {}) });
+    const host = await startWebHost({ api: demo?.api ?? local, rendererDir: RENDERER_DIR, ...(port === undefined ? {} : { port }) });
     // Each address opens one page (a single-use launch code): the browser gets one, the terminal another.
     if (values['no-open'] !== true && hasDisplay()) {
       openBrowser(host.url);
@@ -94,10 +173,10 @@ export async function uiCommand(argv: readonly string[], _api: PipefillApi, outp
     }
     await untilStopped();
     // The demo first: closing the page's connections cannot hold it up.
-    await demo?.servers.stop();
+    await demo?.stop();
     await host.close();
   } finally {
-    await demo?.servers.stop();
+    await demo?.stop();
     process.off('exit', killDemo);
   }
 }

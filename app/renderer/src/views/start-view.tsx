@@ -2,6 +2,7 @@
 
 import { useMemo, useState } from 'react';
 import type { HostInfo } from '../../../../src/contract/host-info.js';
+import { describeDemo } from '../../../../src/contract/host-info.js';
 import type { Catalogue } from '../../../../src/contract/plan.js';
 import type { AssessInput } from '../../../../src/contract/report.js';
 import type { ClientProfileId } from '../../../../src/model/client-profiles.js';
@@ -113,7 +114,11 @@ export function StartView({ catalogue, host, onAssess, onPlan }: StartViewProps)
               </button>
             )}
           </div>
-          {demo && <p className="hint">The demo share is a Samba server Pipefill started on this machine for this session ({demo.share}); it stops when Pipefill does.</p>}
+          {demo && (
+            <p className="hint" data-testid="demo-description">
+              {describeDemo(demo)}
+            </p>
+          )}
         </form>
       </section>
     </>
