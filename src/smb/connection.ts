@@ -10,7 +10,7 @@ import { FrameReader } from './framing.js';
 import type { DataRange, FramePart, FrameWriter, NativeSignature, WriterChoice } from './frame-writer.js';
 import { openFrameWriter } from './frame-writer.js';
 import type { Smb2Header } from './protocol.js';
-import { decodeHeader, Dialect, encodeHeader, HeaderFlag, SMB2_HEADER_BYTES, splitCompound, Status, transportHeader } from './protocol.js';
+import { Command, decodeHeader, Dialect, encodeHeader, HeaderFlag, SMB2_HEADER_BYTES, splitCompound, Status, transportHeader } from './protocol.js';
 import type { Signer } from './security/signing.js';
 import { isSigned, prepareToSign, signMessage, verifyMessage } from './security/signing.js';
 import type { Sealer } from './security/transform.js';
@@ -69,6 +69,14 @@ export const DEFAULT_REPLY_BYTES = 64 * 1024;
 const FRAME_SLACK_BYTES = 4096;
 /** MS-SMB2 2.2.23: oplock and lease break notifications carry this message id; they answer nothing. */
 const UNSOLICITED_MESSAGE_ID = 0xffffffffffffffffn;
+/**
+ * Unsolicited messages (oplock and lease break notifications, MS-SMB2
+ * 2.2.23, 2.2.24) are small, and Pipefill asks for no oplock or lease, so a
+ * server has little reason to send any: one larger than this, or more than
+ * MAX_UNSOLICITED_MESSAGES of them on a connection, fails it.
+ */
+const MAX_UNSOLICITED_MESSAGE_BYTES = 1024;
+const MAX_UNSOLICITED_MESSAGES = 64;
 /** A server sends one interim reply per request it takes async (MS-SMB2 3.3.4.2); a stream of them is not progress. */
 const MAX_INTERIM_REPLIES = 4;
 /**
@@ -93,6 +101,8 @@ interface Pending {
   readonly replyBytes: number;
   /** The request's size on the wire (for the connection's rate). */
   readonly sentBytes: number;
+  /** The session the request was sent on: its reply is verified against that session (MS-SMB2 3.2.5.1.3), whatever the reply's own header says. */
+  readonly sessionId: bigint;
   /** When it was handed to the writer (performance.now()). */
   readonly sentAt: number;
   interims: number;
@@ -166,6 +176,15 @@ export class SmbConnection {
   private bytesSentSinceHeard = 0;
   /** Bytes received since the server last made progress. */
   private bytesSinceProgress = 0;
+  /**
+   * The watchdog's state before bytes of a frame not yet whole counted as
+   * progress: put back if the frame turns out to answer nothing (unsolicited
+   * messages are not progress, however large).
+   */
+  private beforeByteProgress: { readonly lastHeardAt: number; readonly bytesSentSinceHeard: number } | undefined;
+  /** A message of the frame being handled answered (or was an interim reply to) a request. */
+  private frameAnswered = false;
+  private unsolicitedMessages = 0;
   /** Request and reply bytes of finished requests in the current rate window, and the best rate seen (bytes per ms). */
   private rateWindow = { startedAt: performance.now(), bytes: 0 };
   private bestBytesPerMs = 0;
@@ -369,7 +388,7 @@ export class SmbConnection {
       frames.push(...pieces);
       return new Promise<SmbResponse>((resolve, reject) => {
         const replyBytes = spec.replyBytes ?? DEFAULT_REPLY_BYTES;
-        const pending: Pending = { charge, spec, sealed: seal, signed: sign, replyBytes, sentBytes: messageBytes, sentAt: performance.now(), interims: 0, settled: false, resolve, reject };
+        const pending: Pending = { charge, spec, sealed: seal, signed: sign, replyBytes, sentBytes: messageBytes, sessionId: this.sessionId, sentAt: performance.now(), interims: 0, settled: false, resolve, reject };
         if (this.pending.size === 0) this.madeProgress(); // silence counts from the first request out
         this.pending.set(messageId, pending);
         this.owe(replyBytes);
@@ -432,6 +451,15 @@ export class SmbConnection {
     this.lastHeardAt = performance.now();
     this.bytesSentSinceHeard = 0;
     this.bytesSinceProgress = 0;
+    this.beforeByteProgress = undefined;
+  }
+
+  /** Part of a large frame arrived: progress for now, taken back if the frame answers nothing. */
+  private madeByteProgress(): void {
+    this.beforeByteProgress ??= { lastHeardAt: this.lastHeardAt, bytesSentSinceHeard: this.bytesSentSinceHeard };
+    this.lastHeardAt = performance.now();
+    this.bytesSentSinceHeard = 0;
+    this.bytesSinceProgress = 0;
   }
 
   /** A request finished: its bytes count toward the connection's rate. */
@@ -451,7 +479,6 @@ export class SmbConnection {
 
   private onBytes(bytes: number): void {
     this.bytesSinceProgress += bytes;
-    if (this.bytesSinceProgress >= PROGRESS_BYTES) this.madeProgress();
     let frames: Buffer[];
     try {
       frames = this.reader.onRead(bytes);
@@ -486,10 +513,20 @@ export class SmbConnection {
         this.failProtocol(new SmbError('protocol', `The server sent a malformed reply: ${String(error)}.`, 'Is this port an SMB2 server?', undefined, { cause: error }));
         return;
       }
+      this.frameAnswered = false;
       for (const message of messages) {
         if (!this.onMessage(message, encrypted)) return;
       }
+      if (!this.frameAnswered && this.beforeByteProgress) {
+        // A frame that answered no request was no progress, however many bytes it took.
+        this.lastHeardAt = this.beforeByteProgress.lastHeardAt;
+        this.bytesSentSinceHeard = this.beforeByteProgress.bytesSentSinceHeard;
+        this.beforeByteProgress = undefined;
+      }
     }
+    // Bytes of a frame still arriving count, but only of one too large to be an unsolicited message (those are refused
+    // above that size): it can only be a reply. Taken back above if, once whole, it answered nothing.
+    if (this.bytesSinceProgress >= PROGRESS_BYTES && this.reader.partialFrameBytes() > MAX_UNSOLICITED_MESSAGE_BYTES) this.madeByteProgress();
   }
 
   private failProtocol(error: SmbError): void {
@@ -506,10 +543,11 @@ export class SmbConnection {
       this.failProtocol(new SmbError('protocol', `The server sent something that is not SMB2: ${String(error)}.`, 'Is this port an SMB2 server (SMB1-only servers are not supported)?', undefined, { cause: error }));
       return false;
     }
+    if (header.messageId === UNSOLICITED_MESSAGE_ID) return this.onUnsolicited(message, header, encrypted);
     const pending = this.pending.get(header.messageId);
     const interim = header.status === Status.pending && (header.flags & HeaderFlag.asyncCommand) !== 0;
     if (!this.checkIntegrity(message, header, pending, encrypted, interim)) return false;
-    if (!pending && header.messageId !== UNSOLICITED_MESSAGE_ID) {
+    if (!pending) {
       this.failProtocol(new SmbError('protocol', `The server sent a reply to message ${header.messageId}, which Pipefill never sent or has had its answer to.`, 'The server, or something on the path to it, is misbehaving.'));
       return false;
     }
@@ -524,10 +562,11 @@ export class SmbConnection {
       }
       // The server has the request and will answer later; its grant counts now.
       this.credits.onResponse(header.credits, 0);
+      this.frameAnswered = true;
       return true;
     }
-    this.credits.onResponse(header.credits, pending ? pending.charge : 0);
-    if (!pending) return true;
+    this.credits.onResponse(header.credits, pending.charge);
+    this.frameAnswered = true;
     this.pending.delete(header.messageId);
     this.owe(-pending.replyBytes);
     this.delivered(pending.sentBytes + message.length);
@@ -541,11 +580,42 @@ export class SmbConnection {
   }
 
   /**
+   * A message that answers nothing (MessageId all ones: an oplock or lease
+   * break). It is never progress and never trusted: one larger than a break
+   * notification, or too many of them, fails the connection; on a session
+   * that seals or signs everything, one that is not sealed, or not signed
+   * with a signature that verifies, is dropped unread (its credits too),
+   * since anyone on the path could have sent it. Pipefill asks for no oplock
+   * or lease, so nothing in one is acted on; a trusted one's credits count.
+   */
+  private onUnsolicited(message: Buffer, header: Smb2Header, encrypted: boolean): boolean {
+    if (message.length > MAX_UNSOLICITED_MESSAGE_BYTES || ++this.unsolicitedMessages > MAX_UNSOLICITED_MESSAGES) {
+      const why = message.length > MAX_UNSOLICITED_MESSAGE_BYTES ? `of ${message.length} bytes` : `number ${this.unsolicitedMessages}`;
+      this.failProtocol(new SmbError('protocol', `The server sent an unsolicited message ${why}; a break notification is smaller and rarer.`, 'The server, or something on the path to it, is misbehaving.'));
+      return false;
+    }
+    const security = this.security;
+    if (security?.sealAll === true && !encrypted) return true;
+    const signer = security?.signer;
+    if (!encrypted && signer && security?.signAll === true && this.sessionId !== 0n && !(isSigned(message) && header.sessionId === this.sessionId && verifyMessage(signer, message))) return true;
+    this.credits.onResponse(header.credits, 0);
+    return true;
+  }
+
+  /**
    * A reply to a sealed request must come sealed; one to a signed request
    * (or any, once the session signs everything) must carry a signature that
    * verifies. Anything else fails the connection with an `integrity` error
    * before a byte of it is used. An interim STATUS_PENDING, which carries no
-   * data, may come unsigned.
+   * data, may come unsigned (MS-SMB2 3.2.5.1.3 skips those).
+   *
+   * The session a reply is verified against is its request's (MS-SMB2
+   * 3.2.5.1.3: "For all other messages, the client MUST retrieve SessionId
+   * from the corresponding Request.Message"); only a SESSION_SETUP reply
+   * names its own. A reply whose header names another session, or none, is
+   * verified all the same (its signature covers that header): a path that
+   * zeroed the SessionId, the flag and the signature of every reply would
+   * otherwise strip signing unseen.
    */
   private checkIntegrity(message: Buffer, header: Smb2Header, pending: Pending | undefined, encrypted: boolean, interim: boolean): boolean {
     if (encrypted) return true;
@@ -556,7 +626,9 @@ export class SmbConnection {
     }
     const security = this.security;
     const signer = security?.signer;
-    if (!signer || header.sessionId !== this.sessionId || this.sessionId === 0n) return true;
+    const sessionId = pending && pending.spec.command !== Command.sessionSetup ? pending.sessionId : header.sessionId;
+    if (!signer || sessionId === 0n || sessionId !== this.sessionId) return true;
+
     if (isSigned(message)) {
       if (verifyMessage(signer, message)) return true;
       this.failProtocol(integrityError(`The signature of ${what} does not verify (${signer.algorithm}).`));

@@ -55,6 +55,12 @@ export class FrameReader {
     return Buffer.from(new ArrayBuffer(length));
   }
 
+  /** The announced length of the frame being received, not yet whole (0 between frames, or before its length arrived). */
+  partialFrameBytes(): number {
+    if (this.message) return this.message.length;
+    return this.end - this.start >= TRANSPORT_HEADER_BYTES ? this.scratch.readUInt32BE(this.start) & 0xffffff : 0;
+  }
+
   /** Where the socket should put the next bytes it reads. */
   nextBuffer(): Buffer {
     if (this.message) return this.message.subarray(this.filled);

@@ -98,9 +98,39 @@ function endlessListing(frame: Buffer): Buffer {
 }
 const NO_MORE_FILES = 0x80000006;
 
+/**
+ * Every message of a reply after login stripped of its signing, as a relay on
+ * the path could: SessionId 0, the signed flag cleared, the signature zeroed
+ * (issue 35, item 1; MS-SMB2 3.2.5.1.3 verifies a reply against its
+ * request's session, whatever its header says).
+ */
+function strippedOfSigning(frame: Buffer): Buffer {
+  return replacedIn(frame, () => true, (message) => {
+    const stripped = Buffer.from(message);
+    stripped.writeBigUInt64LE(0n, 40); // SessionId
+    stripped.writeUInt32LE(stripped.readUInt32LE(16) & ~0x8, 16); // Flags: SMB2_FLAGS_SIGNED off
+    stripped.fill(0, 48, 64); // Signature
+    return stripped;
+  });
+}
+
+/** An oplock break notification (MS-SMB2 2.2.23.1) padded to `bytes`: MessageId all ones, answering nothing. */
+function unsolicitedBreak(bytes: number): Buffer {
+  const message = Buffer.alloc(bytes);
+  message.writeUInt32BE(0xfe534d42, 0);
+  message.writeUInt16LE(64, 4);
+  message.writeUInt16LE(0x12, 12); // OPLOCK_BREAK
+  message.writeUInt32LE(0x1, 16); // a response
+  message.writeBigUInt64LE(0xffffffffffffffffn, 24);
+  message.writeUInt16LE(24, 64);
+  return framed(message);
+}
+
 interface Case {
   readonly name: string;
   readonly scenario: () => Scenario;
+  /** The copy's signing (default: as the server and profile negotiate). */
+  readonly signing?: 'required';
   readonly kind: SmbError['kind'];
   readonly message: RegExp;
   /** The bound the product promises for this failure, from the start of the copy. */
@@ -185,6 +215,40 @@ const CASES: readonly Case[] = [
   { name: 'a trickle from the NEGOTIATE reply on', scenario: () => once((_f, i) => i.command === NEGOTIATE, () => ({ kind: 'trickle', everyMs: 500 })), kind: 'timeout', message: /NEGOTIATE/, withinMs: PHASE_DEADLINES_MS.negotiate + 1_500 },
   { name: 'a trickle in mid-copy', scenario: () => once(successful(READ), () => ({ kind: 'trickle', everyMs: 500 })), kind: 'timeout', message: /no progress .*only \d+ bytes/, withinMs: SILENCE_TIMEOUT_MS + 4_000 },
   { name: 'silence in mid-copy', scenario: () => once(successful(READ), () => ({ kind: 'silence' })), kind: 'timeout', message: /no progress for 9/, withinMs: SILENCE_TIMEOUT_MS + 4_000 },
+  {
+    name: 'signing stripped from every reply after login (SessionId 0, flag cleared, signature zeroed)',
+    scenario: () => (frame, info) => (info.command > SESSION_SETUP ? { kind: 'replace', bytes: strippedOfSigning(frame) } : { kind: 'pass' }),
+    signing: 'required',
+    kind: 'integrity',
+    message: /unsigned, though the session signs every message/,
+    withinMs: AT_ONCE_MS,
+  },
+  ...(['MaxTransactSize', 'MaxReadSize', 'MaxWriteSize'] as const).map((field, index) => ({
+    name: `a NEGOTIATE reply whose ${field} is 0`,
+    scenario: () =>
+      once(successful(NEGOTIATE), (f) => {
+        const lie = Buffer.from(f);
+        lie.writeUInt32LE(0, 64 + 28 + 4 * index);
+        return { kind: 'replace', bytes: framed(lie) } as const;
+      }),
+    kind: 'protocol' as const,
+    message: new RegExp(`${field} is 0 bytes`),
+    withinMs: AT_ONCE_MS,
+  })),
+  {
+    name: 'unsolicited messages every 2 s through a stall in mid-copy',
+    scenario: () => once(successful(READ), () => ({ kind: 'keepalive', everyMs: 2_000, bytes: unsolicitedBreak(64 + 24) })),
+    kind: 'timeout',
+    message: /no progress for 9/,
+    withinMs: SILENCE_TIMEOUT_MS + 4_000,
+  },
+  {
+    name: 'a 17 KiB unsolicited message every 8 s through a stall in mid-copy',
+    scenario: () => once(successful(READ), () => ({ kind: 'keepalive', everyMs: 8_000, bytes: unsolicitedBreak(17 * 1024) })),
+    kind: 'protocol',
+    message: /unsolicited message of 17408 bytes/,
+    withinMs: SILENCE_TIMEOUT_MS + 4_000,
+  },
 ];
 
 describe.skipIf(!existsSync('/usr/sbin/smbd'))('a hostile server', () => {
@@ -196,12 +260,13 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('a hostile server', () => {
     await server?.stop();
   });
 
-  it.each(CASES)('$name: a one-line $kind error within its bound, bounded memory, no scratch left', async ({ scenario, kind, message, withinMs }) => {
+  it.each(CASES)('$name: a one-line $kind error within its bound, bounded memory, no scratch left', async ({ scenario, signing, kind, message, withinMs }) => {
     const relay = await hostileRelay(server.share, scenario());
     const rssBefore = process.memoryUsage().rss;
     const started = performance.now();
     try {
-      const error = await runCopyTest({ share: { ...server.share, port: relay.port }, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB' }).then(
+      const credentials = signing ? { ...server.credentials, security: { signing } } : server.credentials;
+      const error = await runCopyTest({ share: { ...server.share, port: relay.port }, credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB' }).then(
         () => undefined,
         (e: unknown) => e,
       );

@@ -51,6 +51,21 @@ describe('NEGOTIATE', () => {
     expect(() => parseNegotiate(reply, { ...WINDOWS_10_11_OFFER, ciphers: ['AES-128-GCM'] })).toThrow(NegotiateError);
   });
 
+  it.each([
+    ['MaxTransactSize', 28],
+    ['MaxReadSize', 32],
+    ['MaxWriteSize', 36],
+  ])('refuses a %s below 64 KiB (MS-SMB2 3.2.5.2), which would make every request empty', (name, offset) => {
+    for (const value of [0, 1, 65_535]) {
+      const reply = exampleResponse();
+      reply.writeUInt32LE(value, 64 + offset);
+      expect(() => parseNegotiate(reply, WINDOWS_10_11_OFFER)).toThrow(new RegExp(`${name} is ${value} bytes`));
+    }
+    const reply = exampleResponse();
+    reply.writeUInt32LE(65_536, 64 + offset);
+    expect(parseNegotiate(reply, WINDOWS_10_11_OFFER)).toBeDefined();
+  });
+
   it('a truncated reply is a NegotiateError', () => {
     expect(() => parseNegotiate(exampleResponse().subarray(0, 100), WINDOWS_10_11_OFFER)).toThrow(NegotiateError);
   });

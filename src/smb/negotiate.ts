@@ -56,6 +56,9 @@ export interface NegotiateResult {
   readonly signing: SigningAlgorithm;
 }
 
+/** The least MaxTransactSize, MaxReadSize and MaxWriteSize a client takes (MS-SMB2 3.2.5.2). */
+export const MIN_NEGOTIATED_SIZE = 65_536;
+
 export class NegotiateError extends Error {
   override readonly name = 'NegotiateError';
   constructor(
@@ -106,13 +109,17 @@ export function parseNegotiate(message: Buffer, offer: SecurityOffer): Negotiate
   } else if (isSmb3(dialect) && (capabilities & Capability.encryption) !== 0 && offer.ciphers.includes('AES-128-CCM')) {
     cipher = 'AES-128-CCM';
   }
+  // MS-SMB2 3.2.5.2: the client SHOULD disconnect when any of the three is below 64 KiB. A server that says 0 would
+  // otherwise be asked for requests of 0 bytes, and a copy loop that never advances.
+  const sizes = { maxTransactSize: body.readUInt32LE(28), maxReadSize: body.readUInt32LE(32), maxWriteSize: body.readUInt32LE(36) };
+  for (const [name, value] of Object.entries(sizes)) {
+    if (value < MIN_NEGOTIATED_SIZE) throw new NegotiateError(`its ${name.replace(/^max/, 'Max')} is ${value} bytes, below the ${MIN_NEGOTIATED_SIZE} MS-SMB2 asks of a server`);
+  }
   return {
     dialect,
     securityMode: body.readUInt16LE(2),
     capabilities,
-    maxTransactSize: body.readUInt32LE(28),
-    maxReadSize: body.readUInt32LE(32),
-    maxWriteSize: body.readUInt32LE(36),
+    ...sizes,
     securityBlob: blobLength > 0 ? Buffer.from(message.subarray(blobOffset, blobOffset + blobLength)) : Buffer.alloc(0),
     ...(cipher ? { cipher } : {}),
     signing,

@@ -148,6 +148,10 @@ export async function transferFileWithDepth(request: FileTransfer): Promise<Tran
   if (request.fileBytes === 0) return { bytes: 0, depth: 0 };
   const transfer = await fitToCredits(request);
   const { pipeline, fileBytes, session } = transfer;
+  // Every loop below advances by these: a zero (a server's sizes, a bad profile) would never end.
+  if (!(Number.isInteger(pipeline.requestBytes) && pipeline.requestBytes >= 1 && Number.isInteger(pipeline.chunkBytes) && pipeline.chunkBytes >= 1)) {
+    throw new SmbError('protocol', `Cannot copy in requests of ${pipeline.requestBytes} bytes (chunks of ${pipeline.chunkBytes}).`, "The server's NEGOTIATE sizes or the client profile are wrong.");
+  }
   const stop = new AbortController();
   // One listener per request in flight: a deep pipeline has more than Node's default ten.
   setMaxListeners(0, stop.signal);

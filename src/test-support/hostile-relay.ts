@@ -25,7 +25,9 @@ export type FrameAction =
   /** Send nothing more on this connection, ever. */
   | { readonly kind: 'silence' }
   /** From this frame on, one byte every `everyMs`. */
-  | { readonly kind: 'trickle'; readonly everyMs: number };
+  | { readonly kind: 'trickle'; readonly everyMs: number }
+  /** From this frame on, nothing the server sends, but `bytes` (framed) every `everyMs`: messages that answer nothing. */
+  | { readonly kind: 'keepalive'; readonly everyMs: number; readonly bytes: Buffer };
 
 export type Scenario = (frame: Buffer, info: FrameInfo) => FrameAction;
 
@@ -89,6 +91,14 @@ export async function hostileRelay(target: { host: string; port: number }, scena
         else if (action.kind === 'replace') client.write(action.bytes);
         else if (action.kind === 'silence') {
           mode = 'silent';
+          return;
+        } else if (action.kind === 'keepalive') {
+          mode = 'silent';
+          const keepalive = action.bytes;
+          const timer = setInterval(() => {
+            if (!client.destroyed) client.write(keepalive);
+          }, action.everyMs);
+          timers.add(timer);
           return;
         } else {
           startTrickle(action.everyMs, Buffer.concat([whole, pending]));
