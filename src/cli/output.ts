@@ -1,14 +1,21 @@
 // Where command output goes. Commands write results to `out` only, so
 // `--json` output can be piped; notes and progress go to `err`.
 
+import { printable } from '../model/terminal-text.js';
+
 export interface Output {
   out(text: string): void;
   err(text: string): void;
 }
 
+/**
+ * The terminal's output: everything the CLI prints goes through `printable`,
+ * since much of it comes from documents and servers (share names, headlines,
+ * names a server chose) and a terminal obeys the control characters in them.
+ */
 export const processOutput: Output = {
-  out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-  err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+  out: (text) => process.stdout.write(printable(text.endsWith('\n') ? text : `${text}\n`)),
+  err: (text) => process.stderr.write(printable(text.endsWith('\n') ? text : `${text}\n`)),
 };
 
 /**

@@ -2,6 +2,7 @@
 // `smb://server/share`, with an optional port (`//127.0.0.1:4450/share`).
 
 import { PipefillInputError } from './errors.js';
+import { hasControlCharacter } from './terminal-text.js';
 
 export interface SharePath {
   readonly host: string;
@@ -14,10 +15,10 @@ export const SMB_PORT = 445;
 const EXPECTED = 'a share path such as \\\\server\\share, //server/share or smb://server:445/share';
 const HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?)$/i;
 const SHARE = /^[^\\/:*?"<>|]{1,80}$/;
-/** Control characters are never part of a share name. */
-const hasControlCharacter = (text: string): boolean => [...text].some((char) => char.charCodeAt(0) < 0x20);
 
 export function parseSharePath(text: string): SharePath {
+  // Control characters are never part of a share path, and would reach terminals and reports.
+  if (hasControlCharacter(text)) throw new PipefillInputError(`${JSON.stringify(text)} holds a control character.`, `Expected ${EXPECTED}.`);
   const trimmed = text.trim();
   const body = trimmed.replace(/^smb:\/\//i, '').replace(/^(\\\\|\/\/)/, '');
   if (body === trimmed && !/^smb:/i.test(trimmed)) {
