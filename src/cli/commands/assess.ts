@@ -1,7 +1,6 @@
 // pipefill assess: probe the path, run the generations' test copies, and say
 // what limits them against the model's expectation.
 
-import { writeFileSync } from 'node:fs';
 import type { PipefillApi } from '../../contract/api.js';
 import type { AssessInput, Report } from '../../contract/report.js';
 import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
@@ -18,6 +17,7 @@ import { interruptSignal, terminalProgress } from '../progress.js';
 import { SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import { formatTable } from '../table.js';
 import { NO_HISTORY_OPTION, saveToHistory } from '../history-save.js';
+import { checkOutPath, writeOutFile } from '../out-file.js';
 
 export const ASSESS_USAGE = `pipefill assess --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} [--iperf HOST[:PORT]]
   [--client <id>] [--compare <ids|all>] [--profiles ${'<ids>'}] [--server <id>] [--quick | --budget SECONDS | --full]
@@ -99,6 +99,8 @@ export async function assessCommand(argv: readonly string[], api: PipefillApi, o
   if (profiles !== undefined && (client !== undefined || compare !== undefined)) throw new PipefillInputError('Give --profiles, or --client with --compare, not both.', ASSESS_USAGE);
   const iperf = optional(values, 'iperf');
   const out = optional(values, 'out');
+  // A file that cannot be written fails now, before the password prompt and a minute of copies.
+  if (out !== undefined) checkOutPath(out);
   const budget = optional(values, 'budget');
   const fileSize = optional(values, 'file-size');
   const dirsetScale = optional(values, 'dirset-scale');
@@ -127,10 +129,11 @@ export async function assessCommand(argv: readonly string[], api: PipefillApi, o
     // The budget counts from the process's start (performance.now()'s origin): the command is what a person times.
     const report = await api.assess(input, { signal: interrupt.signal, onProgress: progress.update, startedAtMs: 0 });
     progress.done();
-    if (out !== undefined) writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+    // The run is printed and kept first: a file that cannot be written (a full disk) must not lose it.
     if (values.json) printJson(output, report);
     else output.out(formatReport(report));
     await saveToHistory(api, report, values, output);
+    if (out !== undefined) writeOutFile(out, `${JSON.stringify(report, null, 2)}\n`);
   } finally {
     progress.done();
     interrupt.dispose();

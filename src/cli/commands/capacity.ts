@@ -19,6 +19,7 @@ import { SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } 
 import { formatTable } from '../table.js';
 import { FORMATS, writeCapacity } from './report.js';
 import { NO_HISTORY_OPTION, saveToHistory } from '../history-save.js';
+import { checkOutPath } from '../out-file.js';
 
 export const CAPACITY_USAGE = `pipefill capacity --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} \\
   [--clients 1,2,4,8,16,32] [--profile ID] [--op ${CAPACITY_OPS.join('|')}] [--seconds N] [--warmup N] [--file-size SIZE] \\
@@ -131,6 +132,8 @@ export async function capacityCommand(argv: readonly string[], api: PipefillApi,
   const target = text('target');
   const out = text('out');
   const outFormat = out === undefined ? undefined : formatOf(out);
+  // A file that cannot be written fails now, before the password prompt and the measurement.
+  if (out !== undefined) checkOutPath(out);
   const choices = {
     ...login,
     password: '',
@@ -154,13 +157,14 @@ export async function capacityCommand(argv: readonly string[], api: PipefillApi,
   try {
     const result = await api.capacity(input as CapacityInput, { signal: interrupt.signal, onProgress: progress.update });
     progress.done();
+    // The run is printed and kept first: a file that cannot be written must not lose it.
+    if (values.json) printJson(output, result);
+    else output.out(formatCapacity(result));
+    await saveToHistory(api, result, values, output);
     if (out !== undefined && outFormat !== undefined) {
       writeCapacity(result, outFormat, out);
       output.err(`Wrote ${out}`);
     }
-    if (values.json) printJson(output, result);
-    else output.out(formatCapacity(result));
-    await saveToHistory(api, result, values, output);
   } finally {
     progress.done();
     interrupt.dispose();

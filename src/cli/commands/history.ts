@@ -1,7 +1,7 @@
 // pipefill history: the runs kept per site (src/store), from the terminal and
 // from scripts. The same contract calls the app's History view makes.
 
-import { closeSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { PipefillApi } from '../../contract/api.js';
 import { csvRows } from '../../contract/csv.js';
 import type { RunSummary, SiteTrend } from '../../contract/history.js';
@@ -9,6 +9,7 @@ import { checkReportSize } from '../../contract/report.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
+import { checkOutPath, withOutFile } from '../out-file.js';
 import { printJson } from '../output.js';
 import { formatTable } from '../table.js';
 
@@ -108,21 +109,21 @@ export async function historyCommand(argv: readonly string[], api: PipefillApi, 
     case 'export': {
       const format = optional(values, 'format') ?? 'json';
       if (format !== 'json' && format !== 'csv') throw new PipefillInputError(`--format ${JSON.stringify(format)} is not json or csv.`, HISTORY_USAGE);
+      if (optional(values, 'out') !== undefined) checkOutPath(optional(values, 'out') ?? '');
       const { runs } = await api.historyList(site === undefined ? {} : { site });
       const out = optional(values, 'out');
       // One run's document at a time: a team's store can hold thousands of them.
-      const file = out === undefined ? undefined : openSync(out, 'w');
-      const write = (text: string) => (file === undefined ? output.out(text) : writeSync(file, text.endsWith('\n') ? text : `${text}\n`));
-      try {
+      const exportTo = async (write: (text: string) => void) => {
         if (format === 'csv') write(exportCsv(runs));
         else {
           write('[');
           for (const [index, run] of runs.entries()) write(`${JSON.stringify(await api.historyRun({ id: run.id }))}${index < runs.length - 1 ? ',' : ''}`);
           write(']');
         }
-      } finally {
-        if (file !== undefined) closeSync(file);
-      }
+      };
+      // To a file: written beside it and renamed into place, so a failed export leaves the old file whole.
+      if (out === undefined) await exportTo((text) => output.out(text));
+      else await withOutFile(out, (file) => exportTo((text) => file.write(text.endsWith('\n') ? text : `${text}\n`)));
       if (out !== undefined) output.err(`Wrote ${runs.length} run${runs.length === 1 ? '' : 's'} to ${out}`);
       return;
     }

@@ -1,7 +1,7 @@
 // pipefill report export | compare: a saved assessment as HTML, PDF, CSV or
 // JSON for a ticket; several side by side for a branch-readiness review.
 
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { PipefillApi } from '../../contract/api.js';
 import type { CapacityResult } from '../../contract/capacity.js';
 import { isCapacityDocument, parseCapacityText } from '../../contract/capacity.js';
@@ -14,6 +14,7 @@ import { capacityCsv, capacityHtml } from '../../report/capacity.js';
 import { reportCsv } from '../../report/csv.js';
 import { reportHtml } from '../../report/html.js';
 import { htmlToPdf } from '../../report/pdf.js';
+import { checkOutPath, writeOutFile } from '../out-file.js';
 import { optional, parseOptions, required } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
@@ -38,8 +39,7 @@ const DEFAULT_TARGET = 'dirset<5min@win10-smb3';
 
 /** A capacity run in any of the export formats. */
 export function writeCapacity(result: CapacityResult, format: (typeof FORMATS)[number], out: string): void {
-  if (format === 'pdf') htmlToPdf(capacityHtml(result), out);
-  else writeFileSync(out, format === 'html' ? capacityHtml(result) : format === 'csv' ? capacityCsv(result) : `${JSON.stringify(result, null, 2)}\n`);
+  writeOutFile(out, format === 'pdf' ? htmlToPdf(capacityHtml(result)) : format === 'html' ? capacityHtml(result) : format === 'csv' ? capacityCsv(result) : `${JSON.stringify(result, null, 2)}\n`);
 }
 
 /** The file's capacity run, when it holds one; undefined for anything else (an assessment's report is read as one). */
@@ -66,6 +66,7 @@ function exportReport(argv: readonly string[], output: Output): void {
   const format = required(values, 'format', 'html');
   if (!(FORMATS as readonly string[]).includes(format)) throw new PipefillInputError(`--format must be one of ${FORMATS.join(', ')}, not ${JSON.stringify(format)}.`, REPORT_USAGE);
   const out = required(values, 'out', 'report.html');
+  checkOutPath(out);
   const path = positionals[0] ?? '';
   // A capacity run (pipefill capacity --out) exports the same ways.
   const capacity = readCapacityFileIfOne(path);
@@ -73,8 +74,7 @@ function exportReport(argv: readonly string[], output: Output): void {
     writeCapacity(capacity, format as (typeof FORMATS)[number], out);
   } else {
     const report = readReportFile(path);
-    if (format === 'pdf') htmlToPdf(reportHtml(report), out);
-    else writeFileSync(out, format === 'html' ? reportHtml(report) : format === 'csv' ? reportCsv(report) : `${JSON.stringify(report, null, 2)}\n`);
+    writeOutFile(out, format === 'pdf' ? htmlToPdf(reportHtml(report)) : format === 'html' ? reportHtml(report) : format === 'csv' ? reportCsv(report) : `${JSON.stringify(report, null, 2)}\n`);
   }
   output.err(`Wrote ${out}`);
 }
