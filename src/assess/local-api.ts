@@ -6,7 +6,7 @@ import { hostname, userInfo } from 'node:os';
 import type { ApiInput, ApiMethod, ApiOutput, ApiParsedInput, CallOptions, PipefillApi } from '../contract/api.js';
 import { apiContract } from '../contract/api.js';
 import type { RunDocument } from '../contract/history.js';
-import { runDocumentOf, siteTrend } from '../contract/history.js';
+import { runDocumentOf } from '../contract/history.js';
 import type { HostInfo } from '../contract/host-info.js';
 import { catalogue, planFromInput } from '../contract/plan.js';
 import { recommendFromInput } from '../contract/recommend.js';
@@ -162,7 +162,7 @@ function createHandlers(host: LocalApiOptions): Handlers {
     if (!run) throw new PipefillInputError(`There is no run ${input.id} in the history.`, 'List the runs with `pipefill history list`.');
     return run;
   },
-  historyTrend: async (input) => siteTrend(input.site, await (await store()).siteRuns(input.site)),
+  historyTrend: async (input) => (await store()).siteTrend(input.site),
   historyDelete: async (input) => ({ deleted: await (await store()).delete(input.id) }),
   historyStore: async (input) => ({ where: await holder.use(parseStoreSpec(input.address ?? '')) }),
   hostInfo: () => ({ shell: host.shell ?? 'cli', version: pipefillVersion(), ...(host.demo ? { demo: host.demo } : {}) }),

@@ -9,6 +9,7 @@ import type { CapacityResult } from './capacity.js';
 import { CapacityResultSchema, isCapacityDocument } from './capacity.js';
 import type { Report } from './report.js';
 import { ReportSchema } from './report.js';
+import { checkDocumentBounds } from './bounded-document.js';
 
 export const RUN_KINDS = ['assessment', 'capacity'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
@@ -48,9 +49,11 @@ export function siteOf(share: string): string {
   return share.trim().replace(/\\/g, '/').replace(/^\/+/, '').replace(/\/+$/, '').toLowerCase();
 }
 
-/** A saved JSON document (an assessment's report or a capacity run), checked against its schema. */
+/** A saved JSON document (an assessment's report or a capacity run), checked against its schema and bounded field by field (bounded-document.ts). */
 export function runDocumentOf(json: unknown): RunDocument {
-  return isCapacityDocument(json) ? { kind: 'capacity', capacity: CapacityResultSchema.parse(json) } : { kind: 'assessment', report: ReportSchema.parse(json) };
+  const document: RunDocument = isCapacityDocument(json) ? { kind: 'capacity', capacity: CapacityResultSchema.parse(json) } : { kind: 'assessment', report: ReportSchema.parse(json) };
+  checkDocumentBounds(document.kind === 'assessment' ? document.report : document.capacity, shareOf(document));
+  return document;
 }
 
 export function shareOf(document: RunDocument): string {
@@ -80,6 +83,8 @@ export interface RunColumns {
   readonly rttMs: number | null;
   readonly readinessMet: boolean | null;
   readonly headline: string;
+  /** Capacity runs: the most Mb/s the people moved together (the trend's capacity line); null for assessments. */
+  readonly peakMbps: number | null;
   /**
    * Per generation, `profile op file|dirset` (not the exact size: runs sized
    * to different budgets still line up; their rates compare, their times
@@ -106,6 +111,7 @@ export function runColumns(document: RunDocument): RunColumns {
       rttMs: report.probes.rtt.medianMs,
       readinessMet: null,
       headline: report.diagnosis.headline,
+      peakMbps: null,
       generations,
     };
   }
@@ -120,6 +126,7 @@ export function runColumns(document: RunDocument): RunColumns {
     rttMs: capacity.link?.rttMs ?? null,
     readinessMet: capacity.readiness?.met ?? null,
     headline: capacity.readiness?.text ?? `At most ${peakMbps.toFixed(1)} Mb/s together, with ${peakUsers} ${peakUsers === 1 ? 'person' : 'people'} copying at once.`,
+    peakMbps,
     generations: {},
   };
 }
@@ -139,6 +146,8 @@ export const SiteTrendSchema = z.object({
   readiness: z.array(z.object({ id: z.number(), startedAt: z.string(), met: z.boolean(), text: z.string() })),
   /** What changed between the last two assessments, in words ("credits now 512, was 16"). */
   changes: z.array(z.string()),
+  /** Runs of the site this Pipefill could not read (a newer Pipefill's, or damaged): left out, and counted. */
+  unreadable: z.number().int().nonnegative().optional(),
 });
 export type SiteTrend = z.infer<typeof SiteTrendSchema>;
 
@@ -206,24 +215,48 @@ export function changesBetween(before: Report, after: Report): string[] {
   return changes;
 }
 
-/** A site's trend from its stored runs (any order). */
-export function siteTrend(site: string, runs: readonly StoredRun[]): SiteTrend {
-  const ours = runs.filter((run) => run.summary.site === siteOf(site)).sort((a, b) => a.summary.startedAt.localeCompare(b.summary.startedAt) || a.summary.id - b.summary.id);
+/** One run of a site as the trend needs it: its columns, never its document. */
+export interface TrendRun {
+  readonly id: number;
+  readonly kind: RunKind;
+  readonly startedAt: string;
+  readonly peakMbps: number | null;
+  readonly readinessMet: boolean | null;
+  /** The capacity run's readiness in words (its headline). */
+  readonly headline: string;
+}
+
+/**
+ * A site's trend from its runs' columns and their generations' rates (the
+ * store's run_generations), plus the last two assessments' documents for
+ * what changed between them: the work is bounded by the columns, not by
+ * hundreds of whole documents.
+ */
+export function siteTrend(
+  site: string,
+  runs: readonly TrendRun[],
+  generationRates: readonly { readonly runId: number; readonly generation: string; readonly mbps: number }[],
+  lastTwoAssessments: readonly Report[],
+  unreadable = 0,
+): SiteTrend {
+  const ordered = [...runs].sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.id - b.id);
+  const byRun = new Map<number, { generation: string; mbps: number }[]>();
+  for (const rate of generationRates) {
+    const list = byRun.get(rate.runId) ?? [];
+    list.push(rate);
+    byRun.set(rate.runId, list);
+  }
   const generations: Record<string, TrendPoint[]> = {};
   const capacityPeakMbps: TrendPoint[] = [];
   const readiness: SiteTrend['readiness'] = [];
-  const assessments: Report[] = [];
-  for (const run of ours) {
-    const { id, startedAt } = run.summary;
-    if (run.report) {
-      assessments.push(run.report);
-      for (const [key, measure] of Object.entries(runColumns({ kind: 'assessment', report: run.report }).generations)) (generations[key] ??= []).push({ id, startedAt, value: measure.mbps });
-    }
-    if (run.capacity) {
-      capacityPeakMbps.push({ id, startedAt, value: run.capacity.knee.peakMbps });
-      if (run.capacity.readiness) readiness.push({ id, startedAt, met: run.capacity.readiness.met, text: run.capacity.readiness.text });
+  for (const run of ordered) {
+    const { id, startedAt } = run;
+    if (run.kind === 'assessment') for (const rate of (byRun.get(id) ?? []).sort((a, b) => a.generation.localeCompare(b.generation))) (generations[rate.generation] ??= []).push({ id, startedAt, value: rate.mbps });
+    else {
+      if (run.peakMbps !== null) capacityPeakMbps.push({ id, startedAt, value: run.peakMbps });
+      if (run.readinessMet !== null) readiness.push({ id, startedAt, met: run.readinessMet, text: run.headline });
     }
   }
-  const [before, after] = assessments.slice(-2);
-  return { site: siteOf(site), runs: ours.length, generations, capacityPeakMbps, readiness, changes: before && after ? changesBetween(before, after) : [] };
+  const [before, after] = [...lastTwoAssessments].sort((a, b) => a.startedAt.localeCompare(b.startedAt)).slice(-2);
+  return { site: siteOf(site), runs: ordered.length, generations, capacityPeakMbps, readiness, changes: before && after ? changesBetween(before, after) : [], ...(unreadable > 0 ? { unreadable } : {}) };
 }

@@ -5,9 +5,11 @@
 // twice (an import repeated) is found by its digest and kept once.
 
 import { createHash } from 'node:crypto';
-import type { RunDocument, RunSummary, StoredRun } from '../contract/history.js';
-import { runColumns, runDocumentOf, siteOf } from '../contract/history.js';
-import { PipefillInputError } from '../model/errors.js';
+import type { RunDocument, RunSummary, SiteTrend, StoredRun, TrendRun } from '../contract/history.js';
+import { runColumns, runDocumentOf, siteOf, siteTrend } from '../contract/history.js';
+import type { Report } from '../contract/report.js';
+import { MAX_REPORT_BYTES } from '../contract/report.js';
+import { PipefillError, PipefillInputError } from '../model/errors.js';
 import { foreignError, newerError } from './store-errors.js';
 import { MIGRATIONS, SCHEMA_VERSION, insertGenerations } from './migrations.js';
 import type { Sql } from './sql.js';
@@ -30,8 +32,8 @@ export interface HistoryStore {
   save(document: RunDocument, by: SavedBy): Promise<SaveResult>;
   list(filter?: { readonly site?: string | undefined; readonly limit?: number | undefined }): Promise<RunSummary[]>;
   get(id: number): Promise<StoredRun | undefined>;
-  /** One site's most recent runs (at most MAX_TREND_RUNS), oldest first. */
-  siteRuns(site: string): Promise<StoredRun[]>;
+  /** One site's trend over its most recent runs (at most MAX_TREND_RUNS), from their columns. */
+  siteTrend(site: string): Promise<SiteTrend>;
   delete(id: number): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -52,7 +54,12 @@ interface RunRow {
   document?: string;
 }
 
-const SUMMARY_COLUMNS = 'id, kind, share, site, started_at, ran_by, machine, saved_at, link_mbps, rtt_ms, readiness_met, headline';
+/**
+ * The columns a list shows, each text cut to a bound: a row kept by an older
+ * Pipefill (before documents were bounded field by field) or written straight
+ * into a team store cannot make a list carry megabytes.
+ */
+const SUMMARY_COLUMNS = 'id, kind, substr(share, 1, 1024) AS share, substr(site, 1, 1024) AS site, substr(started_at, 1, 64) AS started_at, substr(ran_by, 1, 256) AS ran_by, substr(machine, 1, 256) AS machine, substr(saved_at, 1, 64) AS saved_at, link_mbps, rtt_ms, readiness_met, substr(headline, 1, 8192) AS headline';
 /** A list answers at most this many runs (sixty branches, monthly, for years). */
 export const MAX_LISTED_RUNS = 10_000;
 /** A trend reads at most this many whole documents (a site checked monthly for forty years), so memory stays bounded. */
@@ -75,8 +82,21 @@ function summaryOf(row: RunRow): RunSummary {
   };
 }
 
+/** A stored document this Pipefill reads, or undefined (a newer Pipefill's, or damaged). */
+function readDocument(text: string | undefined): RunDocument | undefined {
+  if (text === undefined || text.length > MAX_REPORT_BYTES) return undefined;
+  try {
+    return runDocumentOf(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
 function storedRunOf(row: RunRow): StoredRun {
-  const document = runDocumentOf(JSON.parse(row.document ?? 'null'));
+  const document = readDocument(row.document);
+  if (!document) {
+    throw new PipefillError('store-unreadable-run', `Run ${Number(row.id)} of ${summaryOf(row).share.slice(0, 200)} cannot be read by this Pipefill: a newer Pipefill kept it, or it is damaged.`, 'Update Pipefill to show it; every other run is unaffected (`pipefill history delete ID` removes it).');
+  }
   return { summary: summaryOf(row), report: document.kind === 'assessment' ? document.report : null, capacity: document.kind === 'capacity' ? document.capacity : null };
 }
 
@@ -129,9 +149,9 @@ export async function historyStoreOn(sql: Sql, where: string): Promise<HistorySt
         const [existing] = await tx.all<{ id: number | string }>('SELECT id FROM runs WHERE document_sha256 = ?', [digest]);
         if (existing) return { id: Number(existing.id), created: false };
         const [inserted] = await tx.all<{ id: number | string }>(
-          `INSERT INTO runs (kind, share, site, started_at, ran_by, machine, saved_at, link_mbps, rtt_ms, readiness_met, headline, document, document_sha256)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-          [columns.kind, columns.share, columns.site, columns.startedAt, by.ranBy, by.machine, new Date().toISOString(), columns.linkMbps, columns.rttMs, columns.readinessMet, columns.headline, text, digest],
+          `INSERT INTO runs (kind, share, site, started_at, ran_by, machine, saved_at, link_mbps, rtt_ms, readiness_met, headline, document, document_sha256, peak_mbps)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+          [columns.kind, columns.share, columns.site, columns.startedAt, by.ranBy.slice(0, 256), by.machine.slice(0, 256), new Date().toISOString(), columns.linkMbps, columns.rttMs, columns.readinessMet, columns.headline, text, digest, columns.peakMbps],
         );
         if (!inserted) throw new Error('The store returned no id for the saved run.');
         const id = Number(inserted.id);
@@ -152,9 +172,31 @@ export async function historyStoreOn(sql: Sql, where: string): Promise<HistorySt
       const [row] = await sql.all<RunRow>(`SELECT ${SUMMARY_COLUMNS}, document FROM runs WHERE id = ?`, [id]);
       return row ? storedRunOf(row) : undefined;
     },
-    async siteRuns(site) {
-      const rows = await sql.all<RunRow>(`SELECT ${SUMMARY_COLUMNS}, document FROM runs WHERE site = ? ORDER BY started_at DESC, id DESC LIMIT ?`, [siteOf(site), MAX_TREND_RUNS]);
-      return rows.reverse().map(storedRunOf);
+    async siteTrend(site) {
+      const key = siteOf(site);
+      const rows = await sql.all<{ id: number | string; kind: 'assessment' | 'capacity'; started_at: string; peak_mbps: number | null; readiness_met: boolean | number | null; headline: string }>(
+        'SELECT id, kind, substr(started_at, 1, 64) AS started_at, peak_mbps, readiness_met, substr(headline, 1, 8192) AS headline FROM runs WHERE site = ? ORDER BY started_at DESC, id DESC LIMIT ?',
+        [key, MAX_TREND_RUNS],
+      );
+      const runs: TrendRun[] = rows.map((row) => ({ id: Number(row.id), kind: row.kind, startedAt: row.started_at, peakMbps: row.peak_mbps === null ? null : Number(row.peak_mbps), readinessMet: row.readiness_met === null ? null : Boolean(row.readiness_met), headline: row.headline }));
+      const ids = new Set(runs.map((run) => run.id));
+      const rates = (
+        await sql.all<{ run_id: number | string; generation: string; measured_mbps: number }>('SELECT g.run_id, substr(g.generation, 1, 256) AS generation, g.measured_mbps FROM run_generations g JOIN runs r ON r.id = g.run_id WHERE r.site = ?', [key])
+      )
+        .filter((row) => ids.has(Number(row.run_id)))
+        .map((row) => ({ runId: Number(row.run_id), generation: row.generation, mbps: Number(row.measured_mbps) }));
+      // What changed: the last two assessments' documents, the only ones read whole, each within a report's size.
+      const assessments = runs.filter((run) => run.kind === 'assessment').slice(0, 2);
+      const lastTwo: Report[] = [];
+      for (const run of assessments) {
+        const [row] = await sql.all<{ document: string | null }>('SELECT CASE WHEN length(document) <= ? THEN document END AS document FROM runs WHERE id = ?', [MAX_REPORT_BYTES, run.id]);
+        const document = readDocument(row?.document ?? undefined);
+        if (document?.kind === 'assessment') lastTwo.push(document.report);
+      }
+      // An assessment this Pipefill cannot read kept no generation rows (it was saved by a newer one, or migrated unread).
+      const withRates = new Set(rates.map((rate) => rate.runId));
+      const unreadable = runs.filter((run) => run.kind === 'assessment' && !withRates.has(run.id)).length;
+      return siteTrend(site, runs, rates, lastTwo, unreadable);
     },
     async delete(id) {
       checkId(id);

@@ -7,6 +7,8 @@
 //   2: run_generations, one row per generation a run measured (its workload,
 //      time, rate and limit), filled for the runs already stored: what a trend needs,
 //      queryable without parsing every document.
+//   3: runs.peak_mbps, a capacity run's most Mb/s together (the trend's capacity
+//      line), filled for the capacity runs already stored that this Pipefill reads.
 
 import type { RunColumns } from '../contract/history.js';
 import { runColumns, runDocumentOf } from '../contract/history.js';
@@ -62,10 +64,35 @@ export const MIGRATIONS: readonly Migration[] = [
         limited_by TEXT NOT NULL,
         PRIMARY KEY (run_id, generation)
       )`);
-      const stored = await sql.all<{ id: number | string; document: string }>("SELECT id, document FROM runs WHERE kind = 'assessment' ORDER BY id");
-      for (const row of stored) await insertGenerations(sql, Number(row.id), runColumns(runDocumentOf(JSON.parse(row.document))));
+      const stored = await sql.all<{ id: number | string }>("SELECT id FROM runs WHERE kind = 'assessment' ORDER BY id");
+      // One document at a time; one this Pipefill cannot read keeps no rows (the trend counts it as unreadable).
+      for (const { id } of stored) {
+        const columns = await columnsOfStoredRun(sql, id);
+        if (columns) await insertGenerations(sql, Number(id), columns);
+      }
+    },
+  },
+  {
+    version: 3,
+    apply: async (sql) => {
+      await sql.run(`ALTER TABLE runs ADD COLUMN peak_mbps ${sql.dialect === 'sqlite' ? 'REAL' : 'DOUBLE PRECISION'}`);
+      const stored = await sql.all<{ id: number | string }>("SELECT id FROM runs WHERE kind = 'capacity' ORDER BY id");
+      for (const { id } of stored) {
+        const columns = await columnsOfStoredRun(sql, id);
+        if (columns?.peakMbps != null) await sql.run('UPDATE runs SET peak_mbps = ? WHERE id = ?', [columns.peakMbps, id]);
+      }
     },
   },
 ];
+
+/** A stored run's columns from its document, or undefined when this Pipefill cannot read the document. */
+async function columnsOfStoredRun(sql: Sql, id: number | string): Promise<RunColumns | undefined> {
+  const [row] = await sql.all<{ document: string }>('SELECT document FROM runs WHERE id = ?', [id]);
+  try {
+    return runColumns(runDocumentOf(JSON.parse(row?.document ?? 'null')));
+  } catch {
+    return undefined;
+  }
+}
 
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version));

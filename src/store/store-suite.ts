@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunDocument } from '../contract/history.js';
-import { runDocumentOf, siteTrend } from '../contract/history.js';
+import { runDocumentOf } from '../contract/history.js';
 import type { Report } from '../contract/report.js';
 import { ReportSchema } from '../contract/report.js';
 import { packageRoot } from '../platform/package-root.js';
@@ -54,7 +54,7 @@ export function historyStoreSuite(backend: Backend): void {
         expect(shown?.capacity).toBeNull();
         expect((await store.get(capacity.id))?.capacity).toEqual(CAPACITY_FIXTURE);
         expect(await store.get(999_999)).toBeUndefined();
-        const trend = siteTrend('//10.77.0.2/share', await store.siteRuns('//10.77.0.2/share'));
+        const trend = await store.siteTrend('//10.77.0.2/share');
         expect(trend.runs).toBe(2);
         expect(Object.values(trend.generations).every((points) => points.map((point) => point.id).join() === `${first.id},${second.id}`)).toBe(true);
         expect(trend.changes).toEqual(expect.arrayContaining([expect.stringMatching(/^bandwidth now 1\d\d\.\d Mb\/s, was \d\d\.\d$/), expect.stringMatching(/^round trip now 3\d\.\d ms, was 7\d\.\d$/)]));
@@ -126,8 +126,8 @@ export function historyStoreSuite(backend: Backend): void {
       }
       const after = await raw();
       try {
-        expect((await after.all<{ version: number }>('SELECT version FROM pipefill_schema ORDER BY version')).map((row) => Number(row.version))).toEqual([1, 2]);
-        expect(SCHEMA_VERSION).toBe(2);
+        expect((await after.all<{ version: number }>('SELECT version FROM pipefill_schema ORDER BY version')).map((row) => Number(row.version))).toEqual([1, 2, 3]);
+        expect(SCHEMA_VERSION).toBe(3);
         const rows = await after.all<{ generation: string; workload: string; measured_mbps: number }>('SELECT generation, workload, measured_mbps FROM run_generations ORDER BY generation');
         expect(rows).toHaveLength(report.diagnosis.findings.length);
         const first = report.diagnosis.findings[0];
@@ -152,7 +152,7 @@ export function historyStoreSuite(backend: Backend): void {
       );
       expect(refused).toBeInstanceOf(StoreError);
       expect((refused as StoreError).storeKind).toBe('store-newer');
-      expect((refused as StoreError).message).toMatch(/newer Pipefill \(schema 99; this one knows up to 2\)/);
+      expect((refused as StoreError).message).toMatch(/newer Pipefill \(schema 99; this one knows up to 3\)/);
       const check = await raw();
       try {
         expect((await check.all<{ id: number }>('SELECT id FROM runs')).map((row) => Number(row.id))).toEqual([id]);
@@ -172,6 +172,75 @@ export function historyStoreSuite(backend: Backend): void {
         await still.close();
       }
     });
+
+    it('refuses a document with an unbounded field, and a list stays bounded whatever a row holds (issue 35, item 4)', async () => {
+      const { store: open, raw } = await backend.fresh();
+      const store = await open();
+      try {
+        const huge = JSON.parse(JSON.stringify(fixtureReport('lab-52mbit-75ms'))) as Report;
+        expect(() => runDocumentOf({ ...huge, target: { ...huge.target, share: `//fs/${'x'.repeat(2_000_000)}` } })).toThrow(/share/);
+        expect(() => runDocumentOf({ ...huge, diagnosis: { ...huge.diagnosis, headline: 'h'.repeat(100_000) } })).toThrow(/document\.diagnosis\.headline holds 100000 characters/);
+        // A row written straight into a team store (or by an older Pipefill) with a 2 MB share: the list still answers, cut to bounds.
+        const { id } = await store.save({ kind: 'assessment', report: huge }, by);
+        const sql = await raw();
+        try {
+          await sql.run('UPDATE runs SET share = ?, headline = ? WHERE id = ?', [`//fs/${'y'.repeat(2_000_000)}`, 'z'.repeat(2_000_000), id]);
+        } finally {
+          await sql.close();
+        }
+        const [row] = await store.list();
+        expect(row?.share.length).toBe(1024);
+        expect(row?.headline.length).toBe(8192);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("skips and counts a run this Pipefill cannot read: the site's trend, list and export go on; showing it says why (issue 35, item 9)", async () => {
+      const { store: open, raw } = await backend.fresh();
+      const store = await open();
+      try {
+        const older = await store.save({ kind: 'assessment', report: fixtureReport('lab-52mbit-75ms') }, by);
+        const newer = await store.save({ kind: 'assessment', report: fixtureReport('lab-155mbit-32ms') }, by);
+        // A newer Pipefill's row: a schema this one does not know (and no generation rows it would understand).
+        const sql = await raw();
+        try {
+          await sql.run('UPDATE runs SET document = ? WHERE id = ?', [JSON.stringify({ schemaVersion: 99, somethingNew: true }), newer.id]);
+          await sql.run('DELETE FROM run_generations WHERE run_id = ?', [newer.id]);
+        } finally {
+          await sql.close();
+        }
+        const trend = await store.siteTrend('//10.77.0.2/share');
+        expect(trend.runs).toBe(2);
+        expect(trend.unreadable).toBe(1);
+        expect(Object.values(trend.generations).every((points) => points.map((point) => point.id).join() === String(older.id))).toBe(true);
+        expect(await store.list()).toHaveLength(2);
+        await expect(store.get(newer.id)).rejects.toMatchObject({ kind: 'store-unreadable-run', message: expect.stringMatching(/^Run \d+ of \/\/10\.77\.0\.2\/share cannot be read by this Pipefill/) });
+        expect((await store.get(older.id))?.report).toBeTruthy();
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('a trend over hundreds of runs reads their columns, not their documents: memory stays bounded (issue 35, item 4)', async () => {
+      const { store: open } = await backend.fresh();
+      const store = await open();
+      try {
+        const base = fixtureReport('lab-155mbit-32ms');
+        // Each run carries some 2 MB of copies' timelines; 40 of them are 80 MB of documents the trend must not load.
+        const bulky = { ...base, copyTests: Array.from({ length: Math.ceil((2 * 1024 * 1024) / JSON.stringify(base.copyTests).length) }, () => base.copyTests).flat() };
+        for (let index = 0; index < 40; index++) {
+          await store.save({ kind: 'assessment', report: { ...bulky, startedAt: `2026-01-01T00:${String(index).padStart(2, '0')}:00.000Z` } }, by);
+        }
+        const before = process.memoryUsage().rss;
+        const trend = await store.siteTrend('//10.77.0.2/share');
+        expect(trend.runs).toBe(40);
+        expect(Object.values(trend.generations)[0]).toHaveLength(40);
+        expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
+      } finally {
+        await store.close();
+      }
+    }, 120_000);
 
     it('two stores saving at once, on separate connections, both land', async () => {
       const { store: open } = await backend.fresh();

@@ -6,7 +6,7 @@ import type { PipefillApi } from '../../contract/api.js';
 import { csvRows } from '../../contract/csv.js';
 import type { RunSummary, SiteTrend } from '../../contract/history.js';
 import { checkReportSize } from '../../contract/report.js';
-import { PipefillInputError } from '../../model/errors.js';
+import { PipefillError, PipefillInputError } from '../../model/errors.js';
 import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
 import { checkOutPath, withOutFile } from '../out-file.js';
@@ -46,6 +46,7 @@ export function formatTrend(trend: SiteTrend): string {
   if (trend.capacityPeakMbps.length > 0) lines.push(`  people at once, peak together: ${trend.capacityPeakMbps.map((point) => `#${point.id} ${point.value.toFixed(1)} Mb/s`).join(' -> ')}`);
   for (const verdict of trend.readiness) lines.push(`  readiness #${verdict.id} (${verdict.startedAt.slice(0, 10)}): ${verdict.met ? 'met' : 'not met'}; ${verdict.text}`);
   lines.push(trend.changes.length > 0 ? `Since the run before: ${trend.changes.join('; ')}.` : 'Nothing changed since the run before that the trend follows.');
+  if (trend.unreadable) lines.push(`Left out: ${trend.unreadable} assessment${trend.unreadable === 1 ? '' : 's'} this Pipefill cannot read (kept by a newer Pipefill, or damaged).`);
   return lines.join('\n');
 }
 
@@ -113,18 +114,36 @@ export async function historyCommand(argv: readonly string[], api: PipefillApi, 
       const { runs } = await api.historyList(site === undefined ? {} : { site });
       const out = optional(values, 'out');
       // One run's document at a time: a team's store can hold thousands of them.
+      // A run this Pipefill cannot read (a newer one's, or damaged) is left out and counted, not the end of the export.
+      let unreadable = 0;
       const exportTo = async (write: (text: string) => void) => {
         if (format === 'csv') write(exportCsv(runs));
         else {
           write('[');
-          for (const [index, run] of runs.entries()) write(`${JSON.stringify(await api.historyRun({ id: run.id }))}${index < runs.length - 1 ? ',' : ''}`);
+          let first = true;
+          for (const run of runs) {
+            let stored;
+            try {
+              stored = await api.historyRun({ id: run.id });
+            } catch (error) {
+              if (error instanceof PipefillError && error.kind === 'store-unreadable-run') {
+                unreadable++;
+                continue;
+              }
+              throw error;
+            }
+            write(`${first ? '' : ','}${JSON.stringify(stored)}`);
+            first = false;
+          }
           write(']');
         }
       };
       // To a file: written beside it and renamed into place, so a failed export leaves the old file whole.
       if (out === undefined) await exportTo((text) => output.out(text));
       else await withOutFile(out, (file) => exportTo((text) => file.write(text.endsWith('\n') ? text : `${text}\n`)));
-      if (out !== undefined) output.err(`Wrote ${runs.length} run${runs.length === 1 ? '' : 's'} to ${out}`);
+      const written = runs.length - unreadable;
+      if (out !== undefined) output.err(`Wrote ${written} run${written === 1 ? '' : 's'} to ${out}`);
+      if (unreadable > 0) output.err(`Left out ${unreadable} run${unreadable === 1 ? '' : 's'} this Pipefill cannot read (kept by a newer Pipefill, or damaged).`);
       return;
     }
     case 'delete': {
