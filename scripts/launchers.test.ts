@@ -31,6 +31,12 @@ function sambaFolder(port: number): string | undefined {
   return config ? dirname(config) : undefined;
 }
 
+/** The WAN lab's namespaces now (none where `ip` or namespaces are missing). */
+function labNamespacesNow(): string[] {
+  const listed = spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout ?? '';
+  return listed.split('\n').map((line) => line.split(' ')[0] ?? '').filter((name) => /^pf-(br|dc)-[0-9a-f]{6}$/.test(name));
+}
+
 function canConnect(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, host);
@@ -72,6 +78,8 @@ describe('launchers', () => {
   });
 
   it('npm start runs the app: the web mode, with its address on stdout and a demo share, until stopped', async () => {
+    const isRoot = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun');
+    const namespacesBefore = labNamespacesNow();
     const child = spawn('npm', ['start', '--silent', '--', '--no-open'], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -97,7 +105,10 @@ describe('launchers', () => {
       const info = await fetch(`${origin}/api/hostInfo`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{}' });
       const frame = JSON.parse((await info.text()).trim()) as { type: string; value: { shell: string; demo?: { share: string } } };
       expect(frame.value.shell).toBe('web');
-      if (existsSync('/usr/sbin/smbd')) expect(frame.value.demo?.share).toMatch(/^\/\/127\.0\.0\.1:\d+\/share$/);
+      // As root on Linux the demo sits behind the WAN lab's branch link (its own namespaces); elsewhere on loopback.
+      if (existsSync('/usr/sbin/smbd')) expect(frame.value.demo?.share).toMatch(isRoot ? /^\/\/10\.77\.0\.2\/share$/ : /^\/\/127\.0\.0\.1:\d+\/share$/);
+      const labNamespaces = labNamespacesNow().filter((name) => !namespacesBefore.includes(name));
+      if (isRoot && existsSync('/usr/sbin/smbd')) expect(labNamespaces).toHaveLength(2);
       const demoPort = Number(/:(\d+)\//.exec(frame.value.demo?.share ?? '')?.[1] ?? 0);
       if (demoPort) {
         demoFolder = sambaFolder(demoPort);
@@ -117,6 +128,8 @@ describe('launchers', () => {
       if (demoPort) expect(await canConnect('127.0.0.1', demoPort)).toBe(false);
       // Its state and share go with it.
       if (demoFolder) expect(existsSync(demoFolder)).toBe(false);
+      // The branch link's namespaces go with it too.
+      expect(labNamespacesNow().filter((name) => labNamespaces.includes(name))).toEqual([]);
     } finally {
       // Its whole process group: npm, the launcher, and the demo's servers.
       if (child.pid !== undefined && groupAlive(child.pid)) process.kill(-child.pid, 'SIGKILL');
