@@ -3,6 +3,8 @@
 // per case; and what only a server can do: hold a lock, be away.
 
 import { spawnSync } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -23,6 +25,36 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 }, 60_000);
+
+/** A relay to the test server that, on cue, stops passing bytes either way while keeping every connection open (a stalled server, a VPN gone quiet). */
+async function stallingRelay(port: number): Promise<{ port: number; stall: () => void; close: () => Promise<void> }> {
+  let stalled = false;
+  const sockets = new Set<Socket>();
+  const relay = createServer((client) => {
+    const upstream = connect(port, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    client.on('data', (chunk) => stalled || upstream.write(chunk));
+    upstream.on('data', (chunk) => stalled || client.write(chunk));
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', close).on('close', close);
+    upstream.on('error', close).on('close', close);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const address = relay.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : 0,
+    stall: () => {
+      stalled = true;
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => relay.close(() => resolve()));
+    },
+  };
+}
 
 function newDatabase(): { url: string; name: string } {
   if (!server) throw new Error('no PostgreSQL server');
@@ -49,6 +81,26 @@ describe.skipIf(!available)('PostgreSQL', () => {
   });
 
   const by = { ranBy: 'ann', machine: 'helpdesk-07' };
+
+  it('a server that stalls after the store opened fails each history call as unreachable within the query timeout, and closing does not hang (issue 35, item 5)', async () => {
+    const { url } = newDatabase();
+    const relay = await stallingRelay(server?.port ?? 0);
+    try {
+      const store = await openPostgresStore(url.replace(`:${server?.port}/`, `:${relay.port}/`), { queryTimeoutMs: 1_500 });
+      await store.save({ kind: 'assessment', report: fixtureReport('lab-52mbit-75ms') }, by);
+      relay.stall();
+      for (const call of [() => store.list(), () => store.siteTrend('//10.77.0.2/share'), () => store.save({ kind: 'assessment', report: fixtureReport('lab-155mbit-32ms') }, by)]) {
+        const started = performance.now();
+        await expect(call()).rejects.toMatchObject({ storeKind: 'store-unreachable' });
+        expect(performance.now() - started).toBeLessThan(5_000);
+      }
+      const closing = performance.now();
+      await store.close();
+      expect(performance.now() - closing).toBeLessThan(3_000);
+    } finally {
+      await relay.close();
+    }
+  }, 30_000);
 
   it('a save that cannot get the lock another session holds fails clearly after the wait; what is stored stays', async () => {
     const { url } = newDatabase();

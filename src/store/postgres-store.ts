@@ -12,6 +12,15 @@ import type { Sql, SqlValue } from './sql.js';
 
 const LOCK_TIMEOUT_MS = 5_000;
 const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * A server that took the connection and then stalls (a VPN dropped without a
+ * reset looks the same) must not hold a history call for ever: each query
+ * has this long on the client's clock (node-postgres's query_timeout), the
+ * server ends a statement running that long itself (statement_timeout), and
+ * TCP keep-alives find a dead peer on an idle connection. A history call's
+ * queries are small; a save of a 16 MiB document takes well under this.
+ */
+const QUERY_TIMEOUT_MS = 10_000;
 /** pg_advisory_xact_lock's key for the history store: the text "pipefill-history" read as a number. */
 const ADVISORY_LOCK_KEY = 0x70_66_68_73;
 
@@ -50,13 +59,25 @@ const numbered = (text: string) => {
 export interface PostgresOptions {
   /** How long a transaction waits for another's lock (default LOCK_TIMEOUT_MS). */
   readonly lockTimeoutMs?: number;
+  /** How long one query may take before the call fails as unreachable (default QUERY_TIMEOUT_MS). */
+  readonly queryTimeoutMs?: number;
 }
 
 /** A connection pool to the database, without the history schema (the store's and the tests' way in). */
 export function postgresSql(connection: string, options: PostgresOptions = {}): Sql {
   const where = redactedAddress(connection);
   const lockTimeout = Math.max(1, Math.floor(options.lockTimeoutMs ?? LOCK_TIMEOUT_MS));
-  const pool = new pg.Pool({ connectionString: connection, max: 4, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, options: `-c lock_timeout=${lockTimeout}` });
+  const queryTimeout = Math.max(100, Math.floor(options.queryTimeoutMs ?? QUERY_TIMEOUT_MS));
+  const pool = new pg.Pool({
+    connectionString: connection,
+    max: 4,
+    connectionTimeoutMillis: Math.min(CONNECT_TIMEOUT_MS, queryTimeout),
+    query_timeout: queryTimeout,
+    statement_timeout: queryTimeout,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    options: `-c lock_timeout=${lockTimeout}`,
+  });
   // A dropped idle connection is the pool's to replace, not a crash.
   pool.on('error', () => undefined);
   const on = (client: pg.Pool | pg.PoolClient, inTransaction: boolean): Sql => ({
@@ -78,6 +99,7 @@ export function postgresSql(connection: string, options: PostgresOptions = {}): 
     transaction: async (work) => {
       if (inTransaction) return work(on(client, true));
       let session: pg.PoolClient;
+      let failed: unknown;
       try {
         session = await pool.connect();
       } catch (error) {
@@ -90,13 +112,20 @@ export function postgresSql(connection: string, options: PostgresOptions = {}): 
         await session.query('COMMIT');
         return result;
       } catch (error) {
+        failed = error;
         await session.query('ROLLBACK').catch(() => undefined);
         throw storeError(where, error);
       } finally {
-        session.release();
+        // A connection that failed (a stalled server's, say) is destroyed, not handed to the next call.
+        session.release(failed === undefined ? undefined : failed instanceof Error ? failed : new Error(String(failed)));
       }
     },
-    close: () => pool.end(),
+    // A pool whose server stalls may never finish saying goodbye: closing waits at most two seconds.
+    close: async () => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([pool.end().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000)))]);
+      clearTimeout(timer);
+    },
   });
   return on(pool, false);
 }
