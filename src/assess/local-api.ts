@@ -7,6 +7,7 @@ import type { ApiInput, ApiMethod, ApiOutput, ApiParsedInput, CallOptions, Pipef
 import { apiContract } from '../contract/api.js';
 import type { RunDocument } from '../contract/history.js';
 import { runDocumentOf } from '../contract/history.js';
+import { takePgPassword } from '../platform/pg-password.js';
 import type { HostInfo } from '../contract/host-info.js';
 import { catalogue, planFromInput } from '../contract/plan.js';
 import { recommendFromInput } from '../contract/recommend.js';
@@ -179,6 +180,8 @@ async function call<M extends ApiMethod>(handlers: Handlers, method: M, input: A
 }
 
 export function createLocalApi(host: LocalApiOptions = {}): PipefillApi {
+  // From here on no child this process starts inherits a team database's password (src/platform/pg-password.ts).
+  takePgPassword();
   const handlers = createHandlers(host);
   return Object.fromEntries(API_METHODS.map((method) => [method, (input: never, options?: CallOptions) => call(handlers, method, input, options)])) as unknown as PipefillApi;
 }

@@ -184,6 +184,17 @@ describe('--store', () => {
     expect(() => takeStoreOption(['list', '--store'])).toThrow(/--store needs a value/);
     expect(() => takeStoreOption(['list', '--store', '--json'])).toThrow(/--store needs a value/);
   });
+
+  it('refuses an address with a password in it, on the command line or in PIPEFILL_STORE (issue 35, item 10)', async () => {
+    for (const address of ['postgres://team:hunter2@127.0.0.1:1/p', 'postgres://team@127.0.0.1:1/p?pass%77ord=hunter2']) {
+      const { code, err } = await run('history', 'list', '--store', address);
+      expect(code).toBe(2);
+      expect(err).toMatch(/^error: Leave the password out of the store address\.$/m);
+      expect(err).not.toContain('hunter2');
+    }
+    const { parseStoreSpec } = await import('../store/open-store.js');
+    expect(() => parseStoreSpec(undefined, { PIPEFILL_STORE: 'postgresql://team:x@db/p' })).toThrow(/Leave the password out/);
+  });
 });
 
 describe('a report for a ticket, and its recommendations', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { changesBetween, runColumns, siteOf } from './history.js';
+import { changesBetween, HistoryStoreInputSchema, postgresAddressHasPassword, runColumns, siteOf } from './history.js';
 import type { Report } from './report.js';
 import { ReportSchema } from './report.js';
 
@@ -46,3 +46,16 @@ describe('the store setting', () => {
     expect(() => HistoryStoreInputSchema.parse({ address: '' })).toThrow();
   });
 });
+
+describe('a PostgreSQL address with a password in it (issue 35, item 10)', () => {
+  it('is found however it is spelled, as the client would read it', () => {
+    for (const address of ['postgres://team:hunter2@db/pipefill', 'postgres://team@db/pipefill?password=hunter2', 'postgres://team@db/pipefill?pass%77ord=hunter2', 'postgresql://team@db/pipefill?sslmode=require&PASSWORD=x', 'postgres://team:@db/x?%70assword=y', 'postgres://[bad']) {
+      expect(postgresAddressHasPassword(address), address).toBe(true);
+    }
+    for (const address of ['postgres://team@db/pipefill', 'postgres://team@db:5433/pipefill?sslmode=require', 'postgres://db/pipefill?application_name=passwords-app']) {
+      expect(postgresAddressHasPassword(address), address).toBe(false);
+    }
+    expect(HistoryStoreInputSchema.safeParse({ address: 'postgres://team@db/pipefill?pass%77ord=hunter2' }).success).toBe(false);
+  });
+});
+

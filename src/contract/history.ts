@@ -151,6 +151,23 @@ export const SiteTrendSchema = z.object({
 });
 export type SiteTrend = z.infer<typeof SiteTrendSchema>;
 
+/**
+ * Whether a PostgreSQL address carries a password, read as the client reads
+ * it (the URL parsed, its query decoded): `user:pw@`, `?password=`, and
+ * spellings such as `?pass%77ord=` or `?PASSWORD=` alike. An address that
+ * does not parse is treated as carrying one (it is refused, not guessed at).
+ */
+export function postgresAddressHasPassword(address: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return true;
+  }
+  if (url.password !== '') return true;
+  return [...url.searchParams.keys()].some((key) => key.toLowerCase() === 'password');
+}
+
 // The contract's history calls (src/contract/api.ts).
 const RunIdSchema = z.object({ id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) }).strict();
 export const HistorySaveInputSchema = z.object({ document: z.unknown() }).strict();
@@ -176,7 +193,7 @@ export const HistoryStoreInputSchema = z
       .min(1)
       .max(2048)
       .refine((address) => /^postgres(ql)?:\/\/./i.test(address), { message: 'Give a PostgreSQL address, postgres://USER@HOST[:PORT]/DATABASE, or none for this computer.' })
-      .refine((address) => !/^postgres(ql)?:\/\/[^/@]*:[^/@]*@/i.test(address) && !/[?&]password=/i.test(address), { message: 'Leave the password out of the address: give it in PGPASSWORD or ~/.pgpass on the machine that runs Pipefill.' })
+      .refine((address) => !postgresAddressHasPassword(address), { message: 'Leave the password out of the address: give it in PGPASSWORD or ~/.pgpass on the machine that runs Pipefill.' })
       .nullable(),
   })
   .strict();

@@ -4,6 +4,7 @@
 
 import { join, resolve } from 'node:path';
 import { dataDirectory } from '../platform/data-dir.js';
+import { postgresAddressHasPassword } from '../contract/history.js';
 import { PipefillInputError } from '../model/errors.js';
 import type { HistoryStore } from './history-store.js';
 import { openPostgresStore } from './postgres-store.js';
@@ -20,7 +21,11 @@ export type StoreSpec = { readonly kind: 'sqlite'; readonly path: string } | { r
 export function parseStoreSpec(spec: string | undefined, env: NodeJS.ProcessEnv = process.env): StoreSpec {
   const text = spec ?? env.PIPEFILL_STORE;
   if (text === undefined || text === '') return { kind: 'sqlite', path: defaultStorePath(env) };
-  if (/^postgres(ql)?:\/\//i.test(text)) return { kind: 'postgres', connection: text };
+  if (/^postgres(ql)?:\/\//i.test(text)) {
+    // A password on a command line or in the environment is read by every process of the machine (ps, /proc) and kept in shell histories.
+    if (postgresAddressHasPassword(text)) throw new PipefillInputError('Leave the password out of the store address.', 'Give it in PGPASSWORD or ~/.pgpass on this machine: postgres://USER@HOST[:PORT]/DATABASE.');
+    return { kind: 'postgres', connection: text };
+  }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) throw new PipefillInputError(`${text.split('://')[0]}:// is not a store Pipefill knows.`, 'Give postgres://USER@HOST[:PORT]/DATABASE, or a SQLite file path.');
   const path = text.startsWith('sqlite:') ? text.slice('sqlite:'.length) : text;
   if (path.trim() === '' || path.includes('\0')) throw new PipefillInputError('The store path is empty.', 'Give a file path, e.g. --store ~/pipefill-history.sqlite.');

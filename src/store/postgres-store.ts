@@ -5,6 +5,7 @@
 // a clear "locked" error, not a hang.
 
 import pg from 'pg';
+import { takePgPassword } from '../platform/pg-password.js';
 import { StoreError, fullError, lockedError, readOnlyError } from './store-errors.js';
 import type { HistoryStore } from './history-store.js';
 import { historyStoreOn } from './history-store.js';
@@ -68,8 +69,11 @@ export function postgresSql(connection: string, options: PostgresOptions = {}): 
   const where = redactedAddress(connection);
   const lockTimeout = Math.max(1, Math.floor(options.lockTimeoutMs ?? LOCK_TIMEOUT_MS));
   const queryTimeout = Math.max(100, Math.floor(options.queryTimeoutMs ?? QUERY_TIMEOUT_MS));
+  const password = takePgPassword();
   const pool = new pg.Pool({
     connectionString: connection,
+    // PGPASSWORD, taken out of the environment (src/platform/pg-password.ts); without it node-postgres reads ~/.pgpass.
+    ...(password === undefined ? {} : { password }),
     max: 4,
     connectionTimeoutMillis: Math.min(CONNECT_TIMEOUT_MS, queryTimeout),
     query_timeout: queryTimeout,

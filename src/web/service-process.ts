@@ -11,6 +11,7 @@ import type { PipefillApi } from '../contract/api.js';
 import { apiOverLines, MAX_LINE_CHARS } from '../contract/line-transport.js';
 import { PipefillError } from '../model/errors.js';
 import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
+import { takePgPassword } from '../platform/pg-password.js';
 import { readLines } from '../platform/line-stream.js';
 
 export interface ServiceProcess {
@@ -33,7 +34,9 @@ export function startServiceProcess(options: { readonly commandPrefix: readonly 
   const argv = [...options.commandPrefix, process.execPath, ...ENGINE_NODE_FLAGS, options.cliEntry, 'service', '--stdio'];
   const [command, ...args] = argv;
   if (command === undefined) throw new PipefillError('internal', 'No command for the service process.', 'This is a fault in Pipefill.');
-  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...options.env } });
+  // The service is Pipefill itself: it gets the team database's password this process took out of its environment.
+  const pgPassword = takePgPassword();
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...(pgPassword === undefined ? {} : { PGPASSWORD: pgPassword }), ...options.env } });
   const client = apiOverLines((line) => {
     if (child.stdin.writable) child.stdin.write(`${line}\n`);
   });
