@@ -24,10 +24,10 @@ export interface WebMode {
   stop(): Promise<void>;
 }
 
-/** Starts `pipefill ui --no-open --demo` and waits (at most 30 s) for the address it prints. */
-export function startWebMode(): Promise<WebMode> {
+/** Starts `pipefill ui --no-open` (with `--demo` unless `demo` is false, and `env` added) and waits (at most 30 s) for the address it prints. */
+export function startWebMode(options: { readonly demo?: boolean; readonly env?: Readonly<Record<string, string>> } = {}): Promise<WebMode> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...ENGINE_NODE_FLAGS, CLI, 'ui', '--no-open', '--demo'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...ENGINE_NODE_FLAGS, CLI, 'ui', '--no-open', ...(options.demo === false ? [] : ['--demo'])], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {

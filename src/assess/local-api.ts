@@ -8,6 +8,7 @@ import { apiContract } from '../contract/api.js';
 import type { RunDocument } from '../contract/history.js';
 import { runDocumentOf } from '../contract/history.js';
 import { takePgPassword } from '../platform/pg-password.js';
+import { readSettings, writeSettings } from '../store/settings-file.js';
 import type { HostInfo } from '../contract/host-info.js';
 import { catalogue, planFromInput } from '../contract/plan.js';
 import { recommendFromInput } from '../contract/recommend.js';
@@ -46,7 +47,7 @@ class StoreHolder {
 
   get(): Promise<HistoryStore> {
     this.opening ??= Promise.resolve()
-      .then(() => openStore(this.spec ?? parseStoreSpec(undefined)))
+      .then(() => openStore(this.spec ?? defaultStoreSpec()))
       .catch((error: unknown) => {
         this.opening = undefined;
         throw error;
@@ -63,6 +64,17 @@ class StoreHolder {
     await previous?.then((store) => store.close()).catch(() => undefined);
     return next.where;
   }
+}
+
+/**
+ * The store when none was named for this process: PIPEFILL_STORE, else the
+ * team store the person chose in the app (the services' settings), else this
+ * computer's.
+ */
+function defaultStoreSpec(): StoreSpec {
+  if (process.env.PIPEFILL_STORE) return parseStoreSpec(undefined);
+  const { teamStore } = readSettings();
+  return parseStoreSpec(teamStore ?? undefined);
 }
 
 /** Who saves a run: this account on this machine (never a share's login or a password). */
@@ -165,7 +177,14 @@ function createHandlers(host: LocalApiOptions): Handlers {
   },
   historyTrend: async (input) => (await store()).siteTrend(input.site),
   historyDelete: async (input) => ({ deleted: await (await store()).delete(input.id) }),
-  historyStore: async (input) => ({ where: await holder.use(parseStoreSpec(input.address ?? '')) }),
+  historyStore: async (input) => {
+    // Opened first: a store that cannot be used is neither switched to nor remembered.
+    const where = await holder.use(parseStoreSpec(input.address ?? ''));
+    writeSettings({ ...readSettings(), teamStore: input.address });
+    return { where };
+  },
+  settings: () => readSettings(),
+  settingsUpdate: (input) => writeSettings({ ...readSettings(), ...(input.keepHistory === undefined ? {} : { keepHistory: input.keepHistory }) }),
   hostInfo: () => ({ shell: host.shell ?? 'cli', version: pipefillVersion(), ...(host.demo ? { demo: host.demo } : {}) }),
   };
 }

@@ -22,6 +22,7 @@ import {
   StoredRunSchema,
 } from './history.js';
 import { HostInfoSchema } from './host-info.js';
+import { SettingsSchema, SettingsUpdateSchema } from './settings.js';
 import { RecommendApiInputSchema, RecommendResultSchema } from './recommend.js';
 import { CatalogueSchema, PlanInputSchema, PlanResultSchema } from './plan.js';
 import { ProbeInputSchema, ProbeResultSchema } from './probe.js';
@@ -46,6 +47,9 @@ export const apiContract = {
   historyTrend: { input: HistoryTrendInputSchema, output: SiteTrendSchema },
   historyDelete: { input: HistoryDeleteInputSchema, output: HistoryDeleteResultSchema },
   historyStore: { input: HistoryStoreInputSchema, output: HistoryStoreResultSchema },
+  // What the services remember between runs (src/contract/settings.ts): keeping runs, and the team store historyStore set.
+  settings: { input: z.object({}).strict(), output: SettingsSchema },
+  settingsUpdate: { input: SettingsUpdateSchema, output: SettingsSchema },
 } as const;
 
 export type ApiMethod = keyof typeof apiContract;

@@ -153,11 +153,11 @@ export function App({ api }: { readonly api: PipefillApi }) {
           )}
           {view === 'history' && (
             <HistoryView
-              // A new store: list it afresh.
-              key={historyStore.where ?? 'default'}
+              // A new store, or the remembered address arriving from the services: list it afresh.
+              key={`${historyStore.where ?? 'default'} ${historyStore.address}`}
               api={api}
               keep={history.keep}
-              onKeepChange={history.setKeep}
+              onKeepChange={(keep) => void history.setKeep(keep)}
               lastSave={history.lastSave}
               onShow={showReport}
               storeAddress={historyStore.address}

@@ -1,6 +1,7 @@
 // The site history as the UI uses it: keep each finished run (unless the
-// person turned that off; the choice is remembered in this browser), and
-// browse what is kept: the runs, a site's trend, one run's report.
+// person turned that off; the services remember the choice, not the page,
+// whose storage the web mode's new port each run would forget), and browse
+// what is kept: the runs, a site's trend, one run's report.
 
 import { useCallback, useEffect, useState } from 'react';
 import type { PipefillApi } from '../../../../src/contract/api.js';
@@ -9,20 +10,39 @@ import type { Report } from '../../../../src/contract/report.js';
 import type { UiError } from './use-assessment.js';
 import { toUiError } from './use-assessment.js';
 
-const KEEP_SETTING = 'pipefill-keep-history';
-
 export type SaveOutcome = { readonly id: number; readonly created: boolean; readonly where: string } | { readonly error: UiError };
 
 export function useHistorySaving(api: PipefillApi) {
-  const [keep, setKeepState] = useState(() => window.localStorage.getItem(KEEP_SETTING) !== 'no');
+  // Undefined until the services answer: a run that finishes before then asks them (never keeps by guess).
+  const [keep, setKeepState] = useState<boolean | undefined>();
   const [lastSave, setLastSave] = useState<SaveOutcome | undefined>();
-  const setKeep = useCallback((value: boolean) => {
-    window.localStorage.setItem(KEEP_SETTING, value ? 'yes' : 'no');
-    setKeepState(value);
-  }, []);
+  useEffect(() => {
+    let current = true;
+    api.settings({}).then(
+      (settings) => {
+        if (current) setKeepState(settings.keepHistory);
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [api]);
+  const setKeep = useCallback(
+    async (value: boolean) => {
+      setKeepState(value);
+      try {
+        setKeepState((await api.settingsUpdate({ keepHistory: value })).keepHistory);
+      } catch (error) {
+        setLastSave({ error: toUiError(error) });
+      }
+    },
+    [api],
+  );
   const save = useCallback(
     async (document: unknown) => {
-      if (!keep) return;
+      const keeping = keep ?? (await api.settings({}).then((settings) => settings.keepHistory, () => true));
+      if (!keeping) return;
       try {
         setLastSave(await api.historySave({ document }));
       } catch (error) {
@@ -32,7 +52,7 @@ export function useHistorySaving(api: PipefillApi) {
     },
     [api, keep],
   );
-  return { keep, setKeep, lastSave, save };
+  return { keep: keep ?? true, setKeep, lastSave, save };
 }
 
 export function useHistoryBrowser(api: PipefillApi) {
@@ -104,15 +124,14 @@ export function useHistoryBrowser(api: PipefillApi) {
   return { runs, where, site, setSite, trend, error, open, remove, reload };
 }
 
-const STORE_SETTING = 'pipefill-history-store';
-
 /**
  * Which store the runs go to: this computer's (empty) or a team's PostgreSQL
- * address, remembered in this browser and applied when the app starts. The
- * services refuse an address with a password in it, so none is remembered.
+ * address, which the services remember (their settings file) and use from
+ * their start. The services refuse an address with a password in it, so
+ * none is remembered.
  */
 export function useHistoryStoreSetting(api: PipefillApi) {
-  const [address, setAddress] = useState(() => window.localStorage.getItem(STORE_SETTING) ?? '');
+  const [address, setAddress] = useState('');
   const [where, setWhere] = useState<string | undefined>();
   const [error, setError] = useState<UiError | undefined>();
 
@@ -121,7 +140,6 @@ export function useHistoryStoreSetting(api: PipefillApi) {
       const trimmed = next.trim();
       try {
         const result = await api.historyStore({ address: trimmed === '' ? null : trimmed });
-        window.localStorage.setItem(STORE_SETTING, trimmed);
         setAddress(trimmed);
         setWhere(result.where);
         setError(undefined);
@@ -133,9 +151,17 @@ export function useHistoryStoreSetting(api: PipefillApi) {
   );
 
   useEffect(() => {
-    const saved = window.localStorage.getItem(STORE_SETTING);
-    if (saved) void apply(saved);
-  }, [apply]);
+    let current = true;
+    api.settings({}).then(
+      (settings) => {
+        if (current) setAddress(settings.teamStore ?? '');
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [api]);
 
   return { address, where, error, apply };
 }

@@ -1,0 +1,37 @@
+// The services' settings (src/contract/settings.ts) in a small JSON file in
+// the data folder, beside the default history: written whole, by a temporary
+// file renamed into place, mode 0600. A file that is missing, too large, not
+// JSON or not settings reads as the defaults (and is replaced on the next
+// change): a damaged settings file must not stop the app.
+
+import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Settings } from '../contract/settings.js';
+import { DEFAULT_SETTINGS, SettingsSchema } from '../contract/settings.js';
+import { dataDirectory } from '../platform/data-dir.js';
+import { replaceFile } from '../platform/safe-file.js';
+
+const SETTINGS_FILE = 'settings.json';
+const MAX_SETTINGS_BYTES = 64 * 1024;
+
+export function settingsPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(dataDirectory(env), SETTINGS_FILE);
+}
+
+export function readSettings(path: string = settingsPath()): Settings {
+  try {
+    const stat = lstatSync(path);
+    if (!stat.isFile() || stat.size > MAX_SETTINGS_BYTES) return DEFAULT_SETTINGS;
+    const parsed = SettingsSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    return parsed.success ? parsed.data : DEFAULT_SETTINGS;
+  } catch {
+    return DEFAULT_SETTINGS;
+  }
+}
+
+export function writeSettings(settings: Settings, path: string = settingsPath()): Settings {
+  const checked = SettingsSchema.parse(settings);
+  mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+  replaceFile(path, `${JSON.stringify(checked, null, 2)}\n`, { newMode: 0o600 });
+  return checked;
+}
