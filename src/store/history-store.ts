@@ -59,7 +59,7 @@ interface RunRow {
  * Pipefill (before documents were bounded field by field) or written straight
  * into a team store cannot make a list carry megabytes.
  */
-const SUMMARY_COLUMNS = 'id, kind, substr(share, 1, 1024) AS share, substr(site, 1, 1024) AS site, substr(started_at, 1, 64) AS started_at, substr(ran_by, 1, 256) AS ran_by, substr(machine, 1, 256) AS machine, substr(saved_at, 1, 64) AS saved_at, link_mbps, rtt_ms, readiness_met, substr(headline, 1, 8192) AS headline';
+const SUMMARY_COLUMNS = 'id, kind, substr(share, 1, 1024) AS share, substr(site, 1, 1024) AS site, substr(started_at, 1, 64) AS started_at, substr(ran_by, 1, 256) AS ran_by, substr(machine, 1, 256) AS machine, substr(saved_at, 1, 64) AS saved_at, link_mbps, rtt_ms, readiness_met, substr(headline, 1, 2048) AS headline';
 /** A list answers at most this many runs (sixty branches, monthly, for years). */
 export const MAX_LISTED_RUNS = 10_000;
 /** A trend reads at most this many whole documents (a site checked monthly for forty years), so memory stays bounded. */

@@ -190,7 +190,7 @@ export function historyStoreSuite(backend: Backend): void {
         }
         const [row] = await store.list();
         expect(row?.share.length).toBe(1024);
-        expect(row?.headline.length).toBe(8192);
+        expect(row?.headline.length).toBe(2048);
       } finally {
         await store.close();
       }

@@ -142,4 +142,38 @@ describe('web host', () => {
     for (let i = 0; i < 100 && !cancelled; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(cancelled).toBe(true);
   });
+
+  it('tells a second use of a launch code from a wrong one, and says so to the shell (issue 35, item 11)', async () => {
+    let reused = 0;
+    const other = await startWebHost({ api: createLocalApi({ shell: 'web' }), rendererDir, onLaunchCodeReused: () => reused++ });
+    try {
+      const code = new URL(other.launchUrl()).hash.replace('#launch=', '');
+      const trade = (launch: string) => raw(`${other.origin}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ launch }) });
+      expect((await trade(code)).status).toBe(200);
+      const again = await trade(code);
+      expect(again.status).toBe(403);
+      expect(again.body).toMatch(/used already, by another page or program\. If you opened it only now, something else on this computer read it/);
+      expect(reused).toBe(1);
+      const wrong = await trade('not-a-code-of-this-run');
+      expect(wrong.body).toMatch(/expired or is not this run's/);
+      expect(reused).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('ends a session nobody used for the idle limit (issue 35, item 11)', async () => {
+    const other = await startWebHost({ api: createLocalApi({ shell: 'web' }), rendererDir, sessionIdleMs: 300 });
+    try {
+      const api = apiOverTransport(httpSend(other.origin, other.token, fetch));
+      await expect(api.hostInfo({})).resolves.toMatchObject({ shell: 'web' });
+      // Used within the limit, it lives on.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await expect(api.hostInfo({})).resolves.toMatchObject({ shell: 'web' });
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      await expect(api.hostInfo({})).rejects.toThrow(/session has ended/);
+    } finally {
+      await other.close();
+    }
+  });
 });

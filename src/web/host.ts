@@ -31,6 +31,14 @@ export interface WebHostOptions {
   readonly rendererDir: string;
   /** 0 or absent: a free port. */
   readonly port?: number;
+  /** A page's session unused this long ends (default SESSION_IDLE_MS). */
+  readonly sessionIdleMs?: number;
+  /**
+   * A launch code someone tried to spend again: the page that got it first
+   * may not have been the person's (something on this machine read the
+   * address). The shell tells the person.
+   */
+  readonly onLaunchCodeReused?: () => void;
 }
 
 export interface WebHost {
@@ -48,6 +56,14 @@ export interface WebHost {
 export const LAUNCH_CODE_TTL_MS = 10 * 60 * 1000;
 /** Sessions the host keeps at once; the oldest goes first (each page load makes one). */
 const MAX_SESSIONS = 64;
+/**
+ * A session no call has used for this long ends: a page left open overnight
+ * must open a new address, and a session someone else traded a code for
+ * does not last for ever. A running assessment uses its session at its start.
+ */
+export const SESSION_IDLE_MS = 4 * 60 * 60 * 1000;
+/** Spent launch codes remembered (to tell a second use from a wrong code), at most this many. */
+const MAX_SPENT_CODES = 256;
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /**
@@ -102,14 +118,17 @@ function refuse(response: ServerResponse, status: number, message: string): void
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const newSecret = () => randomBytes(24).toString('base64url');
-  const sessions = new Set<string>();
+  const idleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
+  /** Each session and when a call last used it. */
+  const sessions = new Map<string, number>();
   const addSession = () => {
     const session = newSecret();
-    sessions.add(session);
-    if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.values().next().value ?? '');
+    sessions.set(session, Date.now());
+    if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value ?? '');
     return session;
   };
   const token = addSession();
+  const spentCodes: string[] = [];
   const launchCodes = new Map<string, number>();
   const newLaunchCode = () => {
     const code = newSecret();
@@ -123,12 +142,28 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (expires < now) launchCodes.delete(code);
       else if (sameToken(given, code)) {
         launchCodes.delete(code);
+        spentCodes.push(code);
+        if (spentCodes.length > MAX_SPENT_CODES) spentCodes.shift();
         return true;
       }
     }
     return false;
   };
-  const isSession = (given: string) => [...sessions].some((session) => sameToken(given, session));
+  const wasSpent = (given: string) => spentCodes.some((code) => sameToken(given, code));
+  /** A live session: used within the idle limit (and marked used now); an idle one ends here. */
+  const isSession = (given: string) => {
+    const now = Date.now();
+    for (const [session, lastUsed] of sessions) {
+      if (!sameToken(given, session)) continue;
+      if (now - lastUsed > idleMs) {
+        sessions.delete(session);
+        return false;
+      }
+      sessions.set(session, now);
+      return true;
+    }
+    return false;
+  };
   const indexFile = join(options.rendererDir, 'index.html');
   if (!existsSync(indexFile)) throw new PipefillInputError(`The renderer is not built (${indexFile} is missing).`, 'Run `npm run build` (npm start and npm test build it on first use).');
   const allowedHosts = new Set<string>();
@@ -165,7 +200,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
     if (!isSession(given)) {
-      refuse(response, 401, 'A valid session is required.');
+      refuse(response, 401, 'This page\'s session has ended (unused for hours, or Pipefill restarted): open the address `pipefill ui` prints again.');
       return;
     }
     if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
@@ -207,7 +242,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       // an empty or broken body spends nothing
     }
     if (!spendLaunchCode(code)) {
-      refuse(response, 403, 'This launch address was used already, has expired, or is not this run\'s: run `pipefill ui` again and open the new address.');
+      if (code !== '' && wasSpent(code)) {
+        // Opened twice: if the person opened it once, something else on this machine opened it first.
+        options.onLaunchCodeReused?.();
+        refuse(response, 403, 'This launch address was used already, by another page or program. If you opened it only now, something else on this computer read it and opened it first: stop Pipefill (Ctrl-C) and start it again.');
+        return;
+      }
+      refuse(response, 403, 'This launch address has expired or is not this run\'s: run `pipefill ui` again and open the new address.');
       return;
     }
     response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });

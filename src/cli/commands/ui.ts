@@ -26,6 +26,8 @@ import { PipefillInputError } from '../../model/errors.js';
 import { hasDisplay } from '../../platform/desktop.js';
 
 import { startWebHost } from '../../web/host.js';
+import type { LaunchFile } from '../../web/launch-file.js';
+import { writeLaunchFile } from '../../web/launch-file.js';
 import type { Output } from '../output.js';
 import { optional, parseOptions } from '../args.js';
 
@@ -157,14 +159,26 @@ export async function uiCommand(argv: readonly string[], _api: PipefillApi, outp
   if (!existsSync(RENDERER_DIR)) throw new PipefillInputError(`The app is not built (${RENDERER_DIR} is missing).`, 'Run `npm run build`, or start it with `npm start`.');
   const demo = values.demo === true ? await startDemo(demoPath, context.store, output) : undefined;
   // Whatever ends this process, the demo's servers end with it.
-  const killDemo = () => demo?.killNow();
+  let launchFile: LaunchFile | undefined;
+  const killDemo = () => {
+    demo?.killNow();
+    launchFile?.remove();
+  };
   process.once('exit', killDemo);
   try {
     const local = createLocalApi({ shell: 'web', ...(demo ? { demo: demo.demo } : {}), ...(context.store ? { store: context.store } : {}) });
-    const host = await startWebHost({ api: demo?.api ?? local, rendererDir: RENDERER_DIR, ...(port === undefined ? {} : { port }) });
+    const host = await startWebHost({
+      api: demo?.api ?? local,
+      rendererDir: RENDERER_DIR,
+      ...(port === undefined ? {} : { port }),
+      onLaunchCodeReused: () =>
+        output.err('pipefill ui: warning: an address this run printed was opened twice. If you opened it only once, something else on this computer read it and opened it first: press Ctrl-C and start Pipefill again.'),
+    });
     // Each address opens one page (a single-use launch code): the browser gets one, the terminal another.
     if (values['no-open'] !== true && hasDisplay()) {
-      openBrowser(host.url);
+      // Not on the browser's command line (any process can read it): through a page only this account can read.
+      launchFile = writeLaunchFile(host.url);
+      openBrowser(launchFile.href);
       output.out(host.launchUrl());
       output.err('pipefill ui: opened in your browser; the address above opens one more page. Ctrl-C stops it.');
     } else {
@@ -176,6 +190,7 @@ export async function uiCommand(argv: readonly string[], _api: PipefillApi, outp
     await demo?.stop();
     await host.close();
   } finally {
+    launchFile?.remove();
     await demo?.stop();
     process.off('exit', killDemo);
   }
