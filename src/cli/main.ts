@@ -39,6 +39,9 @@ const COMMANDS = {
   service: { run: serviceCommand, usage: SERVICE_USAGE },
 } as const;
 
+/** Each command's usage text, as `pipefill <command> --help` prints it (docs/cli.md is made from these). */
+export const COMMAND_USAGES: Readonly<Record<keyof typeof COMMANDS, string>> = Object.fromEntries(Object.entries(COMMANDS).map(([name, command]) => [name, command.usage])) as Record<keyof typeof COMMANDS, string>;
+
 export const USAGE = `Pipefill: why copies to an SMB share are slow, how fast they should be, and what to change.
 
 Usage:
