@@ -8,7 +8,7 @@ import { apiContract } from '../contract/api.js';
 import type { RunDocument } from '../contract/history.js';
 import { runDocumentOf } from '../contract/history.js';
 import { takePgPassword } from '../platform/pg-password.js';
-import { readSettings, writeSettings } from '../store/settings-file.js';
+import { readSettings, settingsPath, writeSettings } from '../store/settings-file.js';
 import type { HostInfo } from '../contract/host-info.js';
 import { catalogue, planFromInput } from '../contract/plan.js';
 import { recommendFromInput } from '../contract/recommend.js';
@@ -37,17 +37,22 @@ export interface LocalApiOptions {
   readonly demo?: HostInfo['demo'];
   /** The site history: `--store`, PIPEFILL_STORE, or the embedded default in this user's data folder. */
   readonly store?: StoreSpec;
+  /** The services' settings file (default: settings.json in this user's data folder). */
+  readonly settingsFile?: string;
 }
 
 /** The store, opened on first use and kept open; a failed open is tried again on the next call; another can take its place. */
 class StoreHolder {
   private opening: Promise<HistoryStore> | undefined;
   /** Undefined: PIPEFILL_STORE or the default, read on first use, so a bad PIPEFILL_STORE fails the history and nothing else. */
-  constructor(private spec: StoreSpec | undefined) {}
+  constructor(
+    private spec: StoreSpec | undefined,
+    private readonly settingsFile: string,
+  ) {}
 
   get(): Promise<HistoryStore> {
     this.opening ??= Promise.resolve()
-      .then(() => openStore(this.spec ?? defaultStoreSpec()))
+      .then(() => openStore(this.spec ?? defaultStoreSpec(this.settingsFile)))
       .catch((error: unknown) => {
         this.opening = undefined;
         throw error;
@@ -71,9 +76,9 @@ class StoreHolder {
  * team store the person chose in the app (the services' settings), else this
  * computer's.
  */
-function defaultStoreSpec(): StoreSpec {
+function defaultStoreSpec(settingsFile: string): StoreSpec {
   if (process.env.PIPEFILL_STORE) return parseStoreSpec(undefined);
-  const { teamStore } = readSettings();
+  const { teamStore } = readSettings(settingsFile);
   return parseStoreSpec(teamStore ?? undefined);
 }
 
@@ -99,7 +104,8 @@ function documentToSave(json: unknown): RunDocument {
 type Handlers = { readonly [M in ApiMethod]: (input: ApiParsedInput<M>, options: CallOptions) => ApiOutput<M> | Promise<ApiOutput<M>> };
 
 function createHandlers(host: LocalApiOptions): Handlers {
-  const holder = new StoreHolder(host.store);
+  const settingsFile = host.settingsFile ?? settingsPath();
+  const holder = new StoreHolder(host.store, settingsFile);
   const store = () => holder.get();
   return {
   predict: (input) => predictScenario(input),
@@ -163,8 +169,10 @@ function createHandlers(host: LocalApiOptions): Handlers {
     return recommendFromInput({ ...input, current });
   },
   historySave: async (input) => {
+    // The document first: one that is not a report is refused without touching the store.
+    const document = documentToSave(input.document);
     const history = await store();
-    return { ...(await history.save(documentToSave(input.document), savedBy())), where: history.where };
+    return { ...(await history.save(document, savedBy())), where: history.where };
   },
   historyList: async (input) => {
     const history = await store();
@@ -180,11 +188,11 @@ function createHandlers(host: LocalApiOptions): Handlers {
   historyStore: async (input) => {
     // Opened first: a store that cannot be used is neither switched to nor remembered.
     const where = await holder.use(parseStoreSpec(input.address ?? ''));
-    writeSettings({ ...readSettings(), teamStore: input.address });
+    writeSettings({ ...readSettings(settingsFile), teamStore: input.address }, settingsFile);
     return { where };
   },
-  settings: () => readSettings(),
-  settingsUpdate: (input) => writeSettings({ ...readSettings(), ...(input.keepHistory === undefined ? {} : { keepHistory: input.keepHistory }) }),
+  settings: () => readSettings(settingsFile),
+  settingsUpdate: (input) => writeSettings({ ...readSettings(settingsFile), ...(input.keepHistory === undefined ? {} : { keepHistory: input.keepHistory }) }, settingsFile),
   hostInfo: () => ({ shell: host.shell ?? 'cli', version: pipefillVersion(), ...(host.demo ? { demo: host.demo } : {}) }),
   };
 }

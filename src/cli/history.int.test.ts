@@ -170,7 +170,8 @@ describe.skipIf(!pgAvailable)("a team's PostgreSQL store", () => {
   }, 180_000);
 
   it("the app's store setting moves the history to it, refuses an address with a password, and keeps the store it had when the new one cannot be used", async () => {
-    const api = createLocalApi({ store: { kind: 'sqlite', path: join(scratch, 'before-the-team.sqlite') } });
+    const settingsFile = join(scratch, 'team-settings.json');
+    const api = createLocalApi({ store: { kind: 'sqlite', path: join(scratch, 'before-the-team.sqlite') }, settingsFile });
     const report = JSON.parse(readFileSync(FIXTURES[0] ?? '', 'utf8'));
     expect((await api.historySave({ document: report })).created).toBe(true);
     const team = server.createDatabase('team');
@@ -183,5 +184,9 @@ describe.skipIf(!pgAvailable)("a team's PostgreSQL store", () => {
     // Still the team's store.
     expect((await api.historyList({})).runs.map((run) => run.id)).toEqual([saved.id]);
     expect(server.psql('team', 'SELECT count(*) FROM runs').trim()).toBe('1');
+    // Remembered by the services (not the refused ones): a new service opens the team's store from the start.
+    expect(JSON.parse(readFileSync(settingsFile, 'utf8'))).toMatchObject({ teamStore: team });
+    const next = createLocalApi({ settingsFile });
+    expect((await next.historyList({})).where).toBe(team);
   }, 60_000);
 });
