@@ -78,16 +78,18 @@ function writeFailed(path: string, error: unknown): PipefillError {
   return new PipefillError('write-failed', `Could not write ${path}: ${error instanceof Error ? error.message : String(error)}.`, 'Free some space or choose another --out; nothing was left half-written.');
 }
 
-/** Writes a whole --out file (see openOutFile); any failure is a one-line `write-failed` error and leaves the old file as it was. */
-export function writeOutFile(path: string, content: string | Buffer): void {
-  let file: OutFile;
+/** Opens `path` as openOutFile does, any failure as a one-line `write-failed` error. */
+function openOrFail(path: string): OutFile {
   try {
-    file = openOutFile(path);
+    return openOutFile(path);
   } catch (error) {
     throw writeFailed(path, error);
   }
+}
+
+/** Commits `file`, or on any failure removes it (the old file stays whole) and throws the one-line error. */
+function commitOrAbort(path: string, file: OutFile): void {
   try {
-    file.write(content);
     file.commit();
   } catch (error) {
     file.abort();
@@ -95,19 +97,26 @@ export function writeOutFile(path: string, content: string | Buffer): void {
   }
 }
 
-/** Runs `body` on a streamed --out file, committing it when `body` ends; on any failure nothing is left half-written. */
-export async function withOutFile(path: string, body: (file: OutFile) => Promise<void>): Promise<void> {
-  let file: OutFile;
+/** Writes a whole --out file (see openOutFile); any failure is a one-line `write-failed` error and leaves the old file as it was. */
+export function writeOutFile(path: string, content: string | Buffer): void {
+  const file = openOrFail(path);
   try {
-    file = openOutFile(path);
-  } catch (error) {
-    throw writeFailed(path, error);
-  }
-  try {
-    await body(file);
-    file.commit();
+    file.write(content);
   } catch (error) {
     file.abort();
     throw writeFailed(path, error);
   }
+  commitOrAbort(path, file);
+}
+
+/** Runs `body` on a streamed --out file, committing it when `body` ends; on any failure nothing is left half-written. */
+export async function withOutFile(path: string, body: (file: OutFile) => Promise<void>): Promise<void> {
+  const file = openOrFail(path);
+  try {
+    await body(file);
+  } catch (error) {
+    file.abort();
+    throw writeFailed(path, error);
+  }
+  commitOrAbort(path, file);
 }
