@@ -1,6 +1,7 @@
 // Lint enforces the layering in docs/architecture.md: each folder imports only
 // from the layers below it. Rules are regexes on the import specifier, so a
 // violation names the folder it came from and the one it may not reach.
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -14,6 +15,60 @@ const layer = (files, regexes, message) => ({
   ignores: ['**/*.test.ts'],
   rules: restrict(regexes, message),
 });
+
+/**
+ * The allow-list rule: an import that resolves into another folder of src/
+ * (however many `../` it takes from a nested file) must name a layer the
+ * importing folder lists; app/ is never imported from src/. A local rule
+ * because no-restricted-imports sees only the specifier's text.
+ */
+const layerPlugin = {
+  rules: {
+    'allowed-layers': {
+      meta: { type: 'problem', schema: [{ type: 'object' }] },
+      create(context) {
+        const allowed = context.options[0] ?? {};
+        const file = context.filename;
+        const srcRoot = path.join(import.meta.dirname, 'src') + path.sep;
+        if (!file.startsWith(srcRoot)) return {};
+        const from = file.slice(srcRoot.length).split(path.sep)[0];
+        const may = allowed[from];
+        if (!may) return {};
+        const check = (node, specifier) => {
+          if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
+          const target = path.resolve(path.dirname(file), specifier);
+          if (!target.startsWith(srcRoot)) {
+            context.report({ node, message: `src/${from} may not import outside src/ (${specifier}).` });
+            return;
+          }
+          const to = target.slice(srcRoot.length).split(path.sep)[0];
+          if (to !== from && !may.includes(to)) context.report({ node, message: `src/${from} may import only ${may.map((name) => `src/${name}`).join(', ')} (and Node and packages), not src/${to}.` });
+        };
+        return {
+          ImportDeclaration: (node) => check(node, node.source.value),
+          ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+          ExportAllDeclaration: (node) => check(node, node.source.value),
+          ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+        };
+      },
+    },
+  },
+};
+
+/** Each folder of src/ from smb up, and the project layers it may import (an allow-list, as VS Code's layer rules are). */
+const ALLOWED_LAYERS = {
+  smb: ['model', 'contract', 'platform'],
+  probe: ['model', 'contract', 'platform', 'smb'],
+  apply: ['model', 'advice', 'contract', 'platform'],
+  report: ['model', 'contract'],
+  store: ['model', 'contract', 'platform'],
+  lab: ['model', 'contract', 'platform', 'smb'],
+  capacity: ['model', 'contract', 'platform', 'smb', 'probe', 'apply'],
+  assess: ['model', 'contract', 'platform', 'smb', 'probe', 'apply', 'store'],
+  service: ['model', 'advice', 'contract', 'platform', 'smb', 'probe', 'apply', 'report', 'store', 'assess', 'capacity'],
+  web: ['model', 'contract', 'platform', 'service'],
+  cli: ['model', 'advice', 'contract', 'platform', 'probe', 'apply', 'report', 'store', 'lab', 'service', 'web'],
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'e2e/screenshots/**', 'native/**/build/**'] },
@@ -32,13 +87,9 @@ export default tseslint.config(
   layer(['src/platform/**/*.ts'], '^(?!\\./|node:)', 'src/platform holds small Node helpers: Node built-ins only, no other layer.'),
   layer(['src/advice/**/*.ts'], '^(?!\\./|\\.\\./model/)', 'src/advice may import only src/model.'),
   layer(['src/contract/**/*.ts'], '^(?!\\./|\\.\\./model/|\\.\\./advice/|zod$)', 'src/contract may import only src/model, src/advice and zod.'),
-  layer(
-    ['src/smb/**/*.ts', 'src/probe/**/*.ts', 'src/apply/**/*.ts', 'src/report/**/*.ts', 'src/lab/**/*.ts', 'src/store/**/*.ts'],
-    '^\\.\\./(assess|cli|web)/|app/',
-    'Service layers (smb, probe, apply, report, lab, store) may not import the orchestrator or the shells above them.',
-  ),
-  layer(['src/assess/**/*.ts', 'src/capacity/**/*.ts'], '^\\.\\./(cli|web)/|app/', 'The orchestrators (assess, capacity) may not import the CLI, the web host or the app.'),
-  layer(['src/cli/**/*.ts', 'src/web/**/*.ts'], 'app/', 'The CLI and web host may not import the Electron app.'),
+  // From here up, each layer names the project layers it may import (ALLOWED_LAYERS): anything else of
+  // src/, or app/, fails lint, so a new upward or sideways import cannot land.
+  { files: ['src/**/*.ts'], ignores: ['**/*.test.ts'], plugins: { layers: layerPlugin }, rules: { 'layers/allowed-layers': ['error', ALLOWED_LAYERS] } },
   layer(['app/main/**/*.ts'], ['(^|/)app/renderer/|^\\.\\./renderer/', '(^|/)src/(cli|web)/'], 'The Electron main process registers the contract; it does not import the page, the CLI or the web host.'),
   // A sandboxed preload is CommonJS: `import x = require()` is how TypeScript writes that.
   { files: ['app/preload/**/*.cts'], rules: { '@typescript-eslint/no-require-imports': ['error', { allowAsImport: true }] } },

@@ -9,7 +9,7 @@ const eslint = new ESLint({ cwd: join(import.meta.dirname, '..') });
 
 async function restrictedImportErrors(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'layers/allowed-layers').map((m) => m.message);
 }
 
 describe('layering rules', () => {
@@ -19,8 +19,16 @@ describe('layering rules', () => {
     ['src/model/x.ts', "import { x as y } from '../contract/api.js';\nexport const x = y;", /src\/model is pure/],
     ['src/advice/x.ts', "import { y } from '../contract/api.js';\nexport const x = y;", /src\/advice may import only src\/model/],
     ['src/contract/x.ts', "import { y } from '../smb/session.js';\nexport const x = y;", /src\/contract may import only/],
-    ['src/smb/x.ts', "import { y } from '../assess/local-api.js';\nexport const x = y;", /may not import the orchestrator/],
-    ['src/assess/x.ts', "import { y } from '../cli/main.js';\nexport const x = y;", /may not import the CLI/],
+    ['src/smb/x.ts', "import { y } from '../service/local-api.js';\nexport const x = y;", /src\/smb may import only src\/model, src\/contract, src\/platform .*not src\/service/],
+    ['src/assess/x.ts', "import { y } from '../cli/main.js';\nexport const x = y;", /src\/assess may import only .*not src\/cli/],
+    // The two leaks issue 36 found: the orchestrators importing each other, and test code in a layer.
+    ['src/capacity/x.ts', "import { y } from '../assess/assess.js';\nexport const x = y;", /src\/capacity may import only .*not src\/assess/],
+    ['src/assess/x.ts', "import { y } from '../capacity/capacity.js';\nexport const x = y;", /src\/assess may import only .*not src\/capacity/],
+    ['src/store/x.ts', "import { y } from '../test-support/store-suite.js';\nexport const x = y;", /src\/store may import only .*not src\/test-support/],
+    // From a nested folder, however many ../ it takes.
+    ['src/cli/commands/x.ts', "import { y } from '../../assess/assess.js';\nexport const x = y;", /src\/cli may import only .*not src\/assess/],
+    ['src/smb/security/x.ts', "import { y } from '../../probe/rtt.js';\nexport const x = y;", /src\/smb may import only .*not src\/probe/],
+    ['src/web/x.ts', "import { y } from '../../app/main/main.js';\nexport const x = y;", /src\/web may not import outside src\//],
     ['app/renderer/x.ts', "import { y } from '../../src/smb/session.js';\nexport const x = y;", /renderer imports only/],
     ['app/renderer/views/x.ts', "import { y } from '../../../src/assess/local-api.js';\nexport const x = y;", /renderer imports only/],
     ['app/renderer/x.ts', "import { y } from '../main/window.js';\nexport const x = y;", /renderer imports only/],
@@ -34,6 +42,8 @@ describe('layering rules', () => {
     ['src/model/x.ts', "import { y } from './units.js';\nexport const x = y;"],
     ['src/contract/x.ts', "import { z } from 'zod';\nimport { y } from '../model/units.js';\nexport const x = [z, y];"],
     ['src/assess/x.ts', "import { y } from '../contract/api.js';\nexport const x = y;"],
+    ['src/service/x.ts', "import { y } from '../capacity/capacity.js';\nexport const x = y;"],
+    ['src/cli/commands/x.ts', "import { y } from '../output.js';\nimport { z } from '../../service/local-api.js';\nexport const x = [y, z];"],
     ['app/renderer/x.ts', "import { y } from '../../src/model/units.js';\nexport const x = y;"],
   ])('%s may import from below', async (filePath, code) => {
     expect(await restrictedImportErrors(filePath, code)).toEqual([]);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { PipefillApi } from '../../src/contract/api.js';
 import { API_METHODS } from '../../src/contract/transport.js';
 import type { WireFrame } from '../../src/contract/transport.js';
-import { createLocalApi } from '../../src/assess/local-api.js';
+import { createLocalApi } from '../../src/service/local-api.js';
 import type { CallEvent, IpcMainLike } from './ipc-handlers.js';
 import { CHANNELS, registerContract } from './ipc-handlers.js';
 

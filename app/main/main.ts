@@ -7,7 +7,7 @@
 import { app, BrowserWindow, ipcMain, Menu, net, protocol, session, shell } from 'electron';
 import { join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createLocalApi } from '../../src/assess/local-api.js';
+import { createLocalApi } from '../../src/service/local-api.js';
 import { packageRoot } from '../../src/platform/package-root.js';
 import { registerContract } from './ipc-handlers.js';
 import { denyAllPermissions } from './permissions.js';

@@ -35,7 +35,7 @@ import { FAST_PATH_RTT_MS, measureHostCosts } from '../probe/host-rates.js';
 import { credentialsFrom } from '../smb/session.js';
 import { pipefillVersion } from '../platform/package-root.js';
 import { measureCryptoRates } from '../smb/security/crypto-rates.js';
-import { localEngineStack } from './engine-stack.js';
+import { localEngineStack } from '../apply/engine-stack.js';
 import { protectionCheck } from './protection-check.js';
 import { AssessmentCopies, readBackKey } from './copy-run.js';
 import type { CopyBudgetOptions } from '../smb/copy-budget.js';

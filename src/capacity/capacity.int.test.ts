@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalApi } from '../assess/local-api.js';
+import { createLocalApi } from '../service/local-api.js';
 import { CapacityResultSchema } from '../contract/capacity.js';
 import { SambaServer } from '../lab/samba.js';
 import { SmbError } from '../smb/errors.js';

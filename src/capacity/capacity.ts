@@ -10,7 +10,7 @@ import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
 import { credentialsFrom } from '../smb/session.js';
-import { localEngineStack } from '../assess/engine-stack.js';
+import { localEngineStack } from '../apply/engine-stack.js';
 import { assembleCapacity } from './capacity-result.js';
 import { measureCapacity } from './run-capacity.js';
 

@@ -14,7 +14,7 @@ import { RunSummarySchema, SiteTrendSchema } from '../contract/history.js';
 import { PostgresServer, postgresBinDir } from '../lab/postgres.js';
 import { SambaServer } from '../lab/samba.js';
 import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
-import { createLocalApi } from '../assess/local-api.js';
+import { createLocalApi } from '../service/local-api.js';
 
 const run = runCliCaptured;
 

@@ -1,7 +1,7 @@
 // The headless entry point: `pipefill <command> [options]`. It runs the same
 // contract the desktop app and the web mode use.
 
-import { createLocalApi } from '../assess/local-api.js';
+import { createLocalApi } from '../service/local-api.js';
 import { parseStoreSpec } from '../store/open-store.js';
 import { UnsafePathError } from '../platform/safe-file.js';
 import { PipefillError, PipefillInputError } from '../model/errors.js';

@@ -4,7 +4,7 @@
 // kind and hint, and lines that are not the protocol ignored.
 
 import { describe, expect, it } from 'vitest';
-import { createLocalApi } from '../assess/local-api.js';
+import { createLocalApi } from '../service/local-api.js';
 import { PipefillError, PipefillInputError } from '../model/errors.js';
 import type { PipefillApi } from './api.js';
 import type { ProgressEvent } from './copy-test.js';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../lab/samba.js';
 import { PostgresServer, postgresBinDir } from '../lab/postgres.js';
 import { openPostgresStore, postgresSql, redactedAddress } from './postgres-store.js';
-import { fixtureReport, historyStoreSuite } from './store-suite.js';
+import { fixtureReport, historyStoreSuite } from '../test-support/store-suite.js';
 
 const available = postgresBinDir() !== undefined;
 if (!available) console.warn("SKIPPED: the PostgreSQL store tests need Debian's postgresql package.");

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
 import { openSqliteStore, sqliteSql } from './sqlite-store.js';
-import { fixtureReport, historyStoreSuite } from './store-suite.js';
+import { fixtureReport, historyStoreSuite } from '../test-support/store-suite.js';
 
 const folders: string[] = [];
 afterAll(() => {

@@ -10,7 +10,7 @@ import type { PipefillApi } from '../contract/api.js';
 import type { ProgressEvent } from '../contract/copy-test.js';
 import { httpSend } from '../contract/http-send.js';
 import { apiOverTransport } from '../contract/transport.js';
-import { createLocalApi } from '../assess/local-api.js';
+import { createLocalApi } from '../service/local-api.js';
 import { predictScenario } from '../contract/scenario.js';
 import type { WebHost } from './host.js';
 import { startWebHost } from './host.js';

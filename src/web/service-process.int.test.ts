@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalApi } from '../assess/local-api.js';
+import { createLocalApi } from '../service/local-api.js';
 import type { ProgressEvent } from '../contract/copy-test.js';
 import type { LoopbackServers } from '../lab/loopback-servers.js';
 import { startLoopbackServers } from '../lab/loopback-servers.js';

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PipefillApi } from '../../contract/api.js';
 import type { HostInfo } from '../../contract/host-info.js';
-import { createLocalApi } from '../../assess/local-api.js';
+import { createLocalApi } from '../../service/local-api.js';
 import type { StoreSpec } from '../../store/open-store.js';
 import type { LoopbackServers } from '../../lab/loopback-servers.js';
 import { startLoopbackServers } from '../../lab/loopback-servers.js';

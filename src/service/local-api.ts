@@ -22,7 +22,7 @@ import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
 import { readLinuxSysctlValues, readSmbConfValues } from '../apply/current-values.js';
 import { pipefillVersion } from '../platform/package-root.js';
-import { assess } from './assess.js';
+import { assess } from '../assess/assess.js';
 import { runCapacity } from '../capacity/capacity.js';
 import { runCopyTest } from '../smb/copy-test.js';
 import { credentialsFrom } from '../smb/session.js';

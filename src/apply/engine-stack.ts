@@ -4,7 +4,7 @@
 // sees the lab's values); elsewhere the Linux defaults stand in, and the
 // report's environment says which OS it was.
 
-import { readLinuxSysctlValues } from '../apply/current-values.js';
+import { readLinuxSysctlValues } from './current-values.js';
 import type { EngineStack } from '../model/diagnosis.js';
 import { DEFAULT_ENGINE_STACK } from '../model/diagnosis.js';
 

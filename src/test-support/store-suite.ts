@@ -10,12 +10,12 @@ import { runDocumentOf } from '../contract/history.js';
 import type { Report } from '../contract/report.js';
 import { ReportSchema } from '../contract/report.js';
 import { packageRoot } from '../platform/package-root.js';
-import { CAPACITY_FIXTURE } from '../test-support/capacity-fixture.js';
-import type { HistoryStore } from './history-store.js';
-import { migrate } from './history-store.js';
-import { SCHEMA_VERSION } from './migrations.js';
-import type { Sql } from './sql.js';
-import { StoreError } from './store-errors.js';
+import { CAPACITY_FIXTURE } from './capacity-fixture.js';
+import type { HistoryStore } from '../store/history-store.js';
+import { migrate } from '../store/history-store.js';
+import { SCHEMA_VERSION } from '../store/migrations.js';
+import type { Sql } from '../store/sql.js';
+import { StoreError } from '../store/store-errors.js';
 
 export function fixtureReport(name: 'lab-155mbit-32ms' | 'lab-52mbit-75ms'): Report {
   return ReportSchema.parse(JSON.parse(readFileSync(join(packageRoot(), 'src', 'report', 'fixtures', `${name}.json`), 'utf8')));
