@@ -42,7 +42,11 @@ const layerPlugin = {
             return;
           }
           const to = target.slice(srcRoot.length).split(path.sep)[0];
-          if (to !== from && !may.includes(to)) context.report({ node, message: `src/${from} may import only ${may.map((name) => `src/${name}`).join(', ')} (and Node and packages), not src/${to}.` });
+          if (to !== from && !may.includes(to))
+            context.report({
+              node,
+              message: `src/${from} may import only ${may.map((name) => `src/${name}`).join(', ')} (and Node and packages), not src/${to}.`,
+            });
         };
         return {
           ImportDeclaration: (node) => check(node, node.source.value),
@@ -90,14 +94,32 @@ export default tseslint.config(
   // From here up, each layer names the project layers it may import (ALLOWED_LAYERS): anything else of
   // src/, or app/, fails lint, so a new upward or sideways import cannot land.
   { files: ['src/**/*.ts'], ignores: ['**/*.test.ts'], plugins: { layers: layerPlugin }, rules: { 'layers/allowed-layers': ['error', ALLOWED_LAYERS] } },
-  layer(['app/main/**/*.ts'], ['(^|/)app/renderer/|^\\.\\./renderer/', '(^|/)src/(cli|web)/'], 'The Electron main process registers the contract; it does not import the page, the CLI or the web host.'),
+  layer(
+    ['app/main/**/*.ts'],
+    ['(^|/)app/renderer/|^\\.\\./renderer/', '(^|/)src/(cli|web)/'],
+    'The Electron main process registers the contract; it does not import the page, the CLI or the web host.',
+  ),
   // A sandboxed preload is CommonJS: `import x = require()` is how TypeScript writes that.
   { files: ['app/preload/**/*.cts'], rules: { '@typescript-eslint/no-require-imports': ['error', { allowAsImport: true }] } },
-  layer(['app/preload/**/*.cts'], ['^(?!electron$|\\.\\./\\.\\./src/contract/)'], 'The preload exposes the contract transport: electron and src/contract types only.'),
+  layer(
+    ['app/preload/**/*.cts'],
+    ['^(?!electron$|\\.\\./\\.\\./src/contract/)'],
+    'The preload exposes the contract transport: electron and src/contract types only.',
+  ),
   {
     // The page runs in a browser: its globals, not Node's.
     files: ['app/renderer/**/*.{ts,tsx}'],
-    languageOptions: { globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', URL: 'readonly', Blob: 'readonly', TextDecoder: 'readonly', setTimeout: 'readonly' } },
+    languageOptions: {
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        navigator: 'readonly',
+        URL: 'readonly',
+        Blob: 'readonly',
+        TextDecoder: 'readonly',
+        setTimeout: 'readonly',
+      },
+    },
   },
   layer(
     ['app/renderer/**/*.{ts,tsx}'],

@@ -11,7 +11,10 @@ import { screenshot } from './support.js';
 
 const binary = electronBinary();
 const display = hasDisplay();
-if (!binary) console.warn("SKIPPED: the Electron e2e test: Electron's binary is not installed (ELECTRON_SKIP_BINARY_DOWNLOAD; its download host is unreachable here). The web-mode e2e covers the same page and contract.");
+if (!binary)
+  console.warn(
+    "SKIPPED: the Electron e2e test: Electron's binary is not installed (ELECTRON_SKIP_BINARY_DOWNLOAD; its download host is unreachable here). The web-mode e2e covers the same page and contract.",
+  );
 else if (!display) console.warn('SKIPPED: the Electron e2e test: no display (run it under Xvfb: xvfb-run npm test -- e2e).');
 
 describe.skipIf(!binary || !display)('Electron shell', () => {

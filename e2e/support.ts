@@ -27,7 +27,10 @@ export interface WebMode {
 /** Starts `pipefill ui --no-open` (with `--demo` unless `demo` is false, and `env` added) and waits (at most 30 s) for the address it prints. */
 export function startWebMode(options: { readonly demo?: boolean; readonly env?: Readonly<Record<string, string>> } = {}): Promise<WebMode> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...ENGINE_NODE_FLAGS, CLI, 'ui', '--no-open', ...(options.demo === false ? [] : ['--demo'])], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+    const child = spawn(process.execPath, [...ENGINE_NODE_FLAGS, CLI, 'ui', '--no-open', ...(options.demo === false ? [] : ['--demo'])], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env },
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {
@@ -88,5 +91,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** Every chart on the page draws at least one point. */
 export async function chartPointCounts(page: Page): Promise<Record<string, number>> {
-  return page.$$eval('canvas[data-testid]', (canvases) => Object.fromEntries(canvases.map((canvas) => [canvas.getAttribute('data-testid') ?? '', Number(canvas.getAttribute('data-points'))])));
+  return page.$$eval('canvas[data-testid]', (canvases) =>
+    Object.fromEntries(canvases.map((canvas) => [canvas.getAttribute('data-testid') ?? '', Number(canvas.getAttribute('data-points'))])),
+  );
 }

@@ -49,7 +49,10 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     // ...and the same address opened again (someone who read it from /proc or the history) gets nothing.
     const second = await browser.newPage();
     await second.goto(web.url);
-    await second.getByText(/used already/).first().waitFor({ timeout: 10_000 });
+    await second
+      .getByText(/used already/)
+      .first()
+      .waitFor({ timeout: 10_000 });
     await second.close();
     expect(errors).toEqual([]);
   });
@@ -58,11 +61,23 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     await page.getByRole('button', { name: 'Plan without a share' }).click();
     await page.getByLabel('Link preset').selectOption('tr3869-oc3-32ms');
     const rows = await page.$$eval('[data-testid="planner-table"] tbody tr', (trs) =>
-      trs.map((tr) => ({ client: tr.getAttribute('data-client'), op: tr.getAttribute('data-op'), workload: tr.getAttribute('data-workload'), seconds: Number(tr.getAttribute('data-seconds')) })),
+      trs.map((tr) => ({
+        client: tr.getAttribute('data-client'),
+        op: tr.getAttribute('data-op'),
+        workload: tr.getAttribute('data-workload'),
+        seconds: Number(tr.getAttribute('data-seconds')),
+      })),
     );
     // Every client generation (all of them connect to a current Windows server) x the two tests x read and write.
     expect(rows.length).toBe(CLIENT_PROFILE_IDS.length * 4);
-    const scenarios = rows.map((row) => ({ client: row.client, server: 'win2012plus', op: row.op, workload: row.workload, bandwidth: '155.52mbit', rtt: '32ms' }));
+    const scenarios = rows.map((row) => ({
+      client: row.client,
+      server: 'win2012plus',
+      op: row.op,
+      workload: row.workload,
+      bandwidth: '155.52mbit',
+      rtt: '32ms',
+    }));
     const cli = spawnSync(process.execPath, [CLI, 'predict', '--batch', '-', '--json'], { input: JSON.stringify(scenarios), encoding: 'utf8' });
     expect(cli.status).toBe(0);
     const predicted = (JSON.parse(cli.stdout) as { seconds: number }[]).map((p) => p.seconds);
@@ -145,7 +160,14 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     await screenshot(page, '05-reports');
     // A report from a newer Pipefill (a workload this one does not know) still shows its results, without the pipe.
     const future = join(SCREENSHOTS, 'future-report.json');
-    writeFileSync(future, JSON.stringify({ ...report, startedAt: '2030-01-01T00:00:00.000Z', diagnosis: { ...report.diagnosis, findings: report.diagnosis.findings.map((f) => ({ ...f, workload: 'tr9999-future-set' })) } }));
+    writeFileSync(
+      future,
+      JSON.stringify({
+        ...report,
+        startedAt: '2030-01-01T00:00:00.000Z',
+        diagnosis: { ...report.diagnosis, findings: report.diagnosis.findings.map((f) => ({ ...f, workload: 'tr9999-future-set' })) },
+      }),
+    );
     await page.getByLabel('Open saved reports or capacity runs (JSON)').setInputFiles(future);
     await expect.poll(() => page.locator('[data-testid="sites"] tbody tr').count()).toBe(2);
     const rowsText = await page.locator('[data-testid="sites"] tbody tr').allTextContents();
@@ -163,7 +185,10 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     // The exports a ticket gets: HTML opened in Chromium, the PDF's first page rendered to PNG.
     const html = join(SCREENSHOTS, 'report.html');
     const pdf = join(SCREENSHOTS, 'report.pdf');
-    for (const [format, out] of [['html', html], ['pdf', pdf]] as const) {
+    for (const [format, out] of [
+      ['html', html],
+      ['pdf', pdf],
+    ] as const) {
       const run = spawnSync(process.execPath, [CLI, 'report', 'export', path, '--format', format, '--out', out], { encoding: 'utf8', timeout: 90_000 });
       expect(run.status, run.stderr).toBe(0);
     }
@@ -250,7 +275,9 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     // One site, the demo share: two assessments and the capacity run before them.
     await expect.poll(() => page.locator('[data-testid="history-sites"] tbody tr').count()).toBe(1);
     await expect.poll(() => page.locator('[data-testid="history-runs"] tbody tr').count()).toBe(3);
-    await expect(page.locator('[data-testid="history-runs"] tbody tr td:nth-child(2)').allTextContents()).resolves.toEqual(expect.arrayContaining(['assessment', 'assessment', 'capacity']));
+    await expect(page.locator('[data-testid="history-runs"] tbody tr td:nth-child(2)').allTextContents()).resolves.toEqual(
+      expect.arrayContaining(['assessment', 'assessment', 'capacity']),
+    );
     // Every generation the two assessments measured, at both runs.
     await expect.poll(async () => Number(await page.getByTestId('chart-history-trend').getAttribute('data-points'))).toBeGreaterThanOrEqual(4);
     expect(Number(await page.getByTestId('chart-history-trend').getAttribute('data-points')) % 2).toBe(0);

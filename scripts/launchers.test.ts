@@ -34,7 +34,10 @@ function sambaFolder(port: number): string | undefined {
 /** The WAN lab's namespaces now (none where `ip` or namespaces are missing). */
 function labNamespacesNow(): string[] {
   const listed = spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout ?? '';
-  return listed.split('\n').map((line) => line.split(' ')[0] ?? '').filter((name) => /^pf-(br|dc)-[0-9a-f]{6}$/.test(name));
+  return listed
+    .split('\n')
+    .map((line) => line.split(' ')[0] ?? '')
+    .filter((name) => /^pf-(br|dc)-[0-9a-f]{6}$/.test(name));
 }
 
 function canConnect(host: string, port: number): Promise<boolean> {
@@ -54,7 +57,26 @@ describe('launchers', () => {
   it('npm run --silent pipefill -- predict --json prints JSON alone on stdout', () => {
     const run = spawnSync(
       'npm',
-      ['run', '--silent', 'pipefill', '--', 'predict', '--client', 'win7-smb2', '--server', 'samba', '--op', 'write', '--workload', 'file:32MiB', '--bandwidth', '52mbit', '--rtt', '75ms', '--json'],
+      [
+        'run',
+        '--silent',
+        'pipefill',
+        '--',
+        'predict',
+        '--client',
+        'win7-smb2',
+        '--server',
+        'samba',
+        '--op',
+        'write',
+        '--workload',
+        'file:32MiB',
+        '--bandwidth',
+        '52mbit',
+        '--rtt',
+        '75ms',
+        '--json',
+      ],
       { cwd: root, encoding: 'utf8', timeout: 120_000 },
     );
     expect(run.status, run.stderr).toBe(0);
@@ -89,7 +111,8 @@ describe('launchers', () => {
     let demoFolder: string | undefined;
     try {
       // Bounded: at most 120 s (a first start builds), checked every 100 ms.
-      for (let i = 0; i < 1200 && !/http:\/\/127\.0\.0\.1:\d+\/#launch=/.test(stdout) && child.exitCode === null; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let i = 0; i < 1200 && !/http:\/\/127\.0\.0\.1:\d+\/#launch=/.test(stdout) && child.exitCode === null; i++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       const url = /http:\/\/127\.0\.0\.1:\d+\/#launch=[\w-]+/.exec(stdout)?.[0];
       expect(url, stderr).toBeDefined();
       expect(stderr).toMatch(/starting the web mode instead/);
@@ -102,7 +125,11 @@ describe('launchers', () => {
       const page = await fetch(`${origin}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toMatch(/<div id="root">/);
-      const info = await fetch(`${origin}/api/hostInfo`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{}' });
+      const info = await fetch(`${origin}/api/hostInfo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: '{}',
+      });
       const frame = JSON.parse((await info.text()).trim()) as { type: string; value: { shell: string; demo?: { share: string } } };
       expect(frame.value.shell).toBe('web');
       // As root on Linux the demo sits behind the WAN lab's branch link (its own namespaces); elsewhere on loopback.

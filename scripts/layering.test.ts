@@ -19,7 +19,11 @@ describe('layering rules', () => {
     ['src/model/x.ts', "import { x as y } from '../contract/api.js';\nexport const x = y;", /src\/model is pure/],
     ['src/advice/x.ts', "import { y } from '../contract/api.js';\nexport const x = y;", /src\/advice may import only src\/model/],
     ['src/contract/x.ts', "import { y } from '../smb/session.js';\nexport const x = y;", /src\/contract may import only/],
-    ['src/smb/x.ts', "import { y } from '../service/local-api.js';\nexport const x = y;", /src\/smb may import only src\/model, src\/contract, src\/platform .*not src\/service/],
+    [
+      'src/smb/x.ts',
+      "import { y } from '../service/local-api.js';\nexport const x = y;",
+      /src\/smb may import only src\/model, src\/contract, src\/platform .*not src\/service/,
+    ],
     ['src/assess/x.ts', "import { y } from '../cli/main.js';\nexport const x = y;", /src\/assess may import only .*not src\/cli/],
     // The two leaks issue 36 found: the orchestrators importing each other, and test code in a layer.
     ['src/capacity/x.ts', "import { y } from '../assess/assess.js';\nexport const x = y;", /src\/capacity may import only .*not src\/assess/],

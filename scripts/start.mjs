@@ -32,7 +32,12 @@ const decision = electronDownloadDecision({
 });
 if (decision.attempt) {
   process.stderr.write("pipefill: fetching Electron's binary (its own installer; up to 2 minutes)\n");
-  const fetched = spawnSync(process.execPath, [join(root, 'node_modules', 'electron', 'install.js')], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 120_000 });
+  const fetched = spawnSync(process.execPath, [join(root, 'node_modules', 'electron', 'install.js')], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   if (fetched.status === 0 && electronBinary()) rmSync(failedMarker, { force: true });
   else {
     writeFileSync(failedMarker, `${new Date().toISOString()}\n`);

@@ -16,7 +16,17 @@ import { FIDELITY_TESTS, finish, runVitest } from './lib/vitest-run.mjs';
 
 ensureSupportedNode();
 ensureNodeModules();
-ensureDebianPackages({ smbd: 'samba', smbpasswd: 'samba', smbclient: 'smbclient', iperf3: 'iperf3', '/usr/include/iperf_api.h': 'libiperf-dev', ip: 'iproute2', ss: 'iproute2', cc: 'gcc', make: 'make' });
+ensureDebianPackages({
+  smbd: 'samba',
+  smbpasswd: 'samba',
+  smbclient: 'smbclient',
+  iperf3: 'iperf3',
+  '/usr/include/iperf_api.h': 'libiperf-dev',
+  ip: 'iproute2',
+  ss: 'iproute2',
+  cc: 'gcc',
+  make: 'make',
+});
 // The lab runs the built CLI inside its namespaces.
 ensureBuild();
 
@@ -24,9 +34,14 @@ const started = Date.now();
 const table = join(root, 'node_modules', '.cache', 'pipefill', 'lab-fidelity.jsonl');
 rmSync(table, { force: true });
 const selected = process.argv.slice(2);
-const run = runVitest('the lab experiments, one file at a time', ['--no-file-parallelism', ...(selected.length > 0 ? selected : FIDELITY_TESTS.map((glob) => glob.replace('**/*', '')))], { PIPEFILL_LAB_TABLE: table });
+const run = runVitest(
+  'the lab experiments, one file at a time',
+  ['--no-file-parallelism', ...(selected.length > 0 ? selected : FIDELITY_TESTS.map((glob) => glob.replace('**/*', '')))],
+  { PIPEFILL_LAB_TABLE: table },
+);
 
-const number = (value) => (!Number.isFinite(value) ? String(value) : Math.abs(value) >= 100 ? value.toFixed(1) : Math.abs(value) >= 1 ? value.toFixed(2) : value.toPrecision(3));
+const number = (value) =>
+  !Number.isFinite(value) ? String(value) : Math.abs(value) >= 100 ? value.toFixed(1) : Math.abs(value) >= 1 ? value.toFixed(2) : value.toPrecision(3);
 const rows = existsSync(table)
   ? readFileSync(table, 'utf8')
       .split('\n')
@@ -49,8 +64,16 @@ const lines = rows.map(({ experiment, cell, passed, observations }) => {
   ];
 });
 const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => String(line[column]).length)));
-const print = (cells) => console.log(cells.map((cell, column) => String(cell).padEnd(widths[column])).join('  ').trimEnd());
-console.log(`\nLab fidelity: ${rows.length} cells, ${rows.filter((row) => !row.passed).length} failing; ratio = measured / model on the first run; ${((Date.now() - started) / 60000).toFixed(1)} min`);
+const print = (cells) =>
+  console.log(
+    cells
+      .map((cell, column) => String(cell).padEnd(widths[column]))
+      .join('  ')
+      .trimEnd(),
+  );
+console.log(
+  `\nLab fidelity: ${rows.length} cells, ${rows.filter((row) => !row.passed).length} failing; ratio = measured / model on the first run; ${((Date.now() - started) / 60000).toFixed(1)} min`,
+);
 print(header);
 for (const line of lines) print(line);
 console.log('');

@@ -39,9 +39,12 @@ ensureDebianPackages({
 ensureBuild();
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
+/** What the formatter holds (package.json's format and lint scripts name the same). */
+const FORMATTED = ['src/**/*.{ts,tsx}', 'app/**/*.{ts,tsx,cts}', 'e2e/**/*.ts', 'scripts/**/*.{mjs,ts}', 'bin/**/*.js', '*.{ts,js}'];
 const vitestArgs = process.argv.slice(2);
 if (vitestArgs.length === 0) {
   runStep('lint (eslint)', bin('eslint'), ['.', '--max-warnings', '0']);
+  runStep('format (prettier --check; `npm run format` fixes it)', bin('prettier'), ['--check', ...FORMATTED]);
   runStep('typecheck (tsc, all sources)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
   runStep('typecheck (tsc, src/model without Node or DOM)', bin('tsc'), ['-p', 'src/model/tsconfig.json', '--noEmit']);
   runStep('typecheck (tsc, Electron main and preload)', bin('tsc'), ['-p', 'app/tsconfig.json', '--noEmit']);
@@ -51,5 +54,7 @@ if (vitestArgs.length === 0) {
 // Every test but the lab's fidelity experiments, files in parallel: the WAN
 // lab itself is checked here by its smoke test (src/lab/lab-smoke.int.test.ts),
 // whose bounds are physics, not the model. The experiments are `npm run test:lab`.
-const runs = [runVitest(vitestArgs.length > 0 ? 'selected' : 'all but the lab experiments', [...FIDELITY_TESTS.flatMap((glob) => ['--exclude', glob]), ...vitestArgs])];
+const runs = [
+  runVitest(vitestArgs.length > 0 ? 'selected' : 'all but the lab experiments', [...FIDELITY_TESTS.flatMap((glob) => ['--exclude', glob]), ...vitestArgs]),
+];
 finish(runs);

@@ -18,7 +18,10 @@ function fakeIpc() {
     on: (channel, listener) => listeners.set(channel, listener),
     removeAllListeners: (channel) => listeners.delete(channel),
   };
-  const event = (url: string): CallEvent => ({ senderFrame: { url }, sender: { send: (_channel, callId, frame) => frames.push({ callId: callId as string, frame: frame as WireFrame }) } });
+  const event = (url: string): CallEvent => ({
+    senderFrame: { url },
+    sender: { send: (_channel, callId, frame) => frames.push({ callId: callId as string, frame: frame as WireFrame }) },
+  });
   const send = (channel: string, url: string, ...args: unknown[]) => listeners.get(channel)?.(event(url), ...args);
   const settled = async (callId: string) => {
     for (let i = 0; i < 200; i++) {
@@ -35,7 +38,14 @@ describe('registerContract', () => {
   it('answers every method of the contract with a result or a typed error', async () => {
     const { ipc, send, settled } = fakeIpc();
     registerContract(ipc, createLocalApi({ shell: 'electron' }), (url) => url === PAGE);
-    send(CHANNELS.call, PAGE, 'c1', 'predict', { client: 'win7-smb2', server: 'win2012plus', op: 'read', workload: 'file:100MB', bandwidth: '155mbit', rtt: '32ms' });
+    send(CHANNELS.call, PAGE, 'c1', 'predict', {
+      client: 'win7-smb2',
+      server: 'win2012plus',
+      op: 'read',
+      workload: 'file:100MB',
+      bandwidth: '155mbit',
+      rtt: '32ms',
+    });
     const result = await settled('c1');
     expect(result.type).toBe('result');
     send(CHANNELS.call, PAGE, 'c2', 'hostInfo', {});

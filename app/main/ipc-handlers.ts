@@ -40,7 +40,12 @@ export function registerContract(ipc: IpcMainLike, api: PipefillApi, isTrusted: 
       if (!event.sender.isDestroyed?.()) event.sender.send(CHANNELS.frame, callId, frame);
     };
     if (typeof method !== 'string' || !isApiMethod(method)) {
-      reply({ type: 'error', error: errorFrame(new PipefillError('protocol', `No such method: ${String(method)}.`, 'The app and its service are different versions; restart Pipefill.')) });
+      reply({
+        type: 'error',
+        error: errorFrame(
+          new PipefillError('protocol', `No such method: ${String(method)}.`, 'The app and its service are different versions; restart Pipefill.'),
+        ),
+      });
       return;
     }
     const controller = new AbortController();

@@ -23,7 +23,9 @@ const session = await SmbSession.open(
 );
 const profile = CLIENT_PROFILES['pipefill-max'];
 // The path as the bench probed it: pipefill-max sizes its pipeline to it, as in an assessment.
-const link = env.PIPEFILL_BENCH_LINK_BPS ? { bandwidthBitsPerSecond: Number(env.PIPEFILL_BENCH_LINK_BPS), rttMs: Number(env.PIPEFILL_BENCH_RTT_MS) } : undefined;
+const link = env.PIPEFILL_BENCH_LINK_BPS
+  ? { bandwidthBitsPerSecond: Number(env.PIPEFILL_BENCH_LINK_BPS), rttMs: Number(env.PIPEFILL_BENCH_RTT_MS) }
+  : undefined;
 const started = performance.now();
 const { fileId } = await session.create(
   op === 'read'
@@ -50,4 +52,13 @@ await session.end();
 // Peak RSS of this process image. Not getrusage's ru_maxrss: Linux keeps that
 // across exec, so a worker spawned by a large parent would report the parent's peak.
 const vmHwmKiB = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? process.resourceUsage().maxRSS);
-console.log(JSON.stringify({ seconds, bytes: recorder.bytes, maxRssMiB: vmHwmKiB / 1024, writer: session.connection.writerKind, signing: session.negotiated.signing, encryption: session.negotiated.encryption }));
+console.log(
+  JSON.stringify({
+    seconds,
+    bytes: recorder.bytes,
+    maxRssMiB: vmHwmKiB / 1024,
+    writer: session.connection.writerKind,
+    signing: session.negotiated.signing,
+    encryption: session.negotiated.encryption,
+  }),
+);

@@ -64,7 +64,10 @@ function cryptoPerCore(): string[] {
     rate === undefined
       ? []
       : algorithm.includes('-CCM') || algorithm.includes('-GCM')
-        ? [`  ${`seal ${algorithm}`.padEnd(22)} ${(rate.protect / 1e9).toFixed(2).padStart(6)} GB/s per core`, `  ${`open ${algorithm}`.padEnd(22)} ${(rate.check / 1e9).toFixed(2).padStart(6)} GB/s per core`]
+        ? [
+            `  ${`seal ${algorithm}`.padEnd(22)} ${(rate.protect / 1e9).toFixed(2).padStart(6)} GB/s per core`,
+            `  ${`open ${algorithm}`.padEnd(22)} ${(rate.check / 1e9).toFixed(2).padStart(6)} GB/s per core`,
+          ]
         : [`  ${`sign ${algorithm}`.padEnd(22)} ${(rate.protect / 1e9).toFixed(2).padStart(6)} GB/s per core`],
   );
 }
@@ -111,7 +114,9 @@ for (const name of ['SIGINT', 'SIGTERM'] as const) {
 try {
   // pipefill-max is sized to the path, as an assessment sizes it after its probe.
   const probe = await probePath(server.share, server.credentials, { iperf: { host: '127.0.0.1', port: servers.iperfPort }, seconds: 2 });
-  console.log(`Path (as an assessment probes it): RTT ${probe.rtt.medianMs.toFixed(2)} ms, ${(probe.bandwidth.mbps / 1000).toFixed(1)} Gb/s by ${probe.bandwidth.method}`);
+  console.log(
+    `Path (as an assessment probes it): RTT ${probe.rtt.medianMs.toFixed(2)} ms, ${(probe.bandwidth.mbps / 1000).toFixed(1)} Gb/s by ${probe.bandwidth.method}`,
+  );
   patternFile(join(server.sharePath, 'bench.bin'), FILE_BYTES);
   patternFile(local, FILE_BYTES);
   const workerEnv = {
@@ -132,13 +137,33 @@ try {
   // share holds the same between any two measurements.
   const putAndRemove = (name: string) => `put ${local} ${name}; del ${name}`;
   const writers = new Set<string>();
-  const pipefill = (op: 'read' | 'write', path: string, bytes: number, verify: boolean, localFile = local, extraEnv: Record<string, string> = {}, protection?: 'sign' | 'encrypt') => {
+  const pipefill = (
+    op: 'read' | 'write',
+    path: string,
+    bytes: number,
+    verify: boolean,
+    localFile = local,
+    extraEnv: Record<string, string> = {},
+    protection?: 'sign' | 'encrypt',
+  ) => {
     const target = protection ? protectedServers[protection] : server;
     const env = { ...workerEnv, PIPEFILL_BENCH_PORT: String(target.share.port), PIPEFILL_BENCH_PASSWORD: target.credentials.password, ...extraEnv };
-    const run = spawnSync(process.execPath, [join(root, 'scripts/bench/smb-worker.mjs'), op, path, String(bytes), verify ? '1' : '0', localFile], { env, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [join(root, 'scripts/bench/smb-worker.mjs'), op, path, String(bytes), verify ? '1' : '0', localFile], {
+      env,
+      encoding: 'utf8',
+    });
     if (run.status !== 0) throw new Error(`pipefill worker failed: ${run.stderr}`);
-    const result = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as { seconds: number; bytes: number; maxRssMiB: number; writer: string; signing: string | null; encryption: string | null };
-    writers.add(`${op}${extraEnv['PIPEFILL_NATIVE_SEND'] === '0' ? ' (socket forced)' : ''}${protection ? ` (${result.encryption ?? result.signing})` : ''} via ${result.writer}`);
+    const result = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as {
+      seconds: number;
+      bytes: number;
+      maxRssMiB: number;
+      writer: string;
+      signing: string | null;
+      encryption: string | null;
+    };
+    writers.add(
+      `${op}${extraEnv['PIPEFILL_NATIVE_SEND'] === '0' ? ' (socket forced)' : ''}${protection ? ` (${result.encryption ?? result.signing})` : ''} via ${result.writer}`,
+    );
     if (protection) used[protection] = result.encryption ?? result.signing ?? 'none';
     if (op === 'write') rmSync(join(target.sharePath, path), { force: true });
     return result;
@@ -147,7 +172,22 @@ try {
   const smbclient = (command: string, protection?: 'sign' | 'encrypt') => {
     const target = protection ? protectedServers[protection] : server;
     // The password in a 0600 file, not on the command line other users can read.
-    const run = withAuthenticationFile(target.credentials, (auth) => spawnSync('smbclient', [`//${target.share.host}/${target.share.share}`, '-p', String(target.share.port), '-A', auth, ...(protection ? [`--client-protection=${protection}`] : []), '-c', command], { encoding: 'utf8' }));
+    const run = withAuthenticationFile(target.credentials, (auth) =>
+      spawnSync(
+        'smbclient',
+        [
+          `//${target.share.host}/${target.share.share}`,
+          '-p',
+          String(target.share.port),
+          '-A',
+          auth,
+          ...(protection ? [`--client-protection=${protection}`] : []),
+          '-c',
+          command,
+        ],
+        { encoding: 'utf8' },
+      ),
+    );
     const match = /\(average ([\d.]+) (?:KiloBytes\/sec|kb\/s)\)/.exec(run.stdout + run.stderr);
     if (run.status !== 0 || !match?.[1]) throw new Error(`smbclient failed: ${run.stdout}${run.stderr}`);
     return (Number(match[1]) * 1024) / MB; // smbclient's 'KiloBytes/sec' (get) and 'kb/s' (put) are both KiB/s
@@ -157,7 +197,25 @@ try {
   const cliCopyTest = (op: 'read' | 'write') => {
     const run = spawnSync(
       process.execPath,
-      [...ENGINE_NODE_FLAGS, join(root, 'dist/cli/bin.js'), 'copy-test', '--share', `//${server.share.host}:${server.share.port}/${server.share.share}`, '--user', server.credentials.user, '--password-env', 'PIPEFILL_BENCH_PASSWORD', '--profile', 'pipefill-max', '--op', op, '--workload', `file:${FILE_BYTES / 2 ** 20}MiB`, '--no-verify', '--json'],
+      [
+        ...ENGINE_NODE_FLAGS,
+        join(root, 'dist/cli/bin.js'),
+        'copy-test',
+        '--share',
+        `//${server.share.host}:${server.share.port}/${server.share.share}`,
+        '--user',
+        server.credentials.user,
+        '--password-env',
+        'PIPEFILL_BENCH_PASSWORD',
+        '--profile',
+        'pipefill-max',
+        '--op',
+        op,
+        '--workload',
+        `file:${FILE_BYTES / 2 ** 20}MiB`,
+        '--no-verify',
+        '--json',
+      ],
       { env: { ...process.env, PIPEFILL_BENCH_PASSWORD: server.credentials.password }, encoding: 'utf8' },
     );
     if (run.status !== 0) throw new Error(`pipefill copy-test failed: ${run.stderr}`);
@@ -167,13 +225,30 @@ try {
 
   // node-smb2's own whole-file API: 64 KiB requests, one at a time.
   const require = createRequire(import.meta.url);
-  const { Client } = require('node-smb2') as { Client: new (host: string, options: { port: number }) => { authenticate(o: object): Promise<{ connectTree(s: string): Promise<{ readFile(p: string): Promise<Buffer>; createFile(p: string, c: Buffer): Promise<void>; removeFile(p: string): Promise<void> }> }>; close(): Promise<void> } };
+  const { Client } = require('node-smb2') as {
+    Client: new (
+      host: string,
+      options: { port: number },
+    ) => {
+      authenticate(o: object): Promise<{
+        connectTree(
+          s: string,
+        ): Promise<{ readFile(p: string): Promise<Buffer>; createFile(p: string, c: Buffer): Promise<void>; removeFile(p: string): Promise<void> }>;
+      }>;
+      close(): Promise<void>;
+    };
+  };
   const nodeSmb2 = async (op: 'read' | 'write') => {
     const log = console.log;
     console.log = () => undefined; // node-smb2 announces its NTLM version on stdout
     try {
       const client = new Client(server.share.host, { port: server.share.port });
-      const session = await client.authenticate({ domain: '', username: server.credentials.user, password: server.credentials.password, forceNtlmVersion: 'v2' });
+      const session = await client.authenticate({
+        domain: '',
+        username: server.credentials.user,
+        password: server.credentials.password,
+        forceNtlmVersion: 'v2',
+      });
       const tree = await session.connectTree(server.share.share);
       const data = op === 'write' ? new PatternSource('bench', 'bench.bin').bytes(0, FILE_BYTES) : undefined;
       const started = performance.now();
@@ -193,11 +268,39 @@ try {
   const rss: Record<string, number> = {};
   const noteRss = (name: string, mib: number) => (rss[name] = Math.max(rss[name] ?? 0, mib));
   const measurements: [string, () => Promise<number> | number][] = [
-    ['pipefill-max read', () => { const r = pipefill('read', 'bench.bin', FILE_BYTES, false); noteRss('read', r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
-    ['pipefill-max read, every byte verified', () => { const r = pipefill('read', 'bench.bin', FILE_BYTES, true); noteRss('verified read', r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
-    ['pipefill-max write', () => { const r = pipefill('write', 'pipefill-put.bin', FILE_BYTES, false); noteRss('write', r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
+    [
+      'pipefill-max read',
+      () => {
+        const r = pipefill('read', 'bench.bin', FILE_BYTES, false);
+        noteRss('read', r.maxRssMiB);
+        return FILE_BYTES / r.seconds / MB;
+      },
+    ],
+    [
+      'pipefill-max read, every byte verified',
+      () => {
+        const r = pipefill('read', 'bench.bin', FILE_BYTES, true);
+        noteRss('verified read', r.maxRssMiB);
+        return FILE_BYTES / r.seconds / MB;
+      },
+    ],
+    [
+      'pipefill-max write',
+      () => {
+        const r = pipefill('write', 'pipefill-put.bin', FILE_BYTES, false);
+        noteRss('write', r.maxRssMiB);
+        return FILE_BYTES / r.seconds / MB;
+      },
+    ],
     // The same through Node's own socket (no sender addon): what other platforms get.
-    ['pipefill-max write, Node socket', () => { const r = pipefill('write', 'pipefill-put.bin', FILE_BYTES, false, local, { PIPEFILL_NATIVE_SEND: '0' }); noteRss('write, Node socket', r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
+    [
+      'pipefill-max write, Node socket',
+      () => {
+        const r = pipefill('write', 'pipefill-put.bin', FILE_BYTES, false, local, { PIPEFILL_NATIVE_SEND: '0' });
+        noteRss('write, Node socket', r.maxRssMiB);
+        return FILE_BYTES / r.seconds / MB;
+      },
+    ],
     ['pipefill copy-test read (CLI, no probe)', () => cliCopyTest('read')],
     ['pipefill copy-test write (CLI, no probe)', () => cliCopyTest('write')],
     ['smbclient get', () => smbclient('get bench.bin /dev/null')],
@@ -205,8 +308,22 @@ try {
     ['node-smb2 readFile', () => nodeSmb2('read')],
     ['node-smb2 createFile', () => nodeSmb2('write')],
     ...(['sign', 'encrypt'] as const).flatMap((protection): [string, () => number][] => [
-      [`pipefill-max read, ${protection}`, () => { const r = pipefill('read', 'bench.bin', FILE_BYTES, false, local, {}, protection); noteRss(`read, ${protection}`, r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
-      [`pipefill-max write, ${protection}`, () => { const r = pipefill('write', 'pipefill-put.bin', FILE_BYTES, false, local, {}, protection); noteRss(`write, ${protection}`, r.maxRssMiB); return FILE_BYTES / r.seconds / MB; }],
+      [
+        `pipefill-max read, ${protection}`,
+        () => {
+          const r = pipefill('read', 'bench.bin', FILE_BYTES, false, local, {}, protection);
+          noteRss(`read, ${protection}`, r.maxRssMiB);
+          return FILE_BYTES / r.seconds / MB;
+        },
+      ],
+      [
+        `pipefill-max write, ${protection}`,
+        () => {
+          const r = pipefill('write', 'pipefill-put.bin', FILE_BYTES, false, local, {}, protection);
+          noteRss(`write, ${protection}`, r.maxRssMiB);
+          return FILE_BYTES / r.seconds / MB;
+        },
+      ],
       [`smbclient get, ${protection}`, () => smbclient('get bench.bin /dev/null', protection)],
       [`smbclient put, ${protection}`, () => smbclient(putAndRemove('smbclient-put.bin'), protection)],
     ]),
@@ -249,7 +366,30 @@ try {
   const capacityCli = () => {
     const run = spawnSync(
       process.execPath,
-      [...ENGINE_NODE_FLAGS, join(root, 'dist/cli/bin.js'), 'capacity', '--share', `//${server.share.host}:${server.share.port}/${server.share.share}`, '--user', server.credentials.user, '--password-env', 'PIPEFILL_BENCH_PASSWORD', '--profile', 'pipefill-max', '--op', 'read', '--clients', String(PEOPLE), '--file-size', `${PERSON_BYTES / 2 ** 20}MiB`, '--seconds', '4', '--warmup', '1', '--json'],
+      [
+        ...ENGINE_NODE_FLAGS,
+        join(root, 'dist/cli/bin.js'),
+        'capacity',
+        '--share',
+        `//${server.share.host}:${server.share.port}/${server.share.share}`,
+        '--user',
+        server.credentials.user,
+        '--password-env',
+        'PIPEFILL_BENCH_PASSWORD',
+        '--profile',
+        'pipefill-max',
+        '--op',
+        'read',
+        '--clients',
+        String(PEOPLE),
+        '--file-size',
+        `${PERSON_BYTES / 2 ** 20}MiB`,
+        '--seconds',
+        '4',
+        '--warmup',
+        '1',
+        '--json',
+      ],
       { env: { ...process.env, PIPEFILL_BENCH_PASSWORD: server.credentials.password }, encoding: 'utf8' },
     );
     if (run.status !== 0) throw new Error(`pipefill capacity failed: ${run.stderr}`);
@@ -261,12 +401,18 @@ try {
     withAuthenticationFileWhile(server.credentials, async (auth) => {
       const started = performance.now();
       await Promise.all(
-        Array.from({ length: PEOPLE }, (_, person) =>
-          new Promise<void>((resolve, reject) => {
-            const child = spawn('smbclient', [`//${server.share.host}/${server.share.share}`, '-p', String(server.share.port), '-A', auth, '-c', `get people-${person}.bin /dev/null`], { stdio: 'ignore' });
-            child.once('error', reject);
-            child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`smbclient get exited with ${code}`))));
-          }),
+        Array.from(
+          { length: PEOPLE },
+          (_, person) =>
+            new Promise<void>((resolve, reject) => {
+              const child = spawn(
+                'smbclient',
+                [`//${server.share.host}/${server.share.share}`, '-p', String(server.share.port), '-A', auth, '-c', `get people-${person}.bin /dev/null`],
+                { stdio: 'ignore' },
+              );
+              child.once('error', reject);
+              child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`smbclient get exited with ${code}`))));
+            }),
         ),
       );
       return (PEOPLE * PERSON_BYTES) / ((performance.now() - started) / 1000) / MB;
@@ -288,7 +434,9 @@ try {
   const m = (name: string) => median(results[name] ?? []);
   const lines = [
     `SMB benchmark: 256 MiB file, loopback, smbd ${spawnSync('smbd', ['--version'], { encoding: 'utf8' }).stdout.trim()}, share on tmpfs, ${ROUNDS} rounds, medians (min-max)`,
-    ...Object.entries(results).map(([name, values]) => `  ${name.padEnd(40)} ${m(name).toFixed(0).padStart(6)} MB/s  (${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)})`),
+    ...Object.entries(results).map(
+      ([name, values]) => `  ${name.padEnd(40)} ${m(name).toFixed(0).padStart(6)} MB/s  (${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)})`,
+    ),
     'Ratios (target >= 1.0 against smbclient):',
     `  pipefill-max read  / smbclient get       ${(m('pipefill-max read') / m('smbclient get')).toFixed(2)}x`,
     `  pipefill-max write / smbclient put       ${(m('pipefill-max write') / m('smbclient put')).toFixed(2)}x`,
@@ -304,8 +452,12 @@ try {
     `Capacity, ${PEOPLE} people reading ${PERSON_BYTES / 2 ** 20} MiB files each at once (target >= 0.9x): pipefill capacity (one process, 4 s after 1 s warm-up) ${median(capacityResults.pipefill).toFixed(0)} MB/s (${Math.min(...capacityResults.pipefill).toFixed(0)}-${Math.max(...capacityResults.pipefill).toFixed(0)}), ${PEOPLE} smbclient processes ${median(capacityResults.smbclient).toFixed(0)} MB/s (${Math.min(...capacityResults.smbclient).toFixed(0)}-${Math.max(...capacityResults.smbclient).toFixed(0)}, first start to last exit): ${(median(capacityResults.pipefill) / median(capacityResults.smbclient)).toFixed(2)}x`,
     `smbclient offers signing ${smbclientOffers('client smb3 signing algorithms')} and ciphers ${smbclientOffers('client smb3 encryption algorithms')} (testparm); Pipefill offers ${pipefillOffer.signing.join(', ')} and ${pipefillOffer.ciphers.join(', ')}: smbd picks the first it allows of each list.`,
     `Sent: ${[...writers].join('; ')}`,
-    `Peak RSS of the Pipefill process, 256 MiB: ${Object.entries(rss).map(([name, mib]) => `${name} ${mib.toFixed(0)} MiB`).join(', ')}`,
-    `Peak RSS, 1 GiB: read (verified) ${big.read.toFixed(0)} MiB, write ${big.write.toFixed(0)} MiB, ${Object.entries(bigProtected).map(([name, mib]) => `${name} ${mib.toFixed(0)} MiB`).join(', ')} (target < 200 MB = 191 MiB)`,
+    `Peak RSS of the Pipefill process, 256 MiB: ${Object.entries(rss)
+      .map(([name, mib]) => `${name} ${mib.toFixed(0)} MiB`)
+      .join(', ')}`,
+    `Peak RSS, 1 GiB: read (verified) ${big.read.toFixed(0)} MiB, write ${big.write.toFixed(0)} MiB, ${Object.entries(bigProtected)
+      .map(([name, mib]) => `${name} ${mib.toFixed(0)} MiB`)
+      .join(', ')} (target < 200 MB = 191 MiB)`,
     `Pipefill's own signing and sealing, CPU time per byte (the model's figure):`,
     ...cryptoPerCore(),
   ];

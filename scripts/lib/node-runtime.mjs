@@ -52,11 +52,16 @@ function fail(message) {
 /** Fetches and unpacks the pinned Node into .tools/ unless it is there already; returns its folder. */
 function installPinnedNode() {
   const pkg = nodePackageFor(process.platform, process.arch);
-  if (!pkg) fail(`this Node is ${process.version} and Pipefill needs ${MINIMUM_NODE.join('.')} or later; install Node ${MINIMUM_NODE[0]} LTS for ${process.platform}-${process.arch} and run the command again.`);
+  if (!pkg)
+    fail(
+      `this Node is ${process.version} and Pipefill needs ${MINIMUM_NODE.join('.')} or later; install Node ${MINIMUM_NODE[0]} LTS for ${process.platform}-${process.arch} and run the command again.`,
+    );
   const tools = join(root, '.tools');
   const folder = join(tools, `${pkg.name}-${PINNED_NODE}`);
   if (existsSync(join(folder, pkg.executable))) return { folder, executable: join(folder, pkg.executable) };
-  process.stderr.write(`pipefill: this Node is ${process.version}; Pipefill needs ${MINIMUM_NODE.join('.')} or later. Fetching Node ${PINNED_NODE} (${pkg.name}) from the npm registry into .tools/ (once)\n`);
+  process.stderr.write(
+    `pipefill: this Node is ${process.version}; Pipefill needs ${MINIMUM_NODE.join('.')} or later. Fetching Node ${PINNED_NODE} (${pkg.name}) from the npm registry into .tools/ (once)\n`,
+  );
   mkdirSync(tools, { recursive: true });
   // Unpacked beside its final place and renamed in one step, so an interrupted fetch never leaves a half Node behind.
   const staging = mkdtempSync(join(tools, '.fetch-'));
@@ -68,7 +73,10 @@ function installPinnedNode() {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const tarball = readdirSync(staging).find((name) => name.endsWith('.tgz'));
-    if (pack.status !== 0 || !tarball) fail(`could not fetch ${pkg.name}@${PINNED_NODE} (${(pack.stderr || pack.error?.message || '').trim().split('\n').pop()}); install Node ${MINIMUM_NODE[0]} yourself.`);
+    if (pack.status !== 0 || !tarball)
+      fail(
+        `could not fetch ${pkg.name}@${PINNED_NODE} (${(pack.stderr || pack.error?.message || '').trim().split('\n').pop()}); install Node ${MINIMUM_NODE[0]} yourself.`,
+      );
     const unpack = spawnSync('tar', ['-xzf', tarball], { cwd: staging, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
     if (unpack.status !== 0) fail(`could not unpack ${tarball}: ${unpack.stderr.trim()}`);
     rmSync(folder, { recursive: true, force: true });

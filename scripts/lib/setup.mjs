@@ -68,7 +68,11 @@ function ensureAddon({ dir: name, target, what, fallback, missing }) {
   const dir = join(root, 'native', name);
   const built = join(dir, 'build', 'Release', `${target}.node`);
   // native/common holds headers more than one addon includes.
-  const sources = Math.max(newestIn(join(dir, 'src'), () => true), newestIn(join(root, 'native', 'common'), () => true), mtime(join(dir, 'binding.gyp')));
+  const sources = Math.max(
+    newestIn(join(dir, 'src'), () => true),
+    newestIn(join(root, 'native', 'common'), () => true),
+    mtime(join(dir, 'binding.gyp')),
+  );
   if (mtime(built) >= sources) return true;
   if (missing) {
     process.stderr.write(`pipefill: ${what} is not built: ${missing}; ${fallback}\n`);
@@ -151,7 +155,14 @@ export function ensureBuild() {
   rmSync(join(root, 'dist'), { recursive: true, force: true });
   runStep('building (tsc)', process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
   // The app's page (React, Chart.js) into dist/renderer; Electron's main and preload into dist/app.
-  runStep('building the app page (vite)', process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'app/renderer/vite.config.ts', '--logLevel', 'warn']);
+  runStep('building the app page (vite)', process.execPath, [
+    join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+    'build',
+    '--config',
+    'app/renderer/vite.config.ts',
+    '--logLevel',
+    'warn',
+  ]);
   runStep('building the Electron shell (tsc)', process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'app/tsconfig.json']);
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }
@@ -165,8 +176,15 @@ export function ensureBuild() {
  */
 export function ensureDebianPackages(commandToPackage) {
   // A key is a command on the PATH, or an absolute path (a header, say).
-  const onPath = (command) => (command.startsWith('/') ? existsSync(command) : ['/usr/sbin', '/usr/bin', '/sbin', '/bin'].some((dir) => existsSync(join(dir, command))));
-  const missing = [...new Set(Object.entries(commandToPackage).filter(([command]) => !onPath(command)).map(([, pkg]) => pkg))];
+  const onPath = (command) =>
+    command.startsWith('/') ? existsSync(command) : ['/usr/sbin', '/usr/bin', '/sbin', '/bin'].some((dir) => existsSync(join(dir, command)));
+  const missing = [
+    ...new Set(
+      Object.entries(commandToPackage)
+        .filter(([command]) => !onPath(command))
+        .map(([, pkg]) => pkg),
+    ),
+  ];
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
     process.stderr.write(`pipefill: the tests need ${missing.join(', ')}; install as root: apt-get install -y ${missing.join(' ')}\n`);

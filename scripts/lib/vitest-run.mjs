@@ -14,11 +14,15 @@ export function runVitest(label, args, env = {}) {
   const resultsFile = join(resultsDir, `vitest-results-${label.replace(/[^a-z0-9]+/gi, '-')}.json`);
   rmSync(resultsFile, { force: true });
   process.stderr.write(`pipefill: tests (vitest, ${label})\n`);
-  const run = spawnSync(join(root, 'node_modules', '.bin', 'vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`, ...args], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', ...env },
-  });
+  const run = spawnSync(
+    join(root, 'node_modules', '.bin', 'vitest'),
+    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`, ...args],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', ...env },
+    },
+  );
   if (!existsSync(resultsFile)) return { status: run.status ?? 1, passed: 0, failed: 1, skipped: 0 };
   const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
   return {

@@ -32,14 +32,17 @@ export function knobValueProblem(k: Knob, value: unknown, withinRange: boolean):
   switch (k.type) {
     case 'integer':
     case 'bytes': {
-      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > INTEGER_CEILING) return `must be a whole number, not ${JSON.stringify(value)}`;
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > INTEGER_CEILING)
+        return `must be a whole number, not ${JSON.stringify(value)}`;
       if (withinRange && k.range && (value < k.range[0] || value > k.range[1])) return `must be between ${k.range[0]} and ${k.range[1]}, not ${value}`;
       return undefined;
     }
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `must be true or false, not ${JSON.stringify(value)}`;
     case 'enum':
-      return typeof value === 'string' && (k.values ?? []).includes(value) ? undefined : `must be one of ${(k.values ?? []).join(', ')}, not ${JSON.stringify(value)}`;
+      return typeof value === 'string' && (k.values ?? []).includes(value)
+        ? undefined
+        : `must be one of ${(k.values ?? []).join(', ')}, not ${JSON.stringify(value)}`;
     case 'text': {
       if (typeof value !== 'string') return `must be text, not ${JSON.stringify(value)}`;
       if (hasControl(value)) return 'must be one line without control characters';

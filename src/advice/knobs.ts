@@ -95,10 +95,14 @@ function creditsFor(context: ProposalContext, range: readonly [number, number]):
 const withServer = (setup: Setup, server: Partial<ServerProfile>): Setup => ({ ...setup, server: { ...setup.server, ...server } });
 const withServerSmb2 = (setup: Setup, smb2: Partial<ServerProfile['smb2']>): Setup => withServer(setup, { smb2: { ...setup.server.smb2, ...smb2 } });
 const withServerTcp = (setup: Setup, tcp: Partial<ServerProfile['tcp']>): Setup => withServer(setup, { tcp: { ...setup.server.tcp, ...tcp } });
-const withClientTcp = (setup: Setup, tcp: Partial<ClientProfile['tcp']>): Setup => ({ ...setup, client: { ...setup.client, tcp: { ...setup.client.tcp, ...tcp } } });
+const withClientTcp = (setup: Setup, tcp: Partial<ClientProfile['tcp']>): Setup => ({
+  ...setup,
+  client: { ...setup.client, tcp: { ...setup.client.tcp, ...tcp } },
+});
 
 const WINDOWS_SMB_TUNING = 'Microsoft Learn: "Performance tuning for SMB file servers" (Windows Server)';
-const WINDOWS_SMB_SECURITY = 'Microsoft Learn: "SMB security enhancements", "Control SMB signing behavior"; Set-SmbClientConfiguration, Set-SmbServerConfiguration';
+const WINDOWS_SMB_SECURITY =
+  'Microsoft Learn: "SMB security enhancements", "Control SMB signing behavior"; Set-SmbClientConfiguration, Set-SmbServerConfiguration';
 const MULTICHANNEL_SOURCE = 'Microsoft Learn: "SMB Multichannel"; Set-SmbClientConfiguration -ConnectionCountPerRssNetworkInterface (default 4)';
 
 /** Connections per RSS interface Windows opens when both sides allow multichannel. */
@@ -112,7 +116,12 @@ const ENCRYPTION_PROTECTS = 'the data against eavesdropping and tampering';
  * the server accepts multichannel and the pair speaks SMB 3.
  */
 function multichannelHelps({ setup }: ProposalContext): boolean {
-  return setup.channels === 1 && setup.server.security.multichannel && setup.client.protocol === 'smb2' && setup.client.offer.dialects.some((dialect) => dialect.startsWith('3'));
+  return (
+    setup.channels === 1 &&
+    setup.server.security.multichannel &&
+    setup.client.protocol === 'smb2' &&
+    setup.client.offer.dialects.some((dialect) => dialect.startsWith('3'))
+  );
 }
 
 const withChannels = (setup: Setup, channels: number): Setup => ({ ...setup, channels: setup.server.security.multichannel ? Math.max(1, channels) : 1 });
@@ -122,7 +131,10 @@ const GCM_FIRST = 'AES-128-GCM, AES-256-GCM, AES-128-CCM, AES-256-CCM';
 const CIPHER_LIST_PATTERN = /^AES-(128|256)-(GCM|CCM)(, ?AES-(128|256)-(GCM|CCM)){0,3}$/;
 const GMAC_FIRST = 'AES-128-GMAC, AES-128-CMAC, HMAC-SHA256';
 const SIGNING_LIST_PATTERN = /^(AES-128-GMAC|AES-128-CMAC|HMAC-SHA256)(, ?(AES-128-GMAC|AES-128-CMAC|HMAC-SHA256)){0,2}$/;
-const listOf = (value: KnobValue) => String(value).split(',').map((item) => item.trim());
+const listOf = (value: KnobValue) =>
+  String(value)
+    .split(',')
+    .map((item) => item.trim());
 /** True when a server accepts CCM but not GCM: a GCM-capable client then pays CCM's price. */
 const serverLacksGcm = (setup: Setup) => setup.server.security.ciphers.length > 0 && !setup.server.security.ciphers.some((name) => name.endsWith('GCM'));
 const SMB_CONF = 'smb.conf(5), Samba 4.17';
@@ -149,7 +161,8 @@ function sambaRequestSizeKnob(op: 'read' | 'write'): Knob {
     source: SMB_CONF,
     command: (value) => `smb2 max ${op} = ${Number(value)}`,
     effect: (setup, value) => withServerSmb2(setup, { [field]: Number(value) }),
-    propose: ({ setup }) => (setup.client.largeMtu && setup.server.smb2[field] < setup.client.maxRequestBytes[op] ? Math.min(8 * MIB, setup.client.maxRequestBytes[op]) : undefined),
+    propose: ({ setup }) =>
+      setup.client.largeMtu && setup.server.smb2[field] < setup.client.maxRequestBytes[op] ? Math.min(8 * MIB, setup.client.maxRequestBytes[op]) : undefined,
   };
 }
 
@@ -198,13 +211,15 @@ export const KNOBS: readonly Knob[] = [
     id: 'windows-client.bandwidth-throttling',
     platform: 'windows-client',
     name: 'DisableBandwidthThrottling',
-    location: 'HKLM\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters (REG_DWORD); Set-SmbClientConfiguration -EnableBandwidthThrottling on Windows 8 and later',
+    location:
+      'HKLM\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters (REG_DWORD); Set-SmbClientConfiguration -EnableBandwidthThrottling on Windows 8 and later',
     type: 'integer',
     defaultValue: 0,
     range: [0, 1],
     versions: 'Windows Vista and later',
     source: WINDOWS_SMB_TUNING,
-    command: (value) => `Set-ItemProperty -Path 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters' -Name DisableBandwidthThrottling -Type DWord -Value ${Number(value)}`,
+    command: (value) =>
+      `Set-ItemProperty -Path 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters' -Name DisableBandwidthThrottling -Type DWord -Value ${Number(value)}`,
     effect: (setup, value) => (Number(value) === 1 ? withServerSmb2(setup, { clientThrottleBytes: Infinity }) : setup),
     propose: ({ setup, bdpBytes }) => ((setup.server.smb2.clientThrottleBytes ?? Infinity) < WINDOW_FACTOR * bdpBytes ? 1 : undefined),
   },
@@ -212,15 +227,21 @@ export const KNOBS: readonly Knob[] = [
     id: 'windows-client.large-mtu',
     platform: 'windows-client',
     name: 'DisableLargeMtu',
-    location: 'HKLM\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters (REG_DWORD); Set-SmbClientConfiguration -EnableLargeMtu on Windows 8 and later',
+    location:
+      'HKLM\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters (REG_DWORD); Set-SmbClientConfiguration -EnableLargeMtu on Windows 8 and later',
     type: 'integer',
     defaultValue: 1,
     range: [0, 1],
     versions: 'Windows 7 / Server 2008 R2 (off by default there; on by default from Windows 8)',
     source: WINDOWS_SMB_TUNING,
-    command: (value) => `Set-ItemProperty -Path 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters' -Name DisableLargeMtu -Type DWord -Value ${Number(value)}`,
-    effect: (setup, value) => (Number(value) === 0 ? { ...setup, client: { ...setup.client, largeMtu: true, maxRequestBytes: { read: MIB, write: MIB } } } : setup),
-    propose: ({ setup }) => (setup.client.protocol === 'smb2' && !setup.client.largeMtu && setup.client.dialect !== '2.0.2' && setup.server.smb2.maxReadBytes > 64 * KIB ? 0 : undefined),
+    command: (value) =>
+      `Set-ItemProperty -Path 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters' -Name DisableLargeMtu -Type DWord -Value ${Number(value)}`,
+    effect: (setup, value) =>
+      Number(value) === 0 ? { ...setup, client: { ...setup.client, largeMtu: true, maxRequestBytes: { read: MIB, write: MIB } } } : setup,
+    propose: ({ setup }) =>
+      setup.client.protocol === 'smb2' && !setup.client.largeMtu && setup.client.dialect !== '2.0.2' && setup.server.smb2.maxReadBytes > 64 * KIB
+        ? 0
+        : undefined,
   },
   {
     id: 'windows-client.file-info-cache',
@@ -233,7 +254,8 @@ export const KNOBS: readonly Knob[] = [
     versions: 'Windows Vista and later',
     source: WINDOWS_SMB_TUNING,
     caution: 'Helps repeated listings of large folders; a single copy pass does not reuse the cache, so the model shows no gain.',
-    command: (value) => `Set-ItemProperty -Path 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters' -Name FileInfoCacheEntriesMax -Type DWord -Value ${Number(value)}`,
+    command: (value) =>
+      `Set-ItemProperty -Path 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters' -Name FileInfoCacheEntriesMax -Type DWord -Value ${Number(value)}`,
   },
   {
     id: 'windows-client.directory-cache',
@@ -246,7 +268,8 @@ export const KNOBS: readonly Knob[] = [
     versions: 'Windows Vista and later',
     source: WINDOWS_SMB_TUNING,
     caution: 'As FileInfoCacheEntriesMax: no gain for a single copy pass.',
-    command: (value) => `Set-ItemProperty -Path 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters' -Name DirectoryCacheEntriesMax -Type DWord -Value ${Number(value)}`,
+    command: (value) =>
+      `Set-ItemProperty -Path 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters' -Name DirectoryCacheEntriesMax -Type DWord -Value ${Number(value)}`,
   },
   {
     id: 'windows-client.require-signing',
@@ -258,7 +281,8 @@ export const KNOBS: readonly Knob[] = [
     versions: 'Windows Vista and later (on by default from Windows 11 24H2)',
     source: WINDOWS_SMB_SECURITY,
     protection: { strongest: true, protects: SIGNING_PROTECTS },
-    caution: 'Signing costs CPU on both ends for every byte (see the signing layer); Pipefill never proposes turning it off. Keep it, and let AES-GMAC (SMB 3.1.1) and multichannel carry the cost.',
+    caution:
+      'Signing costs CPU on both ends for every byte (see the signing layer); Pipefill never proposes turning it off. Keep it, and let AES-GMAC (SMB 3.1.1) and multichannel carry the cost.',
     command: (value) => `Set-SmbClientConfiguration -RequireSecuritySignature $${value === true ? 'true' : 'false'} -Force`,
   },
   {
@@ -345,7 +369,8 @@ export const KNOBS: readonly Knob[] = [
     range: [50, 2048],
     versions: 'SMB1 only (Windows 2000 to Server 2016)',
     source: WINDOWS_SMB_TUNING,
-    command: (value) => `Set-ItemProperty -Path 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanServer\\Parameters' -Name MaxMpxCt -Type DWord -Value ${Number(value)}`,
+    command: (value) =>
+      `Set-ItemProperty -Path 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\LanmanServer\\Parameters' -Name MaxMpxCt -Type DWord -Value ${Number(value)}`,
     effect: (setup, value) => withServer(setup, { smb1MaxMpx: Number(value) }),
     propose: (context) => {
       if (context.setup.client.protocol !== 'smb1') return undefined;
@@ -418,9 +443,10 @@ export const KNOBS: readonly Knob[] = [
     versions: 'Windows Server 2022 and later',
     source: WINDOWS_SMB_SECURITY,
     protection: { strongest: 'AES_128_GCM, AES_256_GCM, AES_128_CCM, AES_256_CCM', protects: ENCRYPTION_PROTECTS },
-    caution: 'The ciphers the server accepts; keeping GCM in the list keeps encryption at a third of CCM\'s CPU cost.',
+    caution: "The ciphers the server accepts; keeping GCM in the list keeps encryption at a third of CCM's CPU cost.",
     command: (value) => `Set-SmbServerConfiguration -EncryptionCiphers "${String(value)}" -Force`,
-    effect: (setup, value) => withServer(setup, { security: { ...setup.server.security, ciphers: listOf(String(value).replace(/_/g, '-')) as ServerProfile['security']['ciphers'] } }),
+    effect: (setup, value) =>
+      withServer(setup, { security: { ...setup.server.security, ciphers: listOf(String(value).replace(/_/g, '-')) as ServerProfile['security']['ciphers'] } }),
     propose: ({ setup }) => (serverLacksGcm(setup) ? 'AES_128_GCM, AES_256_GCM, AES_128_CCM, AES_256_CCM' : undefined),
   },
   // --- Samba ------------------------------------------------------------------------
@@ -486,7 +512,8 @@ export const KNOBS: readonly Knob[] = [
         sendWindowBytes: fixed('SO_SNDBUF') ?? Math.max(setup.server.tcp.sendWindowBytes, autoTuned.sendWindowBytes),
       });
     },
-    propose: ({ setup, bdpBytes }) => (Math.min(setup.server.tcp.receiveWindowBytes, setup.server.tcp.sendWindowBytes) < Math.min(WINDOW_FACTOR * bdpBytes, 2 * MIB) ? 'TCP_NODELAY' : undefined),
+    propose: ({ setup, bdpBytes }) =>
+      Math.min(setup.server.tcp.receiveWindowBytes, setup.server.tcp.sendWindowBytes) < Math.min(WINDOW_FACTOR * bdpBytes, 2 * MIB) ? 'TCP_NODELAY' : undefined,
   },
   {
     id: 'samba.aio-read-size',
@@ -523,10 +550,12 @@ export const KNOBS: readonly Knob[] = [
     defaultValue: true,
     versions: 'Samba 4.15 and later (default yes from 4.15)',
     source: SMB_CONF,
-    caution: 'Several TCP connections per session: each has its own window and congestion control, so a shallow router queue, loss or a window limit binds less; smbd still signs and seals a session on one core.',
+    caution:
+      'Several TCP connections per session: each has its own window and congestion control, so a shallow router queue, loss or a window limit binds less; smbd still signs and seals a session on one core.',
     command: (value) => `server multi channel support = ${value === true ? 'yes' : 'no'}`,
     effect: (setup, value) => withServer(setup, { security: { ...setup.server.security, multichannel: value === true } }),
-    propose: ({ setup }) => (!setup.server.security.multichannel && setup.client.protocol === 'smb2' && setup.client.offer.dialects.includes('3.1.1') ? true : undefined),
+    propose: ({ setup }) =>
+      !setup.server.security.multichannel && setup.client.protocol === 'smb2' && setup.client.offer.dialects.includes('3.1.1') ? true : undefined,
   },
   {
     id: 'samba.server-signing',
@@ -540,7 +569,8 @@ export const KNOBS: readonly Knob[] = [
     versions: 'All Samba versions (SMB2 signing cannot be turned off; `disabled` means not offered)',
     source: SMB_CONF,
     protection: { strongest: 'required', protects: SIGNING_PROTECTS },
-    caution: 'required (mandatory): every client must sign (Windows 11 24H2 does anyway); costs CPU per byte on both ends. Pipefill never proposes a weaker value.',
+    caution:
+      'required (mandatory): every client must sign (Windows 11 24H2 does anyway); costs CPU per byte on both ends. Pipefill never proposes a weaker value.',
     command: (value) => `server signing = ${String(value)}`,
     effect: (setup, value) => withServer(setup, { security: { ...setup.server.security, signingRequired: value === 'required' || value === 'mandatory' } }),
   },
@@ -657,7 +687,8 @@ export const KNOBS: readonly Knob[] = [
     caution: 'net.core.rmem_max must be at least as large for applications that set SO_RCVBUF themselves.',
     command: (value) => `sysctl -w net.ipv4.tcp_rmem="4096 131072 ${Number(value)}"`,
     effect: (setup, value) => withClientTcp(setup, { receiveWindowBytes: Number(value) / 2 }),
-    propose: (context) => (context.setup.client.tcp.receiveWindowBytes < WINDOW_FACTOR * context.bdpBytes ? linuxBufferFor(context, LINUX_BUFFER_RANGE) : undefined),
+    propose: (context) =>
+      context.setup.client.tcp.receiveWindowBytes < WINDOW_FACTOR * context.bdpBytes ? linuxBufferFor(context, LINUX_BUFFER_RANGE) : undefined,
   },
   {
     id: 'linux.tcp-wmem',
@@ -671,7 +702,8 @@ export const KNOBS: readonly Knob[] = [
     source: IP_SYSCTL,
     command: (value) => `sysctl -w net.ipv4.tcp_wmem="4096 16384 ${Number(value)}"`,
     effect: (setup, value) => withClientTcp(setup, { sendWindowBytes: Number(value) / 2 }),
-    propose: (context) => (context.setup.client.tcp.sendWindowBytes < WINDOW_FACTOR * context.bdpBytes ? linuxBufferFor(context, LINUX_BUFFER_RANGE) : undefined),
+    propose: (context) =>
+      context.setup.client.tcp.sendWindowBytes < WINDOW_FACTOR * context.bdpBytes ? linuxBufferFor(context, LINUX_BUFFER_RANGE) : undefined,
   },
   {
     id: 'linux.rmem-max',
@@ -775,7 +807,10 @@ export const KNOBS: readonly Knob[] = [
     versions: 'Linux cifs.ko 5.8 and later (SMB 3.x)',
     source: 'mount.cifs(8)',
     caution: 'The value is max_channels; 1 leaves multichannel off. Each channel is a TCP connection of its own.',
-    command: (value) => (Number(value) > 1 ? `mount -t cifs //server/share /mnt -o multichannel,max_channels=${Number(value)},...` : 'mount -t cifs //server/share /mnt -o ... (without multichannel)'),
+    command: (value) =>
+      Number(value) > 1
+        ? `mount -t cifs //server/share /mnt -o multichannel,max_channels=${Number(value)},...`
+        : 'mount -t cifs //server/share /mnt -o ... (without multichannel)',
     effect: (setup, value) => withChannels(setup, Number(value)),
     propose: (context) => (multichannelHelps(context) ? WINDOWS_CONNECTIONS_PER_INTERFACE : undefined),
   },
@@ -790,8 +825,10 @@ export const KNOBS: readonly Knob[] = [
     source: 'Linux fs/smb/client (cifsfs.c module parameters)',
     caution: 'Sends the SMB 3.1.1 signing-capabilities context, so a server that has it signs with AES-GMAC instead of AES-CMAC; signing stays on.',
     command: (value) => `echo ${value === true ? 'Y' : 'N'} > /sys/module/cifs/parameters/enable_negotiate_signing`,
-    effect: (setup, value) => (value === true ? { ...setup, client: { ...setup.client, offer: { ...setup.client.offer, signing: ['AES-128-GMAC', 'AES-128-CMAC'] } } } : setup),
-    propose: ({ setup }) => (setup.client.id === 'linux-cifs' && setup.client.offer.signing.length === 0 && setup.server.security.signing.includes('AES-128-GMAC') ? true : undefined),
+    effect: (setup, value) =>
+      value === true ? { ...setup, client: { ...setup.client, offer: { ...setup.client.offer, signing: ['AES-128-GMAC', 'AES-128-CMAC'] } } } : setup,
+    propose: ({ setup }) =>
+      setup.client.id === 'linux-cifs' && setup.client.offer.signing.length === 0 && setup.server.security.signing.includes('AES-128-GMAC') ? true : undefined,
   },
   // --- macOS ----------------------------------------------------------------------------
   {

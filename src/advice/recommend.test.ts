@@ -7,7 +7,7 @@ import { recommend } from './recommend.js';
 const link = (mbps: number, rttMs: number) => ({ bandwidthBitsPerSecond: mbps * 1e6, rttMs });
 
 describe('recommend', () => {
-  it('never proposes a value outside a knob\'s range, nor one that does not help', () => {
+  it("never proposes a value outside a knob's range, nor one that does not help", () => {
     for (const client of CLIENT_PROFILE_IDS) {
       for (const server of SERVER_PROFILE_IDS) {
         for (const path of [link(1000, 0.5), link(155, 32), link(155, 75), link(622, 75), link(14, 311), link(1000, 250)]) {
@@ -44,7 +44,12 @@ describe('recommend', () => {
   });
 
   it("undoes a Samba server's fixed socket buffer and small credit limit, read from its smb.conf", () => {
-    const result = recommend({ link: link(155, 75), client: 'win10-smb3', server: 'samba', current: { 'samba.smb2-max-credits': 16, 'samba.socket-options': 'TCP_NODELAY SO_RCVBUF=65536' } });
+    const result = recommend({
+      link: link(155, 75),
+      client: 'win10-smb3',
+      server: 'samba',
+      current: { 'samba.smb2-max-credits': 16, 'samba.socket-options': 'TCP_NODELAY SO_RCVBUF=65536' },
+    });
     const ids = result.recommendations.map((r) => r.id);
     expect(ids).toEqual(expect.arrayContaining(['samba.socket-options', 'samba.smb2-max-credits']));
     const socket = result.recommendations.find((r) => r.id === 'samba.socket-options');

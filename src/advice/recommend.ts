@@ -134,7 +134,17 @@ function platformsFor(input: RecommendInput): Set<Platform> {
   return platforms;
 }
 
-function recommendation(knob: Knob, value: KnobValue, current: KnobValue, base: Setup, after: Setup, link: Link, best: { test: Test; before: number; after: number }, why: string, observed = false): Recommendation {
+function recommendation(
+  knob: Knob,
+  value: KnobValue,
+  current: KnobValue,
+  base: Setup,
+  after: Setup,
+  link: Link,
+  best: { test: Test; before: number; after: number },
+  why: string,
+  observed = false,
+): Recommendation {
   return {
     id: knob.id,
     knob: knob.name,
@@ -171,7 +181,13 @@ function costliest(before: Setup, after: Setup, link: Link): { test: Test; befor
 export function recommend(input: RecommendInput): RecommendResult {
   const { link } = input;
   const platforms = platformsFor(input);
-  let base: Setup = { client: CLIENT_PROFILES[input.client], server: SERVER_PROFILES[input.server], lanes: 1, channels: input.channels ?? 1, request: input.security ?? 'auto' };
+  let base: Setup = {
+    client: CLIENT_PROFILES[input.client],
+    server: SERVER_PROFILES[input.server],
+    lanes: 1,
+    channels: input.channels ?? 1,
+    request: input.security ?? 'auto',
+  };
   // What is set today, where it could be read, then what the copies revealed.
   for (const knob of KNOBS) {
     const value = input.current?.[knob.id];
@@ -195,7 +211,18 @@ export function recommend(input: RecommendInput): RecommendResult {
         const best = bestTest(base, after, link);
         if (best) {
           all = knob.effect(all, strongest);
-          recommendations.push(recommendation(knob, strongest, current, base, after, link, best, `${knob.name} ${String(current)} -> ${String(strongest)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${pathText(link)}, with the data as protected as before.`));
+          recommendations.push(
+            recommendation(
+              knob,
+              strongest,
+              current,
+              base,
+              after,
+              link,
+              best,
+              `${knob.name} ${String(current)} -> ${String(strongest)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${pathText(link)}, with the data as protected as before.`,
+            ),
+          );
           continue;
         }
       }
@@ -204,7 +231,18 @@ export function recommend(input: RecommendInput): RecommendResult {
       const cost = costliest(base, after, link);
       if (!cost) continue;
       const percent = Math.round((cost.after / cost.before - 1) * 100);
-      protections.push(recommendation(knob, strongest, current, base, after, link, cost, `${knob.name} ${String(current)} -> ${String(strongest)} protects ${knob.protection.protects}; on ${pathText(link)} it costs ${percent <= 0 ? 'nothing the model can see' : `${percent}% (${cost.test.label}: ${formatDuration(cost.before * 1000)} -> ${formatDuration(cost.after * 1000)})`}. Yours to decide; Pipefill never proposes weaker protection.`));
+      protections.push(
+        recommendation(
+          knob,
+          strongest,
+          current,
+          base,
+          after,
+          link,
+          cost,
+          `${knob.name} ${String(current)} -> ${String(strongest)} protects ${knob.protection.protects}; on ${pathText(link)} it costs ${percent <= 0 ? 'nothing the model can see' : `${percent}% (${cost.test.label}: ${formatDuration(cost.before * 1000)} -> ${formatDuration(cost.after * 1000)})`}. Yours to decide; Pipefill never proposes weaker protection.`,
+        ),
+      );
       continue;
     }
     const value = knob.id === 'copy-tool.robocopy-mt' ? proposeLanes(base, link) : knob.propose?.(contextFor(base, link));
@@ -215,12 +253,33 @@ export function recommend(input: RecommendInput): RecommendResult {
     if (!best) continue;
     all = knob.effect(all, value);
     const observed = observedValue(knob, input) !== undefined;
-    recommendations.push(recommendation(knob, value, current, base, after, link, best, `${knob.name} ${observed ? `(the server granted at most ${String(current)})` : String(current)} -> ${String(value)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${pathText(link)}.`, observed));
+    recommendations.push(
+      recommendation(
+        knob,
+        value,
+        current,
+        base,
+        after,
+        link,
+        best,
+        `${knob.name} ${observed ? `(the server granted at most ${String(current)})` : String(current)} -> ${String(value)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${pathText(link)}.`,
+        observed,
+      ),
+    );
   }
   recommendations.sort((a, b) => b.expectedSeconds.before - b.expectedSeconds.after - (a.expectedSeconds.before - a.expectedSeconds.after));
-  return { recommendations, protections, combined: TESTS.map((test) => ({ test: test.label, before: seconds(base, test, link), after: seconds(all, test, link) })) };
+  return {
+    recommendations,
+    protections,
+    combined: TESTS.map((test) => ({ test: test.label, before: seconds(base, test, link), after: seconds(all, test, link) })),
+  };
 }
 
 function contextFor(setup: Setup, link: Link) {
-  return { link, bdpBytes: bdpBytes(link), setup, requestBytes: Math.max(requestBytes(setup.client, setup.server, 'read'), requestBytes(setup.client, setup.server, 'write')) };
+  return {
+    link,
+    bdpBytes: bdpBytes(link),
+    setup,
+    requestBytes: Math.max(requestBytes(setup.client, setup.server, 'read'), requestBytes(setup.client, setup.server, 'write')),
+  };
 }

@@ -11,13 +11,21 @@ describe('a Samba option for the lab', () => {
   });
 
   it('refuses paths, commands, other settings and anything that could add a line', () => {
-    for (const text of ['log file = /etc/passwd', 'root preexec = rm -rf /', 'smb2 max credits = 16\n[evil]', 'smb2 max credits = sixteen', 'smb2 max credits 16', 'socket options = TCP_NODELAY; reboot', `smb2 max credits = ${'1'.repeat(400)}`]) {
+    for (const text of [
+      'log file = /etc/passwd',
+      'root preexec = rm -rf /',
+      'smb2 max credits = 16\n[evil]',
+      'smb2 max credits = sixteen',
+      'smb2 max credits 16',
+      'socket options = TCP_NODELAY; reboot',
+      `smb2 max credits = ${'1'.repeat(400)}`,
+    ]) {
       expect(() => parseSambaOption(text), text).toThrow(PipefillInputError);
     }
     expect(() => parseSambaOption('log file = /tmp/x')).toThrow(/"log file" is not a Samba setting the lab takes/);
   });
 
-  it('lists what it takes: the catalogue\'s Samba settings', () => {
+  it("lists what it takes: the catalogue's Samba settings", () => {
     expect(sambaOptionNames()).toEqual(expect.arrayContaining(['smb2 max credits', 'smb2 max read', 'smb2 max write', 'socket options']));
   });
 });

@@ -18,7 +18,8 @@ import { runCopyTest } from '../smb/copy-test.js';
 import { parseTestparmGlobals, testparm } from './current-values.js';
 
 const cli = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
-const canUseNamespaces = process.platform === 'linux' && process.getuid?.() === 0 && ['/usr/sbin/ip', '/usr/bin/ip', '/sbin/ip'].some((path) => existsSync(path));
+const canUseNamespaces =
+  process.platform === 'linux' && process.getuid?.() === 0 && ['/usr/sbin/ip', '/usr/bin/ip', '/sbin/ip'].some((path) => existsSync(path));
 if (!canUseNamespaces) console.warn('SKIPPED: the sysctl apply tests need Linux, root and iproute2.');
 
 function capture(): Output & { text: () => string } {
@@ -41,7 +42,13 @@ describe.skipIf(!canUseNamespaces)('apply --target linux, inside a network names
     // Readable by the unprivileged user of the last test.
     chmodSync(dir, 0o755);
     // Recommendations for a long fat path, for a Linux client with this namespace's defaults.
-    const result = recommendFromInput({ bandwidth: '1gbit', rtt: '100ms', client: 'linux-cifs', server: 'samba', current: { 'linux.tcp-wmem': Number(wmem().split(' ')[2]) } });
+    const result = recommendFromInput({
+      bandwidth: '1gbit',
+      rtt: '100ms',
+      client: 'linux-cifs',
+      server: 'samba',
+      current: { 'linux.tcp-wmem': Number(wmem().split(' ')[2]) },
+    });
     expect(result.recommendations.map((r) => r.id)).toContain('linux.tcp-wmem');
     writeFileSync(join(dir, 'rec.json'), JSON.stringify(result), { mode: 0o644 });
   });
@@ -88,14 +95,42 @@ describe.skipIf(!canUseNamespaces)('apply --target linux, inside a network names
 
   it('rolls back what it did when a step fails, and says so', () => {
     const before = wmem();
-    const run = pipefill(['apply', '--target', 'linux', '--sysctl-conf', join(dir, 'no-such-dir', 'x.conf'), '--state-dir', join(dir, 'state'), '--from', join(dir, 'rec.json'), '--yes']);
+    const run = pipefill([
+      'apply',
+      '--target',
+      'linux',
+      '--sysctl-conf',
+      join(dir, 'no-such-dir', 'x.conf'),
+      '--state-dir',
+      join(dir, 'state'),
+      '--from',
+      join(dir, 'rec.json'),
+      '--yes',
+    ]);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/rolled back/);
     expect(wmem()).toBe(before);
   });
 
   it('asks for root rather than assuming it', () => {
-    const run = inNs(['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cli, 'apply', '--target', 'linux', '--sysctl-conf', join(dir, 'x.conf'), '--state-dir', join(dir, 'nobody-state'), '--from', join(dir, 'rec.json'), '--yes']);
+    const run = inNs([
+      'setpriv',
+      '--reuid=65534',
+      '--regid=65534',
+      '--clear-groups',
+      process.execPath,
+      cli,
+      'apply',
+      '--target',
+      'linux',
+      '--sysctl-conf',
+      join(dir, 'x.conf'),
+      '--state-dir',
+      join(dir, 'nobody-state'),
+      '--from',
+      join(dir, 'rec.json'),
+      '--yes',
+    ]);
     expect(run.stderr).toMatch(/needs root[\s\S]*sudo/);
   });
 });
@@ -114,32 +149,50 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('apply --target samba, on a test 
 
   it('edits smb.conf after testparm approves, reloads smbd, and a new session sees it; rollback is byte-identical', async () => {
     const original = readFileSync(server.configFile);
-    const creditsBefore = (await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB', verify: false })).negotiated.creditsGrantedMax;
+    const creditsBefore = (
+      await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB', verify: false })
+    ).negotiated.creditsGrantedMax;
     // What the client holds at once depends on timing: smbd grants up to 16 in a reply while
     // earlier requests still hold theirs, and interim replies add more when the machine is busy
     // (up to 32 on a quiet one, 40 beside a busy suite). So the limit is judged by what the
     // setting changes, below: the same copy after the apply holds several times as many.
 
     const recommend = capture();
-    expect(await runCli(['recommend', '--bandwidth', '155mbit', '--rtt', '75ms', '--client', 'win10-smb3', '--server', 'samba', '--smb-conf', server.configFile, '--json'], recommend)).toBe(0);
+    expect(
+      await runCli(
+        ['recommend', '--bandwidth', '155mbit', '--rtt', '75ms', '--client', 'win10-smb3', '--server', 'samba', '--smb-conf', server.configFile, '--json'],
+        recommend,
+      ),
+    ).toBe(0);
     writeFileSync(join(dir, 'rec.json'), recommend.text());
     const ids = (JSON.parse(recommend.text()) as { recommendations: { id: string }[] }).recommendations.map((r) => r.id);
     expect(ids).toEqual(expect.arrayContaining(['samba.smb2-max-credits', 'samba.socket-options']));
 
     const applied = capture();
-    expect(await runCli(['apply', '--target', 'samba', '--smb-conf', server.configFile, '--from', join(dir, 'rec.json'), '--state-dir', join(dir, 'state'), '--yes'], applied), applied.text()).toBe(0);
+    expect(
+      await runCli(
+        ['apply', '--target', 'samba', '--smb-conf', server.configFile, '--from', join(dir, 'rec.json'), '--state-dir', join(dir, 'state'), '--yes'],
+        applied,
+      ),
+      applied.text(),
+    ).toBe(0);
     expect(applied.text()).toMatch(/Applied and read back/);
     const globals = parseTestparmGlobals(testparm(server.configFile));
     expect(Number(globals.get('smb2 max credits'))).toBeGreaterThan(16);
     expect(globals.get('socket options')).toBe('TCP_NODELAY');
     // smbd reloaded: a new session gets the new grant.
-    const creditsAfter = (await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB', verify: false })).negotiated.creditsGrantedMax;
+    const creditsAfter = (
+      await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB', verify: false })
+    ).negotiated.creditsGrantedMax;
     console.log(`apply --target samba: credits held at once ${creditsBefore} before, ${creditsAfter} after`);
     expect(creditsAfter).toBeGreaterThanOrEqual(64);
     expect(creditsAfter).toBeGreaterThan(creditsBefore);
 
     const rolled = capture();
-    expect(await runCli(['apply', '--rollback', '--target', 'samba', '--smb-conf', server.configFile, '--state-dir', join(dir, 'state'), '--yes'], rolled), rolled.text()).toBe(0);
+    expect(
+      await runCli(['apply', '--rollback', '--target', 'samba', '--smb-conf', server.configFile, '--state-dir', join(dir, 'state'), '--yes'], rolled),
+      rolled.text(),
+    ).toBe(0);
     expect(readFileSync(server.configFile)).toEqual(original);
     expect(parseTestparmGlobals(testparm(server.configFile)).get('smb2 max credits')).toBe('16');
   }, 60_000);
@@ -147,58 +200,134 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('apply --target samba, on a test 
   it('applies signing and encryption only when asked (--include-protection), and a new session is sealed; rollback is byte-identical', async () => {
     const original = readFileSync(server.configFile);
     const recommend = capture();
-    expect(await runCli(['recommend', '--bandwidth', '1gbit', '--rtt', '1ms', '--client', 'win11-24h2', '--server', 'samba', '--smb-conf', server.configFile, '--json'], recommend)).toBe(0);
+    expect(
+      await runCli(
+        ['recommend', '--bandwidth', '1gbit', '--rtt', '1ms', '--client', 'win11-24h2', '--server', 'samba', '--smb-conf', server.configFile, '--json'],
+        recommend,
+      ),
+    ).toBe(0);
     writeFileSync(join(dir, 'protect.json'), recommend.text());
     const result = JSON.parse(recommend.text()) as { recommendations: { id: string }[]; protections: { id: string; value: unknown; why: string }[] };
     // Listed apart, with their cost, at their strongest; never among the speed recommendations.
-    expect(result.protections.map((p) => [p.id, p.value])).toEqual(expect.arrayContaining([['samba.server-signing', 'required'], ['samba.server-smb-encrypt', 'required']]));
+    expect(result.protections.map((p) => [p.id, p.value])).toEqual(
+      expect.arrayContaining([
+        ['samba.server-signing', 'required'],
+        ['samba.server-smb-encrypt', 'required'],
+      ]),
+    );
     expect(result.protections.find((p) => p.id === 'samba.server-smb-encrypt')?.why).toMatch(/protects the data against eavesdropping/);
     expect(result.recommendations.map((r) => r.id)).not.toContain('samba.server-smb-encrypt');
 
     // Without --include-protection, apply leaves them alone.
     const state = join(dir, 'state-protect');
     const without = capture();
-    expect(await runCli(['apply', '--target', 'samba', '--smb-conf', server.configFile, '--from', join(dir, 'protect.json'), '--state-dir', state, '--dry-run'], without)).toBe(0);
+    expect(
+      await runCli(
+        ['apply', '--target', 'samba', '--smb-conf', server.configFile, '--from', join(dir, 'protect.json'), '--state-dir', state, '--dry-run'],
+        without,
+      ),
+    ).toBe(0);
     expect(without.text()).not.toMatch(/server smb encrypt/);
 
     const applied = capture();
-    expect(await runCli(['apply', '--target', 'samba', '--smb-conf', server.configFile, '--from', join(dir, 'protect.json'), '--include-protection', '--state-dir', state, '--yes'], applied), applied.text()).toBe(0);
+    expect(
+      await runCli(
+        [
+          'apply',
+          '--target',
+          'samba',
+          '--smb-conf',
+          server.configFile,
+          '--from',
+          join(dir, 'protect.json'),
+          '--include-protection',
+          '--state-dir',
+          state,
+          '--yes',
+        ],
+        applied,
+      ),
+      applied.text(),
+    ).toBe(0);
     expect(applied.text()).toMatch(/server smb encrypt: default -> required/);
     const globals = parseTestparmGlobals(testparm(server.configFile));
     expect(globals.get('server signing')).toBe('required');
     expect(globals.get('server smb encrypt')).toBe('required');
     // smbd reloaded: a new session is encrypted because the server requires it.
-    const sealed = await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:4MiB', verify: false });
+    const sealed = await runCopyTest({
+      share: server.share,
+      credentials: server.credentials,
+      profile: 'pipefill-max',
+      op: 'read',
+      workload: 'file:4MiB',
+      verify: false,
+    });
     expect(sealed.negotiated.encryption).toBe('AES-128-GCM');
     expect(sealed.negotiated.encryptionRequiredBy).toBe('server');
 
     const rolled = capture();
-    expect(await runCli(['apply', '--rollback', '--target', 'samba', '--smb-conf', server.configFile, '--state-dir', state, '--yes'], rolled), rolled.text()).toBe(0);
+    expect(
+      await runCli(['apply', '--rollback', '--target', 'samba', '--smb-conf', server.configFile, '--state-dir', state, '--yes'], rolled),
+      rolled.text(),
+    ).toBe(0);
     expect(readFileSync(server.configFile)).toEqual(original);
-    const plain = await runCopyTest({ share: server.share, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:4MiB', verify: false });
+    const plain = await runCopyTest({
+      share: server.share,
+      credentials: server.credentials,
+      profile: 'pipefill-max',
+      op: 'read',
+      workload: 'file:4MiB',
+      verify: false,
+    });
     expect(plain.negotiated.encryption ?? null).toBeNull();
   }, 60_000);
 
   it('refuses an edit testparm rejects, and leaves the file alone', async () => {
     const original = readFileSync(server.configFile);
-    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ ...recommendFromInput({ bandwidth: '155mbit', rtt: '75ms', client: 'win10-smb3', server: 'samba', current: { 'samba.smb2-max-credits': 16 } }) }));
+    writeFileSync(
+      join(dir, 'bad.json'),
+      JSON.stringify({
+        ...recommendFromInput({ bandwidth: '155mbit', rtt: '75ms', client: 'win10-smb3', server: 'samba', current: { 'samba.smb2-max-credits': 16 } }),
+      }),
+    );
     // A hand-edited recommendation with a value smbd cannot parse.
     const bad = JSON.parse(readFileSync(join(dir, 'bad.json'), 'utf8')) as { recommendations: { id: string; value: unknown }[] };
     for (const r of bad.recommendations) if (r.id === 'samba.smb2-max-credits') r.value = 'lots';
     writeFileSync(join(dir, 'bad.json'), JSON.stringify(bad));
     const out = capture();
-    expect(await runCli(['apply', '--target', 'samba', '--smb-conf', server.configFile, '--from', join(dir, 'bad.json'), '--state-dir', join(dir, 'state2'), '--yes'], out)).not.toBe(0);
+    expect(
+      await runCli(
+        ['apply', '--target', 'samba', '--smb-conf', server.configFile, '--from', join(dir, 'bad.json'), '--state-dir', join(dir, 'state2'), '--yes'],
+        out,
+      ),
+    ).not.toBe(0);
     expect(readFileSync(server.configFile)).toEqual(original);
   });
 
   it('never writes a value that carries a new section into smb.conf, even one testparm would accept', async () => {
     const original = readFileSync(server.configFile);
-    const recommended = recommendFromInput({ bandwidth: '155mbit', rtt: '75ms', client: 'win10-smb3', server: 'samba', current: { 'samba.socket-options': 'SO_RCVBUF=65536' } });
-    const hostile = { ...recommended, recommendations: recommended.recommendations.map((r) => (r.id === 'samba.socket-options' ? { ...r, value: 'TCP_NODELAY\n[evil]\n path = /\n guest ok = yes' } : r)) };
+    const recommended = recommendFromInput({
+      bandwidth: '155mbit',
+      rtt: '75ms',
+      client: 'win10-smb3',
+      server: 'samba',
+      current: { 'samba.socket-options': 'SO_RCVBUF=65536' },
+    });
+    const hostile = {
+      ...recommended,
+      recommendations: recommended.recommendations.map((r) =>
+        r.id === 'samba.socket-options' ? { ...r, value: 'TCP_NODELAY\n[evil]\n path = /\n guest ok = yes' } : r,
+      ),
+    };
     expect(hostile.recommendations.some((r) => r.id === 'samba.socket-options')).toBe(true);
     writeFileSync(join(dir, 'evil.json'), JSON.stringify(hostile));
     const out = capture();
-    expect(await runCli(['apply', '--target', 'samba', '--smb-conf', server.configFile, '--from', join(dir, 'evil.json'), '--state-dir', join(dir, 'state3'), '--yes'], out)).toBe(2);
+    expect(
+      await runCli(
+        ['apply', '--target', 'samba', '--smb-conf', server.configFile, '--from', join(dir, 'evil.json'), '--state-dir', join(dir, 'state3'), '--yes'],
+        out,
+      ),
+    ).toBe(2);
     expect(out.text()).toMatch(/socket options value|control characters/);
     expect(readFileSync(server.configFile)).toEqual(original);
     expect(testparm(server.configFile)).not.toMatch(/\[evil\]/);

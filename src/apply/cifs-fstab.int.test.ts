@@ -28,14 +28,23 @@ const TABLE = [
 
 describe('editMountOptions', () => {
   it('sets flags and values on the one line, leaving the rest of the table as it was', () => {
-    const edited = editMountOptions(TABLE, '/mnt/Projects Share', [['multichannel', true], ['max_channels', '4'], ['seal', true]]);
+    const edited = editMountOptions(TABLE, '/mnt/Projects Share', [
+      ['multichannel', true],
+      ['max_channels', '4'],
+      ['seal', true],
+    ]);
     expect(edited.after).toBe('credentials=/root/.smbcred,vers=3.1.1,uid=1000,multichannel,max_channels=4,seal');
     const before = TABLE.split('\n');
     const after = edited.text.split('\n');
     expect(after.filter((_, i) => i !== 2)).toEqual(before.filter((_, i) => i !== 2));
     expect(parseOptions(after[2]?.split(/\s+/)[3] ?? '').get('max_channels')).toBe('4');
     // Removing multichannel takes both options away.
-    expect(editMountOptions(edited.text, '/mnt/Projects Share', [['multichannel', null], ['max_channels', null]]).after).toBe('credentials=/root/.smbcred,vers=3.1.1,uid=1000,seal');
+    expect(
+      editMountOptions(edited.text, '/mnt/Projects Share', [
+        ['multichannel', null],
+        ['max_channels', null],
+      ]).after,
+    ).toBe('credentials=/root/.smbcred,vers=3.1.1,uid=1000,seal');
   });
 
   it('refuses what it cannot place safely: no such mount, two lines, a value with a separator', () => {
@@ -59,12 +68,29 @@ describe.skipIf(spawnSync('findmnt', ['--version']).status !== 0)('apply --targe
     writeFileSync(table, TABLE, { mode: 0o644 });
     // Loss holds one TCP connection back: more channels help; seal is protection, listed apart.
     const recommend = capture();
-    expect(await runCli(['recommend', '--bandwidth', '1gbit', '--rtt', '30ms', '--loss', '0.1%', '--client', 'linux-cifs', '--server', 'samba', '--json'], recommend), recommend.text()).toBe(0);
+    expect(
+      await runCli(
+        ['recommend', '--bandwidth', '1gbit', '--rtt', '30ms', '--loss', '0.1%', '--client', 'linux-cifs', '--server', 'samba', '--json'],
+        recommend,
+      ),
+      recommend.text(),
+    ).toBe(0);
     const result = JSON.parse(recommend.text()) as { recommendations: { id: string; value: unknown }[]; protections: { id: string }[] };
     expect(result.recommendations.find((r) => r.id === 'linux.cifs-multichannel')?.value).toBe(4);
     expect(result.protections.map((p) => p.id)).toContain('linux.cifs-seal');
     writeFileSync(join(dir, 'rec.json'), recommend.text());
-    const common = ['--target', 'fstab', '--fstab', table, '--mount-point', '/mnt/Projects Share', '--from', join(dir, 'rec.json'), '--state-dir', join(dir, 'state')];
+    const common = [
+      '--target',
+      'fstab',
+      '--fstab',
+      table,
+      '--mount-point',
+      '/mnt/Projects Share',
+      '--from',
+      join(dir, 'rec.json'),
+      '--state-dir',
+      join(dir, 'state'),
+    ];
 
     const dry = capture();
     expect(await runCli(['apply', ...common, '--dry-run'], dry), dry.text()).toBe(0);
@@ -82,7 +108,13 @@ describe.skipIf(spawnSync('findmnt', ['--version']).status !== 0)('apply --targe
     expect(`${verify.stdout}${verify.stderr}`).toMatch(/^0 parse errors/m);
 
     const rolled = capture();
-    expect(await runCli(['apply', '--rollback', '--target', 'fstab', '--fstab', table, '--mount-point', '/mnt/Projects Share', '--state-dir', join(dir, 'state'), '--yes'], rolled), rolled.text()).toBe(0);
+    expect(
+      await runCli(
+        ['apply', '--rollback', '--target', 'fstab', '--fstab', table, '--mount-point', '/mnt/Projects Share', '--state-dir', join(dir, 'state'), '--yes'],
+        rolled,
+      ),
+      rolled.text(),
+    ).toBe(0);
     expect(readFileSync(table, 'utf8')).toBe(TABLE);
     expect(rolled.text()).toMatch(/byte-identical/);
   });
@@ -95,7 +127,29 @@ describe.skipIf(spawnSync('findmnt', ['--version']).status !== 0)('apply --targe
     chmodSync(dir, 0o755);
     chmodSync(recommendations, 0o644);
     const cli = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
-    const run = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cli, 'apply', '--target', 'fstab', '--fstab', table, '--mount-point', '/mnt/Projects Share', '--from', recommendations, '--state-dir', join(dir, 'nobody-state'), '--yes'], { encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(
+      'setpriv',
+      [
+        '--reuid=65534',
+        '--regid=65534',
+        '--clear-groups',
+        process.execPath,
+        cli,
+        'apply',
+        '--target',
+        'fstab',
+        '--fstab',
+        table,
+        '--mount-point',
+        '/mnt/Projects Share',
+        '--from',
+        recommendations,
+        '--state-dir',
+        join(dir, 'nobody-state'),
+        '--yes',
+      ],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
     expect(run.status).not.toBe(0);
     expect(run.stderr).toMatch(/not writable[\s\S]*sudo/);
     expect(readFileSync(table, 'utf8')).toBe(TABLE);
@@ -109,7 +163,25 @@ describe.skipIf(spawnSync('findmnt', ['--version']).status !== 0)('apply --targe
     await runCli(['recommend', '--bandwidth', '1gbit', '--rtt', '30ms', '--loss', '0.1%', '--client', 'linux-cifs', '--server', 'samba', '--json'], recommend);
     writeFileSync(join(dir, 'rec2.json'), recommend.text());
     const out = capture();
-    expect(await runCli(['apply', '--target', 'fstab', '--fstab', table, '--mount-point', '/mnt/elsewhere', '--from', join(dir, 'rec2.json'), '--state-dir', join(dir, 'state2'), '--yes'], out)).not.toBe(0);
+    expect(
+      await runCli(
+        [
+          'apply',
+          '--target',
+          'fstab',
+          '--fstab',
+          table,
+          '--mount-point',
+          '/mnt/elsewhere',
+          '--from',
+          join(dir, 'rec2.json'),
+          '--state-dir',
+          join(dir, 'state2'),
+          '--yes',
+        ],
+        out,
+      ),
+    ).not.toBe(0);
     expect(out.text()).toMatch(/No cifs mount of \/mnt\/elsewhere/);
     expect(readFileSync(table, 'utf8')).toBe(TABLE);
   });

@@ -26,7 +26,16 @@ type OptionEdit = readonly [key: string, value: string | true | null];
 /** Knob id -> the option edits its value means. */
 const MOUNT_OPTIONS: Readonly<Record<string, (value: RecommendationOut['value']) => readonly OptionEdit[]>> = {
   'linux.cifs-seal': (value) => [['seal', value === true ? true : null]],
-  'linux.cifs-multichannel': (value) => (Number(value) > 1 ? [['multichannel', true], ['max_channels', String(Number(value))]] : [['multichannel', null], ['max_channels', null]]),
+  'linux.cifs-multichannel': (value) =>
+    Number(value) > 1
+      ? [
+          ['multichannel', true],
+          ['max_channels', String(Number(value))],
+        ]
+      : [
+          ['multichannel', null],
+          ['max_channels', null],
+        ],
   'linux.cifs-rsize': (value) => [['rsize', String(Number(value))]],
   'linux.cifs-wsize': (value) => [['wsize', String(Number(value))]],
   'linux.cifs-max-credits': (value) => [['max_credits', String(Number(value))]],
@@ -50,8 +59,18 @@ function findMount(lines: readonly string[], mountPoint: string): MountLine {
     const fields = line.trim().split(/\s+/);
     if (fields[1] === wanted && CIFS_TYPES.has(fields[2] ?? '')) found.push({ index, fields });
   });
-  if (found.length === 0) throw new PipefillError('bad-input', `No cifs mount of ${mountPoint} in the table.`, 'Give --mount-point as it appears in /etc/fstab (the second field of a cifs or smb3 line).');
-  if (found.length > 1) throw new PipefillError('bad-input', `${found.length} cifs lines mount ${mountPoint}; Pipefill will not guess which one.`, 'Leave one line for that mount point.');
+  if (found.length === 0)
+    throw new PipefillError(
+      'bad-input',
+      `No cifs mount of ${mountPoint} in the table.`,
+      'Give --mount-point as it appears in /etc/fstab (the second field of a cifs or smb3 line).',
+    );
+  if (found.length > 1)
+    throw new PipefillError(
+      'bad-input',
+      `${found.length} cifs lines mount ${mountPoint}; Pipefill will not guess which one.`,
+      'Leave one line for that mount point.',
+    );
   const [only] = found;
   if (!only) throw new PipefillError('bad-input', `No cifs mount of ${mountPoint}.`, 'Check the table.');
   return only;
@@ -69,14 +88,19 @@ export function parseOptions(text: string): Map<string, string | true> {
   return options;
 }
 
-const formatOptions = (options: ReadonlyMap<string, string | true>) => [...options].map(([key, value]) => (value === true ? key : `${key}=${value}`)).join(',') || 'defaults';
+const formatOptions = (options: ReadonlyMap<string, string | true>) =>
+  [...options].map(([key, value]) => (value === true ? key : `${key}=${value}`)).join(',') || 'defaults';
 
 /** Applies option edits to one mount's line; other lines, comments and spacing stay as they are (pure). */
 export function editMountOptions(text: string, mountPoint: string, edits: readonly OptionEdit[]): { text: string; before: string; after: string } {
   for (const [key, value] of edits) {
     // An option value can never carry a separator, a comment or a line: the table's grammar has no quoting.
     if (!/^[a-z_]+$/.test(key) || (typeof value === 'string' && (!/^[A-Za-z0-9_.:-]{1,64}$/.test(value) || hasControl(value)))) {
-      throw new PipefillError('bad-input', `Refusing to write mount option ${JSON.stringify(key)}=${JSON.stringify(value)}.`, 'Produce the recommendations again with `pipefill recommend --json`.');
+      throw new PipefillError(
+        'bad-input',
+        `Refusing to write mount option ${JSON.stringify(key)}=${JSON.stringify(value)}.`,
+        'Produce the recommendations again with `pipefill recommend --json`.',
+      );
     }
   }
   const lines = text.split('\n');
@@ -111,7 +135,11 @@ export function planFstab(untrusted: readonly RecommendationOut[], options: Fsta
   try {
     original = readFileSync(options.fstab, 'utf8');
   } catch (error) {
-    throw new PipefillError('bad-input', `Cannot read ${options.fstab}: ${error instanceof Error ? error.message : String(error)}.`, 'Point --fstab at the mount table.');
+    throw new PipefillError(
+      'bad-input',
+      `Cannot read ${options.fstab}: ${error instanceof Error ? error.message : String(error)}.`,
+      'Point --fstab at the mount table.',
+    );
   }
   let edited = original;
   const changes: Change[] = [];
@@ -129,7 +157,13 @@ export function planFstab(untrusted: readonly RecommendationOut[], options: Fsta
       target: 'fstab',
       where: options.fstab,
       changes,
-      steps: ['check the edited table with findmnt --verify', `back up ${options.fstab}`, `write ${options.fstab}`, 'read the options back', `remount by hand when convenient: umount ${options.mountPoint} && mount ${options.mountPoint}`],
+      steps: [
+        'check the edited table with findmnt --verify',
+        `back up ${options.fstab}`,
+        `write ${options.fstab}`,
+        'read the options back',
+        `remount by hand when convenient: umount ${options.mountPoint} && mount ${options.mountPoint}`,
+      ],
     },
   };
 }
@@ -145,7 +179,8 @@ function verifyTable(text: string): void {
     // findmnt exits non-zero for warnings about the running system (a missing mount point); only parse errors refuse.
     const output = `${run.stdout}${run.stderr}`;
     const parseErrors = Number(/(\d+) parse errors?/.exec(output)?.[1] ?? 0);
-    if (parseErrors > 0 || /failed to parse/i.test(output)) throw new PipefillError('bad-config', `findmnt cannot parse the edited table: ${output.trim().split('\n').slice(-2).join(' ')}`, 'Nothing was written.');
+    if (parseErrors > 0 || /failed to parse/i.test(output))
+      throw new PipefillError('bad-config', `findmnt cannot parse the edited table: ${output.trim().split('\n').slice(-2).join(' ')}`, 'Nothing was written.');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -157,7 +192,11 @@ function requireWritable(fstab: string): void {
     accessSync(fstab, constants.W_OK);
     accessSync(dirname(resolve(fstab)), constants.W_OK);
   } catch {
-    throw new PipefillError('needs-root', `${fstab} is not writable by this user, and Pipefill does not raise its own privileges.`, 'Run it again with sudo (the table is root\'s), or give --fstab a copy to edit.');
+    throw new PipefillError(
+      'needs-root',
+      `${fstab} is not writable by this user, and Pipefill does not raise its own privileges.`,
+      "Run it again with sudo (the table is root's), or give --fstab a copy to edit.",
+    );
   }
 }
 
@@ -173,25 +212,43 @@ export function applyFstab(recommendations: readonly RecommendationOut[], option
     notes.push(...replaceFile(options.fstab, edited));
     const now = findMount(readFileSync(options.fstab, 'utf8').split('\n'), options.mountPoint).fields[3];
     const expected = preview.changes[preview.changes.length - 1]?.to;
-    if (now !== expected) throw new PipefillError('verify-failed', `The table reads back ${now ?? '(nothing)'} for ${options.mountPoint}, not ${expected ?? '?'}.`, 'Another program may have written the file meanwhile.');
+    if (now !== expected)
+      throw new PipefillError(
+        'verify-failed',
+        `The table reads back ${now ?? '(nothing)'} for ${options.mountPoint}, not ${expected ?? '?'}.`,
+        'Another program may have written the file meanwhile.',
+      );
   } catch (error) {
     rollbackFstab(options);
     const reason = error instanceof Error ? error.message : String(error);
-    throw new PipefillError('apply-failed', `Applying failed (${reason}); ${options.fstab} has been restored.`, error instanceof PipefillError ? error.hint : 'Check the file and try again.');
+    throw new PipefillError(
+      'apply-failed',
+      `Applying failed (${reason}); ${options.fstab} has been restored.`,
+      error instanceof PipefillError ? error.hint : 'Check the file and try again.',
+    );
   }
   return {
     preview,
     applied: true,
     verified: true,
     backup,
-    notes: [...notes, `The mount takes the new options when it is next mounted (umount ${options.mountPoint} && mount ${options.mountPoint}).`, `Undo: pipefill apply --rollback --target fstab --fstab ${options.fstab} --mount-point ${options.mountPoint}`],
+    notes: [
+      ...notes,
+      `The mount takes the new options when it is next mounted (umount ${options.mountPoint} && mount ${options.mountPoint}).`,
+      `Undo: pipefill apply --rollback --target fstab --fstab ${options.fstab} --mount-point ${options.mountPoint}`,
+    ],
   };
 }
 
 export function rollbackFstab(options: FstabOptions): ApplyOutcome {
   const path = backupPath(options.stateDir, 'fstab', options.fstab);
   const backup = loadBackup(path, FstabBackupSchema);
-  if (backup.fstab !== options.fstab) throw new PipefillError('bad-backup', `The backup ${path} is for ${backup.fstab}, not ${options.fstab}; nothing was restored.`, 'Pass the same --fstab as when applying.');
+  if (backup.fstab !== options.fstab)
+    throw new PipefillError(
+      'bad-backup',
+      `The backup ${path} is for ${backup.fstab}, not ${options.fstab}; nothing was restored.`,
+      'Pass the same --fstab as when applying.',
+    );
   const notes = restoreFile(backup.fstab, backup.content);
   const verified = matchesSnapshot(backup.fstab, backup.content);
   if (verified) dropBackup(path);
@@ -199,6 +256,9 @@ export function rollbackFstab(options: FstabOptions): ApplyOutcome {
     preview: { target: 'fstab', where: backup.fstab, changes: [], steps: [`restore ${backup.fstab} byte for byte`] },
     applied: true,
     verified,
-    notes: [...notes, verified ? `Restored: ${backup.fstab} is byte-identical to before.` : `${backup.fstab} did not read back as before; the backup stays at ${path}.`],
+    notes: [
+      ...notes,
+      verified ? `Restored: ${backup.fstab} is byte-identical to before.` : `${backup.fstab} did not read back as before; the backup stays at ${path}.`,
+    ],
   };
 }

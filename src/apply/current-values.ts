@@ -24,7 +24,13 @@ export const SAMBA_PARAMETERS: Readonly<Record<string, string>> = {
   'samba.signing-algorithms': 'server smb3 signing algorithms',
 };
 
-const TEXT_PARAMETERS = new Set(['samba.socket-options', 'samba.server-signing', 'samba.server-smb-encrypt', 'samba.encryption-algorithms', 'samba.signing-algorithms']);
+const TEXT_PARAMETERS = new Set([
+  'samba.socket-options',
+  'samba.server-signing',
+  'samba.server-smb-encrypt',
+  'samba.encryption-algorithms',
+  'samba.signing-algorithms',
+]);
 
 /** The [global] section of `testparm -s -v` output, parameter -> value (pure). */
 export function parseTestparmGlobals(text: string): Map<string, string> {
@@ -62,8 +68,14 @@ export function sambaValues(globals: ReadonlyMap<string, string>): Record<string
 
 export function testparm(smbConf: string): string {
   const run = spawnSync('testparm', ['-s', '-v', '--suppress-prompt', '--', resolve(smbConf)], { encoding: 'utf8', timeout: 15_000 });
-  if (run.error) throw new PipefillError('tool-missing', `Cannot run testparm: ${run.error.message}.`, "Install Samba's tools (apt-get install samba-common-bin).");
-  if (run.status !== 0) throw new PipefillError('bad-config', `testparm rejects ${smbConf}: ${(run.stderr || run.stdout).trim().split('\n').slice(-3).join(' ')}`, 'Fix the file, or point --smb-conf at the right one.');
+  if (run.error)
+    throw new PipefillError('tool-missing', `Cannot run testparm: ${run.error.message}.`, "Install Samba's tools (apt-get install samba-common-bin).");
+  if (run.status !== 0)
+    throw new PipefillError(
+      'bad-config',
+      `testparm rejects ${smbConf}: ${(run.stderr || run.stdout).trim().split('\n').slice(-3).join(' ')}`,
+      'Fix the file, or point --smb-conf at the right one.',
+    );
   return run.stdout;
 }
 
@@ -90,7 +102,10 @@ export function readLinuxSysctlValues(procRoot = '/proc/sys'): Record<string, Kn
   if (rmem && Number.isFinite(third(rmem))) values['linux.tcp-rmem'] = third(rmem);
   if (wmem && Number.isFinite(third(wmem))) values['linux.tcp-wmem'] = third(wmem);
   if (congestion) values['linux.congestion-control'] = congestion.trim();
-  for (const [id, path] of [['linux.rmem-max', 'net/core/rmem_max'], ['linux.wmem-max', 'net/core/wmem_max']] as const) {
+  for (const [id, path] of [
+    ['linux.rmem-max', 'net/core/rmem_max'],
+    ['linux.wmem-max', 'net/core/wmem_max'],
+  ] as const) {
     const text = read(path);
     if (text && Number.isFinite(Number(text.trim()))) values[id] = Number(text.trim());
   }

@@ -6,7 +6,13 @@ import { recommendFromInput } from '../contract/recommend.js';
 import { exportTarget, manualScript, windowsRegFile, windowsScript } from './export-scripts.js';
 
 // A 2008 RTM server whose credits were cut to 16, behind a Windows 7 client's throttle.
-const windows = recommendFromInput({ bandwidth: '1gbit', rtt: '100ms', client: 'win7-smb2', server: 'win2008-rtm', current: { 'windows-server.smb2-credits-max': 16 } }).recommendations;
+const windows = recommendFromInput({
+  bandwidth: '1gbit',
+  rtt: '100ms',
+  client: 'win7-smb2',
+  server: 'win2008-rtm',
+  current: { 'windows-server.smb2-credits-max': 16 },
+}).recommendations;
 const ontap = recommendFromInput({ bandwidth: '155mbit', rtt: '75ms', client: 'xp-smb1', server: 'netapp-7mode-default' }).recommendations;
 
 describe('exported scripts', () => {
@@ -29,7 +35,9 @@ describe('exported scripts', () => {
     expect(throttle).toBeDefined();
     if (!throttle) return;
     const reg = windowsRegFile([throttle, { ...throttle, id: 'windows-client.large-mtu', value: 0 }]);
-    expect(reg).toBe('Windows Registry Editor Version 5.00\n\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters]\n"DisableBandwidthThrottling"=dword:00000001\n"DisableLargeMtu"=dword:00000000\n');
+    expect(reg).toBe(
+      'Windows Registry Editor Version 5.00\n\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\LanmanWorkstation\\Parameters]\n"DisableBandwidthThrottling"=dword:00000001\n"DisableLargeMtu"=dword:00000000\n',
+    );
   });
 
   it('gives ONTAP commands with their undo, and says a CIFS restart is needed', () => {

@@ -159,9 +159,18 @@ const FILES: Readonly<Record<'windows' | 'ontap' | 'macos', readonly string[]>> 
   macos: ['pipefill-macos.sh'],
 };
 
-export function exportTarget(target: Extract<ApplyTarget, 'windows' | 'ontap' | 'macos'>, untrusted: readonly RecommendationOut[], outDir: string, options: { dryRun?: boolean; now?: Date } = {}): ApplyOutcome {
+export function exportTarget(
+  target: Extract<ApplyTarget, 'windows' | 'ontap' | 'macos'>,
+  untrusted: readonly RecommendationOut[],
+  outDir: string,
+  options: { dryRun?: boolean; now?: Date } = {},
+): ApplyOutcome {
   const recommendations = trustedRecommendations(untrusted);
-  const platforms: Readonly<Record<typeof target, readonly string[]>> = { windows: ['windows-client', 'windows-server', 'copy-tool'], ontap: ['ontap'], macos: ['macos'] };
+  const platforms: Readonly<Record<typeof target, readonly string[]>> = {
+    windows: ['windows-client', 'windows-server', 'copy-tool'],
+    ontap: ['ontap'],
+    macos: ['macos'],
+  };
   const mine = recommendations.filter((r) => platforms[target].includes(r.platform));
   const changes: Change[] = mine.map((r) => ({ knob: r.id, name: r.knob, from: String(r.current), to: String(r.value), command: r.command }));
   const files = FILES[target].map((name) => join(outDir, name));
@@ -176,7 +185,10 @@ export function exportTarget(target: Extract<ApplyTarget, 'windows' | 'ontap' | 
   } else {
     replaceFile(files[0] ?? '', manualScript(target, mine, stamp), { newMode: target === 'macos' ? 0o755 : 0o644 });
   }
-  const how = target === 'windows' ? `Copy ${FILES.windows[0]} to the Windows machine and run it elevated; undo with -Rollback.` : `Review ${FILES[target][0]} and run its commands by hand.`;
+  const how =
+    target === 'windows'
+      ? `Copy ${FILES.windows[0]} to the Windows machine and run it elevated; undo with -Rollback.`
+      : `Review ${FILES[target][0]} and run its commands by hand.`;
   return { preview, applied: false, verified: false, written: files, notes: [how] };
 }
 
@@ -188,7 +200,15 @@ export function exportTarget(target: Extract<ApplyTarget, 'windows' | 'ontap' | 
  * does not, and a policy set by Group Policy still wins over this flag.
  */
 export function runWindowsScript(script: string, rollback = false): ApplyOutcome['notes'] {
-  const run = spawnSync('powershell.exe', ['-NoProfile', '-ExecutionPolicy', 'RemoteSigned', '-File', resolve(script), ...(rollback ? ['-Rollback'] : [])], { encoding: 'utf8', timeout: 120_000 });
-  if (run.status !== 0) throw new PipefillError('apply-failed', `The script failed: ${(run.stderr || run.stdout || run.error?.message || '').trim().split('\n').slice(-3).join(' ')}`, 'Run Pipefill from an elevated prompt (Run as administrator); the script restores what it changed when a setting fails.');
+  const run = spawnSync('powershell.exe', ['-NoProfile', '-ExecutionPolicy', 'RemoteSigned', '-File', resolve(script), ...(rollback ? ['-Rollback'] : [])], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (run.status !== 0)
+    throw new PipefillError(
+      'apply-failed',
+      `The script failed: ${(run.stderr || run.stdout || run.error?.message || '').trim().split('\n').slice(-3).join(' ')}`,
+      'Run Pipefill from an elevated prompt (Run as administrator); the script restores what it changed when a setting fails.',
+    );
   return [run.stdout.trim()];
 }

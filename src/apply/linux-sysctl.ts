@@ -73,14 +73,25 @@ export function planSysctl(untrusted: readonly RecommendationOut[], options: Sys
       target: 'linux',
       where: options.confPath,
       changes,
-      steps: [`back up the live values and ${options.confPath}`, ...Object.entries(values).map(([key, value]) => `sysctl -w ${key}="${value}"`), `write ${options.confPath}`, 'read the values back'],
+      steps: [
+        `back up the live values and ${options.confPath}`,
+        ...Object.entries(values).map(([key, value]) => `sysctl -w ${key}="${value}"`),
+        `write ${options.confPath}`,
+        'read the values back',
+      ],
     },
   };
 }
 
 function confText(values: Readonly<Record<string, string>>): string {
   // The values were checked per knob; this is the last line of defence before a root-owned file.
-  for (const [key, value] of Object.entries(values)) if (hasControl(key) || hasControl(value)) throw new PipefillError('bad-input', `Refusing to write ${JSON.stringify(key)}: its value holds a control character.`, 'Produce the recommendations again with `pipefill recommend --json`.');
+  for (const [key, value] of Object.entries(values))
+    if (hasControl(key) || hasControl(value))
+      throw new PipefillError(
+        'bad-input',
+        `Refusing to write ${JSON.stringify(key)}: its value holds a control character.`,
+        'Produce the recommendations again with `pipefill recommend --json`.',
+      );
   return `# Written by Pipefill (pipefill apply --target linux). Undo: pipefill apply --rollback --target linux\n${Object.entries(values)
     .map(([key, value]) => `${key} = ${value}`)
     .join('\n')}\n`;
@@ -102,13 +113,28 @@ export function applySysctl(recommendations: readonly RecommendationOut[], optio
     setLive(root, values);
     replaceFile(options.confPath, confText(values), { newMode: 0o644 });
     const wrong = Object.entries(values).filter(([key, value]) => readLive(root, key) !== value);
-    if (wrong.length > 0) throw new PipefillError('verify-failed', `The kernel did not take ${wrong.map(([key]) => key).join(', ')}.`, 'The values may be above a limit of this kernel.');
+    if (wrong.length > 0)
+      throw new PipefillError(
+        'verify-failed',
+        `The kernel did not take ${wrong.map(([key]) => key).join(', ')}.`,
+        'The values may be above a limit of this kernel.',
+      );
   } catch (error) {
     rollbackSysctl(options);
     const reason = error instanceof Error ? error.message : String(error);
-    throw new PipefillError('apply-failed', `Applying failed (${reason}); what was done has been rolled back.`, error instanceof PipefillError ? error.hint : 'Check the path and your privileges, then try again.');
+    throw new PipefillError(
+      'apply-failed',
+      `Applying failed (${reason}); what was done has been rolled back.`,
+      error instanceof PipefillError ? error.hint : 'Check the path and your privileges, then try again.',
+    );
   }
-  return { preview, applied: true, verified: true, backup, notes: [`Live now and from ${options.confPath} after a reboot. Undo: pipefill apply --rollback --target linux`] };
+  return {
+    preview,
+    applied: true,
+    verified: true,
+    backup,
+    notes: [`Live now and from ${options.confPath} after a reboot. Undo: pipefill apply --rollback --target linux`],
+  };
 }
 
 export function rollbackSysctl(options: SysctlOptions): ApplyOutcome {
@@ -116,15 +142,31 @@ export function rollbackSysctl(options: SysctlOptions): ApplyOutcome {
   const path = backupPath(options.stateDir, 'linux', options.confPath);
   const backup = loadBackup(path, SysctlBackupSchema);
   // The backup's name is derived from the file; one that names another file was not written for this one.
-  if (backup.confPath !== options.confPath) throw new PipefillError('bad-backup', `The backup ${path} is for ${backup.confPath}, not ${options.confPath}; nothing was restored.`, 'Pass the same --sysctl-conf as when applying.');
+  if (backup.confPath !== options.confPath)
+    throw new PipefillError(
+      'bad-backup',
+      `The backup ${path} is for ${backup.confPath}, not ${options.confPath}; nothing was restored.`,
+      'Pass the same --sysctl-conf as when applying.',
+    );
   requireRoot('Restoring sysctls', 'pipefill apply --rollback --target linux');
-  const changes = Object.entries(backup.live).map(([key, value]) => ({ knob: key, name: key, from: readLive(root, key), to: value, command: `sysctl -w ${key}="${value}"` }));
+  const changes = Object.entries(backup.live).map(([key, value]) => ({
+    knob: key,
+    name: key,
+    from: readLive(root, key),
+    to: value,
+    command: `sysctl -w ${key}="${value}"`,
+  }));
   setLive(root, backup.live);
   restoreFile(backup.confPath, backup.conf);
   const verified = Object.entries(backup.live).every(([key, value]) => readLive(root, key) === value) && matchesSnapshot(backup.confPath, backup.conf);
   if (verified) dropBackup(path);
   return {
-    preview: { target: 'linux', where: backup.confPath, changes, steps: ['restore the live values', backup.conf === null ? `remove ${backup.confPath}` : `restore ${backup.confPath}`] },
+    preview: {
+      target: 'linux',
+      where: backup.confPath,
+      changes,
+      steps: ['restore the live values', backup.conf === null ? `remove ${backup.confPath}` : `restore ${backup.confPath}`],
+    },
     applied: true,
     verified,
     notes: verified ? ['Restored: the live values and the file are as they were.'] : [`Not everything read back as before; the backup stays at ${path}.`],

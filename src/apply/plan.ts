@@ -61,21 +61,39 @@ export function saveBackup(path: string, backup: unknown): void {
     createExclusive(path, `${JSON.stringify(backup, null, 2)}\n`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    throw new PipefillError('backup-exists', `A backup of an earlier apply is still there (${path}).`, 'Roll that apply back first (pipefill apply --rollback ...), so its previous state is not lost.');
+    throw new PipefillError(
+      'backup-exists',
+      `A backup of an earlier apply is still there (${path}).`,
+      'Roll that apply back first (pipefill apply --rollback ...), so its previous state is not lost.',
+    );
   }
 }
 
 /** A backup as its schema has it; one that fails is refused, never half trusted. */
 export function loadBackup<T>(path: string, schema: z.ZodType<T>): T {
-  if (!existsSync(path)) throw new PipefillError('no-backup', `There is nothing to roll back: no backup at ${path}.`, 'Only changes Pipefill applied (with the same --target and file) can be rolled back.');
+  if (!existsSync(path))
+    throw new PipefillError(
+      'no-backup',
+      `There is nothing to roll back: no backup at ${path}.`,
+      'Only changes Pipefill applied (with the same --target and file) can be rolled back.',
+    );
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new PipefillError('bad-backup', `The backup ${path} is not JSON (${error instanceof Error ? error.message : String(error)}); nothing was restored.`, 'Restore the file by hand from your own backups; Pipefill leaves this one where it is.');
+    throw new PipefillError(
+      'bad-backup',
+      `The backup ${path} is not JSON (${error instanceof Error ? error.message : String(error)}); nothing was restored.`,
+      'Restore the file by hand from your own backups; Pipefill leaves this one where it is.',
+    );
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new PipefillError('bad-backup', `The backup ${path} is not one Pipefill wrote (${parsed.error.issues[0]?.path.join('.') || 'top level'}: ${parsed.error.issues[0]?.message}); nothing was restored.`, 'Restore the file by hand from your own backups; Pipefill leaves this one where it is.');
+  if (!parsed.success)
+    throw new PipefillError(
+      'bad-backup',
+      `The backup ${path} is not one Pipefill wrote (${parsed.error.issues[0]?.path.join('.') || 'top level'}: ${parsed.error.issues[0]?.message}); nothing was restored.`,
+      'Restore the file by hand from your own backups; Pipefill leaves this one where it is.',
+    );
   return parsed.data;
 }
 
@@ -86,12 +104,14 @@ export function dropBackup(path: string): void {
 /** A file's exact bytes (base64) with its owner and mode, for a backup; null when it does not exist. */
 export const FileSnapshotSchema = z.union([
   z.null(),
-  z.object({
-    bytes: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/),
-    mode: z.number().int().min(0).max(0o7777),
-    uid: z.number().int().min(0),
-    gid: z.number().int().min(0),
-  }).strict(),
+  z
+    .object({
+      bytes: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/),
+      mode: z.number().int().min(0).max(0o7777),
+      uid: z.number().int().min(0),
+      gid: z.number().int().min(0),
+    })
+    .strict(),
 ]);
 export type FileSnapshot = z.infer<typeof FileSnapshotSchema>;
 
@@ -103,7 +123,9 @@ export function fileSnapshot(path: string): FileSnapshot {
 /** True when the file holds exactly the snapshot's bytes, owner and mode. */
 export function matchesSnapshot(path: string, snapshot: FileSnapshot): boolean {
   const now = fileSnapshot(path);
-  return snapshot === null ? now === null : now !== null && now.bytes === snapshot.bytes && now.mode === snapshot.mode && now.uid === snapshot.uid && now.gid === snapshot.gid;
+  return snapshot === null
+    ? now === null
+    : now !== null && now.bytes === snapshot.bytes && now.mode === snapshot.mode && now.uid === snapshot.uid && now.gid === snapshot.gid;
 }
 
 export function restoreFile(path: string, snapshot: FileSnapshot): string[] {

@@ -28,7 +28,12 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  */
 export function setGlobalParameter(text: string, parameter: string, value: string): string {
   // A newline in a value would open a section of its own ([evil] path = /): never written.
-  if (hasControl(parameter) || hasControl(value)) throw new PipefillError('bad-input', `Refusing to write smb.conf parameter ${JSON.stringify(parameter)}: the value holds a line break or another control character.`, 'Produce the recommendations again with `pipefill recommend --json`.');
+  if (hasControl(parameter) || hasControl(value))
+    throw new PipefillError(
+      'bad-input',
+      `Refusing to write smb.conf parameter ${JSON.stringify(parameter)}: the value holds a line break or another control character.`,
+      'Produce the recommendations again with `pipefill recommend --json`.',
+    );
   const lines = text.split('\n');
   const words = parameter.split(/\s+/).map(escapeRegExp).join('\\s*');
   const matcher = new RegExp(`^\\s*${words}\\s*=`, 'i');
@@ -60,7 +65,11 @@ export function planSamba(untrusted: readonly RecommendationOut[], smbConf: stri
   try {
     original = readFileSync(smbConf, 'utf8');
   } catch (error) {
-    throw new PipefillError('bad-input', `Cannot read ${smbConf}: ${error instanceof Error ? error.message : String(error)}.`, 'Point --smb-conf at the server\'s smb.conf.');
+    throw new PipefillError(
+      'bad-input',
+      `Cannot read ${smbConf}: ${error instanceof Error ? error.message : String(error)}.`,
+      "Point --smb-conf at the server's smb.conf.",
+    );
   }
   const globals = parseTestparmGlobals(testparm(smbConf));
   let edited = original;
@@ -80,7 +89,13 @@ export function planSamba(untrusted: readonly RecommendationOut[], smbConf: stri
       target: 'samba',
       where: smbConf,
       changes,
-      steps: ['check the edited file with testparm', `back up ${smbConf}`, `write ${smbConf}`, `smbcontrol --configfile=${resolve(smbConf)} smbd reload-config`, 'read the values back with testparm'],
+      steps: [
+        'check the edited file with testparm',
+        `back up ${smbConf}`,
+        `write ${smbConf}`,
+        `smbcontrol --configfile=${resolve(smbConf)} smbd reload-config`,
+        'read the values back with testparm',
+      ],
     },
   };
 }
@@ -102,7 +117,8 @@ function reload(smbConf: string): string | undefined {
   if (run.status === 0) return undefined;
   const output = `${run.stdout}${run.stderr}`.trim();
   // No smbd running for this configuration: the file is what it will read at start.
-  if (/Can't find pid|No such process|not running/i.test(output) || run.error) return `smbd did not reload (${output || run.error?.message}); the new values apply when it next starts.`;
+  if (/Can't find pid|No such process|not running/i.test(output) || run.error)
+    return `smbd did not reload (${output || run.error?.message}); the new values apply when it next starts.`;
   throw new PipefillError('reload-failed', `smbcontrol could not reload smbd: ${output}`, 'Check that smbd runs with this smb.conf.');
 }
 
@@ -119,11 +135,20 @@ export function applySamba(recommendations: readonly RecommendationOut[], smbCon
     if (note) notes.push(note);
     const globals = parseTestparmGlobals(testparm(smbConf));
     const wrong = preview.changes.filter((change) => (globals.get(change.name) ?? '').toLowerCase() !== change.to.toLowerCase());
-    if (wrong.length > 0) throw new PipefillError('verify-failed', `testparm does not read back ${wrong.map((c) => c.name).join(', ')}.`, 'An include or a share section may override them.');
+    if (wrong.length > 0)
+      throw new PipefillError(
+        'verify-failed',
+        `testparm does not read back ${wrong.map((c) => c.name).join(', ')}.`,
+        'An include or a share section may override them.',
+      );
   } catch (error) {
     rollbackSamba(smbConf, stateDir);
     const reason = error instanceof Error ? error.message : String(error);
-    throw new PipefillError('apply-failed', `Applying failed (${reason}); smb.conf has been restored.`, error instanceof PipefillError ? error.hint : 'Check the file and try again.');
+    throw new PipefillError(
+      'apply-failed',
+      `Applying failed (${reason}); smb.conf has been restored.`,
+      error instanceof PipefillError ? error.hint : 'Check the file and try again.',
+    );
   }
   return { preview, applied: true, verified: true, backup, notes: [...notes, `Undo: pipefill apply --rollback --target samba --smb-conf ${smbConf}`] };
 }
@@ -131,7 +156,12 @@ export function applySamba(recommendations: readonly RecommendationOut[], smbCon
 export function rollbackSamba(smbConf: string, stateDir: string): ApplyOutcome {
   const path = backupPath(stateDir, 'samba', smbConf);
   const backup = loadBackup(path, SambaBackupSchema);
-  if (backup.smbConf !== smbConf) throw new PipefillError('bad-backup', `The backup ${path} is for ${backup.smbConf}, not ${smbConf}; nothing was restored.`, 'Pass the same --smb-conf as when applying.');
+  if (backup.smbConf !== smbConf)
+    throw new PipefillError(
+      'bad-backup',
+      `The backup ${path} is for ${backup.smbConf}, not ${smbConf}; nothing was restored.`,
+      'Pass the same --smb-conf as when applying.',
+    );
   const notes: string[] = restoreFile(backup.smbConf, backup.content);
   try {
     const note = reload(backup.smbConf);

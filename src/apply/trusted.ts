@@ -17,12 +17,25 @@ export { hasControl, knobValueProblem, oneLine } from '../advice/knob-values.js'
 function checked(r: RecommendationOut, index: number): RecommendationOut {
   const where = `Recommendation ${index + 1} (${JSON.stringify(oneLine(String(r.id)).slice(0, 80))})`;
   const k = knob(r.id);
-  if (!k) throw new PipefillInputError(`${where} names a setting Pipefill does not know.`, 'Only settings from Pipefill\'s catalogue can be applied; produce the file with `pipefill recommend --json`.');
-  if (r.platform !== k.platform) throw new PipefillInputError(`${where} claims platform ${JSON.stringify(oneLine(r.platform))}; the setting belongs to ${k.platform}.`, 'The file has been edited; produce it again with `pipefill recommend --json`.');
+  if (!k)
+    throw new PipefillInputError(
+      `${where} names a setting Pipefill does not know.`,
+      "Only settings from Pipefill's catalogue can be applied; produce the file with `pipefill recommend --json`.",
+    );
+  if (r.platform !== k.platform)
+    throw new PipefillInputError(
+      `${where} claims platform ${JSON.stringify(oneLine(r.platform))}; the setting belongs to ${k.platform}.`,
+      'The file has been edited; produce it again with `pipefill recommend --json`.',
+    );
   const valueProblem = knobValueProblem(k, r.value, true);
-  if (valueProblem) throw new PipefillInputError(`${where}: the value ${valueProblem}.`, 'Nothing was written. Produce the file again with `pipefill recommend --json`.');
+  if (valueProblem)
+    throw new PipefillInputError(`${where}: the value ${valueProblem}.`, 'Nothing was written. Produce the file again with `pipefill recommend --json`.');
   const currentProblem = knobValueProblem(k, r.current, false);
-  if (currentProblem) throw new PipefillInputError(`${where}: the current value ${currentProblem}.`, 'Nothing was written. Produce the file again with `pipefill recommend --json`.');
+  if (currentProblem)
+    throw new PipefillInputError(
+      `${where}: the current value ${currentProblem}.`,
+      'Nothing was written. Produce the file again with `pipefill recommend --json`.',
+    );
   return {
     ...r,
     knob: k.name,

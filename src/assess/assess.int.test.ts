@@ -132,7 +132,10 @@ describe('assess on loopback', () => {
       }
     };
     const run = assess({ ...input(), quick: false }, { signal: controller.signal, onProgress });
-    const error = await run.then(() => undefined, (reason: unknown) => reason);
+    const error = await run.then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
     expect(cancelledAt).toBeGreaterThan(0);
     expect(Date.now() - cancelledAt).toBeLessThan(2_000);
     expect(error, String(error)).toBeInstanceOf(SmbError);

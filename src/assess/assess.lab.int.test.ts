@@ -18,22 +18,25 @@ import { DATACENTER_ADDRESS, labDown, labEndpoints, labUp } from '../lab/wan-lab
 const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun');
 if (!canRunLab) console.warn('SKIPPED: the assessment lab tests need Linux, root and /dev/net/tun.');
 
-
-const finding = (report: Report, profile: string, op: string) => report.diagnosis.findings.find((f) => f.profile === profile && f.op === op && f.workload.startsWith('file:'));
+const finding = (report: Report, profile: string, op: string) =>
+  report.diagnosis.findings.find((f) => f.profile === profile && f.op === op && f.workload.startsWith('file:'));
 
 describe.skipIf(!canRunLab)('assessment across the WAN lab', () => {
   afterAll(async () => {
     await labDown();
   });
 
-  it('runs a readiness assessment (five generations) on 155 Mb/s / 32 ms within 120 s, probes the link within 10%, and names XP\'s pipeline and the bandwidth', async () => {
+  it("runs a readiness assessment (five generations) on 155 Mb/s / 32 ms within 120 s, probes the link within 10%, and names XP's pipeline and the bandwidth", async () => {
     const state = await labUp({ bandwidthBitsPerSecond: 155e6, rttMs: 32 });
     try {
       const { share, password } = labEndpoints(state);
       const verdicts = await holdBounds('assessment 155 Mb/s, 32 ms (readiness)', async () => {
         const { report, seconds } = assessInLab(state, share ?? '', password ?? '', READINESS_ARGS);
-        console.log(`lab assessment 155 Mb/s / 32 ms: ${seconds.toFixed(1)} s; RTT ${report.probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${report.probes.bandwidth.mbps.toFixed(1)} Mb/s (${report.probes.bandwidth.method} via ${report.probes.bandwidth.via}); file ${report.options.fileBytes} B, dirset ${report.options.dirsetScale}`);
-        for (const f of report.diagnosis.findings) console.log(`  ${f.profile} ${f.op} ${f.workload}: ${f.measuredSeconds.toFixed(2)} s, expected ${f.expectedSeconds.toFixed(2)} s, ${f.limitedBy}`);
+        console.log(
+          `lab assessment 155 Mb/s / 32 ms: ${seconds.toFixed(1)} s; RTT ${report.probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${report.probes.bandwidth.mbps.toFixed(1)} Mb/s (${report.probes.bandwidth.method} via ${report.probes.bandwidth.via}); file ${report.options.fileBytes} B, dirset ${report.options.dirsetScale}`,
+        );
+        for (const f of report.diagnosis.findings)
+          console.log(`  ${f.profile} ${f.op} ${f.workload}: ${f.measuredSeconds.toFixed(2)} s, expected ${f.expectedSeconds.toFixed(2)} s, ${f.limitedBy}`);
         expect(report.copyTests).toHaveLength(20);
         expect(report.probes.bandwidth.via).toBe('libiperf');
         // The layer named, as a cell: 1 where the finding names it, 0 where it names another.
@@ -44,8 +47,22 @@ describe.skipIf(!canRunLab)('assessment across the WAN lab', () => {
         };
         return [
           { cell: 'whole run', measured: seconds, model: 120, unit: 's (the promise)', bound: 'at most 120 s', holds: seconds <= 120 },
-          { cell: 'probed RTT', measured: report.probes.rtt.medianMs, model: 32, unit: 'ms (configured)', bound: 'within 10% of the configured', holds: withinRelative(report.probes.rtt.medianMs, 32, 0.1) },
-          { cell: 'probed bandwidth', measured: report.probes.bandwidth.mbps, model: 155, unit: 'Mb/s (line)', bound: 'within 10% of the line', holds: withinRelative(report.probes.bandwidth.mbps, 155, 0.1) },
+          {
+            cell: 'probed RTT',
+            measured: report.probes.rtt.medianMs,
+            model: 32,
+            unit: 'ms (configured)',
+            bound: 'within 10% of the configured',
+            holds: withinRelative(report.probes.rtt.medianMs, 32, 0.1),
+          },
+          {
+            cell: 'probed bandwidth',
+            measured: report.probes.bandwidth.mbps,
+            model: 155,
+            unit: 'Mb/s (line)',
+            bound: 'within 10% of the line',
+            holds: withinRelative(report.probes.bandwidth.mbps, 155, 0.1),
+          },
           names('XP read', 'xp-smb1', 'read', 'copy-pipeline'),
           names('XP write', 'xp-smb1', 'write', 'copy-pipeline'),
           // A wide-open stack (8 x 1 MiB in flight) on a link this slow for it: the link itself.
@@ -58,13 +75,18 @@ describe.skipIf(!canRunLab)('assessment across the WAN lab', () => {
     }
   }, 900_000);
 
-
   it("names the server's credits (smb2 max credits = 16) and its TCP window on writes (SO_RCVBUF=65536) at 155 Mb/s / 100 ms", async () => {
     const state = await labUp({ bandwidthBitsPerSecond: 155e6, rttMs: 100 }, { samba: false });
     const servers: SambaServer[] = [];
     try {
       const start = async (port: number, options: { maxCredits?: number; socketOptions?: string }) => {
-        const server = await SambaServer.start({ address: DATACENTER_ADDRESS, port, commandPrefix: ['ip', 'netns', 'exec', state.datacenter], bindAll: true, ...options });
+        const server = await SambaServer.start({
+          address: DATACENTER_ADDRESS,
+          port,
+          commandPrefix: ['ip', 'netns', 'exec', state.datacenter],
+          bindAll: true,
+          ...options,
+        });
         servers.push(server);
         return server;
       };
@@ -73,8 +95,12 @@ describe.skipIf(!canRunLab)('assessment across the WAN lab', () => {
       const quick = ['--profiles', 'pipefill-max', '--quick'];
       const creditRun = assessInLab(state, `//${DATACENTER_ADDRESS}:1445/share`, credits.password, quick).report;
       const windowRun = assessInLab(state, `//${DATACENTER_ADDRESS}:2445/share`, window.password, quick).report;
-      for (const [name, report] of [['credits', creditRun], ['window', windowRun]] as const) {
-        for (const f of report.diagnosis.findings) console.log(`  ${name}: ${f.profile} ${f.op} ${f.workload}: ${f.measuredMbps.toFixed(1)} Mb/s, ${f.limitedBy}: ${f.sentence}`);
+      for (const [name, report] of [
+        ['credits', creditRun],
+        ['window', windowRun],
+      ] as const) {
+        for (const f of report.diagnosis.findings)
+          console.log(`  ${name}: ${f.profile} ${f.op} ${f.workload}: ${f.measuredMbps.toFixed(1)} Mb/s, ${f.limitedBy}: ${f.sentence}`);
       }
       expect(finding(creditRun, 'pipefill-max', 'read')?.limitedBy).toBe('credits');
       expect(finding(creditRun, 'pipefill-max', 'write')?.limitedBy).toBe('credits');

@@ -70,7 +70,15 @@ export function assessedProfiles(input: Pick<AssessInput, 'client' | 'compare' |
  * granted, the server's window) and names the layer, or says the cause lies
  * outside the model.
  */
-function finding(result: CopyTestResult, server: ServerProfile, link: Link, stack: EngineStack, warmSender: boolean, onThisMachine: boolean, reference?: CopyTestResult): Finding {
+function finding(
+  result: CopyTestResult,
+  server: ServerProfile,
+  link: Link,
+  stack: EngineStack,
+  warmSender: boolean,
+  onThisMachine: boolean,
+  reference?: CopyTestResult,
+): Finding {
   const client = asDrivenByPipefill(CLIENT_PROFILES[result.profile], stack);
   const workload = parseWorkload(result.workload);
   const session = { ...sessionOf(result), warmSender };
@@ -122,10 +130,22 @@ function finding(result: CopyTestResult, server: ServerProfile, link: Link, stac
  * shows it only on a long write. That copy (the read source, always moved
  * whole) is the measurement; every other write is expected at it.
  */
-function sustainedHostCosts(link: Link & { readonly hosts: HostCosts }, copies: readonly CopyTestResult[], server: ServerProfile, stack: EngineStack): HostCosts {
+function sustainedHostCosts(
+  link: Link & { readonly hosts: HostCosts },
+  copies: readonly CopyTestResult[],
+  server: ServerProfile,
+  stack: EngineStack,
+): HostCosts {
   const source = copies.find((copy) => copy.profile === 'pipefill-max' && copy.op === 'write' && copy.workload.startsWith('file:') && !copy.projected);
   if (!source) return link.hosts;
-  const modelled = predictTransfer(asDrivenByPipefill(CLIENT_PROFILES['pipefill-max'], stack), server, 'write', parseWorkload(source.workload), link, sessionOf(source));
+  const modelled = predictTransfer(
+    asDrivenByPipefill(CLIENT_PROFILES['pipefill-max'], stack),
+    server,
+    'write',
+    parseWorkload(source.workload),
+    link,
+    sessionOf(source),
+  );
   return withSustainedWrite(link.hosts, { bytes: source.bytes, measuredSeconds: source.seconds, modelSeconds: modelled.seconds });
 }
 
@@ -145,7 +165,11 @@ const sessionOf = (result: CopyTestResult): Session => ({ protection: protection
  * is paced by the hosts and reads low, and a copy faster than "the line" is
  * then called faster than expected for no reason).
  */
-export function pathOfRun(link: Link, copies: readonly CopyTestResult[], calibration: readonly { readonly bytes: number; readonly seconds: number }[] = []): { bandwidthBitsPerSecond: number; rttMs: number; bandwidthFrom: 'probe' | 'copy' } {
+export function pathOfRun(
+  link: Link,
+  copies: readonly CopyTestResult[],
+  calibration: readonly { readonly bytes: number; readonly seconds: number }[] = [],
+): { bandwidthBitsPerSecond: number; rttMs: number; bandwidthFrom: 'probe' | 'copy' } {
   // The hosts' calibration transfers crossed the same path: what they moved, it carries.
   let best = Math.max(0, ...calibration.filter((sample) => sample.seconds > 0).map((sample) => (sample.bytes * 8) / sample.seconds));
   for (const copy of copies) {
@@ -172,7 +196,8 @@ async function inStep<T>(step: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof SmbError && error.kind !== 'cancelled') throw new SmbError(error.kind, `The assessment stopped at ${step}: ${error.message}`, error.hint, error.status, { cause: error });
+    if (error instanceof SmbError && error.kind !== 'cancelled')
+      throw new SmbError(error.kind, `The assessment stopped at ${step}: ${error.message}`, error.hint, error.status, { cause: error });
     throw error;
   }
 }
@@ -243,7 +268,14 @@ function withModelScaledProjection(result: CopyTestResult, modelSeconds: number,
     ...result,
     seconds: projection.seconds,
     throughputMbps: (result.bytes * 8) / projection.seconds / 1e6,
-    projected: { ...result.projected, rateFrom: 'model-scaled', modelSeconds, modelScale: projection.scale, lowSeconds: projection.lowSeconds, highSeconds: projection.highSeconds },
+    projected: {
+      ...result.projected,
+      rateFrom: 'model-scaled',
+      modelSeconds,
+      modelScale: projection.scale,
+      lowSeconds: projection.lowSeconds,
+      highSeconds: projection.highSeconds,
+    },
   };
 }
 
@@ -290,7 +322,10 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       }),
     );
   } catch (error) {
-    await copiesOpening.then((copies) => copies.close(), () => undefined);
+    await copiesOpening.then(
+      (copies) => copies.close(),
+      () => undefined,
+    );
     throw error;
   }
   const probeSeconds = elapsed();
@@ -314,20 +349,33 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     try {
       calibration = await inStep("the hosts' calibration", () => measureHostCosts(share, credentials, calibrationOptions));
     } catch (error) {
-      await copiesOpening.then((copies) => copies.close(), () => undefined);
+      await copiesOpening.then(
+        (copies) => copies.close(),
+        () => undefined,
+      );
       throw error;
     }
   }
   const copies = await inStep('opening a session per generation', () => copiesOpening);
   try {
-    const link: Link = { bandwidthBitsPerSecond: probes.bandwidth.mbps * 1e6, rttMs: probes.rtt.medianMs, ...(calibration ? { hosts: calibration.costs } : {}) };
+    const link: Link = {
+      bandwidthBitsPerSecond: probes.bandwidth.mbps * 1e6,
+      rttMs: probes.rtt.medianMs,
+      ...(calibration ? { hosts: calibration.costs } : {}),
+    };
     // This machine's signing and encryption rates: the model's crypto layer for Pipefill's side (and the server's, on loopback).
     const cryptoRates = measureCryptoRates(budgetSeconds !== null && budgetSeconds < SHORT_BUDGET_SECONDS ? { millisecondsEach: 20 } : {});
     const stack = { ...localEngineStack(), crypto: cryptoRates };
     const serverOnLoopback = isThisMachine(share.host);
     const serverProfile = serverOnLoopback ? serverOnThisMachine(SERVER_PROFILES[server], cryptoRates) : SERVER_PROFILES[server];
     const driven = (id: ClientProfileId) => asDrivenByPipefill(CLIENT_PROFILES[id], stack);
-    const sized = sizeAssessment(link, SERVER_PROFILES[server], profiles.map(driven), driven('pipefill-max'), quick ? TARGET_SECONDS.quick : TARGET_SECONDS.full);
+    const sized = sizeAssessment(
+      link,
+      SERVER_PROFILES[server],
+      profiles.map(driven),
+      driven('pipefill-max'),
+      quick ? TARGET_SECONDS.quick : TARGET_SECONDS.full,
+    );
     const size = { fileBytes: input.fileBytes ?? sized.fileBytes, dirsetScale: input.dirsetScale ?? sized.dirsetScale };
 
     // Every copy in report order; Pipefill's own write of a workload runs first, whole: it is the read source of the rest.
@@ -350,27 +398,47 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
           const minimumSeconds =
             parsed.kind === 'dirset' && parsed.files.length > 1
               ? 2 * predictTransfer(driven(profile), serverProfile, op, firstOnly, link, warm).seconds + (8 * link.rttMs) / 1000
-              : Math.min(expectedSeconds, ((roundTripsBeforeData(CLIENT_PROFILES[profile].metadata, op) + FILE_DATA_MINIMUM_RTTS[quick ? 'quick' : 'budget']) * link.rttMs) / 1000);
-          planned.push({ index: planned.length, profile, op, workload, expectedSeconds, minimumSeconds, fromFileCopy: quick && budgetSeconds !== null && parsed.kind === 'dirset' });
+              : Math.min(
+                  expectedSeconds,
+                  ((roundTripsBeforeData(CLIENT_PROFILES[profile].metadata, op) + FILE_DATA_MINIMUM_RTTS[quick ? 'quick' : 'budget']) * link.rttMs) / 1000,
+                );
+          planned.push({
+            index: planned.length,
+            profile,
+            op,
+            workload,
+            expectedSeconds,
+            minimumSeconds,
+            fromFileCopy: quick && budgetSeconds !== null && parsed.kind === 'dirset',
+          });
         }
       }
     }
     const sourceFirst = (copy: PlannedCopy) => (copy.profile === 'pipefill-max' && copy.op === 'write' ? 0 : 1);
     // A quick run copies each generation's file only: twenty copies of five generations need more round trips than
     // 20 s hold on a 75 ms path (XP's write alone makes 19 per file). Its directory sets are projected from them.
-    const order = planned.filter((copy) => !copy.fromFileCopy).sort((a, b) => workloads.indexOf(a.workload) - workloads.indexOf(b.workload) || sourceFirst(a) - sourceFirst(b) || a.index - b.index);
-    const sourceWrites = workloads.filter((workload) => !order.some((copy) => copy.workload === workload && copy.profile === 'pipefill-max' && copy.op === 'write'));
+    const order = planned
+      .filter((copy) => !copy.fromFileCopy)
+      .sort((a, b) => workloads.indexOf(a.workload) - workloads.indexOf(b.workload) || sourceFirst(a) - sourceFirst(b) || a.index - b.index);
+    const sourceWrites = workloads.filter(
+      (workload) => !order.some((copy) => copy.workload === workload && copy.profile === 'pipefill-max' && copy.op === 'write'),
+    );
     const entries = 2 + order.reduce((sum, copy) => sum + (copy.op === 'write' ? parseWorkload(copy.workload).files.length + 1 : 0), 0);
     // Every write's folder, made now in one round trip: each workload's read source and the other writes' targets.
     const copiedWorkloads = workloads.filter((workload) => order.some((copy) => copy.workload === workload));
     // Pipefill's own write of a workload lays its source; every other write copies into a target of its own.
-    const targetWrites = order.filter((copy) => copy.op === 'write').length - copiedWorkloads.filter((workload) => order.some((copy) => copy.workload === workload && copy.profile === 'pipefill-max' && copy.op === 'write')).length;
+    const targetWrites =
+      order.filter((copy) => copy.op === 'write').length -
+      copiedWorkloads.filter((workload) => order.some((copy) => copy.workload === workload && copy.profile === 'pipefill-max' && copy.op === 'write')).length;
     await inStep('making the scratch folders', () => copies.prepareFolders(copiedWorkloads, targetWrites));
 
     const setUpSeconds = elapsed() - probeSeconds;
     // The file writes' read-backs, side by side after the copies: their bytes at Pipefill's read rate, plus an open and a close.
     const readBackBytes = order.filter(readsBackLater).reduce((sum, copy) => sum + parseWorkload(copy.workload).totalBytes, 0);
-    const readBackExpected = readBackBytes > 0 ? predictTransfer(driven('pipefill-max'), serverProfile, 'read', parseWorkload(fileSpec(readBackBytes)), link).seconds + (2 * link.rttMs) / 1000 : 0;
+    const readBackExpected =
+      readBackBytes > 0
+        ? predictTransfer(driven('pipefill-max'), serverProfile, 'read', parseWorkload(fileSpec(readBackBytes)), link).seconds + (2 * link.rttMs) / 1000
+        : 0;
     const checkExpected = predictTransfer(driven('pipefill-max'), serverProfile, 'read', parseWorkload(workloads[0] ?? fileSpec(size.fileBytes)), link).seconds;
     const results = new Map<number, CopyTestResult>();
     const total = order.length;
@@ -385,8 +453,18 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
           link,
           readBackLater: readsBackLater({ op, workload }),
           ...(budget ? { budget } : {}),
-          onLive: (live) => onProgress?.({ step: `${step}: copy`, bytes: live.bytes, totalBytes: parseWorkload(workload).totalBytes, fraction: fraction(0.5), test, live: { tMs: live.tMs, mbps: live.mbps, opsPerSecond: live.opsPerSecond }, ...budgetEvent() }),
-          onVerify: (bytes) => onProgress?.({ step: `${step}: verify`, bytes, totalBytes: parseWorkload(workload).totalBytes, fraction: fraction(0.9), test, ...budgetEvent() }),
+          onLive: (live) =>
+            onProgress?.({
+              step: `${step}: copy`,
+              bytes: live.bytes,
+              totalBytes: parseWorkload(workload).totalBytes,
+              fraction: fraction(0.5),
+              test,
+              live: { tMs: live.tMs, mbps: live.mbps, opsPerSecond: live.opsPerSecond },
+              ...budgetEvent(),
+            }),
+          onVerify: (bytes) =>
+            onProgress?.({ step: `${step}: verify`, bytes, totalBytes: parseWorkload(workload).totalBytes, fraction: fraction(0.9), test, ...budgetEvent() }),
         }),
       );
     };
@@ -398,7 +476,8 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     for (const copy of order) {
       if (signal?.aborted) throw cancelledError();
       // A workload whose source Pipefill's own write does not lay (pipefill-max not chosen): write it first, unreported.
-      if (copy.op === 'read' && !copies.hasSource(copy.workload) && sourceWrites.includes(copy.workload)) await run(undefined, 'pipefill-max', 'write', copy.workload, undefined);
+      if (copy.op === 'read' && !copies.hasSource(copy.workload) && sourceWrites.includes(copy.workload))
+        await run(undefined, 'pipefill-max', 'write', copy.workload, undefined);
       let budget: CopyBudgetOptions | undefined;
       // On a fast path a file write moves whole: a server's storage may take its first hundred megabytes at one
       // rate and the rest at another (a page cache finding new pages, a disk falling behind), and a copy stopped once
@@ -409,15 +488,25 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
         // The copies still to run, and the signing check's read at the end, share what is left after the reserve
         // and the file writes' read-backs; a directory set's write reads back what it wrote at once (weight).
         const remaining = order.slice(order.indexOf(copy));
-        const fixed = (other: PlannedCopy) => perCopySeconds(link.rttMs, other.op === 'write' && !readsBackLater(other)) + (overrun.copies > 0 ? overrun.seconds / overrun.copies : 0);
+        const fixed = (other: PlannedCopy) =>
+          perCopySeconds(link.rttMs, other.op === 'write' && !readsBackLater(other)) + (overrun.copies > 0 ? overrun.seconds / overrun.copies : 0);
         const needs = [...remaining.map((other) => other.expectedSeconds * weight(other) + fixed(other)), checkExpected];
-        const minimums = [...remaining.map((other) => Math.max(minimumSlotSeconds(link.rttMs), other.minimumSeconds) * weight(other) + fixed(other)), minimumSlotSeconds(link.rttMs)];
+        const minimums = [
+          ...remaining.map((other) => Math.max(minimumSlotSeconds(link.rttMs), other.minimumSeconds) * weight(other) + fixed(other)),
+          minimumSlotSeconds(link.rttMs),
+        ];
         // The read-backs still to come are spent whatever the slots: held back with the reserve.
         const available = Math.max(0, budgetSeconds - spent() - reserveSeconds(link.rttMs, entries) - readBackExpected);
         const slot = budgetSlot(needs, minimums, available);
         budget = { rttMs: link.rttMs, maxSeconds: Math.max(minimumSlotSeconds(link.rttMs), (slot - fixed(copy)) / weight(copy)) };
       }
-      onProgress?.({ step: `${copy.profile} ${copy.op} ${copy.workload} (${done + 1} of ${total})`, bytes: 0, totalBytes: 0, fraction: budgetSeconds === null ? (1 + done) / (total + 1) : Math.min(1, spent() / budgetSeconds), ...budgetEvent() });
+      onProgress?.({
+        step: `${copy.profile} ${copy.op} ${copy.workload} (${done + 1} of ${total})`,
+        bytes: 0,
+        totalBytes: 0,
+        fraction: budgetSeconds === null ? (1 + done) / (total + 1) : Math.min(1, spent() / budgetSeconds),
+        ...budgetEvent(),
+      });
       const copyStarted = elapsed();
       results.set(copy.index, await run(copy, copy.profile, copy.op, copy.workload, budget));
       if (budget) {
@@ -434,7 +523,14 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       const result = results.get(copy.index);
       if (result?.projected?.stoppedBy !== 'time' || parseWorkload(copy.workload).kind !== 'file' || !(result.projected.measuredBytes > 0)) continue;
       const movedSeconds = predictTransfer(driven(copy.profile), serverProfile, copy.op, parseWorkload(fileSpec(result.projected.measuredBytes)), link).seconds;
-      results.set(copy.index, withModelScaledProjection(result, copy.expectedSeconds, modelScaledProjection(copy.expectedSeconds, { seconds: result.projected.measuredSeconds, modelSeconds: movedSeconds })));
+      results.set(
+        copy.index,
+        withModelScaledProjection(
+          result,
+          copy.expectedSeconds,
+          modelScaledProjection(copy.expectedSeconds, { seconds: result.projected.measuredSeconds, modelSeconds: movedSeconds }),
+        ),
+      );
     }
     const readBack = await inStep('reading back what the file copies wrote', () => copies.readBackWrites());
     for (const [index, result] of results) {
@@ -443,18 +539,31 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     // The path the expectations use, with the hosts as the copies found them.
     const copied = [...results.values()];
     const pathModel = pathOfRun(link, copied, calibration?.samples ?? []);
-    const calibratedLink: Link = { bandwidthBitsPerSecond: pathModel.bandwidthBitsPerSecond, rttMs: pathModel.rttMs, ...(calibration ? { hosts: calibration.costs } : {}) };
+    const calibratedLink: Link = {
+      bandwidthBitsPerSecond: pathModel.bandwidthBitsPerSecond,
+      rttMs: pathModel.rttMs,
+      ...(calibration ? { hosts: calibration.costs } : {}),
+    };
     const hostCosts = calibratedLink.hosts ? sustainedHostCosts({ ...calibratedLink, hosts: calibratedLink.hosts }, copied, serverProfile, stack) : undefined;
     const modelLink: Link = { ...calibratedLink, ...(hostCosts ? { hosts: hostCosts } : {}) };
     // The model's time for a workload on that path, with the protection the generation's copy negotiated.
-    const modelSeconds = (result: CopyTestResult, workload: string) => predictTransfer(driven(result.profile), serverProfile, result.op, parseWorkload(workload), modelLink, { ...sessionOf(result), warmSender: warmSender(workload) }).seconds;
+    const modelSeconds = (result: CopyTestResult, workload: string) =>
+      predictTransfer(driven(result.profile), serverProfile, result.op, parseWorkload(workload), modelLink, {
+        ...sessionOf(result),
+        warmSender: warmSender(workload),
+      }).seconds;
     for (const copy of planned) {
       if (!copy.fromFileCopy) continue;
       // The same generation's file copy, measured or projected, against the model's time for it on the same path.
       const file = planned.find((other) => other.profile === copy.profile && other.op === copy.op && parseWorkload(other.workload).kind === 'file');
       const fileResult = file ? results.get(file.index) : undefined;
-      if (!file || !fileResult) throw new Error(`${copy.profile} ${copy.op} ${copy.workload} is projected from the file copy of the same generation, which did not run.`);
-      const fileCopy = { seconds: fileResult.seconds, modelSeconds: modelSeconds(fileResult, file.workload), ...(fileResult.projected ? { lowSeconds: fileResult.projected.lowSeconds, highSeconds: fileResult.projected.highSeconds } : {}) };
+      if (!file || !fileResult)
+        throw new Error(`${copy.profile} ${copy.op} ${copy.workload} is projected from the file copy of the same generation, which did not run.`);
+      const fileCopy = {
+        seconds: fileResult.seconds,
+        modelSeconds: modelSeconds(fileResult, file.workload),
+        ...(fileResult.projected ? { lowSeconds: fileResult.projected.lowSeconds, highSeconds: fileResult.projected.highSeconds } : {}),
+      };
       results.set(copy.index, copies.projectWithoutCopy(copy.profile, copy.op, copy.workload, modelSeconds(fileResult, copy.workload), fileCopy));
     }
     const copiesSeconds = elapsed() - probeSeconds - setUpSeconds;
@@ -463,12 +572,17 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     // Each copy against the model; every other generation's also against Pipefill's own copy of the same data, which shows what
     // these hosts take per byte (and, for a protected copy, what this CPU path costs without that protection).
     for (const result of copyTests) {
-      const reference = copyTests.find((other) => other.profile === 'pipefill-max' && other !== result && other.op === result.op && other.workload === result.workload);
+      const reference = copyTests.find(
+        (other) => other.profile === 'pipefill-max' && other !== result && other.op === result.op && other.workload === result.workload,
+      );
       findings.push(finding(result, serverProfile, modelLink, stack, warmSender(result.workload), serverOnLoopback, reference));
     }
 
     // Signing on, signing off, the same copy: a path that misbehaves slows both; a protocol that costs slows one.
-    const checkBudget = budgetSeconds === null ? undefined : { rttMs: link.rttMs, maxSeconds: Math.max(minimumSlotSeconds(link.rttMs), budgetSeconds - spent() - reserveSeconds(link.rttMs, entries)) };
+    const checkBudget =
+      budgetSeconds === null
+        ? undefined
+        : { rttMs: link.rttMs, maxSeconds: Math.max(minimumSlotSeconds(link.rttMs), budgetSeconds - spent() - reserveSeconds(link.rttMs, entries)) };
     const check = await inStep('the signing check', () =>
       protectionCheck({
         share,
@@ -490,7 +604,17 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       environment: { pipefillVersion: pipefillVersion(), node: process.version, platform: platform(), release: release(), arch: arch() },
       crypto: { rates: cryptoRates, serverOnThisMachine: serverOnLoopback },
       ...(check ? { protectionCheck: check } : {}),
-      options: { profiles: [...profiles], client, server, serverSource, quick, fileBytes: size.fileBytes, dirsetScale: size.dirsetScale, budgetSeconds, ...(budgetSeconds === null ? {} : { settleRule: SETTLE_RULE_TEXT }) },
+      options: {
+        profiles: [...profiles],
+        client,
+        server,
+        serverSource,
+        quick,
+        fileBytes: size.fileBytes,
+        dirsetScale: size.dirsetScale,
+        budgetSeconds,
+        ...(budgetSeconds === null ? {} : { settleRule: SETTLE_RULE_TEXT }),
+      },
       probes,
       pathModel: { ...pathModel, ...(hostCosts ? { hostCosts } : {}) },
       timing: { probeSeconds, setUpSeconds, copiesSeconds, checkSeconds: elapsed() - probeSeconds - setUpSeconds - copiesSeconds, totalSeconds: elapsed() },

@@ -41,7 +41,10 @@ const kindOf = (workload: Workload) => (workload.kind === 'file' ? 'file' : 'dir
 export const readBackKey = (profile: ClientProfileId, op: Op, workload: string) => `${profile} ${op} ${parseWorkload(workload).spec}`;
 
 /** The credentials with signing required on top of whatever else they ask (the signing check's session). */
-export const withSigningRequired = (credentials: SmbCredentials): SmbCredentials => ({ ...credentials, security: { ...(credentials.security ?? {}), signing: 'required' } });
+export const withSigningRequired = (credentials: SmbCredentials): SmbCredentials => ({
+  ...credentials,
+  security: { ...(credentials.security ?? {}), signing: 'required' },
+});
 
 export class AssessmentCopies {
   private readonly sources = new Map<string, LocalSource>();
@@ -78,13 +81,28 @@ export class AssessmentCopies {
    * check nothing: six round trips, 0.45 s at 75 ms); a failure to open it is
    * kept for the check to report, not the run's.
    */
-  static async open(share: SharePath, credentials: SmbCredentials, profiles: readonly ClientProfileId[], options: { readonly signal?: AbortSignal; readonly signed?: boolean } = {}): Promise<AssessmentCopies> {
+  static async open(
+    share: SharePath,
+    credentials: SmbCredentials,
+    profiles: readonly ClientProfileId[],
+    options: { readonly signal?: AbortSignal; readonly signed?: boolean } = {},
+  ): Promise<AssessmentCopies> {
     const { signal } = options;
     const wanted = [...new Set<ClientProfileId>([...profiles, 'pipefill-max'])];
-    const signedOpening = options.signed ? SmbSession.open(share, withSigningRequired(credentials), { offer: CLIENT_PROFILES['pipefill-max'].offer, ...(signal ? { signal } : {}) }) : undefined;
-    const [signedOutcome, ...opened] = await Promise.allSettled([signedOpening ?? Promise.resolve(undefined), ...wanted.map((profile) => SmbSession.open(share, credentials, { offer: CLIENT_PROFILES[profile].offer, ...(signal ? { signal } : {}) }))]);
+    const signedOpening = options.signed
+      ? SmbSession.open(share, withSigningRequired(credentials), { offer: CLIENT_PROFILES['pipefill-max'].offer, ...(signal ? { signal } : {}) })
+      : undefined;
+    const [signedOutcome, ...opened] = await Promise.allSettled([
+      signedOpening ?? Promise.resolve(undefined),
+      ...wanted.map((profile) => SmbSession.open(share, credentials, { offer: CLIENT_PROFILES[profile].offer, ...(signal ? { signal } : {}) })),
+    ]);
     const signedSession = signedOutcome?.status === 'fulfilled' ? signedOutcome.value : undefined;
-    const signed = signedOpening === undefined ? undefined : signedSession ? { session: signedSession } : { failure: signedOutcome?.status === 'rejected' ? signedOutcome.reason : new Error('The signed session did not open.') };
+    const signed =
+      signedOpening === undefined
+        ? undefined
+        : signedSession
+          ? { session: signedSession }
+          : { failure: signedOutcome?.status === 'rejected' ? signedOutcome.reason : new Error('The signed session did not open.') };
     const failure = opened.find((outcome) => outcome.status === 'rejected');
     const sessions = new Map<ClientProfileId, SmbSession>();
     opened.forEach((outcome, index) => {
@@ -116,12 +134,17 @@ export class AssessmentCopies {
    * A folder no copy reaches is removed with the rest of the scratch folder.
    */
   async prepareFolders(workloads: readonly string[], writes: number): Promise<void> {
-    const roots = [...workloads.map((spec) => this.sourceRoot(parseWorkload(spec))), ...Array.from({ length: writes }, (_, index) => this.scratch.path(`target-${this.targets + index + 1}`))].filter((root) => !this.made.has(root));
+    const roots = [
+      ...workloads.map((spec) => this.sourceRoot(parseWorkload(spec))),
+      ...Array.from({ length: writes }, (_, index) => this.scratch.path(`target-${this.targets + index + 1}`)),
+    ].filter((root) => !this.made.has(root));
     const options = this.signal ? { signal: this.signal } : {};
-    const outcomes = await Promise.allSettled(roots.map(async (root) => {
-      await this.owner.makeDirectory(root, options);
-      this.made.add(root);
-    }));
+    const outcomes = await Promise.allSettled(
+      roots.map(async (root) => {
+        await this.owner.makeDirectory(root, options);
+        this.made.add(root);
+      }),
+    );
     const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     if (failed) throw failed.reason;
   }
@@ -145,13 +168,19 @@ export class AssessmentCopies {
    * shared source folder, all of a file and, in a budgeted run, the first
    * two files of a directory set whole (see budgetFor).
    */
-  async copy(profile: ClientProfileId, op: Op, spec: string, options: { link?: Link; budget?: CopyBudgetOptions; readBackLater?: boolean } & CopyCallbacks): Promise<CopyTestResult> {
+  async copy(
+    profile: ClientProfileId,
+    op: Op,
+    spec: string,
+    options: { link?: Link; budget?: CopyBudgetOptions; readBackLater?: boolean } & CopyCallbacks,
+  ): Promise<CopyTestResult> {
     if (this.signal?.aborted) throw cancelledError();
     const session = this.sessions.get(profile);
     if (!session) throw new Error(`No session was opened for ${profile}.`);
     const workload = parseWorkload(spec);
     const writesSource = profile === 'pipefill-max' && op === 'write' && !this.onShare.has(workload.spec);
-    if (op === 'read' && !this.onShare.has(workload.spec)) throw new Error(`The read source of ${spec} is not on the share yet: Pipefill's own write of it comes first.`);
+    if (op === 'read' && !this.onShare.has(workload.spec))
+      throw new Error(`The read source of ${spec} is not on the share yet: Pipefill's own write of it comes first.`);
     let root: string;
     if (writesSource) {
       root = this.sourceRoot(workload);
@@ -176,7 +205,9 @@ export class AssessmentCopies {
         ...(options.onLive ? { onLive: options.onLive } : {}),
         ...(options.onVerify ? { onVerify: options.onVerify } : {}),
         ...(workload.kind === 'file' ? { onDataRate: (hint: RateHint) => this.fileRates.set(`${profile} ${op}`, hint) } : {}),
-        ...(options.readBackLater ? { deferReadBack: (readBack: (on?: SmbSession) => Promise<void>) => this.readBacks.set(readBackKey(profile, op, workload.spec), readBack) } : {}),
+        ...(options.readBackLater
+          ? { deferReadBack: (readBack: (on?: SmbSession) => Promise<void>) => this.readBacks.set(readBackKey(profile, op, workload.spec), readBack) }
+          : {}),
       },
       profile,
       op,
@@ -186,7 +217,15 @@ export class AssessmentCopies {
     // A read of a file's source that moved it whole checked each byte against the pattern, as the source
     // write's own read-back would: that read-back is dropped (a megabyte less on a quick run's link).
     const sourceKey = readBackKey('pipefill-max', 'write', workload.spec);
-    if (op === 'read' && workload.kind === 'file' && result.verified && !result.projected && result.bytes === workload.totalBytes && this.readBacks.delete(sourceKey)) this.verifiedByRead.add(sourceKey);
+    if (
+      op === 'read' &&
+      workload.kind === 'file' &&
+      result.verified &&
+      !result.projected &&
+      result.bytes === workload.totalBytes &&
+      this.readBacks.delete(sourceKey)
+    )
+      this.verifiedByRead.add(sourceKey);
     return { ...result, workload: workload.spec };
   }
 
@@ -196,11 +235,22 @@ export class AssessmentCopies {
    * source (the reads need their first file whole and the second begun); a
    * directory set's data at the rate of the generation's file copy.
    */
-  private budgetFor(profile: ClientProfileId, op: Op, workload: Workload, writesSource: boolean, budget: CopyBudgetOptions | undefined): CopyBudgetOptions | undefined {
+  private budgetFor(
+    profile: ClientProfileId,
+    op: Op,
+    workload: Workload,
+    writesSource: boolean,
+    budget: CopyBudgetOptions | undefined,
+  ): CopyBudgetOptions | undefined {
     if (!budget || (writesSource && workload.kind === 'file')) return undefined;
     if (workload.kind === 'file') return budget;
     const rateHint = this.fileRates.get(`${profile} ${op}`);
-    return { ...budget, ...(rateHint ? { rateHint } : {}), ...(writesSource ? { wholeFiles: SOURCE_WHOLE_FILES } : {}), ...(op === 'read' ? { maxFiles: SOURCE_WHOLE_FILES } : {}) };
+    return {
+      ...budget,
+      ...(rateHint ? { rateHint } : {}),
+      ...(writesSource ? { wholeFiles: SOURCE_WHOLE_FILES } : {}),
+      ...(op === 'read' ? { maxFiles: SOURCE_WHOLE_FILES } : {}),
+    };
   }
 
   /**
@@ -218,7 +268,15 @@ export class AssessmentCopies {
     const { session } = signed;
     try {
       const result = await timedCopy(
-        { session, workload, seed: this.seed, verify: true, ...(this.signal ? { signal: this.signal } : {}), ...(options.link ? { link: options.link } : {}), ...(options.budget ? { budget: options.budget } : {}) },
+        {
+          session,
+          workload,
+          seed: this.seed,
+          verify: true,
+          ...(this.signal ? { signal: this.signal } : {}),
+          ...(options.link ? { link: options.link } : {}),
+          ...(options.budget ? { budget: options.budget } : {}),
+        },
         'pipefill-max',
         'read',
         this.sourceRoot(workload),

@@ -30,16 +30,35 @@ describe.skipIf(!sambaAvailable())('the model on loopback (issue 34)', () => {
     // One observation is three assessments: a share of copies is a rate, and a quick run's eight are four copies and
     // their directory sets projected from them, so one run alone reads 1 or 0.75 and nothing between.
     const assessOnce = () => {
-      const run = spawnSync(process.execPath, [cliEntry, 'assess', '--share', `//127.0.0.1:${server.port}/share`, '--user', 'pipefill', '--password-env', 'PIPEFILL_TEST_PASSWORD', '--quick', '--json', '--no-history'], {
-        encoding: 'utf8',
-        timeout: 180_000,
-        env: { ...process.env, PIPEFILL_TEST_PASSWORD: server.password },
-      });
+      const run = spawnSync(
+        process.execPath,
+        [
+          cliEntry,
+          'assess',
+          '--share',
+          `//127.0.0.1:${server.port}/share`,
+          '--user',
+          'pipefill',
+          '--password-env',
+          'PIPEFILL_TEST_PASSWORD',
+          '--quick',
+          '--json',
+          '--no-history',
+        ],
+        {
+          encoding: 'utf8',
+          timeout: 180_000,
+          env: { ...process.env, PIPEFILL_TEST_PASSWORD: server.password },
+        },
+      );
       expect(run.status, run.stderr).toBe(0);
       const report = ReportSchema.parse(JSON.parse(run.stdout));
       expect(report.options.serverSource?.kind).toBe('recognised');
       expect(report.options.server).toBe('samba');
-      for (const f of report.diagnosis.findings) console.log(`  ${f.profile} ${f.op} ${f.workload}: ${(f.measuredSeconds * 1000).toFixed(0)} ms${f.projected ? '*' : ''}, expected ${(f.expectedSeconds * 1000).toFixed(0)} ms, ${f.verdict}, ${f.limitedBy}`);
+      for (const f of report.diagnosis.findings)
+        console.log(
+          `  ${f.profile} ${f.op} ${f.workload}: ${(f.measuredSeconds * 1000).toFixed(0)} ms${f.projected ? '*' : ''}, expected ${(f.expectedSeconds * 1000).toFixed(0)} ms, ${f.verdict}, ${f.limitedBy}`,
+        );
       return report.diagnosis.findings;
     };
     const verdicts = await holdBounds('loopback quick assessment', async () => {

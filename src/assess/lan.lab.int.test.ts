@@ -24,18 +24,29 @@ describe.skipIf(!canRunLab)('the model on a LAN-like link', () => {
     await labDown();
   });
 
-  it('1 Gb/s, 0.5 ms, 1 MB queue: every generation\'s file copy each way within 15% of the model', async () => {
+  it("1 Gb/s, 0.5 ms, 1 MB queue: every generation's file copy each way within 15% of the model", async () => {
     const state = await labUp({ bandwidthBitsPerSecond: 1e9, rttMs: 0.5, queueBytes: 1e6 });
     try {
       const { share, password } = labEndpoints(state);
       const verdicts = await holdBounds('LAN 1 Gb/s, 0.5 ms', async () => {
         const { report } = assessInLab(state, share ?? '', password ?? '', ['--profiles', PROFILES.join(','), '--no-history']);
-        console.log(`LAN: RTT ${report.probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${report.probes.bandwidth.mbps.toFixed(0)} Mb/s; hosts ${JSON.stringify(report.pathModel?.hostCosts)}`);
+        console.log(
+          `LAN: RTT ${report.probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${report.probes.bandwidth.mbps.toFixed(0)} Mb/s; hosts ${JSON.stringify(report.pathModel?.hostCosts)}`,
+        );
         const cells: Observation[] = [];
         for (const f of report.diagnosis.findings) {
-          console.log(`  ${f.profile} ${f.op} ${f.workload}: ${f.measuredSeconds.toFixed(3)} s${f.projected ? '*' : ''}, expected ${f.expectedSeconds.toFixed(3)} s, ${f.limitedBy}`);
+          console.log(
+            `  ${f.profile} ${f.op} ${f.workload}: ${f.measuredSeconds.toFixed(3)} s${f.projected ? '*' : ''}, expected ${f.expectedSeconds.toFixed(3)} s, ${f.limitedBy}`,
+          );
           if (!f.workload.startsWith('file:')) continue;
-          cells.push({ cell: `${f.profile} ${f.op}`, measured: f.measuredSeconds, model: f.expectedSeconds, unit: 's (file copy)', bound: 'within 15% of the model', holds: withinRelative(f.measuredSeconds, f.expectedSeconds, 0.15) });
+          cells.push({
+            cell: `${f.profile} ${f.op}`,
+            measured: f.measuredSeconds,
+            model: f.expectedSeconds,
+            unit: 's (file copy)',
+            bound: 'within 15% of the model',
+            holds: withinRelative(f.measuredSeconds, f.expectedSeconds, 0.15),
+          });
         }
         return cells;
       });

@@ -15,7 +15,12 @@ describe('the path the expectations use', () => {
   it('rises to the fastest file copy, over what it really moved, and ignores directory sets and copies that did not run', () => {
     const moved = { stoppedBy: 'settled', measuredBytes: 11.5625e6, measuredSeconds: 1, rateFrom: 'this-copy' } as unknown as CopyTestResult['projected'];
     const notRun = { stoppedBy: 'not-run', measuredBytes: 0, measuredSeconds: 0, rateFrom: 'model-scaled' } as unknown as CopyTestResult['projected'];
-    const path = pathOfRun(link, [copy('file:8MiB', 8e6, 1), copy('file:64MiB', 64e6, 10, moved), copy('tr3869-dirset:0.05', 50e6, 1), copy('file:1MiB', 1e6, 0.001, notRun)]);
+    const path = pathOfRun(link, [
+      copy('file:8MiB', 8e6, 1),
+      copy('file:64MiB', 64e6, 10, moved),
+      copy('tr3869-dirset:0.05', 50e6, 1),
+      copy('file:1MiB', 1e6, 0.001, notRun),
+    ]);
     expect(path).toEqual({ bandwidthBitsPerSecond: 92.5e6, rttMs: 40, bandwidthFrom: 'copy' });
   });
 });

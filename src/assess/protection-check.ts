@@ -46,18 +46,34 @@ export async function protectionCheck(input: ProtectionCheckInput): Promise<Prot
   if (!plain) return undefined;
   if (plain.negotiated.signing || plain.negotiated.encryption) {
     const what = plain.negotiated.encryption ? `encrypts (${plain.negotiated.encryption})` : `signs (${plain.negotiated.signing})`;
-    return { ran: false, sentence: `Not run: every session ${what}${plain.negotiated.signingRequiredBy === 'server' || plain.negotiated.encryptionRequiredBy ? ' because the server requires it' : ''}, so there is no unsigned copy to compare with. The model's ${plain.negotiated.encryption ? 'encryption' : 'signing'} layer weighs its cost instead.` };
+    return {
+      ran: false,
+      sentence: `Not run: every session ${what}${plain.negotiated.signingRequiredBy === 'server' || plain.negotiated.encryptionRequiredBy ? ' because the server requires it' : ''}, so there is no unsigned copy to compare with. The model's ${plain.negotiated.encryption ? 'encryption' : 'signing'} layer weighs its cost instead.`,
+    };
   }
   const security = { ...(input.credentials.security ?? {}), signing: 'required' as const };
   const signed = input.readSigned
     ? await input.readSigned(plain.workload, security)
-    : await runCopyTest({ share: input.share, credentials: { ...input.credentials, security }, profile: 'pipefill-max', op: 'read', workload: plain.workload, link: input.link }, input.signal ? { signal: input.signal } : {});
+    : await runCopyTest(
+        {
+          share: input.share,
+          credentials: { ...input.credentials, security },
+          profile: 'pipefill-max',
+          op: 'read',
+          workload: plain.workload,
+          link: input.link,
+        },
+        input.signal ? { signal: input.signal } : {},
+      );
   const algorithm = signed.negotiated.signing;
   if (!algorithm) return { ran: false, sentence: 'Not run: the server did not sign the session even when asked to.' };
   const client = asDrivenByPipefill(CLIENT_PROFILES['pipefill-max'], input.stack);
   const workload = parseWorkload(plain.workload);
   const expectedPlain = predictTransfer(client, input.server, 'read', workload, input.link).seconds;
-  const expectedSigned = predictTransfer(client, input.server, 'read', workload, input.link, { protection: { kind: 'signing', algorithm }, channels: 1 }).seconds;
+  const expectedSigned = predictTransfer(client, input.server, 'read', workload, input.link, {
+    protection: { kind: 'signing', algorithm },
+    channels: 1,
+  }).seconds;
   const measuredRatio = signed.seconds / plain.seconds;
   const expectedRatio = expectedSigned / expectedPlain;
   const cost = Math.round((measuredRatio - 1) * 100);

@@ -54,9 +54,20 @@ describe('assess against smbd with server signing = mandatory', () => {
       // On loopback the CPU paces every copy; AES-CMAC costs several times AES-GMAC per byte, and the diagnosis says so.
       const cifsRead = report.diagnosis.findings.find((f) => f.profile === 'linux-cifs' && f.op === 'read' && f.workload.startsWith('file:'));
       const explained = (cifsRead?.measuredSeconds ?? NaN) / (cifsRead?.explainedSeconds ?? NaN);
-      console.log(`signed loopback: linux-cifs read ${cifsRead?.measuredMbps.toFixed(0)} Mb/s, limited by ${cifsRead?.limitedBy}, ${explained.toFixed(2)}x the time that explains it`);
+      console.log(
+        `signed loopback: linux-cifs read ${cifsRead?.measuredMbps.toFixed(0)} Mb/s, limited by ${cifsRead?.limitedBy}, ${explained.toFixed(2)}x the time that explains it`,
+      );
       const named = cifsRead?.limitedBy === 'signing' && /AES-128-CMAC/.test(cifsRead.sentence);
-      return [{ cell: 'linux-cifs read: measured / explained time', measured: explained, model: 1, unit: '(1: explained)', bound: 'names signing, AES-128-CMAC', holds: named }];
+      return [
+        {
+          cell: 'linux-cifs read: measured / explained time',
+          measured: explained,
+          model: 1,
+          unit: '(1: explained)',
+          bound: 'names signing, AES-128-CMAC',
+          holds: named,
+        },
+      ];
     });
     expect(failures(verdicts)).toEqual([]);
   }, 600_000);

@@ -29,13 +29,16 @@ export interface CapacityContext {
 }
 
 function latency(samples: readonly number[]): LatencyFigures {
-  return samples.length === 0 ? { p50Ms: null, p95Ms: null, samples: 0 } : { p50Ms: percentile(samples, 50), p95Ms: percentile(samples, 95), samples: samples.length };
+  return samples.length === 0
+    ? { p50Ms: null, p95Ms: null, samples: 0 }
+    : { p50Ms: percentile(samples, 50), p95Ms: percentile(samples, 95), samples: samples.length };
 }
 
 export function limitText(limit: CapacityLimit): string {
   if (limit.kind === 'line') return 'the link is full';
   if (limit.kind === 'bottleneck-queue') return "the bottleneck's queue (loss-based senders leave part of the line idle)";
-  if (limit.kind === 'bursts') return "the bottleneck's queue: people's replies leave as bursts, meet there and overflow it, and those who lose work on with less than a reply in flight";
+  if (limit.kind === 'bursts')
+    return "the bottleneck's queue: people's replies leave as bursts, meet there and overflow it, and those who lose work on with less than a reply in flight";
   return `each person's ${limit.layer}`;
 }
 
@@ -45,12 +48,25 @@ function expectedStep(users: number, context: CapacityContext): CapacityExpectat
   // The run's own steps, warm-up and count: how people come decides who meets whose bursts.
   const steps = context.steps ?? [];
   const schedule = steps.includes(users) ? { schedule: { steps, warmupSeconds: context.warmupSeconds, measureSeconds: context.seconds } } : {};
-  return expectedCapacity({ client: model.client, server: model.serverProfile, op: context.op, link: model.link, users, fileBytes: context.fileBytes, ...schedule });
+  return expectedCapacity({
+    client: model.client,
+    server: model.serverProfile,
+    op: context.op,
+    link: model.link,
+    users,
+    fileBytes: context.fileBytes,
+    ...schedule,
+  });
 }
 
 function measuredStep(step: MeasuredStep, idleEchoP50: number | null, context: CapacityContext): CapacityStep {
   const seconds = step.seconds > 0 ? step.seconds : Number.NaN;
-  const perUser = step.perUser.map((user) => ({ user: user.user, op: user.op, mbps: (user.bytes * 8) / seconds / 1e6, ...(user.failed === undefined ? {} : { failed: user.failed }) }));
+  const perUser = step.perUser.map((user) => ({
+    user: user.user,
+    op: user.op,
+    mbps: (user.bytes * 8) / seconds / 1e6,
+    ...(user.failed === undefined ? {} : { failed: user.failed }),
+  }));
   const copying = perUser.filter((user) => user.failed === undefined).map((user) => user.mbps);
   const echo = latency(step.latency.echoMs);
   const expected = expectedStep(step.users, context);
@@ -68,7 +84,15 @@ function measuredStep(step: MeasuredStep, idleEchoP50: number | null, context: C
     echo,
     openClose: latency(step.latency.openCloseMs),
     addedLatencyMs: echo.p50Ms !== null && idleEchoP50 !== null ? Math.max(0, echo.p50Ms - idleEchoP50) : null,
-    expected: expected ? { aggregateMbps: expected.aggregateBitsPerSecond / 1e6, runToRunMbps: expected.runToRunBitsPerSecond / 1e6, perUserMbps: expected.perUserBitsPerSecond / 1e6, addedLatencyMs: expected.addedDelayMs, limit: limit ?? '' } : null,
+    expected: expected
+      ? {
+          aggregateMbps: expected.aggregateBitsPerSecond / 1e6,
+          runToRunMbps: expected.runToRunBitsPerSecond / 1e6,
+          perUserMbps: expected.perUserBitsPerSecond / 1e6,
+          addedLatencyMs: expected.addedDelayMs,
+          limit: limit ?? '',
+        }
+      : null,
   };
 }
 
@@ -106,14 +130,18 @@ export function readiness(target: CapacityTarget, steps: readonly CapacityStep[]
 export function assembleCapacity(measured: MeasuredCapacity, context: CapacityContext): CapacityResult {
   const idleEcho = latency(measured.idle.echoMs);
   const steps = measured.steps.map((step) => measuredStep(step, idleEcho.p50Ms, context));
-  const knee = kneeAndPeak(steps.map((step) => ({ users: step.users, aggregateBitsPerSecond: step.aggregateMbps * 1e6 })), context.kneeShare);
+  const knee = kneeAndPeak(
+    steps.map((step) => ({ users: step.users, aggregateBitsPerSecond: step.aggregateMbps * 1e6 })),
+    context.kneeShare,
+  );
   const expectedPoints = steps.flatMap((step) => (step.expected ? [{ users: step.users, aggregateBitsPerSecond: step.expected.aggregateMbps * 1e6 }] : []));
   const expectedKnee = expectedPoints.length > 0 ? kneeAndPeak(expectedPoints, context.kneeShare) : undefined;
   // Each failure once, at the step in which it was first seen.
   const failures: CapacityResult['failures'] = [];
   for (const step of steps) {
     for (const user of step.perUser) {
-      if (user.failed !== undefined && !failures.some((failure) => failure.user === user.user)) failures.push({ user: user.user, step: step.users, message: user.failed });
+      if (user.failed !== undefined && !failures.some((failure) => failure.user === user.user))
+        failures.push({ user: user.user, step: step.users, message: user.failed });
     }
   }
   const { model } = context;
@@ -127,11 +155,15 @@ export function assembleCapacity(measured: MeasuredCapacity, context: CapacityCo
     warmupSeconds: context.warmupSeconds,
     startedAt: context.startedAt,
     negotiated: measured.negotiated,
-    link: model ? { mbps: model.link.bandwidthBitsPerSecond / 1e6, rttMs: model.link.rttMs, bufferBytes: Math.round(bufferBytesOf(model.link)), method: model.method } : null,
+    link: model
+      ? { mbps: model.link.bandwidthBitsPerSecond / 1e6, rttMs: model.link.rttMs, bufferBytes: Math.round(bufferBytesOf(model.link)), method: model.method }
+      : null,
     idle: { echo: idleEcho, openClose: latency(measured.idle.openCloseMs) },
     steps,
     knee: { users: knee.kneeUsers ?? null, peakUsers: knee.peakUsers, peakMbps: knee.peakBitsPerSecond / 1e6, share: context.kneeShare },
-    expectedKnee: expectedKnee ? { users: expectedKnee.kneeUsers ?? null, peakUsers: expectedKnee.peakUsers, peakMbps: expectedKnee.peakBitsPerSecond / 1e6 } : null,
+    expectedKnee: expectedKnee
+      ? { users: expectedKnee.kneeUsers ?? null, peakUsers: expectedKnee.peakUsers, peakMbps: expectedKnee.peakBitsPerSecond / 1e6 }
+      : null,
     readiness: context.target ? readiness(context.target, steps, context) : null,
     failures,
   };

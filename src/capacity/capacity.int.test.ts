@@ -22,7 +22,14 @@ describe('capacity against smbd', () => {
     await server?.stop();
   });
 
-  const base = () => ({ share: server.share, credentials: server.credentials, profile: 'win7-smb2' as const, seconds: 1, warmupSeconds: 0.3, fileBytes: 2 * 2 ** 20 });
+  const base = () => ({
+    share: server.share,
+    credentials: server.credentials,
+    profile: 'win7-smb2' as const,
+    seconds: 1,
+    warmupSeconds: 0.3,
+    fileBytes: 2 * 2 ** 20,
+  });
 
   it('steps people up, each on a connection of their own, counts each one, and leaves nothing behind', async () => {
     const phases: string[] = [];
@@ -30,7 +37,11 @@ describe('capacity against smbd', () => {
     expect(measured.steps.map((step) => step.users)).toEqual([1, 3]);
     const [one, three] = measured.steps;
     // Mixed load: even people read, odd ones write; those of the first step keep copying into the second.
-    expect(three?.perUser.map((user) => [user.user, user.op])).toEqual([[0, 'read'], [1, 'write'], [2, 'read']]);
+    expect(three?.perUser.map((user) => [user.user, user.op])).toEqual([
+      [0, 'read'],
+      [1, 'write'],
+      [2, 'read'],
+    ]);
     for (const step of measured.steps) {
       // Linux: the kernel's counters of each person's connection.
       expect(step.measuredBy).toBe(process.platform === 'linux' ? 'tcp' : 'requests');
@@ -73,43 +84,50 @@ describe('capacity against smbd', () => {
     expect(server.shareContents()).toEqual([]);
   }, 60_000);
 
-  it.skipIf(process.platform !== 'linux')("goes on when a person's connection dies, and counts the others by their own connections", async () => {
-    // The observer's connection is the one open while the run samples idle round trips; a person's is any other.
-    let observerPorts: Set<number> | undefined;
-    let cut: number | undefined;
-    let cutting: Promise<void> | undefined;
-    const measured = await measureCapacity(
-      { ...base(), op: 'read', steps: [2, 3], fileBytes: 1024 * 1024 },
-      {
-        onProgress: (event) => {
-          if (event.phase === 'idle' && !observerPorts) {
-            cutting = sampleConnectionsTo(server.share.port).then((connections) => void (observerPorts = new Set(connections?.keys())));
-          }
-          if (event.phase !== 'measure' || event.step !== 1 || cut !== undefined) return;
-          cut = -1;
-          cutting = (async () => {
-            const people = [...((await sampleConnectionsTo(server.share.port))?.keys() ?? [])].filter((port) => !observerPorts?.has(port));
-            cut = people[0];
-            // The kernel destroys the socket (ss -K): to the person's session, a connection reset by the path.
-            if (cut !== undefined) spawnSync('ss', ['-K', 'state', 'established', `( sport = :${cut} and dport = :${server.share.port} )`]);
-          })();
+  it.skipIf(process.platform !== 'linux')(
+    "goes on when a person's connection dies, and counts the others by their own connections",
+    async () => {
+      // The observer's connection is the one open while the run samples idle round trips; a person's is any other.
+      let observerPorts: Set<number> | undefined;
+      let cut: number | undefined;
+      let cutting: Promise<void> | undefined;
+      const measured = await measureCapacity(
+        { ...base(), op: 'read', steps: [2, 3], fileBytes: 1024 * 1024 },
+        {
+          onProgress: (event) => {
+            if (event.phase === 'idle' && !observerPorts) {
+              cutting = sampleConnectionsTo(server.share.port).then((connections) => void (observerPorts = new Set(connections?.keys())));
+            }
+            if (event.phase !== 'measure' || event.step !== 1 || cut !== undefined) return;
+            cut = -1;
+            cutting = (async () => {
+              const people = [...((await sampleConnectionsTo(server.share.port))?.keys() ?? [])].filter((port) => !observerPorts?.has(port));
+              cut = people[0];
+              // The kernel destroys the socket (ss -K): to the person's session, a connection reset by the path.
+              if (cut !== undefined) spawnSync('ss', ['-K', 'state', 'established', `( sport = :${cut} and dport = :${server.share.port} )`]);
+            })();
+          },
         },
-      },
-    );
-    await cutting;
-    expect(cut).toBeGreaterThan(0);
-    const last = measured.steps.at(-1);
-    const failed = last?.perUser.filter((user) => user.failed !== undefined) ?? [];
-    expect(failed).toHaveLength(1);
-    // The others, the newcomer too, copied on and were counted by their own connections' counters.
-    expect(last?.perUser.filter((user) => user.failed === undefined).every((user) => user.bytes > 0)).toBe(true);
-    expect(last?.measuredBy).toBe('tcp');
-    expect(server.shareContents()).toEqual([]);
-  }, 60_000);
+      );
+      await cutting;
+      expect(cut).toBeGreaterThan(0);
+      const last = measured.steps.at(-1);
+      const failed = last?.perUser.filter((user) => user.failed !== undefined) ?? [];
+      expect(failed).toHaveLength(1);
+      // The others, the newcomer too, copied on and were counted by their own connections' counters.
+      expect(last?.perUser.filter((user) => user.failed === undefined).every((user) => user.bytes > 0)).toBe(true);
+      expect(last?.measuredBy).toBe('tcp');
+      expect(server.shareContents()).toEqual([]);
+    },
+    60_000,
+  );
 
   it('stops on cancel, logs everyone off and removes its folder', async () => {
     const controller = new AbortController();
-    const run = measureCapacity({ ...base(), op: 'write', steps: [2, 4], seconds: 20 }, { signal: controller.signal, onProgress: (event) => event.phase === 'measure' && controller.abort() });
+    const run = measureCapacity(
+      { ...base(), op: 'write', steps: [2, 4], seconds: 20 },
+      { signal: controller.signal, onProgress: (event) => event.phase === 'measure' && controller.abort() },
+    );
     await expect(run).rejects.toSatisfy((error) => error instanceof SmbError && error.kind === 'cancelled');
     expect(server.shareContents()).toEqual([]);
   }, 60_000);

@@ -48,13 +48,17 @@ if (!canRunLab) console.warn('SKIPPED: the capacity lab test needs Linux, root a
 const TOLERANCE = 0.15;
 
 function print(label: string, result: CapacityResult, seconds: number): void {
-  console.log(`capacity lab ${label}: ${seconds.toFixed(1)} s; probe ${result.link?.mbps.toFixed(1)} Mb/s, ${result.link?.rttMs.toFixed(1)} ms, queue ${result.link?.bufferBytes} B; idle ECHO ${result.idle.echo.p50Ms?.toFixed(1)} ms`);
+  console.log(
+    `capacity lab ${label}: ${seconds.toFixed(1)} s; probe ${result.link?.mbps.toFixed(1)} Mb/s, ${result.link?.rttMs.toFixed(1)} ms, queue ${result.link?.bufferBytes} B; idle ECHO ${result.idle.echo.p50Ms?.toFixed(1)} ms`,
+  );
   for (const step of result.steps) {
     console.log(
       `  ${step.users} people: ${step.aggregateMbps.toFixed(1)} Mb/s (model ${step.expected?.aggregateMbps.toFixed(1)}), each ${step.minMbps?.toFixed(2)}-${step.maxMbps?.toFixed(2)}, fairness ${step.fairness?.toFixed(2)}, ECHO +${step.addedLatencyMs?.toFixed(1)} ms (model +${step.expected?.addedLatencyMs.toFixed(1)}), p95 ${step.echo.p95Ms?.toFixed(1)} ms, by ${step.measuredBy}`,
     );
   }
-  console.log(`  knee ${result.knee.users ?? 'none'} (model ${result.expectedKnee?.users ?? 'none'}), peak ${result.knee.peakMbps.toFixed(1)} Mb/s at ${result.knee.peakUsers}`);
+  console.log(
+    `  knee ${result.knee.users ?? 'none'} (model ${result.expectedKnee?.users ?? 'none'}), peak ${result.knee.peakMbps.toFixed(1)} Mb/s at ${result.knee.peakUsers}`,
+  );
 }
 
 /** Each step's aggregate against the model's, held to 15%. */
@@ -71,7 +75,14 @@ function aggregatesNearTheModel(result: CapacityResult): Observation[] {
 
 /** The wait the queue adds, within max(3 ms, 15%) of the model's. */
 function waitNearTheModel(cell: string, measuredMs: number, modelMs: number): Observation {
-  return { cell, measured: measuredMs, model: modelMs, unit: 'ms', bound: 'within max(3 ms, 15%) of the model', holds: Math.abs(measuredMs - modelMs) <= Math.max(3, TOLERANCE * modelMs) };
+  return {
+    cell,
+    measured: measuredMs,
+    model: modelMs,
+    unit: 'ms',
+    bound: 'within max(3 ms, 15%) of the model',
+    holds: Math.abs(measuredMs - modelMs) <= Math.max(3, TOLERANCE * modelMs),
+  };
 }
 
 describe.skipIf(!canRunLab)('branch capacity across the WAN lab', () => {
@@ -96,9 +107,23 @@ describe.skipIf(!canRunLab)('branch capacity across the WAN lab', () => {
         return [
           ...aggregatesNearTheModel(result),
           // Four people's 240 KB fit in the 620 KB pipe: nobody waits; sixteen stand in the queue.
-          { cell: '1 and 4 people, added wait', measured: Math.max(one?.addedLatencyMs ?? Infinity, four?.addedLatencyMs ?? Infinity), model: 0, unit: 'ms', bound: 'under 2 ms', holds: Math.max(one?.addedLatencyMs ?? Infinity, four?.addedLatencyMs ?? Infinity) < 2 },
+          {
+            cell: '1 and 4 people, added wait',
+            measured: Math.max(one?.addedLatencyMs ?? Infinity, four?.addedLatencyMs ?? Infinity),
+            model: 0,
+            unit: 'ms',
+            bound: 'under 2 ms',
+            holds: Math.max(one?.addedLatencyMs ?? Infinity, four?.addedLatencyMs ?? Infinity) < 2,
+          },
           waitNearTheModel('16 people, added wait', sixteen?.addedLatencyMs ?? Infinity, model),
-          { cell: 'knee (people; 0: none)', measured: result.knee.users ?? 0, model: result.expectedKnee?.users ?? 0, unit: 'people', bound: 'the same step', holds: result.expectedKnee !== null && result.knee.users === result.expectedKnee?.users },
+          {
+            cell: 'knee (people; 0: none)',
+            measured: result.knee.users ?? 0,
+            model: result.expectedKnee?.users ?? 0,
+            unit: 'people',
+            bound: 'the same step',
+            holds: result.expectedKnee !== null && result.knee.users === result.expectedKnee?.users,
+          },
         ];
       });
       expect(failures(verdicts)).toEqual([]);
@@ -126,8 +151,10 @@ describe.skipIf(!canRunLab)('branch capacity across the WAN lab', () => {
           expect(result.steps.every((step) => step.measuredBy === 'tcp' && step.perUser.every((user) => user.failed === undefined))).toBe(true);
           expect(result.expectedKnee?.users).toBe(4);
         }
-        const values = (index: number, pick: (step: CapacityStep) => number | null | undefined) => results.map((result) => pick(result.steps[index] as CapacityStep) ?? Number.NaN);
-        const mean = (index: number, pick: (step: CapacityStep) => number | null | undefined) => values(index, pick).reduce((sum, value) => sum + value, 0) / results.length;
+        const values = (index: number, pick: (step: CapacityStep) => number | null | undefined) =>
+          results.map((result) => pick(result.steps[index] as CapacityStep) ?? Number.NaN);
+        const mean = (index: number, pick: (step: CapacityStep) => number | null | undefined) =>
+          values(index, pick).reduce((sum, value) => sum + value, 0) / results.length;
         const at = (index: number, pick: (step: CapacityStep) => number | null | undefined) => median(values(index, pick));
         // Each run is one draw of who ends up in step with whom (see the top of this file), and the model's figure is
         // the mean over its seeds: the runs' mean is what compares with it. Where the model says one run strays far
@@ -136,8 +163,12 @@ describe.skipIf(!canRunLab)('branch capacity across the WAN lab', () => {
         const measured = [0, 1, 2].map((index) => mean(index, (step) => step.aggregateMbps));
         const modelled = [0, 1, 2].map((index) => mean(index, (step) => step.expected?.aggregateMbps));
         const strays = [0, 1, 2].map((index) => mean(index, (step) => step.expected?.runToRunMbps ?? 0));
-        const bounds = modelled.map((mbps, index) => Math.max(TOLERANCE * mbps, 3 * (strays[index] ?? 0) * Math.sqrt(1 / results.length + 1 / SIMULATION_SEEDS)));
-        console.log(`  mean of four: ${measured.map((mbps, index) => `${mbps.toFixed(1)} (model ${modelled[index]?.toFixed(1)} ±${strays[index]?.toFixed(1)} a run, bound ±${bounds[index]?.toFixed(1)})`).join(', ')} Mb/s`);
+        const bounds = modelled.map((mbps, index) =>
+          Math.max(TOLERANCE * mbps, 3 * (strays[index] ?? 0) * Math.sqrt(1 / results.length + 1 / SIMULATION_SEEDS)),
+        );
+        console.log(
+          `  mean of four: ${measured.map((mbps, index) => `${mbps.toFixed(1)} (model ${modelled[index]?.toFixed(1)} ±${strays[index]?.toFixed(1)} a run, bound ±${bounds[index]?.toFixed(1)})`).join(', ')} Mb/s`,
+        );
         // Sixteen people stray little from run to run: there the bound is the 15% itself.
         expect(bounds[2]).toBeCloseTo(TOLERANCE * (modelled[2] ?? Number.NaN), 6);
         // Sixteen people's 60 KB reads ask for 91 Mb/s of a 52 Mb/s line: the curve bends by four, measured and modelled.
@@ -160,7 +191,14 @@ describe.skipIf(!canRunLab)('branch capacity across the WAN lab', () => {
           })),
           { cell: 'knee (people; 0: none)', measured: knee.kneeUsers ?? 0, model: 4, unit: 'people', bound: 'the same step', holds: knee.kneeUsers === 4 },
           waitNearTheModel('16 people, median added wait', waited, waitModel),
-          { cell: '16 people, added wait within the queue', measured: waited, model: queueMs, unit: 'ms (a full queue)', bound: 'at most a full queue + 2 ms', holds: waited <= queueMs + 2 },
+          {
+            cell: '16 people, added wait within the queue',
+            measured: waited,
+            model: queueMs,
+            unit: 'ms (a full queue)',
+            bound: 'at most a full queue + 2 ms',
+            holds: waited <= queueMs + 2,
+          },
           { cell: 'ECHO p95 rise, 1 to 16 people', measured: p95Rise, model: waitModel, unit: 'ms', bound: 'more than 2 ms', holds: p95Rise > 2 },
         ];
       });

@@ -29,18 +29,38 @@ export async function runCapacity(input: CapacityParsedInput, options: CallOptio
   // itself (with the queue's effect on loss-based senders), so the probe measures the line with several
   // flows: one CUBIC flow read 39.9 Mb/s of a 52 Mb/s lab link behind a queue of a quarter of its BDP.
   const probe = await probePath(share, credentials, {
-    ...(input.iperf === undefined ? { seconds: 2 } : { iperf: parseHostPort(input.iperf, IPERF_DEFAULT_PORT), seconds: 3, estimate: 'steady' as const, streams: PROBE_STREAMS }),
+    ...(input.iperf === undefined
+      ? { seconds: 2 }
+      : { iperf: parseHostPort(input.iperf, IPERF_DEFAULT_PORT), seconds: 3, estimate: 'steady' as const, streams: PROBE_STREAMS }),
     ...(signal ? { signal } : {}),
   });
-  const link = { bandwidthBitsPerSecond: probe.bandwidth.mbps * 1e6, rttMs: probe.rtt.medianMs, ...(input.bufferBytes === undefined ? {} : { bufferBytes: input.bufferBytes }) };
+  const link = {
+    bandwidthBitsPerSecond: probe.bandwidth.mbps * 1e6,
+    rttMs: probe.rtt.medianMs,
+    ...(input.bufferBytes === undefined ? {} : { bufferBytes: input.bufferBytes }),
+  };
   const steps = input.clients.length;
   const measured = await measureCapacity(
-    { share, credentials, profile: input.profile, op: input.op, steps: input.clients, seconds: input.seconds, warmupSeconds: input.warmupSeconds, fileBytes: input.fileBytes, link },
+    {
+      share,
+      credentials,
+      profile: input.profile,
+      op: input.op,
+      steps: input.clients,
+      seconds: input.seconds,
+      warmupSeconds: input.warmupSeconds,
+      fileBytes: input.fileBytes,
+      link,
+    },
     {
       ...(signal ? { signal } : {}),
       onProgress: (event) => {
         const fraction = steps > 0 ? Math.min(1, (Math.max(0, event.step - 1) + (event.phase === 'measure' ? 0.5 : 0)) / steps) : 0;
-        progress(`${event.phase}${event.users > 0 ? ` (${event.users} ${event.users === 1 ? 'person' : 'people'})` : ''}`, fraction, event.aggregateMbps === undefined ? undefined : { mbps: event.aggregateMbps });
+        progress(
+          `${event.phase}${event.users > 0 ? ` (${event.users} ${event.users === 1 ? 'person' : 'people'})` : ''}`,
+          fraction,
+          event.aggregateMbps === undefined ? undefined : { mbps: event.aggregateMbps },
+        );
       },
     },
   );
@@ -57,6 +77,11 @@ export async function runCapacity(input: CapacityParsedInput, options: CallOptio
     kneeShare: input.kneeShare,
     steps: input.clients,
     ...(input.target ? { target: input.target } : {}),
-    model: { link, method: probe.bandwidth.method, client: asDrivenByPipefill(CLIENT_PROFILES[input.profile], localEngineStack()), serverProfile: SERVER_PROFILES[input.server] },
+    model: {
+      link,
+      method: probe.bandwidth.method,
+      client: asDrivenByPipefill(CLIENT_PROFILES[input.profile], localEngineStack()),
+      serverProfile: SERVER_PROFILES[input.server],
+    },
   });
 }

@@ -59,7 +59,10 @@ export async function sampleLatency(session: SmbSession, smallFile: string, unti
     await timed(samples.echoMs, () => session.echo(options));
     if (index % 2 === 1 && performance.now() < untilMs) {
       await timed(samples.openCloseMs, async () => {
-        const { fileId } = await session.create({ path: smallFile, access: Access.readAttributes, disposition: Disposition.open, options: CreateOption.nonDirectory }, options);
+        const { fileId } = await session.create(
+          { path: smallFile, access: Access.readAttributes, disposition: Disposition.open, options: CreateOption.nonDirectory },
+          options,
+        );
         await session.close(fileId, options);
       });
     }

@@ -66,7 +66,15 @@ export class LoadUser {
   private async prepare(signal?: AbortSignal): Promise<void> {
     if (this.spec.op !== 'read') return;
     const options = signal ? { signal } : {};
-    const { fileId } = await this.session.create({ path: this.spec.path, access: Access.readData | Access.writeData | Access.readAttributes, disposition: Disposition.overwriteIf, options: CreateOption.nonDirectory }, options);
+    const { fileId } = await this.session.create(
+      {
+        path: this.spec.path,
+        access: Access.readData | Access.writeData | Access.readAttributes,
+        disposition: Disposition.overwriteIf,
+        options: CreateOption.nonDirectory,
+      },
+      options,
+    );
     try {
       await this.session.setInfo(fileId, FileInfoClass.endOfFile, sizeInfo(this.spec.fileBytes), options);
     } finally {
@@ -88,12 +96,29 @@ export class LoadUser {
     const open =
       spec.op === 'read'
         ? { path: spec.path, access: Access.readData | Access.readAttributes, disposition: Disposition.open, options: CreateOption.nonDirectory }
-        : { path: spec.path, access: Access.readData | Access.writeData | Access.readAttributes, disposition: Disposition.openIf, options: CreateOption.nonDirectory };
+        : {
+            path: spec.path,
+            access: Access.readData | Access.writeData | Access.readAttributes,
+            disposition: Disposition.openIf,
+            options: CreateOption.nonDirectory,
+          };
     try {
       while (!stop.aborted) {
         const { fileId } = await session.create(open, { signal: stop });
         try {
-          await transferFile({ session, fileId, op: spec.op, fileBytes: spec.fileBytes, pipeline, ...(growth ? { growth } : {}), pattern, verify: false, recorder: this.recorder, label: spec.path, signal: stop });
+          await transferFile({
+            session,
+            fileId,
+            op: spec.op,
+            fileBytes: spec.fileBytes,
+            pipeline,
+            ...(growth ? { growth } : {}),
+            pattern,
+            verify: false,
+            recorder: this.recorder,
+            label: spec.path,
+            signal: stop,
+          });
         } finally {
           // A stopped pass leaves its handle to the end of the session, which closes it.
           if (!stop.aborted) await session.close(fileId, { signal: stop });

@@ -66,7 +66,11 @@ export interface MeasuredStep {
 }
 
 export interface MeasuredCapacity {
-  readonly negotiated: { readonly dialect: string; readonly signing: SmbSession['negotiated']['signing']; readonly encryption: SmbSession['negotiated']['encryption'] };
+  readonly negotiated: {
+    readonly dialect: string;
+    readonly signing: SmbSession['negotiated']['signing'];
+    readonly encryption: SmbSession['negotiated']['encryption'];
+  };
   readonly idle: LatencySamples;
   readonly steps: readonly MeasuredStep[];
 }
@@ -112,7 +116,10 @@ function stepUsers(request: CapacityRequest, from: number, to: number, root: str
 }
 
 /** Runs every step; the scratch folder and every session are gone when it returns or throws. */
-export async function measureCapacity(request: CapacityRequest, options: { readonly signal?: AbortSignal; readonly onProgress?: (progress: CapacityProgress) => void } = {}): Promise<MeasuredCapacity> {
+export async function measureCapacity(
+  request: CapacityRequest,
+  options: { readonly signal?: AbortSignal; readonly onProgress?: (progress: CapacityProgress) => void } = {},
+): Promise<MeasuredCapacity> {
   const { signal, onProgress } = options;
   const steps = request.steps;
   if (steps.length === 0 || steps.some((users, index) => !Number.isInteger(users) || users < 1 || (index > 0 && users <= (steps[index - 1] ?? 0)))) {
@@ -137,8 +144,21 @@ export async function measureCapacity(request: CapacityRequest, options: { reado
     await observer.makeDirectory(root, requestOptions);
     // The file a person's click opens: small, written once.
     const smallFile = scratchPath(root, 'latency.bin');
-    const { fileId } = await observer.create({ path: smallFile, access: Access.readData | Access.writeData | Access.readAttributes, disposition: Disposition.overwriteIf, options: CreateOption.nonDirectory }, requestOptions);
-    await observer.write(fileId, 0, new PatternSource(createHash('sha256').update(scratch.name).digest('hex').slice(0, 16), smallFile).bytes(0, 4096), requestOptions);
+    const { fileId } = await observer.create(
+      {
+        path: smallFile,
+        access: Access.readData | Access.writeData | Access.readAttributes,
+        disposition: Disposition.overwriteIf,
+        options: CreateOption.nonDirectory,
+      },
+      requestOptions,
+    );
+    await observer.write(
+      fileId,
+      0,
+      new PatternSource(createHash('sha256').update(scratch.name).digest('hex').slice(0, 16), smallFile).bytes(0, 4096),
+      requestOptions,
+    );
     await observer.close(fileId, requestOptions);
 
     report('idle', 0, 0);
@@ -150,7 +170,16 @@ export async function measureCapacity(request: CapacityRequest, options: { reado
       report('join', step, target);
       // New people log on side by side; each lays down their file before anyone's step starts.
       const joining = stepUsers(request, users.length, target, root);
-      const opened = await Promise.allSettled(joining.map((spec) => LoadUser.open(request.share, request.credentials, { ...spec, profile: request.profile, fileBytes: request.fileBytes, ...(request.link ? { link: request.link } : {}) }, stop.signal)));
+      const opened = await Promise.allSettled(
+        joining.map((spec) =>
+          LoadUser.open(
+            request.share,
+            request.credentials,
+            { ...spec, profile: request.profile, fileBytes: request.fileBytes, ...(request.link ? { link: request.link } : {}) },
+            stop.signal,
+          ),
+        ),
+      );
       for (const outcome of opened) if (outcome.status === 'fulfilled') users.push(outcome.value);
       if (signal?.aborted) throw cancelledError();
       const refused = opened.find((outcome) => outcome.status === 'rejected');
@@ -179,7 +208,12 @@ export async function measureCapacity(request: CapacityRequest, options: { reado
       }
       const after = await snapshot(users, request.share.port);
       const counted = users.map((_, index) => countedBytes(before, after, index));
-      const perUser = users.map((user, index): MeasuredUser => ({ user: user.spec.index, op: user.spec.op, bytes: counted[index]?.bytes ?? 0, ...(user.failure === undefined ? {} : { failed: user.failure }) }));
+      const perUser = users.map((user, index): MeasuredUser => ({
+        user: user.spec.index,
+        op: user.spec.op,
+        bytes: counted[index]?.bytes ?? 0,
+        ...(user.failure === undefined ? {} : { failed: user.failure }),
+      }));
       // Counted by the kernel when every person still copying was (those who stopped moved nothing more).
       const byTcp = users.every((user, index) => user.failure !== undefined || counted[index]?.byTcp === true);
       measured.push({ users: target, measuredBy: byTcp ? 'tcp' : 'requests', seconds: (after.atMs - before.atMs) / 1000, perUser, latency });
@@ -199,7 +233,9 @@ export async function measureCapacity(request: CapacityRequest, options: { reado
       await scratch.remove(quick).catch(() => undefined);
     } else if (scratch) {
       // The folder's lease went with the observer's connection: a fresh session's sweep now sees an orphan.
-      const fresh = await SmbSession.open(request.share, request.credentials, { timeoutMs: 3_000, offer: CLIENT_PROFILES[request.profile].offer }).catch(() => undefined);
+      const fresh = await SmbSession.open(request.share, request.credentials, { timeoutMs: 3_000, offer: CLIENT_PROFILES[request.profile].offer }).catch(
+        () => undefined,
+      );
       if (fresh) {
         await removeStaleScratch(fresh, quick).catch(() => undefined);
         await fresh.end();

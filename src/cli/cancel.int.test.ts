@@ -30,7 +30,23 @@ describe('pipefill copy-test under SIGTERM', () => {
     // Its own temp directory, so the test sees the local source appear and go, and no other run's.
     const child = spawn(
       process.execPath,
-      [cli, 'copy-test', '--share', `//127.0.0.1:${samba.port}/share`, '--user', samba.credentials.user, '--password-env', 'PIPEFILL_TEST_PASSWORD', '--profile', 'xp-smb1', '--op', 'write', '--workload', 'file:1GiB', '--json'],
+      [
+        cli,
+        'copy-test',
+        '--share',
+        `//127.0.0.1:${samba.port}/share`,
+        '--user',
+        samba.credentials.user,
+        '--password-env',
+        'PIPEFILL_TEST_PASSWORD',
+        '--profile',
+        'xp-smb1',
+        '--op',
+        'write',
+        '--workload',
+        'file:1GiB',
+        '--json',
+      ],
       { env: { ...process.env, TMPDIR: temp, PIPEFILL_TEST_PASSWORD: samba.credentials.password }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';

@@ -9,8 +9,15 @@ import type { Output } from './output.js';
 export const HISTORY_USAGE_LINE = '--no-history: do not keep this run in the site history (pipefill history list).';
 export const NO_HISTORY_OPTION = { 'no-history': { type: 'boolean' } } as const;
 
-export async function saveToHistory(api: PipefillApi, document: unknown, values: { readonly 'no-history'?: boolean | undefined }, output: Output): Promise<void> {
+export async function saveToHistory(
+  api: PipefillApi,
+  document: unknown,
+  values: { readonly 'no-history'?: boolean | undefined },
+  output: Output,
+): Promise<void> {
   if (values['no-history']) return;
   const saved = await api.historySave({ document });
-  output.err(saved.created ? `Saved to the site history as run ${saved.id} (${saved.where}).` : `Already in the site history as run ${saved.id} (${saved.where}).`);
+  output.err(
+    saved.created ? `Saved to the site history as run ${saved.id} (${saved.where}).` : `Already in the site history as run ${saved.id} (${saved.where}).`,
+  );
 }

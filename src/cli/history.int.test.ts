@@ -92,11 +92,42 @@ describe('two assessments, then `pipefill history list --json`', () => {
     process.env.PIPEFILL_TEST_PASSWORD = samba.credentials.password;
     try {
       for (let index = 0; index < 2; index++) {
-        const assessed = await run('assess', '--share', `//127.0.0.1:${samba.port}/share`, '--user', samba.credentials.user, '--password-env', 'PIPEFILL_TEST_PASSWORD', '--quick', '--profiles', 'pipefill-max', '--server', 'samba', '--store', store);
+        const assessed = await run(
+          'assess',
+          '--share',
+          `//127.0.0.1:${samba.port}/share`,
+          '--user',
+          samba.credentials.user,
+          '--password-env',
+          'PIPEFILL_TEST_PASSWORD',
+          '--quick',
+          '--profiles',
+          'pipefill-max',
+          '--server',
+          'samba',
+          '--store',
+          store,
+        );
         expect(assessed.code, assessed.err).toBe(0);
         expect(assessed.err).toMatch(/Saved to the site history as run \d+ \(.*assessments\.sqlite\)/);
       }
-      const noHistory = await run('assess', '--share', `//127.0.0.1:${samba.port}/share`, '--user', samba.credentials.user, '--password-env', 'PIPEFILL_TEST_PASSWORD', '--quick', '--profiles', 'pipefill-max', '--server', 'samba', '--no-history', '--store', store);
+      const noHistory = await run(
+        'assess',
+        '--share',
+        `//127.0.0.1:${samba.port}/share`,
+        '--user',
+        samba.credentials.user,
+        '--password-env',
+        'PIPEFILL_TEST_PASSWORD',
+        '--quick',
+        '--profiles',
+        'pipefill-max',
+        '--server',
+        'samba',
+        '--no-history',
+        '--store',
+        store,
+      );
       expect(noHistory.code).toBe(0);
       expect(noHistory.err).not.toMatch(/site history/);
     } finally {
@@ -142,7 +173,10 @@ function reportFiles(prefix: string): string[] {
 }
 
 async function twoAtOnce(store: string): Promise<void> {
-  const [a, b] = await Promise.all([cli(['history', 'import', ...reportFiles('a'), '--store', store]), cli(['history', 'import', ...reportFiles('b'), '--store', store])]);
+  const [a, b] = await Promise.all([
+    cli(['history', 'import', ...reportFiles('a'), '--store', store]),
+    cli(['history', 'import', ...reportFiles('b'), '--store', store]),
+  ]);
   expect([a.code, b.code], `${a.err}\n${b.err}`).toEqual([0, 0]);
   expect([a.out.trim(), b.out.trim()]).toEqual(['Imported 10 of 10 files.', 'Imported 10 of 10 files.']);
   const listed = await cli(['history', 'list', '--json', '--store', store]);
@@ -165,9 +199,13 @@ describe.skipIf(!pgAvailable)("a team's PostgreSQL store", () => {
     await server?.stop();
   }, 60_000);
 
-  it.skipIf(!built)('two processes writing at once: both land', async () => {
-    await twoAtOnce(server.createDatabase('two_at_once'));
-  }, 180_000);
+  it.skipIf(!built)(
+    'two processes writing at once: both land',
+    async () => {
+      await twoAtOnce(server.createDatabase('two_at_once'));
+    },
+    180_000,
+  );
 
   it("the app's store setting moves the history to it, refuses an address with a password, and keeps the store it had when the new one cannot be used", async () => {
     const settingsFile = join(scratch, 'team-settings.json');
@@ -180,7 +218,9 @@ describe.skipIf(!pgAvailable)("a team's PostgreSQL store", () => {
     const saved = await api.historySave({ document: report });
     expect(saved).toMatchObject({ created: true, where: team });
     await expect(api.historyStore({ address: team.replace('pipefill@', 'pipefill:hunter2@') })).rejects.toThrow(/Leave the password out of the address/);
-    await expect(api.historyStore({ address: `postgres://pipefill@127.0.0.1:${server.port}/no_such_database` })).rejects.toMatchObject({ kind: 'store-refused' });
+    await expect(api.historyStore({ address: `postgres://pipefill@127.0.0.1:${server.port}/no_such_database` })).rejects.toMatchObject({
+      kind: 'store-refused',
+    });
     // Still the team's store.
     expect((await api.historyList({})).runs.map((run) => run.id)).toEqual([saved.id]);
     expect(server.psql('team', 'SELECT count(*) FROM runs').trim()).toBe('1');

@@ -54,7 +54,13 @@ describe('pipefill predict', () => {
 
   it('says which scenario of a batch is wrong and what the valid ids are', async () => {
     const file = join(scratch, 'bad-batch.json');
-    writeFileSync(file, JSON.stringify([{ client: 'win7-smb2', server: 'netapp-tr3869', op: 'read', workload: 'file:1MB', bandwidth: 'GbE', rtt: '32ms' }, { client: 'win7-smb2', server: 'nas', op: 'read', workload: 'file:1MB', bandwidth: 'GbE', rtt: '32ms' }]));
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { client: 'win7-smb2', server: 'netapp-tr3869', op: 'read', workload: 'file:1MB', bandwidth: 'GbE', rtt: '32ms' },
+        { client: 'win7-smb2', server: 'nas', op: 'read', workload: 'file:1MB', bandwidth: 'GbE', rtt: '32ms' },
+      ]),
+    );
     const { code, out, err } = await run('predict', '--batch', file);
     expect(code).toBe(2);
     expect(out).toBe('');

@@ -40,7 +40,9 @@ const COMMANDS = {
 } as const;
 
 /** Each command's usage text, as `pipefill <command> --help` prints it (docs/cli.md is made from these). */
-export const COMMAND_USAGES: Readonly<Record<keyof typeof COMMANDS, string>> = Object.fromEntries(Object.entries(COMMANDS).map(([name, command]) => [name, command.usage])) as Record<keyof typeof COMMANDS, string>;
+export const COMMAND_USAGES: Readonly<Record<keyof typeof COMMANDS, string>> = Object.fromEntries(
+  Object.entries(COMMANDS).map(([name, command]) => [name, command.usage]),
+) as Record<keyof typeof COMMANDS, string>;
 
 export const USAGE = `Pipefill: why copies to an SMB share are slow, how fast they should be, and what to change.
 
@@ -61,7 +63,8 @@ export function takeStoreOption(argv: readonly string[]): { store: string | unde
     }
     if (arg === '--store') {
       store = argv[index + 1];
-      if (store === undefined || store.startsWith('--')) throw new PipefillInputError('--store needs a value.', 'Give --store postgres://USER@HOST/DB or a SQLite file path.');
+      if (store === undefined || store.startsWith('--'))
+        throw new PipefillInputError('--store needs a value.', 'Give --store postgres://USER@HOST/DB or a SQLite file path.');
       index++;
     } else if (arg.startsWith('--store=')) store = arg.slice('--store='.length);
     else args.push(arg);

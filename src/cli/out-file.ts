@@ -18,7 +18,10 @@ export function checkOutPath(path: string): string {
     folderOk = statSync(folder).isDirectory();
     accessSync(folder, constants.W_OK);
   } catch {
-    throw new PipefillInputError(`Cannot write ${path}: ${folderOk ? 'its folder does not take new files' : `the folder ${folder} does not exist`}.`, 'Give --out a file in a folder you can write to.');
+    throw new PipefillInputError(
+      `Cannot write ${path}: ${folderOk ? 'its folder does not take new files' : `the folder ${folder} does not exist`}.`,
+      'Give --out a file in a folder you can write to.',
+    );
   }
   let existing;
   try {
@@ -51,7 +54,7 @@ export function openOutFile(path: string): OutFile {
   return {
     write: (text) => {
       const bytes = typeof text === 'string' ? Buffer.from(text) : text;
-      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+      for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written, bytes.length - written);
     },
     commit: () => {
       try {
@@ -75,7 +78,11 @@ export function openOutFile(path: string): OutFile {
 /** A failed write as a one-line error a person can act on (a full disk, a folder gone meanwhile). */
 function writeFailed(path: string, error: unknown): PipefillError {
   if (error instanceof PipefillError) return error;
-  return new PipefillError('write-failed', `Could not write ${path}: ${error instanceof Error ? error.message : String(error)}.`, 'Free some space or choose another --out; nothing was left half-written.');
+  return new PipefillError(
+    'write-failed',
+    `Could not write ${path}: ${error instanceof Error ? error.message : String(error)}.`,
+    'Free some space or choose another --out; nothing was left half-written.',
+  );
 }
 
 /** Opens `path` as openOutFile does, any failure as a one-line `write-failed` error. */

@@ -6,7 +6,11 @@ import { PipefillInputError } from '../model/errors.js';
 export async function readPassword(envName: string | undefined, user: string): Promise<string> {
   if (envName !== undefined) {
     const value = process.env[envName];
-    if (value === undefined) throw new PipefillInputError(`The environment variable ${envName} is not set.`, `Set it to ${user}'s password first, e.g. read -rs ${envName}; export ${envName}.`);
+    if (value === undefined)
+      throw new PipefillInputError(
+        `The environment variable ${envName} is not set.`,
+        `Set it to ${user}'s password first, e.g. read -rs ${envName}; export ${envName}.`,
+      );
     return value;
   }
   if (!process.stdin.isTTY) {

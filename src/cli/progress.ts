@@ -37,7 +37,9 @@ export function interruptSignal(): { signal: AbortSignal; dispose: () => void } 
   const controller = new AbortController();
   const onSignal = (name: NodeJS.Signals) => {
     if (controller.signal.aborted) process.exit(name === 'SIGTERM' ? 143 : 130);
-    process.stderr.write(`\nCancelling${name === 'SIGTERM' ? ' (SIGTERM)' : ''}: removing the scratch folder from the share (${name === 'SIGTERM' ? 'a second SIGTERM or ' : ''}Ctrl-C again to quit at once)...\n`);
+    process.stderr.write(
+      `\nCancelling${name === 'SIGTERM' ? ' (SIGTERM)' : ''}: removing the scratch folder from the share (${name === 'SIGTERM' ? 'a second SIGTERM or ' : ''}Ctrl-C again to quit at once)...\n`,
+    );
     controller.abort();
   };
   process.on('SIGINT', onSignal);

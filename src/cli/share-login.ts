@@ -23,10 +23,16 @@ export const SECURITY_USAGE = '[--signing auto|required] [--encrypt | --no-encry
 function securityOptions(values: Record<string, unknown>): Pick<ShareLogin, 'signing' | 'encryption'> {
   const signing = optional(values, 'signing');
   if (signing !== undefined && signing !== 'auto' && signing !== 'required') {
-    throw new PipefillInputError(`--signing must be auto or required, not ${JSON.stringify(signing)}.`, 'auto signs when the server or the client profile requires it; required signs every message.');
+    throw new PipefillInputError(
+      `--signing must be auto or required, not ${JSON.stringify(signing)}.`,
+      'auto signs when the server or the client profile requires it; required signs every message.',
+    );
   }
   if (values['encrypt'] === true && values['no-encrypt'] === true) {
-    throw new PipefillInputError('--encrypt and --no-encrypt contradict each other.', 'Give one: --encrypt asks for SMB 3 encryption; --no-encrypt stops where a server or share requires it.');
+    throw new PipefillInputError(
+      '--encrypt and --no-encrypt contradict each other.',
+      'Give one: --encrypt asks for SMB 3 encryption; --no-encrypt stops where a server or share requires it.',
+    );
   }
   const encryption = values['encrypt'] === true ? 'required' : values['no-encrypt'] === true ? 'off' : undefined;
   return { ...(signing === undefined ? {} : { signing }), ...(encryption === undefined ? {} : { encryption }) };

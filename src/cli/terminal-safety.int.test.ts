@@ -23,13 +23,20 @@ const ESCAPES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
 describe.skipIf(!built)('the CLI prints documents without their control characters', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pipefill-terminal-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const report = JSON.parse(readFileSync(new URL('../report/fixtures/lab-100mbit-40ms-credits16.json', import.meta.url), 'utf8')) as { target: { share: string }; diagnosis: { headline: string } };
+  const report = JSON.parse(readFileSync(new URL('../report/fixtures/lab-100mbit-40ms-credits16.json', import.meta.url), 'utf8')) as {
+    target: { share: string };
+    diagnosis: { headline: string };
+  };
   report.target.share = HOSTILE_SHARE;
   report.diagnosis.headline = `slow\u001b]52;c;cm0gLXJmIH4=\u0007`;
   const clean = fileURLToPath(new URL('../report/fixtures/lab-100mbit-40ms-credits16.json', import.meta.url));
   const file = join(dir, 'hostile.json');
   writeFileSync(file, JSON.stringify(report));
-  const run = (args: string[]) => spawnSync(process.execPath, [...ENGINE_NODE_FLAGS, cli, ...args], { encoding: 'utf8', env: { ...process.env, PIPEFILL_STORE: join(dir, 'history.sqlite') } });
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [...ENGINE_NODE_FLAGS, cli, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, PIPEFILL_STORE: join(dir, 'history.sqlite') },
+    });
 
   it.each([
     ['report summary', ['report', 'summary', file]],
@@ -50,7 +57,11 @@ describe.skipIf(!built)('the CLI prints documents without their control characte
       } finally {
         await sql.close();
       }
-      for (const more of [['history', 'list'], ['history', 'show', '1'], ['history', 'trend', '--site', HOSTILE_SHARE]]) {
+      for (const more of [
+        ['history', 'list'],
+        ['history', 'show', '1'],
+        ['history', 'trend', '--site', HOSTILE_SHARE],
+      ]) {
         const shown = run(more);
         expect(shown.stdout + shown.stderr).not.toMatch(ESCAPES);
         expect(shown.stdout + shown.stderr).not.toBe('');

@@ -14,22 +14,32 @@ const MAX_DEPTH = 32;
 
 /** Throws a PipefillInputError naming the first field that breaks a bound. */
 export function checkDocumentBounds(json: unknown, share: unknown): void {
-  if (typeof share !== 'string' || share.length > 1024) throw new PipefillInputError('The document names no share, or one too long to be a share path.', 'Give a report or capacity run saved by Pipefill.');
+  if (typeof share !== 'string' || share.length > 1024)
+    throw new PipefillInputError('The document names no share, or one too long to be a share path.', 'Give a report or capacity run saved by Pipefill.');
   try {
     parseSharePath(share);
   } catch (error) {
-    throw new PipefillInputError(`The document's share is not a share path: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`, 'Give a report or capacity run saved by Pipefill.');
+    throw new PipefillInputError(
+      `The document's share is not a share path: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`,
+      'Give a report or capacity run saved by Pipefill.',
+    );
   }
   const walk = (value: unknown, path: string, depth: number): void => {
-    if (depth > MAX_DEPTH) throw new PipefillInputError(`The document nests deeper than ${MAX_DEPTH} levels at ${path}.`, 'Give a report or capacity run saved by Pipefill.');
+    if (depth > MAX_DEPTH)
+      throw new PipefillInputError(`The document nests deeper than ${MAX_DEPTH} levels at ${path}.`, 'Give a report or capacity run saved by Pipefill.');
     if (typeof value === 'string') {
-      if (value.length > MAX_FIELD_CHARS) throw new PipefillInputError(`${path} holds ${value.length} characters; a field of a Pipefill document holds at most ${MAX_FIELD_CHARS}.`, 'Give a report or capacity run saved by Pipefill.');
+      if (value.length > MAX_FIELD_CHARS)
+        throw new PipefillInputError(
+          `${path} holds ${value.length} characters; a field of a Pipefill document holds at most ${MAX_FIELD_CHARS}.`,
+          'Give a report or capacity run saved by Pipefill.',
+        );
       return;
     }
     if (Array.isArray(value)) value.forEach((item, index) => walk(item, `${path}[${index}]`, depth + 1));
     else if (typeof value === 'object' && value !== null) {
       for (const [key, item] of Object.entries(value)) {
-        if (key.length > 256) throw new PipefillInputError(`${path} has a field name of ${key.length} characters.`, 'Give a report or capacity run saved by Pipefill.');
+        if (key.length > 256)
+          throw new PipefillInputError(`${path} has a field name of ${key.length} characters.`, 'Give a report or capacity run saved by Pipefill.');
         walk(item, `${path}.${key}`, depth + 1);
       }
     }

@@ -43,11 +43,21 @@ export const CapacityInputSchema = ShareLoginSchema.extend({
   seconds: z.number().min(1).max(600).default(10),
   warmupSeconds: z.number().min(0).max(120).default(3),
   /** The file each person copies over and over, bytes. */
-  fileBytes: z.number().int().min(64 * 1024).max(16 * 2 ** 30).default(64 * 2 ** 20),
+  fileBytes: z
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(16 * 2 ** 30)
+    .default(64 * 2 ** 20),
   /** An iperf3 server beside the share (host[:port]) for the probe's bandwidth; else the probe reads through SMB. */
   iperf: z.string().min(1).optional(),
   /** The bottleneck's queue, bytes, for the model (default: one BDP). */
-  bufferBytes: z.number().int().positive().max(2 ** 40).optional(),
+  bufferBytes: z
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 40)
+    .optional(),
   /** The knee: the step after which one more person adds less than this share of what one person moved alone. */
   kneeShare: z.number().gt(0).max(1).default(0.5),
   target: CapacityTargetSchema.optional(),

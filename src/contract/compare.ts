@@ -25,7 +25,8 @@ export interface ReadinessTarget {
   readonly client: ClientProfileId;
 }
 
-const TARGET_HINT = 'Write it as <dirset|file>[/read|/write]<<time>@<client>, e.g. dirset<5min@win10-smb3 or file/write<30s@win7-smb2 (file = the 100 MB file, dirset = the 1 GiB directory set; without /read or /write both must pass).';
+const TARGET_HINT =
+  'Write it as <dirset|file>[/read|/write]<<time>@<client>, e.g. dirset<5min@win10-smb3 or file/write<30s@win7-smb2 (file = the 100 MB file, dirset = the 1 GiB directory set; without /read or /write both must pass).';
 
 export function parseTarget(text: string): ReadinessTarget {
   const match = /^\s*(dirset|file)(?:\/(read|write))?\s*<\s*([\d.]+\s*(?:min|h|s|ms))\s*@\s*([a-z0-9-]+)\s*$/i.exec(text);
@@ -36,7 +37,8 @@ export function parseTarget(text: string): ReadinessTarget {
   const hours = /^([\d.]+)h$/.exec(timeText);
   const ms = minutes ? Number(minutes[1]) * 60_000 : hours ? Number(hours[1]) * 3_600_000 : parseTimeMs(timeText);
   if (!(ms > 0)) throw new PipefillInputError(`The target time must be above zero: ${JSON.stringify(text)}.`, TARGET_HINT);
-  if (!(CLIENT_PROFILE_IDS as readonly string[]).includes(client ?? '')) throw new PipefillInputError(`Unknown client ${JSON.stringify(client)} in the target.`, `Valid: ${CLIENT_PROFILE_IDS.join(', ')}.`);
+  if (!(CLIENT_PROFILE_IDS as readonly string[]).includes(client ?? ''))
+    throw new PipefillInputError(`Unknown client ${JSON.stringify(client)} in the target.`, `Valid: ${CLIENT_PROFILE_IDS.join(', ')}.`);
   return {
     text: text.trim(),
     workload: kind?.toLowerCase() === 'file' ? 'file:100MB' : 'tr3869-dirset',
@@ -83,26 +85,49 @@ function siteKey(share: string): string {
 function capacityVerdict(run: CapacityResult): CapacityVerdict {
   if (run.readiness) return { startedAt: run.startedAt, met: run.readiness.met, text: run.readiness.text };
   const { peakMbps, peakUsers } = run.knee;
-  return { startedAt: run.startedAt, met: null, text: `No target set; at most ${peakMbps.toFixed(1)} Mb/s together, with ${peakUsers} ${peakUsers === 1 ? 'person' : 'people'} copying at once.` };
+  return {
+    startedAt: run.startedAt,
+    met: null,
+    text: `No target set; at most ${peakMbps.toFixed(1)} Mb/s together, with ${peakUsers} ${peakUsers === 1 ? 'person' : 'people'} copying at once.`,
+  };
 }
 
 const testLabel = (op: Op, workload: string) => `${op} ${workload}`;
 
 function siteVerdict(report: Report, target: ReadinessTarget): SiteVerdict {
   const link = modelLinkOf(report);
-  const seconds = Math.max(...target.ops.map((op) => predict({ client: target.client, server: report.options.server, op, workload: target.workload, link }).seconds));
+  const seconds = Math.max(
+    ...target.ops.map((op) => predict({ client: target.client, server: report.options.server, op, workload: target.workload, link }).seconds),
+  );
   const base = { site: report.target.share, assessedAt: report.startedAt, rttMs: link.rttMs, bandwidthMbps: report.probes.bandwidth.mbps, seconds };
   if (seconds <= target.seconds) return { ...base, passes: true };
   const advice = recommend({ link, client: target.client, server: report.options.server, observations: observationsFromReport(report) });
-  const after = (tests: readonly { test: string; after: number }[]) => Math.max(...target.ops.map((op) => tests.find((t) => t.test === testLabel(op, target.workload))?.after ?? Infinity));
-  const single = advice.recommendations.map((r) => ({ r, seconds: after(r.tests) })).filter((x) => x.seconds <= target.seconds).sort((a, b) => a.seconds - b.seconds)[0];
-  if (single) return { ...base, passes: false, fix: `${single.r.knob} ${String(single.r.current)} -> ${String(single.r.value)} (${single.r.platform}) makes it ${formatDuration(single.seconds * 1000)}: ${single.r.command}` };
+  const after = (tests: readonly { test: string; after: number }[]) =>
+    Math.max(...target.ops.map((op) => tests.find((t) => t.test === testLabel(op, target.workload))?.after ?? Infinity));
+  const single = advice.recommendations
+    .map((r) => ({ r, seconds: after(r.tests) }))
+    .filter((x) => x.seconds <= target.seconds)
+    .sort((a, b) => a.seconds - b.seconds)[0];
+  if (single)
+    return {
+      ...base,
+      passes: false,
+      fix: `${single.r.knob} ${String(single.r.current)} -> ${String(single.r.value)} (${single.r.platform}) makes it ${formatDuration(single.seconds * 1000)}: ${single.r.command}`,
+    };
   const together = after(advice.combined);
   if (advice.recommendations.length > 1 && together <= target.seconds) {
-    return { ...base, passes: false, fix: `All ${advice.recommendations.length} recommendations together make it ${formatDuration(together * 1000)}: ${advice.recommendations.map((r) => `${r.knob} -> ${String(r.value)}`).join(', ')}.` };
+    return {
+      ...base,
+      passes: false,
+      fix: `All ${advice.recommendations.length} recommendations together make it ${formatDuration(together * 1000)}: ${advice.recommendations.map((r) => `${r.knob} -> ${String(r.value)}`).join(', ')}.`,
+    };
   }
   const best = Number.isFinite(together) && advice.recommendations.length > 0 ? ` (${formatDuration(together * 1000)} with every recommended setting)` : '';
-  return { ...base, passes: false, fix: `No setting is enough${best}: the path itself must improve (more bandwidth or a shorter round trip), or the copy must be smaller.` };
+  return {
+    ...base,
+    passes: false,
+    fix: `No setting is enough${best}: the path itself must improve (more bandwidth or a shorter round trip), or the copy must be smaller.`,
+  };
 }
 
 export function compareSites(reports: readonly Report[], target: ReadinessTarget, capacityRuns: readonly CapacityResult[] = []): Comparison {

@@ -29,7 +29,10 @@ describe('site history', () => {
     expect(changesBetween(before, before)).toEqual([]);
 
     // A server that went from 16 credits to 512 is news; 8320 against 8448 is a session's ramp.
-    const withCredits = (report: Report, credits: number): Report => ({ ...report, copyTests: report.copyTests.map((test) => ({ ...test, negotiated: { ...test.negotiated, creditsGrantedMax: credits } })) });
+    const withCredits = (report: Report, credits: number): Report => ({
+      ...report,
+      copyTests: report.copyTests.map((test) => ({ ...test, negotiated: { ...test.negotiated, creditsGrantedMax: credits } })),
+    });
     expect(changesBetween(withCredits(before, 16), withCredits(before, 512))).toEqual(['credits now 512, was 16']);
     expect(changesBetween(withCredits(before, 8320), withCredits(before, 8448))).toEqual([]);
   });
@@ -38,10 +41,14 @@ describe('site history', () => {
 describe('the store setting', () => {
   it('takes a PostgreSQL address without a password, or none', async () => {
     const { HistoryStoreInputSchema } = await import('./history.js');
-    expect(HistoryStoreInputSchema.parse({ address: ' postgres://team@db.example:5433/pipefill ' })).toEqual({ address: 'postgres://team@db.example:5433/pipefill' });
+    expect(HistoryStoreInputSchema.parse({ address: ' postgres://team@db.example:5433/pipefill ' })).toEqual({
+      address: 'postgres://team@db.example:5433/pipefill',
+    });
     expect(HistoryStoreInputSchema.parse({ address: null })).toEqual({ address: null });
     expect(() => HistoryStoreInputSchema.parse({ address: 'postgres://team:s3cret@db.example/pipefill' })).toThrow(/Leave the password out of the address/);
-    expect(() => HistoryStoreInputSchema.parse({ address: 'postgres://team@db.example/pipefill?sslmode=require&password=s3cret' })).toThrow(/Leave the password out of the address/);
+    expect(() => HistoryStoreInputSchema.parse({ address: 'postgres://team@db.example/pipefill?sslmode=require&password=s3cret' })).toThrow(
+      /Leave the password out of the address/,
+    );
     expect(() => HistoryStoreInputSchema.parse({ address: '/etc/passwd' })).toThrow(/Give a PostgreSQL address/);
     expect(() => HistoryStoreInputSchema.parse({ address: '' })).toThrow();
   });
@@ -49,13 +56,23 @@ describe('the store setting', () => {
 
 describe('a PostgreSQL address with a password in it (issue 35, item 10)', () => {
   it('is found however it is spelled, as the client would read it', () => {
-    for (const address of ['postgres://team:hunter2@db/pipefill', 'postgres://team@db/pipefill?password=hunter2', 'postgres://team@db/pipefill?pass%77ord=hunter2', 'postgresql://team@db/pipefill?sslmode=require&PASSWORD=x', 'postgres://team:@db/x?%70assword=y', 'postgres://[bad']) {
+    for (const address of [
+      'postgres://team:hunter2@db/pipefill',
+      'postgres://team@db/pipefill?password=hunter2',
+      'postgres://team@db/pipefill?pass%77ord=hunter2',
+      'postgresql://team@db/pipefill?sslmode=require&PASSWORD=x',
+      'postgres://team:@db/x?%70assword=y',
+      'postgres://[bad',
+    ]) {
       expect(postgresAddressHasPassword(address), address).toBe(true);
     }
-    for (const address of ['postgres://team@db/pipefill', 'postgres://team@db:5433/pipefill?sslmode=require', 'postgres://db/pipefill?application_name=passwords-app']) {
+    for (const address of [
+      'postgres://team@db/pipefill',
+      'postgres://team@db:5433/pipefill?sslmode=require',
+      'postgres://db/pipefill?application_name=passwords-app',
+    ]) {
       expect(postgresAddressHasPassword(address), address).toBe(false);
     }
     expect(HistoryStoreInputSchema.safeParse({ address: 'postgres://team@db/pipefill?pass%77ord=hunter2' }).success).toBe(false);
   });
 });
-

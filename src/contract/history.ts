@@ -51,7 +51,9 @@ export function siteOf(share: string): string {
 
 /** A saved JSON document (an assessment's report or a capacity run), checked against its schema and bounded field by field (bounded-document.ts). */
 export function runDocumentOf(json: unknown): RunDocument {
-  const document: RunDocument = isCapacityDocument(json) ? { kind: 'capacity', capacity: CapacityResultSchema.parse(json) } : { kind: 'assessment', report: ReportSchema.parse(json) };
+  const document: RunDocument = isCapacityDocument(json)
+    ? { kind: 'capacity', capacity: CapacityResultSchema.parse(json) }
+    : { kind: 'assessment', report: ReportSchema.parse(json) };
   checkDocumentBounds(document.kind === 'assessment' ? document.report : document.capacity, shareOf(document));
   return document;
 }
@@ -100,7 +102,12 @@ export function runColumns(document: RunDocument): RunColumns {
     const { report } = document;
     const generations: Record<string, GenerationMeasure> = {};
     for (const finding of report.diagnosis.findings) {
-      generations[generationKey(finding.profile, finding.op, finding.workload)] = { workload: finding.workload, seconds: finding.measuredSeconds, mbps: finding.measuredMbps, limitedBy: finding.limitedBy };
+      generations[generationKey(finding.profile, finding.op, finding.workload)] = {
+        workload: finding.workload,
+        seconds: finding.measuredSeconds,
+        mbps: finding.measuredMbps,
+        limitedBy: finding.limitedBy,
+      };
     }
     return {
       kind: 'assessment',
@@ -125,7 +132,8 @@ export function runColumns(document: RunDocument): RunColumns {
     linkMbps: capacity.link?.mbps ?? null,
     rttMs: capacity.link?.rttMs ?? null,
     readinessMet: capacity.readiness?.met ?? null,
-    headline: capacity.readiness?.text ?? `At most ${peakMbps.toFixed(1)} Mb/s together, with ${peakUsers} ${peakUsers === 1 ? 'person' : 'people'} copying at once.`,
+    headline:
+      capacity.readiness?.text ?? `At most ${peakMbps.toFixed(1)} Mb/s together, with ${peakUsers} ${peakUsers === 1 ? 'person' : 'people'} copying at once.`,
     peakMbps,
     generations: {},
   };
@@ -192,8 +200,12 @@ export const HistoryStoreInputSchema = z
       .trim()
       .min(1)
       .max(2048)
-      .refine((address) => /^postgres(ql)?:\/\/./i.test(address), { message: 'Give a PostgreSQL address, postgres://USER@HOST[:PORT]/DATABASE, or none for this computer.' })
-      .refine((address) => !postgresAddressHasPassword(address), { message: 'Leave the password out of the address: give it in PGPASSWORD or ~/.pgpass on the machine that runs Pipefill.' })
+      .refine((address) => /^postgres(ql)?:\/\/./i.test(address), {
+        message: 'Give a PostgreSQL address, postgres://USER@HOST[:PORT]/DATABASE, or none for this computer.',
+      })
+      .refine((address) => !postgresAddressHasPassword(address), {
+        message: 'Leave the password out of the address: give it in PGPASSWORD or ~/.pgpass on the machine that runs Pipefill.',
+      })
       .nullable(),
   })
   .strict();
@@ -212,11 +224,14 @@ export function changesBetween(before: Report, after: Report): string[] {
   const changes: string[] = [];
   const credits = [creditsOf(before), creditsOf(after)];
   // Servers grant credits as a session goes (Samba's 8320 then 8448 is the same setting): a change counts from twice or half.
-  if (credits[0] !== undefined && credits[1] !== undefined && Math.max(credits[0], credits[1]) >= 2 * Math.min(credits[0], credits[1])) changes.push(`credits now ${credits[1]}, was ${credits[0]}`);
+  if (credits[0] !== undefined && credits[1] !== undefined && Math.max(credits[0], credits[1]) >= 2 * Math.min(credits[0], credits[1]))
+    changes.push(`credits now ${credits[1]}, was ${credits[0]}`);
   const [mbpsBefore, mbpsAfter] = [before.probes.bandwidth.mbps, after.probes.bandwidth.mbps];
-  if (Math.abs(mbpsAfter - mbpsBefore) > 0.15 * Math.max(mbpsBefore, mbpsAfter)) changes.push(`bandwidth now ${mbpsAfter.toFixed(1)} Mb/s, was ${mbpsBefore.toFixed(1)}`);
+  if (Math.abs(mbpsAfter - mbpsBefore) > 0.15 * Math.max(mbpsBefore, mbpsAfter))
+    changes.push(`bandwidth now ${mbpsAfter.toFixed(1)} Mb/s, was ${mbpsBefore.toFixed(1)}`);
   const [rttBefore, rttAfter] = [before.probes.rtt.medianMs, after.probes.rtt.medianMs];
-  if (Math.abs(rttAfter - rttBefore) > Math.max(2, 0.15 * Math.max(rttBefore, rttAfter))) changes.push(`round trip now ${rttAfter.toFixed(1)} ms, was ${rttBefore.toFixed(1)}`);
+  if (Math.abs(rttAfter - rttBefore) > Math.max(2, 0.15 * Math.max(rttBefore, rttAfter)))
+    changes.push(`round trip now ${rttAfter.toFixed(1)} ms, was ${rttBefore.toFixed(1)}`);
   if (dialectsOf(before) !== dialectsOf(after)) changes.push(`dialect now ${dialectsOf(after)}, was ${dialectsOf(before)}`);
   if (signingOf(before) !== signingOf(after)) changes.push(`signing now ${signingOf(after)}, was ${signingOf(before)}`);
   const was = runColumns({ kind: 'assessment', report: before }).generations;
@@ -226,7 +241,10 @@ export function changesBetween(before: Report, after: Report): string[] {
     if (then.limitedBy !== now.limitedBy) changes.push(`${key}: limited by ${now.limitedBy} now, was ${then.limitedBy}`);
     if (then.mbps > 0 && now.mbps > 0) {
       const ratio = now.mbps / then.mbps;
-      if (ratio >= 1.25 || ratio <= 0.8) changes.push(`${key}: ${ratio > 1 ? `${ratio.toFixed(1)}x faster` : `${(1 / ratio).toFixed(1)}x slower`} than the run before (${now.mbps.toFixed(1)} Mb/s, was ${then.mbps.toFixed(1)})`);
+      if (ratio >= 1.25 || ratio <= 0.8)
+        changes.push(
+          `${key}: ${ratio > 1 ? `${ratio.toFixed(1)}x faster` : `${(1 / ratio).toFixed(1)}x slower`} than the run before (${now.mbps.toFixed(1)} Mb/s, was ${then.mbps.toFixed(1)})`,
+        );
     }
   }
   return changes;
@@ -268,12 +286,22 @@ export function siteTrend(
   const readiness: SiteTrend['readiness'] = [];
   for (const run of ordered) {
     const { id, startedAt } = run;
-    if (run.kind === 'assessment') for (const rate of (byRun.get(id) ?? []).sort((a, b) => a.generation.localeCompare(b.generation))) (generations[rate.generation] ??= []).push({ id, startedAt, value: rate.mbps });
+    if (run.kind === 'assessment')
+      for (const rate of (byRun.get(id) ?? []).sort((a, b) => a.generation.localeCompare(b.generation)))
+        (generations[rate.generation] ??= []).push({ id, startedAt, value: rate.mbps });
     else {
       if (run.peakMbps !== null) capacityPeakMbps.push({ id, startedAt, value: run.peakMbps });
       if (run.readinessMet !== null) readiness.push({ id, startedAt, met: run.readinessMet, text: run.headline });
     }
   }
   const [before, after] = [...lastTwoAssessments].sort((a, b) => a.startedAt.localeCompare(b.startedAt)).slice(-2);
-  return { site: siteOf(site), runs: ordered.length, generations, capacityPeakMbps, readiness, changes: before && after ? changesBetween(before, after) : [], ...(unreadable > 0 ? { unreadable } : {}) };
+  return {
+    site: siteOf(site),
+    runs: ordered.length,
+    generations,
+    capacityPeakMbps,
+    readiness,
+    changes: before && after ? changesBetween(before, after) : [],
+    ...(unreadable > 0 ? { unreadable } : {}),
+  };
 }

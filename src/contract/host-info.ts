@@ -24,7 +24,12 @@ export const HostInfoSchema = z.object({
       path: z
         .discriminatedUnion('kind', [
           z.object({ kind: z.literal('loopback') }),
-          z.object({ kind: z.literal('branch'), bandwidthBitsPerSecond: z.number().positive(), rttMs: z.number().positive(), serverSetting: z.string().max(200) }),
+          z.object({
+            kind: z.literal('branch'),
+            bandwidthBitsPerSecond: z.number().positive(),
+            rttMs: z.number().positive(),
+            serverSetting: z.string().max(200),
+          }),
         ])
         .optional(),
     })

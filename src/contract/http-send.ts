@@ -11,7 +11,12 @@ import { errorFromFrame, parseFrames } from './transport.js';
 export type FetchLike = (
   url: string,
   init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal },
-) => Promise<{ ok: boolean; status: number; body: { getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array | undefined }> } } | null; text(): Promise<string> }>;
+) => Promise<{
+  ok: boolean;
+  status: number;
+  body: { getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array | undefined }> } } | null;
+  text(): Promise<string>;
+}>;
 
 export function httpSend(baseUrl: string, token: string, fetchImpl: FetchLike): Send {
   return async (method, input, options) => {
@@ -25,11 +30,19 @@ export function httpSend(baseUrl: string, token: string, fetchImpl: FetchLike): 
       });
     } catch (error) {
       if (options.signal?.aborted) throw new PipefillError('cancelled', 'The call was cancelled.', 'Nothing was left on the share.');
-      throw new PipefillError('connection-lost', `Pipefill's service did not answer: ${error instanceof Error ? error.message : String(error)}.`, 'Is `pipefill ui` still running?');
+      throw new PipefillError(
+        'connection-lost',
+        `Pipefill's service did not answer: ${error instanceof Error ? error.message : String(error)}.`,
+        'Is `pipefill ui` still running?',
+      );
     }
     if (!response.ok || !response.body) {
       const text = await response.text().catch(() => '');
-      throw new PipefillError(response.status === 401 ? 'unauthorised' : 'protocol', `The service refused the call (HTTP ${response.status}): ${text.slice(0, 200)}`, response.status === 401 ? 'Open the address `pipefill ui` printed, with its token.' : 'Restart `pipefill ui`.');
+      throw new PipefillError(
+        response.status === 401 ? 'unauthorised' : 'protocol',
+        `The service refused the call (HTTP ${response.status}): ${text.slice(0, 200)}`,
+        response.status === 401 ? 'Open the address `pipefill ui` printed, with its token.' : 'Restart `pipefill ui`.',
+      );
     }
     const reader = response.body.getReader();
     const decoder = new TextDecoder();

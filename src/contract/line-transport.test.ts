@@ -41,7 +41,11 @@ describe('the contract over lines', () => {
     const { client } = joined(local);
     const failing: PipefillApi = { ...local, probe: () => Promise.reject(new PipefillInputError('No such share.', 'Check the name.')) };
     const other = joined(failing);
-    await expect(other.client.api.probe({ share: '//x/y' } as never)).rejects.toMatchObject({ kind: 'bad-input', message: 'No such share.', hint: 'Check the name.' });
+    await expect(other.client.api.probe({ share: '//x/y' } as never)).rejects.toMatchObject({
+      kind: 'bad-input',
+      message: 'No such share.',
+      hint: 'Check the name.',
+    });
     // A bad input is refused by the service's own validation, not by the transport.
     await expect(client.api.predict({ client: 'no-such-client' } as never)).rejects.toBeInstanceOf(PipefillError);
   });
@@ -86,7 +90,14 @@ describe('the contract over lines', () => {
     server.receive(JSON.stringify({ kind: 'call', id: 7, method: 'deleteEverything', input: {} }));
     await expect.poll(() => replies.length).toBe(1);
     expect(JSON.parse(replies[0] ?? '')).toMatchObject({ id: 7, frame: { type: 'error', error: { kind: 'protocol' } } });
-    for (const line of ['not json', '{}', JSON.stringify({ kind: 'call', id: -1, method: 'catalogue', input: {} }), JSON.stringify({ kind: 'call', id: 1, method: 'catalogue', input: {}, extra: 1 }), 'x'.repeat(MAX_LINE_CHARS + 1)]) server.receive(line);
+    for (const line of [
+      'not json',
+      '{}',
+      JSON.stringify({ kind: 'call', id: -1, method: 'catalogue', input: {} }),
+      JSON.stringify({ kind: 'call', id: 1, method: 'catalogue', input: {}, extra: 1 }),
+      'x'.repeat(MAX_LINE_CHARS + 1),
+    ])
+      server.receive(line);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(replies).toHaveLength(1);
 

@@ -68,7 +68,12 @@ export function serveApiOverLines(api: PipefillApi, send: (line: string) => void
       return;
     }
     if (!isApiMethod(method)) {
-      reply(id, { type: 'error', error: errorFrame(new PipefillError('protocol', `No such method: ${method.slice(0, 64)}.`, 'The app and its service are different versions; restart Pipefill.')) });
+      reply(id, {
+        type: 'error',
+        error: errorFrame(
+          new PipefillError('protocol', `No such method: ${method.slice(0, 64)}.`, 'The app and its service are different versions; restart Pipefill.'),
+        ),
+      });
       return;
     }
     const controller = new AbortController();

@@ -73,7 +73,10 @@ function resolvePlanLink(input: PlanInput): { link: Link; label: string; preset?
     throw new PipefillInputError(`Unknown link preset ${JSON.stringify(named)}.`, `Valid presets: ${LINK_PRESETS.map((p) => p.id).join(', ')}.`);
   }
   if (!preset && (input.bandwidth === undefined || input.rtt === undefined)) {
-    throw new PipefillInputError('A plan needs a link: a preset, or both a bandwidth and an RTT.', 'For example --preset europe-continental, or --bandwidth 20mbit --rtt 80ms.');
+    throw new PipefillInputError(
+      'A plan needs a link: a preset, or both a bandwidth and an RTT.',
+      'For example --preset europe-continental, or --bandwidth 20mbit --rtt 80ms.',
+    );
   }
   const link: Link = {
     bandwidthBitsPerSecond: input.bandwidth !== undefined ? parseRate(input.bandwidth) : (preset?.link.bandwidthBitsPerSecond ?? 0),
@@ -125,7 +128,9 @@ export const CatalogueSchema = z.object({
   clients: z.array(z.object({ id: z.enum(CLIENT_PROFILE_IDS), label: z.string(), protocol: z.enum(['smb1', 'smb2']), dialect: z.string() })),
   servers: z.array(z.object({ id: z.enum(SERVER_PROFILE_IDS), label: z.string() })),
   /** Each preset's bottleneck buffer: its own where it has one, else the model's default of one BDP. */
-  presets: z.array(z.object({ id: z.string(), label: z.string(), bandwidthBitsPerSecond: z.number(), rttMs: z.number(), bufferBytes: z.number(), source: z.string() })),
+  presets: z.array(
+    z.object({ id: z.string(), label: z.string(), bandwidthBitsPerSecond: z.number(), rttMs: z.number(), bufferBytes: z.number(), source: z.string() }),
+  ),
 });
 export type Catalogue = z.infer<typeof CatalogueSchema>;
 
@@ -136,6 +141,13 @@ export function catalogue(): Catalogue {
       return { id, label, protocol, dialect };
     }),
     servers: SERVER_PROFILE_IDS.map((id) => ({ id, label: SERVER_PROFILES[id].label })),
-    presets: LINK_PRESETS.map((p) => ({ id: p.id, label: p.label, bandwidthBitsPerSecond: p.link.bandwidthBitsPerSecond, rttMs: p.link.rttMs, bufferBytes: bufferBytesOf(p.link), source: p.source })),
+    presets: LINK_PRESETS.map((p) => ({
+      id: p.id,
+      label: p.label,
+      bandwidthBitsPerSecond: p.link.bandwidthBitsPerSecond,
+      rttMs: p.link.rttMs,
+      bufferBytes: bufferBytesOf(p.link),
+      source: p.source,
+    })),
   };
 }

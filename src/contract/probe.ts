@@ -31,7 +31,14 @@ export const ProbeResultSchema = z.object({
       /** What the server said of itself in its NTLM CHALLENGE (absent in older reports, or when it said nothing). */
       serverSays: z
         .object({
-          ntlmVersion: z.object({ major: z.number().int().min(0).max(255), minor: z.number().int().min(0).max(255), build: z.number().int().min(0).max(65535), revision: z.number().int().min(0).max(255) }).optional(),
+          ntlmVersion: z
+            .object({
+              major: z.number().int().min(0).max(255),
+              minor: z.number().int().min(0).max(255),
+              build: z.number().int().min(0).max(65535),
+              revision: z.number().int().min(0).max(255),
+            })
+            .optional(),
           computerName: z.string().max(64).optional(),
         })
         .optional(),

@@ -13,7 +13,11 @@ describe('progress', () => {
   it('passes step changes and finished steps, and at most one event per interval otherwise', () => {
     let clock = 0;
     const seen: ProgressEvent[] = [];
-    const throttled = throttleProgress((event) => seen.push(event), 100, () => clock);
+    const throttled = throttleProgress(
+      (event) => seen.push(event),
+      100,
+      () => clock,
+    );
     const event = (step: string, bytes: number): ProgressEvent => ({ step, bytes, totalBytes: 100 });
     throttled(event('copy', 1));
     for (let bytes = 2; bytes < 50; bytes++) {

@@ -55,12 +55,16 @@ export function observationsFromReport(report: Report, client?: ClientProfileId)
   // Pipefill's deeper pipeline more, and the client's copies are what the advice is for.
   const own = client === undefined ? [] : report.copyTests.filter((test) => test.profile === client);
   const credits = (own.length > 0 ? own : report.copyTests).map((test) => test.negotiated.creditsGrantedMax).filter((n) => n > 0);
-  const held = report.copyTests.filter((test) => test.op === 'write' && test.tcp?.peerWindowBytes !== undefined).sort((a, b) => (b.tcp?.peerWindowLimitedFraction ?? 0) - (a.tcp?.peerWindowLimitedFraction ?? 0))[0];
+  const held = report.copyTests
+    .filter((test) => test.op === 'write' && test.tcp?.peerWindowBytes !== undefined)
+    .sort((a, b) => (b.tcp?.peerWindowLimitedFraction ?? 0) - (a.tcp?.peerWindowLimitedFraction ?? 0))[0];
   return {
     ...(report.copyTests.some((test) => test.negotiated.signingRequiredBy === 'server') ? { signingRequired: true } : {}),
     ...(report.copyTests.some((test) => test.negotiated.encryptionRequiredBy === 'server') ? { encryptionRequired: true } : {}),
     ...(credits.length > 0 ? { creditsGranted: Math.max(...credits) } : {}),
-    ...(held?.tcp?.peerWindowBytes !== undefined ? { peerWindowBytes: held.tcp.peerWindowBytes, peerWindowLimitedFraction: held.tcp.peerWindowLimitedFraction ?? 0 } : {}),
+    ...(held?.tcp?.peerWindowBytes !== undefined
+      ? { peerWindowBytes: held.tcp.peerWindowBytes, peerWindowLimitedFraction: held.tcp.peerWindowLimitedFraction ?? 0 }
+      : {}),
   };
 }
 
@@ -86,15 +90,23 @@ export function recommendFromInput(input: RecommendApiInput): RecommendResult {
       bandwidthBitsPerSecond,
       rttMs,
       lossRate: input.loss === undefined ? 0 : parseLossRate(input.loss),
-      ...(input.buffer === undefined ? {} : { bufferBytes: parseBufferBytes(input.buffer, bdpBytes({ bandwidthBitsPerSecond, rttMs }), bandwidthBitsPerSecond) }),
+      ...(input.buffer === undefined
+        ? {}
+        : { bufferBytes: parseBufferBytes(input.buffer, bdpBytes({ bandwidthBitsPerSecond, rttMs }), bandwidthBitsPerSecond) }),
     };
   } else {
-    throw new PipefillInputError('A recommendation needs a path: an assessment report, or a bandwidth and an RTT.', 'Give --report report.json, or --bandwidth 155mbit --rtt 75ms.');
+    throw new PipefillInputError(
+      'A recommendation needs a path: an assessment report, or a bandwidth and an RTT.',
+      'Give --report report.json, or --bandwidth 155mbit --rtt 75ms.',
+    );
   }
   const client = input.client ?? (input.report ? assessedClient(input.report) : undefined);
   const server = input.server ?? input.report?.options.server;
   if (client === undefined || server === undefined) {
-    throw new PipefillInputError('A recommendation for a path with no report needs the client and the server.', 'Give --client win11-24h2 --server samba (pipefill profiles lists them), or --report report.json.');
+    throw new PipefillInputError(
+      'A recommendation for a path with no report needs the client and the server.',
+      'Give --client win11-24h2 --server samba (pipefill profiles lists them), or --report report.json.',
+    );
   }
   const request: RecommendInput = {
     link,
@@ -106,7 +118,8 @@ export function recommendFromInput(input: RecommendApiInput): RecommendResult {
     ...(input.channels === undefined ? {} : { channels: input.channels }),
   };
   const result = recommend(request);
-  const out = (list: RecommendResultOf['recommendations']) => list.map(({ range, tests, ...rest }) => ({ ...rest, tests: [...tests], ...(range ? { range: [range[0], range[1]] as [number, number] } : {}) }));
+  const out = (list: RecommendResultOf['recommendations']) =>
+    list.map(({ range, tests, ...rest }) => ({ ...rest, tests: [...tests], ...(range ? { range: [range[0], range[1]] as [number, number] } : {}) }));
   return {
     link: { bandwidthBitsPerSecond: link.bandwidthBitsPerSecond, rttMs: link.rttMs, lossRate: link.lossRate ?? 0 },
     client,

@@ -5,13 +5,28 @@ describe('projectionText', () => {
   const base = { measuredBytes: 12e6, measuredSeconds: 1.4, filesTouched: 1, rateMbps: 41.2, rateRelativeHalfWidth: 0.03, lowSeconds: 5.9, highSeconds: 6.6 };
 
   it('says what a stopped copy measured and how its rate was read', () => {
-    expect(projectionText({ ...base, stoppedBy: 'settled', rateFrom: 'this-copy' })).toBe('projected from 12.0 MB in 1.40 s, 1 file (rate settled at 41.2 Mb/s ± 3%); 5.90-6.60 s at the rate\'s spread');
-    expect(projectionText({ ...base, stoppedBy: 'time', rateFrom: 'this-copy', rateRelativeHalfWidth: null, highSeconds: null })).toMatch(/slot ran out before the rate settled; 41\.2 Mb\/s while data moved\); no range can be given$/);
+    expect(projectionText({ ...base, stoppedBy: 'settled', rateFrom: 'this-copy' })).toBe(
+      "projected from 12.0 MB in 1.40 s, 1 file (rate settled at 41.2 Mb/s ± 3%); 5.90-6.60 s at the rate's spread",
+    );
+    expect(projectionText({ ...base, stoppedBy: 'time', rateFrom: 'this-copy', rateRelativeHalfWidth: null, highSeconds: null })).toMatch(
+      /slot ran out before the rate settled; 41\.2 Mb\/s while data moved\); no range can be given$/,
+    );
   });
 
   it("says how a time-stopped copy's model-scaled projection was made", () => {
-    const text = projectionText({ ...base, stoppedBy: 'time', rateFrom: 'model-scaled', modelSeconds: 1.4, modelScale: 0.98, rateRelativeHalfWidth: null, lowSeconds: 1.37, highSeconds: null });
-    expect(text).toBe("projected from 12.0 MB in 1.40 s, 1 file (slot ran out before the rate settled; the model's 1.40 s for the whole x 0.98, this copy's time over the model's for what it moved); no range can be given");
+    const text = projectionText({
+      ...base,
+      stoppedBy: 'time',
+      rateFrom: 'model-scaled',
+      modelSeconds: 1.4,
+      modelScale: 0.98,
+      rateRelativeHalfWidth: null,
+      lowSeconds: 1.37,
+      highSeconds: null,
+    });
+    expect(text).toBe(
+      "projected from 12.0 MB in 1.40 s, 1 file (slot ran out before the rate settled; the model's 1.40 s for the whole x 0.98, this copy's time over the model's for what it moved); no range can be given",
+    );
   });
 
   it('says plainly when no copy of the workload ran, and how the model was scaled', () => {
@@ -19,7 +34,9 @@ describe('projectionText', () => {
     expect(projectionText({ ...notRun, rateFrom: 'model-scaled', modelSeconds: 3.36, modelScale: 0.96, lowSeconds: 3.23, highSeconds: null })).toBe(
       "projected, not run (quick): the model's 3.36 s for it x 0.96, the same generation's file copy's time over the model's; no range can be given",
     );
-    expect(projectionText({ ...notRun, rateFrom: 'model-scaled', modelSeconds: 3.36, modelScale: 1.2, lowSeconds: 3.9, highSeconds: 4.3 })).toMatch(/; 3\.90-4\.30 s at the file copy's spread$/);
+    expect(projectionText({ ...notRun, rateFrom: 'model-scaled', modelSeconds: 3.36, modelScale: 1.2, lowSeconds: 3.9, highSeconds: 4.3 })).toMatch(
+      /; 3\.90-4\.30 s at the file copy's spread$/,
+    );
   });
 
   it('reads a report from before the model-scaled projection', () => {

@@ -17,7 +17,9 @@ import { modelLinkOf } from './report.js';
  * requires it)", or "neither signed nor encrypted". Reports from before SMB 3
  * support carry neither field and read as the last.
  */
-export function protectionText(negotiated: Pick<CopyTestResult['negotiated'], 'signing' | 'encryption' | 'signingRequiredBy' | 'encryptionRequiredBy'>): string {
+export function protectionText(
+  negotiated: Pick<CopyTestResult['negotiated'], 'signing' | 'encryption' | 'signingRequiredBy' | 'encryptionRequiredBy'>,
+): string {
   const by = (who: string | undefined) => (who === 'person' ? ' (as asked)' : who ? ` (the ${who} requires it)` : '');
   if (negotiated.encryption) return `encrypted with ${negotiated.encryption}${by(negotiated.encryptionRequiredBy)}`;
   if (negotiated.signing) return `signed with ${negotiated.signing}${by(negotiated.signingRequiredBy)}`;
@@ -35,13 +37,22 @@ export function projectionText(projected: NonNullable<CopyTestResult['projected'
     projected.rateFrom === 'model-scaled' && projected.modelSeconds !== undefined && projected.modelScale !== undefined
       ? `slot ran out before the rate settled; the model's ${projected.modelSeconds.toFixed(2)} s for the whole x ${projected.modelScale.toFixed(2)}, this copy's time over the model's for what it moved`
       : projected.rateFrom === 'file-copy'
-      ? `round trips measured on the first files; data at the file copy's ${projected.rateMbps.toFixed(1)} Mb/s${spread}`
-      : projected.stoppedBy === 'settled'
-        ? `rate settled at ${projected.rateMbps.toFixed(1)} Mb/s${spread}`
-        : `slot ran out before the rate settled; ${projected.rateMbps.toFixed(1)} Mb/s while data moved`;
-  const range = projected.highSeconds === null ? 'no range can be given' : `${projected.lowSeconds.toFixed(2)}-${projected.highSeconds.toFixed(2)} s at the rate's spread`;
-  if (projected.stoppedBy === 'not-run' && projected.rateFrom === 'model-scaled' && projected.modelSeconds !== undefined && projected.modelScale !== undefined) {
-    const fileRange = projected.highSeconds === null ? 'no range can be given' : `${projected.lowSeconds.toFixed(2)}-${projected.highSeconds.toFixed(2)} s at the file copy's spread`;
+        ? `round trips measured on the first files; data at the file copy's ${projected.rateMbps.toFixed(1)} Mb/s${spread}`
+        : projected.stoppedBy === 'settled'
+          ? `rate settled at ${projected.rateMbps.toFixed(1)} Mb/s${spread}`
+          : `slot ran out before the rate settled; ${projected.rateMbps.toFixed(1)} Mb/s while data moved`;
+  const range =
+    projected.highSeconds === null ? 'no range can be given' : `${projected.lowSeconds.toFixed(2)}-${projected.highSeconds.toFixed(2)} s at the rate's spread`;
+  if (
+    projected.stoppedBy === 'not-run' &&
+    projected.rateFrom === 'model-scaled' &&
+    projected.modelSeconds !== undefined &&
+    projected.modelScale !== undefined
+  ) {
+    const fileRange =
+      projected.highSeconds === null
+        ? 'no range can be given'
+        : `${projected.lowSeconds.toFixed(2)}-${projected.highSeconds.toFixed(2)} s at the file copy's spread`;
     return `projected, not run (quick): the model's ${projected.modelSeconds.toFixed(2)} s for it x ${projected.modelScale.toFixed(2)}, the same generation's file copy's time over the model's; ${fileRange}`;
   }
   if (projected.stoppedBy === 'not-run') {
@@ -128,7 +139,12 @@ export function headlineFinding(report: Report): Finding | undefined {
   const { findings, headline } = report.diagnosis;
   const limit = report.verdict?.limit;
   const client = report.verdict?.client;
-  const named = limit?.op && limit.workload ? findings.find((finding) => finding.profile === client && finding.op === limit.op && finding.workload.startsWith('file:') === (limit.workload === 'file')) : undefined;
+  const named =
+    limit?.op && limit.workload
+      ? findings.find(
+          (finding) => finding.profile === client && finding.op === limit.op && finding.workload.startsWith('file:') === (limit.workload === 'file'),
+        )
+      : undefined;
   if (named) return named;
   return findings.find((finding) => headline.startsWith(`${finding.profile} ${finding.op} of ${finding.workload}:`)) ?? findings[0];
 }
@@ -150,7 +166,8 @@ export function pathEvents(result: Pick<CopyTestResult, 'timeline' | 'tcp'>): st
   let seenBytes = false;
   for (const point of buckets) {
     if (point.bytes > 0) {
-      if (quietFrom !== undefined && seenBytes && point.tMs - quietFrom >= STALL_MS) events.push(`The copy stalled for ${((point.tMs - quietFrom) / 1000).toFixed(1)} s at ${(quietFrom / 1000).toFixed(1)} s: no data moved.`);
+      if (quietFrom !== undefined && seenBytes && point.tMs - quietFrom >= STALL_MS)
+        events.push(`The copy stalled for ${((point.tMs - quietFrom) / 1000).toFixed(1)} s at ${(quietFrom / 1000).toFixed(1)} s: no data moved.`);
       quietFrom = undefined;
       seenBytes = true;
     } else if (quietFrom === undefined) quietFrom = point.tMs;
@@ -158,9 +175,11 @@ export function pathEvents(result: Pick<CopyTestResult, 'timeline' | 'tcp'>): st
   const tcp = result.tcp;
   if (tcp?.rttStartMs !== undefined && tcp.rttEndMs !== undefined) {
     const [start, end] = [tcp.rttStartMs, tcp.rttEndMs];
-    if (Math.abs(end - start) >= 10 && (end >= start * RTT_CHANGE_FACTOR || start >= end * RTT_CHANGE_FACTOR)) events.push(`The round trip changed during the copy: ${start.toFixed(0)} ms before, ${end.toFixed(0)} ms after.`);
+    if (Math.abs(end - start) >= 10 && (end >= start * RTT_CHANGE_FACTOR || start >= end * RTT_CHANGE_FACTOR))
+      events.push(`The round trip changed during the copy: ${start.toFixed(0)} ms before, ${end.toFixed(0)} ms after.`);
   }
-  if ((tcp?.retransmittedFraction ?? 0) >= 0.001) events.push(`TCP sent ${(((tcp?.retransmittedFraction ?? 0) * 100)).toFixed(1)}% of its bytes again: packets were lost on the way to the server.`);
+  if ((tcp?.retransmittedFraction ?? 0) >= 0.001)
+    events.push(`TCP sent ${((tcp?.retransmittedFraction ?? 0) * 100).toFixed(1)}% of its bytes again: packets were lost on the way to the server.`);
   if ((tcp?.outOfOrderPackets ?? 0) > 0) events.push(`${tcp?.outOfOrderPackets} packets arrived out of order: packets were lost on the way from the server.`);
   return events;
 }
@@ -172,7 +191,19 @@ export function cryptoRateRows(report: Report): { readonly algorithm: string; re
 
 /** One paragraph on signing and encryption for a report: what the copies carried, and the signing check. */
 export function protectionSummary(report: Report): string | undefined {
-  const seen = [...new Set(report.copyTests.map((test) => (test.negotiated.encryption ? `encrypted with ${test.negotiated.encryption}` : test.negotiated.signing ? `signed with ${test.negotiated.signing}` : undefined)).filter((text): text is string => text !== undefined))];
+  const seen = [
+    ...new Set(
+      report.copyTests
+        .map((test) =>
+          test.negotiated.encryption
+            ? `encrypted with ${test.negotiated.encryption}`
+            : test.negotiated.signing
+              ? `signed with ${test.negotiated.signing}`
+              : undefined,
+        )
+        .filter((text): text is string => text !== undefined),
+    ),
+  ];
   const carried = seen.length > 0 ? `Copies were ${seen.join(', ')}.` : 'No copy was signed or encrypted.';
   const check = report.protectionCheck?.sentence;
   if (!report.crypto && !check && seen.length === 0) return undefined;

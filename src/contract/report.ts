@@ -34,7 +34,12 @@ export const AssessInputSchema = ShareLoginSchema.extend({
   /** Move every byte of every copy, however long it takes (no budget, nothing projected). */
   full: z.boolean().optional(),
   /** The workloads, instead of those sized from the probed link (to compare runs on one footing). */
-  fileBytes: z.number().int().min(65_536).max(2 ** 34).optional(),
+  fileBytes: z
+    .number()
+    .int()
+    .min(65_536)
+    .max(2 ** 34)
+    .optional(),
   dirsetScale: z.number().min(0.01).max(1.4).optional(),
 }).strict();
 export type AssessInput = z.infer<typeof AssessInputSchema>;
@@ -82,7 +87,10 @@ export const HostCostsSchema = z
     write: RequestCostsSchema,
     protected: z
       .object({
-        protection: z.discriminatedUnion('kind', [z.object({ kind: z.literal('signing'), algorithm: z.enum(SIGNING_ALGORITHMS) }), z.object({ kind: z.literal('encryption'), algorithm: z.enum(CIPHERS) })]),
+        protection: z.discriminatedUnion('kind', [
+          z.object({ kind: z.literal('signing'), algorithm: z.enum(SIGNING_ALGORITHMS) }),
+          z.object({ kind: z.literal('encryption'), algorithm: z.enum(CIPHERS) }),
+        ]),
         read: RequestCostsSchema,
         write: RequestCostsSchema,
       })
@@ -156,7 +164,9 @@ export const ReportSchema = z.object({
     })
     .optional(),
   /** Where the run's time went, seconds from its start (budgeted runs keep to options.budgetSeconds, clean-up after the report included in its reserve). */
-  timing: z.object({ probeSeconds: z.number(), setUpSeconds: z.number(), copiesSeconds: z.number(), checkSeconds: z.number(), totalSeconds: z.number() }).optional(),
+  timing: z
+    .object({ probeSeconds: z.number(), setUpSeconds: z.number(), copiesSeconds: z.number(), checkSeconds: z.number(), totalSeconds: z.number() })
+    .optional(),
   copyTests: z.array(CopyTestResultSchema),
   diagnosis: z.object({ headline: z.string(), findings: z.array(FindingSchema) }),
   /** The answer for the person's client: measured, possible, what holds it back and the fix (absent in older reports: verdictOf computes it). */
@@ -168,7 +178,12 @@ export type Report = z.infer<typeof ReportSchema>;
 
 /** The path a report's expectations were computed on (see `pathModel`). */
 export function modelLinkOf(report: Pick<Report, 'probes' | 'pathModel'>): Link {
-  if (report.pathModel) return { bandwidthBitsPerSecond: report.pathModel.bandwidthBitsPerSecond, rttMs: report.pathModel.rttMs, ...(report.pathModel.hostCosts ? { hosts: report.pathModel.hostCosts } : {}) };
+  if (report.pathModel)
+    return {
+      bandwidthBitsPerSecond: report.pathModel.bandwidthBitsPerSecond,
+      rttMs: report.pathModel.rttMs,
+      ...(report.pathModel.hostCosts ? { hosts: report.pathModel.hostCosts } : {}),
+    };
   return { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs };
 }
 
@@ -181,7 +196,11 @@ export const MAX_REPORT_BYTES = 16 * 1024 * 1024;
 
 /** Refuses a report file by its size, before it is read. */
 export function checkReportSize(bytes: number, name: string): void {
-  if (bytes > MAX_REPORT_BYTES) throw new PipefillInputError(`${name} is ${(bytes / 1024 / 1024).toFixed(1)} MiB; a Pipefill report is at most ${MAX_REPORT_BYTES / 1024 / 1024} MiB.`, 'Give a report saved by `pipefill assess --out` or the app\'s Export.');
+  if (bytes > MAX_REPORT_BYTES)
+    throw new PipefillInputError(
+      `${name} is ${(bytes / 1024 / 1024).toFixed(1)} MiB; a Pipefill report is at most ${MAX_REPORT_BYTES / 1024 / 1024} MiB.`,
+      "Give a report saved by `pipefill assess --out` or the app's Export.",
+    );
 }
 
 /** A saved report's text, checked against the schema; what is wrong names the file (`name`). */
@@ -192,7 +211,7 @@ export function parseReportText(text: string, name: string): Report {
   try {
     json = JSON.parse(text);
   } catch {
-    throw new PipefillInputError(`${name} is not JSON.`, 'Give a report saved by `pipefill assess --out` or the app\'s Export.');
+    throw new PipefillInputError(`${name} is not JSON.`, "Give a report saved by `pipefill assess --out` or the app's Export.");
   }
   return parseInput(ReportSchema, json, `report ${name}`);
 }

@@ -40,6 +40,8 @@ describe('the predict contract', () => {
 
   it('refuses unknown keys and bare numbers for rates', () => {
     expect(inputErrorText(() => parseInput(apiContract.predict.input, { ...input, colour: 'red' }, 'predict input'))).toMatch(/colour/);
-    expect(inputErrorText(() => parseInput(apiContract.predict.input, { ...input, bandwidth: 155 }, 'predict input'))).toMatch(/bandwidth: expected a string with a unit/);
+    expect(inputErrorText(() => parseInput(apiContract.predict.input, { ...input, bandwidth: 155 }, 'predict input'))).toMatch(
+      /bandwidth: expected a string with a unit/,
+    );
   });
 });

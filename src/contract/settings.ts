@@ -13,8 +13,12 @@ export const TeamStoreAddressSchema = z
   .trim()
   .min(1)
   .max(2048)
-  .refine((address) => /^postgres(ql)?:\/\/./i.test(address), { message: 'Give a PostgreSQL address, postgres://USER@HOST[:PORT]/DATABASE, or none for this computer.' })
-  .refine((address) => !postgresAddressHasPassword(address), { message: 'Leave the password out of the address: give it in PGPASSWORD or ~/.pgpass on the machine that runs Pipefill.' });
+  .refine((address) => /^postgres(ql)?:\/\/./i.test(address), {
+    message: 'Give a PostgreSQL address, postgres://USER@HOST[:PORT]/DATABASE, or none for this computer.',
+  })
+  .refine((address) => !postgresAddressHasPassword(address), {
+    message: 'Leave the password out of the address: give it in PGPASSWORD or ~/.pgpass on the machine that runs Pipefill.',
+  });
 
 export const SettingsSchema = z
   .object({

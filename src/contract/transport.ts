@@ -24,7 +24,11 @@ export type WireFrame = z.infer<typeof WireFrameSchema>;
 /** Any error as the frame a front end can show: typed errors keep their kind and hint. */
 export function errorFrame(error: unknown): ErrorFrame {
   if (error instanceof PipefillError) return { kind: error.kind, message: error.message, hint: error.hint };
-  return { kind: 'internal', message: error instanceof Error ? error.message : String(error), hint: 'This is a fault in Pipefill; the log of the process that served the call has the details.' };
+  return {
+    kind: 'internal',
+    message: error instanceof Error ? error.message : String(error),
+    hint: 'This is a fault in Pipefill; the log of the process that served the call has the details.',
+  };
 }
 
 /** The error a client rethrows from an error frame: the same kind, message and hint. */
@@ -44,12 +48,22 @@ export type Send = (method: ApiMethod, input: unknown, options: { signal?: Abort
 /** The typed API over a transport: inputs go as given (the server validates), outputs are checked here. */
 export function apiOverTransport(send: Send): PipefillApi {
   const call = async <M extends ApiMethod>(method: M, input: ApiInput<M>, options: CallOptions = {}): Promise<ApiOutput<M>> => {
-    const value = await send(method, input, { ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+    const value = await send(method, input, {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
     const parsed = apiContract[method].output.safeParse(value);
-    if (!parsed.success) throw new PipefillError('protocol', `The ${method} result did not match the contract: ${parsed.error.issues[0]?.message ?? 'unknown'}.`, 'The app and its service are different versions; restart Pipefill.');
+    if (!parsed.success)
+      throw new PipefillError(
+        'protocol',
+        `The ${method} result did not match the contract: ${parsed.error.issues[0]?.message ?? 'unknown'}.`,
+        'The app and its service are different versions; restart Pipefill.',
+      );
     return parsed.data as ApiOutput<M>;
   };
-  return Object.fromEntries(API_METHODS.map((method) => [method, (input: unknown, options?: CallOptions) => call(method, input as never, options)])) as unknown as PipefillApi;
+  return Object.fromEntries(
+    API_METHODS.map((method) => [method, (input: unknown, options?: CallOptions) => call(method, input as never, options)]),
+  ) as unknown as PipefillApi;
 }
 
 /** Splits a streamed body into frames: newline-delimited JSON, validated. */

@@ -12,5 +12,8 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unkn
     const where = issue.path.length > 0 ? issue.path.map((key) => (typeof key === 'number' ? `#${key + 1}` : String(key))).join('.') : 'input';
     return `${where}: ${issue.message}`;
   });
-  throw new PipefillInputError(`Invalid ${what}: ${details.join('; ')}.`, `Check ${what} against the documented fields (docs/cli.md, or pipefill <command> --help).`);
+  throw new PipefillInputError(
+    `Invalid ${what}: ${details.join('; ')}.`,
+    `Check ${what} against the documented fields (docs/cli.md, or pipefill <command> --help).`,
+  );
 }

@@ -52,13 +52,18 @@ describe('the verdict', () => {
     expect(verdict.limit.layer).toBe('none');
     expect(verdict.fix.kind).toBe('none');
     // What limits the path itself is named: here Pipefill's own copy of the costliest workload (the 1 MiB write, its pipeline).
-    expect(verdict.fix.sentence).toBe("Nothing on the client to fix: it runs as fast as Pipefill's best pipeline here. What limits the path itself: Copy pipeline.");
+    expect(verdict.fix.sentence).toBe(
+      "Nothing on the client to fix: it runs as fast as Pipefill's best pipeline here. What limits the path itself: Copy pipeline.",
+    );
   });
 
   it('names how the server was chosen', () => {
     const assumed = verdictOf(report);
     expect(assumed.lines[1]).toMatch(/; the server is Samba \(the profile the run used\)\.$/);
-    const recognised = verdictOf({ ...report, options: { ...report.options, serverSource: { kind: 'recognised', evidence: 'its NTLM challenge (version 6.1, build 0), as Samba writes it' } } });
+    const recognised = verdictOf({
+      ...report,
+      options: { ...report.options, serverSource: { kind: 'recognised', evidence: 'its NTLM challenge (version 6.1, build 0), as Samba writes it' } },
+    });
     expect(recognised.lines[1]).toMatch(/; the server is Samba \(recognised from its NTLM challenge \(version 6\.1, build 0\), as Samba writes it\)\.$/);
   });
 });
@@ -73,7 +78,11 @@ describe('the verdict on a server that holds its credits back (lab: 100 Mb/s, 40
     // The small files lose most (round trips); the file copies are held by the 16 credits the server granted the client.
     expect(verdict.ranked.find((copy) => copy.workload === 'file' && copy.op === 'write')?.layer).toBe('credits');
     expect(verdict.next).toMatchObject({ kind: 'change', platform: 'samba', knob: 'smb2 max credits' });
-    expect(verdict.lines).toContainEqual(expect.stringMatching(/^Next, SMB credits cost the large-file write [\d.]+ s: set smb2 max credits to \d+ on the Samba server: then writing a 1 GB file takes .+ instead of .+\.$/));
+    expect(verdict.lines).toContainEqual(
+      expect.stringMatching(
+        /^Next, SMB credits cost the large-file write [\d.]+ s: set smb2 max credits to \d+ on the Samba server: then writing a 1 GB file takes .+ instead of .+\.$/,
+      ),
+    );
     expect(verdict.lines.length).toBeLessThanOrEqual(6);
   });
 

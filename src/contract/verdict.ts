@@ -97,7 +97,10 @@ function pairs(report: Report, client: ClientProfileId): Pair[] {
   for (const [kind, op] of ORDER) {
     const yours = findings.find((finding) => finding.profile === client && finding.op === op && kindOf(finding.workload) === kind);
     if (!yours || !(yours.measuredSeconds > 0)) continue;
-    const path = client === 'pipefill-max' ? yours : findings.find((finding) => finding.profile === 'pipefill-max' && finding.op === op && finding.workload === yours.workload);
+    const path =
+      client === 'pipefill-max'
+        ? yours
+        : findings.find((finding) => finding.profile === 'pipefill-max' && finding.op === op && finding.workload === yours.workload);
     const bytes = bytesOf(report, yours);
     // Without Pipefill's own copy to compare, the line's time is the least the path could take; and the path allowed
     // at least what the client itself moved (on a busy fast path the best pipeline's one run can come out slower).
@@ -187,13 +190,21 @@ const familyOf = (label: string) => label.split(' (')[0] ?? label;
  * small files), with a change other than the first, and worth at least a
  * tenth of that copy's time. Undefined when there is none.
  */
-function nextChange(rest: readonly Pair[], advice: RecommendResult | undefined, worst: Pair | undefined, first: Extract<VerdictFix, { kind: 'change' }>): Extract<VerdictFix, { kind: 'change' }> | undefined {
+function nextChange(
+  rest: readonly Pair[],
+  advice: RecommendResult | undefined,
+  worst: Pair | undefined,
+  first: Extract<VerdictFix, { kind: 'change' }>,
+): Extract<VerdictFix, { kind: 'change' }> | undefined {
   for (const pair of rest) {
     if (!worst || pair.yours.limitedBy === worst.yours.limitedBy || pair.costSeconds < NEXT_WORTH * pair.yours.measuredSeconds) continue;
     const others = advice ? { ...advice, recommendations: advice.recommendations.filter((recommendation) => recommendation.knob !== first.knob) } : undefined;
     const fix = fixFor(pair, others, false, undefined);
     if (fix.kind !== 'change') continue;
-    return { ...fix, sentence: `Next, ${LAYER_LABELS[pair.yours.limitedBy]} cost the ${pair.kind === 'file' ? 'large-file' : 'small-files'} ${pair.op} ${formatDuration(pair.costSeconds * 1000)}: ${fix.sentence.charAt(0).toLowerCase()}${fix.sentence.slice(1)}` };
+    return {
+      ...fix,
+      sentence: `Next, ${LAYER_LABELS[pair.yours.limitedBy]} cost the ${pair.kind === 'file' ? 'large-file' : 'small-files'} ${pair.op} ${formatDuration(pair.costSeconds * 1000)}: ${fix.sentence.charAt(0).toLowerCase()}${fix.sentence.slice(1)}`,
+    };
   }
   return undefined;
 }
@@ -247,7 +258,10 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
       : {
           layer: 'none',
           label: 'Nothing on the client',
-          sentence: pathLimit && pathLimit.limitedBy !== 'bandwidth' ? `Your client runs as fast as this path allows; the path is held by ${LAYER_LABELS[pathLimit.limitedBy]}.` : 'Your client runs as fast as this path allows: the link is full.',
+          sentence:
+            pathLimit && pathLimit.limitedBy !== 'bandwidth'
+              ? `Your client runs as fast as this path allows; the path is held by ${LAYER_LABELS[pathLimit.limitedBy]}.`
+              : 'Your client runs as fast as this path allows: the link is full.',
           costSeconds: worst?.costSeconds ?? 0,
         };
   const fix = fixFor(worst, advice, asFast, pathLimit);
@@ -256,7 +270,9 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
   const lines = [
     ratesLine(`Your copies (${clientLabel})`, rates, (rate) => rate.yoursSeconds),
     `${ratesLine('This path allows', rates, (rate) => rate.pathSeconds).replace(/\.$/, '')} — ${
-      report.crypto?.serverOnThisMachine ? `the share is on this machine: no network between, ${formatDuration(rttMs)} a round trip` : `the line is ${formatRate(lineBitsPerSecond)}, ${formatDuration(rttMs)} round trip`
+      report.crypto?.serverOnThisMachine
+        ? `the share is on this machine: no network between, ${formatDuration(rttMs)} a round trip`
+        : `the line is ${formatRate(lineBitsPerSecond)}, ${formatDuration(rttMs)} round trip`
     }; the server is ${familyOf(server.label)} (${serverSourceText(source)}).`,
     limit.layer === 'none'
       ? limit.sentence
@@ -274,7 +290,13 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
     limit,
     fix,
     ...(next ? { next } : {}),
-    ranked: ranked.map((pair) => ({ op: pair.op, workload: pair.kind, costSeconds: pair.costSeconds, layer: pair.yours.limitedBy, sentence: causeOf(pair.yours) })),
+    ranked: ranked.map((pair) => ({
+      op: pair.op,
+      workload: pair.kind,
+      costSeconds: pair.costSeconds,
+      layer: pair.yours.limitedBy,
+      sentence: causeOf(pair.yours),
+    })),
     lines,
   };
 }

@@ -85,7 +85,16 @@ export function onLabStack(client: ClientProfile, congestion: string): ClientPro
 }
 export function labSamba(congestion: string): ServerProfile {
   const { receiveWindowBytes, sendWindowBytes, initialWindowSegments } = labStack(congestion);
-  return { ...serverProfile('samba'), tcp: { receiveWindowBytes, sendWindowBytes, initialWindowSegments, idleRestartRtts: idleRestartRtts(congestion), congestion: asCongestionControl(congestion) } };
+  return {
+    ...serverProfile('samba'),
+    tcp: {
+      receiveWindowBytes,
+      sendWindowBytes,
+      initialWindowSegments,
+      idleRestartRtts: idleRestartRtts(congestion),
+      congestion: asCongestionControl(congestion),
+    },
+  };
 }
 
 export function iperfMbps(state: LabState, seconds: number, extraArgs: readonly string[] = []): number {
@@ -97,9 +106,12 @@ export function iperfMbps(state: LabState, seconds: number, extraArgs: readonly 
 function smbclientMbps(state: LabState, localFile: string): { read: number; write: number } {
   const { share, user, password } = labEndpoints(state);
   if (!share || !user || !password) throw new PipefillError('lab-failed', 'The lab has no Samba server.', 'Bring the lab up with Samba.');
-  const run = withAuthenticationFile({ user, password }, (auth) => inBranch(state, 'smbclient', [share, '-A', auth, '-c', `put ${localFile} smbclient.bin; get smbclient.bin /dev/null; del smbclient.bin`]));
+  const run = withAuthenticationFile({ user, password }, (auth) =>
+    inBranch(state, 'smbclient', [share, '-A', auth, '-c', `put ${localFile} smbclient.bin; get smbclient.bin /dev/null; del smbclient.bin`]),
+  );
   const rates = [...(run.stdout + run.stderr).matchAll(/\(average ([\d.]+) (?:KiloBytes\/sec|kb\/s)\)/g)].map((match) => (Number(match[1]) * 1024 * 8) / 1e6);
-  if (run.status !== 0 || rates.length < 2) throw new PipefillError('lab-failed', `smbclient failed: ${run.stdout}${run.stderr}`, 'Check the lab with `pipefill lab up` by hand.');
+  if (run.status !== 0 || rates.length < 2)
+    throw new PipefillError('lab-failed', `smbclient failed: ${run.stdout}${run.stderr}`, 'Check the lab with `pipefill lab up` by hand.');
   return { write: rates[0] ?? NaN, read: rates[1] ?? NaN };
 }
 
@@ -114,10 +126,30 @@ export const READINESS_ARGS: readonly string[] = ['--profiles', READINESS_PROFIL
 
 export function assessInLab(state: LabState, share: string, password: string, extra: readonly string[]): { report: Report; seconds: number } {
   const started = Date.now();
-  const run = inBranch(state, process.execPath, [...cli, 'assess', '--share', share, '--user', 'pipefill', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`, '--server', 'samba', '--json', ...extra], {
-    env: { ...process.env, PIPEFILL_LAB_PASSWORD: password },
-    timeoutMs: 400_000,
-  });
+  const run = inBranch(
+    state,
+    process.execPath,
+    [
+      ...cli,
+      'assess',
+      '--share',
+      share,
+      '--user',
+      'pipefill',
+      '--password-env',
+      'PIPEFILL_LAB_PASSWORD',
+      '--iperf',
+      `${DATACENTER_ADDRESS}:${IPERF_PORT}`,
+      '--server',
+      'samba',
+      '--json',
+      ...extra,
+    ],
+    {
+      env: { ...process.env, PIPEFILL_LAB_PASSWORD: password },
+      timeoutMs: 400_000,
+    },
+  );
   const seconds = (Date.now() - started) / 1000;
   if (run.status !== 0) throw new PipefillError('lab-failed', `assess failed: ${run.stderr.trim()}`, 'Run it by hand inside the lab to see more.');
   return { report: ReportSchema.parse(JSON.parse(run.stdout)), seconds };
@@ -127,21 +159,61 @@ export function assessInLab(state: LabState, share: string, password: string, ex
 export function capacityInLab(state: LabState, extra: readonly string[]): { result: CapacityResult; seconds: number } {
   const { share, user, password } = labEndpoints(state);
   const started = Date.now();
-  const run = inBranch(state, process.execPath, [...cli, 'capacity', '--share', share ?? '', '--user', user ?? '', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`, '--json', ...extra], {
-    env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '' },
-    timeoutMs: 600_000,
-  });
+  const run = inBranch(
+    state,
+    process.execPath,
+    [
+      ...cli,
+      'capacity',
+      '--share',
+      share ?? '',
+      '--user',
+      user ?? '',
+      '--password-env',
+      'PIPEFILL_LAB_PASSWORD',
+      '--iperf',
+      `${DATACENTER_ADDRESS}:${IPERF_PORT}`,
+      '--json',
+      ...extra,
+    ],
+    {
+      env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '' },
+      timeoutMs: 600_000,
+    },
+  );
   if (run.status !== 0) throw new PipefillError('lab-failed', `capacity failed: ${run.stderr.trim()}`, 'Run it by hand inside the lab to see more.');
   return { result: CapacityResultSchema.parse(JSON.parse(run.stdout)), seconds: (Date.now() - started) / 1000 };
 }
 
 export function copyTest(state: LabState, profile: ClientProfileId, op: Op, workload: string): { seconds: number; bytes: number } {
   const { share, user, password } = labEndpoints(state);
-  const run = inBranch(state, process.execPath, [...cli, 'copy-test', '--share', share ?? '', '--user', user ?? '', '--password-env', 'PIPEFILL_LAB_PASSWORD', '--profile', profile, '--op', op, '--workload', workload, '--json'], {
-    env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '' },
-    timeoutMs: 600_000,
-  });
-  if (run.status !== 0) throw new PipefillError('lab-failed', `copy-test ${profile} ${op} ${workload} failed: ${run.stderr.trim()}`, 'Run it by hand inside the lab to see more.');
+  const run = inBranch(
+    state,
+    process.execPath,
+    [
+      ...cli,
+      'copy-test',
+      '--share',
+      share ?? '',
+      '--user',
+      user ?? '',
+      '--password-env',
+      'PIPEFILL_LAB_PASSWORD',
+      '--profile',
+      profile,
+      '--op',
+      op,
+      '--workload',
+      workload,
+      '--json',
+    ],
+    {
+      env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '' },
+      timeoutMs: 600_000,
+    },
+  );
+  if (run.status !== 0)
+    throw new PipefillError('lab-failed', `copy-test ${profile} ${op} ${workload} failed: ${run.stderr.trim()}`, 'Run it by hand inside the lab to see more.');
   const result = JSON.parse(run.stdout) as { seconds: number; bytes: number };
   return { seconds: result.seconds, bytes: result.bytes };
 }
@@ -153,7 +225,6 @@ export function copyTest(state: LabState, profile: ClientProfileId, op: Op, work
  */
 const THROUGHPUT_SECONDS = 4;
 const MAX_THROUGHPUT_BYTES = 512 * MIB;
-
 
 /** smbclient's source file; replaced whole per link (its folder is the bench's own, made fresh). */
 function writeLocalFile(path: string, bytes: number): void {
@@ -185,18 +256,27 @@ export async function runLabBench(options: LabBenchOptions): Promise<LabBenchLin
         const rttMs = median(handshakeTimesMs(state, 9));
         const iperf3Mbps = iperfMbps(state, options.iperfSeconds ?? 5);
         const smbclient = smbclientMbps(state, localFile);
-        say(`link ${label}: RTT ${rttMs.toFixed(2)} ms, iperf3 ${iperf3Mbps.toFixed(1)} Mb/s, smbclient (${throughputBytes / MIB} MiB) get ${smbclient.read.toFixed(1)} / put ${smbclient.write.toFixed(1)} Mb/s`);
+        say(
+          `link ${label}: RTT ${rttMs.toFixed(2)} ms, iperf3 ${iperf3Mbps.toFixed(1)} Mb/s, smbclient (${throughputBytes / MIB} MiB) get ${smbclient.read.toFixed(1)} / put ${smbclient.write.toFixed(1)} Mb/s`,
+        );
         const measuredLink = { bandwidthBitsPerSecond: link.bandwidthBitsPerSecond, rttMs };
         const cells: LabBenchCell[] = [];
         const runs: { workload: string; profiles: readonly ClientProfileId[] }[] = workloads.map((workload) => ({ workload, profiles: options.profiles }));
-        if (throughputBytes > options.fileBytes && options.profiles.includes('pipefill-max')) runs.push({ workload: fileSpec(throughputBytes), profiles: ['pipefill-max'] });
+        if (throughputBytes > options.fileBytes && options.profiles.includes('pipefill-max'))
+          runs.push({ workload: fileSpec(throughputBytes), profiles: ['pipefill-max'] });
         for (const { workload, profiles } of runs) {
           for (const profile of profiles) {
             for (const op of options.ops) {
               const measured = copyTest(state, profile, op, workload);
               // Reads are sent by the datacenter's servers, with their own congestion control (CUBIC unless the lab was told
               // otherwise); a BBR client's restart from idle is not theirs (XP reads at 100 Mb/s / 60 ms: 79.3 s modelled, 55.8 measured).
-              const prediction = predictTransfer(onLabStack(clientProfile(profile), state.congestion), labSamba(state.serverCongestion ?? state.congestion), op, parseWorkload(workload), measuredLink);
+              const prediction = predictTransfer(
+                onLabStack(clientProfile(profile), state.congestion),
+                labSamba(state.serverCongestion ?? state.congestion),
+                op,
+                parseWorkload(workload),
+                measuredLink,
+              );
               const cell = {
                 profile,
                 op,
@@ -208,7 +288,9 @@ export async function runLabBench(options: LabBenchOptions): Promise<LabBenchLin
                 limitedBy: prediction.limitedBy,
               };
               cells.push(cell);
-              say(`  ${profile} ${op} ${workload}: measured ${cell.measuredSeconds.toFixed(2)} s, predicted ${cell.predictedSeconds.toFixed(2)} s (${(cell.error * 100).toFixed(0)}%)`);
+              say(
+                `  ${profile} ${op} ${workload}: measured ${cell.measuredSeconds.toFixed(2)} s, predicted ${cell.predictedSeconds.toFixed(2)} s (${(cell.error * 100).toFixed(0)}%)`,
+              );
             }
           }
         }

@@ -50,7 +50,9 @@ export async function startBranchDemo(): Promise<BranchDemo> {
     removeLabNow(state);
     throw new PipefillError('lab-failed', 'The lab came up without its Samba server.', 'Run `pipefill lab down` and start again.');
   }
-  const setting = Object.entries(DEMO_SERVER_SETTINGS).map(([name, value]) => `${name} = ${value}`).join(', ');
+  const setting = Object.entries(DEMO_SERVER_SETTINGS)
+    .map(([name, value]) => `${name} = ${value}`)
+    .join(', ');
   let stopped = false;
   return {
     state,

@@ -58,7 +58,7 @@ describe.skipIf(!canRunLab)('lab bench', () => {
       'pipefill-max read 7340032',
       'pipefill-max write 7340032',
     ]);
-    for (const cell of link.cells) expect(cell.measuredSeconds).toBeGreaterThan(cell.bytes * 8 / 52e6 * 0.9);
+    for (const cell of link.cells) expect(cell.measuredSeconds).toBeGreaterThan(((cell.bytes * 8) / 52e6) * 0.9);
     expect(readLabStates()).toEqual([]);
   }, 120_000);
 

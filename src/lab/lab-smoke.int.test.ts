@@ -48,13 +48,20 @@ describe.skipIf(!canRunLab)('WAN lab smoke test', () => {
       expect(Math.min(...handshakes)).toBeGreaterThanOrEqual(RTT_MS - 0.05);
 
       const { share, user, password } = labEndpoints(state);
-      const probe = inBranch(state, process.execPath, [...ENGINE_NODE_FLAGS, cli, 'probe', '--share', share ?? '', '--user', user ?? '', '--password-env', 'PW', '--seconds', '3', '--json'], {
-        env: { ...process.env, PW: password ?? '' },
-        timeoutMs: 120_000,
-      });
+      const probe = inBranch(
+        state,
+        process.execPath,
+        [...ENGINE_NODE_FLAGS, cli, 'probe', '--share', share ?? '', '--user', user ?? '', '--password-env', 'PW', '--seconds', '3', '--json'],
+        {
+          env: { ...process.env, PW: password ?? '' },
+          timeoutMs: 120_000,
+        },
+      );
       expect(probe.status, probe.stderr).toBe(0);
       const probed = JSON.parse(probe.stdout) as { rtt: { medianMs: number }; bandwidth: { mbps: number } };
-      console.log(`lab smoke: ${RATE_BPS / 1e6} Mb/s, ${RTT_MS} ms; handshakes ${handshakes.map((ms) => ms.toFixed(1)).join(', ')} ms; probe ${probed.rtt.medianMs.toFixed(2)} ms, ${probed.bandwidth.mbps.toFixed(1)} Mb/s`);
+      console.log(
+        `lab smoke: ${RATE_BPS / 1e6} Mb/s, ${RTT_MS} ms; handshakes ${handshakes.map((ms) => ms.toFixed(1)).join(', ')} ms; probe ${probed.rtt.medianMs.toFixed(2)} ms, ${probed.bandwidth.mbps.toFixed(1)} Mb/s`,
+      );
       // The probe reads this link: its round trip is the emulated one (a busy machine
       // only adds to it), and its rate is at most the line and a clear part of it.
       expect(probed.rtt.medianMs).toBeGreaterThanOrEqual(RTT_MS - 0.05);

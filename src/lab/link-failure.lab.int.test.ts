@@ -52,10 +52,29 @@ function pipefill(state: LabState, args: readonly string[]): { child: ChildProce
   return { child, done };
 }
 
-const login = (state: LabState) => ['--share', labEndpoints(state).share ?? '', '--user', labEndpoints(state).user ?? '', '--password-env', 'PIPEFILL_LAB_PASSWORD'];
+const login = (state: LabState) => [
+  '--share',
+  labEndpoints(state).share ?? '',
+  '--user',
+  labEndpoints(state).user ?? '',
+  '--password-env',
+  'PIPEFILL_LAB_PASSWORD',
+];
 
 function copyTest(state: LabState, args: readonly string[] = []): { child: ChildProcess; done: Promise<Run> } {
-  return pipefill(state, ['copy-test', ...login(state), '--profile', 'pipefill-max', '--op', 'write', '--workload', WORKLOAD, '--no-verify', '--json', ...args]);
+  return pipefill(state, [
+    'copy-test',
+    ...login(state),
+    '--profile',
+    'pipefill-max',
+    '--op',
+    'write',
+    '--workload',
+    WORKLOAD,
+    '--no-verify',
+    '--json',
+    ...args,
+  ]);
 }
 
 /** Runs copies until the share holds no scratch (an orphan goes once smbd has dropped its connection); at most 90 s. */
@@ -148,21 +167,25 @@ describe.skipIf(!canRunLab)('a failing link', () => {
     expect(scratchOnShare(state)).toEqual([]);
   }, 240_000);
 
-  it.each([0.01, 0.05])('losing %d of packets: the copy finishes, and its result names the loss', async (lossRate) => {
-    const before = scratchOnShare(state);
-    await changeLink(state, { lossRate });
-    try {
-      const { status, stdout, stderr } = await copyTest(state, ['--workload', 'file:32MiB']).done;
-      expect(status, stderr).toBe(0);
-      const result = JSON.parse(stdout) as CopyTestResult;
-      const events = pathEvents(result);
-      console.log(`loss ${lossRate}: ${result.throughputMbps.toFixed(1)} Mb/s; ${events.join(' ')}`);
-      expect(events.some((event) => /of its bytes again|out of order/.test(event))).toBe(true);
-    } finally {
-      await changeLink(state, { lossRate: 0 });
-    }
-    expect(scratchOnShare(state).filter((name) => !before.includes(name))).toEqual([]);
-  }, 120_000);
+  it.each([0.01, 0.05])(
+    'losing %d of packets: the copy finishes, and its result names the loss',
+    async (lossRate) => {
+      const before = scratchOnShare(state);
+      await changeLink(state, { lossRate });
+      try {
+        const { status, stdout, stderr } = await copyTest(state, ['--workload', 'file:32MiB']).done;
+        expect(status, stderr).toBe(0);
+        const result = JSON.parse(stdout) as CopyTestResult;
+        const events = pathEvents(result);
+        console.log(`loss ${lossRate}: ${result.throughputMbps.toFixed(1)} Mb/s; ${events.join(' ')}`);
+        expect(events.some((event) => /of its bytes again|out of order/.test(event))).toBe(true);
+      } finally {
+        await changeLink(state, { lossRate: 0 });
+      }
+      expect(scratchOnShare(state).filter((name) => !before.includes(name))).toEqual([]);
+    },
+    120_000,
+  );
 
   it('its round trip jumping from 32 to 300 ms mid-copy: the copy finishes, and its result names the jump', async () => {
     const before = scratchOnShare(state);

@@ -21,7 +21,9 @@ const TEST_ROLE = 'pipefill';
 export function postgresBinDir(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((name) => /^\d+$/.test(name) && existsSync(join(root, name, 'bin', 'postgres'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((name) => /^\d+$/.test(name) && existsSync(join(root, name, 'bin', 'postgres')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] === undefined ? undefined : join(root, versions[0], 'bin');
 }
 
@@ -80,7 +82,12 @@ export class PostgresServer {
     if (owner) chownSync(folder, owner.uid, owner.gid);
     const data = join(folder, 'data');
     const asOwner = owner ? { uid: owner.uid, gid: owner.gid } : {};
-    const init = spawnSync(join(bin, 'initdb'), ['-D', data, '-U', TEST_ROLE, '--auth=trust', '--encoding=UTF8', '--no-instructions'], { encoding: 'utf8', cwd: folder, timeout: 120_000, ...asOwner });
+    const init = spawnSync(join(bin, 'initdb'), ['-D', data, '-U', TEST_ROLE, '--auth=trust', '--encoding=UTF8', '--no-instructions'], {
+      encoding: 'utf8',
+      cwd: folder,
+      timeout: 120_000,
+      ...asOwner,
+    });
     if (init.status !== 0) {
       rmSync(folder, { recursive: true, force: true });
       throw new Error(`initdb failed: ${init.stderr || init.stdout || init.error?.message}`);
@@ -97,7 +104,10 @@ export class PostgresServer {
       const size = Math.max(64 * 1024, Math.floor(options.smallDiskBytes));
       // unshare execs (no fork) and so do sh and setpriv: the PID is the postmaster's.
       const script = `mount -t tmpfs -o size=${size},mode=0700,uid=${owner.uid},gid=${owner.gid} tmpfs "$0" || exit 90; exec setpriv --reuid=${owner.uid} --regid=${owner.gid} --clear-groups -- "$@"`;
-      child = spawn('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, smallDisk, join(bin, 'postgres'), ...serverArgs], { cwd: folder, stdio: ['ignore', 'ignore', 'pipe'] });
+      child = spawn('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, smallDisk, join(bin, 'postgres'), ...serverArgs], {
+        cwd: folder,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
     } else {
       child = spawn(join(bin, 'postgres'), serverArgs, { cwd: folder, stdio: ['ignore', 'ignore', 'pipe'], ...asOwner });
     }
@@ -123,14 +133,22 @@ export class PostgresServer {
   /** A new, empty database; returns its address. */
   createDatabase(name: string): string {
     if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a database name: ${name}`);
-    const made = spawnSync(join(this.bin, 'psql'), ['-h', '127.0.0.1', '-p', String(this.port), '-U', TEST_ROLE, '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', `CREATE DATABASE ${name}`], { encoding: 'utf8', timeout: 30_000 });
+    const made = spawnSync(
+      join(this.bin, 'psql'),
+      ['-h', '127.0.0.1', '-p', String(this.port), '-U', TEST_ROLE, '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', `CREATE DATABASE ${name}`],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
     if (made.status !== 0) throw new Error(`CREATE DATABASE ${name} failed: ${made.stderr}`);
     return this.url(name);
   }
 
   /** Runs SQL as the test role (the tests' way to set up a store a certain way). */
   psql(database: string, sql: string): string {
-    const ran = spawnSync(join(this.bin, 'psql'), ['-h', '127.0.0.1', '-p', String(this.port), '-U', TEST_ROLE, '-d', database, '-v', 'ON_ERROR_STOP=1', '-At', '-c', sql], { encoding: 'utf8', timeout: 30_000 });
+    const ran = spawnSync(
+      join(this.bin, 'psql'),
+      ['-h', '127.0.0.1', '-p', String(this.port), '-U', TEST_ROLE, '-d', database, '-v', 'ON_ERROR_STOP=1', '-At', '-c', sql],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
     if (ran.status !== 0) throw new Error(`psql failed: ${ran.stderr}`);
     return ran.stdout;
   }

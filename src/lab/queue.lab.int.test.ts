@@ -130,7 +130,8 @@ describe.skipIf(!canRunLab)('bottleneck queue: one loss-based flow below the lin
       }
     });
     // The effect is real, not within the noise: Reno at 1/8 BDP is well below Reno at 1 BDP, and the model says by how much.
-    const at = (congestion: string, fraction: number) => rows.find((row) => row.what === 'iperf3' && row.congestion === congestion && row.fraction === fraction);
+    const at = (congestion: string, fraction: number) =>
+      rows.find((row) => row.what === 'iperf3' && row.congestion === congestion && row.fraction === fraction);
     const shallow = at('reno', 1 / 8);
     const deep = at('reno', 1);
     expect(shallow && deep && shallow.measuredMbps / deep.measuredMbps).toBeLessThan(0.9);

@@ -133,7 +133,14 @@ function smbConf(root: string, port: number, address: string, sharePath: string,
     ...options.globals,
   };
   const lines = ['[global]', ...Object.entries(globals).map(([key, value]) => `  ${key} = ${value}`)];
-  lines.push('[share]', `  path = ${sharePath}`, '  read only = no', '  create mask = 0666', '  directory mask = 0777', ...Object.entries(options.shareOptions ?? {}).map(([key, value]) => `  ${key} = ${value}`));
+  lines.push(
+    '[share]',
+    `  path = ${sharePath}`,
+    '  read only = no',
+    '  create mask = 0666',
+    '  directory mask = 0777',
+    ...Object.entries(options.shareOptions ?? {}).map(([key, value]) => `  ${key} = ${value}`),
+  );
   lines.push('[readonly]', `  path = ${join(root, 'readonly')}`, '  read only = yes');
   return `${lines.join('\n')}\n`;
 }
@@ -152,7 +159,7 @@ export class SambaServer {
   ) {}
 
   static async start(options: SambaOptions = {}): Promise<SambaServer> {
-    if (!sambaAvailable()) throw new Error('smbd is not installed: `npm test` installs Debian\'s samba package (apt-get install samba smbclient).');
+    if (!sambaAvailable()) throw new Error("smbd is not installed: `npm test` installs Debian's samba package (apt-get install samba smbclient).");
     const address = options.address ?? '127.0.0.1';
     const root = mkdtempSync(join(serverRootParent(), 'pipefill-samba-'));
     const sharePathGiven = options.sharePath !== undefined && existsSync(options.sharePath);

@@ -18,7 +18,8 @@ export interface SmbclientLogin {
 /** The file's text (smbclient(1), -A): one `name = value` per line, so no value may hold a line break. */
 export function authenticationFileText(login: SmbclientLogin): string {
   for (const [field, value] of Object.entries(login)) {
-    if (/[\r\n]/.test(String(value))) throw new PipefillError('bad-input', `The ${field} for smbclient holds a line break.`, 'Use a user name and password without line breaks.');
+    if (/[\r\n]/.test(String(value)))
+      throw new PipefillError('bad-input', `The ${field} for smbclient holds a line break.`, 'Use a user name and password without line breaks.');
   }
   return `username = ${login.user}\npassword = ${login.password}\n${login.domain ? `domain = ${login.domain}\n` : ''}`;
 }

@@ -69,14 +69,21 @@ export interface LabEndpoints {
 }
 
 function requireLab(): void {
-  if (process.platform !== 'linux') throw new PipefillError('lab-unsupported', 'The WAN lab runs on Linux only.', 'Use a Linux machine (network namespaces and /dev/net/tun are needed).');
-  if (process.getuid?.() !== 0) throw new PipefillError('lab-unsupported', 'The WAN lab needs root.', 'Run it as root (it creates network namespaces and TUN devices).');
+  if (process.platform !== 'linux')
+    throw new PipefillError('lab-unsupported', 'The WAN lab runs on Linux only.', 'Use a Linux machine (network namespaces and /dev/net/tun are needed).');
+  if (process.getuid?.() !== 0)
+    throw new PipefillError('lab-unsupported', 'The WAN lab needs root.', 'Run it as root (it creates network namespaces and TUN devices).');
   if (!existsSync('/dev/net/tun')) throw new PipefillError('lab-unsupported', '/dev/net/tun is missing.', 'Load the tun module or run where it exists.');
 }
 
 function run(command: string, args: readonly string[]): string {
   const result = spawnSync(command, args, { encoding: 'utf8' });
-  if (result.status !== 0) throw new PipefillError('lab-failed', `${command} ${args.join(' ')} failed: ${(result.stderr || result.stdout || String(result.error)).trim()}`, 'Run `pipefill lab down` and try again; the message above says what the system refused.');
+  if (result.status !== 0)
+    throw new PipefillError(
+      'lab-failed',
+      `${command} ${args.join(' ')} failed: ${(result.stderr || result.stdout || String(result.error)).trim()}`,
+      'Run `pipefill lab down` and try again; the message above says what the system refused.',
+    );
   return result.stdout;
 }
 
@@ -188,7 +195,8 @@ export const SERVER_CONGESTION = 'cubic';
 
 /** A congestion control's name, checked before it reaches a sysctl or a route. */
 function checkedCongestion(congestion: string): string {
-  if (!/^[a-z0-9_]{1,16}$/.test(congestion)) throw new PipefillError('bad-input', `Not a congestion control name: ${JSON.stringify(congestion)}.`, 'For example cubic or reno.');
+  if (!/^[a-z0-9_]{1,16}$/.test(congestion))
+    throw new PipefillError('bad-input', `Not a congestion control name: ${JSON.stringify(congestion)}.`, 'For example cubic or reno.');
   return congestion;
 }
 
@@ -199,7 +207,24 @@ function checkedCongestion(congestion: string): string {
 function setRouteCongestion(namespace: string, congestion: string, ackEverySegment = false): void {
   checkedCongestion(congestion);
   const [peer, local] = namespace.startsWith(`${NAMESPACE_PREFIX}dc-`) ? [BRANCH_ADDRESS, DATACENTER_ADDRESS] : [DATACENTER_ADDRESS, BRANCH_ADDRESS];
-  run('ip', ['-n', namespace, 'route', 'replace', peer, 'dev', DEVICE, 'proto', 'kernel', 'scope', 'link', 'src', local, 'congctl', congestion, ...(ackEverySegment ? ['quickack', '1'] : [])]);
+  run('ip', [
+    '-n',
+    namespace,
+    'route',
+    'replace',
+    peer,
+    'dev',
+    DEVICE,
+    'proto',
+    'kernel',
+    'scope',
+    'link',
+    'src',
+    local,
+    'congctl',
+    congestion,
+    ...(ackEverySegment ? ['quickack', '1'] : []),
+  ]);
 }
 
 /** Brings a lab up. On any failure it removes what it made. */
@@ -225,16 +250,30 @@ export async function labUp(link: LabLink, options: LabOptions = {}): Promise<La
     const forwarder = spawn(
       binary,
       [
-        '--a-netns', `/run/netns/${branch}`, '--a-dev', DEVICE,
-        '--b-netns', `/run/netns/${datacenter}`, '--b-dev', DEVICE,
-        '--rate-bps', String(Math.round(link.bandwidthBitsPerSecond)),
-        '--delay-us', String(Math.round((link.rttMs * 1000) / 2)),
-        '--queue-bytes', String(queueBytes),
-        '--loss', String(link.lossRate ?? 0),
-        '--jitter-us', String(Math.round((link.jitterMs ?? 0) * 1000)),
-        '--seed', String(options.seed ?? 1),
-        '--stats', statsFile,
-        '--control', controlPath(id),
+        '--a-netns',
+        `/run/netns/${branch}`,
+        '--a-dev',
+        DEVICE,
+        '--b-netns',
+        `/run/netns/${datacenter}`,
+        '--b-dev',
+        DEVICE,
+        '--rate-bps',
+        String(Math.round(link.bandwidthBitsPerSecond)),
+        '--delay-us',
+        String(Math.round((link.rttMs * 1000) / 2)),
+        '--queue-bytes',
+        String(queueBytes),
+        '--loss',
+        String(link.lossRate ?? 0),
+        '--jitter-us',
+        String(Math.round((link.jitterMs ?? 0) * 1000)),
+        '--seed',
+        String(options.seed ?? 1),
+        '--stats',
+        statsFile,
+        '--control',
+        controlPath(id),
       ],
       { detached: true, stdio: ['ignore', log, log] },
     );
@@ -242,9 +281,17 @@ export async function labUp(link: LabLink, options: LabOptions = {}): Promise<La
     state = { ...state, congestion, serverCongestion, forwarderPid: forwarder.pid ?? 0 };
     save();
     await waitFor(() => existsSync(statsFile) || !alive(forwarder.pid), 'The forwarder');
-    if (!alive(forwarder.pid)) throw new PipefillError('lab-failed', `The forwarder exited at start: ${readFileSync(join(LAB_STATE_DIR, `${id}.wanem.log`), 'utf8').trim()}`, 'Run `pipefill lab down` and try again.');
+    if (!alive(forwarder.pid))
+      throw new PipefillError(
+        'lab-failed',
+        `The forwarder exited at start: ${readFileSync(join(LAB_STATE_DIR, `${id}.wanem.log`), 'utf8').trim()}`,
+        'Run `pipefill lab down` and try again.',
+      );
     if (options.iperf !== false) {
-      const iperf = spawn('ip', ['netns', 'exec', datacenter, 'iperf3', '-s', '-B', DATACENTER_ADDRESS, '-p', String(IPERF_PORT)], { detached: true, stdio: 'ignore' });
+      const iperf = spawn('ip', ['netns', 'exec', datacenter, 'iperf3', '-s', '-B', DATACENTER_ADDRESS, '-p', String(IPERF_PORT)], {
+        detached: true,
+        stdio: 'ignore',
+      });
       iperf.unref();
       state = { ...state, ...(iperf.pid === undefined ? {} : { iperfPid: iperf.pid }) };
       save();
@@ -255,7 +302,15 @@ export async function labUp(link: LabLink, options: LabOptions = {}): Promise<La
       // Recorded before smbd starts, so `down` removes it even when the start fails.
       state = { ...state, sharePath };
       save();
-      const samba = await SambaServer.start({ address: DATACENTER_ADDRESS, port: 445, commandPrefix: ['ip', 'netns', 'exec', datacenter], sharePath, detach: true, bindAll: true, ...(options.sambaGlobals ? { globals: options.sambaGlobals } : {}) });
+      const samba = await SambaServer.start({
+        address: DATACENTER_ADDRESS,
+        port: 445,
+        commandPrefix: ['ip', 'netns', 'exec', datacenter],
+        sharePath,
+        detach: true,
+        bindAll: true,
+        ...(options.sambaGlobals ? { globals: options.sambaGlobals } : {}),
+      });
       state = { ...state, samba: { pid: samba.pid ?? 0, root: samba.root, sharePath, password: samba.password } };
       save();
     }
@@ -333,7 +388,11 @@ export async function changeLink(state: LabState, change: LinkChange): Promise<v
     }
   }, 'The link change');
   const after = JSON.parse(readFileSync(state.statsFile, 'utf8')) as ForwarderSettings;
-  if ((change.blackhole !== undefined && after.blackhole !== (change.blackhole ? 1 : 0)) || (change.rttMs !== undefined && after.delayUs !== Math.round((change.rttMs * 1000) / 2)) || (change.queueBytes !== undefined && after.queueBytes !== Math.round(change.queueBytes))) {
+  if (
+    (change.blackhole !== undefined && after.blackhole !== (change.blackhole ? 1 : 0)) ||
+    (change.rttMs !== undefined && after.delayUs !== Math.round((change.rttMs * 1000) / 2)) ||
+    (change.queueBytes !== undefined && after.queueBytes !== Math.round(change.queueBytes))
+  ) {
     throw new PipefillError('lab-failed', `The forwarder did not take the change (${lines.join(', ')}).`, 'Check the forwarder log in /run/pipefill-lab.');
   }
 }
@@ -426,6 +485,16 @@ export async function withCongestionAllowed<T>(congestion: string, body: (change
 }
 
 /** Runs a command inside the branch namespace (a client across the emulated link). */
-export function inBranch(state: LabState, command: string, args: readonly string[], options: { input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}) {
-  return spawnSync('ip', ['netns', 'exec', state.branch, command, ...args], { encoding: 'utf8', timeout: options.timeoutMs ?? 120_000, ...(options.input === undefined ? {} : { input: options.input }), ...(options.env ? { env: options.env } : {}) });
+export function inBranch(
+  state: LabState,
+  command: string,
+  args: readonly string[],
+  options: { input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+) {
+  return spawnSync('ip', ['netns', 'exec', state.branch, command, ...args], {
+    encoding: 'utf8',
+    timeout: options.timeoutMs ?? 120_000,
+    ...(options.input === undefined ? {} : { input: options.input }),
+    ...(options.env ? { env: options.env } : {}),
+  });
 }

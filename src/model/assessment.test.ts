@@ -7,8 +7,11 @@ import { asDrivenByPipefill, DEFAULT_ENGINE_STACK } from './diagnosis.js';
 import { predict } from './predict.js';
 import { SERVER_PROFILES } from './server-profiles.js';
 
-const PROFILES = (['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3', 'pipefill-max'] as const).map((id) => asDrivenByPipefill(CLIENT_PROFILES[id], DEFAULT_ENGINE_STACK));
-const sized = (link: Link, target: number) => sizeAssessment(link, SERVER_PROFILES.samba, PROFILES, asDrivenByPipefill(CLIENT_PROFILES['pipefill-max'], DEFAULT_ENGINE_STACK), target);
+const PROFILES = (['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3', 'pipefill-max'] as const).map((id) =>
+  asDrivenByPipefill(CLIENT_PROFILES[id], DEFAULT_ENGINE_STACK),
+);
+const sized = (link: Link, target: number) =>
+  sizeAssessment(link, SERVER_PROFILES.samba, PROFILES, asDrivenByPipefill(CLIENT_PROFILES['pipefill-max'], DEFAULT_ENGINE_STACK), target);
 
 describe('sizeAssessment', () => {
   it('sizes the default run to about a minute', () => {
@@ -37,7 +40,13 @@ describe('sizeAssessment', () => {
 });
 
 describe('compareWithModel', () => {
-  const expected = predict({ client: 'win10-smb3', server: 'win2012plus', op: 'write', workload: 'file:100MB', link: { bandwidthBitsPerSecond: 100e6, rttMs: 50 } });
+  const expected = predict({
+    client: 'win10-smb3',
+    server: 'win2012plus',
+    op: 'write',
+    workload: 'file:100MB',
+    link: { bandwidthBitsPerSecond: 100e6, rttMs: 50 },
+  });
 
   it('calls a copy within 0.7..1.4 of the expectation as expected', () => {
     expect(compareWithModel(expected.seconds * 1.1, expected).verdict).toBe('as-expected');

@@ -30,7 +30,14 @@ export const fileSpec = (bytes: number): string => {
 };
 export const dirsetSpec = (scale: number): string => `tr3869-dirset:${scale}`;
 
-function predictedTotal(link: Link, server: ServerProfile, clients: readonly ClientProfile[], setUpClient: ClientProfile, fileBytes: number, dirsetScale: number): number {
+function predictedTotal(
+  link: Link,
+  server: ServerProfile,
+  clients: readonly ClientProfile[],
+  setUpClient: ClientProfile,
+  fileBytes: number,
+  dirsetScale: number,
+): number {
   let total = 0;
   for (const spec of [fileSpec(fileBytes), dirsetSpec(dirsetScale)]) {
     const workload = parseWorkload(spec);
@@ -51,7 +58,13 @@ function predictedTotal(link: Link, server: ServerProfile, clients: readonly Cli
  * long path would take longer. `clients` are the generations as the engine
  * will drive them (see asDrivenByPipefill), `setUpClient` Pipefill's own.
  */
-export function sizeAssessment(link: Link, server: ServerProfile, clients: readonly ClientProfile[], setUpClient: ClientProfile, targetSeconds: number): AssessmentSize {
+export function sizeAssessment(
+  link: Link,
+  server: ServerProfile,
+  clients: readonly ClientProfile[],
+  setUpClient: ClientProfile,
+  targetSeconds: number,
+): AssessmentSize {
   let fileBytes = Math.min(MAX_FILE_BYTES, Math.max(MIN_FILE_BYTES, Math.round((link.bandwidthBitsPerSecond * 2) / 8 / MIB) * MIB));
   let dirsetScale = START_DIRSET_SCALE;
   let total = predictedTotal(link, server, clients, setUpClient, fileBytes, dirsetScale);

@@ -127,7 +127,8 @@ describe('calibration against TR-3869 (32 ms)', () => {
 
   it('names the layers TR-3869 describes: XP by its one-at-a-time pipeline, directory writes by round trips', () => {
     for (const cell of cells.filter((c) => c.client === 'xp-smb1' && c.test.includes('100MB'))) expect(cell.limitedBy).toBe('copy-pipeline');
-    for (const cell of cells.filter((c) => c.test === 'write-dir-1GB' && c.client !== 'xp-smb1' && c.link !== 'OC1')) expect(cell.limitedBy).toBe('round-trips');
+    for (const cell of cells.filter((c) => c.test === 'write-dir-1GB' && c.client !== 'xp-smb1' && c.link !== 'OC1'))
+      expect(cell.limitedBy).toBe('round-trips');
     for (const cell of cells.filter((c) => c.link === 'OC1' && c.client !== 'xp-smb1' && c.test.includes('100MB'))) expect(cell.limitedBy).toBe('bandwidth');
   });
 });

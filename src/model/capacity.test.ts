@@ -37,14 +37,30 @@ describe('kneeAndPeak', () => {
   });
 
   it('finds a peak before the end of a falling curve, and says when there is no knee yet', () => {
-    expect(kneeAndPeak([{ users: 1, aggregateBitsPerSecond: 10 }, { users: 2, aggregateBitsPerSecond: 30 }, { users: 4, aggregateBitsPerSecond: 25 }])).toEqual({ kneeUsers: 2, peakUsers: 2, peakBitsPerSecond: 30 });
-    expect(kneeAndPeak([{ users: 1, aggregateBitsPerSecond: 10 }, { users: 3, aggregateBitsPerSecond: 30 }]).kneeUsers).toBeUndefined();
+    expect(
+      kneeAndPeak([
+        { users: 1, aggregateBitsPerSecond: 10 },
+        { users: 2, aggregateBitsPerSecond: 30 },
+        { users: 4, aggregateBitsPerSecond: 25 },
+      ]),
+    ).toEqual({ kneeUsers: 2, peakUsers: 2, peakBitsPerSecond: 30 });
+    expect(
+      kneeAndPeak([
+        { users: 1, aggregateBitsPerSecond: 10 },
+        { users: 3, aggregateBitsPerSecond: 30 },
+      ]).kneeUsers,
+    ).toBeUndefined();
     expect(kneeAndPeak([{ users: 4, aggregateBitsPerSecond: 10 }])).toEqual({ kneeUsers: undefined, peakUsers: 4, peakBitsPerSecond: 10 });
   });
 
   it('refuses an empty curve, a repeated step and a share outside (0, 1]', () => {
     expect(() => kneeAndPeak([])).toThrow(/at least one/);
-    expect(() => kneeAndPeak([{ users: 2, aggregateBitsPerSecond: 1 }, { users: 2, aggregateBitsPerSecond: 2 }])).toThrow(/Two steps/);
+    expect(() =>
+      kneeAndPeak([
+        { users: 2, aggregateBitsPerSecond: 1 },
+        { users: 2, aggregateBitsPerSecond: 2 },
+      ]),
+    ).toThrow(/Two steps/);
     expect(() => kneeAndPeak([{ users: 1, aggregateBitsPerSecond: 1 }], 0)).toThrow(/share/);
   });
 });
@@ -88,7 +104,9 @@ describe('expectedCapacity', () => {
   const samba = SERVER_PROFILES.samba;
 
   it("adds people's rates until the line is full, and never passes it", () => {
-    const curve = [1, 2, 4, 8, 16, 32].map((users) => expectedCapacity({ client: CLIENT_PROFILES['xp-smb1'], server: samba, op: 'read', link: link155, users, fileBytes: 64 * 2 ** 20 }));
+    const curve = [1, 2, 4, 8, 16, 32].map((users) =>
+      expectedCapacity({ client: CLIENT_PROFILES['xp-smb1'], server: samba, op: 'read', link: link155, users, fileBytes: 64 * 2 ** 20 }),
+    );
     const alone = curve[0]?.directions[0]?.aloneBitsPerSecond ?? 0;
     expect(curve[0]?.aggregateBitsPerSecond).toBeCloseTo(alone, 6);
     for (const [index, point] of curve.entries()) {
@@ -128,8 +146,14 @@ describe('expectedCapacity', () => {
   it('splits mixed load into readers and writers, sums their directions and both queues', () => {
     expect(splitUsers('mixed', 3)).toEqual({ read: 2, write: 1 });
     const mixed = expectedCapacity({ client: win7, server: samba, op: 'mixed', link: link155, users: 3, fileBytes: 64 * 2 ** 20 });
-    expect(mixed.directions.map((direction) => [direction.op, direction.users])).toEqual([['read', 2], ['write', 1]]);
-    expect(mixed.aggregateBitsPerSecond).toBeCloseTo(mixed.directions.reduce((sum, direction) => sum + direction.aggregateBitsPerSecond, 0), 6);
+    expect(mixed.directions.map((direction) => [direction.op, direction.users])).toEqual([
+      ['read', 2],
+      ['write', 1],
+    ]);
+    expect(mixed.aggregateBitsPerSecond).toBeCloseTo(
+      mixed.directions.reduce((sum, direction) => sum + direction.aggregateBitsPerSecond, 0),
+      6,
+    );
   });
 
   it('refuses a count of people it cannot run and a file of no size', () => {
@@ -146,7 +170,8 @@ describe("expectedCapacity where people's bursts meet in a shallow queue", () =>
   // The capacity lab's second link: 52 Mb/s, 75 ms, a queue of a quarter BDP (81 packets against XP's 43-segment replies).
   const quarter = { bandwidthBitsPerSecond: 52e6, rttMs: 75, bufferBytes: Math.round((52e6 / 8) * 0.075 * 0.25) };
   const schedule = { steps: [1, 4, 16], warmupSeconds: 5, measureSeconds: 8 };
-  const at = (users: number, extra: object = {}) => expectedCapacity({ client: xp, server: samba, op: 'read', link: quarter, users, fileBytes: 8 * 2 ** 20, schedule, ...extra });
+  const at = (users: number, extra: object = {}) =>
+    expectedCapacity({ client: xp, server: samba, op: 'read', link: quarter, users, fileBytes: 8 * 2 ** 20, schedule, ...extra });
 
   it('gives one person, whose reply fits the queue, what their pipeline allows', () => {
     const one = at(1);

@@ -120,7 +120,15 @@ export interface CapacityExpectation {
 }
 
 /** The layers that belong to one connection; the link's own layers (bandwidth, queue) are shared. */
-const PER_CONNECTION: ReadonlySet<BudgetLayer> = new Set(['copy-pipeline', 'credits', 'client-tcp-window', 'server-tcp-window', 'packet-loss', 'signing', 'encryption']);
+const PER_CONNECTION: ReadonlySet<BudgetLayer> = new Set([
+  'copy-pipeline',
+  'credits',
+  'client-tcp-window',
+  'server-tcp-window',
+  'packet-loss',
+  'signing',
+  'encryption',
+]);
 /** The layers that bound what one connection keeps in flight (not rates). */
 const IN_FLIGHT_CAPS: ReadonlySet<BudgetLayer> = new Set(['copy-pipeline', 'credits', 'client-tcp-window', 'server-tcp-window']);
 
@@ -132,7 +140,10 @@ export function splitUsers(op: CapacityOp, users: number): { readonly read: numb
 }
 
 function tightest(budgets: readonly LayerBudget[]): LayerBudget | undefined {
-  return budgets.reduce<LayerBudget | undefined>((best, budget) => (best === undefined || budget.bytesPerSecond < best.bytesPerSecond ? budget : best), undefined);
+  return budgets.reduce<LayerBudget | undefined>(
+    (best, budget) => (best === undefined || budget.bytesPerSecond < best.bytesPerSecond ? budget : best),
+    undefined,
+  );
 }
 
 /** One direction of the link with `users` people sending over it. */
@@ -147,7 +158,10 @@ export function directionCapacity(input: Omit<CapacityInput, 'op' | 'users'> & {
 }
 
 /** The fluid and congestion-cycle model of one direction (see the top of this file). */
-function cycleDirection(input: Omit<CapacityInput, 'op' | 'users'> & { readonly op: Op; readonly users: number }, shape: TransferShape): Omit<DirectionCapacity, 'waitBytes' | 'runToRunBitsPerSecond'> {
+function cycleDirection(
+  input: Omit<CapacityInput, 'op' | 'users'> & { readonly op: Op; readonly users: number },
+  shape: TransferShape,
+): Omit<DirectionCapacity, 'waitBytes' | 'runToRunBitsPerSecond'> {
   const { client, server, op, link, users } = input;
   const line = shape.budgets.find((budget) => budget.layer === 'bandwidth');
   const own = tightest(shape.budgets.filter((budget) => PER_CONNECTION.has(budget.layer)));
@@ -170,11 +184,23 @@ function cycleDirection(input: Omit<CapacityInput, 'op' | 'users'> & { readonly 
   // More than the pipe holds but less than pipe and queue: the windows stop before the queue overflows,
   // and what does not fit in the pipe stands in the queue. BBR holds its own queue to at most a BDP.
   const sender = op === 'read' ? server.tcp : client.tcp;
-  const queueInput = { congestion: sender.congestion, bdpBytes: bdp, bufferBytes: buffer, segmentBytes: maxSegmentBytes(client.tcp.timestamps), rttMs: link.rttMs, flows: users };
+  const queueInput = {
+    congestion: sender.congestion,
+    bdpBytes: bdp,
+    bufferBytes: buffer,
+    segmentBytes: maxSegmentBytes(client.tcp.timestamps),
+    rttMs: link.rttMs,
+    flows: users,
+  };
   if (inFlight <= bdp + buffer || sender.congestion === 'bbr') {
     if (demand < line.bytesPerSecond) return { ...base, aggregateBitsPerSecond: demand * 8, queueBytes: 0, limit: { kind: 'per-user', layer: own.layer } };
     const standing = inFlight - bdp;
-    return { ...base, aggregateBitsPerSecond: line.bytesPerSecond * 8, queueBytes: sender.congestion === 'bbr' ? Math.min(standing, meanQueueBytes(queueInput)) : standing, limit: { kind: 'line' } };
+    return {
+      ...base,
+      aggregateBitsPerSecond: line.bytesPerSecond * 8,
+      queueBytes: sender.congestion === 'bbr' ? Math.min(standing, meanQueueBytes(queueInput)) : standing,
+      limit: { kind: 'line' },
+    };
   }
   const share = lineUtilisation(queueInput);
   const aggregate = Math.min(demand, share * line.bytesPerSecond);
@@ -198,7 +224,10 @@ function simulatedCongestion(congestion: ServerProfile['tcp']['congestion']): Sh
  * on a loss-based sender: a packet-level run of their senders (see the top
  * of this file); undefined where the cycle model answers.
  */
-function simulatedDirection(input: Omit<CapacityInput, 'op' | 'users'> & { readonly op: Op; readonly users: number }, shape: TransferShape): DirectionCapacity | undefined {
+function simulatedDirection(
+  input: Omit<CapacityInput, 'op' | 'users'> & { readonly op: Op; readonly users: number },
+  shape: TransferShape,
+): DirectionCapacity | undefined {
   const { client, server, op, link, users } = input;
   const sender = op === 'read' ? server.tcp : client.tcp;
   const congestion = simulatedCongestion(sender.congestion);
@@ -233,7 +262,12 @@ function simulatedDirection(input: Omit<CapacityInput, 'op' | 'users'> & { reado
   const step = meanSimulatedStep(simulation, users);
   const demand = users * own.bytesPerSecond;
   const aggregate = step.aggregateBitsPerSecond / 8;
-  const limit: CapacityLimit = aggregate >= 0.95 * Math.min(demand, line.bytesPerSecond) ? (demand < line.bytesPerSecond ? { kind: 'per-user', layer: own.layer } : { kind: 'line' }) : { kind: 'bursts' };
+  const limit: CapacityLimit =
+    aggregate >= 0.95 * Math.min(demand, line.bytesPerSecond)
+      ? demand < line.bytesPerSecond
+        ? { kind: 'per-user', layer: own.layer }
+        : { kind: 'line' }
+      : { kind: 'bursts' };
   return {
     op,
     users,
@@ -330,7 +364,14 @@ export function expectedCapacity(input: CapacityInput): CapacityExpectation {
   // A round trip crosses the queue of each direction that carries load.
   const addedDelayMs = directions.reduce((sum, direction) => sum + (direction.waitBytes / lineBytesPerSecond) * 1000, 0);
   const runToRun = Math.sqrt(directions.reduce((sum, direction) => sum + direction.runToRunBitsPerSecond ** 2, 0));
-  return { users: input.users, aggregateBitsPerSecond: aggregate, runToRunBitsPerSecond: runToRun, perUserBitsPerSecond: aggregate / input.users, addedDelayMs, directions };
+  return {
+    users: input.users,
+    aggregateBitsPerSecond: aggregate,
+    runToRunBitsPerSecond: runToRun,
+    perUserBitsPerSecond: aggregate / input.users,
+    addedDelayMs,
+    directions,
+  };
 }
 
 /**

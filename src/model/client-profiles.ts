@@ -399,7 +399,13 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     roundTripsPerRequest: { read: 1, write: 1 },
     metadata: PIPEFILL_METADATA,
     // Everything, cheapest first: GCM and GMAC cost a fraction of CCM and CMAC per byte.
-    offer: { dialects: ['2.0.2', '2.1', '3.0', '3.0.2', '3.1.1'], ciphers: ['AES-128-GCM', 'AES-256-GCM', 'AES-128-CCM', 'AES-256-CCM'], signing: ['AES-128-GMAC', 'AES-128-CMAC', 'HMAC-SHA256'], signingRequired: false, movesUp: false },
+    offer: {
+      dialects: ['2.0.2', '2.1', '3.0', '3.0.2', '3.1.1'],
+      ciphers: ['AES-128-GCM', 'AES-256-GCM', 'AES-128-CCM', 'AES-256-CCM'],
+      signing: ['AES-128-GMAC', 'AES-128-CMAC', 'HMAC-SHA256'],
+      signingRequired: false,
+      movesUp: false,
+    },
     // Pipefill's own figures replace these when it drives a copy (an assessment measures them).
     crypto: LINUX_CRYPTO,
   },

@@ -15,7 +15,7 @@ describe('lineUtilisation', () => {
     // U = W^2 (1 - b^2) / 2 / [(P - bW) P + (W^2 - P^2) / 2] with P = 1, W = 1 + B.
     const closed = (beta: number, buffer: number) => {
       const peak = 1 + buffer;
-      return ((peak ** 2) * (1 - beta ** 2)) / 2 / ((1 - beta * peak) + (peak ** 2 - 1) / 2);
+      return (peak ** 2 * (1 - beta ** 2)) / 2 / (1 - beta * peak + (peak ** 2 - 1) / 2);
     };
     for (const fraction of [0, 1 / 8, 1 / 4, 1 / 2, 0.9]) expect(at('reno', fraction)).toBeCloseTo(closed(0.5, fraction), 2);
   });
@@ -53,8 +53,21 @@ describe('lineUtilisation', () => {
 
 describe('shallowQueueRamp', () => {
   const SEGMENTS_24_MIB = (24 * 2 ** 20) / 1448;
-  const ramp = (congestion: 'reno' | 'cubic' | 'bbr', fraction: number, extra: { flows?: number; totalSegments?: number; initialWindowSegments?: number } = {}) =>
-    shallowQueueRamp({ congestion, bdpBytes: BDP, bufferBytes: BDP * fraction, segmentBytes: 1448, rttMs: 20, initialWindowSegments: 10, totalSegments: SEGMENTS_24_MIB, ...extra });
+  const ramp = (
+    congestion: 'reno' | 'cubic' | 'bbr',
+    fraction: number,
+    extra: { flows?: number; totalSegments?: number; initialWindowSegments?: number } = {},
+  ) =>
+    shallowQueueRamp({
+      congestion,
+      bdpBytes: BDP,
+      bufferBytes: BDP * fraction,
+      segmentBytes: 1448,
+      rttMs: 20,
+      initialWindowSegments: 10,
+      totalSegments: SEGMENTS_24_MIB,
+      ...extra,
+    });
 
   it('leaves slow start in the first round that sends more than twice the queue, as the lab showed at 1/8 BDP', () => {
     // 86 segments of pipe, 10.8 of queue: rounds of 10, 20, 40; the third overflows. CUBIC came down to 29-30 in the lab.
@@ -67,7 +80,9 @@ describe('shallowQueueRamp', () => {
   it('costs line time: the ramp delivers less than the line could in the same time', () => {
     for (const congestion of ['cubic', 'reno'] as const) {
       const shallow = ramp(congestion, 1 / 8);
-      expect(shallow && shallow.lineSeconds / shallow.seconds).toBeLessThan(lineUtilisation({ congestion, bdpBytes: BDP, bufferBytes: BDP / 8, segmentBytes: 1448, rttMs: 20 }));
+      expect(shallow && shallow.lineSeconds / shallow.seconds).toBeLessThan(
+        lineUtilisation({ congestion, bdpBytes: BDP, bufferBytes: BDP / 8, segmentBytes: 1448, rttMs: 20 }),
+      );
     }
   });
 

@@ -248,7 +248,16 @@ export function shallowQueueRamp(input: RampInput): Ramp | undefined {
     if (window >= peak) return undefined;
     if (overflows) {
       const exitWindow = Math.min(peak, window);
-      return finishRamp({ input, flows, beta, pipe, peak, rttSeconds }, 'loss', exitWindow, beta * exitWindow, exitWindow, Math.cbrt((exitWindow * (1 - beta)) / (flows * CUBIC_C)), delivered + window, seconds + Math.max(1, window / pipe) * rttSeconds);
+      return finishRamp(
+        { input, flows, beta, pipe, peak, rttSeconds },
+        'loss',
+        exitWindow,
+        beta * exitWindow,
+        exitWindow,
+        Math.cbrt((exitWindow * (1 - beta)) / (flows * CUBIC_C)),
+        delivered + window,
+        seconds + Math.max(1, window / pipe) * rttSeconds,
+      );
     }
     delivered += window;
     seconds += Math.max(1, window / pipe) * rttSeconds;
@@ -276,5 +285,11 @@ function finishRamp(
   const cycle: Cycle = { congestion: input.congestion, pipe, peak, beta, flows, rttSeconds };
   const climbed = climb(cycle, { from: resume, wMax, k }, input.totalSegments - deliveredBefore);
   const delivered = deliveredBefore + climbed.delivered;
-  return { exit, exitWindowSegments: exitWindow, resumeWindowSegments: resume, seconds: secondsBefore + climbed.seconds, lineSeconds: (delivered / pipe) * rttSeconds };
+  return {
+    exit,
+    exitWindowSegments: exitWindow,
+    resumeWindowSegments: resume,
+    seconds: secondsBefore + climbed.seconds,
+    lineSeconds: (delivered / pipe) * rttSeconds,
+  };
 }

@@ -98,7 +98,17 @@ describe('a copy whose requests spend most of their time being signed', () => {
   const server = { ...SERVER_PROFILES.samba, crypto: { ...SERVER_PROFILES.samba.crypto, rates } };
   const diagnose = (session: { protection: { kind: 'signing'; algorithm: 'AES-128-CMAC' } | { kind: 'none' }; channels: number }) => {
     const expected = predictTransfer(asDrivenByPipefill(CLIENT_PROFILES['linux-cifs'], stack), server, 'read', workload, loopback, session);
-    return diagnoseCopy({ client: CLIENT_PROFILES['linux-cifs'], server, op: 'read', workload, link: loopback, measuredSeconds: expected.seconds, stack, observations: {}, session });
+    return diagnoseCopy({
+      client: CLIENT_PROFILES['linux-cifs'],
+      server,
+      op: 'read',
+      workload,
+      link: loopback,
+      measuredSeconds: expected.seconds,
+      stack,
+      observations: {},
+      session,
+    });
   };
 
   it('names signing even where the copy pipeline is the layer the model explains it by, and says why', () => {

@@ -221,11 +221,16 @@ function cryptoShareOfRequest(explained: Prediction, client: ClientProfile, serv
  * cost per byte and per request rather than a protocol's), where it took
  * longer than the model's protocol limits. Undefined without such a copy.
  */
-export function hostsBound(input: Pick<DiagnoseInput, 'reference' | 'session' | 'workload'>, modelSeconds: number): { seconds: number; bitsPerSecond: number } | undefined {
+export function hostsBound(
+  input: Pick<DiagnoseInput, 'reference' | 'session' | 'workload'>,
+  modelSeconds: number,
+): { seconds: number; bitsPerSecond: number } | undefined {
   const reference = input.reference;
   const protection = input.session?.protection ?? { kind: 'none' as const };
   if (!reference || !(reference.measuredSeconds > modelSeconds)) return undefined;
-  const same = reference.protection.kind === protection.kind && (protection.kind === 'none' || (reference.protection.kind !== 'none' && reference.protection.algorithm === protection.algorithm));
+  const same =
+    reference.protection.kind === protection.kind &&
+    (protection.kind === 'none' || (reference.protection.kind !== 'none' && reference.protection.algorithm === protection.algorithm));
   if (!same) return undefined;
   return { seconds: reference.measuredSeconds, bitsPerSecond: (input.workload.totalBytes * 8) / reference.measuredSeconds };
 }
@@ -246,16 +251,18 @@ export function hostsExpectation(input: DiagnoseInput, modelSeconds: number): { 
   return undefined;
 }
 
-
 /** measured / explained within these bounds: the explained layer accounts for the copy (as compareWithModel's 0.7..1.4 efficiency). */
 const EXPLAINED = { low: 1 / 1.4, high: 1 / 0.7 };
 
 function observedFacts(input: DiagnoseInput, server: ServerProfile): string[] {
   const facts: string[] = [];
   const { observations: seen } = input;
-  if (seen.creditsGranted !== undefined && seen.creditsGranted < input.server.smb2.creditsMax) facts.push(`the server let Pipefill use at most ${seen.creditsGranted} SMB2 credits at once`);
+  if (seen.creditsGranted !== undefined && seen.creditsGranted < input.server.smb2.creditsMax)
+    facts.push(`the server let Pipefill use at most ${seen.creditsGranted} SMB2 credits at once`);
   if (server.tcp.receiveWindowBytes !== input.server.tcp.receiveWindowBytes) {
-    facts.push(`the server advertised a ${formatBinaryBytes(server.tcp.receiveWindowBytes)} TCP receive window and sends waited on it ${Math.round((seen.peerWindowLimitedFraction ?? 0) * 100)}% of the time`);
+    facts.push(
+      `the server advertised a ${formatBinaryBytes(server.tcp.receiveWindowBytes)} TCP receive window and sends waited on it ${Math.round((seen.peerWindowLimitedFraction ?? 0) * 100)}% of the time`,
+    );
   }
   return facts;
 }
@@ -276,10 +283,20 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
   if (ratio >= EXPLAINED.low && ratio <= EXPLAINED.high) {
     // A request-granular layer whose requests spend most of their time being signed or sealed is the protection's limit.
     const protection = session.protection;
-    const protectionBound = protection.kind !== 'none' && cryptoShareOfRequest(explained, client, server, input.op, input.link, session) > 1 / 2 ? protection : undefined;
+    const protectionBound =
+      protection.kind !== 'none' && cryptoShareOfRequest(explained, client, server, input.op, input.link, session) > 1 / 2 ? protection : undefined;
     const limitedBy = protectionBound ? protectionBound.kind : explained.limitedBy;
-    const why = protectionBound ? ` Most of each request's time is ${protectionBound.algorithm} at the two ends: ${protectionBound.kind === 'signing' ? 'the signature' : 'the encryption'}, not the link, limits you.` : '';
-    return { limitedBy, explainedSeconds: explained.seconds, measuredBitsPerSecond, inFlightBytes, sentence: `${measured}.${seen} ${explained.explanation}${why}`, why: `${explained.explanation}${why}` };
+    const why = protectionBound
+      ? ` Most of each request's time is ${protectionBound.algorithm} at the two ends: ${protectionBound.kind === 'signing' ? 'the signature' : 'the encryption'}, not the link, limits you.`
+      : '';
+    return {
+      limitedBy,
+      explainedSeconds: explained.seconds,
+      measuredBitsPerSecond,
+      inFlightBytes,
+      sentence: `${measured}.${seen} ${explained.explanation}${why}`,
+      why: `${explained.explanation}${why}`,
+    };
   }
   const protection = session.protection;
   const cpuBound = input.stack.crypto ? cpuBoundByProtection(input, input.stack.crypto) : undefined;
@@ -306,12 +323,21 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
     const hostsRatio = input.measuredSeconds / hosts.seconds;
     if (hostsRatio >= EXPLAINED.low && hostsRatio <= EXPLAINED.high) {
       const cause = `The two machines are the limit: Pipefill's best pipeline moved the same data on this share at ${formatRate(hosts.bitsPerSecond)}, in ${formatDuration(hosts.seconds * 1000)}, where SMB and TCP on this path allow ${formatDuration(explained.seconds * 1000)}: their CPUs, memory, storage and network stacks take that long per byte.`;
-      return { limitedBy: 'hosts', explainedSeconds: hosts.seconds, measuredBitsPerSecond, inFlightBytes, sentence: `${measured}.${seen} ${cause}`, why: cause };
+      return {
+        limitedBy: 'hosts',
+        explainedSeconds: hosts.seconds,
+        measuredBitsPerSecond,
+        inFlightBytes,
+        sentence: `${measured}.${seen} ${cause}`,
+        why: cause,
+      };
     }
   }
   if (ratio > EXPLAINED.high) {
     // Slower than every bound the model knows, even with what the copy revealed.
-    const loss = lossy ? ` TCP retransmitted ${((input.observations.retransmittedFraction ?? 0) * 100).toFixed(2)}% of the bytes: packet loss is one cause.` : '';
+    const loss = lossy
+      ? ` TCP retransmitted ${((input.observations.retransmittedFraction ?? 0) * 100).toFixed(2)}% of the bytes: packet loss is one cause.`
+      : '';
     return {
       limitedBy: lossy ? 'packet-loss' : 'unexplained',
       explainedSeconds: explained.seconds,

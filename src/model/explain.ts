@@ -18,7 +18,12 @@ export interface ExplainInput {
   readonly bdpBytes: number;
   readonly requestBytes: number;
   readonly pipeline: { readonly depth: number; readonly chunkBytes: number };
-  readonly breakdown: { readonly dataSeconds: number; readonly metadataSeconds: number; readonly metadataRoundTrips: number; readonly slowStartSeconds: number };
+  readonly breakdown: {
+    readonly dataSeconds: number;
+    readonly metadataSeconds: number;
+    readonly metadataRoundTrips: number;
+    readonly slowStartSeconds: number;
+  };
   readonly files: number;
   readonly session: Session;
 }
@@ -80,10 +85,22 @@ function layerSentence(layer: LayerBudget, input: ExplainInput, client: ClientPr
     case 'encryption': {
       const protection = input.session.protection;
       if (protection.kind === 'none') return `${layer.layer} limits it to ${rate}.`;
-      const [sender, receiver]: [[string, CryptoSide], [string, CryptoSide]] = op === 'read' ? [['the server', server.crypto], ['this client', client.crypto]] : [['this client', client.crypto], ['the server', server.crypto]];
+      const [sender, receiver]: [[string, CryptoSide], [string, CryptoSide]] =
+        op === 'read'
+          ? [
+              ['the server', server.crypto],
+              ['this client', client.crypto],
+            ]
+          : [
+              ['this client', client.crypto],
+              ['the server', server.crypto],
+            ];
       const protect = sender[1].rates[protection.algorithm]?.protect ?? Infinity;
       const check = receiver[1].rates[protection.algorithm]?.check ?? Infinity;
-      const [who, verb] = protect <= check ? [sender[0], protection.kind === 'signing' ? 'signing' : 'encrypting'] : [receiver[0], protection.kind === 'signing' ? 'verifying' : 'decrypting'];
+      const [who, verb] =
+        protect <= check
+          ? [sender[0], protection.kind === 'signing' ? 'signing' : 'encrypting']
+          : [receiver[0], protection.kind === 'signing' ? 'verifying' : 'decrypting'];
       const what = protection.kind === 'signing' ? 'the signature' : 'the encryption';
       const channels = input.session.channels > 1 ? ` over ${input.session.channels} connections` : '';
       return `${verb} with ${protection.algorithm} lets ${who} move about ${formatRate(layer.bytesPerSecond * 8)} of data${channels}; your link is ${formatRate(link.bandwidthBitsPerSecond)}: ${what}, not the link, limits you.`;
@@ -91,7 +108,9 @@ function layerSentence(layer: LayerBudget, input: ExplainInput, client: ClientPr
     case 'hosts': {
       // The costs that applied: those measured with the copy's protection where they were.
       const costs = link.hosts ? hostCostsFor(link.hosts, op, input.session.protection).costs : undefined;
-      const perRequest = costs ? `${formatDuration(costs.secondsPerRequest * 1000)} per request and ${formatDuration(costs.secondsPerByte * 1e9)} per MB` : 'their measured cost per request and per byte';
+      const perRequest = costs
+        ? `${formatDuration(costs.secondsPerRequest * 1000)} per request and ${formatDuration(costs.secondsPerByte * 1e9)} per MB`
+        : 'their measured cost per request and per byte';
       const protection = input.session.protection.kind === 'none' ? '' : ` with ${input.session.protection.kind} (${input.session.protection.algorithm})`;
       return `the two machines are the limit: measured on this share, their CPUs, memory, storage and network stacks take ${perRequest} ${op === 'read' ? 'reading' : 'writing'}${protection}, ${rate} with ${formatBinaryBytes(input.requestBytes)} requests, below the ${formatRate(link.bandwidthBitsPerSecond)} the path carries.`;
     }
@@ -109,7 +128,8 @@ export function explain(input: ExplainInput, client: ClientProfile, server: Serv
   const { breakdown } = input;
   if (input.limitedBy === 'round-trips') {
     const perFile = input.files > 0 ? Math.round(breakdown.metadataRoundTrips / input.files) : breakdown.metadataRoundTrips;
-    const turnaround = link.hosts && link.hosts.metadataSeconds > 0 ? ` plus the server's ${formatDuration(link.hosts.metadataSeconds * 1000)} of file-system work each` : '';
+    const turnaround =
+      link.hosts && link.hosts.metadataSeconds > 0 ? ` plus the server's ${formatDuration(link.hosts.metadataSeconds * 1000)} of file-system work each` : '';
     return capitalise(
       `${input.files} files x about ${perFile} metadata round trips (${breakdown.metadataRoundTrips} in all, ${formatDuration(breakdown.metadataSeconds * 1000)} at ${rtt}${turnaround}) take longer than the data itself (${formatDuration(breakdown.dataSeconds * 1000)}): fewer round trips per file, or several files at once, is what helps.`,
     );

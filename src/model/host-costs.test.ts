@@ -11,11 +11,20 @@ import { parseWorkload } from './workloads.js';
 const LOOPBACK: HostCosts = {
   read: { secondsPerRequest: 65e-6, secondsPerByte: 0.54e-9 },
   write: { secondsPerRequest: 62e-6, secondsPerByte: 0.73e-9 },
-  protected: { protection: { kind: 'signing', algorithm: 'AES-128-GMAC' }, read: { secondsPerRequest: 118e-6, secondsPerByte: 0.63e-9 }, write: { secondsPerRequest: 100e-6, secondsPerByte: 0.78e-9 } },
+  protected: {
+    protection: { kind: 'signing', algorithm: 'AES-128-GMAC' },
+    read: { secondsPerRequest: 118e-6, secondsPerByte: 0.63e-9 },
+    write: { secondsPerRequest: 100e-6, secondsPerByte: 0.78e-9 },
+  },
   metadataSeconds: 300e-6,
 };
 
-const sample = (requestBytes: number, bytes: number, perRequest: number, perByte: number) => ({ requestBytes, requests: bytes / requestBytes, bytes, seconds: (bytes / requestBytes) * perRequest + bytes * perByte });
+const sample = (requestBytes: number, bytes: number, perRequest: number, perByte: number) => ({
+  requestBytes,
+  requests: bytes / requestBytes,
+  bytes,
+  seconds: (bytes / requestBytes) * perRequest + bytes * perByte,
+});
 
 describe('host costs: fitted from two calibration transfers', () => {
   it('solves a cost per request and per byte exactly from two request sizes', () => {
@@ -32,7 +41,7 @@ describe('host costs: fitted from two calibration transfers', () => {
     expect(fitted.secondsPerByte).toBeCloseTo(Math.max(0.004 / (8 * MIB), 0.02 / (32 * MIB)), 15);
   });
 
-  it("a lone request waits at least the measured turnaround, plus the work per byte of what it carries beyond 64 KiB", () => {
+  it('a lone request waits at least the measured turnaround, plus the work per byte of what it carries beyond 64 KiB', () => {
     const costs = { secondsPerRequest: 0, secondsPerByte: 1e-9 };
     // A LAN: the line paced the calibration (no work per request seen), the turnaround was measured alone.
     expect(hostSecondsFor(costs, 64 * KIB, 64 * KIB, 300e-6)).toBeCloseTo(300e-6, 12);
@@ -46,7 +55,10 @@ describe('host costs: fitted from two calibration transfers', () => {
   });
 
   it('takes the costs measured with the same protection, and otherwise the plain ones with the crypto left to add', () => {
-    expect(hostCostsFor(LOOPBACK, 'read', { kind: 'signing', algorithm: 'AES-128-GMAC' })).toEqual({ costs: LOOPBACK.protected?.read, includesProtection: true });
+    expect(hostCostsFor(LOOPBACK, 'read', { kind: 'signing', algorithm: 'AES-128-GMAC' })).toEqual({
+      costs: LOOPBACK.protected?.read,
+      includesProtection: true,
+    });
     expect(hostCostsFor(LOOPBACK, 'read', { kind: 'signing', algorithm: 'AES-128-CMAC' })).toEqual({ costs: LOOPBACK.read, includesProtection: false });
     expect(hostCostsFor(LOOPBACK, 'write', { kind: 'none' })).toEqual({ costs: LOOPBACK.write, includesProtection: true });
   });
@@ -56,7 +68,10 @@ describe('host costs: fitted from two calibration transfers', () => {
     expect(slower.storageWriteSecondsPerByte).toBeCloseTo(0.6 / (256 * MIB), 15);
     expect(hostCostsFor(slower, 'write', { kind: 'none' }).costs.secondsPerByte).toBeCloseTo(0.73e-9 + 0.6 / (256 * MIB), 15);
     // Signed, the storage works while the client signs: the slower of the two per byte.
-    expect(hostCostsFor(slower, 'write', { kind: 'signing', algorithm: 'AES-128-GMAC' }).costs.secondsPerByte).toBeCloseTo(Math.max(0.78e-9, 0.73e-9 + 0.6 / (256 * MIB)), 15);
+    expect(hostCostsFor(slower, 'write', { kind: 'signing', algorithm: 'AES-128-GMAC' }).costs.secondsPerByte).toBeCloseTo(
+      Math.max(0.78e-9, 0.73e-9 + 0.6 / (256 * MIB)),
+      15,
+    );
     expect(hostCostsFor(slower, 'read', { kind: 'none' }).costs).toEqual(LOOPBACK.read);
     // A long write no slower than the model says nothing new.
     expect(withSustainedWrite(LOOPBACK, { bytes: 256 * MIB, measuredSeconds: 0.2, modelSeconds: 0.25 })).toBe(LOOPBACK);
@@ -84,7 +99,9 @@ describe('host costs in the model', () => {
     expect(shape.budgets.some((budget) => budget.layer === 'hosts')).toBe(false);
     // Where the hosts' own work is the larger part, they are the limit.
     const costly = { ...LOOPBACK, read: { secondsPerRequest: 10e-6, secondsPerByte: 5e-9 } };
-    expect(transferShape(slowCmac, server, 'read', 256 * MIB, { ...bare, hosts: costly }, signing).budgets.some((budget) => budget.layer === 'hosts')).toBe(true);
+    expect(transferShape(slowCmac, server, 'read', 256 * MIB, { ...bare, hosts: costly }, signing).budgets.some((budget) => budget.layer === 'hosts')).toBe(
+      true,
+    );
   });
 
   it('without them the same copy is expected at the line, and is several times faster', () => {

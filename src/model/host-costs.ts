@@ -18,7 +18,8 @@ export interface HostCosts {
   readonly read: RequestCosts;
   readonly write: RequestCosts;
   /** The same measured with the protection a generation negotiated (its signing or sealing included), where one was. */
-  readonly protected?: { readonly protection: Exclude<Protection, { readonly kind: 'none' }>; readonly read: RequestCosts; readonly write: RequestCosts } | undefined;
+  readonly protected?:
+    { readonly protection: Exclude<Protection, { readonly kind: 'none' }>; readonly read: RequestCosts; readonly write: RequestCosts } | undefined;
   /** What a metadata exchange (create, close, query, list) takes beyond the round trip: the server's file-system work. */
   readonly metadataSeconds: number;
   /**
@@ -54,7 +55,8 @@ export interface CalibrationSample {
  */
 export function fitRequestCosts(small: CalibrationSample, large: CalibrationSample): RequestCosts {
   for (const sample of [small, large]) {
-    if (!(sample.seconds > 0 && sample.bytes > 0 && sample.requests > 0)) throw new RangeError('A calibration sample needs requests, bytes and a duration above zero.');
+    if (!(sample.seconds > 0 && sample.bytes > 0 && sample.requests > 0))
+      throw new RangeError('A calibration sample needs requests, bytes and a duration above zero.');
   }
   const determinant = small.requests * large.bytes - large.requests * small.bytes;
   if (determinant !== 0) {
@@ -65,7 +67,8 @@ export function fitRequestCosts(small: CalibrationSample, large: CalibrationSamp
   return { secondsPerRequest: 0, secondsPerByte: Math.max(small.seconds / small.bytes, large.seconds / large.bytes) };
 }
 
-const sameProtection = (a: Protection, b: Protection): boolean => a.kind === b.kind && (a.kind === 'none' || (b.kind !== 'none' && a.algorithm === b.algorithm));
+const sameProtection = (a: Protection, b: Protection): boolean =>
+  a.kind === b.kind && (a.kind === 'none' || (b.kind !== 'none' && a.algorithm === b.algorithm));
 
 /**
  * The costs that apply to a transfer, and whether they already hold its
@@ -89,7 +92,10 @@ export function hostCostsFor(hosts: HostCosts, op: Op, protection: Protection): 
  * expected, the difference per byte is the storage's (only ever added: a
  * faster long write says nothing the calibration did not).
  */
-export function withSustainedWrite(hosts: HostCosts, write: { readonly bytes: number; readonly measuredSeconds: number; readonly modelSeconds: number }): HostCosts {
+export function withSustainedWrite(
+  hosts: HostCosts,
+  write: { readonly bytes: number; readonly measuredSeconds: number; readonly modelSeconds: number },
+): HostCosts {
   if (!(write.bytes > 0 && write.measuredSeconds > write.modelSeconds)) return hosts;
   return { ...hosts, storageWriteSecondsPerByte: (hosts.storageWriteSecondsPerByte ?? 0) + (write.measuredSeconds - write.modelSeconds) / write.bytes };
 }

@@ -217,7 +217,14 @@ export function transferShape(
     const bytesPerSecond = channels * (mss / rttSeconds) * (MATHIS_CONSTANT / Math.sqrt(loss));
     budgets.push({ layer: 'packet-loss', bytesInFlight: bytesPerSecond * rttSeconds, bytesPerSecond });
   }
-  const queue = queueBudget(link, sender.congestion, mss, channels, Math.min(pipelineBytes, creditRequests * request, clientWindow, serverWindow), payloadBytesPerSecond);
+  const queue = queueBudget(
+    link,
+    sender.congestion,
+    mss,
+    channels,
+    Math.min(pipelineBytes, creditRequests * request, clientWindow, serverWindow),
+    payloadBytesPerSecond,
+  );
   if (queue) budgets.push(queue);
   const hostRate = host ? hostBytesPerSecond(host.costs, request, cryptoSecondsPerByte) : Infinity;
   // The hosts' work and any crypto not in it share their CPUs: per byte, they add (measured on one connection, so
@@ -226,7 +233,8 @@ export function transferShape(
   const unprotectedRate = link.hosts ? hostBytesPerSecond(link.hosts[op], request) : Infinity;
   const protectionShare = session.protection.kind !== 'none' && Number.isFinite(hostRate) ? 1 - hostRate / unprotectedRate : 0;
   const hostLayer: BudgetLayer = session.protection.kind !== 'none' && protectionShare > 1 / 2 ? session.protection.kind : 'hosts';
-  const cryptoBytesPerSecond = host?.includesProtection || hostLayer !== 'hosts' ? Infinity : protectionBytesPerSecond(session.protection, dataSender, dataReceiver, channels);
+  const cryptoBytesPerSecond =
+    host?.includesProtection || hostLayer !== 'hosts' ? Infinity : protectionBytesPerSecond(session.protection, dataSender, dataReceiver, channels);
   if (session.protection.kind !== 'none' && Number.isFinite(cryptoBytesPerSecond)) {
     budgets.push({ layer: session.protection.kind, bytesInFlight: cryptoBytesPerSecond * rttSeconds, bytesPerSecond: cryptoBytesPerSecond });
   }
@@ -239,7 +247,14 @@ export function transferShape(
  * only when nothing else stops its window first: if every other layer caps
  * the bytes in flight below BDP + buffer, the queue never overflows.
  */
-function queueBudget(link: Link, congestion: CongestionControl, mss: number, flows: number, otherCapBytes: number, payloadBytesPerSecond: number): LayerBudget | undefined {
+function queueBudget(
+  link: Link,
+  congestion: CongestionControl,
+  mss: number,
+  flows: number,
+  otherCapBytes: number,
+  payloadBytesPerSecond: number,
+): LayerBudget | undefined {
   const bdp = bdpBytes(link);
   const buffer = bufferBytesOf(link);
   if (otherCapBytes <= bdp + buffer) return undefined;

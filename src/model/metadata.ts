@@ -4,14 +4,7 @@
 // replays the same sequences against a real share, so the model and the test
 // copy count the same round trips.
 
-export type MetadataOp =
-  | 'create'
-  | 'create-directory'
-  | 'query-info'
-  | 'query-directory'
-  | 'set-info'
-  | 'flush'
-  | 'close';
+export type MetadataOp = 'create' | 'create-directory' | 'query-info' | 'query-directory' | 'set-info' | 'flush' | 'close';
 
 /** One round trip: a single request, or several compounded into one (SMB2). */
 export type RoundTrip = readonly MetadataOp[];

@@ -102,7 +102,14 @@ describe('predict with signing, encryption and multichannel', () => {
 
 describe('a synchronous pipeline waits on the crypto of every request', () => {
   it('says so in its sentence', () => {
-    const shallow = predict({ client: 'linux-cifs', server: 'samba', op: 'read', workload: 'file:10GB', link: { bandwidthBitsPerSecond: 10e9, rttMs: 0.2 }, security: 'signing' });
+    const shallow = predict({
+      client: 'linux-cifs',
+      server: 'samba',
+      op: 'read',
+      workload: 'file:10GB',
+      link: { bandwidthBitsPerSecond: 10e9, rttMs: 0.2 },
+      security: 'signing',
+    });
     expect(shallow.limitedBy).toBe('copy-pipeline');
     expect(shallow.explanation).toMatch(/Each request also waits on signing with AES-128-CMAC/);
   });

@@ -76,8 +76,13 @@ function requireCipher(found: CipherName | undefined, dialect: DialectName, clie
 export function negotiate(client: ClientProfile, server: ServerProfile, request: ProtectionRequest = 'auto'): Negotiated {
   const dialect = commonDialect(client, server);
   if (request === 'none') {
-    if (server.security.encryptionRequired) throw new PipefillInputError(`${server.label} requires encryption: a copy without it is refused.`, 'Use --security auto or encryption.');
-    if (server.security.signingRequired || client.offer.signingRequired) throw new PipefillInputError(`${server.security.signingRequired ? server.label : client.label} requires signing: a copy without it does not happen.`, 'Use --security auto or signing; Pipefill models what the protection costs, not turning it off.');
+    if (server.security.encryptionRequired)
+      throw new PipefillInputError(`${server.label} requires encryption: a copy without it is refused.`, 'Use --security auto or encryption.');
+    if (server.security.signingRequired || client.offer.signingRequired)
+      throw new PipefillInputError(
+        `${server.security.signingRequired ? server.label : client.label} requires signing: a copy without it does not happen.`,
+        'Use --security auto or signing; Pipefill models what the protection costs, not turning it off.',
+      );
     return { dialect, protection: { kind: 'none' }, reason: 'as asked' };
   }
   if (request === 'encryption' || (CIPHERS as readonly string[]).includes(request)) {
@@ -85,19 +90,27 @@ export function negotiate(client: ClientProfile, server: ServerProfile, request:
     return { dialect, protection: { kind: 'encryption', algorithm: requireCipher(found, dialect, client, server, `${request} asked`) }, reason: 'as asked' };
   }
   if (request === 'signing' || (SIGNING_ALGORITHMS as readonly string[]).includes(request)) {
-    if (server.security.encryptionRequired) throw new PipefillInputError(`${server.label} requires encryption; signing alone is refused.`, 'Use --security auto or encryption.');
+    if (server.security.encryptionRequired)
+      throw new PipefillInputError(`${server.label} requires encryption; signing alone is refused.`, 'Use --security auto or encryption.');
     const best = signingAlgorithm(dialect, client, server);
     if (request !== 'signing' && request !== best) {
       const possible = dialect === '3.1.1' ? client.offer.signing.filter((algorithm) => server.security.signing.includes(algorithm)) : [best];
       if (!possible.includes(request as SigningAlgorithm)) {
-        throw new PipefillInputError(`${client.label} and ${server.label} cannot sign with ${request} over SMB ${dialect}.`, `They can sign with ${[...new Set([best, ...possible])].join(' or ')}.`);
+        throw new PipefillInputError(
+          `${client.label} and ${server.label} cannot sign with ${request} over SMB ${dialect}.`,
+          `They can sign with ${[...new Set([best, ...possible])].join(' or ')}.`,
+        );
       }
       return { dialect, protection: { kind: 'signing', algorithm: request as SigningAlgorithm }, reason: 'as asked' };
     }
     return { dialect, protection: { kind: 'signing', algorithm: best }, reason: 'as asked' };
   }
   if (server.security.encryptionRequired) {
-    return { dialect, protection: { kind: 'encryption', algorithm: requireCipher(cipher(dialect, client, server), dialect, client, server, 'the server requires it') }, reason: `${server.label} requires encryption` };
+    return {
+      dialect,
+      protection: { kind: 'encryption', algorithm: requireCipher(cipher(dialect, client, server), dialect, client, server, 'the server requires it') },
+      reason: `${server.label} requires encryption`,
+    };
   }
   if (client.offer.signingRequired || server.security.signingRequired) {
     const who = client.offer.signingRequired ? client.label : server.label;

@@ -13,13 +13,25 @@ import { predictTransfer } from './predict.js';
 import type { ServerProfile } from './server-profiles.js';
 import type { Workload } from './workloads.js';
 
-export function parallelSeconds(client: ClientProfile, server: ServerProfile, op: Op, workload: Workload, link: Link, lanes: number, session: Session = SINGLE_UNPROTECTED): number {
+export function parallelSeconds(
+  client: ClientProfile,
+  server: ServerProfile,
+  op: Op,
+  workload: Workload,
+  link: Link,
+  lanes: number,
+  session: Session = SINGLE_UNPROTECTED,
+): number {
   if (!(Number.isInteger(lanes) && lanes >= 1)) throw new RangeError(`lanes must be a whole number >= 1, not ${lanes}`);
   if (lanes === 1 || workload.files.length === 1) return predictTransfer(client, server, op, workload, link, session).seconds;
   // Files dealt round-robin; each lane lists the directories it writes into or reads from.
-  const laneFiles = Array.from({ length: Math.min(lanes, workload.files.length) }, (_, lane) => workload.files.filter((_file, index) => index % lanes === lane));
+  const laneFiles = Array.from({ length: Math.min(lanes, workload.files.length) }, (_, lane) =>
+    workload.files.filter((_file, index) => index % lanes === lane),
+  );
   const laneSeconds = laneFiles.map((files) => {
-    const directories = [...new Set(files.map((file) => (file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '')).filter((dir) => dir !== ''))];
+    const directories = [
+      ...new Set(files.map((file) => (file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '')).filter((dir) => dir !== '')),
+    ];
     const lane: Workload = { spec: workload.spec, kind: workload.kind, directories, files, totalBytes: files.reduce((sum, file) => sum + file.bytes, 0) };
     return predictTransfer(client, server, op, lane, link, session).seconds;
   });

@@ -43,7 +43,9 @@ export function planLink(
   const refused: PlanRefusal[] = [];
   for (const client of clients) {
     try {
-      const rows = workloads.flatMap((workload) => PLANNER_OPS.map((op) => ({ client, workload, op, prediction: predict({ client, server, op, workload, link, ...session }) })));
+      const rows = workloads.flatMap((workload) =>
+        PLANNER_OPS.map((op) => ({ client, workload, op, prediction: predict({ client, server, op, workload, link, ...session }) })),
+      );
       cells.push(...rows);
     } catch (error) {
       // A pairing the protocol refuses is part of the answer, not a failure of the plan.

@@ -53,7 +53,9 @@ describe('predict: the layer that limits, in constructed cases', () => {
   it("a server's credits stop a deeper pipeline", () => {
     // Vista RTM asks for 4 x 8 MiB on a large file; the filer's 128 credits x 64 KiB = 8 MiB;
     // at 100 ms that is 671 Mb/s of a 1 Gb/s link whose BDP is 12.5 MB.
-    const result = predict(scenario({ client: 'vista-smb2', server: 'netapp-tr3869', workload: 'file:10GB', link: { bandwidthBitsPerSecond: 1e9, rttMs: 100 } }));
+    const result = predict(
+      scenario({ client: 'vista-smb2', server: 'netapp-tr3869', workload: 'file:10GB', link: { bandwidthBitsPerSecond: 1e9, rttMs: 100 } }),
+    );
     expect(result.limitedBy).toBe('credits');
     expect(result.layers.find((l) => l.layer === 'credits')?.bytesInFlight).toBe(128 * 64 * 1024);
     expect(result.throughputBitsPerSecond / 1e6).toBeGreaterThan(600);
@@ -70,7 +72,9 @@ describe('predict: the layer that limits, in constructed cases', () => {
   it("Linux's default send buffer caps reads from Samba on a long fat pipe", () => {
     const result = predict(scenario({ client: 'pipefill-max', workload: 'file:10GB', link: { bandwidthBitsPerSecond: 1e9, rttMs: 75 } }));
     expect(result.limitedBy).toBe('server-tcp-window');
-    expect(result.explanation).toMatch(/^Your reads stop at 2 MiB in flight: the server's TCP send buffer\. At 75 ms that caps you at .*, 22% of your 1 Gb\/s\.$/);
+    expect(result.explanation).toMatch(
+      /^Your reads stop at 2 MiB in flight: the server's TCP send buffer\. At 75 ms that caps you at .*, 22% of your 1 Gb\/s\.$/,
+    );
   });
 
   it('a wide-open stack on a slow link is limited by the bandwidth', () => {
@@ -93,7 +97,9 @@ describe('predict: the layer that limits, in constructed cases', () => {
   });
 
   it('packet loss can be the limit (Mathis)', () => {
-    const result = predict(scenario({ client: 'win10-smb3', server: 'win2012plus', workload: 'file:1GB', link: { bandwidthBitsPerSecond: 1e9, rttMs: 70, lossRate: 0.001 } }));
+    const result = predict(
+      scenario({ client: 'win10-smb3', server: 'win2012plus', workload: 'file:1GB', link: { bandwidthBitsPerSecond: 1e9, rttMs: 70, lossRate: 0.001 } }),
+    );
     expect(result.limitedBy).toBe('packet-loss');
     expect(result.explanation).toMatch(/packet loss of 0\.10%/i);
   });
@@ -126,7 +132,10 @@ describe('predict: scaling', () => {
 describe('predictTransfer: a sender already warm on the connection', () => {
   const link = { bandwidthBitsPerSecond: 155e6, rttMs: 32 };
   const workload = parseWorkload('tr3869-dirset:0.01');
-  const withCongestion = (congestion: CongestionControl) => ({ ...CLIENT_PROFILES['pipefill-max'], tcp: { ...CLIENT_PROFILES['pipefill-max'].tcp, congestion } });
+  const withCongestion = (congestion: CongestionControl) => ({
+    ...CLIENT_PROFILES['pipefill-max'],
+    tcp: { ...CLIENT_PROFILES['pipefill-max'].tcp, congestion },
+  });
 
   it('pays no slow start when the sender keeps its rate across the pause (BBR): the time of a cold start less its ramp', () => {
     const cold = predictTransfer(withCongestion('bbr'), SERVER_PROFILES.samba, 'write', workload, link);
@@ -143,7 +152,8 @@ describe('predictTransfer: a sender already warm on the connection', () => {
       expect(warm.seconds).toBe(cold.seconds);
     }
     // A BBR client does not warm the server's CUBIC sends.
-    const read = (warmSender: boolean) => predictTransfer(withCongestion('bbr'), SERVER_PROFILES.samba, 'read', workload, link, { ...SINGLE_UNPROTECTED, warmSender }).seconds;
+    const read = (warmSender: boolean) =>
+      predictTransfer(withCongestion('bbr'), SERVER_PROFILES.samba, 'read', workload, link, { ...SINGLE_UNPROTECTED, warmSender }).seconds;
     expect(SERVER_PROFILES.samba.tcp.congestion).toBe('cubic');
     expect(read(true)).toBe(read(false));
   });

@@ -109,7 +109,16 @@ function initialWindowBytes(client: ClientProfile, server: ServerProfile, op: Op
  * the same bytes at the steady rate. Undefined where no queue budget binds
  * or slow start reaches the steady window first: the plain ramp applies.
  */
-function shallowQueueRampSeconds(client: ClientProfile, server: ServerProfile, op: Op, shape: TransferShape, link: Link, session: Session, totalBytes: number, steadyBytesPerSecond: number): number | undefined {
+function shallowQueueRampSeconds(
+  client: ClientProfile,
+  server: ServerProfile,
+  op: Op,
+  shape: TransferShape,
+  link: Link,
+  session: Session,
+  totalBytes: number,
+  steadyBytesPerSecond: number,
+): number | undefined {
   if (!shape.budgets.some((budget) => budget.layer === 'bottleneck-queue')) return undefined;
   const line = shape.budgets.find((budget) => budget.layer === 'bandwidth');
   if (!line || !(steadyBytesPerSecond > 0)) return undefined;
@@ -131,10 +140,20 @@ function shallowQueueRampSeconds(client: ClientProfile, server: ServerProfile, o
 }
 
 /** Core of the model, on explicit profiles (what-ifs and recommendations pass modified ones). */
-export function predictTransfer(client: ClientProfile, server: ServerProfile, op: Op, workload: Workload, link: Link, session: Session = SINGLE_UNPROTECTED): Prediction {
+export function predictTransfer(
+  client: ClientProfile,
+  server: ServerProfile,
+  op: Op,
+  workload: Workload,
+  link: Link,
+  session: Session = SINGLE_UNPROTECTED,
+): Prediction {
   validateLink(link);
   if (!(Number.isInteger(session.channels) && session.channels >= 1 && session.channels <= MAX_CHANNELS)) {
-    throw new PipefillInputError(`A session has 1 to ${MAX_CHANNELS} connections, not ${session.channels}.`, 'Windows opens 4 per RSS network interface by default.');
+    throw new PipefillInputError(
+      `A session has 1 to ${MAX_CHANNELS} connections, not ${session.channels}.`,
+      'Windows opens 4 per RSS network interface by default.',
+    );
   }
   const rttSeconds = link.rttMs / 1000;
   let dataSeconds = 0;
@@ -161,8 +180,7 @@ export function predictTransfer(client: ClientProfile, server: ServerProfile, op
   // Reads list the source's root as well as its subdirectories; writes go
   // into a folder that exists and create only the workload's subdirectories.
   const directories = workload.directories.length + (op === 'read' ? 1 : 0);
-  const metadataRoundTrips =
-    workload.files.length * roundTripsPerFile(client.metadata, op) + directories * roundTripsPerDirectory(client.metadata, op);
+  const metadataRoundTrips = workload.files.length * roundTripsPerFile(client.metadata, op) + directories * roundTripsPerDirectory(client.metadata, op);
   // Each metadata exchange also waits on the server's file-system work, where the hosts were measured.
   const metadataSeconds = metadataRoundTrips * (rttSeconds + (link.hosts?.metadataSeconds ?? 0));
 
@@ -183,11 +201,7 @@ export function predictTransfer(client: ClientProfile, server: ServerProfile, op
   // layer that paced most of the bytes does.
   const byteWeightedLimit = [...bytesByLayer.entries()].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
   const limitedBy: LimitLayer =
-    metadataSeconds > Math.max(dataSeconds, slowStartSeconds)
-      ? 'round-trips'
-      : slowStartSeconds > dataSeconds
-        ? 'slow-start'
-        : byteWeightedLimit;
+    metadataSeconds > Math.max(dataSeconds, slowStartSeconds) ? 'round-trips' : slowStartSeconds > dataSeconds ? 'slow-start' : byteWeightedLimit;
 
   const prediction = {
     seconds,
@@ -204,7 +218,9 @@ export function predictTransfer(client: ClientProfile, server: ServerProfile, op
   };
   // A directory set's limit is the layer that paced most bytes; describe it with a file it paced.
   const described = largestByLayer.get(limitedBy)?.shape;
-  const explainInput = described ? { ...prediction, layers: described.budgets, requestBytes: described.requestBytes, pipeline: { depth: described.depth, chunkBytes: described.chunkBytes } } : prediction;
+  const explainInput = described
+    ? { ...prediction, layers: described.budgets, requestBytes: described.requestBytes, pipeline: { depth: described.depth, chunkBytes: described.chunkBytes } }
+    : prediction;
   return { ...prediction, explanation: explain(explainInput, client, server, op, link) };
 }
 
@@ -216,8 +232,16 @@ export function predict(scenario: Scenario): ScenarioPrediction {
   if (channels > 1 && !server.security.multichannel) {
     throw new PipefillInputError(`${server.label} does not accept SMB multichannel: a session has one connection.`, 'Leave --channels at 1 for this server.');
   }
-  if (channels > 1 && !negotiated.dialect.startsWith('3')) throw new PipefillInputError(`Multichannel needs SMB 3; ${client.label} and ${server.label} speak SMB ${negotiated.dialect}.`, 'Leave --channels at 1 for this pair.');
-  if (channels > 1 && client.protocol === 'smb1') throw new PipefillInputError(`${client.label} has no multichannel (an SMB 3 feature).`, 'Leave --channels at 1 for this client.');
-  const prediction = predictTransfer(client, server, scenario.op, parseWorkload(scenario.workload), scenario.link, { protection: negotiated.protection, channels });
+  if (channels > 1 && !negotiated.dialect.startsWith('3'))
+    throw new PipefillInputError(
+      `Multichannel needs SMB 3; ${client.label} and ${server.label} speak SMB ${negotiated.dialect}.`,
+      'Leave --channels at 1 for this pair.',
+    );
+  if (channels > 1 && client.protocol === 'smb1')
+    throw new PipefillInputError(`${client.label} has no multichannel (an SMB 3 feature).`, 'Leave --channels at 1 for this client.');
+  const prediction = predictTransfer(client, server, scenario.op, parseWorkload(scenario.workload), scenario.link, {
+    protection: negotiated.protection,
+    channels,
+  });
   return { ...prediction, negotiated };
 }

@@ -37,7 +37,14 @@ function branchPresets(): LinkPreset[] {
   const continental = regions.flatMap(([region, { label, meanMbps, continentalMeanRttMs }]) =>
     continentalMeanRttMs === null
       ? []
-      : [{ id: `${region}-continental`, label: `${label} branch, continental (mean)`, link: { bandwidthBitsPerSecond: meanMbps * 1e6, rttMs: continentalMeanRttMs }, source: BRANCH_SOURCE }],
+      : [
+          {
+            id: `${region}-continental`,
+            label: `${label} branch, continental (mean)`,
+            link: { bandwidthBitsPerSecond: meanMbps * 1e6, rttMs: continentalMeanRttMs },
+            source: BRANCH_SOURCE,
+          },
+        ],
   );
   const intercontinental = regions.map(([region, { label, meanMbps, intercontinentalMeanRttMs }]) => ({
     id: `${region}-intercontinental`,

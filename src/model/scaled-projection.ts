@@ -41,11 +41,17 @@ const positive = (value: number) => Number.isFinite(value) && value > 0;
 /** The model's time for a workload (`modelSeconds`), scaled by the same generation's file copy against the model. */
 export function modelScaledProjection(modelSeconds: number, fileCopy: FileCopyAgainstModel): ScaledProjection {
   if (!positive(modelSeconds) || !positive(fileCopy.seconds) || !positive(fileCopy.modelSeconds)) {
-    throw new PipefillInputError(`A projection needs positive times (model ${modelSeconds} s, file copy ${fileCopy.seconds} s against ${fileCopy.modelSeconds} s).`, 'Run the file copy of the same generation first.');
+    throw new PipefillInputError(
+      `A projection needs positive times (model ${modelSeconds} s, file copy ${fileCopy.seconds} s against ${fileCopy.modelSeconds} s).`,
+      'Run the file copy of the same generation first.',
+    );
   }
   const scale = fileCopy.seconds / fileCopy.modelSeconds;
   const seconds = modelSeconds * scale;
   const low = fileCopy.lowSeconds !== undefined && positive(fileCopy.lowSeconds) ? (modelSeconds * fileCopy.lowSeconds) / fileCopy.modelSeconds : seconds;
-  const high = fileCopy.highSeconds !== undefined && fileCopy.highSeconds !== null && positive(fileCopy.highSeconds) ? (modelSeconds * fileCopy.highSeconds) / fileCopy.modelSeconds : null;
+  const high =
+    fileCopy.highSeconds !== undefined && fileCopy.highSeconds !== null && positive(fileCopy.highSeconds)
+      ? (modelSeconds * fileCopy.highSeconds) / fileCopy.modelSeconds
+      : null;
   return { seconds, scale, lowSeconds: Math.min(low, seconds), highSeconds: high === null ? null : Math.max(high, seconds) };
 }

@@ -41,7 +41,9 @@ describe('selfSizedDepth', () => {
 
   it('never passes its budget, and never shrinks', () => {
     expect(grow(0.25, 1e9 / 8, 2 * MIB, 16).at(-1)).toBe(16);
-    expect(selfSizedDepth({ depth: 12, minDepth: 4, maxDepth: 16, bdpMultiple: 2, chunkBytes: 2 * MIB, bestBytesPerSecond: 1e6, minRttSeconds: 0.001 })).toBe(12);
+    expect(selfSizedDepth({ depth: 12, minDepth: 4, maxDepth: 16, bdpMultiple: 2, chunkBytes: 2 * MIB, bestBytesPerSecond: 1e6, minRttSeconds: 0.001 })).toBe(
+      12,
+    );
   });
 
   it('holds its depth when it has nothing to go on', () => {

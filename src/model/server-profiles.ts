@@ -8,7 +8,17 @@ import type { CryptoSide } from './crypto-cost.js';
 import { PUBLISHED_X86_RATES } from './crypto-cost.js';
 import type { CipherName, DialectName, SigningAlgorithm } from './smb-security.js';
 
-export const SERVER_PROFILE_IDS = ['netapp-tr3869', 'netapp-7mode-default', 'win2008-rtm', 'win2008-qfe', 'win2012plus', 'win2022', 'win2025', 'azure-files', 'samba'] as const;
+export const SERVER_PROFILE_IDS = [
+  'netapp-tr3869',
+  'netapp-7mode-default',
+  'win2008-rtm',
+  'win2008-qfe',
+  'win2012plus',
+  'win2022',
+  'win2025',
+  'azure-files',
+  'samba',
+] as const;
 export type ServerProfileId = (typeof SERVER_PROFILE_IDS)[number];
 
 export interface ServerProfile {
@@ -158,7 +168,7 @@ export const SERVER_PROFILES: Readonly<Record<ServerProfileId, ServerProfile>> =
     security: SMB2_ONLY,
     crypto: WINDOWS_CRYPTO,
   },
-  'win2012plus': {
+  win2012plus: {
     id: 'win2012plus',
     label: 'Windows Server 2012 and later (Smb2CreditsMax 8192)',
     // Set-SmbServerConfiguration defaults: Smb2CreditsMin 512, Smb2CreditsMax 8192;

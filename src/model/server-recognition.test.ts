@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { recogniseServer } from './server-recognition.js';
 
 describe('recognising the server from its NTLM CHALLENGE version', () => {
-  it('takes 6.1 build 0 for Samba, as Debian\'s Samba 4.17 writes it', () => {
+  it("takes 6.1 build 0 for Samba, as Debian's Samba 4.17 writes it", () => {
     expect(recogniseServer({ major: 6, minor: 1, build: 0, revision: 15 })).toMatchObject({ profile: 'samba' });
   });
 

@@ -44,7 +44,8 @@ export function recogniseServer(version: NtlmVersion | undefined): ServerRecogni
     const profile = WINDOWS_10_BUILDS.find(([first]) => version.build >= first)?.[1] ?? 'win2012plus';
     return { profile, evidence: `${said}, a Windows release` };
   }
-  if (version.major === 6 && (version.minor === 2 || version.minor === 3)) return { profile: 'win2012plus', evidence: `${said}: Windows Server 2012${version.minor === 3 ? ' R2' : ''}` };
+  if (version.major === 6 && (version.minor === 2 || version.minor === 3))
+    return { profile: 'win2012plus', evidence: `${said}: Windows Server 2012${version.minor === 3 ? ' R2' : ''}` };
   if (version.major === 6 && version.minor === 1) return { profile: 'win2008-qfe', evidence: `${said}: Windows Server 2008 R2` };
   if (version.major === 6 && version.minor === 0) return { profile: 'win2008-rtm', evidence: `${said}: Windows Server 2008` };
   return { evidence: `${said}, which Pipefill does not recognise` };

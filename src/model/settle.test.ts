@@ -65,14 +65,21 @@ describe('settledRate', () => {
 
 describe('projectSeconds', () => {
   it('adds the remaining bytes at the rate and the metadata owed, with the interval from the rate', () => {
-    const projection = projectSeconds({ measuredSeconds: 2, remainingBytes: 8e6, remainingMetadataSeconds: 0.5, rate: { bytesPerSecond: 1e6, relativeHalfWidth: 0.05 } });
+    const projection = projectSeconds({
+      measuredSeconds: 2,
+      remainingBytes: 8e6,
+      remainingMetadataSeconds: 0.5,
+      rate: { bytesPerSecond: 1e6, relativeHalfWidth: 0.05 },
+    });
     expect(projection.seconds).toBeCloseTo(10.5, 6);
     expect(projection.lowSeconds).toBeCloseTo(2.5 + 8 / 1.05, 6);
     expect(projection.highSeconds).toBeCloseTo(2.5 + 8 / 0.95, 6);
   });
 
   it('is the measured time when nothing remains', () => {
-    expect(projectSeconds({ measuredSeconds: 3, remainingBytes: 0, remainingMetadataSeconds: 0, rate: { bytesPerSecond: 0, relativeHalfWidth: Infinity } }).seconds).toBe(3);
+    expect(
+      projectSeconds({ measuredSeconds: 3, remainingBytes: 0, remainingMetadataSeconds: 0, rate: { bytesPerSecond: 0, relativeHalfWidth: Infinity } }).seconds,
+    ).toBe(3);
   });
 });
 
@@ -111,7 +118,9 @@ describe('recentRate', () => {
   it('reads a copy stopped inside its ramp over its last stretch, nearer the rate to come than the whole average', () => {
     // Slow start on a 75 ms path: 64 KiB, then 128, 256 and 512 KiB per round trip, delivered as 32 KiB completions.
     let total = 0;
-    const events = [64, 128, 256, 512, 512].flatMap((kib, round) => Array.from({ length: kib / 32 }, (_, index) => ({ tMs: round * 75 + ((index + 1) * 75 * 32) / kib, totalBytes: (total += 32 * 1024) })));
+    const events = [64, 128, 256, 512, 512].flatMap((kib, round) =>
+      Array.from({ length: kib / 32 }, (_, index) => ({ tMs: round * 75 + ((index + 1) * 75 * 32) / kib, totalBytes: (total += 32 * 1024) })),
+    );
     const recent = recentRate({ completions: events, fromMs: 0, rttMs: 75 });
     const average = (total * 1000) / 375;
     expect(recent.bytesPerSecond).toBeGreaterThan(average);
@@ -120,7 +129,10 @@ describe('recentRate', () => {
   });
 
   it('needs two round trips and two completion gaps', () => {
-    const few = [{ tMs: 10, totalBytes: 1 }, { tMs: 300, totalBytes: 3 }];
+    const few = [
+      { tMs: 10, totalBytes: 1 },
+      { tMs: 300, totalBytes: 3 },
+    ];
     expect(recentRate({ completions: few, fromMs: 0, rttMs: 75 })).toEqual({ bytesPerSecond: 0, completions: 0 });
     const short = Array.from({ length: 8 }, (_, index) => ({ tMs: index * 10, totalBytes: (index + 1) * 1000 }));
     expect(recentRate({ completions: short, fromMs: 0, rttMs: 75 }).bytesPerSecond).toBe(0);

@@ -117,10 +117,7 @@ export function settledRate(input: RateInput): SettledRate {
   const later = rateBetween(split, last);
   if (!(rate > 0)) return { ...none, rampEndMs: from.tMs };
   const disagreement = early > 0 && later > 0 ? Math.abs(later - early) / rate : Infinity;
-  const settled =
-    last.tMs - from.tMs >= SETTLE_RULE.minRtts * rtt &&
-    steady.length - 1 >= SETTLE_RULE.minCompletions &&
-    disagreement <= SETTLE_RULE.agreement;
+  const settled = last.tMs - from.tMs >= SETTLE_RULE.minRtts * rtt && steady.length - 1 >= SETTLE_RULE.minCompletions && disagreement <= SETTLE_RULE.agreement;
   return { settled, bytesPerSecond: rate, relativeHalfWidth: disagreement, completions: steady.length - 1, rampEndMs: from.tMs };
 }
 
@@ -144,7 +141,12 @@ export interface Projection {
 /** The whole workload's time: what was measured, plus the rest at the settled rate and the measured metadata times. */
 export function projectSeconds(input: ProjectionInput): Projection {
   const { measuredSeconds, remainingBytes, remainingMetadataSeconds, rate } = input;
-  if (remainingBytes <= 0) return { seconds: measuredSeconds + remainingMetadataSeconds, lowSeconds: measuredSeconds + remainingMetadataSeconds, highSeconds: measuredSeconds + remainingMetadataSeconds };
+  if (remainingBytes <= 0)
+    return {
+      seconds: measuredSeconds + remainingMetadataSeconds,
+      lowSeconds: measuredSeconds + remainingMetadataSeconds,
+      highSeconds: measuredSeconds + remainingMetadataSeconds,
+    };
   const at = (bytesPerSecond: number) => (bytesPerSecond > 0 ? measuredSeconds + remainingMetadataSeconds + remainingBytes / bytesPerSecond : Infinity);
   const spread = Number.isFinite(rate.relativeHalfWidth) ? rate.relativeHalfWidth : 1;
   return { seconds: at(rate.bytesPerSecond), lowSeconds: at(rate.bytesPerSecond * (1 + spread)), highSeconds: at(rate.bytesPerSecond * (1 - spread)) };
@@ -183,6 +185,9 @@ export function budgetSlot(needs: readonly number[], minimums: readonly number[]
   const floor = minimums.reduce((sum, minimum) => sum + minimum, 0);
   const first = minimums[0] ?? 0;
   if (floor >= available) return floor > 0 ? (first * available) / floor : 0;
-  const [extra = 0] = waterFill(needs.map((need, index) => Math.max(0, need - (minimums[index] ?? 0))), available - floor);
+  const [extra = 0] = waterFill(
+    needs.map((need, index) => Math.max(0, need - (minimums[index] ?? 0))),
+    available - floor,
+  );
   return first + extra;
 }

@@ -28,14 +28,19 @@ export function parseSharePath(text: string): SharePath {
   const [authority, share, ...rest] = parts;
   if (!authority || !share) throw new PipefillInputError(`${JSON.stringify(text)} names no share.`, `Expected ${EXPECTED}.`);
   if (rest.length > 0) {
-    throw new PipefillInputError(`${JSON.stringify(text)} goes below the share (${rest.join('/')}).`, 'Give the share itself: Pipefill works in a scratch folder at its root.');
+    throw new PipefillInputError(
+      `${JSON.stringify(text)} goes below the share (${rest.join('/')}).`,
+      'Give the share itself: Pipefill works in a scratch folder at its root.',
+    );
   }
   const portMatch = /^(.*?)(?::(\d+))?$/.exec(authority);
   const host = portMatch?.[1] ?? authority;
   const port = portMatch?.[2] === undefined ? SMB_PORT : Number(portMatch[2]);
   if (!HOST.test(host)) throw new PipefillInputError(`${JSON.stringify(host)} is not a server name or address.`, `Expected ${EXPECTED}.`);
-  if (!(Number.isInteger(port) && port >= 1 && port <= 65_535)) throw new PipefillInputError(`Port ${port} is out of range.`, 'Ports run from 1 to 65535; SMB uses 445.');
-  if (!SHARE.test(share) || hasControlCharacter(share)) throw new PipefillInputError(`${JSON.stringify(share)} is not a valid share name.`, 'Share names cannot contain \\ / : * ? " < > |.');
+  if (!(Number.isInteger(port) && port >= 1 && port <= 65_535))
+    throw new PipefillInputError(`Port ${port} is out of range.`, 'Ports run from 1 to 65535; SMB uses 445.');
+  if (!SHARE.test(share) || hasControlCharacter(share))
+    throw new PipefillInputError(`${JSON.stringify(share)} is not a valid share name.`, 'Share names cannot contain \\ / : * ? " < > |.');
   return { host: host.replace(/^\[|\]$/g, ''), port, share };
 }
 
@@ -54,7 +59,9 @@ export function parseHostPort(text: string, defaultPort: number): HostPort {
   const match = /^(\[[0-9a-f:.]+\]|[^:]+)(?::(\d+))?$/i.exec(text.trim());
   const host = match?.[1]?.replace(/^\[|\]$/g, '');
   const port = match?.[2] === undefined ? defaultPort : Number(match[2]);
-  if (!match || !host || !HOST.test(match[1] ?? '')) throw new PipefillInputError(`${JSON.stringify(text)} is not a host or host:port.`, 'For example fileserver, fileserver:5201 or 10.0.0.5:5201.');
-  if (!(Number.isInteger(port) && port >= 1 && port <= 65_535)) throw new PipefillInputError(`Port ${match[2]} is out of range.`, 'Ports run from 1 to 65535; iperf3 uses 5201.');
+  if (!match || !host || !HOST.test(match[1] ?? ''))
+    throw new PipefillInputError(`${JSON.stringify(text)} is not a host or host:port.`, 'For example fileserver, fileserver:5201 or 10.0.0.5:5201.');
+  if (!(Number.isInteger(port) && port >= 1 && port <= 65_535))
+    throw new PipefillInputError(`Port ${match[2]} is out of range.`, 'Ports run from 1 to 65535; iperf3 uses 5201.');
   return { host, port };
 }

@@ -4,7 +4,14 @@ import { meanTurnaroundSeconds, simulateSharedQueue } from './shared-queue-sim.j
 
 // XP's reads as the capacity lab drives them: one 60 KB read at a time, its
 // reply with an 84-byte header, 1448-byte segments in 1500-byte packets.
-const XP_READER = { segmentBytes: 1448, packetOverheadBytes: 52, unitBytes: 61_440 + 84, payloadBytesPerUnit: 61_440, unitsInFlight: 1, initialWindowSegments: 10 } as const;
+const XP_READER = {
+  segmentBytes: 1448,
+  packetOverheadBytes: 52,
+  unitBytes: 61_440 + 84,
+  payloadBytesPerUnit: 61_440,
+  unitsInFlight: 1,
+  initialWindowSegments: 10,
+} as const;
 
 function link(mbps: number, rttMs: number, queueInBdp: number) {
   const bdp = ((mbps * 1e6) / 8) * (rttMs / 1000);

@@ -299,15 +299,56 @@ interface Person {
 function newPerson(initialWindow: number, rttSeconds: number): Person {
   const mdev = rttSeconds / 2;
   return {
-    written: 0, next: 0, una: 0, sentAt: [], wireBytes: [], marks: [], sackedOut: 0, lostOut: 0, retransOut: 0,
-    cwnd: initialWindow, ssthresh: Infinity, state: 'open', recoveryPoint: 0,
+    written: 0,
+    next: 0,
+    una: 0,
+    sentAt: [],
+    wireBytes: [],
+    marks: [],
+    sackedOut: 0,
+    lostOut: 0,
+    retransOut: 0,
+    cwnd: initialWindow,
+    ssthresh: Infinity,
+    state: 'open',
+    recoveryPoint: 0,
     // The handshake's round trip is the first sample (RFC 6298 section 2.2).
-    srtt: rttSeconds, mdev, minRtt: rttSeconds, delayMin: Infinity, joinReplySentAt: -1, rto: rttSeconds + Math.max(4 * mdev, MIN_RTO_SECONDS), backoff: 1,
-    rackSentAt: -Infinity, rackRtt: rttSeconds, timerDue: Infinity, timerProbe: false, timerQueuedAt: Infinity, rackGeneration: 0, tlpHighSeq: -1, lastSendAt: 0,
-    cwndLimited: false, maxPacketsOut: 0, cwndUsageSeq: 0, cwndUsed: 0, cwndStamp: 0,
-    roundEnd: 0, roundRtt: Infinity, roundSamples: 0,
-    epochStart: 0, lastMaxCwnd: 0, cubicK: 0, origin: 0, friendlyCwnd: 0, ackCount: 0, cwndCount: 0,
-    rcvNext: 0, outOfOrder: new Set(), unacked: 0, delackGeneration: 0, unitEnds: [], delivered: 0,
+    srtt: rttSeconds,
+    mdev,
+    minRtt: rttSeconds,
+    delayMin: Infinity,
+    joinReplySentAt: -1,
+    rto: rttSeconds + Math.max(4 * mdev, MIN_RTO_SECONDS),
+    backoff: 1,
+    rackSentAt: -Infinity,
+    rackRtt: rttSeconds,
+    timerDue: Infinity,
+    timerProbe: false,
+    timerQueuedAt: Infinity,
+    rackGeneration: 0,
+    tlpHighSeq: -1,
+    lastSendAt: 0,
+    cwndLimited: false,
+    maxPacketsOut: 0,
+    cwndUsageSeq: 0,
+    cwndUsed: 0,
+    cwndStamp: 0,
+    roundEnd: 0,
+    roundRtt: Infinity,
+    roundSamples: 0,
+    epochStart: 0,
+    lastMaxCwnd: 0,
+    cubicK: 0,
+    origin: 0,
+    friendlyCwnd: 0,
+    ackCount: 0,
+    cwndCount: 0,
+    rcvNext: 0,
+    outOfOrder: new Set(),
+    unacked: 0,
+    delackGeneration: 0,
+    unitEnds: [],
+    delivered: 0,
   };
 }
 
@@ -320,9 +361,12 @@ export function validateSharedQueueInput(input: SharedQueueInput): void {
   if (input.steps.length === 0 || input.steps.some((people, index) => !(Number.isInteger(people) && people >= 1 && people > (input.steps[index - 1] ?? 0)))) {
     throw new RangeError(`steps must be rising whole numbers of people from 1, not ${JSON.stringify(input.steps)}`);
   }
-  if (!(Number.isInteger(input.unitsInFlight) && input.unitsInFlight >= 1)) throw new RangeError(`unitsInFlight must be a whole number from 1, not ${input.unitsInFlight}`);
-  if (!(input.bufferBytes >= 0 && Number.isFinite(input.bufferBytes))) throw new RangeError(`bufferBytes must be finite and not negative, not ${input.bufferBytes}`);
-  if (!(input.packetOverheadBytes >= 0 && input.warmupSeconds >= 0 && (input.extraSecondsPerUnit ?? 0) >= 0)) throw new RangeError('overheads and times must not be negative');
+  if (!(Number.isInteger(input.unitsInFlight) && input.unitsInFlight >= 1))
+    throw new RangeError(`unitsInFlight must be a whole number from 1, not ${input.unitsInFlight}`);
+  if (!(input.bufferBytes >= 0 && Number.isFinite(input.bufferBytes)))
+    throw new RangeError(`bufferBytes must be finite and not negative, not ${input.bufferBytes}`);
+  if (!(input.packetOverheadBytes >= 0 && input.warmupSeconds >= 0 && (input.extraSecondsPerUnit ?? 0) >= 0))
+    throw new RangeError('overheads and times must not be negative');
 }
 
 /** Runs the people's copies over the shared bottleneck (see the top of this file). Deterministic for a seed. */
@@ -353,7 +397,8 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
   let timeouts = 0;
   let queueSamples: number[] = [];
 
-  const spread = (side: { readonly minSeconds: number; readonly meanExcessSeconds: number }) => side.minSeconds - Math.log(1 - random()) * side.meanExcessSeconds;
+  const spread = (side: { readonly minSeconds: number; readonly meanExcessSeconds: number }) =>
+    side.minSeconds - Math.log(1 - random()) * side.meanExcessSeconds;
   let clientFreeAt = 0;
   /** When a request that the client decides to send at `now` reaches the server and the server starts to answer. */
   const requestServedAt = (now: number) => {
@@ -492,7 +537,6 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
     p.timerDue = Infinity;
     onTimer(index, now, p.timerProbe);
   }
-
 
   /** A window cut for a loss: the congestion control's new threshold, and CUBIC's curve starts again from it. */
   function reduceWindow(p: Person): void {
@@ -836,7 +880,7 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
       case EventKind.StepStart: {
         // The people a step adds start together, at a moment that bears no relation to where the others are in
         // their round trips (logging on and laying down files takes as long as it takes).
-        const joinAt = event.at + random() * (rttSeconds + segmentsPerUnit * (input.segmentBytes + input.packetOverheadBytes) / bytesPerSecond);
+        const joinAt = event.at + random() * (rttSeconds + (segmentsPerUnit * (input.segmentBytes + input.packetOverheadBytes)) / bytesPerSecond);
         while (people.length < event.person) {
           people.push(newPerson(input.initialWindowSegments, rttSeconds));
           joinRequest(people.length - 1, joinAt, JOIN_ROUND_TRIPS);

@@ -30,7 +30,7 @@ describe('fileDataSeconds', () => {
   });
 
   it('charges a window-bound transfer one window per round trip', () => {
-    const window: LayerBudget = { layer: 'server-tcp-window', bytesInFlight: 1 * MB, bytesPerSecond: 1 * MB / 0.1 };
+    const window: LayerBudget = { layer: 'server-tcp-window', bytesInFlight: 1 * MB, bytesPerSecond: (1 * MB) / 0.1 };
     expect(fileDataSeconds(100 * MB, shape(100, 1e9, [window]))).toBeCloseTo(10, 6);
   });
 });

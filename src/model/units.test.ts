@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { inputErrorText } from '../test-support/input-error.js';
 import { PipefillInputError } from './errors.js';
-import { formatBinaryBytes, formatBytes, formatDuration, formatRate, parseBufferBytes, parseLossRate, parseRate, parseSizeBytes, parseTimeMs } from './units.js';
+import {
+  formatBinaryBytes,
+  formatBytes,
+  formatDuration,
+  formatRate,
+  parseBufferBytes,
+  parseLossRate,
+  parseRate,
+  parseSizeBytes,
+  parseTimeMs,
+} from './units.js';
 
 describe('parseRate', () => {
   it.each([

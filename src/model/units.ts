@@ -118,9 +118,14 @@ export function parseBufferBytes(text: string, bdpBytes: number, bandwidthBitsPe
     if (!(value >= 0 && value <= 100)) fail('a buffer', text, 'a share of the BDP from 0 to 100, e.g. 0.25bdp');
     return Math.round(value * bdpBytes);
   }
-  const bytes = /^[0-9.]+\s*(us|µs|ms|s)$/i.test(trimmed) ? Math.round((parseTimeMs(trimmed) / 1000) * (bandwidthBitsPerSecond / 8)) : trimmed === '0' ? 0 : parseSizeBytes(trimmed);
+  const bytes = /^[0-9.]+\s*(us|µs|ms|s)$/i.test(trimmed)
+    ? Math.round((parseTimeMs(trimmed) / 1000) * (bandwidthBitsPerSecond / 8))
+    : trimmed === '0'
+      ? 0
+      : parseSizeBytes(trimmed);
   // No router queues gigabytes for one port; a figure like that is a typo, and "deep enough" is the default.
-  if (bytes > MAX_BUFFER_BYTES) fail('a router buffer', text, `at most ${MAX_BUFFER_BYTES / 2 ** 30} GiB (leave the buffer out for one BDP, deep enough for one flow)`);
+  if (bytes > MAX_BUFFER_BYTES)
+    fail('a router buffer', text, `at most ${MAX_BUFFER_BYTES / 2 ** 30} GiB (leave the buffer out for one BDP, deep enough for one flow)`);
   return bytes;
 }
 

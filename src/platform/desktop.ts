@@ -49,6 +49,7 @@ export function electronDownloadDecision(facts: ElectronDownloadFacts): { readon
   if (facts.env['CI']) return { attempt: false, why: 'this is CI (ELECTRON_SKIP_BINARY_DOWNLOAD)' };
   const skip = facts.env['ELECTRON_SKIP_BINARY_DOWNLOAD'];
   if (skip !== undefined && skip !== '' && skip !== '0') return { attempt: false, why: 'ELECTRON_SKIP_BINARY_DOWNLOAD is set' };
-  if (facts.lastFailureAt !== undefined && facts.now - facts.lastFailureAt < ELECTRON_RETRY_AFTER_MS) return { attempt: false, why: "its download failed less than a day ago (delete node_modules/.pipefill-electron-download-failed to try again)" };
+  if (facts.lastFailureAt !== undefined && facts.now - facts.lastFailureAt < ELECTRON_RETRY_AFTER_MS)
+    return { attempt: false, why: 'its download failed less than a day ago (delete node_modules/.pipefill-electron-download-failed to try again)' };
   return { attempt: true };
 }

@@ -17,7 +17,15 @@ describe('engine flags', () => {
     for (const name of ['start', 'pipefill']) {
       const words = (scripts[name] ?? '').split(/\s+/);
       expect(words[0], `npm run ${name}`).toBe('node');
-      expect(missingEngineFlags(words.slice(1, words.findIndex((word) => word.endsWith('.mjs')))), `npm run ${name}`).toEqual([]);
+      expect(
+        missingEngineFlags(
+          words.slice(
+            1,
+            words.findIndex((word) => word.endsWith('.mjs')),
+          ),
+        ),
+        `npm run ${name}`,
+      ).toEqual([]);
     }
     const shebang = read('bin/pipefill.js').split('\n')[0] ?? '';
     expect(shebang.startsWith('#!/usr/bin/env -S node ')).toBe(true);

@@ -16,11 +16,17 @@ function collect(chunks: (string | Buffer)[], maxChars: number): Promise<{ lines
 describe('readLines', () => {
   it('splits lines across chunks, CRLF or LF, and keeps a character split between chunks whole', async () => {
     const euro = Buffer.from('€\n');
-    await expect(collect(['ab', 'c\nde\r\n', 'f\n', euro.subarray(0, 1), euro.subarray(1)], 100)).resolves.toEqual({ lines: ['abc', 'de', 'f', '€'], overlong: 0 });
+    await expect(collect(['ab', 'c\nde\r\n', 'f\n', euro.subarray(0, 1), euro.subarray(1)], 100)).resolves.toEqual({
+      lines: ['abc', 'de', 'f', '€'],
+      overlong: 0,
+    });
   });
 
   it('skips a line longer than the bound whole, even one that never ends in a chunk, and goes on after it', async () => {
-    await expect(collect(['ok\n', 'x'.repeat(6), 'y'.repeat(6), 'zz\nnext\n', 'tooooooooooooong\n', 'last\n'], 10)).resolves.toEqual({ lines: ['ok', 'next', 'last'], overlong: 2 });
+    await expect(collect(['ok\n', 'x'.repeat(6), 'y'.repeat(6), 'zz\nnext\n', 'tooooooooooooong\n', 'last\n'], 10)).resolves.toEqual({
+      lines: ['ok', 'next', 'last'],
+      overlong: 2,
+    });
   });
 
   it('drops an unfinished last line', async () => {

@@ -75,7 +75,7 @@ describe('backups', () => {
     expect(existsSync(join(dir, 'victim'))).toBe(false);
   });
 
-  it('go only into a state folder of this user\'s own: a planted link there is refused', () => {
+  it("go only into a state folder of this user's own: a planted link there is refused", () => {
     mkdirSync(join(dir, 'elsewhere'));
     symlinkSync(join(dir, 'elsewhere'), join(dir, 'planted-state'));
     expect(() => saveBackup(backupPath(join(dir, 'planted-state'), 'samba', '/etc/samba/smb.conf'), {})).toThrow(UnsafePathError);

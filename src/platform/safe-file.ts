@@ -9,7 +9,24 @@
 
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, constants, existsSync, fchmodSync, fchownSync, fstatSync, fsyncSync, lstatSync, mkdirSync, mkdtempSync, openSync, realpathSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  fchownSync,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -166,7 +183,10 @@ export function privateDirectory(path: string): string {
   const stat = lstatSync(path);
   const uid = process.getuid?.();
   if (!stat.isDirectory() || stat.isSymbolicLink() || (uid !== undefined && stat.uid !== uid)) {
-    throw new UnsafePathError(`${path} exists but is not a folder of this user's own (a link, or another owner's).`, `Remove ${path} (after checking what it is), then try again.`);
+    throw new UnsafePathError(
+      `${path} exists but is not a folder of this user's own (a link, or another owner's).`,
+      `Remove ${path} (after checking what it is), then try again.`,
+    );
   }
   if ((stat.mode & 0o077) !== 0) chmodSync(path, 0o700);
   return path;

@@ -29,26 +29,44 @@ describe.skipIf(!canRunLab)('the SMB read fallback reads what a copy can reach',
     await labDown();
   });
 
-  it.each(LINKS)('$bandwidthBitsPerSecond b/s, $rttMs ms: within 5% of the payload limit', async (link) => {
-    expect(existsSync(cli), 'dist/ must be built (npm run test:lab builds it first)').toBe(true);
-    const name = `bandwidth fallback ${link.bandwidthBitsPerSecond / 1e6} Mb/s, ${link.rttMs} ms`;
-    const verdicts = await holdBounds(name, async () => {
-      const state = await labUp(link, { samba: true });
-      try {
-        const limit = (link.bandwidthBitsPerSecond * payloadEfficiency(true)) / 1e6;
-        const { share, user, password } = labEndpoints(state);
-        // The probe as an assessment runs it without iperf3: three seconds of SMB reads.
-        const probe = inBranch(state, process.execPath, [...ENGINE_NODE_FLAGS, cli, 'probe', '--share', share ?? '', '--user', user ?? '', '--password-env', 'PW', '--seconds', '3', '--json'], {
-          env: { ...process.env, PW: password ?? '' },
-          timeoutMs: 120_000,
-        });
-        expect(probe.status, probe.stderr).toBe(0);
-        const measured = (JSON.parse(probe.stdout) as { bandwidth: { mbps: number } }).bandwidth.mbps;
-        return [{ cell: 'SMB read fallback', measured, model: limit, unit: 'Mb/s (payload limit)', bound: 'within 5% of the payload limit', holds: withinRelative(measured, limit, 0.05) }];
-      } finally {
-        await labDown(state.id);
-      }
-    });
-    expect(failures(verdicts)).toEqual([]);
-  }, 600_000);
+  it.each(LINKS)(
+    '$bandwidthBitsPerSecond b/s, $rttMs ms: within 5% of the payload limit',
+    async (link) => {
+      expect(existsSync(cli), 'dist/ must be built (npm run test:lab builds it first)').toBe(true);
+      const name = `bandwidth fallback ${link.bandwidthBitsPerSecond / 1e6} Mb/s, ${link.rttMs} ms`;
+      const verdicts = await holdBounds(name, async () => {
+        const state = await labUp(link, { samba: true });
+        try {
+          const limit = (link.bandwidthBitsPerSecond * payloadEfficiency(true)) / 1e6;
+          const { share, user, password } = labEndpoints(state);
+          // The probe as an assessment runs it without iperf3: three seconds of SMB reads.
+          const probe = inBranch(
+            state,
+            process.execPath,
+            [...ENGINE_NODE_FLAGS, cli, 'probe', '--share', share ?? '', '--user', user ?? '', '--password-env', 'PW', '--seconds', '3', '--json'],
+            {
+              env: { ...process.env, PW: password ?? '' },
+              timeoutMs: 120_000,
+            },
+          );
+          expect(probe.status, probe.stderr).toBe(0);
+          const measured = (JSON.parse(probe.stdout) as { bandwidth: { mbps: number } }).bandwidth.mbps;
+          return [
+            {
+              cell: 'SMB read fallback',
+              measured,
+              model: limit,
+              unit: 'Mb/s (payload limit)',
+              bound: 'within 5% of the payload limit',
+              holds: withinRelative(measured, limit, 0.05),
+            },
+          ];
+        } finally {
+          await labDown(state.id);
+        }
+      });
+      expect(failures(verdicts)).toEqual([]);
+    },
+    600_000,
+  );
 });

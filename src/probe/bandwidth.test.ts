@@ -5,7 +5,13 @@ import { ArrivalLog, parseIperfJson, steadyRate, steadyReadRate } from './bandwi
 
 describe('parseIperfJson', () => {
   it('reads the received rate, retransmits and congestion control', () => {
-    const text = JSON.stringify({ end: { sum_received: { bits_per_second: 144.2e6, seconds: 5.0, bytes: 90e6 }, sum_sent: { retransmits: 62, bytes: 90.5e6 }, sender_tcp_congestion: 'bbr' } });
+    const text = JSON.stringify({
+      end: {
+        sum_received: { bits_per_second: 144.2e6, seconds: 5.0, bytes: 90e6 },
+        sum_sent: { retransmits: 62, bytes: 90.5e6 },
+        sender_tcp_congestion: 'bbr',
+      },
+    });
     const result = parseIperfJson(text, true);
     expect(result).toMatchObject({ mbps: 144.2, method: 'iperf3', direction: 'download', seconds: 5, retransmits: 62, congestion: 'bbr' });
     expect(result.lossPercent).toBeCloseTo((62 / (90.5e6 / 1448)) * 100, 6);
@@ -37,7 +43,12 @@ describe('steadyRate', () => {
   });
 
   it('leaves out intervals that carry no time or no number', () => {
-    const rates = [...intervals(lab), { start: 2, end: 2, bitsPerSecond: 1e12 }, { start: 1.5, end: 1.6, bitsPerSecond: Number.NaN }, ...Array.from({ length: 12 }, () => ({ start: '1.7' as unknown as number, end: 1.8, bitsPerSecond: 1e12 }))];
+    const rates = [
+      ...intervals(lab),
+      { start: 2, end: 2, bitsPerSecond: 1e12 },
+      { start: 1.5, end: 1.6, bitsPerSecond: Number.NaN },
+      ...Array.from({ length: 12 }, () => ({ start: '1.7' as unknown as number, end: 1.8, bitsPerSecond: 1e12 })),
+    ];
     expect(steadyRate(rates)).toBe(50e6);
   });
 });
@@ -64,7 +75,7 @@ describe('the SMB read fallback: the rate between first and last replies', () =>
     // 100 Mb/s of payload: 16 MiB takes 1342 ms from first to last reply; each read starts one 40 ms round trip after the last.
     const mib16 = 16 * 1024 * 1024;
     const reply = 1024 * 1024;
-    const lineMs = ((mib16 - reply) * 8) / 100e6 * 1000;
+    const lineMs = (((mib16 - reply) * 8) / 100e6) * 1000;
     const spans: ReadSpan[] = [0, 1, 2].map((index) => {
       const firstMs = index * (lineMs + 40) + (index === 0 ? 0 : 300);
       return { firstMs, lastMs: firstMs + lineMs + (index === 0 ? 300 : 0), firstBytes: reply, bytes: mib16 };

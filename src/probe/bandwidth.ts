@@ -100,12 +100,22 @@ const STEADY_MIN_INTERVALS = 5;
  */
 export function steadyRate(intervals: readonly { readonly start: number; readonly end: number; readonly bitsPerSecond: number }[]): number | undefined {
   // iperf3's JSON, checked: numbers only, each interval a real span of time.
-  const measured = intervals.filter((interval) => Number.isFinite(interval.start) && Number.isFinite(interval.end) && interval.end > interval.start && Number.isFinite(interval.bitsPerSecond) && interval.bitsPerSecond >= 0);
+  const measured = intervals.filter(
+    (interval) =>
+      Number.isFinite(interval.start) &&
+      Number.isFinite(interval.end) &&
+      interval.end > interval.start &&
+      Number.isFinite(interval.bitsPerSecond) &&
+      interval.bitsPerSecond >= 0,
+  );
   if (measured.length === 0) return undefined;
   const first = Math.min(...measured.map((interval) => interval.start));
   const last = Math.max(...measured.map((interval) => interval.end));
   const half = first + (last - first) / 2;
-  const rates = measured.filter((interval) => interval.start >= half - 1e-6).map((interval) => interval.bitsPerSecond).sort((a, b) => a - b);
+  const rates = measured
+    .filter((interval) => interval.start >= half - 1e-6)
+    .map((interval) => interval.bitsPerSecond)
+    .sort((a, b) => a - b);
   if (rates.length < STEADY_MIN_INTERVALS) return undefined;
   const middle = Math.floor(rates.length / 2);
   return rates.length % 2 === 1 ? (rates[middle] ?? 0) : ((rates[middle - 1] ?? 0) + (rates[middle] ?? 0)) / 2;
@@ -125,7 +135,9 @@ export function parseIperfJson(text: string, reverse: boolean, estimate: Bandwid
   const retransmits = result.end?.sum_sent?.retransmits;
   const sentBytes = result.end?.sum_sent?.bytes ?? 0;
   const segments = sentBytes / 1448;
-  const intervals = (result.intervals ?? []).flatMap((interval) => (interval.sum && !interval.sum.omitted ? [{ start: interval.sum.start, end: interval.sum.end, bitsPerSecond: interval.sum.bits_per_second }] : []));
+  const intervals = (result.intervals ?? []).flatMap((interval) =>
+    interval.sum && !interval.sum.omitted ? [{ start: interval.sum.start, end: interval.sum.end, bitsPerSecond: interval.sum.bits_per_second }] : [],
+  );
   const steady = estimate === 'steady' ? steadyRate(intervals) : undefined;
   return {
     mbps: (steady ?? received.bits_per_second) / 1e6,
@@ -157,10 +169,28 @@ export async function iperf3Bandwidth(options: IperfOptions, native: NativeIperf
   const timer = setTimeout(() => guard.abort(), (seconds + omitSeconds + SET_UP_ALLOWANCE_S) * 1000);
   const signal = options.signal ? AbortSignal.any([options.signal, guard.signal]) : guard.signal;
   try {
-    const result = await native.run({ host: options.host, port: options.port ?? IPERF_DEFAULT_PORT, seconds, omitSeconds, reverse, streams: options.streams ?? 1, connectTimeoutMs: CONNECT_TIMEOUT_MS, ...(intervalSeconds ? { intervalSeconds } : {}) }, signal);
+    const result = await native.run(
+      {
+        host: options.host,
+        port: options.port ?? IPERF_DEFAULT_PORT,
+        seconds,
+        omitSeconds,
+        reverse,
+        streams: options.streams ?? 1,
+        connectTimeoutMs: CONNECT_TIMEOUT_MS,
+        ...(intervalSeconds ? { intervalSeconds } : {}),
+      },
+      signal,
+    );
     if (options.signal?.aborted) throw cancelledError();
-    if (result.cancelled) throw new PipefillError('probe-failed', `iperf3 did not finish within ${seconds + SET_UP_ALLOWANCE_S} s.`, 'Check that the iperf3 server is not busy with another test.');
-    if (result.json === undefined) throw new PipefillError('probe-failed', `iperf3: ${result.error ?? 'no result'}.`, 'Check that an iperf3 server listens on that host and port.');
+    if (result.cancelled)
+      throw new PipefillError(
+        'probe-failed',
+        `iperf3 did not finish within ${seconds + SET_UP_ALLOWANCE_S} s.`,
+        'Check that the iperf3 server is not busy with another test.',
+      );
+    if (result.json === undefined)
+      throw new PipefillError('probe-failed', `iperf3: ${result.error ?? 'no result'}.`, 'Check that an iperf3 server listens on that host and port.');
     return { ...parseIperfJson(result.json, reverse, estimate), via: 'libiperf' };
   } finally {
     clearTimeout(timer);
@@ -178,7 +208,21 @@ function testShape(options: IperfOptions): { seconds: number; omitSeconds: numbe
 /** An iperf3 client test through the executable; cancel kills it. */
 function iperf3Executable(options: IperfOptions): Promise<BandwidthResult> {
   const { seconds, omitSeconds, intervalSeconds, estimate } = testShape(options);
-  const args = ['-c', options.host, '-p', String(options.port ?? IPERF_DEFAULT_PORT), '-t', String(seconds), '-O', String(omitSeconds), '-J', '-P', String(options.streams ?? 1), ...(intervalSeconds ? ['-i', String(intervalSeconds)] : []), ...(options.reverse === false ? [] : ['-R'])];
+  const args = [
+    '-c',
+    options.host,
+    '-p',
+    String(options.port ?? IPERF_DEFAULT_PORT),
+    '-t',
+    String(seconds),
+    '-O',
+    String(omitSeconds),
+    '-J',
+    '-P',
+    String(options.streams ?? 1),
+    ...(intervalSeconds ? ['-i', String(intervalSeconds)] : []),
+    ...(options.reverse === false ? [] : ['-R']),
+  ];
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(cancelledError());
@@ -193,7 +237,11 @@ function iperf3Executable(options: IperfOptions): Promise<BandwidthResult> {
     const guard = setTimeout(() => child.kill('SIGKILL'), (seconds + omitSeconds + SET_UP_ALLOWANCE_S) * 1000);
     child.once('error', (error) => {
       clearTimeout(guard);
-      reject(new PipefillError('probe-failed', `Cannot run iperf3: ${error.message}.`, 'Install iperf3 (apt-get install iperf3), or probe without --iperf.', { cause: error }));
+      reject(
+        new PipefillError('probe-failed', `Cannot run iperf3: ${error.message}.`, 'Install iperf3 (apt-get install iperf3), or probe without --iperf.', {
+          cause: error,
+        }),
+      );
     });
     child.once('close', () => {
       clearTimeout(guard);
@@ -322,8 +370,19 @@ export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCreden
     const pattern = new PatternSource(scratch.name, 'bandwidth-probe.bin');
     const profile = CLIENT_PROFILES['pipefill-max'];
     const common = { session, fileBytes: PROBE_FILE_BYTES, pattern, verify: false, label: path, ...(signal ? { signal } : {}) };
-    const writeHandle = await session.create({ path, access: Access.readData | Access.writeData, disposition: Disposition.create, options: CreateOption.nonDirectory });
-    await transferFile({ ...common, fileId: writeHandle.fileId, op: 'write', pipeline: pipelineFor(profile, session.negotiated, 'write', PROBE_FILE_BYTES), recorder: new TimelineRecorder() });
+    const writeHandle = await session.create({
+      path,
+      access: Access.readData | Access.writeData,
+      disposition: Disposition.create,
+      options: CreateOption.nonDirectory,
+    });
+    await transferFile({
+      ...common,
+      fileId: writeHandle.fileId,
+      op: 'write',
+      pipeline: pipelineFor(profile, session.negotiated, 'write', PROBE_FILE_BYTES),
+      recorder: new TimelineRecorder(),
+    });
     await session.close(writeHandle.fileId);
     const readHandle = await session.create({ path, access: Access.readData, disposition: Disposition.open, options: CreateOption.nonDirectory });
     const started = performance.now();
@@ -364,7 +423,13 @@ export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCreden
     await scratch.remove();
     scratch = undefined;
     const steady = streamFrom === undefined ? steadyReadRate(spans) : stream.rateSince(streamFrom);
-    return { mbps: (steady ?? (stream.bytes * 8) / elapsed) / 1e6, method: 'smb-read', direction: 'download', seconds: elapsed, ...(steady === undefined ? {} : { estimate: 'steady' as const }) };
+    return {
+      mbps: (steady ?? (stream.bytes * 8) / elapsed) / 1e6,
+      method: 'smb-read',
+      direction: 'download',
+      seconds: elapsed,
+      ...(steady === undefined ? {} : { estimate: 'steady' as const }),
+    };
   } finally {
     if (scratch) await scratch.remove({ timeoutMs: 5_000 }).catch(() => undefined);
     await session.end();

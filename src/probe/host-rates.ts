@@ -83,7 +83,11 @@ function medianSample(runs: readonly CalibrationSample[]): CalibrationSample | u
 }
 
 const protectionOfSession = (session: SmbSession): Protection =>
-  session.negotiated.encryption ? { kind: 'encryption', algorithm: session.negotiated.encryption } : session.negotiated.signing ? { kind: 'signing', algorithm: session.negotiated.signing } : { kind: 'none' };
+  session.negotiated.encryption
+    ? { kind: 'encryption', algorithm: session.negotiated.encryption }
+    : session.negotiated.signing
+      ? { kind: 'signing', algorithm: session.negotiated.signing }
+      : { kind: 'none' };
 
 export async function measureHostCosts(target: SmbTarget, credentials: SmbCredentials, options: HostCalibrationOptions): Promise<HostCalibration> {
   const { signal } = options;
@@ -106,8 +110,22 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
     // `steady`: the sample runs from the first reply to the last, the rate the hosts keep once the pipeline is full (a
     // deep pipeline's fill is a round trip the model counts apart, and 4 MiB x 4 over 64 MiB is a quarter of the transfer:
     // timed whole, Pipefill's loopback reads were expected 1.4-1.6x slow, 2026-11-25). Otherwise the whole transfer.
-    const transfer = async (on: SmbSession, op: 'read' | 'write', name: string, shape: { readonly pipeline: FilePipeline; readonly fileBytes: number }, steady = true): Promise<CalibrationSample | undefined> => {
-      const handle = await on.create({ path: folder.path(name), access: op === 'write' ? Access.readData | Access.writeData : Access.readData, disposition: op === 'write' ? Disposition.create : Disposition.open, options: CreateOption.nonDirectory }, request);
+    const transfer = async (
+      on: SmbSession,
+      op: 'read' | 'write',
+      name: string,
+      shape: { readonly pipeline: FilePipeline; readonly fileBytes: number },
+      steady = true,
+    ): Promise<CalibrationSample | undefined> => {
+      const handle = await on.create(
+        {
+          path: folder.path(name),
+          access: op === 'write' ? Access.readData | Access.writeData : Access.readData,
+          disposition: op === 'write' ? Disposition.create : Disposition.open,
+          options: CreateOption.nonDirectory,
+        },
+        request,
+      );
       try {
         const { pipeline } = shape;
         const startedAt = performance.now();
@@ -115,13 +133,31 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
         // Reads go as far as the file written before them, which the cut-off may have ended early.
         const fileBytes = op === 'read' ? Math.min(shape.fileBytes, written.get(name) ?? 0) : shape.fileBytes;
         if (fileBytes === 0) return undefined;
-        const outcome = await transferFileWithDepth({ session: on, fileId: handle.fileId, op, fileBytes, pipeline, pattern: new PatternSource(folder.name, sourceFile), ...(op === 'write' ? { source: source.writeSource(sourceFile) } : {}), verify: op === 'read', recorder, label: name, until: () => performance.now() - startedAt > TRANSFER_CUTOFF_MS, ...request });
+        const outcome = await transferFileWithDepth({
+          session: on,
+          fileId: handle.fileId,
+          op,
+          fileBytes,
+          pipeline,
+          pattern: new PatternSource(folder.name, sourceFile),
+          ...(op === 'write' ? { source: source.writeSource(sourceFile) } : {}),
+          verify: op === 'read',
+          recorder,
+          label: name,
+          until: () => performance.now() - startedAt > TRANSFER_CUTOFF_MS,
+          ...request,
+        });
         const wholeSeconds = (performance.now() - startedAt) / 1000;
         const wholeBytes = recorder.bytes > 0 ? recorder.bytes : outcome.bytes;
         if (op === 'write') written.set(name, wholeBytes);
         const span = recorder.span();
-        const [bytes, seconds] = steady && span && span.lastMs > span.firstMs && span.bytes > span.firstBytes ? [span.bytes - span.firstBytes, (span.lastMs - span.firstMs) / 1000] : [wholeBytes, wholeSeconds];
-        return bytes > 0 && seconds > 0 ? { requestBytes: pipeline.requestBytes, requests: Math.max(1, Math.round(bytes / pipeline.requestBytes)), bytes, seconds } : undefined;
+        const [bytes, seconds] =
+          steady && span && span.lastMs > span.firstMs && span.bytes > span.firstBytes
+            ? [span.bytes - span.firstBytes, (span.lastMs - span.firstMs) / 1000]
+            : [wholeBytes, wholeSeconds];
+        return bytes > 0 && seconds > 0
+          ? { requestBytes: pipeline.requestBytes, requests: Math.max(1, Math.round(bytes / pipeline.requestBytes)), bytes, seconds }
+          : undefined;
       } finally {
         await on.close(handle.fileId, request).catch(() => undefined);
       }
@@ -141,7 +177,13 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
       const none: RequestCosts = { secondsPerRequest: 0, secondsPerByte: 0 };
       const shapesFor = (op: 'read' | 'write') => [
         // A server's maximum is its word: at least a sector, so a server that says 0 gets no transfer of empty requests.
-        { pipeline: { ...SMALL, requestBytes: Math.max(SECTOR_BYTES, Math.min(SMALL.requestBytes, op === 'read' ? on.negotiated.maxReadSize : on.negotiated.maxWriteSize)) }, fileBytes: SMALL_FILE_BYTES },
+        {
+          pipeline: {
+            ...SMALL,
+            requestBytes: Math.max(SECTOR_BYTES, Math.min(SMALL.requestBytes, op === 'read' ? on.negotiated.maxReadSize : on.negotiated.maxWriteSize)),
+          },
+          fileBytes: SMALL_FILE_BYTES,
+        },
         { pipeline: pipelineFor(CLIENT_PROFILES[profile], on.negotiated, op, LARGE_FILE_BYTES), fileBytes: LARGE_FILE_BYTES },
       ];
       // Each shape's files: three written, then each read back twice.
@@ -176,7 +218,10 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
     for (let index = 0; index < METADATA_FILES; index += 1) {
       const name = `calibration-${++files}.bin`;
       const createdAt = performance.now();
-      const handle = await session.create({ path: folder.path(name), access: Access.readData | Access.writeData, disposition: Disposition.create, options: CreateOption.nonDirectory }, request);
+      const handle = await session.create(
+        { path: folder.path(name), access: Access.readData | Access.writeData, disposition: Disposition.create, options: CreateOption.nonDirectory },
+        request,
+      );
       const closedAt = performance.now();
       await session.close(handle.fileId, request);
       exchanges.push(closedAt - createdAt, performance.now() - closedAt);

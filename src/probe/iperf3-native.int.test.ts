@@ -72,11 +72,22 @@ describe('the libiperf binding', () => {
   it('reports 0.1 s intervals for a steady estimate, through the binding and the executable alike, and refuses a bad interval', async () => {
     const native = loadNativeIperf();
     if (!native.available) throw new Error(native.reason);
-    const run = await native.run({ host: '127.0.0.1', port, seconds: 1, omitSeconds: 0, reverse: true, streams: 1, connectTimeoutMs: 5_000, intervalSeconds: 0.1 });
+    const run = await native.run({
+      host: '127.0.0.1',
+      port,
+      seconds: 1,
+      omitSeconds: 0,
+      reverse: true,
+      streams: 1,
+      connectTimeoutMs: 5_000,
+      intervalSeconds: 0.1,
+    });
     const intervals = (JSON.parse(run.json ?? '{}') as { intervals?: { sum: { seconds: number } }[] }).intervals ?? [];
     expect(intervals.length).toBeGreaterThanOrEqual(9);
     expect(intervals[0]?.sum.seconds).toBeCloseTo(0.1, 1);
-    await expect(native.run({ host: '127.0.0.1', port, seconds: 1, omitSeconds: 0, reverse: true, streams: 1, connectTimeoutMs: 5_000, intervalSeconds: 0.01 })).rejects.toThrow(/intervalSeconds/);
+    await expect(
+      native.run({ host: '127.0.0.1', port, seconds: 1, omitSeconds: 0, reverse: true, streams: 1, connectTimeoutMs: 5_000, intervalSeconds: 0.01 }),
+    ).rejects.toThrow(/intervalSeconds/);
     for (const implementation of [native, loadNativeIperf(`${ADDON_PATH}.missing`)]) {
       const result = await iperf3Bandwidth({ host: '127.0.0.1', port, seconds: 2, estimate: 'steady' }, implementation);
       expect(result.estimate).toBe('steady');

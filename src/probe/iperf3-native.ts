@@ -35,7 +35,9 @@ interface Addon {
   runClient(options: NativeClientOptions): AddonHandle;
 }
 
-export type NativeIperf = { readonly available: true; run(options: NativeClientOptions, signal?: AbortSignal): Promise<NativeClientResult> } | { readonly available: false; readonly reason: string };
+export type NativeIperf =
+  | { readonly available: true; run(options: NativeClientOptions, signal?: AbortSignal): Promise<NativeClientResult> }
+  | { readonly available: false; readonly reason: string };
 
 /** Where node-gyp puts the addon, whichever build is running. */
 export const ADDON_PATH = addonPath('iperf3', 'pipefill_iperf3');

@@ -94,7 +94,15 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
     try {
       const steady = options.estimate === 'steady';
       const seconds = steady ? steadyTestSeconds(tcp.medianMs) : options.seconds;
-      bandwidth = await iperf3Bandwidth({ host: options.iperf.host, port: options.iperf.port, ...(seconds ? { seconds } : {}), ...(steady ? { estimate: 'steady' as const } : {}), ...(options.streams ? { streams: options.streams } : {}), reverse: true, ...signal });
+      bandwidth = await iperf3Bandwidth({
+        host: options.iperf.host,
+        port: options.iperf.port,
+        ...(seconds ? { seconds } : {}),
+        ...(steady ? { estimate: 'steady' as const } : {}),
+        ...(options.streams ? { streams: options.streams } : {}),
+        reverse: true,
+        ...signal,
+      });
       return { rtt, session: negotiated, bandwidth };
     } catch (error) {
       if (options.signal?.aborted) throw error;

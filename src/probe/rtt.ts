@@ -62,7 +62,13 @@ function oneHandshake(host: string, port: number, timeoutMs: number): Promise<nu
     const socket = connect({ host, port });
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new SmbError('unreachable', `No TCP handshake with ${host}:${port} within ${timeoutMs / 1000} s.`, 'Check the server name, the port and any firewall on the way.'));
+      reject(
+        new SmbError(
+          'unreachable',
+          `No TCP handshake with ${host}:${port} within ${timeoutMs / 1000} s.`,
+          'Check the server name, the port and any firewall on the way.',
+        ),
+      );
     }, timeoutMs);
     socket.once('connect', () => {
       clearTimeout(timer);
@@ -72,7 +78,15 @@ function oneHandshake(host: string, port: number, timeoutMs: number): Promise<nu
     });
     socket.once('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(new SmbError('unreachable', `Cannot reach ${host}:${port}: ${error.code ?? error.message}.`, 'Check the server name, the port and any firewall on the way.', undefined, { cause: error }));
+      reject(
+        new SmbError(
+          'unreachable',
+          `Cannot reach ${host}:${port}: ${error.code ?? error.message}.`,
+          'Check the server name, the port and any firewall on the way.',
+          undefined,
+          { cause: error },
+        ),
+      );
     });
   });
 }

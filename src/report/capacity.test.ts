@@ -30,6 +30,8 @@ describe('capacity exports', () => {
     expect(html).toContain('class="headline not-met"');
     expect(html).toContain(kneeText(CAPACITY_FIXTURE).replace(/'/g, '&#39;'));
     expect(html).toContain('Person 2, during the step of 2 people');
-    expect(kneeText(CAPACITY_FIXTURE)).toBe('The knee is at 1 person (one more adds less than 50% of what one person moved alone); the peak is 146.0 Mb/s at 2 people; the model puts it at 1 person and the peak at 148.0 Mb/s.');
+    expect(kneeText(CAPACITY_FIXTURE)).toBe(
+      'The knee is at 1 person (one more adds less than 50% of what one person moved alone); the peak is 146.0 Mb/s at 2 people; the model puts it at 1 person and the peak at 148.0 Mb/s.',
+    );
   });
 });

@@ -11,16 +11,58 @@ const MEASURED = '#d9480f';
 const EXPECTED = '#1c7ed6';
 
 const HEADER = [
-  'share', 'started_at', 'profile', 'server', 'op', 'people', 'measured_by', 'seconds', 'aggregate_mbps', 'expected_aggregate_mbps', 'expected_run_to_run_mbps',
-  'per_person_min_mbps', 'per_person_median_mbps', 'per_person_max_mbps', 'expected_per_person_mbps', 'fairness', 'echo_p50_ms', 'echo_p95_ms',
-  'added_ms', 'expected_added_ms', 'open_close_p50_ms', 'open_close_p95_ms', 'failed_people', 'model_limit',
+  'share',
+  'started_at',
+  'profile',
+  'server',
+  'op',
+  'people',
+  'measured_by',
+  'seconds',
+  'aggregate_mbps',
+  'expected_aggregate_mbps',
+  'expected_run_to_run_mbps',
+  'per_person_min_mbps',
+  'per_person_median_mbps',
+  'per_person_max_mbps',
+  'expected_per_person_mbps',
+  'fairness',
+  'echo_p50_ms',
+  'echo_p95_ms',
+  'added_ms',
+  'expected_added_ms',
+  'open_close_p50_ms',
+  'open_close_p95_ms',
+  'failed_people',
+  'model_limit',
 ];
 
 export function capacityCsv(result: CapacityResult): string {
   const rows = result.steps.map((step) => [
-    result.share, result.startedAt, result.profile, result.server, result.op, step.users, step.measuredBy, step.seconds, step.aggregateMbps, step.expected?.aggregateMbps ?? '', step.expected?.runToRunMbps ?? '',
-    step.minMbps ?? '', step.medianMbps ?? '', step.maxMbps ?? '', step.expected?.perUserMbps ?? '', step.fairness ?? '', step.echo.p50Ms ?? '', step.echo.p95Ms ?? '',
-    step.addedLatencyMs ?? '', step.expected?.addedLatencyMs ?? '', step.openClose.p50Ms ?? '', step.openClose.p95Ms ?? '', step.perUser.filter((user) => user.failed !== undefined).length, step.expected?.limit ?? '',
+    result.share,
+    result.startedAt,
+    result.profile,
+    result.server,
+    result.op,
+    step.users,
+    step.measuredBy,
+    step.seconds,
+    step.aggregateMbps,
+    step.expected?.aggregateMbps ?? '',
+    step.expected?.runToRunMbps ?? '',
+    step.minMbps ?? '',
+    step.medianMbps ?? '',
+    step.maxMbps ?? '',
+    step.expected?.perUserMbps ?? '',
+    step.fairness ?? '',
+    step.echo.p50Ms ?? '',
+    step.echo.p95Ms ?? '',
+    step.addedLatencyMs ?? '',
+    step.expected?.addedLatencyMs ?? '',
+    step.openClose.p50Ms ?? '',
+    step.openClose.p95Ms ?? '',
+    step.perUser.filter((user) => user.failed !== undefined).length,
+    step.expected?.limit ?? '',
   ]);
   return csvRows([HEADER, ...rows]);
 }
@@ -42,8 +84,13 @@ const td = (text: string, numeric = false) => `<td${numeric ? ' class="n"' : ''}
 
 /** The knee and peak, measured and modelled, in one sentence. */
 export function kneeText(result: CapacityResult): string {
-  const measured = result.knee.users === null ? 'No knee within these steps' : `The knee is at ${people(result.knee.users)} (one more adds less than ${Math.round(result.knee.share * 100)}% of what one person moved alone)`;
-  const model = result.expectedKnee ? `; the model puts ${result.expectedKnee.users === null ? 'no knee' : `it at ${people(result.expectedKnee.users)}`} and the peak at ${number(result.expectedKnee.peakMbps)} Mb/s` : '';
+  const measured =
+    result.knee.users === null
+      ? 'No knee within these steps'
+      : `The knee is at ${people(result.knee.users)} (one more adds less than ${Math.round(result.knee.share * 100)}% of what one person moved alone)`;
+  const model = result.expectedKnee
+    ? `; the model puts ${result.expectedKnee.users === null ? 'no knee' : `it at ${people(result.expectedKnee.users)}`} and the peak at ${number(result.expectedKnee.peakMbps)} Mb/s`
+    : '';
   return `${measured}; the peak is ${number(result.knee.peakMbps)} Mb/s at ${people(result.knee.peakUsers)}${model}.`;
 }
 
@@ -73,10 +120,17 @@ export function capacityHtml(result: CapacityResult): string {
     (step) =>
       `<tr>${td(String(step.users), true)}${td(number(step.aggregateMbps), true)}${td(`${number(step.expected?.aggregateMbps ?? null)}${step.expected?.runToRunMbps ? ` ±${number(step.expected.runToRunMbps)}` : ''}`, true)}${td(`${number(step.minMbps, 2)} / ${number(step.medianMbps, 2)} / ${number(step.maxMbps, 2)}`, true)}${td(number(step.fairness, 2), true)}${td(`${number(step.echo.p50Ms)} / ${number(step.echo.p95Ms)}`, true)}${td(`${number(step.addedLatencyMs)} (${number(step.expected?.addedLatencyMs ?? null)})`, true)}${td(`${number(step.openClose.p50Ms)} / ${number(step.openClose.p95Ms)}`, true)}${td(step.expected?.limit ?? '')}</tr>`,
   );
-  const link = result.link ? `path ${number(result.link.mbps)} Mb/s (${result.link.method}), ${number(result.link.rttMs)} ms, a queue of ${formatBinaryBytes(result.link.bufferBytes)} assumed` : 'no path probe';
+  const link = result.link
+    ? `path ${number(result.link.mbps)} Mb/s (${result.link.method}), ${number(result.link.rttMs)} ms, a queue of ${formatBinaryBytes(result.link.bufferBytes)} assumed`
+    : 'no path probe';
   const readiness = result.readiness ? `<p class="headline ${result.readiness.met ? 'met' : 'not-met'}">${escapeXml(result.readiness.text)}</p>` : '';
-  const failures = result.failures.length > 0 ? `<h2>People who stopped</h2><ul>${result.failures.map((failure) => `<li>${escapeXml(`Person ${failure.user + 1}, during the step of ${people(failure.step)}: ${failure.message}`)}</li>`).join('')}</ul>` : '';
-  const byRequests = result.steps.some((step) => step.measuredBy === 'requests') ? `<p class="muted">Each person's bytes were counted by completed SMB requests (no per-connection TCP counters on this machine): a step carries up to one request's worth of error per person.</p>` : '';
+  const failures =
+    result.failures.length > 0
+      ? `<h2>People who stopped</h2><ul>${result.failures.map((failure) => `<li>${escapeXml(`Person ${failure.user + 1}, during the step of ${people(failure.step)}: ${failure.message}`)}</li>`).join('')}</ul>`
+      : '';
+  const byRequests = result.steps.some((step) => step.measuredBy === 'requests')
+    ? `<p class="muted">Each person's bytes were counted by completed SMB requests (no per-connection TCP counters on this machine): a step carries up to one request's worth of error per person.</p>`
+    : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeXml(`Pipefill capacity: ${result.share}`)}</title><style>${STYLE}</style></head>
 <body>

@@ -4,20 +4,56 @@ import { csvRows } from '../contract/csv.js';
 import type { Report } from '../contract/report.js';
 
 const HEADER = [
-  'share', 'started_at', 'rtt_ms', 'bandwidth_mbps', 'bandwidth_method', 'profile', 'op', 'workload', 'bytes', 'seconds',
-  'throughput_mbps', 'expected_seconds', 'verdict', 'limited_by', 'dialect', 'credits_granted_max', 'emulated', 'signing', 'encryption',
-  'projected', 'measured_bytes', 'measured_seconds',
+  'share',
+  'started_at',
+  'rtt_ms',
+  'bandwidth_mbps',
+  'bandwidth_method',
+  'profile',
+  'op',
+  'workload',
+  'bytes',
+  'seconds',
+  'throughput_mbps',
+  'expected_seconds',
+  'verdict',
+  'limited_by',
+  'dialect',
+  'credits_granted_max',
+  'emulated',
+  'signing',
+  'encryption',
+  'projected',
+  'measured_bytes',
+  'measured_seconds',
 ];
 
 export function reportCsv(report: Report): string {
   const rows = report.copyTests.map((test, index) => {
     const finding = report.diagnosis.findings[index];
     return [
-      report.target.share, report.startedAt, report.probes.rtt.medianMs, report.probes.bandwidth.mbps, report.probes.bandwidth.method,
-      test.profile, test.op, test.workload, test.bytes, test.seconds, test.throughputMbps,
-      finding?.expectedSeconds ?? '', finding?.verdict ?? '', finding?.limitedBy ?? '', test.negotiated.dialect, test.negotiated.creditsGrantedMax, test.emulation !== null,
-      test.negotiated.signing ?? '', test.negotiated.encryption ?? '',
-      test.projected !== undefined, test.projected?.measuredBytes ?? test.bytes, test.projected?.measuredSeconds ?? test.seconds,
+      report.target.share,
+      report.startedAt,
+      report.probes.rtt.medianMs,
+      report.probes.bandwidth.mbps,
+      report.probes.bandwidth.method,
+      test.profile,
+      test.op,
+      test.workload,
+      test.bytes,
+      test.seconds,
+      test.throughputMbps,
+      finding?.expectedSeconds ?? '',
+      finding?.verdict ?? '',
+      finding?.limitedBy ?? '',
+      test.negotiated.dialect,
+      test.negotiated.creditsGrantedMax,
+      test.emulation !== null,
+      test.negotiated.signing ?? '',
+      test.negotiated.encryption ?? '',
+      test.projected !== undefined,
+      test.projected?.measuredBytes ?? test.bytes,
+      test.projected?.measuredSeconds ?? test.seconds,
     ];
   });
   return csvRows([HEADER, ...rows]);

@@ -2,7 +2,17 @@
 // SVG, no script and nothing fetched, so it opens from a ticket attachment and
 // prints cleanly (Chromium turns it into the PDF). Pure.
 
-import { cryptoRateRows, headlineFinding, LAYER_LABELS, negotiatedText, pathEvents, pipeFor, projectionText, protectionSummary, protectionText } from '../contract/report-views.js';
+import {
+  cryptoRateRows,
+  headlineFinding,
+  LAYER_LABELS,
+  negotiatedText,
+  pathEvents,
+  pipeFor,
+  projectionText,
+  protectionSummary,
+  protectionText,
+} from '../contract/report-views.js';
 import type { Report } from '../contract/report.js';
 import { formatBinaryBytes, formatByteRate, formatBytes, formatDuration, formatRate } from '../model/units.js';
 import { barChartSvg, escapeXml } from './svg.js';
@@ -24,7 +34,8 @@ svg{max-width:100%;height:auto}
 @media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg,.finding{break-inside:avoid}.headline{background:none}}
 ${VERDICT_STYLE}`;
 
-const cell = (text: string, numeric = false, className = '') => `<td${numeric ? ' class="n"' : className ? ` class="${className}"` : ''}>${escapeXml(text)}</td>`;
+const cell = (text: string, numeric = false, className = '') =>
+  `<td${numeric ? ' class="n"' : className ? ` class="${className}"` : ''}>${escapeXml(text)}</td>`;
 
 export function reportHtml(report: Report): string {
   const { probes, diagnosis } = report;
@@ -49,7 +60,13 @@ export function reportHtml(report: Report): string {
     ? barChartSvg({
         title: `The pipe: ${pipe.title}`,
         labels: ['Path BDP', ...pipe.bars.filter((bar) => Number.isFinite(bar.bytesInFlight)).map((bar) => bar.layer)],
-        series: [{ name: 'bytes in flight', colour: EXPECTED, values: [pipe.bdpBytes, ...pipe.bars.filter((bar) => Number.isFinite(bar.bytesInFlight)).map((bar) => bar.bytesInFlight)] }],
+        series: [
+          {
+            name: 'bytes in flight',
+            colour: EXPECTED,
+            values: [pipe.bdpBytes, ...pipe.bars.filter((bar) => Number.isFinite(bar.bytesInFlight)).map((bar) => bar.bytesInFlight)],
+          },
+        ],
         axis: 'bytes in flight (log scale); the orange bar limits',
         log: true,
         highlight: { label: pipe.bandwidthLimits ? 'Path BDP' : (pipe.bars.find((bar) => bar.limiting)?.layer ?? ''), colour: MEASURED },
@@ -60,13 +77,22 @@ export function reportHtml(report: Report): string {
     const test = report.copyTests[index];
     return `<tr>${cell(`${f.profile} ${f.op} ${f.workload}`)}${cell(`${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`, true)}${cell(formatDuration(f.expectedSeconds * 1000), true)}${cell(formatRate(f.measuredMbps * 1e6), true)}${cell(f.verdict.replace(/-/g, ' '), false, f.verdict)}${cell(LAYER_LABELS[f.limitedBy])}${cell(test ? negotiatedText(test.negotiated) : '')}</tr>`;
   });
-  const projectedNotes = report.copyTests.flatMap((test) => (test.projected ? [`<li>${escapeXml(`${test.profile} ${test.op} ${test.workload}: ${projectionText(test.projected)}`)}</li>`] : []));
-  const sentences = findings.map((f) => `<div class="finding"><p><strong>${escapeXml(`${f.profile} ${f.op} ${f.workload}`)}</strong>: ${escapeXml(f.sentence)}</p></div>`);
+  const projectedNotes = report.copyTests.flatMap((test) =>
+    test.projected ? [`<li>${escapeXml(`${test.profile} ${test.op} ${test.workload}: ${projectionText(test.projected)}`)}</li>`] : [],
+  );
+  const sentences = findings.map(
+    (f) => `<div class="finding"><p><strong>${escapeXml(`${f.profile} ${f.op} ${f.workload}`)}</strong>: ${escapeXml(f.sentence)}</p></div>`,
+  );
   const emulated = report.copyTests.find((test) => test.emulation)?.emulation;
   // What the path did during the copies (stalls, a changed round trip, loss), where it did anything.
-  const pathNotes = report.copyTests.flatMap((test) => pathEvents(test).map((event) => `<li>${escapeXml(`${test.profile} ${test.op} ${test.workload}`)}: ${escapeXml(event)}</li>`));
+  const pathNotes = report.copyTests.flatMap((test) =>
+    pathEvents(test).map((event) => `<li>${escapeXml(`${test.profile} ${test.op} ${test.workload}`)}: ${escapeXml(event)}</li>`),
+  );
   const protection = protectionSummary(report);
-  const cryptoRows = cryptoRateRows(report).map((row) => `<tr><td>${escapeXml(row.algorithm)}</td><td class="n">${escapeXml(formatByteRate(row.protect))}</td><td class="n">${escapeXml(formatByteRate(row.check))}</td></tr>`);
+  const cryptoRows = cryptoRateRows(report).map(
+    (row) =>
+      `<tr><td>${escapeXml(row.algorithm)}</td><td class="n">${escapeXml(formatByteRate(row.protect))}</td><td class="n">${escapeXml(formatByteRate(row.check))}</td></tr>`,
+  );
   const cryptoSection = protection
     ? `<h2>Signing and encryption</h2>\n<p>${escapeXml(protection)}</p>${cryptoRows.length > 0 ? `\n<table>\n<thead><tr><th>Algorithm</th><th class="n">Sign / seal, one core</th><th class="n">Verify / open, one core</th></tr></thead>\n<tbody>\n${cryptoRows.join('\n')}\n</tbody>\n</table>\n<p class="muted">Measured on this machine at the start of the assessment${report.crypto?.serverOnThisMachine ? '; the share was on this machine too, so the server was weighed at the same rates' : ''}.</p>` : ''}`
     : '';

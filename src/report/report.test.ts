@@ -103,9 +103,17 @@ describe('recommendations from a report', () => {
 
 describe('branch readiness', () => {
   it('reads targets, and says how to write one that does not parse', () => {
-    expect(parseTarget('dirset<5min@win10-smb3')).toEqual({ text: 'dirset<5min@win10-smb3', workload: 'tr3869-dirset', ops: ['read', 'write'], seconds: 300, client: 'win10-smb3' });
+    expect(parseTarget('dirset<5min@win10-smb3')).toEqual({
+      text: 'dirset<5min@win10-smb3',
+      workload: 'tr3869-dirset',
+      ops: ['read', 'write'],
+      seconds: 300,
+      client: 'win10-smb3',
+    });
     expect(parseTarget('file/write < 30s @ win7-smb2')).toMatchObject({ workload: 'file:100MB', ops: ['write'], seconds: 30 });
-    expect(() => parseTarget('dirset under 5 minutes')).toThrow(expect.objectContaining({ message: expect.stringMatching(/Cannot read the target/), hint: expect.stringMatching(/dirset<5min@win10-smb3/) }));
+    expect(() => parseTarget('dirset under 5 minutes')).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/Cannot read the target/), hint: expect.stringMatching(/dirset<5min@win10-smb3/) }),
+    );
     expect(() => parseTarget('dirset<5min@win95')).toThrow(/Unknown client/);
   });
 
@@ -125,7 +133,12 @@ describe('branch readiness', () => {
 
   it("carries the latest capacity run of each site's share, whatever its slashes and case, and names runs with no site", () => {
     const target = { users: 30, perUserMbps: 5, addedLatencyMs: 50 };
-    const older = { ...CAPACITY_FIXTURE, share: '\\\\10.77.0.2\\SHARE', startedAt: '2026-11-20T09:00:00.000Z', readiness: { target, met: true, basis: 'measured' as const, text: 'older run: met.' } };
+    const older = {
+      ...CAPACITY_FIXTURE,
+      share: '\\\\10.77.0.2\\SHARE',
+      startedAt: '2026-11-20T09:00:00.000Z',
+      readiness: { target, met: true, basis: 'measured' as const, text: 'older run: met.' },
+    };
     const latest = { ...CAPACITY_FIXTURE, share: '//10.77.0.2/share', startedAt: '2026-11-23T09:00:00.000Z' };
     const untargeted = { ...CAPACITY_FIXTURE, share: '//elsewhere/data', readiness: null };
     const result = compareSites([slow], parseTarget('dirset<5min@win10-smb3'), [older, latest, untargeted]);
@@ -137,7 +150,10 @@ describe('branch readiness', () => {
     expect(text).toContain(`//10.77.0.2/share (2026-11-23 09:00): ${latest.readiness?.text}`);
     expect(text).toContain('Capacity runs with no assessment of the same share given: //elsewhere/data.');
     // A run without a target still says what it found; without any run the table keeps its five columns.
-    expect(compareSites([slow], parseTarget('dirset<5min@win10-smb3'), [{ ...untargeted, share: slow.target.share }]).sites[0]?.capacity).toMatchObject({ met: null, text: expect.stringMatching(/^No target set; at most 146\.0 Mb\/s together, with 2 people/) });
+    expect(compareSites([slow], parseTarget('dirset<5min@win10-smb3'), [{ ...untargeted, share: slow.target.share }]).sites[0]?.capacity).toMatchObject({
+      met: null,
+      text: expect.stringMatching(/^No target set; at most 146\.0 Mb\/s together, with 2 people/),
+    });
     expect(formatComparison(compareSites([slow], parseTarget('dirset<5min@win10-smb3')))).not.toMatch(/people at once/);
   });
 });
@@ -145,7 +161,10 @@ describe('branch readiness', () => {
 describe('what the path did during a copy', () => {
   const point = (tMs: number, bytes: number) => ({ tMs, bytes, ops: bytes > 0 ? 1 : 0 });
   it('names stalls, a changed round trip and loss each way, and nothing on a healthy path', () => {
-    const healthy = { timeline: [0, 100, 200, 300].map((t) => point(t, 1000)), tcp: { rttStartMs: 32.1, rttEndMs: 33.4, retransmittedFraction: 0, outOfOrderPackets: 0 } };
+    const healthy = {
+      timeline: [0, 100, 200, 300].map((t) => point(t, 1000)),
+      tcp: { rttStartMs: 32.1, rttEndMs: 33.4, retransmittedFraction: 0, outOfOrderPackets: 0 },
+    };
     expect(pathEvents(healthy)).toEqual([]);
     const stalled = [point(0, 1000), ...Array.from({ length: 52 }, (_, i) => point(100 + i * 100, 0)), point(5300, 1000)];
     const events = pathEvents({ timeline: stalled, tcp: { rttStartMs: 32, rttEndMs: 301, retransmittedFraction: 0.012, outOfOrderPackets: 40 } });
@@ -163,7 +182,10 @@ describe('signing and encryption in a report', () => {
     ...fast,
     crypto: { rates: { 'AES-128-CMAC': { protect: 7.5e8, check: 7.5e8 }, 'AES-128-GMAC': { protect: 7e9, check: 7e9 } }, serverOnThisMachine: false },
     protectionCheck: { ran: false, sentence: 'Not run: every session signs (AES-128-CMAC) because the server requires it.' },
-    copyTests: fast.copyTests.map((test) => ({ ...test, negotiated: { ...test.negotiated, dialect: '3.1.1', signing: 'AES-128-CMAC' as const, signingRequiredBy: 'server' as const } })),
+    copyTests: fast.copyTests.map((test) => ({
+      ...test,
+      negotiated: { ...test.negotiated, dialect: '3.1.1', signing: 'AES-128-CMAC' as const, signingRequiredBy: 'server' as const },
+    })),
   };
 
   it('shows what every copy carried, the rates measured here and the signing check', () => {
@@ -193,7 +215,23 @@ describe('projected copies in the report', () => {
     const projected = {
       ...slow,
       options: { ...slow.options, budgetSeconds: 60, settleRule: 'A budgeted copy stops once its rate has settled.' },
-      copyTests: [{ ...first, projected: { stoppedBy: 'settled' as const, measuredBytes: 3_000_000, measuredSeconds: 1.25, filesTouched: 1, rateMbps: 41.2, rateFrom: 'this-copy' as const, rateRelativeHalfWidth: 0.03, lowSeconds: 5.9, highSeconds: 6.6 } }, ...rest],
+      copyTests: [
+        {
+          ...first,
+          projected: {
+            stoppedBy: 'settled' as const,
+            measuredBytes: 3_000_000,
+            measuredSeconds: 1.25,
+            filesTouched: 1,
+            rateMbps: 41.2,
+            rateFrom: 'this-copy' as const,
+            rateRelativeHalfWidth: 0.03,
+            lowSeconds: 5.9,
+            highSeconds: 6.6,
+          },
+        },
+        ...rest,
+      ],
       diagnosis: { ...slow.diagnosis, findings: [{ ...finding, projected: true }, ...others] },
     };
     const html = reportHtml(ReportSchema.parse(projected));

@@ -55,7 +55,10 @@ export function barChartSvg(chart: BarChart): string {
     });
     return `<text x="${LABEL_WIDTH - 6}" y="${y + (chart.series.length * BAR_HEIGHT) / 2 + 4}" text-anchor="end" class="l">${escapeXml(label)}</text>${bars.join('')}`;
   });
-  const legend = chart.series.map((series, index) => `<rect x="${LABEL_WIDTH + index * 140}" y="${height - 18}" width="10" height="10" fill="${series.colour}"/><text x="${LABEL_WIDTH + index * 140 + 14}" y="${height - 9}" class="l">${escapeXml(series.name)}</text>`);
+  const legend = chart.series.map(
+    (series, index) =>
+      `<rect x="${LABEL_WIDTH + index * 140}" y="${height - 18}" width="10" height="10" fill="${series.colour}"/><text x="${LABEL_WIDTH + index * 140 + 14}" y="${height - 9}" class="l">${escapeXml(series.name)}</text>`,
+  );
   return `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${escapeXml(chart.title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" data-bars="${values.length}">
 <style>.l{font:11px sans-serif;fill:#333}.v{font:10px sans-serif;fill:#555}</style>
 <text x="0" y="14" class="l" font-weight="bold">${escapeXml(chart.title)}</text>

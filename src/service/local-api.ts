@@ -97,7 +97,10 @@ function documentToSave(json: unknown): RunDocument {
   try {
     return runDocumentOf(json);
   } catch (error) {
-    throw new PipefillInputError(`That is not a Pipefill report or capacity run: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`, 'Save what `pipefill assess --out` or `pipefill capacity --out` wrote, or what the app exported as JSON.');
+    throw new PipefillInputError(
+      `That is not a Pipefill report or capacity run: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`,
+      'Save what `pipefill assess --out` or `pipefill capacity --out` wrote, or what the app exported as JSON.',
+    );
   }
 }
 
@@ -108,92 +111,89 @@ function createHandlers(host: LocalApiOptions): Handlers {
   const holder = new StoreHolder(host.store, settingsFile);
   const store = () => holder.get();
   return {
-  predict: (input) => predictScenario(input),
-  predictBatch: (inputs) =>
-    inputs.map((input, index) => {
-      try {
-        return predictScenario(input);
-      } catch (error) {
-        if (error instanceof PipefillInputError) throw new PipefillInputError(`Scenario #${index + 1}: ${error.message}`, error.hint);
-        throw error;
-      }
-    }),
-  plan: (input) => planFromInput(input),
-  catalogue: () => catalogue(),
-  copyTest: (input, options) =>
-    runCopyTest(
-      {
-        share: parseSharePath(input.share),
-        credentials: credentialsFrom(input),
-        profile: input.profile,
-        op: input.op,
-        workload: input.workload,
-        ...(input.verify === undefined ? {} : { verify: input.verify }),
-        ...(input.budgetSeconds === undefined ? {} : { budget: { maxSeconds: input.budgetSeconds } }),
-      },
-      {
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onProgress
-          ? {
-              onProgress: (progress) =>
-                options.onProgress?.({
-                  step: progress.phase,
-                  bytes: progress.bytes,
-                  totalBytes: progress.totalBytes,
-                  fraction: copyFraction(progress.phase, progress.bytes, progress.totalBytes),
-                  ...(progress.live ? { live: progress.live } : {}),
-                }),
-            }
-          : {}),
-      },
-    ),
-  probe: (input, options) =>
-    probePath(
-      parseSharePath(input.share),
-      credentialsFrom(input),
-      {
+    predict: (input) => predictScenario(input),
+    predictBatch: (inputs) =>
+      inputs.map((input, index) => {
+        try {
+          return predictScenario(input);
+        } catch (error) {
+          if (error instanceof PipefillInputError) throw new PipefillInputError(`Scenario #${index + 1}: ${error.message}`, error.hint);
+          throw error;
+        }
+      }),
+    plan: (input) => planFromInput(input),
+    catalogue: () => catalogue(),
+    copyTest: (input, options) =>
+      runCopyTest(
+        {
+          share: parseSharePath(input.share),
+          credentials: credentialsFrom(input),
+          profile: input.profile,
+          op: input.op,
+          workload: input.workload,
+          ...(input.verify === undefined ? {} : { verify: input.verify }),
+          ...(input.budgetSeconds === undefined ? {} : { budget: { maxSeconds: input.budgetSeconds } }),
+        },
+        {
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.onProgress
+            ? {
+                onProgress: (progress) =>
+                  options.onProgress?.({
+                    step: progress.phase,
+                    bytes: progress.bytes,
+                    totalBytes: progress.totalBytes,
+                    fraction: copyFraction(progress.phase, progress.bytes, progress.totalBytes),
+                    ...(progress.live ? { live: progress.live } : {}),
+                  }),
+              }
+            : {}),
+        },
+      ),
+    probe: (input, options) =>
+      probePath(parseSharePath(input.share), credentialsFrom(input), {
         ...(input.iperf === undefined ? {} : { iperf: parseHostPort(input.iperf, IPERF_DEFAULT_PORT) }),
         ...(input.seconds === undefined ? {} : { seconds: input.seconds }),
         ...(options.signal ? { signal: options.signal } : {}),
-      },
-    ),
-  assess: (input, options) => assess(input, options),
-  capacity: (input, options) => runCapacity(input, options),
-  recommend: (input) => {
-    // Start from what is set today where it can be read: the smb.conf given, and this machine when it is the Linux client.
-    const current = {
-      ...(input.client === 'linux-cifs' ? readLinuxSysctlValues() : {}),
-      ...(input.smbConf === undefined ? {} : readSmbConfValues(input.smbConf)),
-      ...input.current,
-    };
-    return recommendFromInput({ ...input, current });
-  },
-  historySave: async (input) => {
-    // The document first: one that is not a report is refused without touching the store.
-    const document = documentToSave(input.document);
-    const history = await store();
-    return { ...(await history.save(document, savedBy())), where: history.where };
-  },
-  historyList: async (input) => {
-    const history = await store();
-    return { where: history.where, runs: await history.list(input) };
-  },
-  historyRun: async (input) => {
-    const run = await (await store()).get(input.id);
-    if (!run) throw new PipefillInputError(`There is no run ${input.id} in the history.`, 'List the runs with `pipefill history list`.');
-    return run;
-  },
-  historyTrend: async (input) => (await store()).siteTrend(input.site),
-  historyDelete: async (input) => ({ deleted: await (await store()).delete(input.id) }),
-  historyStore: async (input) => {
-    // Opened first: a store that cannot be used is neither switched to nor remembered.
-    const where = await holder.use(parseStoreSpec(input.address ?? ''));
-    writeSettings({ ...readSettings(settingsFile), teamStore: input.address }, settingsFile);
-    return { where };
-  },
-  settings: () => readSettings(settingsFile),
-  settingsUpdate: (input) => writeSettings({ ...readSettings(settingsFile), ...(input.keepHistory === undefined ? {} : { keepHistory: input.keepHistory }) }, settingsFile),
-  hostInfo: () => ({ shell: host.shell ?? 'cli', version: pipefillVersion(), ...(host.demo ? { demo: host.demo } : {}) }),
+      }),
+    assess: (input, options) => assess(input, options),
+    capacity: (input, options) => runCapacity(input, options),
+    recommend: (input) => {
+      // Start from what is set today where it can be read: the smb.conf given, and this machine when it is the Linux client.
+      const current = {
+        ...(input.client === 'linux-cifs' ? readLinuxSysctlValues() : {}),
+        ...(input.smbConf === undefined ? {} : readSmbConfValues(input.smbConf)),
+        ...input.current,
+      };
+      return recommendFromInput({ ...input, current });
+    },
+    historySave: async (input) => {
+      // The document first: one that is not a report is refused without touching the store.
+      const document = documentToSave(input.document);
+      const history = await store();
+      return { ...(await history.save(document, savedBy())), where: history.where };
+    },
+    historyList: async (input) => {
+      const history = await store();
+      return { where: history.where, runs: await history.list(input) };
+    },
+    historyRun: async (input) => {
+      const run = await (await store()).get(input.id);
+      if (!run) throw new PipefillInputError(`There is no run ${input.id} in the history.`, 'List the runs with `pipefill history list`.');
+      return run;
+    },
+    historyTrend: async (input) => (await store()).siteTrend(input.site),
+    historyDelete: async (input) => ({ deleted: await (await store()).delete(input.id) }),
+    historyStore: async (input) => {
+      // Opened first: a store that cannot be used is neither switched to nor remembered.
+      const where = await holder.use(parseStoreSpec(input.address ?? ''));
+      writeSettings({ ...readSettings(settingsFile), teamStore: input.address }, settingsFile);
+      return { where };
+    },
+    settings: () => readSettings(settingsFile),
+    settingsUpdate: (input) =>
+      writeSettings({ ...readSettings(settingsFile), ...(input.keepHistory === undefined ? {} : { keepHistory: input.keepHistory }) }, settingsFile),
+    hostInfo: () => ({ shell: host.shell ?? 'cli', version: pipefillVersion(), ...(host.demo ? { demo: host.demo } : {}) }),
   };
 }
 
@@ -210,5 +210,7 @@ export function createLocalApi(host: LocalApiOptions = {}): PipefillApi {
   // From here on no child this process starts inherits a team database's password (src/platform/pg-password.ts).
   takePgPassword();
   const handlers = createHandlers(host);
-  return Object.fromEntries(API_METHODS.map((method) => [method, (input: never, options?: CallOptions) => call(handlers, method, input, options)])) as unknown as PipefillApi;
+  return Object.fromEntries(
+    API_METHODS.map((method) => [method, (input: never, options?: CallOptions) => call(handlers, method, input, options)]),
+  ) as unknown as PipefillApi;
 }

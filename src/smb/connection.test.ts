@@ -32,7 +32,9 @@ describe('SmbConnection against servers that misbehave', () => {
   it('gives up on a server that accepts and then says nothing', async () => {
     const port = await listen(() => undefined);
     const started = Date.now();
-    const error = await SmbSession.open({ host: '127.0.0.1', port, share: 's' }, { user: 'u', password: 'p' }, { silenceTimeoutMs: 600 }).catch((e: unknown) => e);
+    const error = await SmbSession.open({ host: '127.0.0.1', port, share: 's' }, { user: 'u', password: 'p' }, { silenceTimeoutMs: 600 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SmbError);
     expect((error as SmbError).kind).toBe('timeout');
     expect((error as SmbError).message).toMatch(/made no progress for 0\.[6-9] s/);

@@ -143,7 +143,13 @@ export function silenceAllowanceMs(baseMs: number, bytesSent: number, bestBytesP
 const WATCHDOG_INTERVAL_MS = 250;
 
 function integrityError(message: string, cause?: unknown): SmbError {
-  return new SmbError('integrity', message, 'Something between Pipefill and the server changed the traffic, or the server signs wrongly: the copy stopped before using any of it.', undefined, cause === undefined ? undefined : { cause });
+  return new SmbError(
+    'integrity',
+    message,
+    'Something between Pipefill and the server changed the traffic, or the server signs wrongly: the copy stopped before using any of it.',
+    undefined,
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 const isPieces = (payload: NonNullable<RequestSpec['payload']>): payload is readonly Buffer[] => Array.isArray(payload);
@@ -205,11 +211,34 @@ export class SmbConnection {
     writer: WriterChoice,
   ) {
     socket.setNoDelay(true);
-    this.writer = openFrameWriter(socket, (message) => this.fail(new SmbError('connection-lost', `Sending to ${host}:${port} failed: ${message}.`, 'Check that the server is running and reachable.')), writer);
+    this.writer = openFrameWriter(
+      socket,
+      (message) =>
+        this.fail(new SmbError('connection-lost', `Sending to ${host}:${port} failed: ${message}.`, 'Check that the server is running and reachable.')),
+      writer,
+    );
     this.watchdog = setInterval(() => this.checkSilence(), Math.min(WATCHDOG_INTERVAL_MS, silenceTimeoutMs / 4));
     this.watchdog.unref();
-    socket.on('error', (error) => this.fail(new SmbError('connection-lost', `The connection to ${host}:${port} failed: ${error.message}.`, 'Check that the server is running and reachable.', undefined, { cause: error })));
-    socket.on('close', () => this.fail(new SmbError('connection-lost', `The server ${host}:${port} closed the connection.`, 'The server may have stopped or dropped the session; its log says why.')));
+    socket.on('error', (error) =>
+      this.fail(
+        new SmbError(
+          'connection-lost',
+          `The connection to ${host}:${port} failed: ${error.message}.`,
+          'Check that the server is running and reachable.',
+          undefined,
+          { cause: error },
+        ),
+      ),
+    );
+    socket.on('close', () =>
+      this.fail(
+        new SmbError(
+          'connection-lost',
+          `The server ${host}:${port} closed the connection.`,
+          'The server may have stopped or dropped the session; its log says why.',
+        ),
+      ),
+    );
   }
 
   /** How requests reach the socket: `native` (Pipefill's sender addon) or `socket` (Node's own). */
@@ -242,10 +271,19 @@ export class SmbConnection {
   }
 
   get endpoints(): { readonly localAddress: string; readonly localPort: number; readonly remoteAddress: string; readonly remotePort: number } {
-    return { localAddress: this.socket.localAddress ?? '', localPort: this.socket.localPort ?? 0, remoteAddress: this.socket.remoteAddress ?? '', remotePort: this.socket.remotePort ?? 0 };
+    return {
+      localAddress: this.socket.localAddress ?? '',
+      localPort: this.socket.localPort ?? 0,
+      remoteAddress: this.socket.remoteAddress ?? '',
+      remotePort: this.socket.remotePort ?? 0,
+    };
   }
 
-  static connect(host: string, port: number, options: { timeoutMs?: number; signal?: AbortSignal; silenceTimeoutMs?: number; writer?: WriterChoice } = {}): Promise<SmbConnection> {
+  static connect(
+    host: string,
+    port: number,
+    options: { timeoutMs?: number; signal?: AbortSignal; silenceTimeoutMs?: number; writer?: WriterChoice } = {},
+  ): Promise<SmbConnection> {
     const timeoutMs = options.timeoutMs ?? 5_000;
     return new Promise((resolve, reject) => {
       if (options.signal?.aborted) {
@@ -280,7 +318,15 @@ export class SmbConnection {
             connection = new SmbConnection(socket, reader, host, port, options.silenceTimeoutMs ?? SILENCE_TIMEOUT_MS, options.writer ?? 'auto');
           } catch (error) {
             socket.destroy();
-            reject(new SmbError('protocol', `Pipefill cannot send on this connection: ${error instanceof Error ? error.message : String(error)}.`, 'Use the plain Node sender (PIPEFILL_NATIVE_SEND=0).', undefined, { cause: error }));
+            reject(
+              new SmbError(
+                'protocol',
+                `Pipefill cannot send on this connection: ${error instanceof Error ? error.message : String(error)}.`,
+                'Use the plain Node sender (PIPEFILL_NATIVE_SEND=0).',
+                undefined,
+                { cause: error },
+              ),
+            );
             return;
           }
           resolve(connection);
@@ -288,7 +334,14 @@ export class SmbConnection {
       };
       const onAbort = () => finish(cancelledError());
       const timer = setTimeout(
-        () => finish(new SmbError('unreachable', `No answer from ${host}:${port} within ${timeoutMs / 1000} s.`, 'Check the server name and port, and that a firewall lets SMB (TCP 445) through.')),
+        () =>
+          finish(
+            new SmbError(
+              'unreachable',
+              `No answer from ${host}:${port} within ${timeoutMs / 1000} s.`,
+              'Check the server name and port, and that a firewall lets SMB (TCP 445) through.',
+            ),
+          ),
         timeoutMs,
       );
       options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -340,7 +393,10 @@ export class SmbConnection {
     try {
       for (const spec of specs) ids.push(await this.credits.acquire(spec.creditCharge ?? 1));
     } catch (error) {
-      if (error instanceof CreditStarvationError) throw new SmbError('protocol', error.message, 'The server stopped granting SMB2 credits; check its credit settings (smb2 max credits).', undefined, { cause: error });
+      if (error instanceof CreditStarvationError)
+        throw new SmbError('protocol', error.message, 'The server stopped granting SMB2 credits; check its credit settings (smb2 max credits).', undefined, {
+          cause: error,
+        });
       throw error;
     }
     this.throwIfClosed();
@@ -379,7 +435,11 @@ export class SmbConnection {
           // The header follows the transport header in the frame the writer gets.
           nativeSign = { ...gmac, header: 1 };
         } else if (!inMemory) {
-          throw new SmbError('protocol', `Cannot sign or seal ${spec.what}: its data was given as a file or pattern range.`, 'Give the data in memory while the session signs or encrypts.');
+          throw new SmbError(
+            'protocol',
+            `Cannot sign or seal ${spec.what}: its data was given as a file or pattern range.`,
+            'Give the data in memory while the session signs or encrypts.',
+          );
         } else if (sign && security?.signer) {
           signMessage(security.signer, pieces);
         }
@@ -388,7 +448,20 @@ export class SmbConnection {
       frames.push(...pieces);
       return new Promise<SmbResponse>((resolve, reject) => {
         const replyBytes = spec.replyBytes ?? DEFAULT_REPLY_BYTES;
-        const pending: Pending = { charge, spec, sealed: seal, signed: sign, replyBytes, sentBytes: messageBytes, sessionId: this.sessionId, sentAt: performance.now(), interims: 0, settled: false, resolve, reject };
+        const pending: Pending = {
+          charge,
+          spec,
+          sealed: seal,
+          signed: sign,
+          replyBytes,
+          sentBytes: messageBytes,
+          sessionId: this.sessionId,
+          sentAt: performance.now(),
+          interims: 0,
+          settled: false,
+          resolve,
+          reject,
+        };
         if (this.pending.size === 0) this.madeProgress(); // silence counts from the first request out
         this.pending.set(messageId, pending);
         this.owe(replyBytes);
@@ -396,7 +469,14 @@ export class SmbConnection {
         if (timeoutMs !== undefined) {
           // A caller's own deadline (clean-up paths that must end promptly).
           pending.timer = setTimeout(() => {
-            this.settle(pending, new SmbError('timeout', `The server did not answer ${spec.what} within ${timeoutMs / 1000} s.`, 'The server or the path to it may be overloaded; try again.'));
+            this.settle(
+              pending,
+              new SmbError(
+                'timeout',
+                `The server did not answer ${spec.what} within ${timeoutMs / 1000} s.`,
+                'The server or the path to it may be overloaded; try again.',
+              ),
+            );
           }, timeoutMs);
         }
       });
@@ -409,7 +489,15 @@ export class SmbConnection {
     try {
       this.writer.write([transportHeader(total), ...frames], nativeSign);
     } catch (error) {
-      this.fail(new SmbError('connection-lost', `Sending to ${this.host}:${this.port} failed: ${error instanceof Error ? error.message : String(error)}.`, 'Check that the server is running and reachable.', undefined, { cause: error }));
+      this.fail(
+        new SmbError(
+          'connection-lost',
+          `Sending to ${this.host}:${this.port} failed: ${error instanceof Error ? error.message : String(error)}.`,
+          'Check that the server is running and reachable.',
+          undefined,
+          { cause: error },
+        ),
+      );
     }
 
     if (!options.signal) return Promise.all(results);
@@ -443,7 +531,13 @@ export class SmbConnection {
     const silentMs = performance.now() - this.lastHeardAt;
     if (this.pending.size === 0 || silentMs < allowedMs) return;
     const trickled = this.bytesSinceProgress > 0 ? ` (only ${this.bytesSinceProgress} bytes, and no answer)` : '';
-    this.fail(new SmbError('timeout', `The server ${this.host}:${this.port} has made no progress for ${Math.round(silentMs / 100) / 10} s with requests outstanding${trickled}.`, 'The server or the path to it has stalled; check both and try again.'));
+    this.fail(
+      new SmbError(
+        'timeout',
+        `The server ${this.host}:${this.port} has made no progress for ${Math.round(silentMs / 100) / 10} s with requests outstanding${trickled}.`,
+        'The server or the path to it has stalled; check both and try again.',
+      ),
+    );
     this.socket.destroy();
   }
 
@@ -483,7 +577,9 @@ export class SmbConnection {
     try {
       frames = this.reader.onRead(bytes);
     } catch (error) {
-      this.fail(new SmbError('protocol', `The server sent data Pipefill cannot frame: ${String(error)}.`, 'Is this port an SMB server?', undefined, { cause: error }));
+      this.fail(
+        new SmbError('protocol', `The server sent data Pipefill cannot frame: ${String(error)}.`, 'Is this port an SMB server?', undefined, { cause: error }),
+      );
       this.socket.destroy();
       return;
     }
@@ -493,7 +589,13 @@ export class SmbConnection {
       if (encrypted) {
         const sealer = this.security?.sealer;
         if (!sealer) {
-          this.failProtocol(new SmbError('protocol', 'The server sent an encrypted message before any session key existed.', 'The server or something on the path is misbehaving.'));
+          this.failProtocol(
+            new SmbError(
+              'protocol',
+              'The server sent an encrypted message before any session key existed.',
+              'The server or something on the path is misbehaving.',
+            ),
+          );
           return;
         }
         try {
@@ -510,7 +612,9 @@ export class SmbConnection {
       try {
         messages = splitCompound(plain);
       } catch (error) {
-        this.failProtocol(new SmbError('protocol', `The server sent a malformed reply: ${String(error)}.`, 'Is this port an SMB2 server?', undefined, { cause: error }));
+        this.failProtocol(
+          new SmbError('protocol', `The server sent a malformed reply: ${String(error)}.`, 'Is this port an SMB2 server?', undefined, { cause: error }),
+        );
         return;
       }
       this.frameAnswered = false;
@@ -540,7 +644,15 @@ export class SmbConnection {
     try {
       header = decodeHeader(message);
     } catch (error) {
-      this.failProtocol(new SmbError('protocol', `The server sent something that is not SMB2: ${String(error)}.`, 'Is this port an SMB2 server (SMB1-only servers are not supported)?', undefined, { cause: error }));
+      this.failProtocol(
+        new SmbError(
+          'protocol',
+          `The server sent something that is not SMB2: ${String(error)}.`,
+          'Is this port an SMB2 server (SMB1-only servers are not supported)?',
+          undefined,
+          { cause: error },
+        ),
+      );
       return false;
     }
     if (header.messageId === UNSOLICITED_MESSAGE_ID) return this.onUnsolicited(message, header, encrypted);
@@ -548,16 +660,34 @@ export class SmbConnection {
     const interim = header.status === Status.pending && (header.flags & HeaderFlag.asyncCommand) !== 0;
     if (!this.checkIntegrity(message, header, pending, encrypted, interim)) return false;
     if (!pending) {
-      this.failProtocol(new SmbError('protocol', `The server sent a reply to message ${header.messageId}, which Pipefill never sent or has had its answer to.`, 'The server, or something on the path to it, is misbehaving.'));
+      this.failProtocol(
+        new SmbError(
+          'protocol',
+          `The server sent a reply to message ${header.messageId}, which Pipefill never sent or has had its answer to.`,
+          'The server, or something on the path to it, is misbehaving.',
+        ),
+      );
       return false;
     }
     if (pending && header.command !== pending.spec.command) {
-      this.failProtocol(new SmbError('protocol', `The server answered ${pending.spec.what} with a reply of another command (0x${header.command.toString(16)}).`, 'The server, or something on the path to it, is misbehaving.'));
+      this.failProtocol(
+        new SmbError(
+          'protocol',
+          `The server answered ${pending.spec.what} with a reply of another command (0x${header.command.toString(16)}).`,
+          'The server, or something on the path to it, is misbehaving.',
+        ),
+      );
       return false;
     }
     if (interim) {
       if (pending && ++pending.interims > MAX_INTERIM_REPLIES) {
-        this.failProtocol(new SmbError('protocol', `The server sent ${pending.interims} interim replies to ${pending.spec.what} and no answer.`, 'The server, or something on the path to it, is misbehaving.'));
+        this.failProtocol(
+          new SmbError(
+            'protocol',
+            `The server sent ${pending.interims} interim replies to ${pending.spec.what} and no answer.`,
+            'The server, or something on the path to it, is misbehaving.',
+          ),
+        );
         return false;
       }
       // The server has the request and will answer later; its grant counts now.
@@ -591,13 +721,26 @@ export class SmbConnection {
   private onUnsolicited(message: Buffer, header: Smb2Header, encrypted: boolean): boolean {
     if (message.length > MAX_UNSOLICITED_MESSAGE_BYTES || ++this.unsolicitedMessages > MAX_UNSOLICITED_MESSAGES) {
       const why = message.length > MAX_UNSOLICITED_MESSAGE_BYTES ? `of ${message.length} bytes` : `number ${this.unsolicitedMessages}`;
-      this.failProtocol(new SmbError('protocol', `The server sent an unsolicited message ${why}; a break notification is smaller and rarer.`, 'The server, or something on the path to it, is misbehaving.'));
+      this.failProtocol(
+        new SmbError(
+          'protocol',
+          `The server sent an unsolicited message ${why}; a break notification is smaller and rarer.`,
+          'The server, or something on the path to it, is misbehaving.',
+        ),
+      );
       return false;
     }
     const security = this.security;
     if (security?.sealAll === true && !encrypted) return true;
     const signer = security?.signer;
-    if (!encrypted && signer && security?.signAll === true && this.sessionId !== 0n && !(isSigned(message) && header.sessionId === this.sessionId && verifyMessage(signer, message))) return true;
+    if (
+      !encrypted &&
+      signer &&
+      security?.signAll === true &&
+      this.sessionId !== 0n &&
+      !(isSigned(message) && header.sessionId === this.sessionId && verifyMessage(signer, message))
+    )
+      return true;
     this.credits.onResponse(header.credits, 0);
     return true;
   }
@@ -682,4 +825,3 @@ export class SmbConnection {
     this.destroy();
   }
 }
-

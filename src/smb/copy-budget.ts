@@ -44,11 +44,18 @@ export interface RateHint {
  * Without one, a line through the whole files' (bytes, seconds), and the file
  * copy's as one more point, gives both; one point alone, bytes / seconds.
  */
-export function dataPhase(points: readonly { readonly bytes: number; readonly seconds: number }[], settled?: { readonly bytesPerSecond: number; readonly relativeHalfWidth: number }): { bytesPerSecond: number; waitSeconds: number; relativeHalfWidth: number } {
+export function dataPhase(
+  points: readonly { readonly bytes: number; readonly seconds: number }[],
+  settled?: { readonly bytesPerSecond: number; readonly relativeHalfWidth: number },
+): { bytesPerSecond: number; waitSeconds: number; relativeHalfWidth: number } {
   const usable = points.filter((point) => point.bytes > 0 && point.seconds > 0);
   const average = (values: readonly number[]) => (values.length > 0 ? values.reduce((sum, value) => sum + value, 0) / values.length : 0);
   if (settled && settled.bytesPerSecond > 0) {
-    return { bytesPerSecond: settled.bytesPerSecond, waitSeconds: Math.max(0, average(usable.map((point) => point.seconds - point.bytes / settled.bytesPerSecond))), relativeHalfWidth: settled.relativeHalfWidth };
+    return {
+      bytesPerSecond: settled.bytesPerSecond,
+      waitSeconds: Math.max(0, average(usable.map((point) => point.seconds - point.bytes / settled.bytesPerSecond))),
+      relativeHalfWidth: settled.relativeHalfWidth,
+    };
   }
   const meanBytes = average(usable.map((point) => point.bytes));
   const meanSeconds = average(usable.map((point) => point.seconds));
@@ -98,7 +105,8 @@ export class CopyBudget {
   mayStartNext(): boolean {
     const { wholeFiles } = this.options;
     if (!this.stopped && wholeFiles !== undefined && this.files.length >= wholeFiles) this.stopped = 'settled';
-    if (!this.stopped && this.options.maxFiles !== undefined && this.files.length >= this.options.maxFiles) this.stopped = this.clock() >= this.options.maxSeconds * 1000 ? 'time' : 'settled';
+    if (!this.stopped && this.options.maxFiles !== undefined && this.files.length >= this.options.maxFiles)
+      this.stopped = this.clock() >= this.options.maxSeconds * 1000 ? 'time' : 'settled';
     const moved = this.files.some((file) => file.movedBytes > 0);
     if (!this.stopped && wholeFiles === undefined && moved && this.clock() >= this.options.maxSeconds * 1000) this.stopped = 'time';
     return this.stopped === undefined;
@@ -136,7 +144,14 @@ export class CopyBudget {
       // After a short data phase the ramp detection has no later window to go by and keeps part of the ramp:
       // the last stretch's rate is then the better guide (a ramp only climbs).
       const recent = recentRate(input);
-      if (recent.bytesPerSecond > soFar.bytesPerSecond) this.unsettled = { settled: false, bytesPerSecond: recent.bytesPerSecond, relativeHalfWidth: Infinity, completions: recent.completions, rampEndMs: soFar.rampEndMs };
+      if (recent.bytesPerSecond > soFar.bytesPerSecond)
+        this.unsettled = {
+          settled: false,
+          bytesPerSecond: recent.bytesPerSecond,
+          relativeHalfWidth: Infinity,
+          completions: recent.completions,
+          rampEndMs: soFar.rampEndMs,
+        };
       else if (soFar.completions >= MIN_OWN_COMPLETIONS && soFar.bytesPerSecond > 0) this.unsettled = soFar;
       return true;
     }
@@ -163,7 +178,12 @@ export class CopyBudget {
   }
 
   fileDone(file: { fullBytes: number; movedBytes: number; seconds: number; dataSeconds: number }): void {
-    this.files.push({ fullBytes: file.fullBytes, movedBytes: file.movedBytes, metadataSeconds: Math.max(0, file.seconds - file.dataSeconds), dataSeconds: file.dataSeconds });
+    this.files.push({
+      fullBytes: file.fullBytes,
+      movedBytes: file.movedBytes,
+      metadataSeconds: Math.max(0, file.seconds - file.dataSeconds),
+      dataSeconds: file.dataSeconds,
+    });
   }
 
   folderDone(seconds: number): void {
@@ -185,7 +205,9 @@ export class CopyBudget {
     const perFolder = this.folders.length > 0 ? mean(this.folders) : perFile;
     const remainingMetadataSeconds = untouchedFiles.length * perFile + Math.max(0, workload.folders - this.folders.length) * perFolder;
     const whole = this.files.filter((file) => file.movedBytes === file.fullBytes).map((file) => ({ bytes: file.movedBytes, seconds: file.dataSeconds }));
-    const partial = this.files.filter((file) => file.movedBytes < file.fullBytes && file.movedBytes > 0).map((file) => ({ bytes: file.movedBytes, seconds: file.dataSeconds }));
+    const partial = this.files
+      .filter((file) => file.movedBytes < file.fullBytes && file.movedBytes > 0)
+      .map((file) => ({ bytes: file.movedBytes, seconds: file.dataSeconds }));
     const hint = this.options.rateHint;
     // A file stopped part-way is a point on the same line (its prefix took that long); the file copy's, one more.
     const own = this.settled ?? this.unsettled;

@@ -102,12 +102,21 @@ interface Moved {
 
 /** Folders a workload's copy visits: its files' folders, and for a read the root it lists first. */
 export function foldersVisited(workload: Workload, op: Op): number {
-  const folders = new Set(workload.files.map((file) => (file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '')).filter((folder) => folder !== ''));
+  const folders = new Set(
+    workload.files.map((file) => (file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '')).filter((folder) => folder !== ''),
+  );
   return folders.size + (op === 'read' ? 1 : 0);
 }
 
 /** Moves a workload under `root` as `profile` would, through real metadata sequences. */
-async function moveWorkload(context: RunContext, profileId: ClientProfileId, op: Op, root: string, recorder: TimelineRecorder, options: MoveOptions): Promise<Moved> {
+async function moveWorkload(
+  context: RunContext,
+  profileId: ClientProfileId,
+  op: Op,
+  root: string,
+  recorder: TimelineRecorder,
+  options: MoveOptions,
+): Promise<Moved> {
   const { session, workload, seed } = context;
   const { budget } = options;
   const profile = CLIENT_PROFILES[profileId];
@@ -183,7 +192,10 @@ async function moveWorkload(context: RunContext, profileId: ClientProfileId, op:
 /** A stopped copy's own rate; a whole one's last stretch (see CopyBudget.lastStretch). */
 function afterRampOf(budget: CopyBudget | undefined, budgeted: BudgetedCopy | undefined): Pick<RateHint, 'afterRamp'> {
   if (!budget || !budgeted) return {};
-  if (!budgeted.complete) return budgeted.rateFrom === 'this-copy' && budgeted.rateMbps > 0 ? { afterRamp: { bytesPerSecond: (budgeted.rateMbps * 1e6) / 8, relativeHalfWidth: budgeted.rateRelativeHalfWidth } } : {};
+  if (!budgeted.complete)
+    return budgeted.rateFrom === 'this-copy' && budgeted.rateMbps > 0
+      ? { afterRamp: { bytesPerSecond: (budgeted.rateMbps * 1e6) / 8, relativeHalfWidth: budgeted.rateRelativeHalfWidth } }
+      : {};
   const stretch = budget.lastStretch();
   return stretch ? { afterRamp: stretch } : {};
 }
@@ -250,7 +262,10 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
     // Read back what was written (all of it, or the prefix of each file a stopped copy reached).
     const only = budgeted && !budgeted.complete ? new Map([...moved.prefixes].filter(([, bytes]) => bytes > 0)) : undefined;
     const readBack = async (on: SmbSession = session) => {
-      await moveWorkload({ ...context, session: on }, 'pipefill-max', 'read', root, new TimelineRecorder(context.onVerify), { verify: true, ...(only ? { only } : {}) });
+      await moveWorkload({ ...context, session: on }, 'pipefill-max', 'read', root, new TimelineRecorder(context.onVerify), {
+        verify: true,
+        ...(only ? { only } : {}),
+      });
     };
     if (context.deferReadBack) context.deferReadBack(readBack);
     else await readBack();
@@ -310,7 +325,14 @@ function negotiatedOf(session: SmbSession): CopyTestResult['negotiated'] {
  * (src/model/scaled-projection.ts): the result says so (`projected.stoppedBy`
  * 'not-run', `rateFrom` 'model-scaled', nothing measured, nothing verified).
  */
-export function projectedCopy(session: SmbSession, profileId: ClientProfileId, op: Op, workload: Workload, modelSeconds: number, projection: ScaledProjection): Omit<CopyTestResult, 'workload'> {
+export function projectedCopy(
+  session: SmbSession,
+  profileId: ClientProfileId,
+  op: Op,
+  workload: Workload,
+  modelSeconds: number,
+  projection: ScaledProjection,
+): Omit<CopyTestResult, 'workload'> {
   const profile = CLIENT_PROFILES[profileId];
   return {
     profile: profileId,
@@ -320,7 +342,8 @@ export function projectedCopy(session: SmbSession, profileId: ClientProfileId, o
     throughputMbps: (workload.totalBytes * 8) / projection.seconds / 1e6,
     ops: 0,
     // The engine replays exactly these sequences (the smbd integration test counts them): the count is known, not measured.
-    metadataRoundTrips: workload.files.length * roundTripsPerFile(profile.metadata, op) + foldersVisited(workload, op) * roundTripsPerDirectory(profile.metadata, op),
+    metadataRoundTrips:
+      workload.files.length * roundTripsPerFile(profile.metadata, op) + foldersVisited(workload, op) * roundTripsPerDirectory(profile.metadata, op),
     timeline: [],
     negotiated: negotiatedOf(session),
     emulation: emulationNote(profile, session.negotiated),
@@ -393,7 +416,10 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
       local = await LocalSource.create(workload, seed, signal);
       await session.makeDirectory(timedRoot);
     }
-    const budget: CopyBudgetOptions | undefined = request.budget && { maxSeconds: request.budget.maxSeconds, rttMs: request.budget.rttMs ?? (await echoRttMs(session, signal ? { signal } : {})) };
+    const budget: CopyBudgetOptions | undefined = request.budget && {
+      maxSeconds: request.budget.maxSeconds,
+      rttMs: request.budget.rttMs ?? (await echoRttMs(session, signal ? { signal } : {})),
+    };
     progress('copy');
     const copy = await timedCopy(
       {
@@ -403,7 +429,13 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
         ...(local ? { source: local } : {}),
         ...(budget ? { budget } : {}),
         onVerify: (bytes) => progress('verify', bytes),
-        onLive: (live) => onProgress?.({ phase: 'copy', bytes: live.bytes, totalBytes: workload.totalBytes, live: { tMs: live.tMs, mbps: live.mbps, opsPerSecond: live.opsPerSecond } }),
+        onLive: (live) =>
+          onProgress?.({
+            phase: 'copy',
+            bytes: live.bytes,
+            totalBytes: workload.totalBytes,
+            live: { tMs: live.tMs, mbps: live.mbps, opsPerSecond: live.opsPerSecond },
+          }),
       },
       request.profile,
       request.op,

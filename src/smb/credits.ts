@@ -99,7 +99,11 @@ export class CreditWindow {
       head.resolve(this.spend(head.charge));
     }
     if (this.waiters.length > 0 && this.inFlight === 0) {
-      this.failWaiters(new CreditStarvationError(`The server granted too few credits (${this.available}) for a request of ${this.waiters[0]?.charge}, with nothing left in flight.`));
+      this.failWaiters(
+        new CreditStarvationError(
+          `The server granted too few credits (${this.available}) for a request of ${this.waiters[0]?.charge}, with nothing left in flight.`,
+        ),
+      );
     }
   }
 

@@ -50,7 +50,10 @@ export function pipelineFor(profile: ClientProfile, negotiated: Negotiated, op: 
 export function pipelineGrowth(profile: ClientProfile, negotiated: Negotiated, op: Op, link?: Link): PipelineGrowth | undefined {
   const pipeline = profile.pipeline[op];
   if (pipeline.kind !== 'fill-bdp' || link) return undefined;
-  return { maxDepth: Math.max(pipeline.minDepth, Math.min(pipeline.maxDepth, Math.floor(MAX_IN_FLIGHT_BYTES / requestLimit(profile, negotiated, op)))), bdpMultiple: pipeline.bdpMultiple };
+  return {
+    maxDepth: Math.max(pipeline.minDepth, Math.min(pipeline.maxDepth, Math.floor(MAX_IN_FLIGHT_BYTES / requestLimit(profile, negotiated, op)))),
+    bdpMultiple: pipeline.bdpMultiple,
+  };
 }
 
 /** What the UI and report say about a profile that Pipefill imitates rather than speaks. */
@@ -64,13 +67,21 @@ export function emulationNote(profile: ClientProfile, negotiated: Negotiated): s
   };
   const notes: string[] = [];
   if (profile.protocol === 'smb1') {
-    notes.push(`SMB1 is not spoken: ${profile.label}'s I/O pattern (${[pattern('read'), pattern('write')].filter(Boolean).join(', ')}) and metadata round trips are emulated over SMB ${negotiated.dialect}.`);
+    notes.push(
+      `SMB1 is not spoken: ${profile.label}'s I/O pattern (${[pattern('read'), pattern('write')].filter(Boolean).join(', ')}) and metadata round trips are emulated over SMB ${negotiated.dialect}.`,
+    );
   } else if (profile.dialect !== negotiated.dialect && profile.dialect.startsWith('3')) {
-    notes.push(`SMB ${profile.dialect} is not negotiated: ${profile.label}'s request sizes, pipeline and metadata round trips are driven over SMB ${negotiated.dialect}${negotiated.largeMtu ? ' with large MTU' : ''}.`);
+    notes.push(
+      `SMB ${profile.dialect} is not negotiated: ${profile.label}'s request sizes, pipeline and metadata round trips are driven over SMB ${negotiated.dialect}${negotiated.largeMtu ? ' with large MTU' : ''}.`,
+    );
   }
   if (negotiated.movedUpFrom) {
-    const why = negotiated.encryptionRequiredBy ? `it requires encryption (${negotiated.encryptionRequiredBy === 'person' ? 'as asked' : `the ${negotiated.encryptionRequiredBy}'s setting`}), which needs SMB 3` : 'it allows none of them';
-    notes.push(`Moved up: ${profile.label} offers ${negotiated.movedUpFrom.map((dialect) => `SMB ${dialect}`).join(' and ')}, and the server refused them (${why}); this copy ran over SMB ${negotiated.dialect} with ${profile.label}'s I/O pattern.`);
+    const why = negotiated.encryptionRequiredBy
+      ? `it requires encryption (${negotiated.encryptionRequiredBy === 'person' ? 'as asked' : `the ${negotiated.encryptionRequiredBy}'s setting`}), which needs SMB 3`
+      : 'it allows none of them';
+    notes.push(
+      `Moved up: ${profile.label} offers ${negotiated.movedUpFrom.map((dialect) => `SMB ${dialect}`).join(' and ')}, and the server refused them (${why}); this copy ran over SMB ${negotiated.dialect} with ${profile.label}'s I/O pattern.`,
+    );
   }
   return notes.length > 0 ? notes.join(' ') : null;
 }

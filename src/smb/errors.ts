@@ -44,10 +44,22 @@ interface StatusMeaning {
   readonly hint: string;
 }
 
-const AUTH_FAILED: StatusMeaning = { kind: 'auth-failed', message: 'The server refused the login', hint: 'Check the user name, domain and password; the account may also be disabled or expired.' };
-const ACCESS_DENIED: StatusMeaning = { kind: 'access-denied', message: 'The server denied access', hint: 'Pipefill needs to create a scratch folder on the share: use a share and an account that may write.' };
+const AUTH_FAILED: StatusMeaning = {
+  kind: 'auth-failed',
+  message: 'The server refused the login',
+  hint: 'Check the user name, domain and password; the account may also be disabled or expired.',
+};
+const ACCESS_DENIED: StatusMeaning = {
+  kind: 'access-denied',
+  message: 'The server denied access',
+  hint: 'Pipefill needs to create a scratch folder on the share: use a share and an account that may write.',
+};
 const NOT_FOUND: StatusMeaning = { kind: 'not-found', message: 'No such file or folder', hint: 'The path does not exist on the share.' };
-const SESSION_GONE: StatusMeaning = { kind: 'connection-lost', message: 'The server ended the session', hint: 'Run the test again; if it keeps happening, check the server log.' };
+const SESSION_GONE: StatusMeaning = {
+  kind: 'connection-lost',
+  message: 'The server ended the session',
+  hint: 'Run the test again; if it keeps happening, check the server log.',
+};
 
 /** What each NT status Pipefill expects means, and what the person can do about it. */
 const MEANINGS = new Map<number, StatusMeaning>([
@@ -55,12 +67,22 @@ const MEANINGS = new Map<number, StatusMeaning>([
   [Status.accountRestriction, AUTH_FAILED],
   [Status.passwordExpired, AUTH_FAILED],
   [Status.accountDisabled, AUTH_FAILED],
-  [Status.badNetworkName, { kind: 'share-not-found', message: 'The server has no share by that name', hint: 'Check the share name in //server/share; `smbclient -L //server` lists the shares.' }],
+  [
+    Status.badNetworkName,
+    {
+      kind: 'share-not-found',
+      message: 'The server has no share by that name',
+      hint: 'Check the share name in //server/share; `smbclient -L //server` lists the shares.',
+    },
+  ],
   [Status.accessDenied, ACCESS_DENIED],
   [Status.mediaWriteProtected, ACCESS_DENIED],
   [Status.objectNameNotFound, NOT_FOUND],
   [Status.objectPathNotFound, NOT_FOUND],
-  [Status.objectNameCollision, { kind: 'already-exists', message: 'A file or folder of that name exists', hint: 'Pipefill only creates names that do not exist; run it again.' }],
+  [
+    Status.objectNameCollision,
+    { kind: 'already-exists', message: 'A file or folder of that name exists', hint: 'Pipefill only creates names that do not exist; run it again.' },
+  ],
   [Status.diskFull, { kind: 'disk-full', message: 'The share is full', hint: 'Free space on the share, or choose a smaller workload.' }],
   [Status.networkSessionExpired, SESSION_GONE],
   [Status.userSessionDeleted, SESSION_GONE],
@@ -70,7 +92,12 @@ const MEANINGS = new Map<number, StatusMeaning>([
 export function errorForStatus(status: number, what: string): SmbError {
   const meaning = MEANINGS.get(status);
   if (meaning) return new SmbError(meaning.kind, `${meaning.message} (${what}).`, meaning.hint, status);
-  return new SmbError('protocol', `The server answered ${what} with status ${hex(status)}.`, 'This status is unexpected here; the server log may say more.', status);
+  return new SmbError(
+    'protocol',
+    `The server answered ${what} with status ${hex(status)}.`,
+    'This status is unexpected here; the server log may say more.',
+    status,
+  );
 }
 
 export function cancelledError(): SmbError {

@@ -99,7 +99,15 @@ describe.runIf(available.available)('the sender addon', () => {
       [Buffer.from('header-2'), { fd: handle.fd, offset: 8 * 2 ** 20, length: source.length - 8 * 2 ** 20 }, Buffer.from('trailer')],
       [Buffer.from('last')],
     ];
-    const expected = Buffer.concat([header, source.subarray(0, 8 * 2 ** 20), Buffer.from('small request!'), Buffer.from('header-2'), source.subarray(8 * 2 ** 20), Buffer.from('trailer'), Buffer.from('last')]);
+    const expected = Buffer.concat([
+      header,
+      source.subarray(0, 8 * 2 ** 20),
+      Buffer.from('small request!'),
+      Buffer.from('header-2'),
+      source.subarray(8 * 2 ** 20),
+      Buffer.from('trailer'),
+      Buffer.from('last'),
+    ]);
     const arriving = receive(peer.server, expected.length, 300);
     for (const frame of frames) writer.write(frame);
     // The sender holds its own descriptor: closing the file now must not change what is sent.
@@ -177,7 +185,8 @@ describe.runIf(available.available)('the sender addon', () => {
       }),
     );
     const arriving = receive(peer.server, expected.length, 300);
-    for (const { header, parts } of frames) writer.write(parts, { ...(signer.gmacFor?.(header) ?? { gmacKey: Buffer.alloc(0), nonce: Buffer.alloc(0) }), header: 1 });
+    for (const { header, parts } of frames)
+      writer.write(parts, { ...(signer.gmacFor?.(header) ?? { gmacKey: Buffer.alloc(0), nonce: Buffer.alloc(0) }), header: 1 });
     const received = await arriving;
     await handle.close();
     expect(received.length).toBe(expected.length);

@@ -80,7 +80,10 @@ class SocketWriter implements FrameWriter {
 }
 
 interface SenderAddon {
-  Sender: new (fd: number, onDone: (id: number, error: string | null) => void) => {
+  Sender: new (
+    fd: number,
+    onDone: (id: number, error: string | null) => void,
+  ) => {
     /** 0 when everything went out at once, else the id its completion will carry. */
     send(parts: readonly FramePart[], sign?: NativeSignature): number;
     close(): void;
@@ -92,7 +95,10 @@ let sender: AddonLoad<SenderAddon> | undefined;
 
 /** Whether the sender addon is loaded here, or why not. */
 export function senderAddon(): AddonLoad<SenderAddon> {
-  sender ??= process.platform === 'linux' ? loadAddon<SenderAddon>(SENDER_PATH, "Pipefill's sender addon", 'on Linux with a C++ compiler') : { available: false, reason: `the sender addon is used on Linux only (this is ${process.platform})` };
+  sender ??=
+    process.platform === 'linux'
+      ? loadAddon<SenderAddon>(SENDER_PATH, "Pipefill's sender addon", 'on Linux with a C++ compiler')
+      : { available: false, reason: `the sender addon is used on Linux only (this is ${process.platform})` };
   return sender;
 }
 

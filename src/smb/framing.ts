@@ -106,7 +106,10 @@ export class FrameReader {
       if (available < TRANSPORT_HEADER_BYTES) break;
       const length = this.scratch.readUInt32BE(this.start) & 0xffffff;
       if (this.scratch[this.start] !== 0) throw new FrameError(`Bad transport header byte ${this.scratch[this.start]}.`);
-      if (length > Math.min(this.maxFrameBytes, MAX_FRAME_BYTES)) throw new FrameError(`The server announced a message of ${length} bytes; nothing Pipefill has asked for can bring back more than ${Math.min(this.maxFrameBytes, MAX_FRAME_BYTES)}.`);
+      if (length > Math.min(this.maxFrameBytes, MAX_FRAME_BYTES))
+        throw new FrameError(
+          `The server announced a message of ${length} bytes; nothing Pipefill has asked for can bring back more than ${Math.min(this.maxFrameBytes, MAX_FRAME_BYTES)}.`,
+        );
       const bodyStart = this.start + TRANSPORT_HEADER_BYTES;
       const have = this.end - bodyStart;
       if (have >= length) {

@@ -38,7 +38,7 @@ const successful = (command: number) => (frame: Buffer, info: FrameInfo) => info
 /** The messages of a plain SMB2 frame, a compound's one by one (each header's NextCommand, bounded). */
 function messagesOf(frame: Buffer): Buffer[] {
   const messages: Buffer[] = [];
-  for (let offset = 0; messages.length < 16 && offset + 64 <= frame.length; ) {
+  for (let offset = 0; messages.length < 16 && offset + 64 <= frame.length;) {
     const next = frame.readUInt32LE(offset + 20);
     messages.push(frame.subarray(offset, next > 0 ? offset + next : frame.length));
     if (next === 0) break;
@@ -48,7 +48,8 @@ function messagesOf(frame: Buffer): Buffer[] {
 }
 
 /** A reply matching `pick` (command, status), alone or inside a compound (a listing's open and first pages come as one). */
-const hasMessage = (pick: (command: number, status: number) => boolean) => (frame: Buffer, info: FrameInfo) => info.command !== -1 && messagesOf(frame).some((message) => pick(message.readUInt16LE(12), message.readUInt32LE(8)));
+const hasMessage = (pick: (command: number, status: number) => boolean) => (frame: Buffer, info: FrameInfo) =>
+  info.command !== -1 && messagesOf(frame).some((message) => pick(message.readUInt16LE(12), message.readUInt32LE(8)));
 
 /**
  * The frame with every message `pick` matches put in place by `replace`
@@ -59,7 +60,10 @@ function replacedIn(frame: Buffer, pick: (command: number, status: number) => bo
   const messages = messagesOf(frame).map((message) => (pick(message.readUInt16LE(12), message.readUInt32LE(8)) ? replace(message) : Buffer.from(message)));
   const chained = messages.map((message, index) => {
     if (index === messages.length - 1) return message;
-    const padded = Buffer.concat([message.subarray(0, message.readUInt32LE(20) || message.length), Buffer.alloc((8 - ((message.readUInt32LE(20) || message.length) % 8)) % 8)]);
+    const padded = Buffer.concat([
+      message.subarray(0, message.readUInt32LE(20) || message.length),
+      Buffer.alloc((8 - ((message.readUInt32LE(20) || message.length) % 8)) % 8),
+    ]);
     padded.writeUInt32LE(padded.length, 20);
     return padded;
   });
@@ -105,13 +109,17 @@ const NO_MORE_FILES = 0x80000006;
  * request's session, whatever its header says).
  */
 function strippedOfSigning(frame: Buffer): Buffer {
-  return replacedIn(frame, () => true, (message) => {
-    const stripped = Buffer.from(message);
-    stripped.writeBigUInt64LE(0n, 40); // SessionId
-    stripped.writeUInt32LE(stripped.readUInt32LE(16) & ~0x8, 16); // Flags: SMB2_FLAGS_SIGNED off
-    stripped.fill(0, 48, 64); // Signature
-    return stripped;
-  });
+  return replacedIn(
+    frame,
+    () => true,
+    (message) => {
+      const stripped = Buffer.from(message);
+      stripped.writeBigUInt64LE(0n, 40); // SessionId
+      stripped.writeUInt32LE(stripped.readUInt32LE(16) & ~0x8, 16); // Flags: SMB2_FLAGS_SIGNED off
+      stripped.fill(0, 48, 64); // Signature
+      return stripped;
+    },
+  );
 }
 
 /** An oplock break notification (MS-SMB2 2.2.23.1) padded to `bytes`: MessageId all ones, answering nothing. */
@@ -141,11 +149,35 @@ interface Case {
 // a stall in mid-copy ends after SILENCE_TIMEOUT_MS without progress, plus the clean-up.
 const AT_ONCE_MS = 5_000;
 const CASES: readonly Case[] = [
-  { name: 'garbage instead of the NEGOTIATE reply', scenario: () => once((_f, i) => i.index === 0, () => ({ kind: 'replace', bytes: framed(randomBytes(300)) })), kind: 'protocol', message: /not SMB2|malformed|not valid/, withinMs: AT_ONCE_MS },
-  { name: 'not SMB at all', scenario: () => once((_f, i) => i.index === 0, () => ({ kind: 'replace', bytes: Buffer.from('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n') })), kind: 'protocol', message: /cannot frame/, withinMs: AT_ONCE_MS },
+  {
+    name: 'garbage instead of the NEGOTIATE reply',
+    scenario: () =>
+      once(
+        (_f, i) => i.index === 0,
+        () => ({ kind: 'replace', bytes: framed(randomBytes(300)) }),
+      ),
+    kind: 'protocol',
+    message: /not SMB2|malformed|not valid/,
+    withinMs: AT_ONCE_MS,
+  },
+  {
+    name: 'not SMB at all',
+    scenario: () =>
+      once(
+        (_f, i) => i.index === 0,
+        () => ({ kind: 'replace', bytes: Buffer.from('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n') }),
+      ),
+    kind: 'protocol',
+    message: /cannot frame/,
+    withinMs: AT_ONCE_MS,
+  },
   {
     name: 'an impossible length for a NEGOTIATE reply',
-    scenario: () => once((_f, i) => i.index === 0, (f) => ({ kind: 'replace', bytes: Buffer.concat([Buffer.from([0, 0xff, 0xff, 0xf0]), f]) })),
+    scenario: () =>
+      once(
+        (_f, i) => i.index === 0,
+        (f) => ({ kind: 'replace', bytes: Buffer.concat([Buffer.from([0, 0xff, 0xff, 0xf0]), f]) }),
+      ),
     kind: 'protocol',
     message: /announced a message of 16777200 bytes/,
     withinMs: AT_ONCE_MS,
@@ -184,7 +216,8 @@ const CASES: readonly Case[] = [
   {
     name: 'a different file size than written',
     scenario: () => (frame, info) => {
-      if (info.command !== CREATE || info.status !== 0 || frame.length < 64 + 88 || frame.readBigUInt64LE(64 + 48) !== BigInt(FILE_BYTES)) return { kind: 'pass' };
+      if (info.command !== CREATE || info.status !== 0 || frame.length < 64 + 88 || frame.readBigUInt64LE(64 + 48) !== BigInt(FILE_BYTES))
+        return { kind: 'pass' };
       const lie = Buffer.from(frame);
       lie.writeBigUInt64LE(BigInt(2 * FILE_BYTES), 64 + 48);
       return { kind: 'replace', bytes: framed(lie) };
@@ -193,28 +226,70 @@ const CASES: readonly Case[] = [
     message: /says .* is 16777216 bytes; Pipefill wrote 8388608/,
     withinMs: AT_ONCE_MS,
   },
-  { name: 'a listing that points into itself', scenario: () => {
+  {
+    name: 'a listing that points into itself',
+    scenario: () => {
       const firstListing = (command: number, status: number) => command === QUERY_DIRECTORY && status === 0;
       return once(hasMessage(firstListing), (f) => {
         // Only the first successful page of the frame: the rest stays as the server sent it.
         let replaced = false;
-        return { kind: 'replace', bytes: replacedIn(f, (command, status) => !replaced && firstListing(command, status) && (replaced = true), selfPointingListing) };
+        return {
+          kind: 'replace',
+          bytes: replacedIn(f, (command, status) => !replaced && firstListing(command, status) && (replaced = true), selfPointingListing),
+        };
       });
-    }, kind: 'protocol', message: /QUERY_DIRECTORY reply is malformed/, withinMs: AT_ONCE_MS },
+    },
+    kind: 'protocol',
+    message: /QUERY_DIRECTORY reply is malformed/,
+    withinMs: AT_ONCE_MS,
+  },
   {
     name: 'a listing that never ends',
     scenario: () => {
       const listingEnd = (command: number, status: number) => command === QUERY_DIRECTORY && status === NO_MORE_FILES;
-      return (frame, info) => (hasMessage(listingEnd)(frame, info) ? { kind: 'replace', bytes: replacedIn(frame, listingEnd, endlessListing) } : { kind: 'pass' });
+      return (frame, info) =>
+        hasMessage(listingEnd)(frame, info) ? { kind: 'replace', bytes: replacedIn(frame, listingEnd, endlessListing) } : { kind: 'pass' };
     },
     kind: 'protocol',
     message: /kept listing after 2000 replies/,
     withinMs: AT_ONCE_MS + 5_000,
   },
-  { name: 'silence at login', scenario: () => once((_f, i) => i.command === SESSION_SETUP, () => ({ kind: 'silence' })), kind: 'timeout', message: /login/, withinMs: PHASE_DEADLINES_MS.loginStep + 1_500 },
-  { name: 'a trickle from the NEGOTIATE reply on', scenario: () => once((_f, i) => i.command === NEGOTIATE, () => ({ kind: 'trickle', everyMs: 500 })), kind: 'timeout', message: /NEGOTIATE/, withinMs: PHASE_DEADLINES_MS.negotiate + 1_500 },
-  { name: 'a trickle in mid-copy', scenario: () => once(successful(READ), () => ({ kind: 'trickle', everyMs: 500 })), kind: 'timeout', message: /no progress .*only \d+ bytes/, withinMs: SILENCE_TIMEOUT_MS + 4_000 },
-  { name: 'silence in mid-copy', scenario: () => once(successful(READ), () => ({ kind: 'silence' })), kind: 'timeout', message: /no progress for 9/, withinMs: SILENCE_TIMEOUT_MS + 4_000 },
+  {
+    name: 'silence at login',
+    scenario: () =>
+      once(
+        (_f, i) => i.command === SESSION_SETUP,
+        () => ({ kind: 'silence' }),
+      ),
+    kind: 'timeout',
+    message: /login/,
+    withinMs: PHASE_DEADLINES_MS.loginStep + 1_500,
+  },
+  {
+    name: 'a trickle from the NEGOTIATE reply on',
+    scenario: () =>
+      once(
+        (_f, i) => i.command === NEGOTIATE,
+        () => ({ kind: 'trickle', everyMs: 500 }),
+      ),
+    kind: 'timeout',
+    message: /NEGOTIATE/,
+    withinMs: PHASE_DEADLINES_MS.negotiate + 1_500,
+  },
+  {
+    name: 'a trickle in mid-copy',
+    scenario: () => once(successful(READ), () => ({ kind: 'trickle', everyMs: 500 })),
+    kind: 'timeout',
+    message: /no progress .*only \d+ bytes/,
+    withinMs: SILENCE_TIMEOUT_MS + 4_000,
+  },
+  {
+    name: 'silence in mid-copy',
+    scenario: () => once(successful(READ), () => ({ kind: 'silence' })),
+    kind: 'timeout',
+    message: /no progress for 9/,
+    withinMs: SILENCE_TIMEOUT_MS + 4_000,
+  },
   {
     name: 'signing stripped from every reply after login (SessionId 0, flag cleared, signature zeroed)',
     scenario: () => (frame, info) => (info.command > SESSION_SETUP ? { kind: 'replace', bytes: strippedOfSigning(frame) } : { kind: 'pass' }),
@@ -260,31 +335,41 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('a hostile server', () => {
     await server?.stop();
   });
 
-  it.each(CASES)('$name: a one-line $kind error within its bound, bounded memory, no scratch left', async ({ scenario, signing, kind, message, withinMs }) => {
-    const relay = await hostileRelay(server.share, scenario());
-    const rssBefore = process.memoryUsage().rss;
-    const started = performance.now();
-    try {
-      const credentials = signing ? { ...server.credentials, security: { signing } } : server.credentials;
-      const error = await runCopyTest({ share: { ...server.share, port: relay.port }, credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB' }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      const elapsed = performance.now() - started;
-      expect(relay.acted()).toBeGreaterThan(0);
-      expect(error).toBeInstanceOf(SmbError);
-      const smbError = error as SmbError;
-      expect(smbError.kind, smbError.message).toBe(kind);
-      expect(smbError.message).toMatch(message);
-      expect(smbError.message).not.toMatch(/\n/);
-      expect(elapsed).toBeLessThan(withinMs);
-      // The 128 KiB listing that once took 1 GiB: well under one reply buffer of growth here.
-      expect(process.memoryUsage().rss - rssBefore).toBeLessThan(256 * 1024 * 1024);
-      expect(server.shareContents()).toEqual([]);
-    } finally {
-      await relay.close();
-    }
-  }, 30_000);
+  it.each(CASES)(
+    '$name: a one-line $kind error within its bound, bounded memory, no scratch left',
+    async ({ scenario, signing, kind, message, withinMs }) => {
+      const relay = await hostileRelay(server.share, scenario());
+      const rssBefore = process.memoryUsage().rss;
+      const started = performance.now();
+      try {
+        const credentials = signing ? { ...server.credentials, security: { signing } } : server.credentials;
+        const error = await runCopyTest({
+          share: { ...server.share, port: relay.port },
+          credentials,
+          profile: 'pipefill-max',
+          op: 'read',
+          workload: 'file:8MiB',
+        }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        const elapsed = performance.now() - started;
+        expect(relay.acted()).toBeGreaterThan(0);
+        expect(error).toBeInstanceOf(SmbError);
+        const smbError = error as SmbError;
+        expect(smbError.kind, smbError.message).toBe(kind);
+        expect(smbError.message).toMatch(message);
+        expect(smbError.message).not.toMatch(/\n/);
+        expect(elapsed).toBeLessThan(withinMs);
+        // The 128 KiB listing that once took 1 GiB: well under one reply buffer of growth here.
+        expect(process.memoryUsage().rss - rssBefore).toBeLessThan(256 * 1024 * 1024);
+        expect(server.shareContents()).toEqual([]);
+      } finally {
+        await relay.close();
+      }
+    },
+    30_000,
+  );
 
   it('a credit flood: the copy ends byte-exact or with a typed error, promptly', async () => {
     const relay = await hostileRelay(server.share, (frame, info) => {
@@ -295,7 +380,13 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('a hostile server', () => {
     });
     const started = performance.now();
     try {
-      const outcome = await runCopyTest({ share: { ...server.share, port: relay.port }, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB' }).then(
+      const outcome = await runCopyTest({
+        share: { ...server.share, port: relay.port },
+        credentials: server.credentials,
+        profile: 'pipefill-max',
+        op: 'read',
+        workload: 'file:8MiB',
+      }).then(
         (result) => ({ result }),
         (error: unknown) => ({ error }),
       );

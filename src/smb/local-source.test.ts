@@ -41,7 +41,16 @@ describe('removeOrphanedSources', () => {
 
     expect(removeOrphanedSources(directory)).toEqual([dead]);
     expect(readdirSync(directory).sort()).toEqual(
-      [`pipefill-source-${DEAD_PID}-young1`, `pipefill-source-${process.ppid}-parent`, `pipefill-source-${process.pid}-itself`, 'pipefill-source-abcDEF', `pipefill-source-${DEAD_PID}-toolong7`, `pipefill-source-${DEAD_PID}-afile1`, 'elsewhere', `pipefill-source-${DEAD_PID}-link12`].sort(),
+      [
+        `pipefill-source-${DEAD_PID}-young1`,
+        `pipefill-source-${process.ppid}-parent`,
+        `pipefill-source-${process.pid}-itself`,
+        'pipefill-source-abcDEF',
+        `pipefill-source-${DEAD_PID}-toolong7`,
+        `pipefill-source-${DEAD_PID}-afile1`,
+        'elsewhere',
+        `pipefill-source-${DEAD_PID}-link12`,
+      ].sort(),
     );
     expect(readdirSync(target)).toEqual(['f.bin']);
   });

@@ -176,7 +176,8 @@ export class LocalSource {
   /** Returns pieces once nothing needs them (the write they carried has completed). */
   release(pieces: readonly Buffer[]): void {
     for (const piece of pieces) {
-      if (this.pool.length < POOLED_PIECES && piece.buffer.byteLength === LOCAL_PIECE_BYTES) this.pool.push(Buffer.from(piece.buffer, piece.byteOffset, LOCAL_PIECE_BYTES));
+      if (this.pool.length < POOLED_PIECES && piece.buffer.byteLength === LOCAL_PIECE_BYTES)
+        this.pool.push(Buffer.from(piece.buffer, piece.byteOffset, LOCAL_PIECE_BYTES));
     }
   }
 

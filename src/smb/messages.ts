@@ -12,7 +12,11 @@ import { encodeBody } from './node-smb2.js';
  * is used (MS-SMB2 3.2.5.1.x: the client verifies each response's structure).
  */
 function malformed(what: string, detail: string): SmbError {
-  return new SmbError('protocol', `The server's ${what} reply is malformed: ${detail}.`, 'The server, or something on the path to it, is misbehaving; its log may say more.');
+  return new SmbError(
+    'protocol',
+    `The server's ${what} reply is malformed: ${detail}.`,
+    'The server, or something on the path to it, is misbehaving; its log may say more.',
+  );
 }
 
 function needBytes(body: Buffer, bytes: number, what: string): void {
@@ -26,7 +30,8 @@ function needBytes(body: Buffer, bytes: number, what: string): void {
 function bodySlice(body: Buffer, offsetFromHeader: number, length: number, fixedBytes: number, what: string): Buffer {
   if (length === 0) return body.subarray(0, 0);
   const start = offsetFromHeader - 64;
-  if (start < fixedBytes || start + length > body.length) throw malformed(what, `its data (${length} bytes at offset ${offsetFromHeader}) lies outside the ${64 + body.length}-byte message`);
+  if (start < fixedBytes || start + length > body.length)
+    throw malformed(what, `its data (${length} bytes at offset ${offsetFromHeader}) lies outside the ${64 + body.length}-byte message`);
   return body.subarray(start, start + length);
 }
 
@@ -239,8 +244,10 @@ export function parseDirectoryEntries(body: Buffer): DirectoryEntry[] {
     const next = buffer.readUInt32LE(offset);
     const nameLength = buffer.readUInt32LE(offset + 60);
     const entryEnd = offset + DIRECTORY_ENTRY_BYTES + nameLength;
-    if (nameLength % 2 !== 0 || entryEnd > buffer.length) throw malformed('QUERY_DIRECTORY', `a name of ${nameLength} bytes at ${offset} runs past the listing`);
-    if (next !== 0 && (next % 8 !== 0 || offset + next < entryEnd || offset + next >= buffer.length)) throw malformed('QUERY_DIRECTORY', `entry ${entries.length + 1} points its successor to ${offset + next}, inside itself or outside the listing`);
+    if (nameLength % 2 !== 0 || entryEnd > buffer.length)
+      throw malformed('QUERY_DIRECTORY', `a name of ${nameLength} bytes at ${offset} runs past the listing`);
+    if (next !== 0 && (next % 8 !== 0 || offset + next < entryEnd || offset + next >= buffer.length))
+      throw malformed('QUERY_DIRECTORY', `entry ${entries.length + 1} points its successor to ${offset + next}, inside itself or outside the listing`);
     entries.push({
       name: buffer.subarray(offset + DIRECTORY_ENTRY_BYTES, entryEnd).toString('utf16le'),
       isDirectory: (buffer.readUInt32LE(offset + 56) & ATTRIBUTE_DIRECTORY) !== 0,

@@ -10,7 +10,7 @@ const exampleResponse = () => hex(SMB311_EXCHANGE.steps[1]?.message ?? '');
 const exampleRequest = () => hex(SMB311_EXCHANGE.steps[0]?.message ?? '');
 
 describe('NEGOTIATE', () => {
-  it('reads Microsoft\'s example 3.1.1 response: the dialect, AES-128-GCM from its context, no signing context (so AES-CMAC), the SPNEGO hint', () => {
+  it("reads Microsoft's example 3.1.1 response: the dialect, AES-128-GCM from its context, no signing context (so AES-CMAC), the SPNEGO hint", () => {
     const result = parseNegotiate(exampleResponse(), WINDOWS_10_11_OFFER);
     expect(result.dialect).toBe('3.1.1');
     expect(result.cipher).toBe('AES-128-GCM');

@@ -78,7 +78,8 @@ const RESPONSE_FIXED_BYTES = 64;
  */
 export function parseNegotiate(message: Buffer, offer: SecurityOffer): NegotiateResult {
   const body = message.subarray(SMB2_HEADER_BYTES);
-  if (body.length < RESPONSE_FIXED_BYTES) throw new NegotiateError(`the NEGOTIATE response has ${body.length} bytes, fewer than its fixed ${RESPONSE_FIXED_BYTES}`);
+  if (body.length < RESPONSE_FIXED_BYTES)
+    throw new NegotiateError(`the NEGOTIATE response has ${body.length} bytes, fewer than its fixed ${RESPONSE_FIXED_BYTES}`);
   const id = body.readUInt16LE(4);
   const dialect = dialectName(id);
   if (!dialect) throw new NegotiateError(`the server chose dialect 0x${id.toString(16).padStart(4, '0')}, which Pipefill does not speak`, true);
@@ -113,7 +114,8 @@ export function parseNegotiate(message: Buffer, offer: SecurityOffer): Negotiate
   // otherwise be asked for requests of 0 bytes, and a copy loop that never advances.
   const sizes = { maxTransactSize: body.readUInt32LE(28), maxReadSize: body.readUInt32LE(32), maxWriteSize: body.readUInt32LE(36) };
   for (const [name, value] of Object.entries(sizes)) {
-    if (value < MIN_NEGOTIATED_SIZE) throw new NegotiateError(`its ${name.replace(/^max/, 'Max')} is ${value} bytes, below the ${MIN_NEGOTIATED_SIZE} MS-SMB2 asks of a server`);
+    if (value < MIN_NEGOTIATED_SIZE)
+      throw new NegotiateError(`its ${name.replace(/^max/, 'Max')} is ${value} bytes, below the ${MIN_NEGOTIATED_SIZE} MS-SMB2 asks of a server`);
   }
   return {
     dialect,

@@ -35,8 +35,7 @@ interface StructureUtil {
 
 const structureUtil = require('node-smb2/dist/protocol/structureUtil.js') as StructureUtil;
 
-const packet = (name: string): PacketStructures =>
-  (require(`node-smb2/dist/protocol/smb2/packets/${name}.js`) as { default: PacketStructures }).default;
+const packet = (name: string): PacketStructures => (require(`node-smb2/dist/protocol/smb2/packets/${name}.js`) as { default: PacketStructures }).default;
 
 export const packets = {
   treeDisconnect: packet('TreeDisconnect'),

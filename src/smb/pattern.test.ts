@@ -47,7 +47,12 @@ describe('PatternSource', () => {
   it.runIf(process.platform === 'linux')('is the same keystream whether the crypto addon or Node makes it, from any offset', () => {
     expect(cryptoAddon().available).toBe(true);
     const far = 2 ** 40 + 7; // a counter past 32 bits
-    for (const [offset, length] of [[0, 1], [15, 2], [17, 3 * 2 ** 20 + 5], [far, 70_000]] as const) {
+    for (const [offset, length] of [
+      [0, 1],
+      [15, 2],
+      [17, 3 * 2 ** 20 + 5],
+      [far, 70_000],
+    ] as const) {
       const native = source.bytes(offset, length);
       const viaNode = withNodeCipher(() => source.bytes(offset, length));
       expect(native.equals(viaNode), `${length} bytes at ${offset}`).toBe(true);

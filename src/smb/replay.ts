@@ -22,7 +22,23 @@ import { RELATED_FILE_ID } from './connection.js';
 import type { RequestOptions, SmbResponse } from './connection.js';
 import { SmbError } from './errors.js';
 import type { MetadataOp, RoundTrip } from '../model/metadata.js';
-import { Access, basicInfo, closeRequest, CreateOption, createRequest, Disposition, FileInfoClass, flushRequest, InfoType, parseCreate, queryDirectoryRequest, QueryDirectoryFlag, queryInfoRequest, setInfoRequest, sizeInfo } from './messages.js';
+import {
+  Access,
+  basicInfo,
+  closeRequest,
+  CreateOption,
+  createRequest,
+  Disposition,
+  FileInfoClass,
+  flushRequest,
+  InfoType,
+  parseCreate,
+  queryDirectoryRequest,
+  QueryDirectoryFlag,
+  queryInfoRequest,
+  setInfoRequest,
+  sizeInfo,
+} from './messages.js';
 import { Command, Status } from './protocol.js';
 import type { SmbSession } from './session.js';
 import type { TimelineRecorder } from './timeline.js';
@@ -58,18 +74,27 @@ class Replayer {
 
   constructor(private readonly target: ReplayTarget) {}
 
-
   private createParams(first: boolean): Parameters<typeof createRequest>[0] {
     const { op, path, kind } = this.target;
     const directory = kind === 'directory';
     if (first && op === 'write') {
       return directory
         ? { path, access: Access.listDirectory | Access.readAttributes, disposition: Disposition.create, options: CreateOption.directory, directory }
-        : { path, access: Access.readData | Access.writeData | Access.readAttributes | Access.writeAttributes, disposition: Disposition.overwriteIf, options: CreateOption.nonDirectory };
+        : {
+            path,
+            access: Access.readData | Access.writeData | Access.readAttributes | Access.writeAttributes,
+            disposition: Disposition.overwriteIf,
+            options: CreateOption.nonDirectory,
+          };
     }
     return directory
       ? { path, access: Access.listDirectory | Access.readAttributes, disposition: Disposition.open, options: CreateOption.directory, directory }
-      : { path, access: (op === 'read' ? Access.readData : 0) | Access.readAttributes | Access.writeAttributes, disposition: Disposition.open, options: CreateOption.nonDirectory };
+      : {
+          path,
+          access: (op === 'read' ? Access.readData : 0) | Access.readAttributes | Access.writeAttributes,
+          disposition: Disposition.open,
+          options: CreateOption.nonDirectory,
+        };
   }
 
   private async send(specs: { command: number; body: Buffer; what: string; okStatuses?: readonly number[] }[]): Promise<SmbResponse[]> {
@@ -85,7 +110,12 @@ class Replayer {
 
   private top(step: string): Buffer {
     const handle = this.handles[this.handles.length - 1];
-    if (!handle) throw new SmbError('protocol', `Metadata step ${step} on ${this.target.path} has no open handle.`, 'A client profile sequence is malformed; this is a bug in Pipefill.');
+    if (!handle)
+      throw new SmbError(
+        'protocol',
+        `Metadata step ${step} on ${this.target.path} has no open handle.`,
+        'A client profile sequence is malformed; this is a bug in Pipefill.',
+      );
     return handle;
   }
 
@@ -103,16 +133,27 @@ class Replayer {
       await this.open(first, rest);
       return;
     }
-    if (rest.length > 0) throw new SmbError('protocol', `Cannot compound ${roundTrip.join('+')} without an open.`, 'A client profile sequence is malformed; this is a bug in Pipefill.');
+    if (rest.length > 0)
+      throw new SmbError(
+        'protocol',
+        `Cannot compound ${roundTrip.join('+')} without an open.`,
+        'A client profile sequence is malformed; this is a bug in Pipefill.',
+      );
     await this.single(first, path, kind);
   }
 
   private async open(first: MetadataOp, rest: readonly MetadataOp[]): Promise<void> {
-    const isDataCreate = !this.dataHandleCreated && (first === 'create-directory' || (rest.length === 0 && this.target.kind === 'file') || this.target.op === 'read');
+    const isDataCreate =
+      !this.dataHandleCreated && (first === 'create-directory' || (rest.length === 0 && this.target.kind === 'file') || this.target.op === 'read');
     const params = first === 'create-directory' ? this.createParams(true) : this.createParams(isDataCreate);
     const probe = this.target.op === 'write' && !this.dataHandleCreated && !isDataCreate;
     const specs = [
-      { command: Command.create, body: createRequest({ ...params, path: params.path.replace(/\//g, '\\') }), what: `open ${this.target.path}`, ...(probe ? { okStatuses: ABSENT } : {}) },
+      {
+        command: Command.create,
+        body: createRequest({ ...params, path: params.path.replace(/\//g, '\\') }),
+        what: `open ${this.target.path}`,
+        ...(probe ? { okStatuses: ABSENT } : {}),
+      },
       ...rest.map((op) => this.relatedSpec(op, probe)),
     ];
     const [created] = await this.send(specs);
@@ -122,8 +163,17 @@ class Replayer {
     const handle = opened.fileId;
     this.handles.push(handle);
     // The file was written by this test a moment ago: a server that reports another size is not to be read by its word.
-    if (isDataCreate && this.target.op === 'read' && this.target.kind === 'file' && (this.target.prefix ? opened.endOfFile < this.target.bytes : opened.endOfFile !== this.target.bytes)) {
-      throw new SmbError('protocol', `The server says ${this.target.path} is ${opened.endOfFile} bytes; Pipefill wrote ${this.target.bytes}.`, 'The server, or something on the path to it, is misbehaving, or another program changed the scratch file.');
+    if (
+      isDataCreate &&
+      this.target.op === 'read' &&
+      this.target.kind === 'file' &&
+      (this.target.prefix ? opened.endOfFile < this.target.bytes : opened.endOfFile !== this.target.bytes)
+    ) {
+      throw new SmbError(
+        'protocol',
+        `The server says ${this.target.path} is ${opened.endOfFile} bytes; Pipefill wrote ${this.target.bytes}.`,
+        'The server, or something on the path to it, is misbehaving, or another program changed the scratch file.',
+      );
     }
     if (isDataCreate) {
       this.dataHandleCreated = true;
@@ -133,8 +183,20 @@ class Replayer {
 
   private relatedSpec(op: MetadataOp, probe: boolean) {
     const okStatuses = probe ? [...ABSENT, Status.noMoreFiles] : [Status.noMoreFiles];
-    if (op === 'query-info') return { command: Command.queryInfo, body: queryInfoRequest(RELATED_FILE_ID, InfoType.file, FileInfoClass.basic), what: `query ${this.target.path}`, okStatuses };
-    if (op === 'query-directory') return { command: Command.queryDirectory, body: queryDirectoryRequest(RELATED_FILE_ID, '*', QueryDirectoryFlag.restartScans), what: `list ${this.target.path}`, okStatuses };
+    if (op === 'query-info')
+      return {
+        command: Command.queryInfo,
+        body: queryInfoRequest(RELATED_FILE_ID, InfoType.file, FileInfoClass.basic),
+        what: `query ${this.target.path}`,
+        okStatuses,
+      };
+    if (op === 'query-directory')
+      return {
+        command: Command.queryDirectory,
+        body: queryDirectoryRequest(RELATED_FILE_ID, '*', QueryDirectoryFlag.restartScans),
+        what: `list ${this.target.path}`,
+        okStatuses,
+      };
     if (op === 'close') return { command: Command.close, body: closeRequest(RELATED_FILE_ID), what: `close ${this.target.path}`, okStatuses };
     throw new SmbError('protocol', `Cannot compound ${op} after an open.`, 'A client profile sequence is malformed; this is a bug in Pipefill.');
   }
@@ -150,23 +212,51 @@ class Replayer {
         // By path: open, query, close in one compound; absent is a fine answer.
         const params = this.createParams(false);
         await this.send([
-          { command: Command.create, body: createRequest({ ...params, access: Access.readAttributes, path: path.replace(/\//g, '\\') }), what: `query ${path}`, okStatuses: ABSENT },
-          { command: Command.queryInfo, body: queryInfoRequest(RELATED_FILE_ID, InfoType.file, FileInfoClass.basic), what: `query ${path}`, okStatuses: ABSENT },
+          {
+            command: Command.create,
+            body: createRequest({ ...params, access: Access.readAttributes, path: path.replace(/\//g, '\\') }),
+            what: `query ${path}`,
+            okStatuses: ABSENT,
+          },
+          {
+            command: Command.queryInfo,
+            body: queryInfoRequest(RELATED_FILE_ID, InfoType.file, FileInfoClass.basic),
+            what: `query ${path}`,
+            okStatuses: ABSENT,
+          },
           { command: Command.close, body: closeRequest(RELATED_FILE_ID), what: `close ${path}`, okStatuses: ABSENT },
         ]);
         return;
       }
       case 'query-directory': {
         if (handle && kind === 'directory') {
-          await this.send([{ command: Command.queryDirectory, body: queryDirectoryRequest(handle, '*', 0), what: `list ${path}`, okStatuses: [Status.noMoreFiles] }]);
+          await this.send([
+            { command: Command.queryDirectory, body: queryDirectoryRequest(handle, '*', 0), what: `list ${path}`, okStatuses: [Status.noMoreFiles] },
+          ]);
           return;
         }
         // Look the name up in its folder, SMB1 FIND_FIRST2 style.
         const folder = (kind === 'directory' ? path : parentOf(path)).replace(/\//g, '\\');
         const pattern = kind === 'directory' ? '*' : nameOf(path);
         await this.send([
-          { command: Command.create, body: createRequest({ path: folder, access: Access.listDirectory | Access.readAttributes, disposition: Disposition.open, options: CreateOption.directory, directory: true }), what: `open ${folder}`, okStatuses: ABSENT },
-          { command: Command.queryDirectory, body: queryDirectoryRequest(RELATED_FILE_ID, pattern, QueryDirectoryFlag.restartScans), what: `find ${pattern}`, okStatuses: ABSENT },
+          {
+            command: Command.create,
+            body: createRequest({
+              path: folder,
+              access: Access.listDirectory | Access.readAttributes,
+              disposition: Disposition.open,
+              options: CreateOption.directory,
+              directory: true,
+            }),
+            what: `open ${folder}`,
+            okStatuses: ABSENT,
+          },
+          {
+            command: Command.queryDirectory,
+            body: queryDirectoryRequest(RELATED_FILE_ID, pattern, QueryDirectoryFlag.restartScans),
+            what: `find ${pattern}`,
+            okStatuses: ABSENT,
+          },
           { command: Command.close, body: closeRequest(RELATED_FILE_ID), what: `close ${folder}`, okStatuses: ABSENT },
         ]);
         return;
@@ -205,11 +295,14 @@ class Replayer {
 
   assertComplete(): void {
     if (this.target.moveData && !this.dataDone) {
-      throw new SmbError('protocol', `The metadata sequence for ${this.target.path} never closed its data handle.`, 'A client profile sequence is malformed; this is a bug in Pipefill.');
+      throw new SmbError(
+        'protocol',
+        `The metadata sequence for ${this.target.path} never closed its data handle.`,
+        'A client profile sequence is malformed; this is a bug in Pipefill.',
+      );
     }
   }
 }
-
 
 /** Runs one sequence; returns the round trips it took. */
 export async function replay(sequence: readonly RoundTrip[], target: ReplayTarget): Promise<number> {

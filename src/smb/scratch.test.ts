@@ -31,6 +31,19 @@ describe('the layout clean-up may remove', () => {
     expect(isPipefillEntry(0, 'capacity', true)).toBe(true);
     for (const name of ['user-01.bin', 'user-64.bin', 'latency.bin']) expect(isPipefillEntry(1, name, false), name).toBe(true);
     // ...and nothing else does.
-    for (const [depth, name, directory] of [[0, 'notes.txt', false], [0, 'source', false], [1, 'etc', true], [1, 'dir01', false], [2, 'file001.doc', true], [3, 'file001.doc', false], [0, '..', true], [0, 'capacity', false], [1, 'user-1.bin', false], [1, 'user-01.bin', true], [2, 'latency.bin', false]] as const) expect(isPipefillEntry(depth, name, directory), `${depth} ${name}`).toBe(false);
+    for (const [depth, name, directory] of [
+      [0, 'notes.txt', false],
+      [0, 'source', false],
+      [1, 'etc', true],
+      [1, 'dir01', false],
+      [2, 'file001.doc', true],
+      [3, 'file001.doc', false],
+      [0, '..', true],
+      [0, 'capacity', false],
+      [1, 'user-1.bin', false],
+      [1, 'user-01.bin', true],
+      [2, 'latency.bin', false],
+    ] as const)
+      expect(isPipefillEntry(depth, name, directory), `${depth} ${name}`).toBe(false);
   });
 });

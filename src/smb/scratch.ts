@@ -54,7 +54,13 @@ export class ScratchFolder {
     await session.makeDirectory(name, options);
     try {
       const lease = await session.create(
-        { path: `${name}/${LEASE_NAME}`, access: Access.readData | Access.writeData | Access.delete, disposition: Disposition.create, options: CreateOption.nonDirectory | CreateOption.deleteOnClose, shareAccess: ShareAccess.read | ShareAccess.write },
+        {
+          path: `${name}/${LEASE_NAME}`,
+          access: Access.readData | Access.writeData | Access.delete,
+          disposition: Disposition.create,
+          options: CreateOption.nonDirectory | CreateOption.deleteOnClose,
+          shareAccess: ShareAccess.read | ShareAccess.write,
+        },
         options,
       );
       return new ScratchFolder(session, name, lease.fileId);
@@ -113,7 +119,14 @@ export function isPipefillEntry(depth: number, name: string, isDirectory: boolea
 /** Entries of one folder removed at once: a round trip each, so a long path needs them in flight together (issue 15: 150 entries at 75 ms took 11 s one by one). */
 const REMOVALS_IN_FLIGHT = 8;
 
-async function removeTree(session: SmbSession, path: string, depth: number, options: RequestOptions, keep: ReadonlySet<string> = new Set(), expectedParent?: bigint): Promise<string[]> {
+async function removeTree(
+  session: SmbSession,
+  path: string,
+  depth: number,
+  options: RequestOptions,
+  keep: ReadonlySet<string> = new Set(),
+  expectedParent?: bigint,
+): Promise<string[]> {
   if (depth >= LAYOUT.length) return [path];
   // The listing's handle closes while the entries go; the folder is removed by the caller only after both.
   const listing = await session.listDirectoryClosing(path, options);
@@ -124,7 +137,15 @@ async function removeTree(session: SmbSession, path: string, depth: number, opti
   }
 }
 
-async function removeListed(session: SmbSession, path: string, depth: number, options: RequestOptions, keep: ReadonlySet<string>, listing: Awaited<ReturnType<SmbSession['listDirectoryClosing']>>, expectedParent: bigint | undefined): Promise<string[]> {
+async function removeListed(
+  session: SmbSession,
+  path: string,
+  depth: number,
+  options: RequestOptions,
+  keep: ReadonlySet<string>,
+  listing: Awaited<ReturnType<SmbSession['listDirectoryClosing']>>,
+  expectedParent: bigint | undefined,
+): Promise<string[]> {
   if (expectedParent !== undefined && listing.parent !== undefined && expectedParent !== 0n && listing.parent !== expectedParent) return [`${path} (a link)`];
   const left: string[] = [];
   const removeEntry = async (entry: (typeof listing.entries)[number]) => {
@@ -157,13 +178,20 @@ async function removeListed(session: SmbSession, path: string, depth: number, op
 }
 
 function leftError(folder: string, left: readonly string[]): SmbError {
-  return new SmbError('protocol', `The scratch folder ${folder} holds ${left.length === 1 ? 'an entry' : `${left.length} entries`} Pipefill did not make (${left.slice(0, 3).join(', ')}${left.length > 3 ? ', ...' : ''}); they were left in place, and so was the folder.`, 'Look at that folder on the server and remove it by hand if it is yours to remove.');
+  return new SmbError(
+    'protocol',
+    `The scratch folder ${folder} holds ${left.length === 1 ? 'an entry' : `${left.length} entries`} Pipefill did not make (${left.slice(0, 3).join(', ')}${left.length > 3 ? ', ...' : ''}); they were left in place, and so was the folder.`,
+    'Look at that folder on the server and remove it by hand if it is yours to remove.',
+  );
 }
 
 /** Is the run that owns this folder gone? (Its lease can be opened for deletion.) */
 async function isOrphan(session: SmbSession, name: string, options: RequestOptions): Promise<boolean> {
   try {
-    const lease = await session.create({ path: `${name}/${LEASE_NAME}`, access: Access.delete | Access.readAttributes, disposition: Disposition.open, options: CreateOption.nonDirectory }, options);
+    const lease = await session.create(
+      { path: `${name}/${LEASE_NAME}`, access: Access.delete | Access.readAttributes, disposition: Disposition.open, options: CreateOption.nonDirectory },
+      options,
+    );
     await session.close(lease.fileId, options);
     return true;
   } catch (error) {

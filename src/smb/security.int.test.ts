@@ -123,7 +123,16 @@ describe('server smb encrypt = required', () => {
   });
 
   it('--no-encrypt stops with a clear error before anything is written', async () => {
-    const error = await failure(runCopyTest({ share: server().share, credentials: { ...server().credentials, security: { encryption: 'off' } }, profile: 'pipefill-max', op: 'write', workload: 'file:1MiB' }), 'negotiation');
+    const error = await failure(
+      runCopyTest({
+        share: server().share,
+        credentials: { ...server().credentials, security: { encryption: 'off' } },
+        profile: 'pipefill-max',
+        op: 'write',
+        workload: 'file:1MiB',
+      }),
+      'negotiation',
+    );
     expect(error.message).toMatch(/requires every session to be encrypted.*turned off/);
     expect(server().shareContents()).toEqual([]);
   });
@@ -131,7 +140,10 @@ describe('server smb encrypt = required', () => {
   it('a client generation that offers no cipher the server allows is told so', async () => {
     const only256 = await SambaServer.start({ globals: { 'server smb encrypt': 'required', 'server smb3 encryption algorithms': 'AES-256-GCM' } });
     try {
-      const error = await failure(runCopyTest({ share: only256.share, credentials: only256.credentials, profile: 'linux-cifs', op: 'write', workload: 'file:1MiB' }), 'negotiation');
+      const error = await failure(
+        runCopyTest({ share: only256.share, credentials: only256.credentials, profile: 'linux-cifs', op: 'write', workload: 'file:1MiB' }),
+        'negotiation',
+      );
       expect(error.message).toMatch(/no cipher .*offered: AES-128-GCM, AES-128-CCM/);
       const { negotiated } = await copy(only256, 'win10-smb3', 'read');
       expect(negotiated.encryption).toBe('AES-256-GCM');
@@ -144,7 +156,7 @@ describe('server smb encrypt = required', () => {
 describe('smb encrypt = required on one share of a server that does not require it', () => {
   const { server } = withServer({ shareOptions: { 'smb encrypt': 'required' } });
   describe.each(CLIENT_PROFILE_IDS)('%s', (profile) => {
-    it.each(OPS)('%s encrypts that share\'s traffic', async (op) => {
+    it.each(OPS)("%s encrypts that share's traffic", async (op) => {
       const { negotiated } = await copy(server(), profile, op);
       expect(negotiated.dialect).toBe('3.1.1');
       expect(negotiated.encryption).toBe('AES-128-GCM');
@@ -153,7 +165,16 @@ describe('smb encrypt = required on one share of a server that does not require 
   });
 
   it('--no-encrypt names the share that requires it', async () => {
-    const error = await failure(runCopyTest({ share: server().share, credentials: { ...server().credentials, security: { encryption: 'off' } }, profile: 'win10-smb3', op: 'read', workload: 'file:1MiB' }), 'negotiation');
+    const error = await failure(
+      runCopyTest({
+        share: server().share,
+        credentials: { ...server().credentials, security: { encryption: 'off' } },
+        profile: 'win10-smb3',
+        op: 'read',
+        workload: 'file:1MiB',
+      }),
+      'negotiation',
+    );
     expect(error.message).toMatch(/share share requires encryption/);
   });
 });
@@ -170,7 +191,16 @@ describe('server max protocol = SMB2_10', () => {
   });
 
   it('encryption asked of an SMB 2 server is refused clearly', async () => {
-    const error = await failure(runCopyTest({ share: server().share, credentials: { ...server().credentials, security: { encryption: 'required' } }, profile: 'pipefill-max', op: 'write', workload: 'file:1MiB' }), 'negotiation');
+    const error = await failure(
+      runCopyTest({
+        share: server().share,
+        credentials: { ...server().credentials, security: { encryption: 'required' } },
+        profile: 'pipefill-max',
+        op: 'write',
+        workload: 'file:1MiB',
+      }),
+      'negotiation',
+    );
     expect(error.message).toMatch(/agreed on no cipher \(SMB 2\.1, which has no encryption\)/);
   });
 });
@@ -219,7 +249,10 @@ describe('failures', () => {
   it('ntlm auth = disabled (Kerberos only): a clear error within 10 s, nothing on the share', async () => {
     const server = await SambaServer.start({ globals: { 'ntlm auth': 'disabled' } });
     try {
-      const error = await failure(runCopyTest({ share: server.share, credentials: server.credentials, profile: 'win10-smb3', op: 'write', workload: 'file:1MiB' }), 'auth-unsupported');
+      const error = await failure(
+        runCopyTest({ share: server.share, credentials: server.credentials, profile: 'win10-smb3', op: 'write', workload: 'file:1MiB' }),
+        'auth-unsupported',
+      );
       expect(error.message).toMatch(/Kerberos/);
       expect(server.shareContents()).toEqual([]);
     } finally {
@@ -231,7 +264,10 @@ describe('failures', () => {
     const server = await SambaServer.start({ globals: { 'server max protocol': 'SMB2_02' } });
     try {
       // Linux's cifs.ko asks for SMB 2.1 or later and does not step down.
-      const error = await failure(runCopyTest({ share: server.share, credentials: server.credentials, profile: 'linux-cifs', op: 'read', workload: 'file:1MiB' }), 'negotiation');
+      const error = await failure(
+        runCopyTest({ share: server.share, credentials: server.credentials, profile: 'linux-cifs', op: 'read', workload: 'file:1MiB' }),
+        'negotiation',
+      );
       expect(error.message).toMatch(/offered \(SMB 2\.1, SMB 3\.0, SMB 3\.0\.2, SMB 3\.1\.1\)/);
       expect(error.message).toMatch(/offered everything, it chooses SMB 2\.0\.2/);
     } finally {
@@ -261,7 +297,10 @@ describe('a tampered reply', () => {
     const relay = await hostileRelay(server.share, flipInFirstLargeFrame());
     try {
       const share = { ...server.share, port: relay.port };
-      const error = await failure(runCopyTest({ share, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB' }), 'integrity');
+      const error = await failure(
+        runCopyTest({ share, credentials: server.credentials, profile: 'pipefill-max', op: 'read', workload: 'file:8MiB' }),
+        'integrity',
+      );
       expect(relay.acted()).toBe(1);
       expect(error.message).toMatch(/does not verify|did not open/);
       expect(server.shareContents()).toEqual([]);

@@ -58,9 +58,20 @@ export interface SmbCredentials {
 }
 
 /** The login of a share-login input (contract), with the person's signing and encryption choices. */
-export function credentialsFrom(login: { user: string; password: string; domain?: string | undefined; signing?: 'auto' | 'required' | undefined; encryption?: 'auto' | 'required' | 'off' | undefined }): SmbCredentials {
+export function credentialsFrom(login: {
+  user: string;
+  password: string;
+  domain?: string | undefined;
+  signing?: 'auto' | 'required' | undefined;
+  encryption?: 'auto' | 'required' | 'off' | undefined;
+}): SmbCredentials {
   const security: SecurityPolicy = { ...(login.signing ? { signing: login.signing } : {}), ...(login.encryption ? { encryption: login.encryption } : {}) };
-  return { user: login.user, password: login.password, ...(login.domain === undefined ? {} : { domain: login.domain }), ...(Object.keys(security).length > 0 ? { security } : {}) };
+  return {
+    user: login.user,
+    password: login.password,
+    ...(login.domain === undefined ? {} : { domain: login.domain }),
+    ...(Object.keys(security).length > 0 ? { security } : {}),
+  };
 }
 
 /** What the person asked of signing and encryption, beyond what the server and the profile require. */
@@ -162,7 +173,11 @@ function parseSessionSetup(response: SmbResponse): { flags: number; blob: Buffer
   const offset = body.readUInt16LE(4);
   const length = body.readUInt16LE(6);
   if (length > 0 && (offset < 64 || offset + length > message.length)) {
-    throw new SmbError('protocol', `The SESSION_SETUP response's security buffer (${length} bytes at ${offset}) lies outside its ${message.length} bytes.`, 'The server is misbehaving.');
+    throw new SmbError(
+      'protocol',
+      `The SESSION_SETUP response's security buffer (${length} bytes at ${offset}) lies outside its ${message.length} bytes.`,
+      'The server is misbehaving.',
+    );
   }
   return { flags: body.readUInt16LE(2), blob: message.subarray(offset, offset + length) };
 }
@@ -220,13 +235,22 @@ export class SmbSession {
         throw new SmbError(
           'negotiation',
           `Encryption was asked for, but ${target.host} and this client agreed on no cipher (SMB ${negotiate.dialect}${smb3 ? '' : ', which has no encryption'}).`,
-          smb3 ? 'The server must allow AES-128-GCM, AES-128-CCM or AES-256 encryption.' : 'Encryption needs SMB 3: let the server allow it (server max protocol = SMB3).',
+          smb3
+            ? 'The server must allow AES-128-GCM, AES-128-CCM or AES-256 encryption.'
+            : 'Encryption needs SMB 3: let the server allow it (server max protocol = SMB3).',
         );
       }
       const serverRequires = (negotiate.securityMode & SecurityMode.signingRequired) !== 0;
       const signingRequiredBy = serverRequires ? 'server' : offer.signingRequired ? 'profile' : policy.signing === 'required' ? 'person' : null;
       const largeMtu = negotiate.dialect !== '2.0.2' && (negotiate.capabilities & 0x4) !== 0;
-      const login = await SmbSession.login(connection, credentials, negotiate, preauth, signingRequiredBy !== null, withDeadline(options, PHASE_DEADLINES_MS.loginStep)).catch((error: unknown) => {
+      const login = await SmbSession.login(
+        connection,
+        credentials,
+        negotiate,
+        preauth,
+        signingRequiredBy !== null,
+        withDeadline(options, PHASE_DEADLINES_MS.loginStep),
+      ).catch((error: unknown) => {
         // Samba refuses a client that cannot encrypt at SESSION_SETUP when it requires encryption.
         if (!(error instanceof SmbError) || error.kind !== 'access-denied') throw error;
         if (!smb3) throw new RefusedOldDialect(error);
@@ -241,12 +265,21 @@ export class SmbSession {
         }
         throw error;
       });
-      let encryptionRequiredBy: Negotiated['encryptionRequiredBy'] = (login.flags & SessionFlag.encryptData) !== 0 ? 'server' : policy.encryption === 'required' ? 'person' : null;
+      let encryptionRequiredBy: Negotiated['encryptionRequiredBy'] =
+        (login.flags & SessionFlag.encryptData) !== 0 ? 'server' : policy.encryption === 'required' ? 'person' : null;
       if (encryptionRequiredBy === 'server' && policy.encryption === 'off') {
-        throw new SmbError('negotiation', `${target.host} requires every session to be encrypted, and encryption was turned off for this test.`, 'Run without --no-encrypt (or set Encryption to automatic), or test against a server that allows unencrypted sessions.');
+        throw new SmbError(
+          'negotiation',
+          `${target.host} requires every session to be encrypted, and encryption was turned off for this test.`,
+          'Run without --no-encrypt (or set Encryption to automatic), or test against a server that allows unencrypted sessions.',
+        );
       }
       if (encryptionRequiredBy !== null && !login.sealer) {
-        throw new SmbError('negotiation', `${target.host} requires encryption but agreed no cipher with this client.`, 'The server must allow an AES-CCM or AES-GCM cipher.');
+        throw new SmbError(
+          'negotiation',
+          `${target.host} requires encryption but agreed no cipher with this client.`,
+          'The server must allow an AES-CCM or AES-GCM cipher.',
+        );
       }
       const security: ConnectionSecurity = {
         ...(login.signer ? { signer: login.signer } : {}),
@@ -258,7 +291,10 @@ export class SmbSession {
 
       const unc = `\\\\${target.host}\\${target.share}`;
       const tree = await connection
-        .request({ command: Command.treeConnect, body: treeConnectRequest(unc), what: `connect to share ${target.share}`, sign: negotiate.dialect === '3.1.1' }, withDeadline(options, PHASE_DEADLINES_MS.treeConnect))
+        .request(
+          { command: Command.treeConnect, body: treeConnectRequest(unc), what: `connect to share ${target.share}`, sign: negotiate.dialect === '3.1.1' },
+          withDeadline(options, PHASE_DEADLINES_MS.treeConnect),
+        )
         .catch((error: unknown) => {
           // A share that requires encryption refuses a client without it at TREE_CONNECT.
           if (!smb3 && error instanceof SmbError && error.kind === 'access-denied') throw new RefusedOldDialect(error);
@@ -267,9 +303,20 @@ export class SmbSession {
       const shareFlags = tree.body.length >= 8 ? tree.body.readUInt32LE(4) : 0;
       if ((shareFlags & SHAREFLAG_ENCRYPT_DATA) !== 0 && !security.sealAll) {
         if (policy.encryption === 'off') {
-          throw new SmbError('negotiation', `The share ${target.share} requires encryption, and encryption was turned off for this test.`, 'Run without --no-encrypt (or set Encryption to automatic), or choose a share that allows unencrypted access.');
+          throw new SmbError(
+            'negotiation',
+            `The share ${target.share} requires encryption, and encryption was turned off for this test.`,
+            'Run without --no-encrypt (or set Encryption to automatic), or choose a share that allows unencrypted access.',
+          );
         }
-        if (!security.sealer) throw new RefusedOldDialect(new SmbError('negotiation', `The share ${target.share} requires encryption, which SMB ${negotiate.dialect} cannot give.`, 'Encryption needs SMB 3.'));
+        if (!security.sealer)
+          throw new RefusedOldDialect(
+            new SmbError(
+              'negotiation',
+              `The share ${target.share} requires encryption, which SMB ${negotiate.dialect} cannot give.`,
+              'Encryption needs SMB 3.',
+            ),
+          );
         security.sealAll = true;
         encryptionRequiredBy = 'share';
       }
@@ -292,7 +339,13 @@ export class SmbSession {
     }
   }
 
-  private static async negotiate(connection: SmbConnection, target: SmbTarget, offer: SecurityOffer, preauth: PreauthHash, options: RequestOptions): Promise<NegotiateResult> {
+  private static async negotiate(
+    connection: SmbConnection,
+    target: SmbTarget,
+    offer: SecurityOffer,
+    preauth: PreauthHash,
+    options: RequestOptions,
+  ): Promise<NegotiateResult> {
     // What the server speaks, asked on a connection of its own, so the error can name both sides.
     const refused = async (detail: string) => {
       const serverChoice = offer.movesUp ? undefined : await SmbSession.serverDialect(target, options).catch(() => undefined);
@@ -300,19 +353,26 @@ export class SmbSession {
         new SmbError(
           'negotiation',
           `${target.host} accepted none of the dialects this client offered (${dialectList(offer.dialects)})${detail}${serverChoice ? `; offered everything, it chooses SMB ${serverChoice}` : ''}.`,
-          offer.dialects.every((dialect) => !isSmb3(dialect)) ? 'The server allows only newer dialects (server min protocol); an SMB 3 client profile can test it.' : 'Check the server\'s min and max protocol settings.',
+          offer.dialects.every((dialect) => !isSmb3(dialect))
+            ? 'The server allows only newer dialects (server min protocol); an SMB 3 client profile can test it.'
+            : "Check the server's min and max protocol settings.",
         ),
       );
     };
     let reply: SmbResponse;
     try {
-      reply = await connection.request({ command: Command.negotiate, body: negotiateRequest(offer), what: 'NEGOTIATE', onWire: (message) => preauth.update(message) }, options);
+      reply = await connection.request(
+        { command: Command.negotiate, body: negotiateRequest(offer), what: 'NEGOTIATE', onWire: (message) => preauth.update(message) },
+        options,
+      );
     } catch (error) {
       // smbd answers a NEGOTIATE with no dialect in common with an error status
       // (NOT_SUPPORTED; INVALID_PARAMETER when its SMB 3 algorithm lists leave
       // no room for SMB 2), or hangs up.
       if (error instanceof SmbError && (error.status !== undefined || error.kind === 'connection-lost')) {
-        throw await refused(error.kind === 'connection-lost' ? ': it closed the connection' : ` (status 0x${(error.status ?? 0).toString(16).padStart(8, '0')})`);
+        throw await refused(
+          error.kind === 'connection-lost' ? ': it closed the connection' : ` (status 0x${(error.status ?? 0).toString(16).padStart(8, '0')})`,
+        );
       }
       throw error;
     }
@@ -321,7 +381,14 @@ export class SmbSession {
       negotiate = parseNegotiate(reply.message, offer);
     } catch (error) {
       if (error instanceof NegotiateError && error.noCommonDialect) throw await refused(`: ${error.message}`);
-      if (error instanceof NegotiateError) throw new SmbError('protocol', `The server's NEGOTIATE response is not valid: ${error.message}.`, 'The server or something on the path is misbehaving.', undefined, { cause: error });
+      if (error instanceof NegotiateError)
+        throw new SmbError(
+          'protocol',
+          `The server's NEGOTIATE response is not valid: ${error.message}.`,
+          'The server or something on the path is misbehaving.',
+          undefined,
+          { cause: error },
+        );
       throw error;
     }
     if (negotiate.dialect === '3.1.1') preauth.update(reply.message);
@@ -362,10 +429,17 @@ export class SmbSession {
     };
     const ntlmNegotiate = negotiateMessage();
     const first = await connection.request(
-      { command: Command.sessionSetup, body: sessionSetupRequest(ntlmNegotiate, signingRequired), okStatuses: [Status.moreProcessingRequired], what: 'login (NTLM negotiate)', onWire },
+      {
+        command: Command.sessionSetup,
+        body: sessionSetupRequest(ntlmNegotiate, signingRequired),
+        okStatuses: [Status.moreProcessingRequired],
+        what: 'login (NTLM negotiate)',
+        onWire,
+      },
       options,
     );
-    if (first.header.status !== Status.moreProcessingRequired) throw new SmbError('protocol', 'The server ended the login after the first NTLM message.', 'The server may not take NTLM logins.');
+    if (first.header.status !== Status.moreProcessingRequired)
+      throw new SmbError('protocol', 'The server ended the login after the first NTLM message.', 'The server may not take NTLM logins.');
     if (smb311) preauth.update(first.message);
     connection.sessionId = first.header.sessionId;
     const challenge = parseSessionSetup(first).blob;
@@ -374,44 +448,97 @@ export class SmbSession {
     try {
       const parsed = parseChallenge(challenge);
       serverSays = { ...(parsed.version ? { ntlmVersion: parsed.version } : {}), ...(parsed.computerName ? { computerName: parsed.computerName } : {}) };
-      authentication = authenticateMessage({ user: credentials.user, password: credentials.password, domain: credentials.domain ?? '', workstation }, ntlmNegotiate, challenge);
+      authentication = authenticateMessage(
+        { user: credentials.user, password: credentials.password, domain: credentials.domain ?? '', workstation },
+        ntlmNegotiate,
+        challenge,
+      );
     } catch (error) {
-      if (error instanceof NtlmError) throw new SmbError('protocol', `The server's NTLM challenge is not valid: ${error.message}.`, 'The server or something on the path is misbehaving.', undefined, { cause: error });
+      if (error instanceof NtlmError)
+        throw new SmbError(
+          'protocol',
+          `The server's NTLM challenge is not valid: ${error.message}.`,
+          'The server or something on the path is misbehaving.',
+          undefined,
+          { cause: error },
+        );
       throw error;
     }
     const final = await connection
-      .request({ command: Command.sessionSetup, body: sessionSetupRequest(authentication.message, signingRequired), what: `login as ${credentials.user}`, onWire }, options)
+      .request(
+        { command: Command.sessionSetup, body: sessionSetupRequest(authentication.message, signingRequired), what: `login as ${credentials.user}`, onWire },
+        options,
+      )
       .catch((error: unknown) => {
         if (error instanceof SmbError && error.kind === 'auth-failed' && ntlmInMechList(negotiate.securityBlob) === 'kerberos-only') {
-          throw new SmbError('auth-unsupported', `The server refused the NTLM login, and it lists only Kerberos among the logins it takes (login as ${credentials.user}).`, 'Pipefill logs in with NTLMv2; this server accepts Kerberos only. Allow NTLMv2 on the server (ntlm auth = ntlmv2-only) or test another share.', error.status, { cause: error });
+          throw new SmbError(
+            'auth-unsupported',
+            `The server refused the NTLM login, and it lists only Kerberos among the logins it takes (login as ${credentials.user}).`,
+            'Pipefill logs in with NTLMv2; this server accepts Kerberos only. Allow NTLMv2 on the server (ntlm auth = ntlmv2-only) or test another share.',
+            error.status,
+            { cause: error },
+          );
         }
         if (error instanceof SmbError && error.status === Status.ntlmBlocked) {
-          throw new SmbError('auth-unsupported', `The server does not accept NTLM logins (login as ${credentials.user}): it takes Kerberos only.`, 'Pipefill logs in with NTLMv2; allow NTLMv2 on the server (Samba: ntlm auth = ntlmv2-only; Windows: the "Restrict NTLM" policies) or test another share.', error.status, { cause: error });
+          throw new SmbError(
+            'auth-unsupported',
+            `The server does not accept NTLM logins (login as ${credentials.user}): it takes Kerberos only.`,
+            'Pipefill logs in with NTLMv2; allow NTLMv2 on the server (Samba: ntlm auth = ntlmv2-only; Windows: the "Restrict NTLM" policies) or test another share.',
+            error.status,
+            { cause: error },
+          );
         }
         throw error;
       });
     const { flags } = parseSessionSetup(final);
     if ((flags & (SessionFlag.isGuest | SessionFlag.isNull)) !== 0) {
       // A guest session has no key: nothing can be signed or sealed.
-      if (signingRequired) throw new SmbError('auth-failed', `The server logged ${credentials.user} in as a guest, and a guest session cannot sign.`, 'Check the user name and password; the server maps unknown users to guest.');
+      if (signingRequired)
+        throw new SmbError(
+          'auth-failed',
+          `The server logged ${credentials.user} in as a guest, and a guest session cannot sign.`,
+          'Check the user name and password; the server maps unknown users to guest.',
+        );
       return { flags, serverSays };
     }
-    const keys = deriveSessionKeys(negotiate.dialect, authentication.sessionKey, { ...(smb311 ? { preauthHash: preauth.hash } : {}), ...(negotiate.cipher ? { cipher: negotiate.cipher } : {}) });
+    const keys = deriveSessionKeys(negotiate.dialect, authentication.sessionKey, {
+      ...(smb311 ? { preauthHash: preauth.hash } : {}),
+      ...(negotiate.cipher ? { cipher: negotiate.cipher } : {}),
+    });
     const signer = createSigner(negotiate.signing, keys.signingKey);
     // MS-SMB2 3.2.5.3.1: a 3.1.1 server always signs its final SESSION_SETUP
     // response; with the keys now known, that signature proves both sides saw
     // the same NEGOTIATE and SESSION_SETUP messages.
     const mustBeSigned = smb311 || signingRequired;
     if (isSigned(final.message) ? !verifyMessage(signer, final.message) : mustBeSigned) {
-      throw new SmbError('integrity', `The server's final login response ${isSigned(final.message) ? 'carries a signature that does not verify' : 'is unsigned'} (${signer.algorithm}).`, 'Something between Pipefill and the server changed the login, or the password the server checked differs from the one typed.');
+      throw new SmbError(
+        'integrity',
+        `The server's final login response ${isSigned(final.message) ? 'carries a signature that does not verify' : 'is unsigned'} (${signer.algorithm}).`,
+        'Something between Pipefill and the server changed the login, or the password the server checked differs from the one typed.',
+      );
     }
-    const sealer = negotiate.cipher && isSmb3(negotiate.dialect) ? new Sealer(negotiate.cipher, keys.encryptionKey, keys.decryptionKey, connection.sessionId) : undefined;
+    const sealer =
+      negotiate.cipher && isSmb3(negotiate.dialect) ? new Sealer(negotiate.cipher, keys.encryptionKey, keys.decryptionKey, connection.sessionId) : undefined;
     return { flags, serverSays, signer, ...(sealer ? { sealer } : {}) };
   }
 
-  private request(command: number, body: Buffer, what: string, options: RequestOptions & { payload?: RequestSpec['payload']; creditCharge?: number; okStatuses?: readonly number[]; replyBytes?: number } = {}): Promise<SmbResponse> {
+  private request(
+    command: number,
+    body: Buffer,
+    what: string,
+    options: RequestOptions & { payload?: RequestSpec['payload']; creditCharge?: number; okStatuses?: readonly number[]; replyBytes?: number } = {},
+  ): Promise<SmbResponse> {
     return this.connection.request(
-      { command, body, what, treeId: this.treeId, ...(options.payload ? { payload: options.payload } : {}), ...(options.creditCharge ? { creditCharge: options.creditCharge } : {}), ...(options.okStatuses ? { okStatuses: options.okStatuses } : {}), ...(options.replyBytes ? { replyBytes: options.replyBytes } : {}) },
+      {
+        command,
+        body,
+        what,
+        treeId: this.treeId,
+        ...(options.payload ? { payload: options.payload } : {}),
+        ...(options.creditCharge ? { creditCharge: options.creditCharge } : {}),
+        ...(options.okStatuses ? { okStatuses: options.okStatuses } : {}),
+        ...(options.replyBytes ? { replyBytes: options.replyBytes } : {}),
+      },
       options,
     );
   }
@@ -446,7 +573,11 @@ export class SmbSession {
   }
 
   async read(fileId: Buffer, offset: number, length: number, options: RequestOptions = {}): Promise<Buffer> {
-    const reply = await this.request(Command.read, readRequest(fileId, offset, length), `read ${length} bytes at ${offset}`, { ...options, creditCharge: this.creditCharge(length), replyBytes: REPLY_OVERHEAD_BYTES + length });
+    const reply = await this.request(Command.read, readRequest(fileId, offset, length), `read ${length} bytes at ${offset}`, {
+      ...options,
+      creditCharge: this.creditCharge(length),
+      replyBytes: REPLY_OVERHEAD_BYTES + length,
+    });
     return parseRead(reply.body, length);
   }
 
@@ -457,12 +588,19 @@ export class SmbSession {
    */
   async write(fileId: Buffer, offset: number, data: Buffer | readonly Buffer[] | DataRange, options: RequestOptions = {}): Promise<number> {
     const length = payloadBytes(data);
-    const reply = await this.request(Command.write, writeRequest(fileId, offset, length), `write ${length} bytes at ${offset}`, { ...options, payload: data, creditCharge: this.creditCharge(length) });
+    const reply = await this.request(Command.write, writeRequest(fileId, offset, length), `write ${length} bytes at ${offset}`, {
+      ...options,
+      payload: data,
+      creditCharge: this.creditCharge(length),
+    });
     return parseWrite(reply.body, length);
   }
 
   async queryInfo(fileId: Buffer, infoType: number, infoClass: number, options: RequestOptions = {}): Promise<Buffer> {
-    const reply = await this.request(Command.queryInfo, queryInfoRequest(fileId, infoType, infoClass), `query info class ${infoClass}`, { ...options, okStatuses: [Status.bufferOverflow] });
+    const reply = await this.request(Command.queryInfo, queryInfoRequest(fileId, infoType, infoClass), `query info class ${infoClass}`, {
+      ...options,
+      okStatuses: [Status.bufferOverflow],
+    });
     return parseQueryInfo(reply.body);
   }
 
@@ -476,7 +614,11 @@ export class SmbSession {
 
   /** One QUERY_DIRECTORY: the entries matching `pattern` ([] when none are left). */
   async queryDirectory(fileId: Buffer, pattern: string, flags: number, options: RequestOptions = {}): Promise<DirectoryEntry[]> {
-    const reply = await this.request(Command.queryDirectory, queryDirectoryRequest(fileId, pattern, flags), `list ${pattern}`, { ...options, okStatuses: LISTING_END, replyBytes: REPLY_OVERHEAD_BYTES + DIRECTORY_OUTPUT_BYTES });
+    const reply = await this.request(Command.queryDirectory, queryDirectoryRequest(fileId, pattern, flags), `list ${pattern}`, {
+      ...options,
+      okStatuses: LISTING_END,
+      replyBytes: REPLY_OVERHEAD_BYTES + DIRECTORY_OUTPUT_BYTES,
+    });
     return reply.header.status === Status.success ? parseDirectoryEntries(reply.body) : [];
   }
 
@@ -510,7 +652,18 @@ export class SmbSession {
     // The create and its related close in one compound, one round trip (MS-SMB2 3.2.4.1.4), as deletePath.
     await this.connection.compound(
       [
-        { command: Command.create, body: createRequest({ path: toWindowsPath(path), access: Access.listDirectory | Access.readAttributes, disposition: Disposition.create, options: CreateOption.directory, directory: true }), treeId: this.treeId, what: `make ${path}` },
+        {
+          command: Command.create,
+          body: createRequest({
+            path: toWindowsPath(path),
+            access: Access.listDirectory | Access.readAttributes,
+            disposition: Disposition.create,
+            options: CreateOption.directory,
+            directory: true,
+          }),
+          treeId: this.treeId,
+          what: `make ${path}`,
+        },
         { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: this.treeId, what: `close ${path}` },
       ],
       options,
@@ -541,23 +694,44 @@ export class SmbSession {
    * waits for it only before removing the folder itself, a round trip saved
    * per folder.
    */
-  async listDirectoryClosing(path: string, options: RequestOptions = {}): Promise<{ entries: DirectoryEntry[]; self?: bigint; parent?: bigint; closed: Promise<void> }> {
+  async listDirectoryClosing(
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<{ entries: DirectoryEntry[]; self?: bigint; parent?: bigint; closed: Promise<void> }> {
     // The open and the first two pages in one compound (MS-SMB2 3.2.4.1.4): a folder that fits one reply is
     // listed in one round trip, its end (STATUS_NO_MORE_FILES) included, where open, list, list again took
     // three; a clean-up of nested folders pays that at every level on a long path. A server fails a related
     // request after one that failed with the same status (3.3.5.2.7.2): an empty folder's second page says
     // no more files too.
     const windowsPath = toWindowsPath(path);
-    const page = { command: Command.queryDirectory, treeId: this.treeId, what: 'list *', okStatuses: LISTING_END, replyBytes: REPLY_OVERHEAD_BYTES + DIRECTORY_OUTPUT_BYTES };
+    const page = {
+      command: Command.queryDirectory,
+      treeId: this.treeId,
+      what: 'list *',
+      okStatuses: LISTING_END,
+      replyBytes: REPLY_OVERHEAD_BYTES + DIRECTORY_OUTPUT_BYTES,
+    };
     const [created, firstPage, secondPage] = await this.connection.compound(
       [
-        { command: Command.create, body: createRequest({ path: windowsPath, access: Access.listDirectory | Access.readAttributes, disposition: Disposition.open, options: CreateOption.directory, directory: true }), treeId: this.treeId, what: `open ${path || '(share root)'}` },
+        {
+          command: Command.create,
+          body: createRequest({
+            path: windowsPath,
+            access: Access.listDirectory | Access.readAttributes,
+            disposition: Disposition.open,
+            options: CreateOption.directory,
+            directory: true,
+          }),
+          treeId: this.treeId,
+          what: `open ${path || '(share root)'}`,
+        },
         { ...page, body: queryDirectoryRequest(RELATED_FILE_ID, '*', 1) },
         { ...page, body: queryDirectoryRequest(RELATED_FILE_ID, '*', 0) },
       ],
       options,
     );
-    if (!created || !firstPage || !secondPage) throw new SmbError('protocol', `Incomplete compound reply listing ${path || '(share root)'}.`, 'The server log may say more.');
+    if (!created || !firstPage || !secondPage)
+      throw new SmbError('protocol', `Incomplete compound reply listing ${path || '(share root)'}.`, 'The server log may say more.');
     const { fileId } = parseCreate(created.body);
     const close = () => this.close(fileId, options).catch(() => undefined);
     try {
@@ -566,16 +740,30 @@ export class SmbSession {
       let parent: bigint | undefined;
       // Bounded in pages too: a server that answered with '.' and '..' for ever would add no entries.
       for (let page = 0; ; page++) {
-        if (page >= MAX_LISTING_PAGES) throw new SmbError('protocol', `The folder ${path || '(share root)'} kept listing after ${MAX_LISTING_PAGES} replies.`, 'The server, or something on the path to it, is misbehaving.');
+        if (page >= MAX_LISTING_PAGES)
+          throw new SmbError(
+            'protocol',
+            `The folder ${path || '(share root)'} kept listing after ${MAX_LISTING_PAGES} replies.`,
+            'The server, or something on the path to it, is misbehaving.',
+          );
         const compounded = [firstPage, secondPage][page];
-        const batch = compounded ? (compounded.header.status === Status.success ? parseDirectoryEntries(compounded.body) : []) : await this.queryDirectory(fileId, '*', 0, options);
+        const batch = compounded
+          ? compounded.header.status === Status.success
+            ? parseDirectoryEntries(compounded.body)
+            : []
+          : await this.queryDirectory(fileId, '*', 0, options);
         if (batch.length === 0) break;
         for (const entry of batch) {
           if (entry.name === '.') self = entry.fileId;
           else if (entry.name === '..') parent = entry.fileId;
           else entries.push(entry);
         }
-        if (entries.length > MAX_LISTING_ENTRIES) throw new SmbError('protocol', `The folder ${path || '(share root)'} lists more than ${MAX_LISTING_ENTRIES} entries.`, 'Pipefill lists only its scratch folders and the share root; point it at a share whose root is smaller, or a subfolder.');
+        if (entries.length > MAX_LISTING_ENTRIES)
+          throw new SmbError(
+            'protocol',
+            `The folder ${path || '(share root)'} lists more than ${MAX_LISTING_ENTRIES} entries.`,
+            'Pipefill lists only its scratch folders and the share root; point it at a share whose root is smaller, or a subfolder.',
+          );
       }
       return { entries, ...(self === undefined ? {} : { self }), ...(parent === undefined ? {} : { parent }), closed: close() };
     } catch (error) {
@@ -590,7 +778,18 @@ export class SmbSession {
     // fails takes the close down with it (3.3.5.2.7.2), so no handle is left either way.
     await this.connection.compound(
       [
-        { command: Command.create, body: createRequest({ path: toWindowsPath(path), access: Access.delete | Access.readAttributes, disposition: Disposition.open, options: CreateOption.deleteOnClose | (directory ? CreateOption.directory : CreateOption.nonDirectory), directory }), treeId: this.treeId, what: `open ${path} to delete it` },
+        {
+          command: Command.create,
+          body: createRequest({
+            path: toWindowsPath(path),
+            access: Access.delete | Access.readAttributes,
+            disposition: Disposition.open,
+            options: CreateOption.deleteOnClose | (directory ? CreateOption.directory : CreateOption.nonDirectory),
+            directory,
+          }),
+          treeId: this.treeId,
+          what: `open ${path} to delete it`,
+        },
         { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: this.treeId, what: `close ${path}, deleting it` },
       ],
       options,
@@ -611,4 +810,3 @@ export class SmbSession {
     await this.connection.end();
   }
 }
-

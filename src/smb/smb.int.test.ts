@@ -84,7 +84,7 @@ describe('copy tests against smbd', () => {
     expect(win7.emulation).toBeNull();
   });
 
-  it('sends through the sender addon where it is built, and through Node\'s socket when told to; both byte-exact', async () => {
+  it("sends through the sender addon where it is built, and through Node's socket when told to; both byte-exact", async () => {
     const session = await SmbSession.open(server.share, server.credentials);
     const expected = senderAddon().available ? 'native' : 'socket';
     expect(session.connection.writerKind).toBe(expected);
@@ -205,7 +205,10 @@ describe('failures: typed, within 10 s, nothing left behind', () => {
   });
 
   const copy = (overrides: Partial<Parameters<typeof runCopyTest>[0]>, signal?: AbortSignal) =>
-    runCopyTest({ share: server.share, credentials: server.credentials, profile: 'pipefill-max', op: 'write', workload: 'file:8MiB', ...overrides }, signal ? { signal } : {});
+    runCopyTest(
+      { share: server.share, credentials: server.credentials, profile: 'pipefill-max', op: 'write', workload: 'file:8MiB', ...overrides },
+      signal ? { signal } : {},
+    );
 
   it('wrong password', async () => {
     await expectSmbError(copy({ credentials: { user: server.credentials.user, password: 'not-the-password' } }), 'auth-failed', 10_000);

@@ -82,7 +82,9 @@ export function tcpEvidence(before: TcpInfoSample | undefined, after: TcpInfoSam
   return {
     ...(after.sndWndBytes === undefined ? {} : { peerWindowBytes: after.sndWndBytes }),
     ...(after.rcvSpaceBytes === undefined ? {} : { receiveSpaceBytes: after.rcvSpaceBytes }),
-    ...(busy > 0 ? { peerWindowLimitedFraction: Math.min(1, delta('rwndLimitedMs') / busy), sendBufferLimitedFraction: Math.min(1, delta('sndbufLimitedMs') / busy) } : {}),
+    ...(busy > 0
+      ? { peerWindowLimitedFraction: Math.min(1, delta('rwndLimitedMs') / busy), sendBufferLimitedFraction: Math.min(1, delta('sndbufLimitedMs') / busy) }
+      : {}),
     ...(sent > 0 ? { retransmittedFraction: delta('bytesRetrans') / sent } : {}),
     ...(before?.rttMs === undefined ? {} : { rttStartMs: before.rttMs }),
     ...(after.rttMs === undefined ? {} : { rttEndMs: after.rttMs }),
@@ -133,7 +135,9 @@ export function sampleConnectionsTo(remotePort: number): Promise<Map<number, Tcp
 /** Samples the connection's tcp_info through `ss`; undefined where that is not possible. Never throws. */
 export function sampleTcpInfo(endpoints: TcpEndpoints): Promise<TcpInfoSample | undefined> {
   if (process.platform !== 'linux' || endpoints.localPort === 0) return Promise.resolve(undefined);
-  return runSs(`( sport = :${endpoints.localPort} and dport = :${endpoints.remotePort} )`).then((text) => (text === undefined ? undefined : parseSsTcpInfo(text)));
+  return runSs(`( sport = :${endpoints.localPort} and dport = :${endpoints.remotePort} )`).then((text) =>
+    text === undefined ? undefined : parseSsTcpInfo(text),
+  );
 }
 
 /** `ss -tinH state established FILTER`'s output; undefined when ss is missing, fails or takes over 2 s. Never throws. */

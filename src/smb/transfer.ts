@@ -88,12 +88,26 @@ async function moveRange(transfer: FileTransfer, offset: number, length: number,
       // Only a completed write gives its buffers back: a cancelled one may still be on the socket.
       source?.release(pieces);
     }
-    if (written !== length) throw new SmbError('protocol', `The server wrote ${written} of ${length} bytes at ${offset} of ${transfer.label}.`, 'The share may be full or the server under quota.');
+    if (written !== length)
+      throw new SmbError(
+        'protocol',
+        `The server wrote ${written} of ${length} bytes at ${offset} of ${transfer.label}.`,
+        'The share may be full or the server under quota.',
+      );
   } else {
     const data = await session.read(fileId, offset, length, options);
-    if (data.length !== length) throw new SmbError('protocol', `The server returned ${data.length} of ${length} bytes at ${offset} of ${transfer.label}.`, 'The file changed during the test; run it again.');
+    if (data.length !== length)
+      throw new SmbError(
+        'protocol',
+        `The server returned ${data.length} of ${length} bytes at ${offset} of ${transfer.label}.`,
+        'The file changed during the test; run it again.',
+      );
     if (transfer.verify && !pattern.matches(offset, data)) {
-      throw new SmbError('data-mismatch', `The bytes read back at offset ${offset} of ${transfer.label} differ from those written.`, 'Something between Pipefill and the disk changed the data: check the server, its storage and any WAN optimiser.');
+      throw new SmbError(
+        'data-mismatch',
+        `The bytes read back at offset ${offset} of ${transfer.label} differ from those written.`,
+        'Something between Pipefill and the disk changed the data: check the server, its storage and any WAN optimiser.',
+      );
     }
     // Nothing refers to the reply any more: its memory can take the next one.
     session.connection.recycle(data);
@@ -150,7 +164,11 @@ export async function transferFileWithDepth(request: FileTransfer): Promise<Tran
   const { pipeline, fileBytes, session } = transfer;
   // Every loop below advances by these: a zero (a server's sizes, a bad profile) would never end.
   if (!(Number.isInteger(pipeline.requestBytes) && pipeline.requestBytes >= 1 && Number.isInteger(pipeline.chunkBytes) && pipeline.chunkBytes >= 1)) {
-    throw new SmbError('protocol', `Cannot copy in requests of ${pipeline.requestBytes} bytes (chunks of ${pipeline.chunkBytes}).`, "The server's NEGOTIATE sizes or the client profile are wrong.");
+    throw new SmbError(
+      'protocol',
+      `Cannot copy in requests of ${pipeline.requestBytes} bytes (chunks of ${pipeline.chunkBytes}).`,
+      "The server's NEGOTIATE sizes or the client profile are wrong.",
+    );
   }
   const stop = new AbortController();
   // One listener per request in flight: a deep pipeline has more than Node's default ten.
@@ -177,7 +195,15 @@ export async function transferFileWithDepth(request: FileTransfer): Promise<Tran
     // Never deeper than the credits the server has granted so far: more would only queue buffers.
     const held = session.connection.credits.credits + session.connection.credits.creditsInFlight;
     const creditDepth = Math.max(depth, Math.floor(held / chunkCharge(session, pipeline)));
-    const wanted = selfSizedDepth({ depth, minDepth: pipeline.depth, maxDepth: Math.min(growth.maxDepth, creditDepth), bdpMultiple: growth.bdpMultiple, chunkBytes: pipeline.chunkBytes, bestBytesPerSecond, minRttSeconds: rttMs / 1000 });
+    const wanted = selfSizedDepth({
+      depth,
+      minDepth: pipeline.depth,
+      maxDepth: Math.min(growth.maxDepth, creditDepth),
+      bdpMultiple: growth.bdpMultiple,
+      chunkBytes: pipeline.chunkBytes,
+      bestBytesPerSecond,
+      minRttSeconds: rttMs / 1000,
+    });
     if (wanted <= depth) return;
     depth = Math.min(wanted, chunks);
     roundStartsAt = next;

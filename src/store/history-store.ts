@@ -59,7 +59,8 @@ interface RunRow {
  * Pipefill (before documents were bounded field by field) or written straight
  * into a team store cannot make a list carry megabytes.
  */
-const SUMMARY_COLUMNS = 'id, kind, substr(share, 1, 1024) AS share, substr(site, 1, 1024) AS site, substr(started_at, 1, 64) AS started_at, substr(ran_by, 1, 256) AS ran_by, substr(machine, 1, 256) AS machine, substr(saved_at, 1, 64) AS saved_at, link_mbps, rtt_ms, readiness_met, substr(headline, 1, 2048) AS headline';
+const SUMMARY_COLUMNS =
+  'id, kind, substr(share, 1, 1024) AS share, substr(site, 1, 1024) AS site, substr(started_at, 1, 64) AS started_at, substr(ran_by, 1, 256) AS ran_by, substr(machine, 1, 256) AS machine, substr(saved_at, 1, 64) AS saved_at, link_mbps, rtt_ms, readiness_met, substr(headline, 1, 2048) AS headline';
 /** A list answers at most this many runs (sixty branches, monthly, for years). */
 export const MAX_LISTED_RUNS = 10_000;
 /** A trend reads at most this many whole documents (a site checked monthly for forty years), so memory stays bounded. */
@@ -95,20 +96,31 @@ function readDocument(text: string | undefined): RunDocument | undefined {
 function storedRunOf(row: RunRow): StoredRun {
   const document = readDocument(row.document);
   if (!document) {
-    throw new PipefillError('store-unreadable-run', `Run ${Number(row.id)} of ${summaryOf(row).share.slice(0, 200)} cannot be read by this Pipefill: a newer Pipefill kept it, or it is damaged.`, 'Update Pipefill to show it; every other run is unaffected (`pipefill history delete ID` removes it).');
+    throw new PipefillError(
+      'store-unreadable-run',
+      `Run ${Number(row.id)} of ${summaryOf(row).share.slice(0, 200)} cannot be read by this Pipefill: a newer Pipefill kept it, or it is damaged.`,
+      'Update Pipefill to show it; every other run is unaffected (`pipefill history delete ID` removes it).',
+    );
   }
-  return { summary: summaryOf(row), report: document.kind === 'assessment' ? document.report : null, capacity: document.kind === 'capacity' ? document.capacity : null };
+  return {
+    summary: summaryOf(row),
+    report: document.kind === 'assessment' ? document.report : null,
+    capacity: document.kind === 'capacity' ? document.capacity : null,
+  };
 }
 
 function checkId(id: number): void {
-  if (!(Number.isSafeInteger(id) && id > 0)) throw new PipefillInputError(`${id} is not a run number.`, 'Run numbers are whole numbers from 1 up, as `pipefill history list` shows them.');
+  if (!(Number.isSafeInteger(id) && id > 0))
+    throw new PipefillInputError(`${id} is not a run number.`, 'Run numbers are whole numbers from 1 up, as `pipefill history list` shows them.');
 }
 
 async function tablesOf(sql: Sql): Promise<string[]> {
   const rows =
     sql.dialect === 'sqlite'
       ? await sql.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-      : await sql.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'");
+      : await sql.all<{ name: string }>(
+          "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+        );
   return rows.map((row) => row.name);
 }
 
@@ -151,7 +163,22 @@ export async function historyStoreOn(sql: Sql, where: string): Promise<HistorySt
         const [inserted] = await tx.all<{ id: number | string }>(
           `INSERT INTO runs (kind, share, site, started_at, ran_by, machine, saved_at, link_mbps, rtt_ms, readiness_met, headline, document, document_sha256, peak_mbps)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-          [columns.kind, columns.share, columns.site, columns.startedAt, by.ranBy.slice(0, 256), by.machine.slice(0, 256), new Date().toISOString(), columns.linkMbps, columns.rttMs, columns.readinessMet, columns.headline, text, digest, columns.peakMbps],
+          [
+            columns.kind,
+            columns.share,
+            columns.site,
+            columns.startedAt,
+            by.ranBy.slice(0, 256),
+            by.machine.slice(0, 256),
+            new Date().toISOString(),
+            columns.linkMbps,
+            columns.rttMs,
+            columns.readinessMet,
+            columns.headline,
+            text,
+            digest,
+            columns.peakMbps,
+          ],
         );
         if (!inserted) throw new Error('The store returned no id for the saved run.');
         const id = Number(inserted.id);
@@ -174,14 +201,31 @@ export async function historyStoreOn(sql: Sql, where: string): Promise<HistorySt
     },
     async siteTrend(site) {
       const key = siteOf(site);
-      const rows = await sql.all<{ id: number | string; kind: 'assessment' | 'capacity'; started_at: string; peak_mbps: number | null; readiness_met: boolean | number | null; headline: string }>(
+      const rows = await sql.all<{
+        id: number | string;
+        kind: 'assessment' | 'capacity';
+        started_at: string;
+        peak_mbps: number | null;
+        readiness_met: boolean | number | null;
+        headline: string;
+      }>(
         'SELECT id, kind, substr(started_at, 1, 64) AS started_at, peak_mbps, readiness_met, substr(headline, 1, 8192) AS headline FROM runs WHERE site = ? ORDER BY started_at DESC, id DESC LIMIT ?',
         [key, MAX_TREND_RUNS],
       );
-      const runs: TrendRun[] = rows.map((row) => ({ id: Number(row.id), kind: row.kind, startedAt: row.started_at, peakMbps: row.peak_mbps === null ? null : Number(row.peak_mbps), readinessMet: row.readiness_met === null ? null : Boolean(row.readiness_met), headline: row.headline }));
+      const runs: TrendRun[] = rows.map((row) => ({
+        id: Number(row.id),
+        kind: row.kind,
+        startedAt: row.started_at,
+        peakMbps: row.peak_mbps === null ? null : Number(row.peak_mbps),
+        readinessMet: row.readiness_met === null ? null : Boolean(row.readiness_met),
+        headline: row.headline,
+      }));
       const ids = new Set(runs.map((run) => run.id));
       const rates = (
-        await sql.all<{ run_id: number | string; generation: string; measured_mbps: number }>('SELECT g.run_id, substr(g.generation, 1, 256) AS generation, g.measured_mbps FROM run_generations g JOIN runs r ON r.id = g.run_id WHERE r.site = ?', [key])
+        await sql.all<{ run_id: number | string; generation: string; measured_mbps: number }>(
+          'SELECT g.run_id, substr(g.generation, 1, 256) AS generation, g.measured_mbps FROM run_generations g JOIN runs r ON r.id = g.run_id WHERE r.site = ?',
+          [key],
+        )
       )
         .filter((row) => ids.has(Number(row.run_id)))
         .map((row) => ({ runId: Number(row.run_id), generation: row.generation, mbps: Number(row.measured_mbps) }));
@@ -189,7 +233,10 @@ export async function historyStoreOn(sql: Sql, where: string): Promise<HistorySt
       const assessments = runs.filter((run) => run.kind === 'assessment').slice(0, 2);
       const lastTwo: Report[] = [];
       for (const run of assessments) {
-        const [row] = await sql.all<{ document: string | null }>('SELECT CASE WHEN length(document) <= ? THEN document END AS document FROM runs WHERE id = ?', [MAX_REPORT_BYTES, run.id]);
+        const [row] = await sql.all<{ document: string | null }>(
+          'SELECT CASE WHEN length(document) <= ? THEN document END AS document FROM runs WHERE id = ?',
+          [MAX_REPORT_BYTES, run.id],
+        );
         const document = readDocument(row?.document ?? undefined);
         if (document?.kind === 'assessment') lastTwo.push(document.report);
       }

@@ -21,7 +21,14 @@ export interface Migration {
 
 export async function insertGenerations(sql: Sql, runId: number, columns: RunColumns): Promise<void> {
   for (const [generation, measure] of Object.entries(columns.generations)) {
-    await sql.run('INSERT INTO run_generations (run_id, generation, workload, measured_seconds, measured_mbps, limited_by) VALUES (?, ?, ?, ?, ?, ?)', [runId, generation, measure.workload, measure.seconds, measure.mbps, measure.limitedBy]);
+    await sql.run('INSERT INTO run_generations (run_id, generation, workload, measured_seconds, measured_mbps, limited_by) VALUES (?, ?, ?, ?, ?, ?)', [
+      runId,
+      generation,
+      measure.workload,
+      measure.seconds,
+      measure.mbps,
+      measure.limitedBy,
+    ]);
   }
 }
 

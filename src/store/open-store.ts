@@ -23,12 +23,21 @@ export function parseStoreSpec(spec: string | undefined, env: NodeJS.ProcessEnv 
   if (text === undefined || text === '') return { kind: 'sqlite', path: defaultStorePath(env) };
   if (/^postgres(ql)?:\/\//i.test(text)) {
     // A password on a command line or in the environment is read by every process of the machine (ps, /proc) and kept in shell histories.
-    if (postgresAddressHasPassword(text)) throw new PipefillInputError('Leave the password out of the store address.', 'Give it in PGPASSWORD or ~/.pgpass on this machine: postgres://USER@HOST[:PORT]/DATABASE.');
+    if (postgresAddressHasPassword(text))
+      throw new PipefillInputError(
+        'Leave the password out of the store address.',
+        'Give it in PGPASSWORD or ~/.pgpass on this machine: postgres://USER@HOST[:PORT]/DATABASE.',
+      );
     return { kind: 'postgres', connection: text };
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) throw new PipefillInputError(`${text.split('://')[0]}:// is not a store Pipefill knows.`, 'Give postgres://USER@HOST[:PORT]/DATABASE, or a SQLite file path.');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text))
+    throw new PipefillInputError(
+      `${text.split('://')[0]}:// is not a store Pipefill knows.`,
+      'Give postgres://USER@HOST[:PORT]/DATABASE, or a SQLite file path.',
+    );
   const path = text.startsWith('sqlite:') ? text.slice('sqlite:'.length) : text;
-  if (path.trim() === '' || path.includes('\0')) throw new PipefillInputError('The store path is empty.', 'Give a file path, e.g. --store ~/pipefill-history.sqlite.');
+  if (path.trim() === '' || path.includes('\0'))
+    throw new PipefillInputError('The store path is empty.', 'Give a file path, e.g. --store ~/pipefill-history.sqlite.');
   return { kind: 'sqlite', path: resolve(path) };
 }
 

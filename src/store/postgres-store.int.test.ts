@@ -72,7 +72,10 @@ describe.skipIf(!available)('PostgreSQL', () => {
         raw: async () => postgresSql(url),
         everything: async () => {
           const bin = postgresBinDir() ?? '';
-          const dump = spawnSync(join(bin, 'pg_dump'), ['--data-only', '-h', '127.0.0.1', '-p', String(server?.port), '-U', 'pipefill', name], { encoding: 'utf8', timeout: 60_000 });
+          const dump = spawnSync(join(bin, 'pg_dump'), ['--data-only', '-h', '127.0.0.1', '-p', String(server?.port), '-U', 'pipefill', name], {
+            encoding: 'utf8',
+            timeout: 60_000,
+          });
           if (dump.status !== 0) throw new Error(dump.stderr);
           return dump.stdout;
         },
@@ -89,7 +92,11 @@ describe.skipIf(!available)('PostgreSQL', () => {
       const store = await openPostgresStore(url.replace(`:${server?.port}/`, `:${relay.port}/`), { queryTimeoutMs: 1_500 });
       await store.save({ kind: 'assessment', report: fixtureReport('lab-52mbit-75ms') }, by);
       relay.stall();
-      for (const call of [() => store.list(), () => store.siteTrend('//10.77.0.2/share'), () => store.save({ kind: 'assessment', report: fixtureReport('lab-155mbit-32ms') }, by)]) {
+      for (const call of [
+        () => store.list(),
+        () => store.siteTrend('//10.77.0.2/share'),
+        () => store.save({ kind: 'assessment', report: fixtureReport('lab-155mbit-32ms') }, by),
+      ]) {
         const started = performance.now();
         await expect(call()).rejects.toMatchObject({ storeKind: 'store-unreachable' });
         expect(performance.now() - started).toBeLessThan(5_000);
@@ -121,37 +128,41 @@ describe.skipIf(!available)('PostgreSQL', () => {
   });
 
   const canMount = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/unshare') && existsSync('/usr/bin/setpriv');
-  it.skipIf(!canMount)('a store whose disk is full refuses the run that does not fit, clearly, and keeps every run before it', async () => {
-    // Its tables live in a tablespace on a 512 KiB tmpfs that only this server sees.
-    const small = await PostgresServer.start({ smallDiskBytes: 512 * 1024 });
-    try {
-      small.psql('postgres', `CREATE TABLESPACE small LOCATION '${small.smallDisk}'`);
-      const url = small.createDatabase('full_disk');
-      small.psql('full_disk', 'ALTER DATABASE full_disk SET default_tablespace = small');
-      const store = await openPostgresStore(url);
-      const base = fixtureReport('lab-52mbit-75ms');
-      const saved: number[] = [];
-      let refused: unknown;
+  it.skipIf(!canMount)(
+    'a store whose disk is full refuses the run that does not fit, clearly, and keeps every run before it',
+    async () => {
+      // Its tables live in a tablespace on a 512 KiB tmpfs that only this server sees.
+      const small = await PostgresServer.start({ smallDiskBytes: 512 * 1024 });
       try {
-        // Bounded: at most 400 runs (each takes tens of KiB of the 512).
-        for (let index = 0; index < 400 && refused === undefined; index++) {
-          const report = { ...base, startedAt: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString() };
-          await store.save({ kind: 'assessment', report }, by).then(
-            (result) => saved.push(result.id),
-            (error: unknown) => (refused = error),
-          );
+        small.psql('postgres', `CREATE TABLESPACE small LOCATION '${small.smallDisk}'`);
+        const url = small.createDatabase('full_disk');
+        small.psql('full_disk', 'ALTER DATABASE full_disk SET default_tablespace = small');
+        const store = await openPostgresStore(url);
+        const base = fixtureReport('lab-52mbit-75ms');
+        const saved: number[] = [];
+        let refused: unknown;
+        try {
+          // Bounded: at most 400 runs (each takes tens of KiB of the 512).
+          for (let index = 0; index < 400 && refused === undefined; index++) {
+            const report = { ...base, startedAt: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString() };
+            await store.save({ kind: 'assessment', report }, by).then(
+              (result) => saved.push(result.id),
+              (error: unknown) => (refused = error),
+            );
+          }
+          expect(refused).toMatchObject({ storeKind: 'store-full', hint: expect.stringMatching(/^Nothing stored was changed/) });
+          expect(saved.length).toBeGreaterThan(0);
+          expect((await store.list()).map((run) => run.id).sort((a, b) => a - b)).toEqual(saved);
+          expect((await store.get(saved[0] ?? 0))?.report?.probes).toEqual(base.probes);
+        } finally {
+          await store.close();
         }
-        expect(refused).toMatchObject({ storeKind: 'store-full', hint: expect.stringMatching(/^Nothing stored was changed/) });
-        expect(saved.length).toBeGreaterThan(0);
-        expect((await store.list()).map((run) => run.id).sort((a, b) => a - b)).toEqual(saved);
-        expect((await store.get(saved[0] ?? 0))?.report?.probes).toEqual(base.probes);
       } finally {
-        await store.close();
+        await small.stop();
       }
-    } finally {
-      await small.stop();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
   it('a server that is not there is named without the password in the address', async () => {
     const port = await freePort();
@@ -163,6 +174,8 @@ describe.skipIf(!available)('PostgreSQL', () => {
     expect(error).toMatchObject({ storeKind: 'store-unreachable' });
     expect(`${error?.message} ${(error as { hint?: string })?.hint}`).not.toContain('s3cret');
     expect(redactedAddress(url)).toBe(`postgres://team:***@127.0.0.1:${port}/history`);
-    expect(redactedAddress('postgres://team@db.example/history?password=s3cret&sslmode=require')).toBe('postgres://team@db.example/history?password=***&sslmode=require');
+    expect(redactedAddress('postgres://team@db.example/history?password=s3cret&sslmode=require')).toBe(
+      'postgres://team@db.example/history?password=***&sslmode=require',
+    );
   });
 });

@@ -44,10 +44,20 @@ function storeError(where: string, error: unknown): unknown {
   if (code === '53100' || code === '53200' || code === '54000') return fullError(where, error);
   if (code === '25006' || code === '42501') return readOnlyError(where, error);
   if (code === '28P01' || code === '28000' || code === '3D000') {
-    return new StoreError('store-refused', `PostgreSQL at ${where} refused Pipefill: ${(error as Error).message}.`, 'Check the user, its password (PGPASSWORD or ~/.pgpass; never in a saved setting) and the database name.', { cause: error });
+    return new StoreError(
+      'store-refused',
+      `PostgreSQL at ${where} refused Pipefill: ${(error as Error).message}.`,
+      'Check the user, its password (PGPASSWORD or ~/.pgpass; never in a saved setting) and the database name.',
+      { cause: error },
+    );
   }
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || /timeout/i.test((error as Error)?.message ?? '')) {
-    return new StoreError('store-unreachable', `PostgreSQL at ${where} cannot be reached (${(error as Error).message}).`, 'Check the address and that the server is running; nothing was saved.', { cause: error });
+    return new StoreError(
+      'store-unreachable',
+      `PostgreSQL at ${where} cannot be reached (${(error as Error).message}).`,
+      'Check the address and that the server is running; nothing was saved.',
+      { cause: error },
+    );
   }
   return error;
 }

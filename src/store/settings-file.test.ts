@@ -19,7 +19,13 @@ describe("the services' settings file", () => {
 
   it('reads a damaged, foreign or oversized file as the defaults, and never writes a password', () => {
     const path = join(dir, 'damaged.json');
-    for (const text of ['{', '[]', JSON.stringify({ keepHistory: 'no' }), JSON.stringify({ keepHistory: false, teamStore: 'postgres://t:pw@db/p' }), ' '.repeat(100_000)]) {
+    for (const text of [
+      '{',
+      '[]',
+      JSON.stringify({ keepHistory: 'no' }),
+      JSON.stringify({ keepHistory: false, teamStore: 'postgres://t:pw@db/p' }),
+      ' '.repeat(100_000),
+    ]) {
       writeFileSync(path, text);
       expect(readSettings(path)).toEqual(DEFAULT_SETTINGS);
     }

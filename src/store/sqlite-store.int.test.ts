@@ -87,7 +87,10 @@ describe('a SQLite history file', () => {
     const holder = new Database(path);
     holder.exec('BEGIN EXCLUSIVE');
     try {
-      await expect(store.save({ kind: 'assessment', report: fixtureReport('lab-155mbit-32ms') }, by)).rejects.toMatchObject({ storeKind: 'store-locked', message: expect.stringMatching(/stayed locked by another program/) });
+      await expect(store.save({ kind: 'assessment', report: fixtureReport('lab-155mbit-32ms') }, by)).rejects.toMatchObject({
+        storeKind: 'store-locked',
+        message: expect.stringMatching(/stayed locked by another program/),
+      });
     } finally {
       holder.exec('ROLLBACK');
       holder.close();

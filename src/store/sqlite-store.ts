@@ -65,7 +65,8 @@ function enterWalMode(db: Database.Database, busyTimeoutMs: number): void {
 export function sqliteSql(path: string, options: SqliteOptions = {}): Sql {
   // The file is the person's own; a symbolic link in its place could point a save at anything.
   try {
-    if (lstatSync(path).isSymbolicLink()) throw new StoreError('store-refused', `${path} is a symbolic link, not a history file.`, 'Give the file itself with --store.');
+    if (lstatSync(path).isSymbolicLink())
+      throw new StoreError('store-refused', `${path} is a symbolic link, not a history file.`, 'Give the file itself with --store.');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }

@@ -19,7 +19,21 @@ export const CAPACITY_FIXTURE: CapacityResult = CapacityResultSchema.parse({
   link: { mbps: 155, rttMs: 32, bufferBytes: 620_000, method: 'iperf3' },
   idle: { echo: latency(32.1, 32.6, 10), openClose: latency(64.5, 65, 5) },
   steps: [
-    { users: 1, measuredBy: 'tcp', seconds: 10, aggregateMbps: 140, perUser: [{ user: 0, op: 'read', mbps: 140 }], minMbps: 140, medianMbps: 140, maxMbps: 140, fairness: 1, echo: latency(40, 44, 50), openClose: latency(80, 90, 25), addedLatencyMs: 7.9, expected: { aggregateMbps: 148, perUserMbps: 148, addedLatencyMs: 8.2, limit: 'read: the link is full' } },
+    {
+      users: 1,
+      measuredBy: 'tcp',
+      seconds: 10,
+      aggregateMbps: 140,
+      perUser: [{ user: 0, op: 'read', mbps: 140 }],
+      minMbps: 140,
+      medianMbps: 140,
+      maxMbps: 140,
+      fairness: 1,
+      echo: latency(40, 44, 50),
+      openClose: latency(80, 90, 25),
+      addedLatencyMs: 7.9,
+      expected: { aggregateMbps: 148, perUserMbps: 148, addedLatencyMs: 8.2, limit: 'read: the link is full' },
+    },
     {
       users: 2,
       measuredBy: 'tcp',
@@ -41,7 +55,11 @@ export const CAPACITY_FIXTURE: CapacityResult = CapacityResultSchema.parse({
   ],
   knee: { users: 1, peakUsers: 2, peakMbps: 146, share: 0.5 },
   expectedKnee: { users: 1, peakUsers: 1, peakMbps: 148 },
-  readiness: { target: { users: 30, perUserMbps: 5, addedLatencyMs: 50 }, met: false, basis: 'modelled', text: '30 people copying at once get 4.93 Mb/s each and wait 9 ms more per round trip (the model, ...): not met.' },
+  readiness: {
+    target: { users: 30, perUserMbps: 5, addedLatencyMs: 50 },
+    met: false,
+    basis: 'modelled',
+    text: '30 people copying at once get 4.93 Mb/s each and wait 9 ms more per round trip (the model, ...): not met.',
+  },
   failures: [{ user: 1, step: 2, message: 'The server ended the session (read).' }],
 });
-

@@ -85,7 +85,12 @@ export async function hostileRelay(target: { host: string; port: number }, scena
         const frame = whole.subarray(4);
         pending = pending.subarray(4 + length);
         const plain = frame.length >= 64 && frame.readUInt32BE(0) === 0xfe534d42;
-        const action = scenario(Buffer.from(frame), { index: index++, connection, command: plain ? frame.readUInt16LE(12) : -1, status: plain ? frame.readUInt32LE(8) : 0 });
+        const action = scenario(Buffer.from(frame), {
+          index: index++,
+          connection,
+          command: plain ? frame.readUInt16LE(12) : -1,
+          status: plain ? frame.readUInt32LE(8) : 0,
+        });
         if (action.kind !== 'pass') acted++;
         if (action.kind === 'pass') client.write(Buffer.from(whole));
         else if (action.kind === 'replace') client.write(action.bytes);

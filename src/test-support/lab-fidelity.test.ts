@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { Observation } from './lab-fidelity.js';
 import { CONFIRMATION_RUNS, failures, holdBounds, withinRelative } from './lab-fidelity.js';
 
-const observe = (cell: string, measured: number): Observation => ({ cell, measured, model: 100, unit: 'Mb/s', bound: 'within 15% of the model', holds: withinRelative(measured, 100, 0.15) });
+const observe = (cell: string, measured: number): Observation => ({
+  cell,
+  measured,
+  model: 100,
+  unit: 'Mb/s',
+  bound: 'within 15% of the model',
+  holds: withinRelative(measured, 100, 0.15),
+});
 
 /** An experiment that answers from a script of measurements per cell, and counts what it was asked. */
 function scripted(script: Record<string, number[]>) {

@@ -86,7 +86,9 @@ export async function holdBounds(experiment: string, run: (only?: ReadonlySet<st
   const verdicts: CellVerdict[] = [];
   for (const [cell, observations] of history) {
     const confirmations = observations.slice(1);
-    const passed = observations[0]?.holds === true || (confirmations.length === CONFIRMATION_RUNS && confirmations.filter((observation) => !observation.holds).length <= FAILURES_ALLOWED);
+    const passed =
+      observations[0]?.holds === true ||
+      (confirmations.length === CONFIRMATION_RUNS && confirmations.filter((observation) => !observation.holds).length <= FAILURES_ALLOWED);
     const verdict = { experiment, cell, passed, observations, summary: summarise(experiment, cell, passed, observations) };
     record(verdict);
     verdicts.push(verdict);

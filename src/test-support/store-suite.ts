@@ -45,8 +45,20 @@ export function historyStoreSuite(backend: Backend): void {
         const all = await store.list();
         expect(all).toHaveLength(3);
         // Newest first.
-        expect(all.map((run) => run.startedAt)).toEqual(all.map((run) => run.startedAt).sort().reverse());
-        expect(all.find((run) => run.id === second.id)).toMatchObject({ kind: 'assessment', site: '10.77.0.2/share', share: '//10.77.0.2/share', ranBy: 'ann', machine: 'helpdesk-07', readinessMet: null });
+        expect(all.map((run) => run.startedAt)).toEqual(
+          all
+            .map((run) => run.startedAt)
+            .sort()
+            .reverse(),
+        );
+        expect(all.find((run) => run.id === second.id)).toMatchObject({
+          kind: 'assessment',
+          site: '10.77.0.2/share',
+          share: '//10.77.0.2/share',
+          ranBy: 'ann',
+          machine: 'helpdesk-07',
+          readinessMet: null,
+        });
         expect((await store.list({ site: '\\\\10.77.0.2\\SHARE' })).map((run) => run.id)).toEqual([second.id, first.id]);
         expect((await store.list({ site: '//branch-fs/data' }))[0]).toMatchObject({ kind: 'capacity', readinessMet: CAPACITY_FIXTURE.readiness?.met ?? null });
         const shown = await store.get(first.id);
@@ -57,7 +69,12 @@ export function historyStoreSuite(backend: Backend): void {
         const trend = await store.siteTrend('//10.77.0.2/share');
         expect(trend.runs).toBe(2);
         expect(Object.values(trend.generations).every((points) => points.map((point) => point.id).join() === `${first.id},${second.id}`)).toBe(true);
-        expect(trend.changes).toEqual(expect.arrayContaining([expect.stringMatching(/^bandwidth now 1\d\d\.\d Mb\/s, was \d\d\.\d$/), expect.stringMatching(/^round trip now 3\d\.\d ms, was 7\d\.\d$/)]));
+        expect(trend.changes).toEqual(
+          expect.arrayContaining([
+            expect.stringMatching(/^bandwidth now 1\d\d\.\d Mb\/s, was \d\d\.\d$/),
+            expect.stringMatching(/^round trip now 3\d\.\d ms, was 7\d\.\d$/),
+          ]),
+        );
       } finally {
         await store.close();
       }
@@ -69,7 +86,10 @@ export function historyStoreSuite(backend: Backend): void {
       try {
         const report = fixtureReport('lab-155mbit-32ms');
         const saved = await store.save({ kind: 'assessment', report }, by);
-        expect(await store.save({ kind: 'assessment', report: structuredClone(report) }, { ranBy: 'bob', machine: 'other' })).toEqual({ id: saved.id, created: false });
+        expect(await store.save({ kind: 'assessment', report: structuredClone(report) }, { ranBy: 'bob', machine: 'other' })).toEqual({
+          id: saved.id,
+          created: false,
+        });
         expect(await store.list()).toHaveLength(1);
         expect(await store.delete(saved.id)).toBe(true);
         expect(await store.delete(saved.id)).toBe(false);
@@ -126,9 +146,13 @@ export function historyStoreSuite(backend: Backend): void {
       }
       const after = await raw();
       try {
-        expect((await after.all<{ version: number }>('SELECT version FROM pipefill_schema ORDER BY version')).map((row) => Number(row.version))).toEqual([1, 2, 3]);
+        expect((await after.all<{ version: number }>('SELECT version FROM pipefill_schema ORDER BY version')).map((row) => Number(row.version))).toEqual([
+          1, 2, 3,
+        ]);
         expect(SCHEMA_VERSION).toBe(3);
-        const rows = await after.all<{ generation: string; workload: string; measured_mbps: number }>('SELECT generation, workload, measured_mbps FROM run_generations ORDER BY generation');
+        const rows = await after.all<{ generation: string; workload: string; measured_mbps: number }>(
+          'SELECT generation, workload, measured_mbps FROM run_generations ORDER BY generation',
+        );
         expect(rows).toHaveLength(report.diagnosis.findings.length);
         const first = report.diagnosis.findings[0];
         const row = rows.find((candidate) => candidate.workload === first?.workload && candidate.generation.startsWith(`${first?.profile} ${first?.op} `));
@@ -179,7 +203,9 @@ export function historyStoreSuite(backend: Backend): void {
       try {
         const huge = JSON.parse(JSON.stringify(fixtureReport('lab-52mbit-75ms'))) as Report;
         expect(() => runDocumentOf({ ...huge, target: { ...huge.target, share: `//fs/${'x'.repeat(2_000_000)}` } })).toThrow(/share/);
-        expect(() => runDocumentOf({ ...huge, diagnosis: { ...huge.diagnosis, headline: 'h'.repeat(100_000) } })).toThrow(/document\.diagnosis\.headline holds 100000 characters/);
+        expect(() => runDocumentOf({ ...huge, diagnosis: { ...huge.diagnosis, headline: 'h'.repeat(100_000) } })).toThrow(
+          /document\.diagnosis\.headline holds 100000 characters/,
+        );
         // A row written straight into a team store (or by an older Pipefill) with a 2 MB share: the list still answers, cut to bounds.
         const { id } = await store.save({ kind: 'assessment', report: huge }, by);
         const sql = await raw();
@@ -215,7 +241,10 @@ export function historyStoreSuite(backend: Backend): void {
         expect(trend.unreadable).toBe(1);
         expect(Object.values(trend.generations).every((points) => points.map((point) => point.id).join() === String(older.id))).toBe(true);
         expect(await store.list()).toHaveLength(2);
-        await expect(store.get(newer.id)).rejects.toMatchObject({ kind: 'store-unreadable-run', message: expect.stringMatching(/^Run \d+ of \/\/10\.77\.0\.2\/share cannot be read by this Pipefill/) });
+        await expect(store.get(newer.id)).rejects.toMatchObject({
+          kind: 'store-unreadable-run',
+          message: expect.stringMatching(/^Run \d+ of \/\/10\.77\.0\.2\/share cannot be read by this Pipefill/),
+        });
         expect((await store.get(older.id))?.report).toBeTruthy();
       } finally {
         await store.close();
@@ -228,7 +257,10 @@ export function historyStoreSuite(backend: Backend): void {
       try {
         const base = fixtureReport('lab-155mbit-32ms');
         // Each run carries some 2 MB of copies' timelines; 40 of them are 80 MB of documents the trend must not load.
-        const bulky = { ...base, copyTests: Array.from({ length: Math.ceil((2 * 1024 * 1024) / JSON.stringify(base.copyTests).length) }, () => base.copyTests).flat() };
+        const bulky = {
+          ...base,
+          copyTests: Array.from({ length: Math.ceil((2 * 1024 * 1024) / JSON.stringify(base.copyTests).length) }, () => base.copyTests).flat(),
+        };
         for (let index = 0; index < 40; index++) {
           await store.save({ kind: 'assessment', report: { ...bulky, startedAt: `2026-01-01T00:${String(index).padStart(2, '0')}:00.000Z` } }, by);
         }
@@ -248,7 +280,10 @@ export function historyStoreSuite(backend: Backend): void {
       try {
         const base = fixtureReport('lab-155mbit-32ms');
         const runs = (prefix: string) => Array.from({ length: 8 }, (_, index) => ({ ...base, startedAt: `2026-0${prefix}-1${index}T00:00:00.000Z` }));
-        const saved = await Promise.all([...runs('1').map((report) => a.save({ kind: 'assessment', report }, by)), ...runs('2').map((report) => b.save({ kind: 'assessment', report }, by))]);
+        const saved = await Promise.all([
+          ...runs('1').map((report) => a.save({ kind: 'assessment', report }, by)),
+          ...runs('2').map((report) => b.save({ kind: 'assessment', report }, by)),
+        ]);
         expect(new Set(saved.map((result) => result.id)).size).toBe(16);
         expect(await a.list()).toHaveLength(16);
       } finally {

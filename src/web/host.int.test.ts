@@ -15,7 +15,10 @@ import { predictScenario } from '../contract/scenario.js';
 import type { WebHost } from './host.js';
 import { startWebHost } from './host.js';
 
-function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
       let body = '';
@@ -66,7 +69,8 @@ describe('web host', () => {
   it('trades a launch code for a session once, and never again', async () => {
     const url = host.launchUrl();
     const code = new URL(url).hash.replace('#launch=', '');
-    const trade = () => raw(`${host.origin}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ launch: code }) });
+    const trade = () =>
+      raw(`${host.origin}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ launch: code }) });
     const first = await trade();
     expect(first.status).toBe(200);
     const { token } = JSON.parse(first.body) as { token: string };
@@ -78,7 +82,15 @@ describe('web host', () => {
     expect(second.status).toBe(403);
     expect(second.body).toMatch(/used already/);
     // The code itself is no session, and nonsense spends nothing.
-    expect((await raw(`${host.origin}/api/hostInfo`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${code}` }, body: '{}' })).status).toBe(401);
+    expect(
+      (
+        await raw(`${host.origin}/api/hostInfo`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${code}` },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(401);
     expect((await raw(`${host.origin}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'not json' })).status).toBe(403);
   });
 
@@ -96,14 +108,23 @@ describe('web host', () => {
 
   it('runs the contract for a client with the token: the same prediction as in-process', async () => {
     const api = apiOverTransport(httpSend(host.origin, host.token, fetch));
-    const scenario = { client: 'win7-smb2' as const, server: 'win2012plus' as const, op: 'read' as const, workload: 'file:100MB', bandwidth: '155mbit', rtt: '32ms' };
+    const scenario = {
+      client: 'win7-smb2' as const,
+      server: 'win2012plus' as const,
+      op: 'read' as const,
+      workload: 'file:100MB',
+      bandwidth: '155mbit',
+      rtt: '32ms',
+    };
     expect(await api.predict(scenario)).toEqual(predictScenario(scenario));
     expect((await api.hostInfo({})).shell).toBe('web');
   });
 
   it('keeps typed errors typed across the wire', async () => {
     const api = apiOverTransport(httpSend(host.origin, host.token, fetch));
-    await expect(api.predict({ client: 'win7-smb2', server: 'win2012plus', op: 'read', workload: 'file:100MB', bandwidth: 'fast', rtt: '32ms' })).rejects.toMatchObject({ kind: 'bad-input' });
+    await expect(
+      api.predict({ client: 'win7-smb2', server: 'win2012plus', op: 'read', workload: 'file:100MB', bandwidth: 'fast', rtt: '32ms' }),
+    ).rejects.toMatchObject({ kind: 'bad-input' });
   });
 
   it('refuses calls without the token, from another Host, or from another origin', async () => {
@@ -126,7 +147,11 @@ describe('web host', () => {
     expect(saved.body).not.toMatch(/over \d+ MiB/);
     const other = await raw(`${host.origin}/api/predict`, { method: 'POST', headers, body: big });
     expect(other.body).toMatch(/The request body is over 1 MiB/);
-    const huge = await raw(`${host.origin}/api/historySave`, { method: 'POST', headers, body: JSON.stringify({ document: { padding: 'x'.repeat(17 * 1024 * 1024) } }) });
+    const huge = await raw(`${host.origin}/api/historySave`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ document: { padding: 'x'.repeat(17 * 1024 * 1024) } }),
+    });
     expect(huge.body).toMatch(/The request body is over 16 MiB/);
   });
 
@@ -148,7 +173,8 @@ describe('web host', () => {
     const other = await startWebHost({ api: createLocalApi({ shell: 'web' }), rendererDir, onLaunchCodeReused: () => reused++ });
     try {
       const code = new URL(other.launchUrl()).hash.replace('#launch=', '');
-      const trade = (launch: string) => raw(`${other.origin}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ launch }) });
+      const trade = (launch: string) =>
+        raw(`${other.origin}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ launch }) });
       expect((await trade(code)).status).toBe(200);
       const again = await trade(code);
       expect(again.status).toBe(403);

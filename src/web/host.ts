@@ -83,7 +83,8 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.json': 'application/json',
 };
 /** The renderer needs nothing from elsewhere: scripts and styles from here, data only from this API. */
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 function sameToken(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -165,7 +166,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     return false;
   };
   const indexFile = join(options.rendererDir, 'index.html');
-  if (!existsSync(indexFile)) throw new PipefillInputError(`The renderer is not built (${indexFile} is missing).`, 'Run `npm run build` (npm start and npm test build it on first use).');
+  if (!existsSync(indexFile))
+    throw new PipefillInputError(`The renderer is not built (${indexFile} is missing).`, 'Run `npm run build` (npm start and npm test build it on first use).');
   const allowedHosts = new Set<string>();
   const allowedOrigins = new Set<string>();
 
@@ -200,7 +202,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
     if (!isSession(given)) {
-      refuse(response, 401, 'This page\'s session has ended (unused for hours, or Pipefill restarted): open the address `pipefill ui` prints again.');
+      refuse(response, 401, "This page's session has ended (unused for hours, or Pipefill restarted): open the address `pipefill ui` prints again.");
       return;
     }
     if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
@@ -237,7 +239,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     let code = '';
     try {
       const parsed = JSON.parse(await readBody(request, MAX_BODY_BYTES)) as unknown;
-      if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { launch?: unknown }).launch === 'string') code = (parsed as { launch: string }).launch;
+      if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { launch?: unknown }).launch === 'string')
+        code = (parsed as { launch: string }).launch;
     } catch {
       // an empty or broken body spends nothing
     }
@@ -245,10 +248,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (code !== '' && wasSpent(code)) {
         // Opened twice: if the person opened it once, something else on this machine opened it first.
         options.onLaunchCodeReused?.();
-        refuse(response, 403, 'This launch address was used already, by another page or program. If you opened it only now, something else on this computer read it and opened it first: stop Pipefill (Ctrl-C) and start it again.');
+        refuse(
+          response,
+          403,
+          'This launch address was used already, by another page or program. If you opened it only now, something else on this computer read it and opened it first: stop Pipefill (Ctrl-C) and start it again.',
+        );
         return;
       }
-      refuse(response, 403, 'This launch address has expired or is not this run\'s: run `pipefill ui` again and open the new address.');
+      refuse(response, 403, "This launch address has expired or is not this run's: run `pipefill ui` again and open the new address.");
       return;
     }
     response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
@@ -284,7 +291,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new PipefillInputError(`Port ${options.port} is in use.`, 'Choose another with --port, or leave it out for a free one.') : error),
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new PipefillInputError(`Port ${options.port} is in use.`, 'Choose another with --port, or leave it out for a free one.')
+          : error,
+      ),
     );
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });

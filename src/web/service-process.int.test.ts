@@ -58,10 +58,13 @@ describe.skipIf(!built || !sambaAvailable())('an assessment in the child, cancel
     const events: ProgressEvent[] = [];
     const run = service.api.assess(
       { share: `//127.0.0.1:${servers.samba.port}/share`, ...servers.samba.credentials, quick: true },
-      { signal: controller.signal, onProgress: (event) => {
-        events.push(event);
-        if (event.step.includes('copy')) controller.abort();
-      } },
+      {
+        signal: controller.signal,
+        onProgress: (event) => {
+          events.push(event);
+          if (event.step.includes('copy')) controller.abort();
+        },
+      },
     );
     await expect(run).rejects.toMatchObject({ kind: 'cancelled' });
     expect(events.length).toBeGreaterThan(0);

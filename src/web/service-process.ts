@@ -29,14 +29,21 @@ export interface ServiceProcess {
  * PIPEFILL_STORE, not on a command line every user can read).
  * Its stderr is passed through to this process's (its notes and faults show).
  */
-export function startServiceProcess(options: { readonly commandPrefix: readonly string[]; readonly cliEntry: string; readonly env?: Readonly<Record<string, string>> }): ServiceProcess {
+export function startServiceProcess(options: {
+  readonly commandPrefix: readonly string[];
+  readonly cliEntry: string;
+  readonly env?: Readonly<Record<string, string>>;
+}): ServiceProcess {
   // The child drives copies: it starts with the engine's flags, as every launcher does (src/platform/engine-flags.ts).
   const argv = [...options.commandPrefix, process.execPath, ...ENGINE_NODE_FLAGS, options.cliEntry, 'service', '--stdio'];
   const [command, ...args] = argv;
   if (command === undefined) throw new PipefillError('internal', 'No command for the service process.', 'This is a fault in Pipefill.');
   // The service is Pipefill itself: it gets the team database's password this process took out of its environment.
   const pgPassword = takePgPassword();
-  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...(pgPassword === undefined ? {} : { PGPASSWORD: pgPassword }), ...options.env } });
+  const child = spawn(command, args, {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...(pgPassword === undefined ? {} : { PGPASSWORD: pgPassword }), ...options.env },
+  });
   const client = apiOverLines((line) => {
     if (child.stdin.writable) child.stdin.write(`${line}\n`);
   });
@@ -47,7 +54,13 @@ export function startServiceProcess(options: { readonly commandPrefix: readonly 
     const gone = (why: string) => {
       if (exited) return;
       exited = true;
-      client.close(new PipefillError('service-gone', `Pipefill's service process ${why}.`, 'Restart Pipefill (Ctrl-C, then start it again); its error above says why it stopped.'));
+      client.close(
+        new PipefillError(
+          'service-gone',
+          `Pipefill's service process ${why}.`,
+          'Restart Pipefill (Ctrl-C, then start it again); its error above says why it stopped.',
+        ),
+      );
       resolve();
     };
     child.once('exit', (code, signal) => gone(signal ? `was stopped (${signal})` : `exited with code ${code}`));

@@ -30,7 +30,16 @@ import { StartView } from './views/start-view.js';
 
 const VIEWS = ['start', 'run', 'results', 'recommendations', 'capacity', 'planner', 'reports', 'history'] as const;
 type View = (typeof VIEWS)[number];
-const VIEW_LABELS: Readonly<Record<View, string>> = { start: 'Start', run: 'Run', results: 'Results', recommendations: 'Recommendations', capacity: 'Capacity', planner: 'Planner', reports: 'Reports', history: 'History' };
+const VIEW_LABELS: Readonly<Record<View, string>> = {
+  start: 'Start',
+  run: 'Run',
+  results: 'Results',
+  recommendations: 'Recommendations',
+  capacity: 'Capacity',
+  planner: 'Planner',
+  reports: 'Reports',
+  history: 'History',
+};
 
 type Theme = 'light' | 'dark';
 function initialTheme(): Theme {
@@ -39,7 +48,12 @@ function initialTheme(): Theme {
   return window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
-const DEFAULT_PLANNER = settingsFromPreset('europe-continental', 'win2012plus') ?? { bandwidthBitsPerSecond: 33e6, rttMs: 109, lossPercent: 0, server: 'win2012plus' as const };
+const DEFAULT_PLANNER = settingsFromPreset('europe-continental', 'win2012plus') ?? {
+  bandwidthBitsPerSecond: 33e6,
+  rttMs: 109,
+  lossPercent: 0,
+  server: 'win2012plus' as const,
+};
 
 export function App({ api }: { readonly api: PipefillApi }) {
   const sharedPlan = useMemo(() => settingsFromHash(window.location.hash), []);
@@ -90,10 +104,18 @@ export function App({ api }: { readonly api: PipefillApi }) {
           </button>
         ))}
         <div className="spacer" />
-        <button type="button" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}>
+        <button
+          type="button"
+          onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
+          aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}
+        >
           {theme === 'dark' ? 'Light theme' : 'Dark theme'}
         </button>
-        {host && <p className="hint">Pipefill {host.version} ({host.shell})</p>}
+        {host && (
+          <p className="hint">
+            Pipefill {host.version} ({host.shell})
+          </p>
+        )}
       </nav>
       <main>
         {loadError && (
@@ -117,7 +139,16 @@ export function App({ api }: { readonly api: PipefillApi }) {
               }}
             />
           )}
-          {view === 'run' && <RunView phase={assessment.phase} run={assessment.run} error={assessment.error} onCancel={assessment.cancel} onResults={() => setView('results')} onStart={() => setView('start')} />}
+          {view === 'run' && (
+            <RunView
+              phase={assessment.phase}
+              run={assessment.run}
+              error={assessment.error}
+              onCancel={assessment.cancel}
+              onResults={() => setView('results')}
+              onStart={() => setView('start')}
+            />
+          )}
           {view === 'results' && <ResultsView report={assessment.report} onStart={() => setView('start')} />}
           {view === 'recommendations' && <RecommendationsView api={api} catalogue={catalogue} report={assessment.report} planner={planner} />}
           {view === 'capacity' && (

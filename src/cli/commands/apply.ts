@@ -53,39 +53,73 @@ const OPTIONS = {
   'mount-point': { type: 'string' },
 } as const;
 
-const DEFAULT_CLIENT: Readonly<Record<ApplyTarget, ClientProfileId>> = { linux: 'linux-cifs', fstab: 'linux-cifs', samba: 'win10-smb3', windows: 'win10-smb3', ontap: 'win10-smb3', macos: 'win10-smb3' };
+const DEFAULT_CLIENT: Readonly<Record<ApplyTarget, ClientProfileId>> = {
+  linux: 'linux-cifs',
+  fstab: 'linux-cifs',
+  samba: 'win10-smb3',
+  windows: 'win10-smb3',
+  ontap: 'win10-smb3',
+  macos: 'win10-smb3',
+};
 
 function parseTarget(text: string | undefined): ApplyTarget {
-  if (text === undefined || !(APPLY_TARGETS as readonly string[]).includes(text)) throw new PipefillInputError(`--target must be one of ${APPLY_TARGETS.join(', ')}${text === undefined ? '' : `, not ${JSON.stringify(text)}`}.`, APPLY_USAGE);
+  if (text === undefined || !(APPLY_TARGETS as readonly string[]).includes(text))
+    throw new PipefillInputError(
+      `--target must be one of ${APPLY_TARGETS.join(', ')}${text === undefined ? '' : `, not ${JSON.stringify(text)}`}.`,
+      APPLY_USAGE,
+    );
   return text as ApplyTarget;
 }
 
 /** Recommendations from a `recommend --json` file, or computed from an assessment report. */
-async function loadRecommendations(path: string, target: ApplyTarget, client: ClientProfileId | undefined, smbConf: string | undefined, api: PipefillApi, includeProtection: boolean): Promise<RecommendationOut[]> {
+async function loadRecommendations(
+  path: string,
+  target: ApplyTarget,
+  client: ClientProfileId | undefined,
+  smbConf: string | undefined,
+  api: PipefillApi,
+  includeProtection: boolean,
+): Promise<RecommendationOut[]> {
   let json: unknown;
   try {
     checkReportSize(statSync(path).size, path);
     json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     if (error instanceof PipefillInputError) throw error;
-    throw new PipefillInputError(`Cannot read ${path} as JSON: ${error instanceof Error ? error.message : String(error)}.`, 'Give the output of `pipefill recommend --json`, or an assessment report.');
+    throw new PipefillInputError(
+      `Cannot read ${path} as JSON: ${error instanceof Error ? error.message : String(error)}.`,
+      'Give the output of `pipefill recommend --json`, or an assessment report.',
+    );
   }
   const recommended = RecommendResultSchema.safeParse(json);
   // Checked against the catalogue here, before any preview: a file from elsewhere is not code.
   if (recommended.success) return trustedRecommendations([...recommended.data.recommendations, ...(includeProtection ? recommended.data.protections : [])]);
   const report = ReportSchema.safeParse(json);
-  if (!report.success) throw new PipefillInputError(`${path} is neither recommendations (pipefill recommend --json) nor an assessment report.`, 'Give one of those two.');
-  const result: RecommendResult = await api.recommend({ report: report.data, client: client ?? DEFAULT_CLIENT[target], server: target === 'samba' ? 'samba' : report.data.options.server, ...(smbConf ? { smbConf } : {}) });
+  if (!report.success)
+    throw new PipefillInputError(`${path} is neither recommendations (pipefill recommend --json) nor an assessment report.`, 'Give one of those two.');
+  const result: RecommendResult = await api.recommend({
+    report: report.data,
+    client: client ?? DEFAULT_CLIENT[target],
+    server: target === 'samba' ? 'samba' : report.data.options.server,
+    ...(smbConf ? { smbConf } : {}),
+  });
   return [...result.recommendations, ...(includeProtection ? result.protections : [])];
 }
 
 export function formatPreview(preview: Preview): string {
-  const changes = preview.changes.length === 0 ? ['  (no changes)'] : preview.changes.flatMap((c) => [`  ${c.name}: ${c.from} -> ${c.to}`, `      ${c.command}`]);
+  const changes =
+    preview.changes.length === 0 ? ['  (no changes)'] : preview.changes.flatMap((c) => [`  ${c.name}: ${c.from} -> ${c.to}`, `      ${c.command}`]);
   return [`${preview.target}: ${preview.where}`, ...changes, 'Steps:', ...preview.steps.map((step, index) => `  ${index + 1}. ${step}`)].join('\n');
 }
 
 function formatOutcome(outcome: ApplyOutcome): string {
-  const status = outcome.written ? `Written: ${outcome.written.join(', ')}` : outcome.applied ? (outcome.verified ? 'Applied and read back.' : 'Applied, but not everything read back.') : 'Nothing was changed.';
+  const status = outcome.written
+    ? `Written: ${outcome.written.join(', ')}`
+    : outcome.applied
+      ? outcome.verified
+        ? 'Applied and read back.'
+        : 'Applied, but not everything read back.'
+      : 'Nothing was changed.';
   return [status, ...outcome.notes].join('\n');
 }
 
@@ -110,12 +144,15 @@ export async function applyCommand(argv: readonly string[], api: PipefillApi, ou
   const sysctl = { confPath: optional(values, 'sysctl-conf') ?? DEFAULT_SYSCTL_CONF, stateDir };
   if (target === 'samba' && smbConf === undefined) throw new PipefillInputError('--target samba needs --smb-conf PATH.', APPLY_USAGE);
   const mountPoint = optional(values, 'mount-point');
-  if (target === 'fstab' && mountPoint === undefined) throw new PipefillInputError('--target fstab needs --mount-point DIR (the cifs mount to change).', APPLY_USAGE);
+  if (target === 'fstab' && mountPoint === undefined)
+    throw new PipefillInputError('--target fstab needs --mount-point DIR (the cifs mount to change).', APPLY_USAGE);
   const fstab = { fstab: optional(values, 'fstab') ?? DEFAULT_FSTAB, mountPoint: mountPoint ?? '', stateDir };
-  const show = (outcome: ApplyOutcome) => (values.json ? printJson(output, outcome) : output.out(`${formatPreview(outcome.preview)}\n\n${formatOutcome(outcome)}`));
+  const show = (outcome: ApplyOutcome) =>
+    values.json ? printJson(output, outcome) : output.out(`${formatPreview(outcome.preview)}\n\n${formatOutcome(outcome)}`);
 
   if (values.rollback === true) {
-    if (target !== 'linux' && target !== 'samba' && target !== 'fstab') throw new PipefillInputError(`--rollback works for linux, samba and fstab; for ${target}, run the exported script's undo.`, APPLY_USAGE);
+    if (target !== 'linux' && target !== 'samba' && target !== 'fstab')
+      throw new PipefillInputError(`--rollback works for linux, samba and fstab; for ${target}, run the exported script's undo.`, APPLY_USAGE);
     if (!(await confirm(`Restore the state from before Pipefill's last apply (${target})?`, values.yes === true))) return;
     show(target === 'linux' ? rollbackSysctl(sysctl) : target === 'fstab' ? rollbackFstab(fstab) : rollbackSamba(smbConf ?? '', stateDir));
     return;
@@ -124,7 +161,8 @@ export async function applyCommand(argv: readonly string[], api: PipefillApi, ou
   const from = optional(values, 'from');
   if (from === undefined) throw new PipefillInputError('--from is required: recommendations (pipefill recommend --json) or a report.', APPLY_USAGE);
   const client = optional(values, 'client');
-  if (client !== undefined && !(CLIENT_PROFILE_IDS as readonly string[]).includes(client)) throw new PipefillInputError(`Unknown client ${JSON.stringify(client)}.`, `Valid: ${CLIENT_PROFILE_IDS.join(', ')}.`);
+  if (client !== undefined && !(CLIENT_PROFILE_IDS as readonly string[]).includes(client))
+    throw new PipefillInputError(`Unknown client ${JSON.stringify(client)}.`, `Valid: ${CLIENT_PROFILE_IDS.join(', ')}.`);
   const recommendations = await loadRecommendations(from, target, client as ClientProfileId | undefined, smbConf, api, values['include-protection'] === true);
 
   if (target === 'windows' || target === 'ontap' || target === 'macos') {
@@ -139,7 +177,12 @@ export async function applyCommand(argv: readonly string[], api: PipefillApi, ou
     return;
   }
 
-  const preview = target === 'linux' ? planSysctl(recommendations, sysctl).preview : target === 'fstab' ? planFstab(recommendations, fstab).preview : planSamba(recommendations, smbConf ?? '').preview;
+  const preview =
+    target === 'linux'
+      ? planSysctl(recommendations, sysctl).preview
+      : target === 'fstab'
+        ? planFstab(recommendations, fstab).preview
+        : planSamba(recommendations, smbConf ?? '').preview;
   if (values['dry-run'] === true || preview.changes.length === 0) {
     show({ preview, applied: false, verified: true, notes: [preview.changes.length === 0 ? 'Nothing to change.' : 'Dry run: nothing was changed.'] });
     return;
@@ -149,5 +192,11 @@ export async function applyCommand(argv: readonly string[], api: PipefillApi, ou
     output.err('Not applied.');
     return;
   }
-  show(target === 'linux' ? applySysctl(recommendations, sysctl) : target === 'fstab' ? applyFstab(recommendations, fstab) : applySamba(recommendations, smbConf ?? '', stateDir));
+  show(
+    target === 'linux'
+      ? applySysctl(recommendations, sysctl)
+      : target === 'fstab'
+        ? applyFstab(recommendations, fstab)
+        : applySamba(recommendations, smbConf ?? '', stateDir),
+  );
 }

@@ -53,7 +53,15 @@ export function formatReport(report: Report): string {
   const verdict = verdictOf(report);
   const table = formatTable(
     ['profile', 'op', 'workload', 'measured', 'expected', 'verdict', 'limit'],
-    report.diagnosis.findings.map((f) => [f.profile, f.op, f.workload, `${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`, formatDuration(f.expectedSeconds * 1000), f.verdict, f.limitedBy]),
+    report.diagnosis.findings.map((f) => [
+      f.profile,
+      f.op,
+      f.workload,
+      `${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`,
+      formatDuration(f.expectedSeconds * 1000),
+      f.verdict,
+      f.limitedBy,
+    ]),
     ['left', 'left', 'left', 'right', 'right', 'left', 'left'],
   );
   // The answer first (at most five lines and a blank one), then the evidence.
@@ -70,7 +78,8 @@ type ProfileId = (typeof CLIENT_PROFILE_IDS)[number];
 
 function parseProfileId(flag: string, text: string): ProfileId {
   const id = text.trim();
-  if (!(CLIENT_PROFILE_IDS as readonly string[]).includes(id)) throw new PipefillInputError(`Unknown ${flag} profile ${JSON.stringify(id)}.`, `Valid: ${CLIENT_PROFILE_IDS.join(', ')}.`);
+  if (!(CLIENT_PROFILE_IDS as readonly string[]).includes(id))
+    throw new PipefillInputError(`Unknown ${flag} profile ${JSON.stringify(id)}.`, `Valid: ${CLIENT_PROFILE_IDS.join(', ')}.`);
   return id as ProfileId;
 }
 
@@ -83,7 +92,8 @@ function parseProfiles(flag: string, text: string | undefined): ProfileId[] | un
 
 function parseNumber(flag: string, text: string, min: number, max: number): number {
   const value = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(value >= min && value <= max)) throw new PipefillInputError(`${flag} ${JSON.stringify(text)} is not a number from ${min} to ${max}.`, ASSESS_USAGE);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(value >= min && value <= max))
+    throw new PipefillInputError(`${flag} ${JSON.stringify(text)} is not a number from ${min} to ${max}.`, ASSESS_USAGE);
   return value;
 }
 
@@ -91,12 +101,14 @@ export async function assessCommand(argv: readonly string[], api: PipefillApi, o
   const { values, positionals } = parseOptions(argv, OPTIONS, ASSESS_USAGE);
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, ASSESS_USAGE);
   const server = optional(values, 'server');
-  if (server !== undefined && !(SERVER_PROFILE_IDS as readonly string[]).includes(server)) throw new PipefillInputError(`Unknown server profile ${JSON.stringify(server)}.`, `Valid: ${SERVER_PROFILE_IDS.join(', ')}.`);
+  if (server !== undefined && !(SERVER_PROFILE_IDS as readonly string[]).includes(server))
+    throw new PipefillInputError(`Unknown server profile ${JSON.stringify(server)}.`, `Valid: ${SERVER_PROFILE_IDS.join(', ')}.`);
   const profiles = parseProfiles('--profiles', optional(values, 'profiles'));
   const clientText = optional(values, 'client');
   const client = clientText === undefined ? undefined : parseProfileId('--client', clientText);
   const compare = parseProfiles('--compare', optional(values, 'compare'));
-  if (profiles !== undefined && (client !== undefined || compare !== undefined)) throw new PipefillInputError('Give --profiles, or --client with --compare, not both.', ASSESS_USAGE);
+  if (profiles !== undefined && (client !== undefined || compare !== undefined))
+    throw new PipefillInputError('Give --profiles, or --client with --compare, not both.', ASSESS_USAGE);
   const iperf = optional(values, 'iperf');
   const out = optional(values, 'out');
   // A file that cannot be written fails now, before the password prompt and a minute of copies.
@@ -104,7 +116,8 @@ export async function assessCommand(argv: readonly string[], api: PipefillApi, o
   const budget = optional(values, 'budget');
   const fileSize = optional(values, 'file-size');
   const dirsetScale = optional(values, 'dirset-scale');
-  if ([values.quick, values.full, budget !== undefined].filter(Boolean).length > 1) throw new PipefillInputError('Give at most one of --quick, --budget and --full.', ASSESS_USAGE);
+  if ([values.quick, values.full, budget !== undefined].filter(Boolean).length > 1)
+    throw new PipefillInputError('Give at most one of --quick, --budget and --full.', ASSESS_USAGE);
   // A bad address fails here, before the password prompt.
   if (iperf !== undefined) parseHostPort(iperf, IPERF_DEFAULT_PORT);
   const input: AssessInput = await withPassword(

@@ -53,27 +53,37 @@ const OPTIONS = {
 export function formatOf(path: string): (typeof FORMATS)[number] {
   const extension = /\.([a-z]+)$/i.exec(path)?.[1]?.toLowerCase();
   const format = FORMATS.find((candidate) => candidate === extension);
-  if (!format) throw new PipefillInputError(`--out ${JSON.stringify(path)} does not end in .json, .html, .pdf or .csv.`, 'Name the file for the format you want, e.g. --out branch-capacity.html.');
+  if (!format)
+    throw new PipefillInputError(
+      `--out ${JSON.stringify(path)} does not end in .json, .html, .pdf or .csv.`,
+      'Name the file for the format you want, e.g. --out branch-capacity.html.',
+    );
   return format;
 }
 
 function number(text: string, option: string, example: string): number {
   const value = Number(text.trim());
-  if (text.trim() === '' || !Number.isFinite(value)) throw new PipefillInputError(`--${option} ${JSON.stringify(text)} is not a number.`, `Give it as e.g. --${option} ${example}.`);
+  if (text.trim() === '' || !Number.isFinite(value))
+    throw new PipefillInputError(`--${option} ${JSON.stringify(text)} is not a number.`, `Give it as e.g. --${option} ${example}.`);
   return value;
 }
 
 /** `1,2,4,8`: whole numbers, rising (the contract checks the range). */
 export function parseClients(text: string): number[] {
   const parts = text.split(',').map((part) => part.trim());
-  if (parts.some((part) => !/^\d+$/.test(part))) throw new PipefillInputError(`--clients ${JSON.stringify(text)} is not a list of whole numbers.`, 'Give it as e.g. --clients 1,2,4,8,16,32.');
+  if (parts.some((part) => !/^\d+$/.test(part)))
+    throw new PipefillInputError(`--clients ${JSON.stringify(text)} is not a list of whole numbers.`, 'Give it as e.g. --clients 1,2,4,8,16,32.');
   return parts.map(Number);
 }
 
 /** `30,5,50`: people, Mb/s each, ms added at most. */
 export function parseTarget(text: string): NonNullable<CapacityInput['target']> {
   const parts = text.split(',');
-  if (parts.length !== 3) throw new PipefillInputError(`--target ${JSON.stringify(text)} is not USERS,MBPS,MS.`, 'Give it as e.g. --target 30,5,50 (30 people, 5 Mb/s each, under 50 ms added).');
+  if (parts.length !== 3)
+    throw new PipefillInputError(
+      `--target ${JSON.stringify(text)} is not USERS,MBPS,MS.`,
+      'Give it as e.g. --target 30,5,50 (30 people, 5 Mb/s each, under 50 ms added).',
+    );
   const [users, mbps, ms] = parts.map((part) => number(part, 'target', '30,5,50'));
   return { users: users ?? NaN, perUserMbps: mbps ?? NaN, addedLatencyMs: ms ?? NaN };
 }
@@ -84,8 +94,12 @@ const people = (count: number) => `${count} ${count === 1 ? 'person' : 'people'}
 
 export function formatCapacity(result: CapacityResult): string {
   const lines: string[] = [];
-  const link = result.link ? `; path ${mbps(result.link.mbps)} Mb/s (${result.link.method}), ${ms(result.link.rttMs)} ms, queue ${formatBinaryBytes(result.link.bufferBytes)} assumed` : '';
-  lines.push(`${result.profile} ${result.op}, ${formatBinaryBytes(result.fileBytes)} files, ${result.seconds} s per step after ${result.warmupSeconds} s warm-up, against ${result.share} (SMB ${result.negotiated.dialect})${link}`);
+  const link = result.link
+    ? `; path ${mbps(result.link.mbps)} Mb/s (${result.link.method}), ${ms(result.link.rttMs)} ms, queue ${formatBinaryBytes(result.link.bufferBytes)} assumed`
+    : '';
+  lines.push(
+    `${result.profile} ${result.op}, ${formatBinaryBytes(result.fileBytes)} files, ${result.seconds} s per step after ${result.warmupSeconds} s warm-up, against ${result.share} (SMB ${result.negotiated.dialect})${link}`,
+  );
   lines.push(`idle: ECHO ${ms(result.idle.echo.p50Ms)} ms (p95 ${ms(result.idle.echo.p95Ms)}), open+close ${ms(result.idle.openClose.p50Ms)} ms`);
   lines.push('');
   const rows = result.steps.map((step) => [
@@ -99,18 +113,30 @@ export function formatCapacity(result: CapacityResult): string {
     `${ms(step.openClose.p50Ms)} / ${ms(step.openClose.p95Ms)}`,
     step.expected?.limit ?? '',
   ]);
-  lines.push(formatTable(['people', 'Mb/s', 'model', 'each min/median/max', 'fairness', 'ECHO p50/p95 ms', '+ms (model)', 'open p50/p95 ms', 'model: limit'], rows));
+  lines.push(
+    formatTable(['people', 'Mb/s', 'model', 'each min/median/max', 'fairness', 'ECHO p50/p95 ms', '+ms (model)', 'open p50/p95 ms', 'model: limit'], rows),
+  );
   lines.push('');
-  const knee = result.knee.users === null ? `no knee within these steps (each step still added at least ${result.knee.share * 100}% of one person's rate per person)` : `knee at ${people(result.knee.users)}`;
-  const expected = result.expectedKnee ? `; the model: ${result.expectedKnee.users === null ? 'no knee' : `knee at ${people(result.expectedKnee.users)}`}, peak ${mbps(result.expectedKnee.peakMbps)} Mb/s at ${people(result.expectedKnee.peakUsers)}` : '';
+  const knee =
+    result.knee.users === null
+      ? `no knee within these steps (each step still added at least ${result.knee.share * 100}% of one person's rate per person)`
+      : `knee at ${people(result.knee.users)}`;
+  const expected = result.expectedKnee
+    ? `; the model: ${result.expectedKnee.users === null ? 'no knee' : `knee at ${people(result.expectedKnee.users)}`}, peak ${mbps(result.expectedKnee.peakMbps)} Mb/s at ${people(result.expectedKnee.peakUsers)}`
+    : '';
   lines.push(`${knee}; peak ${mbps(result.knee.peakMbps)} Mb/s at ${people(result.knee.peakUsers)}${expected}.`);
   if (result.readiness) lines.push(result.readiness.text);
   for (const failure of result.failures) lines.push(`person ${failure.user + 1} stopped during the step of ${people(failure.step)}: ${failure.message}`);
   if (result.steps.some((step) => (step.expected?.runToRunMbps ?? 0) > 0)) {
-    lines.push("model ±: how far one run strays from the model's figure (a standard deviation over its runs): who of the people who join finds themselves in step with another's burst is chance.");
+    lines.push(
+      "model ±: how far one run strays from the model's figure (a standard deviation over its runs): who of the people who join finds themselves in step with another's burst is chance.",
+    );
   }
   const byRequests = result.steps.some((step) => step.measuredBy === 'requests');
-  if (byRequests) lines.push("note: each person's bytes were counted by completed SMB requests (no per-connection TCP counters here), so a step's figures carry up to one request's worth of error per person.");
+  if (byRequests)
+    lines.push(
+      "note: each person's bytes were counted by completed SMB requests (no per-connection TCP counters here), so a step's figures carry up to one request's worth of error per person.",
+    );
   return lines.join('\n');
 }
 

@@ -34,7 +34,8 @@ const OPTIONS = {
 
 function parseSeconds(text: string): number {
   const seconds = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(seconds > 0) || seconds > 3600) throw new PipefillInputError(`--budget ${JSON.stringify(text)} is not a number of seconds.`, 'Give it as e.g. --budget 5 (at most 3600).');
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(seconds > 0) || seconds > 3600)
+    throw new PipefillInputError(`--budget ${JSON.stringify(text)} is not a number of seconds.`, 'Give it as e.g. --budget 5 (at most 3600).');
   return seconds;
 }
 
@@ -53,7 +54,11 @@ export function formatCopyTest(share: string, result: CopyTestResult): string {
   ];
   if (result.emulation) rows.push(['note', result.emulation]);
   for (const event of pathEvents(result)) rows.push(['path', event]);
-  const table = formatTable(['', ''], rows).split('\n').slice(1).map((line) => `  ${line}`).join('\n');
+  const table = formatTable(['', ''], rows)
+    .split('\n')
+    .slice(1)
+    .map((line) => `  ${line}`)
+    .join('\n');
   return `${result.profile} ${result.op} ${result.workload} ${result.op === 'read' ? 'from' : 'to'} ${share}\n\n${table}`;
 }
 

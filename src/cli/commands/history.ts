@@ -26,14 +26,26 @@ const SUBCOMMANDS = ['list', 'show', 'trend', 'export', 'delete', 'import'] as c
 function runId(text: string | undefined): number {
   const id = Number(text);
   if (text === undefined || !/^\d+$/.test(text.trim()) || !Number.isSafeInteger(id) || id < 1) {
-    throw new PipefillInputError(`${text === undefined ? 'No run number' : `${JSON.stringify(text)} is not a run number`}.`, 'Give the number `pipefill history list` shows, e.g. pipefill history show 3.');
+    throw new PipefillInputError(
+      `${text === undefined ? 'No run number' : `${JSON.stringify(text)} is not a run number`}.`,
+      'Give the number `pipefill history list` shows, e.g. pipefill history show 3.',
+    );
   }
   return id;
 }
 
 function formatRuns(where: string, runs: readonly RunSummary[]): string {
   if (runs.length === 0) return `No runs in ${where} yet: an assessment or a capacity run is kept there when it finishes.`;
-  const rows = runs.map((run) => [String(run.id), run.startedAt.replace('T', ' ').slice(0, 16), run.site, run.kind, run.linkMbps === null ? '' : `${run.linkMbps.toFixed(1)} Mb/s`, run.rttMs === null ? '' : `${run.rttMs.toFixed(1)} ms`, run.readinessMet === null ? '' : run.readinessMet ? 'met' : 'not met', `${run.ranBy}@${run.machine}`]);
+  const rows = runs.map((run) => [
+    String(run.id),
+    run.startedAt.replace('T', ' ').slice(0, 16),
+    run.site,
+    run.kind,
+    run.linkMbps === null ? '' : `${run.linkMbps.toFixed(1)} Mb/s`,
+    run.rttMs === null ? '' : `${run.rttMs.toFixed(1)} ms`,
+    run.readinessMet === null ? '' : run.readinessMet ? 'met' : 'not met',
+    `${run.ranBy}@${run.machine}`,
+  ]);
   return `${formatTable(['id', 'started (UTC)', 'site', 'kind', 'link', 'rtt', 'readiness', 'by'], rows, ['right', 'left', 'left', 'left', 'right', 'right', 'left', 'left'])}\n(${runs.length} in ${where})`;
 }
 
@@ -43,20 +55,42 @@ export function formatTrend(trend: SiteTrend): string {
   for (const [generation, points] of Object.entries(trend.generations)) {
     lines.push(`  ${generation}: ${points.map((point) => `#${point.id} ${point.value.toFixed(1)} Mb/s`).join(' -> ')}`);
   }
-  if (trend.capacityPeakMbps.length > 0) lines.push(`  people at once, peak together: ${trend.capacityPeakMbps.map((point) => `#${point.id} ${point.value.toFixed(1)} Mb/s`).join(' -> ')}`);
-  for (const verdict of trend.readiness) lines.push(`  readiness #${verdict.id} (${verdict.startedAt.slice(0, 10)}): ${verdict.met ? 'met' : 'not met'}; ${verdict.text}`);
+  if (trend.capacityPeakMbps.length > 0)
+    lines.push(`  people at once, peak together: ${trend.capacityPeakMbps.map((point) => `#${point.id} ${point.value.toFixed(1)} Mb/s`).join(' -> ')}`);
+  for (const verdict of trend.readiness)
+    lines.push(`  readiness #${verdict.id} (${verdict.startedAt.slice(0, 10)}): ${verdict.met ? 'met' : 'not met'}; ${verdict.text}`);
   lines.push(trend.changes.length > 0 ? `Since the run before: ${trend.changes.join('; ')}.` : 'Nothing changed since the run before that the trend follows.');
-  if (trend.unreadable) lines.push(`Left out: ${trend.unreadable} assessment${trend.unreadable === 1 ? '' : 's'} this Pipefill cannot read (kept by a newer Pipefill, or damaged).`);
+  if (trend.unreadable)
+    lines.push(
+      `Left out: ${trend.unreadable} assessment${trend.unreadable === 1 ? '' : 's'} this Pipefill cannot read (kept by a newer Pipefill, or damaged).`,
+    );
   return lines.join('\n');
 }
 
 function exportCsv(runs: readonly RunSummary[]): string {
   const header = ['id', 'kind', 'site', 'share', 'started_at', 'ran_by', 'machine', 'saved_at', 'link_mbps', 'rtt_ms', 'readiness_met', 'headline'];
-  return csvRows([header, ...runs.map((run) => [run.id, run.kind, run.site, run.share, run.startedAt, run.ranBy, run.machine, run.savedAt, run.linkMbps ?? '', run.rttMs ?? '', run.readinessMet ?? '', run.headline])]);
+  return csvRows([
+    header,
+    ...runs.map((run) => [
+      run.id,
+      run.kind,
+      run.site,
+      run.share,
+      run.startedAt,
+      run.ranBy,
+      run.machine,
+      run.savedAt,
+      run.linkMbps ?? '',
+      run.rttMs ?? '',
+      run.readinessMet ?? '',
+      run.headline,
+    ]),
+  ]);
 }
 
 async function importFiles(api: PipefillApi, paths: readonly string[], output: Output): Promise<void> {
-  if (paths.length === 0) throw new PipefillInputError('No files to import.', 'Give the JSON files that `pipefill assess --out` or `pipefill capacity --out` wrote.');
+  if (paths.length === 0)
+    throw new PipefillInputError('No files to import.', 'Give the JSON files that `pipefill assess --out` or `pipefill capacity --out` wrote.');
   const failed: string[] = [];
   let created = 0;
   for (const path of paths) {
@@ -73,20 +107,29 @@ async function importFiles(api: PipefillApi, paths: readonly string[], output: O
       output.err(`${path}: ${saved.created ? 'imported as' : 'already kept as'} run ${saved.id}`);
     } catch (error) {
       // A refusing store is not one bad file: stop and say so.
-      if (!(error instanceof PipefillInputError) && (error as { code?: string }).code !== 'ENOENT' && (error as { code?: string }).code !== 'EISDIR') throw error;
+      if (!(error instanceof PipefillInputError) && (error as { code?: string }).code !== 'ENOENT' && (error as { code?: string }).code !== 'EISDIR')
+        throw error;
       failed.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  output.out(`Imported ${created} of ${paths.length} file${paths.length === 1 ? '' : 's'}${paths.length - failed.length - created > 0 ? ` (${paths.length - failed.length - created} already kept)` : ''}.`);
-  if (failed.length > 0) throw new PipefillInputError(`${failed.length} file${failed.length === 1 ? '' : 's'} not imported:\n  ${failed.join('\n  ')}`, 'The others were imported; fix or leave out these and run the import again (what is kept stays kept once).');
+  output.out(
+    `Imported ${created} of ${paths.length} file${paths.length === 1 ? '' : 's'}${paths.length - failed.length - created > 0 ? ` (${paths.length - failed.length - created} already kept)` : ''}.`,
+  );
+  if (failed.length > 0)
+    throw new PipefillInputError(
+      `${failed.length} file${failed.length === 1 ? '' : 's'} not imported:\n  ${failed.join('\n  ')}`,
+      'The others were imported; fix or leave out these and run the import again (what is kept stays kept once).',
+    );
 }
 
 export async function historyCommand(argv: readonly string[], api: PipefillApi, output: Output): Promise<void> {
   const { values, positionals } = parseOptions(argv, OPTIONS, HISTORY_USAGE);
   const [sub, ...rest] = positionals;
-  if (sub === undefined || !(SUBCOMMANDS as readonly string[]).includes(sub)) throw new PipefillInputError(sub === undefined ? 'Which history command?' : `Unknown history command ${JSON.stringify(sub)}.`, HISTORY_USAGE);
+  if (sub === undefined || !(SUBCOMMANDS as readonly string[]).includes(sub))
+    throw new PipefillInputError(sub === undefined ? 'Which history command?' : `Unknown history command ${JSON.stringify(sub)}.`, HISTORY_USAGE);
   const site = optional(values, 'site');
-  if (sub !== 'import' && sub !== 'show' && sub !== 'delete' && rest.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(rest[0])}.`, HISTORY_USAGE);
+  if (sub !== 'import' && sub !== 'show' && sub !== 'delete' && rest.length > 0)
+    throw new PipefillInputError(`Unexpected argument ${JSON.stringify(rest[0])}.`, HISTORY_USAGE);
   switch (sub) {
     case 'list': {
       const listed = await api.historyList(site === undefined ? {} : { site });
@@ -97,7 +140,14 @@ export async function historyCommand(argv: readonly string[], api: PipefillApi, 
     case 'show': {
       const run = await api.historyRun({ id: runId(rest[0]) });
       if (values.json) printJson(output, run);
-      else output.out([`Run ${run.summary.id}: ${run.summary.kind} of ${run.summary.share}, ${run.summary.startedAt}, by ${run.summary.ranBy} on ${run.summary.machine}`, run.summary.headline, 'The whole document: pipefill history show ID --json'].join('\n'));
+      else
+        output.out(
+          [
+            `Run ${run.summary.id}: ${run.summary.kind} of ${run.summary.share}, ${run.summary.startedAt}, by ${run.summary.ranBy} on ${run.summary.machine}`,
+            run.summary.headline,
+            'The whole document: pipefill history show ID --json',
+          ].join('\n'),
+        );
       return;
     }
     case 'trend': {
@@ -143,7 +193,8 @@ export async function historyCommand(argv: readonly string[], api: PipefillApi, 
       else await withOutFile(out, (file) => exportTo((text) => file.write(text.endsWith('\n') ? text : `${text}\n`)));
       const written = runs.length - unreadable;
       if (out !== undefined) output.err(`Wrote ${written} run${written === 1 ? '' : 's'} to ${out}`);
-      if (unreadable > 0) output.err(`Left out ${unreadable} run${unreadable === 1 ? '' : 's'} this Pipefill cannot read (kept by a newer Pipefill, or damaged).`);
+      if (unreadable > 0)
+        output.err(`Left out ${unreadable} run${unreadable === 1 ? '' : 's'} this Pipefill cannot read (kept by a newer Pipefill, or damaged).`);
       return;
     }
     case 'delete': {

@@ -47,7 +47,8 @@ export const DEFAULT_BENCH_PROFILES = 'xp-smb1,win7-smb1,win7-smb2,win10-smb3,pi
 function parseLinks(text: string): { label: string; link: { bandwidthBitsPerSecond: number; rttMs: number } }[] {
   return text.split(',').map((item) => {
     const [rate, rtt, ...rest] = item.trim().split('/');
-    if (!rate || !rtt || rest.length > 0) throw new PipefillInputError(`Cannot read the link ${JSON.stringify(item)}.`, 'Expected rate/rtt pairs, e.g. 155mbit/32ms,52mbit/75ms.');
+    if (!rate || !rtt || rest.length > 0)
+      throw new PipefillInputError(`Cannot read the link ${JSON.stringify(item)}.`, 'Expected rate/rtt pairs, e.g. 155mbit/32ms,52mbit/75ms.');
     return { label: item.trim(), link: { bandwidthBitsPerSecond: parseRate(rate), rttMs: parseTimeMs(rtt) } };
   });
 }
@@ -88,11 +89,22 @@ export function formatLabBench(results: readonly LabBenchLink[]): string {
     const mbps = (cell: LabBenchCell | undefined) => (cell ? (cell.bytes * 8) / cell.measuredSeconds / 1e6 : NaN);
     const ratios = (['read', 'write'] as const)
       .filter((op) => max(op))
-      .map((op) => `pipefill-max ${op} ${mbps(max(op)).toFixed(1)} Mb/s = ${(mbps(max(op)) / link.iperf3Mbps).toFixed(2)}x iperf3, ${(mbps(max(op)) / (op === 'read' ? link.smbclientReadMbps : link.smbclientWriteMbps)).toFixed(2)}x smbclient`)
+      .map(
+        (op) =>
+          `pipefill-max ${op} ${mbps(max(op)).toFixed(1)} Mb/s = ${(mbps(max(op)) / link.iperf3Mbps).toFixed(2)}x iperf3, ${(mbps(max(op)) / (op === 'read' ? link.smbclientReadMbps : link.smbclientWriteMbps)).toFixed(2)}x smbclient`,
+      )
       .join('; ');
     const table = formatTable(
       ['profile', 'op', 'workload', 'measured', 'predicted', 'error', 'model limit'],
-      link.cells.map((cell) => [cell.profile, cell.op, cell.workload, `${cell.measuredSeconds.toFixed(2)} s`, `${cell.predictedSeconds.toFixed(2)} s`, `${(cell.error * 100).toFixed(0)}%`, cell.limitedBy]),
+      link.cells.map((cell) => [
+        cell.profile,
+        cell.op,
+        cell.workload,
+        `${cell.measuredSeconds.toFixed(2)} s`,
+        `${cell.predictedSeconds.toFixed(2)} s`,
+        `${(cell.error * 100).toFixed(0)}%`,
+        cell.limitedBy,
+      ]),
       ['left', 'left', 'left', 'right', 'right', 'right', 'left'],
     );
     return `${link.bandwidth} / ${link.rtt} (measured RTT ${link.measuredRttMs.toFixed(2)} ms, ${link.congestion}): iperf3 ${link.iperf3Mbps.toFixed(1)} Mb/s, smbclient get ${link.smbclientReadMbps.toFixed(1)} / put ${link.smbclientWriteMbps.toFixed(1)} Mb/s\n${ratios}\n${table}`;
@@ -128,7 +140,8 @@ export async function labCommand(argv: readonly string[], _api: PipefillApi, out
   const queueBytes = parseQueue(optional(values, 'queue'), link);
   const jitter = optional(values, 'jitter');
   const sambaOptions = (values['samba-option'] ?? []).map(parseSambaOption);
-  if (sambaOptions.length > 0 && values['no-samba']) throw new PipefillInputError('--samba-option sets the lab\'s Samba, and --no-samba leaves it out.', LAB_USAGE);
+  if (sambaOptions.length > 0 && values['no-samba'])
+    throw new PipefillInputError("--samba-option sets the lab's Samba, and --no-samba leaves it out.", LAB_USAGE);
   const sambaGlobals = Object.fromEntries(sambaOptions.map((option) => [option.name, option.value]));
   const state = await labUp(
     {

@@ -41,7 +41,11 @@ export function formatPlan(plan: PlanResult): string {
     }),
   ]);
   const protection = clients.map((label) => plan.cells.find((c) => c.clientLabel === label)?.protection ?? 'none');
-  const table = formatTable(['client', ...columns, 'protection'], rows.map((row, index) => [...row, protection[index] ?? 'none']), ['left', ...columns.map(() => 'right' as const), 'left']);
+  const table = formatTable(
+    ['client', ...columns, 'protection'],
+    rows.map((row, index) => [...row, protection[index] ?? 'none']),
+    ['left', ...columns.map(() => 'right' as const), 'left'],
+  );
   const refused = plan.refused.map((r) => `  ${r.client}: ${r.reason}`);
   return `${heading}\n\n${table}${refused.length > 0 ? `\n\nCannot connect with this server and session:\n${refused.join('\n')}` : ''}`;
 }
@@ -56,7 +60,8 @@ export async function planCommand(argv: readonly string[], api: PipefillApi, out
   }
   const channels = optional(values, 'channels');
   if (channels !== undefined) {
-    if (!/^\d{1,2}$/.test(channels)) throw new PipefillInputError(`--channels takes a whole number of connections, not ${JSON.stringify(channels)}.`, 'For example --channels 4.');
+    if (!/^\d{1,2}$/.test(channels))
+      throw new PipefillInputError(`--channels takes a whole number of connections, not ${JSON.stringify(channels)}.`, 'For example --channels 4.');
     input['channels'] = Number(channels);
   }
   const plan = await api.plan(input as PlanInput);

@@ -48,7 +48,11 @@ function readBatch(path: string): unknown {
     throw new PipefillInputError(`Cannot read the batch file ${path}: ${reason}`, 'Give the path of a JSON file, or - for standard input.');
   }
   // A batch is a list of scenarios a person or a script wrote: far below this, or not a batch.
-  if (text.length > MAX_BATCH_CHARACTERS) throw new PipefillInputError(`The batch file ${path} is over ${MAX_BATCH_CHARACTERS / 1024 / 1024} MiB.`, `Split it: at most ${MAX_BATCH_SCENARIOS} scenarios per run.`);
+  if (text.length > MAX_BATCH_CHARACTERS)
+    throw new PipefillInputError(
+      `The batch file ${path} is over ${MAX_BATCH_CHARACTERS / 1024 / 1024} MiB.`,
+      `Split it: at most ${MAX_BATCH_SCENARIOS} scenarios per run.`,
+    );
   try {
     const parsed: unknown = JSON.parse(text);
     if (!Array.isArray(parsed)) throw new Error('the top level is not an array');
@@ -70,7 +74,10 @@ function describeLayerRow(layer: PredictionResult['layers'][number], limitedBy: 
 
 /** "SMB 3.1.1, signed with AES-128-GMAC (Windows 11 24H2 requires signing)". */
 export function negotiatedLine(negotiated: PredictionResult['negotiated']): string {
-  const protection = negotiated.protection === 'none' ? 'neither signed nor encrypted' : `${negotiated.protection === 'signing' ? 'signed' : 'encrypted'} with ${negotiated.algorithm ?? '?'}`;
+  const protection =
+    negotiated.protection === 'none'
+      ? 'neither signed nor encrypted'
+      : `${negotiated.protection === 'signing' ? 'signed' : 'encrypted'} with ${negotiated.algorithm ?? '?'}`;
   return `SMB ${negotiated.dialect}, ${protection} (${negotiated.reason})`;
 }
 
@@ -93,7 +100,11 @@ export function formatPrediction(result: PredictionResult): string {
     .slice(1)
     .map((line) => `  ${line}`)
     .join('\n');
-  const layers = formatTable(['  layer', 'in flight', 'allows'], result.layers.map((layer) => describeLayerRow(layer, result.limitedBy)), ['left', 'right', 'right']);
+  const layers = formatTable(
+    ['  layer', 'in flight', 'allows'],
+    result.layers.map((layer) => describeLayerRow(layer, result.limitedBy)),
+    ['left', 'right', 'right'],
+  );
   return `${heading}\n\n${summary}\n\n${layers}\n\n${result.explanation}`;
 }
 
@@ -110,8 +121,11 @@ export async function predictCommand(argv: readonly string[], api: PipefillApi, 
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, PREDICT_USAGE);
   const batch = optional(values, 'batch');
   if (batch !== undefined) {
-    const scenarioKeys = ['client', 'server', 'op', 'workload', 'bandwidth', 'rtt', 'loss', 'buffer', 'security', 'channels'].filter((key) => values[key as keyof typeof values] !== undefined);
-    if (scenarioKeys.length > 0) throw new PipefillInputError(`--batch takes its scenarios from the file; --${scenarioKeys[0]} does not go with it.`, PREDICT_USAGE);
+    const scenarioKeys = ['client', 'server', 'op', 'workload', 'bandwidth', 'rtt', 'loss', 'buffer', 'security', 'channels'].filter(
+      (key) => values[key as keyof typeof values] !== undefined,
+    );
+    if (scenarioKeys.length > 0)
+      throw new PipefillInputError(`--batch takes its scenarios from the file; --${scenarioKeys[0]} does not go with it.`, PREDICT_USAGE);
     const results = await api.predictBatch(readBatch(batch) as ScenarioInput[]);
     if (values.json) printJson(output, results);
     else output.out(formatBatch(results));
@@ -121,8 +135,10 @@ export async function predictCommand(argv: readonly string[], api: PipefillApi, 
   const buffer = optional(values, 'buffer');
   const security = optional(values, 'security');
   const channels = optional(values, 'channels');
-  if (security !== undefined && !isProtectionRequest(security)) throw new PipefillInputError(`Unknown --security ${JSON.stringify(security)}.`, `Valid: ${PROTECTION_REQUESTS.join(', ')}.`);
-  if (channels !== undefined && !/^\d{1,2}$/.test(channels)) throw new PipefillInputError(`--channels takes a whole number of connections, not ${JSON.stringify(channels)}.`, 'For example --channels 4.');
+  if (security !== undefined && !isProtectionRequest(security))
+    throw new PipefillInputError(`Unknown --security ${JSON.stringify(security)}.`, `Valid: ${PROTECTION_REQUESTS.join(', ')}.`);
+  if (channels !== undefined && !/^\d{1,2}$/.test(channels))
+    throw new PipefillInputError(`--channels takes a whole number of connections, not ${JSON.stringify(channels)}.`, 'For example --channels 4.');
   const input = {
     client: required(values, 'client', 'win7-smb2'),
     server: required(values, 'server', 'samba'),

@@ -41,7 +41,8 @@ export async function probeCommand(argv: readonly string[], api: PipefillApi, ou
   const login = shareLoginOptions(values);
   const seconds = optional(values, 'seconds');
   const iperf = optional(values, 'iperf');
-  if (seconds !== undefined && !(Number(seconds) > 0 && Number(seconds) <= 60)) throw new PipefillInputError(`--seconds ${seconds} is out of range.`, 'Give 1 to 60.');
+  if (seconds !== undefined && !(Number(seconds) > 0 && Number(seconds) <= 60))
+    throw new PipefillInputError(`--seconds ${seconds} is out of range.`, 'Give 1 to 60.');
   // A bad address fails here, before the password prompt.
   if (iperf !== undefined) parseHostPort(iperf, IPERF_DEFAULT_PORT);
   const input: ProbeInput = await withPassword(

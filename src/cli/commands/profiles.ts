@@ -19,10 +19,16 @@ export async function profilesCommand(argv: readonly string[], api: PipefillApi,
   output.out(
     [
       'Client profiles',
-      formatTable(['id', 'protocol', 'dialect', 'description'], catalogue.clients.map((c) => [c.id, c.protocol, c.dialect, c.label])),
+      formatTable(
+        ['id', 'protocol', 'dialect', 'description'],
+        catalogue.clients.map((c) => [c.id, c.protocol, c.dialect, c.label]),
+      ),
       '',
       'Server profiles',
-      formatTable(['id', 'description'], catalogue.servers.map((s) => [s.id, s.label])),
+      formatTable(
+        ['id', 'description'],
+        catalogue.servers.map((s) => [s.id, s.label]),
+      ),
       '',
       'Link presets',
       formatTable(

@@ -42,7 +42,10 @@ export function readReportFile(path: string) {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if (error instanceof PipefillInputError) throw error;
-    throw new PipefillInputError(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}.`, 'Give the path of a report saved by `pipefill assess --out`.');
+    throw new PipefillInputError(
+      `Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}.`,
+      'Give the path of a report saved by `pipefill assess --out`.',
+    );
   }
   return parseReportText(text, path);
 }
@@ -55,7 +58,8 @@ function formatProtections(result: RecommendResult): string {
 
 export function formatRecommendations(result: RecommendResult): string {
   const heading = `Path ${formatRate(result.link.bandwidthBitsPerSecond)}, ${formatDuration(result.link.rttMs)}; client ${result.client}, server ${result.server}`;
-  if (result.recommendations.length === 0) return `${heading}\n\nNothing to change: the model finds no setting that would make these copies faster on this path.${formatProtections(result)}`;
+  if (result.recommendations.length === 0)
+    return `${heading}\n\nNothing to change: the model finds no setting that would make these copies faster on this path.${formatProtections(result)}`;
   const items = result.recommendations.map(
     (r, index) =>
       `${index + 1}. [${r.platform}] ${r.knob}: ${currentText(r)} -> ${String(r.value)}   ${r.test}: ${formatDuration(r.expectedSeconds.before * 1000)} -> ${formatDuration(r.expectedSeconds.after * 1000)}\n   ${r.command}${r.caution ? `\n   note: ${r.caution}` : ''}\n   source: ${r.source}`,
@@ -70,12 +74,14 @@ export async function recommendCommand(argv: readonly string[], api: PipefillApi
   const reportPath = optional(values, 'report');
   const bandwidth = optional(values, 'bandwidth');
   const rtt = optional(values, 'rtt');
-  if (reportPath !== undefined && (bandwidth !== undefined || rtt !== undefined)) throw new PipefillInputError('Give either --report or --bandwidth and --rtt, not both.', RECOMMEND_USAGE);
+  if (reportPath !== undefined && (bandwidth !== undefined || rtt !== undefined))
+    throw new PipefillInputError('Give either --report or --bandwidth and --rtt, not both.', RECOMMEND_USAGE);
   const report = reportPath === undefined ? undefined : readReportFile(reportPath);
   // From a report, the client it was for and the server it found, unless named here.
   const client = optional(values, 'client');
   const server = optional(values, 'server');
-  if (report === undefined && (client === undefined || server === undefined)) throw new PipefillInputError('Without a report, name the client and the server: --client win11-24h2 --server samba.', RECOMMEND_USAGE);
+  if (report === undefined && (client === undefined || server === undefined))
+    throw new PipefillInputError('Without a report, name the client and the server: --client win11-24h2 --server samba.', RECOMMEND_USAGE);
   const input = {
     ...(client === undefined ? {} : { client }),
     ...(server === undefined ? {} : { server }),

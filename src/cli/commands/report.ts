@@ -39,7 +39,16 @@ const DEFAULT_TARGET = 'dirset<5min@win10-smb3';
 
 /** A capacity run in any of the export formats. */
 export function writeCapacity(result: CapacityResult, format: (typeof FORMATS)[number], out: string): void {
-  writeOutFile(out, format === 'pdf' ? htmlToPdf(capacityHtml(result)) : format === 'html' ? capacityHtml(result) : format === 'csv' ? capacityCsv(result) : `${JSON.stringify(result, null, 2)}\n`);
+  writeOutFile(
+    out,
+    format === 'pdf'
+      ? htmlToPdf(capacityHtml(result))
+      : format === 'html'
+        ? capacityHtml(result)
+        : format === 'csv'
+          ? capacityCsv(result)
+          : `${JSON.stringify(result, null, 2)}\n`,
+  );
 }
 
 /** The file's capacity run, when it holds one; undefined for anything else (an assessment's report is read as one). */
@@ -64,7 +73,8 @@ function exportReport(argv: readonly string[], output: Output): void {
   const { values, positionals } = parseOptions(argv, EXPORT_OPTIONS, REPORT_USAGE);
   if (positionals.length !== 1) throw new PipefillInputError('report export takes one report file.', REPORT_USAGE);
   const format = required(values, 'format', 'html');
-  if (!(FORMATS as readonly string[]).includes(format)) throw new PipefillInputError(`--format must be one of ${FORMATS.join(', ')}, not ${JSON.stringify(format)}.`, REPORT_USAGE);
+  if (!(FORMATS as readonly string[]).includes(format))
+    throw new PipefillInputError(`--format must be one of ${FORMATS.join(', ')}, not ${JSON.stringify(format)}.`, REPORT_USAGE);
   const out = required(values, 'out', 'report.html');
   checkOutPath(out);
   const path = positionals[0] ?? '';
@@ -74,7 +84,16 @@ function exportReport(argv: readonly string[], output: Output): void {
     writeCapacity(capacity, format as (typeof FORMATS)[number], out);
   } else {
     const report = readReportFile(path);
-    writeOutFile(out, format === 'pdf' ? htmlToPdf(reportHtml(report)) : format === 'html' ? reportHtml(report) : format === 'csv' ? reportCsv(report) : `${JSON.stringify(report, null, 2)}\n`);
+    writeOutFile(
+      out,
+      format === 'pdf'
+        ? htmlToPdf(reportHtml(report))
+        : format === 'html'
+          ? reportHtml(report)
+          : format === 'csv'
+            ? reportCsv(report)
+            : `${JSON.stringify(report, null, 2)}\n`,
+    );
   }
   output.err(`Wrote ${out}`);
 }
@@ -82,15 +101,28 @@ function exportReport(argv: readonly string[], output: Output): void {
 export function formatComparison(comparison: Comparison): string {
   const { target, sites } = comparison;
   const withCapacity = sites.some((site) => site.capacity);
-  const people = (site: Comparison['sites'][number]) => (site.capacity ? (site.capacity.met === null ? 'no target' : site.capacity.met ? 'met' : 'NOT MET') : '-');
+  const people = (site: Comparison['sites'][number]) =>
+    site.capacity ? (site.capacity.met === null ? 'no target' : site.capacity.met ? 'met' : 'NOT MET') : '-';
   const table = formatTable(
     ['site', 'RTT', 'bandwidth', 'time', 'verdict', ...(withCapacity ? ['people at once'] : [])],
-    sites.map((site) => [site.site, `${site.rttMs.toFixed(1)} ms`, formatRate(site.bandwidthMbps * 1e6), formatDuration(site.seconds * 1000), site.passes ? 'passes' : 'FAILS', ...(withCapacity ? [people(site)] : [])]),
+    sites.map((site) => [
+      site.site,
+      `${site.rttMs.toFixed(1)} ms`,
+      formatRate(site.bandwidthMbps * 1e6),
+      formatDuration(site.seconds * 1000),
+      site.passes ? 'passes' : 'FAILS',
+      ...(withCapacity ? [people(site)] : []),
+    ]),
     ['left', 'right', 'right', 'right', 'left', ...(withCapacity ? (['left'] as const) : [])],
   );
   const fixes = sites.filter((site) => site.fix).map((site) => `${site.site}: ${site.fix}`);
-  const capacity = sites.filter((site) => site.capacity).map((site) => `${site.site} (${site.capacity?.startedAt.slice(0, 16).replace('T', ' ')}): ${site.capacity?.text}`);
-  const unmatched = comparison.capacityWithoutAssessment.length > 0 ? `\n\nCapacity runs with no assessment of the same share given: ${comparison.capacityWithoutAssessment.join(', ')}.` : '';
+  const capacity = sites
+    .filter((site) => site.capacity)
+    .map((site) => `${site.site} (${site.capacity?.startedAt.slice(0, 16).replace('T', ' ')}): ${site.capacity?.text}`);
+  const unmatched =
+    comparison.capacityWithoutAssessment.length > 0
+      ? `\n\nCapacity runs with no assessment of the same share given: ${comparison.capacityWithoutAssessment.join(', ')}.`
+      : '';
   const passing = sites.filter((site) => site.passes).length;
   return `Target ${target.text}: ${passing} of ${sites.length} sites pass (model times for the full-size test on each measured path)\n\n${table}${fixes.length > 0 ? `\n\nTo pass:\n${fixes.map((fix) => `  ${fix}`).join('\n')}` : ''}${capacity.length > 0 ? `\n\nPeople copying at once (the latest capacity run of each share):\n${capacity.map((line) => `  ${line}`).join('\n')}` : ''}${unmatched}`;
 }
@@ -106,7 +138,8 @@ function compare(argv: readonly string[], output: Output): void {
     if (capacity) capacityRuns.push(capacity);
     return capacity ? [] : [readReportFile(path)];
   });
-  if (reports.length === 0) throw new PipefillInputError('report compare needs at least one assessment report; capacity runs join the rows of their shares.', REPORT_USAGE);
+  if (reports.length === 0)
+    throw new PipefillInputError('report compare needs at least one assessment report; capacity runs join the rows of their shares.', REPORT_USAGE);
   const comparison = compareSites(reports, target, capacityRuns);
   if (values.json) printJson(output, comparison);
   else output.out(formatComparison(comparison));

@@ -52,7 +52,8 @@ export const RENDERER_DIR = join(packageRoot(), 'dist', 'renderer');
 const CLI_ENTRY = join(packageRoot(), 'dist', 'cli', 'bin.js');
 
 function openBrowser(url: string): void {
-  const [command, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  const [command, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
   const child = spawn(command, args, { stdio: 'ignore', detached: true });
   child.once('error', () => undefined);
   child.unref();
@@ -61,7 +62,8 @@ function openBrowser(url: string): void {
 function parsePort(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new PipefillInputError(`--port must be a whole number from 1 to 65535, not ${JSON.stringify(text)}.`, 'Leave --port out for a free one.');
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new PipefillInputError(`--port must be a whole number from 1 to 65535, not ${JSON.stringify(text)}.`, 'Leave --port out for a free one.');
   return port;
 }
 
@@ -123,7 +125,7 @@ async function startBranchDemoService(store: StoreSpec | undefined): Promise<Run
 async function startDemo(path: 'branch' | 'loopback' | 'auto', store: StoreSpec | undefined, output: Output): Promise<RunningDemo | undefined> {
   if (!sambaAvailable()) {
     if (path !== 'auto') throw new PipefillInputError('No demo share: Samba is not installed.', 'apt-get install samba; the planner works without one.');
-    output.err("pipefill ui: no demo share: Samba is not installed (apt-get install samba); the planner works without one.");
+    output.err('pipefill ui: no demo share: Samba is not installed (apt-get install samba); the planner works without one.');
     return undefined;
   }
   if (path === 'loopback') return startLoopbackDemo();
@@ -134,7 +136,9 @@ async function startDemo(path: 'branch' | 'loopback' | 'auto', store: StoreSpec 
     return startLoopbackDemo();
   }
   const demo = await startBranchDemoService(store);
-  output.err(`pipefill ui: the demo share sits behind an emulated branch link (${formatRate(DEMO_BRANCH_LINK.bandwidthBitsPerSecond)}, ${DEMO_BRANCH_LINK.rttMs} ms) on a Samba server set to ${demo.demo.path?.kind === 'branch' ? demo.demo.path.serverSetting : ''}.`);
+  output.err(
+    `pipefill ui: the demo share sits behind an emulated branch link (${formatRate(DEMO_BRANCH_LINK.bandwidthBitsPerSecond)}, ${DEMO_BRANCH_LINK.rttMs} ms) on a Samba server set to ${demo.demo.path?.kind === 'branch' ? demo.demo.path.serverSetting : ''}.`,
+  );
   return demo;
 }
 
@@ -156,7 +160,8 @@ export async function uiCommand(argv: readonly string[], _api: PipefillApi, outp
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, UI_USAGE);
   const port = parsePort(optional(values, 'port'));
   const demoPath = parseDemoPath(optional(values, 'demo-path'), values.demo === true);
-  if (!existsSync(RENDERER_DIR)) throw new PipefillInputError(`The app is not built (${RENDERER_DIR} is missing).`, 'Run `npm run build`, or start it with `npm start`.');
+  if (!existsSync(RENDERER_DIR))
+    throw new PipefillInputError(`The app is not built (${RENDERER_DIR} is missing).`, 'Run `npm run build`, or start it with `npm start`.');
   const demo = values.demo === true ? await startDemo(demoPath, context.store, output) : undefined;
   // Whatever ends this process, the demo's servers end with it.
   let launchFile: LaunchFile | undefined;
@@ -172,7 +177,9 @@ export async function uiCommand(argv: readonly string[], _api: PipefillApi, outp
       rendererDir: RENDERER_DIR,
       ...(port === undefined ? {} : { port }),
       onLaunchCodeReused: () =>
-        output.err('pipefill ui: warning: an address this run printed was opened twice. If you opened it only once, something else on this computer read it and opened it first: press Ctrl-C and start Pipefill again.'),
+        output.err(
+          'pipefill ui: warning: an address this run printed was opened twice. If you opened it only once, something else on this computer read it and opened it first: press Ctrl-C and start Pipefill again.',
+        ),
     });
     // Each address opens one page (a single-use launch code): the browser gets one, the terminal another.
     if (values['no-open'] !== true && hasDisplay()) {

@@ -17,7 +17,7 @@ describe('SMB 3.x key derivation (MS-SMB2 3.1.4.2)', () => {
     expect(keys.decryptionKey.toString('hex')).toBe('b0f0427f7ceb416d1d9dcc0cd4f99447');
   });
 
-  it('3.0.2 derives as 3.0 does (the encryption blog\'s session)', () => {
+  it("3.0.2 derives as 3.0 does (the encryption blog's session)", () => {
     const keys = deriveSessionKeys('3.0.2', hex('B4546771B515F766A86735532DD6C4F0'));
     expect(keys.encryptionKey.toString('hex')).toBe('261b72350558f2e9dcf613070383edbf');
     expect(keys.decryptionKey.toString('hex')).toBe('8fe2b57ec34d2db5b1a9727f526bbdb5');
@@ -35,7 +35,7 @@ describe('SMB 3.x key derivation (MS-SMB2 3.1.4.2)', () => {
     expect(keys.decryptionKey.toString('hex')).toBe('e2af0dcefac68da71a0dfbd0d1350d74');
   });
 
-  it('3.1.1: the server\'s final SESSION_SETUP response verifies under the derived signing key (AES-CMAC), and not once altered', () => {
+  it("3.1.1: the server's final SESSION_SETUP response verifies under the derived signing key (AES-CMAC), and not once altered", () => {
     const chain = new PreauthHash();
     for (const step of SMB311_EXCHANGE.steps) chain.update(hex(step.message));
     const { signingKey } = deriveSessionKeys('3.1.1', hex(SMB311_EXCHANGE.sessionKey), { preauthHash: chain.hash });

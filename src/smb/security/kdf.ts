@@ -35,7 +35,7 @@ const ascii0 = (text: string): Buffer => Buffer.from(`${text}\0`, 'latin1');
 
 function derivations(dialect: DialectName, preauthHash: Buffer | undefined): { signing: Derivation; encryption: Derivation; decryption: Derivation } {
   if (dialect === '3.1.1') {
-    if (!preauthHash || preauthHash.length !== 64) throw new Error('SMB 3.1.1 keys need the session\'s 64-byte preauth integrity hash.');
+    if (!preauthHash || preauthHash.length !== 64) throw new Error("SMB 3.1.1 keys need the session's 64-byte preauth integrity hash.");
     return {
       signing: { label: 'SMBSigningKey', context: preauthHash },
       encryption: { label: 'SMBC2SCipherKey', context: preauthHash },

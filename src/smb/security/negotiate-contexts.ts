@@ -67,15 +67,16 @@ export function parseServerContexts(message: Buffer, offset: number, count: numb
     if (at + 8 > message.length) throw new NegotiateContextError(`negotiate context ${index + 1} of ${count} starts past the end of the reply`);
     const type = message.readUInt16LE(at);
     const length = message.readUInt16LE(at + 2);
-    if (at + 8 + length > message.length) throw new NegotiateContextError(`negotiate context ${index + 1} (type ${type}, ${length} bytes) runs past the end of the reply`);
+    if (at + 8 + length > message.length)
+      throw new NegotiateContextError(`negotiate context ${index + 1} (type ${type}, ${length} bytes) runs past the end of the reply`);
     const data = message.subarray(at + 8, at + 8 + length);
     const firstId = (what: string): number => {
       if (data.length < 4 || data.readUInt16LE(0) !== 1) throw new NegotiateContextError(`the server's ${what} context must name exactly one choice`);
       return data.readUInt16LE(2);
     };
     if (type === ContextType.preauthIntegrity) {
-      if (data.length < 6 || data.readUInt16LE(0) !== 1) throw new NegotiateContextError('the server\'s preauth integrity context must name exactly one hash');
-      if (data.readUInt16LE(2) > data.length - 6) throw new NegotiateContextError('the server\'s preauth salt runs past its context');
+      if (data.length < 6 || data.readUInt16LE(0) !== 1) throw new NegotiateContextError("the server's preauth integrity context must name exactly one hash");
+      if (data.readUInt16LE(2) > data.length - 6) throw new NegotiateContextError("the server's preauth salt runs past its context");
       preauthSha512 = data.readUInt16LE(4) === SHA512;
     } else if (type === ContextType.encryption) {
       const id = firstId('encryption');

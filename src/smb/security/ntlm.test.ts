@@ -18,7 +18,7 @@ describe('NTLMv2 (MS-NLMP 3.3.2)', () => {
     expect(rc4(proof.sessionBaseKey, Buffer.alloc(16, 0x55)).toString('hex')).toBe('c5dad2544fc9799094ce1ce90bc9d03e');
   });
 
-  it('Microsoft\'s SMB 3.1.1 example: the password gives the session key the server used', () => {
+  it("Microsoft's SMB 3.1.1 example: the password gives the session key the server used", () => {
     const responseKey = ntowfV2(NTLM_EXAMPLE.password, NTLM_EXAMPLE.user, NTLM_EXAMPLE.domain);
     expect(responseKey.toString('hex')).toBe(NTLM_EXAMPLE.ntowfV2.toLowerCase());
     const proof = ntlmv2Proof(responseKey, hex(NTLM_EXAMPLE.serverChallenge), hex(NTLM_EXAMPLE.temp));
@@ -41,7 +41,9 @@ describe('NTLMv2 (MS-NLMP 3.3.2)', () => {
     const full = Buffer.concat([challenge.subarray(0, 48), info]);
     const negotiate = negotiateMessage();
     const exported = Buffer.alloc(16, 9);
-    const { message, sessionKey } = authenticateMessage({ user: 'u', password: 'p', domain: 'D', workstation: 'w' }, negotiate, full, { exportedSessionKey: exported });
+    const { message, sessionKey } = authenticateMessage({ user: 'u', password: 'p', domain: 'D', workstation: 'w' }, negotiate, full, {
+      exportedSessionKey: exported,
+    });
     expect(sessionKey.equals(exported)).toBe(true);
     for (const at of [12, 20, 28, 36, 44, 52]) expect(message.readUInt32LE(at + 4) + message.readUInt16LE(at)).toBeLessThanOrEqual(message.length);
     const fieldAt = (at: number) => message.subarray(message.readUInt32LE(at + 4), message.readUInt32LE(at + 4) + message.readUInt16LE(at));
@@ -57,7 +59,7 @@ describe('NTLMv2 (MS-NLMP 3.3.2)', () => {
     expect(fieldAt(12).equals(Buffer.alloc(24))).toBe(true);
   });
 
-  it('reads what the server says of itself: the Version and computer name of MS-NLMP 4.2.4.3\'s CHALLENGE_MESSAGE', () => {
+  it("reads what the server says of itself: the Version and computer name of MS-NLMP 4.2.4.3's CHALLENGE_MESSAGE", () => {
     // Laid out as MS-NLMP 4.2.4.3: target name "Server" at 0x38, Version 6.0 build 6000 revision 15,
     // target info (NbDomainName "Domain", NbComputerName "Server") at 0x44.
     const utf16 = (text: string) => Buffer.from(text, 'utf16le');

@@ -128,7 +128,8 @@ function field(message: Buffer, at: number, what: string): Buffer {
   const length = message.readUInt16LE(at);
   const offset = message.readUInt32LE(at + 4);
   if (length === 0) return Buffer.alloc(0);
-  if (offset > message.length || length > message.length - offset) throw new NtlmError(`the CHALLENGE message's ${what} (${length} bytes at ${offset}) lies outside its ${message.length} bytes`);
+  if (offset > message.length || length > message.length - offset)
+    throw new NtlmError(`the CHALLENGE message's ${what} (${length} bytes at ${offset}) lies outside its ${message.length} bytes`);
   return message.subarray(offset, offset + length);
 }
 
@@ -149,7 +150,7 @@ function avPairs(targetInfo: Buffer): { id: number; value: Buffer }[] {
 }
 
 export function parseChallenge(message: Buffer): Challenge {
-  if (message.length < 48 || !message.subarray(0, 8).equals(SIGNATURE)) throw new NtlmError('the server\'s security blob is not an NTLM CHALLENGE message');
+  if (message.length < 48 || !message.subarray(0, 8).equals(SIGNATURE)) throw new NtlmError("the server's security blob is not an NTLM CHALLENGE message");
   if (message.readUInt32LE(8) !== 2) throw new NtlmError(`expected an NTLM CHALLENGE (type 2), got type ${message.readUInt32LE(8)}`);
   const flags = message.readUInt32LE(20);
   if ((flags & NegotiateFlag.extendedSessionSecurity) === 0) throw new NtlmError('the server does not offer NTLMv2 extended session security');
@@ -178,7 +179,10 @@ export function parseChallenge(message: Buffer): Challenge {
 function clientTargetInfo(serverInfo: Buffer, withMic: boolean): Buffer {
   if (serverInfo.length === 0) return Buffer.alloc(4); // MsvAvEOL alone
   const pairs = avPairs(serverInfo).filter((pair) => !(withMic && pair.id === AvId.flags));
-  const existingFlags = avPairs(serverInfo).find((pair) => pair.id === AvId.flags && pair.value.length === 4)?.value.readUInt32LE(0) ?? 0;
+  const existingFlags =
+    avPairs(serverInfo)
+      .find((pair) => pair.id === AvId.flags && pair.value.length === 4)
+      ?.value.readUInt32LE(0) ?? 0;
   const out: Buffer[] = [];
   for (const pair of pairs) {
     const head = Buffer.alloc(4);
@@ -238,7 +242,12 @@ function filetimeNow(): Buffer {
  * session key it establishes. `negotiate` and `challenge` are the raw
  * messages exchanged before, for the MIC.
  */
-export function authenticateMessage(credentials: Credentials, negotiate: Buffer, challengeMessage: Buffer, random: { clientChallenge?: Buffer; exportedSessionKey?: Buffer } = {}): Authentication {
+export function authenticateMessage(
+  credentials: Credentials,
+  negotiate: Buffer,
+  challengeMessage: Buffer,
+  random: { clientChallenge?: Buffer; exportedSessionKey?: Buffer } = {},
+): Authentication {
   const challenge = parseChallenge(challengeMessage);
   const withMic = challenge.timestamp !== undefined;
   const clientChallenge = random.clientChallenge ?? randomBytes(8);

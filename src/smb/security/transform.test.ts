@@ -30,47 +30,53 @@ describe('TRANSFORM_HEADER sealing (MS-SMB2 3.1.4.3)', () => {
     expect(sealer.open(hex(ENCRYPTION_311.response)).toString('hex')).toBe(ENCRYPTION_311.responsePlain.toLowerCase());
   });
 
-  it.each(['AES-128-CCM', 'AES-128-GCM', 'AES-256-CCM', 'AES-256-GCM'] as CipherName[])('%s: what one side seals the other opens, in pieces or whole; nonces never repeat', (cipher) => {
-    const keys = deriveSessionKeys('3.1.1', Buffer.alloc(16, 7), { preauthHash: Buffer.alloc(64, 3), cipher });
-    const client = new Sealer(cipher, keys.encryptionKey, keys.decryptionKey, 42n);
-    const server = new Sealer(cipher, keys.decryptionKey, keys.encryptionKey, 42n);
-    const message = Buffer.from(Array.from({ length: 300 }, (_, i) => i & 0xff));
-    const first = Buffer.concat(client.seal([message.subarray(0, 64), message.subarray(64, 100), message.subarray(100)]));
-    const second = Buffer.concat(client.seal([message]));
-    expect(server.open(first).equals(message)).toBe(true);
-    expect(server.open(second).equals(message)).toBe(true);
-    expect(first.subarray(20, 36).equals(second.subarray(20, 36))).toBe(false);
-  });
+  it.each(['AES-128-CCM', 'AES-128-GCM', 'AES-256-CCM', 'AES-256-GCM'] as CipherName[])(
+    '%s: what one side seals the other opens, in pieces or whole; nonces never repeat',
+    (cipher) => {
+      const keys = deriveSessionKeys('3.1.1', Buffer.alloc(16, 7), { preauthHash: Buffer.alloc(64, 3), cipher });
+      const client = new Sealer(cipher, keys.encryptionKey, keys.decryptionKey, 42n);
+      const server = new Sealer(cipher, keys.decryptionKey, keys.encryptionKey, 42n);
+      const message = Buffer.from(Array.from({ length: 300 }, (_, i) => i & 0xff));
+      const first = Buffer.concat(client.seal([message.subarray(0, 64), message.subarray(64, 100), message.subarray(100)]));
+      const second = Buffer.concat(client.seal([message]));
+      expect(server.open(first).equals(message)).toBe(true);
+      expect(server.open(second).equals(message)).toBe(true);
+      expect(first.subarray(20, 36).equals(second.subarray(20, 36))).toBe(false);
+    },
+  );
 
-  it.each(['AES-128-GCM', 'AES-256-GCM', 'AES-128-CCM', 'AES-256-CCM'] as CipherName[])('%s: a large frame opens in place where the crypto addon is built, and the same as through Node when not', (cipher) => {
-    const keys = deriveSessionKeys('3.1.1', Buffer.alloc(16, 5), { preauthHash: Buffer.alloc(64, 6), cipher });
-    const client = new Sealer(cipher, keys.encryptionKey, keys.decryptionKey, 7n);
-    const server = new Sealer(cipher, keys.decryptionKey, keys.encryptionKey, 7n);
-    const message = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) & 0xff));
-    const frame = Buffer.concat(client.seal([message]));
-    const viaNode = (() => {
-      const saved = process.env['PIPEFILL_NATIVE_CRYPTO'];
-      process.env['PIPEFILL_NATIVE_CRYPTO'] = '0';
-      try {
-        return server.open(Buffer.from(frame), (length) => Buffer.alloc(length));
-      } finally {
-        if (saved === undefined) delete process.env['PIPEFILL_NATIVE_CRYPTO'];
-        else process.env['PIPEFILL_NATIVE_CRYPTO'] = saved;
+  it.each(['AES-128-GCM', 'AES-256-GCM', 'AES-128-CCM', 'AES-256-CCM'] as CipherName[])(
+    '%s: a large frame opens in place where the crypto addon is built, and the same as through Node when not',
+    (cipher) => {
+      const keys = deriveSessionKeys('3.1.1', Buffer.alloc(16, 5), { preauthHash: Buffer.alloc(64, 6), cipher });
+      const client = new Sealer(cipher, keys.encryptionKey, keys.decryptionKey, 7n);
+      const server = new Sealer(cipher, keys.decryptionKey, keys.encryptionKey, 7n);
+      const message = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) & 0xff));
+      const frame = Buffer.concat(client.seal([message]));
+      const viaNode = (() => {
+        const saved = process.env['PIPEFILL_NATIVE_CRYPTO'];
+        process.env['PIPEFILL_NATIVE_CRYPTO'] = '0';
+        try {
+          return server.open(Buffer.from(frame), (length) => Buffer.alloc(length));
+        } finally {
+          if (saved === undefined) delete process.env['PIPEFILL_NATIVE_CRYPTO'];
+          else process.env['PIPEFILL_NATIVE_CRYPTO'] = saved;
+        }
+      })();
+      expect(viaNode.equals(message)).toBe(true);
+      const copy = Buffer.from(frame);
+      const opened = server.open(copy, (length) => Buffer.alloc(length));
+      expect(opened.equals(message)).toBe(true);
+      // Built here (npm test builds it on Linux): then the plaintext is the frame's own memory.
+      if (process.platform === 'linux') {
+        expect(cryptoAddon().available).toBe(true);
+        expect(opened.buffer).toBe(copy.buffer);
       }
-    })();
-    expect(viaNode.equals(message)).toBe(true);
-    const copy = Buffer.from(frame);
-    const opened = server.open(copy, (length) => Buffer.alloc(length));
-    expect(opened.equals(message)).toBe(true);
-    // Built here (npm test builds it on Linux): then the plaintext is the frame's own memory.
-    if (process.platform === 'linux') {
-      expect(cryptoAddon().available).toBe(true);
-      expect(opened.buffer).toBe(copy.buffer);
-    }
-    const altered = Buffer.from(frame);
-    altered[100_000] = (altered[100_000] ?? 0) ^ 1;
-    expect(() => server.open(altered, (length) => Buffer.alloc(length))).toThrow(TransformError);
-  });
+      const altered = Buffer.from(frame);
+      altered[100_000] = (altered[100_000] ?? 0) ^ 1;
+      expect(() => server.open(altered, (length) => Buffer.alloc(length))).toThrow(TransformError);
+    },
+  );
 
   it('refuses a frame that was altered, is for another session, or lies about its size', () => {
     const keys = deriveSessionKeys('3.1.1', Buffer.alloc(16, 7), { preauthHash: Buffer.alloc(64, 3), cipher: 'AES-128-GCM' });

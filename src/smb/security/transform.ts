@@ -111,10 +111,12 @@ export class Sealer {
   open(frame: Buffer, output?: (length: number) => Buffer): Buffer {
     if (!isTransformed(frame) || frame.length < TRANSFORM_HEADER_BYTES) throw new TransformError('not a TRANSFORM_HEADER frame');
     const size = frame.readUInt32LE(ORIGINAL_SIZE_OFFSET);
-    if (size !== frame.length - TRANSFORM_HEADER_BYTES) throw new TransformError(`the transform header announces ${size} bytes but ${frame.length - TRANSFORM_HEADER_BYTES} follow`);
+    if (size !== frame.length - TRANSFORM_HEADER_BYTES)
+      throw new TransformError(`the transform header announces ${size} bytes but ${frame.length - TRANSFORM_HEADER_BYTES} follow`);
     if (size < 64) throw new TransformError(`an encrypted message of ${size} bytes is shorter than an SMB2 header`);
     const sessionId = frame.readBigUInt64LE(SESSION_ID_OFFSET);
-    if (sessionId !== this.sessionId) throw new TransformError(`an encrypted message for session 0x${sessionId.toString(16)}, not this session's 0x${this.sessionId.toString(16)}`);
+    if (sessionId !== this.sessionId)
+      throw new TransformError(`an encrypted message for session 0x${sessionId.toString(16)}, not this session's 0x${this.sessionId.toString(16)}`);
     if (frame.readUInt16LE(FLAGS_OFFSET) !== ENCRYPTED) throw new TransformError(`unknown transform flags 0x${frame.readUInt16LE(FLAGS_OFFSET).toString(16)}`);
     const nonce = frame.subarray(NONCE_OFFSET, NONCE_OFFSET + this.mode.nonceBytes);
     const aad = frame.subarray(NONCE_OFFSET, TRANSFORM_HEADER_BYTES);
@@ -124,7 +126,7 @@ export class Sealer {
     if (native?.available) {
       // In place: the plaintext is the frame's own memory from byte 52 on.
       if (!native.addon.open(this.mode.ccm ? 1 : 0, this.decryptionKey, Buffer.from(nonce), Buffer.from(aad), Buffer.from(tag), ciphertext)) {
-        throw new TransformError('the message does not authenticate under the session\'s key');
+        throw new TransformError("the message does not authenticate under the session's key");
       }
       return ciphertext;
     }

@@ -66,8 +66,17 @@ const SESSION_KEY = 'pipefill-session';
 
 /** Trades the launch code for a session; the code is spent whatever the answer. */
 async function exchange(code: string): Promise<string> {
-  const response = await window.fetch(`${window.location.origin}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ launch: code }) });
-  if (!response.ok) throw new PipefillError('unauthorised', (await response.text()) || 'The launch address was refused.', 'Run `pipefill ui` again and open the new address it prints.');
+  const response = await window.fetch(`${window.location.origin}/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ launch: code }),
+  });
+  if (!response.ok)
+    throw new PipefillError(
+      'unauthorised',
+      (await response.text()) || 'The launch address was refused.',
+      'Run `pipefill ui` again and open the new address it prints.',
+    );
   const { token } = (await response.json()) as { token?: unknown };
   if (typeof token !== 'string') throw new PipefillError('protocol', 'The service gave no session.', 'Restart `pipefill ui`.');
   return token;
@@ -86,7 +95,13 @@ function session(): Promise<string> {
   }
   const stored = window.sessionStorage.getItem(SESSION_KEY);
   if (stored) return Promise.resolve(stored);
-  return Promise.reject(new PipefillError('unauthorised', 'This page was opened without its launch address.', 'Open the address that `pipefill ui` printed (it ends in #launch=…); each one opens one page.'));
+  return Promise.reject(
+    new PipefillError(
+      'unauthorised',
+      'This page was opened without its launch address.',
+      'Open the address that `pipefill ui` printed (it ends in #launch=…); each one opens one page.',
+    ),
+  );
 }
 
 export function connect(): PipefillApi {

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { CAPACITY_FIXTURE } from '../../../../src/test-support/capacity-fixture.js';
-import { applyCapacityProgress, capacityFormErrors, curveChart, DEFAULT_CAPACITY_FORM, INITIAL_CAPACITY_RUN, latencyChart, parseSteps, toCapacityInput } from './capacity.js';
+import {
+  applyCapacityProgress,
+  capacityFormErrors,
+  curveChart,
+  DEFAULT_CAPACITY_FORM,
+  INITIAL_CAPACITY_RUN,
+  latencyChart,
+  parseSteps,
+  toCapacityInput,
+} from './capacity.js';
 
 const filled = { ...DEFAULT_CAPACITY_FORM, share: '//fs/data', user: 'helpdesk', password: 'secret' };
 
@@ -18,7 +27,17 @@ describe('the Capacity form', () => {
     expect(capacityFormErrors({ ...filled, seconds: '0' })).toHaveProperty('seconds');
     expect(capacityFormErrors({ ...filled, targetMbps: 'fast' })).toHaveProperty('target');
     expect(capacityFormErrors({ ...filled, targetUsers: '', targetMbps: '', targetMs: '' })).toEqual({});
-    expect(toCapacityInput(filled)).toEqual({ share: '//fs/data', user: 'helpdesk', password: 'secret', profile: 'win10-smb3', server: 'samba', op: 'read', clients: [1, 2, 4, 8, 16, 32], seconds: 10, target: { users: 30, perUserMbps: 5, addedLatencyMs: 50 } });
+    expect(toCapacityInput(filled)).toEqual({
+      share: '//fs/data',
+      user: 'helpdesk',
+      password: 'secret',
+      profile: 'win10-smb3',
+      server: 'samba',
+      op: 'read',
+      clients: [1, 2, 4, 8, 16, 32],
+      seconds: 10,
+      target: { users: 30, perUserMbps: 5, addedLatencyMs: 50 },
+    });
     expect(toCapacityInput({ ...filled, targetUsers: '', targetMbps: '', targetMs: '' })).not.toHaveProperty('target');
   });
 });
@@ -26,7 +45,11 @@ describe('the Capacity form', () => {
 describe('the Capacity run and charts', () => {
   it('keeps everyone’s live rate against time since the first event', () => {
     const first = applyCapacityProgress(INITIAL_CAPACITY_RUN, { step: 'warm-up (1 person)', bytes: 0, totalBytes: 0, fraction: 0.1 }, 1_000);
-    const second = applyCapacityProgress(first, { step: 'measure (1 person)', bytes: 0, totalBytes: 0, fraction: 0.2, live: { tMs: 0, mbps: 42, opsPerSecond: 0 } }, 3_500);
+    const second = applyCapacityProgress(
+      first,
+      { step: 'measure (1 person)', bytes: 0, totalBytes: 0, fraction: 0.2, live: { tMs: 0, mbps: 42, opsPerSecond: 0 } },
+      3_500,
+    );
     expect(second).toEqual({ step: 'measure (1 person)', fraction: 0.2, live: [{ tSeconds: 2.5, mbps: 42 }], startedAtMs: 1_000 });
   });
 

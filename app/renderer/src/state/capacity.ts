@@ -67,7 +67,10 @@ export function capacityFormErrors(form: CapacityForm): Partial<Record<Field, st
   if (typeof steps === 'string') errors.clients = steps;
   if (!positive(form.seconds) || Number(form.seconds) < 1 || Number(form.seconds) > 600) errors.seconds = 'Give each step 1 to 600 seconds.';
   const target = [form.targetUsers, form.targetMbps, form.targetMs];
-  if (target.some((text) => text.trim() !== '') && !(/^\d+$/.test(form.targetUsers.trim()) && Number(form.targetUsers) >= 1 && positive(form.targetMbps) && /^\d+(\.\d+)?$/.test(form.targetMs.trim()))) {
+  if (
+    target.some((text) => text.trim() !== '') &&
+    !(/^\d+$/.test(form.targetUsers.trim()) && Number(form.targetUsers) >= 1 && positive(form.targetMbps) && /^\d+(\.\d+)?$/.test(form.targetMs.trim()))
+  ) {
     errors.target = 'A target is a number of people (whole), Mb/s each and ms added at most; or leave all three empty.';
   }
   return errors;
@@ -125,15 +128,36 @@ export function curveChart(result: CapacityResult): ChartConfiguration {
     type: 'line',
     data: {
       datasets: [
-        line('everyone, measured (Mb/s)', MEASURED, result.steps.map((step) => ({ x: step.users, y: step.aggregateMbps }))),
-        line('everyone, model', MODEL, result.steps.map((step) => ({ x: step.users, y: step.expected?.aggregateMbps ?? null })), true),
-        line('each person (median), measured', EACH, result.steps.map((step) => ({ x: step.users, y: step.medianMbps }))),
-        line('each person, model', EACH, result.steps.map((step) => ({ x: step.users, y: step.expected?.perUserMbps ?? null })), true),
+        line(
+          'everyone, measured (Mb/s)',
+          MEASURED,
+          result.steps.map((step) => ({ x: step.users, y: step.aggregateMbps })),
+        ),
+        line(
+          'everyone, model',
+          MODEL,
+          result.steps.map((step) => ({ x: step.users, y: step.expected?.aggregateMbps ?? null })),
+          true,
+        ),
+        line(
+          'each person (median), measured',
+          EACH,
+          result.steps.map((step) => ({ x: step.users, y: step.medianMbps })),
+        ),
+        line(
+          'each person, model',
+          EACH,
+          result.steps.map((step) => ({ x: step.users, y: step.expected?.perUserMbps ?? null })),
+          true,
+        ),
       ],
     },
     options: {
       parsing: false,
-      scales: { x: { type: 'linear', title: { display: true, text: 'people copying at once' } }, y: { beginAtZero: true, title: { display: true, text: 'Mb/s' } } },
+      scales: {
+        x: { type: 'linear', title: { display: true, text: 'people copying at once' } },
+        y: { beginAtZero: true, title: { display: true, text: 'Mb/s' } },
+      },
       plugins: { legend: { position: 'bottom', labels: { boxWidth: 12 } } },
     },
   };
@@ -146,14 +170,30 @@ export function latencyChart(result: CapacityResult): ChartConfiguration {
     type: 'line',
     data: {
       datasets: [
-        line('ECHO p50, measured (ms)', MEASURED, result.steps.map((step) => ({ x: step.users, y: step.echo.p50Ms }))),
-        line('ECHO p95, measured', '#ae3ec9', result.steps.map((step) => ({ x: step.users, y: step.echo.p95Ms }))),
-        line('idle + the model’s added wait', MODEL, result.steps.map((step) => ({ x: step.users, y: idle === null || !step.expected ? null : idle + step.expected.addedLatencyMs })), true),
+        line(
+          'ECHO p50, measured (ms)',
+          MEASURED,
+          result.steps.map((step) => ({ x: step.users, y: step.echo.p50Ms })),
+        ),
+        line(
+          'ECHO p95, measured',
+          '#ae3ec9',
+          result.steps.map((step) => ({ x: step.users, y: step.echo.p95Ms })),
+        ),
+        line(
+          'idle + the model’s added wait',
+          MODEL,
+          result.steps.map((step) => ({ x: step.users, y: idle === null || !step.expected ? null : idle + step.expected.addedLatencyMs })),
+          true,
+        ),
       ],
     },
     options: {
       parsing: false,
-      scales: { x: { type: 'linear', title: { display: true, text: 'people copying at once' } }, y: { beginAtZero: true, title: { display: true, text: 'ms' } } },
+      scales: {
+        x: { type: 'linear', title: { display: true, text: 'people copying at once' } },
+        y: { beginAtZero: true, title: { display: true, text: 'ms' } },
+      },
       plugins: { legend: { position: 'bottom', labels: { boxWidth: 12 } } },
     },
   };
@@ -163,10 +203,24 @@ export function latencyChart(result: CapacityResult): ChartConfiguration {
 export function liveChart(run: CapacityRunState): ChartConfiguration {
   return {
     type: 'line',
-    data: { datasets: [{ ...line('everyone (Mb/s)', MEASURED, run.live.map((point) => ({ x: point.tSeconds, y: point.mbps }))), pointRadius: 0 }] },
+    data: {
+      datasets: [
+        {
+          ...line(
+            'everyone (Mb/s)',
+            MEASURED,
+            run.live.map((point) => ({ x: point.tSeconds, y: point.mbps })),
+          ),
+          pointRadius: 0,
+        },
+      ],
+    },
     options: {
       parsing: false,
-      scales: { x: { type: 'linear', title: { display: true, text: 'seconds into the run' } }, y: { beginAtZero: true, title: { display: true, text: 'Mb/s' } } },
+      scales: {
+        x: { type: 'linear', title: { display: true, text: 'seconds into the run' } },
+        y: { beginAtZero: true, title: { display: true, text: 'Mb/s' } },
+      },
       plugins: { legend: { display: false } },
     },
   };

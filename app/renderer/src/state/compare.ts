@@ -54,7 +54,9 @@ export function openedDocument(text: string, name: string): { readonly report: R
 
 export function siteRows(reports: readonly Report[], profile: ClientProfileId, op: Op, workloadKind: 'file' | 'dirset'): SiteRow[] {
   const rows = reports.map((report) => {
-    const finding = report.diagnosis.findings.find((f) => f.profile === profile && f.op === op && (workloadKind === 'file' ? f.workload.startsWith('file:') : f.workload.startsWith('tr3869-dirset')));
+    const finding = report.diagnosis.findings.find(
+      (f) => f.profile === profile && f.op === op && (workloadKind === 'file' ? f.workload.startsWith('file:') : f.workload.startsWith('tr3869-dirset')),
+    );
     return {
       site: report.target.share,
       startedAt: report.startedAt,

@@ -33,14 +33,28 @@ describe('planner state', () => {
 
 describe('the planner with a buffer, signing or encryption, and multichannel', () => {
   it('carries them through the address, and drops values outside its lists', () => {
-    const settings = { bandwidthBitsPerSecond: 155e6, rttMs: 32, lossPercent: 0, server: 'win2022' as const, bufferShare: 0.125, security: 'encryption' as const, channels: 4 };
+    const settings = {
+      bandwidthBitsPerSecond: 155e6,
+      rttMs: 32,
+      lossPercent: 0,
+      server: 'win2022' as const,
+      bufferShare: 0.125,
+      security: 'encryption' as const,
+      channels: 4,
+    };
     expect(settingsFromHash(plannerHash(settings))).toEqual(settings);
-    expect(settingsFromHash('#plan&bandwidth=155000000&rtt=32&loss=0&server=samba&buffer=7&security=evil&channels=999')).toEqual({ bandwidthBitsPerSecond: 155e6, rttMs: 32, lossPercent: 0, server: 'samba' });
+    expect(settingsFromHash('#plan&bandwidth=155000000&rtt=32&loss=0&server=samba&buffer=7&security=evil&channels=999')).toEqual({
+      bandwidthBitsPerSecond: 155e6,
+      rttMs: 32,
+      lossPercent: 0,
+      server: 'samba',
+    });
   });
 
   it('plans with them: a shallow buffer slows a bulk copy, encryption names its cipher, and clients that cannot connect say why', () => {
     const base = { bandwidthBitsPerSecond: 155e6, rttMs: 32, lossPercent: 0, server: 'samba' as const };
-    const at = (result: ReturnType<typeof plan>) => result.cells.find((cell) => cell.client === 'pipefill-max' && cell.op === 'read' && cell.workload === 'file:100MB');
+    const at = (result: ReturnType<typeof plan>) =>
+      result.cells.find((cell) => cell.client === 'pipefill-max' && cell.op === 'read' && cell.workload === 'file:100MB');
     const deep = plan(base);
     const shallow = plan({ ...base, bufferShare: 0 });
     expect(at(shallow)?.seconds).toBeGreaterThan(at(deep)?.seconds ?? Infinity);

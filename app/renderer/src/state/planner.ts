@@ -70,8 +70,20 @@ export function asCustom(settings: PlannerSettings): PlannerSettings {
 
 /** The contract's plan input for these settings: a preset as is, or the values. */
 export function planInput(settings: PlannerSettings): PlanInput {
-  if (settings.preset) return { preset: settings.preset, server: settings.server, ...(settings.lossPercent > 0 ? { loss: `${settings.lossPercent}%` } : {}), ...sessionInput(settings) };
-  return { bandwidth: `${settings.bandwidthBitsPerSecond}bit`, rtt: `${settings.rttMs}ms`, loss: `${settings.lossPercent}%`, server: settings.server, ...sessionInput(settings) };
+  if (settings.preset)
+    return {
+      preset: settings.preset,
+      server: settings.server,
+      ...(settings.lossPercent > 0 ? { loss: `${settings.lossPercent}%` } : {}),
+      ...sessionInput(settings),
+    };
+  return {
+    bandwidth: `${settings.bandwidthBitsPerSecond}bit`,
+    rtt: `${settings.rttMs}ms`,
+    loss: `${settings.lossPercent}%`,
+    server: settings.server,
+    ...sessionInput(settings),
+  };
 }
 
 export function plan(settings: PlannerSettings): PlanResult {
@@ -119,7 +131,37 @@ export function settingsFromHash(hash: string): PlannerSettings | undefined {
 }
 
 export function planCsv(result: PlanResult): string {
-  const header = ['link', 'bandwidth_bps', 'rtt_ms', 'loss_rate', 'buffer_bytes', 'server', 'channels', 'client', 'protection', 'workload', 'op', 'seconds', 'throughput_mbps', 'limited_by'];
-  const rows = result.cells.map((cell) => [result.link.label, result.link.bandwidthBitsPerSecond, result.link.rttMs, result.link.lossRate, Math.round(result.link.bufferBytes), result.server, result.channels, cell.client, cell.protection, cell.workload, cell.op, Number(cell.seconds.toFixed(3)), Number(cell.throughputMbps.toFixed(3)), cell.limitedBy]);
+  const header = [
+    'link',
+    'bandwidth_bps',
+    'rtt_ms',
+    'loss_rate',
+    'buffer_bytes',
+    'server',
+    'channels',
+    'client',
+    'protection',
+    'workload',
+    'op',
+    'seconds',
+    'throughput_mbps',
+    'limited_by',
+  ];
+  const rows = result.cells.map((cell) => [
+    result.link.label,
+    result.link.bandwidthBitsPerSecond,
+    result.link.rttMs,
+    result.link.lossRate,
+    Math.round(result.link.bufferBytes),
+    result.server,
+    result.channels,
+    cell.client,
+    cell.protection,
+    cell.workload,
+    cell.op,
+    Number(cell.seconds.toFixed(3)),
+    Number(cell.throughputMbps.toFixed(3)),
+    cell.limitedBy,
+  ]);
   return csvRows([header, ...rows], '\n');
 }

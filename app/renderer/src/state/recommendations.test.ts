@@ -3,7 +3,13 @@ import { recommendFromInput } from '../../../../src/contract/recommend.js';
 import { grouped, scriptFor, scriptName } from './recommendations.js';
 
 describe('recommendations state', () => {
-  const result = recommendFromInput({ bandwidth: '155mbit', rtt: '75ms', client: 'win10-smb3', server: 'samba', current: { 'samba.smb2-max-credits': 16, 'samba.socket-options': 'TCP_NODELAY SO_RCVBUF=65536' } });
+  const result = recommendFromInput({
+    bandwidth: '155mbit',
+    rtt: '75ms',
+    client: 'win10-smb3',
+    server: 'samba',
+    current: { 'samba.smb2-max-credits': 16, 'samba.socket-options': 'TCP_NODELAY SO_RCVBUF=65536' },
+  });
 
   it('groups by where a setting lives', () => {
     const groups = grouped(result);

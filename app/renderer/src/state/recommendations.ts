@@ -17,14 +17,18 @@ const GROUP_OF: Readonly<Record<RecommendationOut['platform'], Group>> = {
 };
 
 export function grouped(result: RecommendResult): { group: Group; items: RecommendationOut[] }[] {
-  return (['client', 'server', 'copy tool'] as const).map((group) => ({ group, items: result.recommendations.filter((r) => GROUP_OF[r.platform] === group) })).filter((g) => g.items.length > 0);
+  return (['client', 'server', 'copy tool'] as const)
+    .map((group) => ({ group, items: result.recommendations.filter((r) => GROUP_OF[r.platform] === group) }))
+    .filter((g) => g.items.length > 0);
 }
 
 /** One group's commands as a script, each with why and the expected gain in a comment. */
 export function scriptFor(result: RecommendResult, items: readonly RecommendationOut[]): string {
   const header = `# Pipefill recommendations for ${result.client} with a ${result.server} server on ${result.link.bandwidthBitsPerSecond / 1e6} Mb/s, ${result.link.rttMs.toFixed(1)} ms.\n# Review before running; \`pipefill apply\` previews, backs up, verifies and can roll back.`;
   // PowerShell, sh and ONTAP's CLI all take # as a comment.
-  const lines = items.map((r) => `# ${r.why}${r.caution ? `\n# Note: ${r.caution}` : ''}\n${r.platform === 'samba' ? `# in smb.conf [global]:\n#   ${r.command}` : r.command}`);
+  const lines = items.map(
+    (r) => `# ${r.why}${r.caution ? `\n# Note: ${r.caution}` : ''}\n${r.platform === 'samba' ? `# in smb.conf [global]:\n#   ${r.command}` : r.command}`,
+  );
   return `${header}\n\n${lines.join('\n\n')}\n`;
 }
 

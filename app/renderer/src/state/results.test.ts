@@ -21,7 +21,20 @@ const finding = {
 const report = {
   options: { server: 'samba', profiles: ['xp-smb1'], quick: true, fileBytes: 4 * 1024 * 1024, dirsetScale: 0.01 },
   probes: { rtt: { medianMs: 32 }, bandwidth: { mbps: 155 } },
-  copyTests: [{ emulation: 'SMB1 is not spoken: …', negotiated: { dialect: '2.1', maxReadSize: 65536, maxWriteSize: 65536, creditsGrantedMax: 130, signing: 'HMAC-SHA256', encryption: null, signingRequiredBy: 'server' } }],
+  copyTests: [
+    {
+      emulation: 'SMB1 is not spoken: …',
+      negotiated: {
+        dialect: '2.1',
+        maxReadSize: 65536,
+        maxWriteSize: 65536,
+        creditsGrantedMax: 130,
+        signing: 'HMAC-SHA256',
+        encryption: null,
+        signingRequiredBy: 'server',
+      },
+    },
+  ],
   diagnosis: { headline: 'xp-smb1 read of file:4MiB: One 60 KiB request per round trip.', findings: [finding] },
 } as unknown as Report;
 

@@ -7,7 +7,14 @@ describe('run state', () => {
     let state = applyProgress(INITIAL_RUN, { step: 'probe', bytes: 0, totalBytes: 0, fraction: 0 });
     state = applyProgress(state, { step: 'copy', bytes: 10, totalBytes: 40, fraction: 0.4, test, live: { tMs: 100, mbps: 50, opsPerSecond: 6 } });
     state = applyProgress(state, { step: 'copy', bytes: 20, totalBytes: 40, fraction: 0.45, test, live: { tMs: 200, mbps: 60, opsPerSecond: 7 } });
-    state = applyProgress(state, { step: 'copy', bytes: 5, totalBytes: 40, fraction: 0.7, test: { ...test, op: 'write', index: 1 }, live: { tMs: 100, mbps: 20, opsPerSecond: 2 } });
+    state = applyProgress(state, {
+      step: 'copy',
+      bytes: 5,
+      totalBytes: 40,
+      fraction: 0.7,
+      test: { ...test, op: 'write', index: 1 },
+      live: { tMs: 100, mbps: 20, opsPerSecond: 2 },
+    });
     expect(state.series.map((s) => [s.key, s.points.length])).toEqual([
       ['win7-smb2 read file:4MiB', 2],
       ['win7-smb2 write file:4MiB', 1],

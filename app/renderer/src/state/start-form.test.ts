@@ -20,8 +20,23 @@ describe('start form', () => {
 
   it('leaves optional fields out of the contract input', () => {
     // By default: the person's Windows 11 24H2 beside Pipefill's best pipeline, the server recognised from what it sends.
-    expect(toAssessInput({ ...DEFAULT_FORM, share: ' //srv/share ', user: 'u', password: 'p' })).toEqual({ share: '//srv/share', user: 'u', password: 'p', client: 'win11-24h2', quick: false });
+    expect(toAssessInput({ ...DEFAULT_FORM, share: ' //srv/share ', user: 'u', password: 'p' })).toEqual({
+      share: '//srv/share',
+      user: 'u',
+      password: 'p',
+      client: 'win11-24h2',
+      quick: false,
+    });
     // A readiness comparison never lists the client itself or Pipefill's own pipeline twice.
-    expect(toAssessInput({ ...DEFAULT_FORM, share: '//srv/share', user: 'u', client: 'win10-smb3', compare: ['xp-smb1', 'win10-smb3', 'pipefill-max'], server: 'samba' })).toMatchObject({ client: 'win10-smb3', compare: ['xp-smb1'], server: 'samba' });
+    expect(
+      toAssessInput({
+        ...DEFAULT_FORM,
+        share: '//srv/share',
+        user: 'u',
+        client: 'win10-smb3',
+        compare: ['xp-smb1', 'win10-smb3', 'pipefill-max'],
+        server: 'samba',
+      }),
+    ).toMatchObject({ client: 'win10-smb3', compare: ['xp-smb1'], server: 'samba' });
   });
 });

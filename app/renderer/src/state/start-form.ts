@@ -53,9 +53,14 @@ function messageOf(check: () => unknown): string | undefined {
 }
 
 /** What is wrong with where and as whom (the Start and Capacity forms both ask). */
-export function loginErrors(form: { readonly share: string; readonly user: string; readonly iperf: string }): Partial<Record<'share' | 'user' | 'iperf', string>> {
+export function loginErrors(form: {
+  readonly share: string;
+  readonly user: string;
+  readonly iperf: string;
+}): Partial<Record<'share' | 'user' | 'iperf', string>> {
   const errors: Partial<Record<'share' | 'user' | 'iperf', string>> = {};
-  const share = form.share.trim() === '' ? 'Enter a share: \\\\server\\share, //server/share or smb://server/share.' : messageOf(() => parseSharePath(form.share));
+  const share =
+    form.share.trim() === '' ? 'Enter a share: \\\\server\\share, //server/share or smb://server/share.' : messageOf(() => parseSharePath(form.share));
   if (share) errors.share = share;
   if (form.user.trim() === '') errors.user = 'Enter the user name to log in with.';
   const iperf = form.iperf.trim() === '' ? undefined : messageOf(() => parseHostPort(form.iperf, IPERF_PORT));
@@ -73,7 +78,13 @@ export function comparable(ids: readonly ClientProfileId[], client: ClientProfil
 }
 
 /** Where and as whom, as the contract takes it (the Start and Capacity forms both give it). */
-export function loginInput(form: { readonly share: string; readonly user: string; readonly password: string; readonly domain: string; readonly iperf: string }) {
+export function loginInput(form: {
+  readonly share: string;
+  readonly user: string;
+  readonly password: string;
+  readonly domain: string;
+  readonly iperf: string;
+}) {
   return {
     share: form.share.trim(),
     user: form.user.trim(),

@@ -25,7 +25,10 @@ export function useCapacity(api: PipefillApi) {
       setRun(INITIAL_CAPACITY_RUN);
       setError(undefined);
       try {
-        const finished = await api.capacity(input, { signal: own.signal, onProgress: (event) => setRun((state) => applyCapacityProgress(state, event, performance.now())) });
+        const finished = await api.capacity(input, {
+          signal: own.signal,
+          onProgress: (event) => setRun((state) => applyCapacityProgress(state, event, performance.now())),
+        });
         setResult(finished);
         setPhase('done');
         return finished;

@@ -41,7 +41,12 @@ export function useHistorySaving(api: PipefillApi) {
   );
   const save = useCallback(
     async (document: unknown) => {
-      const keeping = keep ?? (await api.settings({}).then((settings) => settings.keepHistory, () => true));
+      const keeping =
+        keep ??
+        (await api.settings({}).then(
+          (settings) => settings.keepHistory,
+          () => true,
+        ));
       if (!keeping) return;
       try {
         setLastSave(await api.historySave({ document }));

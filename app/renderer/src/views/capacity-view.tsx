@@ -32,7 +32,9 @@ function Results({ result }: { readonly result: CapacityResult }) {
   const curve = useMemo(() => curveChart(result), [result]);
   const waits = useMemo(() => latencyChart(result), [result]);
   const knee = result.knee.users === null ? 'No knee within these steps' : `Knee at ${result.knee.users} ${result.knee.users === 1 ? 'person' : 'people'}`;
-  const model = result.expectedKnee ? ` (the model: ${result.expectedKnee.users === null ? 'no knee' : `${result.expectedKnee.users}`}, peak ${number(result.expectedKnee.peakMbps)} Mb/s)` : '';
+  const model = result.expectedKnee
+    ? ` (the model: ${result.expectedKnee.users === null ? 'no knee' : `${result.expectedKnee.users}`}, peak ${number(result.expectedKnee.peakMbps)} Mb/s)`
+    : '';
   return (
     <>
       <section className="panel">
@@ -51,7 +53,11 @@ function Results({ result }: { readonly result: CapacityResult }) {
           </p>
         ))}
         <div className="row">
-          <button type="button" className="secondary" onClick={() => download('pipefill-capacity.json', `${JSON.stringify(result, null, 2)}\n`, 'application/json')}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => download('pipefill-capacity.json', `${JSON.stringify(result, null, 2)}\n`, 'application/json')}
+          >
             Save as JSON
           </button>
         </div>
@@ -60,7 +66,11 @@ function Results({ result }: { readonly result: CapacityResult }) {
       <div className="grid2">
         <section className="panel">
           <h3>Throughput against people</h3>
-          <ChartCanvas config={curve} label="Aggregate and per-person throughput against the number of people, measured and modelled" testId="chart-capacity-curve" />
+          <ChartCanvas
+            config={curve}
+            label="Aggregate and per-person throughput against the number of people, measured and modelled"
+            testId="chart-capacity-curve"
+          />
         </section>
         <section className="panel">
           <h3>What a person waits</h3>
@@ -86,7 +96,13 @@ function Results({ result }: { readonly result: CapacityResult }) {
               <tr key={step.users}>
                 <td>{step.users}</td>
                 <td>{number(step.aggregateMbps)}</td>
-                <td title={step.expected?.runToRunMbps ? "± how far one run strays from the model's figure: who of the people who join ends up in step with another's burst is chance" : undefined}>
+                <td
+                  title={
+                    step.expected?.runToRunMbps
+                      ? "± how far one run strays from the model's figure: who of the people who join ends up in step with another's burst is chance"
+                      : undefined
+                  }
+                >
                   {number(step.expected?.aggregateMbps)}
                   {step.expected?.runToRunMbps ? ` ±${number(step.expected.runToRunMbps)}` : ''}
                 </td>
@@ -132,13 +148,25 @@ export function CapacityView({ catalogue, host, phase, run, result, error, onSta
           }}
         >
           <label htmlFor="capacity-share">Share</label>
-          <input id="capacity-share" type="text" value={form.share} placeholder="\\server\share or //server/share" onChange={(e) => set('share', e.target.value)} />
+          <input
+            id="capacity-share"
+            type="text"
+            value={form.share}
+            placeholder="\\server\share or //server/share"
+            onChange={(e) => set('share', e.target.value)}
+          />
           {(touched || form.share !== '') && errors.share && <p className="error">{errors.share}</p>}
           <label htmlFor="capacity-user">User</label>
           <input id="capacity-user" type="text" autoComplete="username" value={form.user} onChange={(e) => set('user', e.target.value)} />
           {touched && errors.user && <p className="error">{errors.user}</p>}
           <label htmlFor="capacity-password">Password</label>
-          <input id="capacity-password" type="password" autoComplete="current-password" value={form.password} onChange={(e) => set('password', e.target.value)} />
+          <input
+            id="capacity-password"
+            type="password"
+            autoComplete="current-password"
+            value={form.password}
+            onChange={(e) => set('password', e.target.value)}
+          />
           <label htmlFor="capacity-iperf">iperf3 server (optional)</label>
           <input id="capacity-iperf" type="text" value={form.iperf} placeholder="host or host:port" onChange={(e) => set('iperf', e.target.value)} />
           {form.iperf !== '' && errors.iperf && <p className="error">{errors.iperf}</p>}
@@ -147,7 +175,11 @@ export function CapacityView({ catalogue, host, phase, run, result, error, onSta
           <label htmlFor="capacity-server">The server is</label>
           <ProfileSelect id="capacity-server" value={form.server} options={catalogue?.servers} onChange={(server) => set('server', server)} />
           <label htmlFor="capacity-op">Copies</label>
-          <select id="capacity-op" value={form.op} onChange={(e) => set('op', (CAPACITY_OPS as readonly string[]).includes(e.target.value) ? (e.target.value as CapacityOp) : 'read')}>
+          <select
+            id="capacity-op"
+            value={form.op}
+            onChange={(e) => set('op', (CAPACITY_OPS as readonly string[]).includes(e.target.value) ? (e.target.value as CapacityOp) : 'read')}
+          >
             <option value="read">read from the share</option>
             <option value="write">write to the share</option>
             <option value="mixed">half read, half write</option>
@@ -167,7 +199,8 @@ export function CapacityView({ catalogue, host, phase, run, result, error, onSta
               Mb/s each <input aria-label="target Mb/s each" type="text" size={4} value={form.targetMbps} onChange={(e) => set('targetMbps', e.target.value)} />
             </label>
             <label>
-              ms added at most <input aria-label="target ms added" type="text" size={4} value={form.targetMs} onChange={(e) => set('targetMs', e.target.value)} />
+              ms added at most{' '}
+              <input aria-label="target ms added" type="text" size={4} value={form.targetMs} onChange={(e) => set('targetMs', e.target.value)} />
             </label>
           </fieldset>
           {errors.target && <p className="error">{errors.target}</p>}
@@ -182,7 +215,11 @@ export function CapacityView({ catalogue, host, phase, run, result, error, onSta
               </button>
             )}
             {demo && phase !== 'running' && (
-              <button type="button" className="secondary" onClick={() => setForm((current) => ({ ...current, share: demo.share, user: demo.user, password: demo.password, iperf: demo.iperf ?? '' }))}>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => setForm((current) => ({ ...current, share: demo.share, user: demo.user, password: demo.password, iperf: demo.iperf ?? '' }))}
+              >
                 Use the demo share
               </button>
             )}
@@ -204,4 +241,3 @@ export function CapacityView({ catalogue, host, phase, run, result, error, onSta
     </>
   );
 }
-

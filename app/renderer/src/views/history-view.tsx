@@ -35,9 +35,19 @@ export function HistoryView({ api, keep, onKeepChange, lastSave, onShow, storeAd
       <h2>History</h2>
       <section className="panel">
         <label>
-          <input type="checkbox" checked={keep} onChange={(e) => onKeepChange(e.target.checked)} /> Keep each finished assessment and capacity run in the site history
+          <input type="checkbox" checked={keep} onChange={(e) => onKeepChange(e.target.checked)} /> Keep each finished assessment and capacity run in the site
+          history
         </label>
-        {lastSave && ('error' in lastSave ? <p className="error" role="alert">{lastSave.error.message} {lastSave.error.hint}</p> : <p className="hint" data-testid="history-saved">{lastSave.created ? `The last run was kept as run ${lastSave.id}.` : `The last run was already kept as run ${lastSave.id}.`}</p>)}
+        {lastSave &&
+          ('error' in lastSave ? (
+            <p className="error" role="alert">
+              {lastSave.error.message} {lastSave.error.hint}
+            </p>
+          ) : (
+            <p className="hint" data-testid="history-saved">
+              {lastSave.created ? `The last run was kept as run ${lastSave.id}.` : `The last run was already kept as run ${lastSave.id}.`}
+            </p>
+          ))}
         {history.where && <p className="hint">Kept in {history.where}. No password is ever stored.</p>}
         <form
           className="inline"
@@ -47,7 +57,13 @@ export function HistoryView({ api, keep, onKeepChange, lastSave, onShow, storeAd
           }}
         >
           <label htmlFor="history-store">Store (empty: this computer; a team: postgres://user@host/database, its password in PGPASSWORD or ~/.pgpass)</label>
-          <input id="history-store" type="text" value={typedStore} placeholder="postgres://user@host/database" onChange={(e) => setTypedStore(e.target.value)} />
+          <input
+            id="history-store"
+            type="text"
+            value={typedStore}
+            placeholder="postgres://user@host/database"
+            onChange={(e) => setTypedStore(e.target.value)}
+          />
           <button type="submit">Use this store</button>
         </form>
         {storeError && (
@@ -96,10 +112,18 @@ export function HistoryView({ api, keep, onKeepChange, lastSave, onShow, storeAd
       {history.site !== undefined && history.trend && (
         <section className="panel">
           <h3>Trend of {siteRuns[0]?.share ?? history.site}</h3>
-          {chart ? <ChartCanvas config={chart} label={`Each generation's measured rate, run by run, at ${history.site}`} testId="chart-history-trend" height={300} /> : <p className="hint">No assessment of this site yet: its trend starts with the first.</p>}
+          {chart ? (
+            <ChartCanvas config={chart} label={`Each generation's measured rate, run by run, at ${history.site}`} testId="chart-history-trend" height={300} />
+          ) : (
+            <p className="hint">No assessment of this site yet: its trend starts with the first.</p>
+          )}
           <h4>Since the run before</h4>
           <ul data-testid="history-changes">
-            {history.trend.changes.length === 0 ? <li>Nothing the trend follows changed (or there is only one assessment).</li> : history.trend.changes.map((change) => <li key={change}>{change}</li>)}
+            {history.trend.changes.length === 0 ? (
+              <li>Nothing the trend follows changed (or there is only one assessment).</li>
+            ) : (
+              history.trend.changes.map((change) => <li key={change}>{change}</li>)
+            )}
           </ul>
           {history.trend.readiness.length > 0 && (
             <>

@@ -9,7 +9,18 @@ import { formatBytes, formatDuration, formatRate } from '../../../../src/model/u
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
 import { download } from '../download.js';
 import type { PlannerSecurity, PlannerSettings } from '../state/planner.js';
-import { asCustom, bandwidthToSlider, plan, planCsv, PLANNER_BUFFER_SHARES, PLANNER_CHANNELS, plannerHash, settingsFromPreset, SLIDER_STEPS, sliderToBandwidth } from '../state/planner.js';
+import {
+  asCustom,
+  bandwidthToSlider,
+  plan,
+  planCsv,
+  PLANNER_BUFFER_SHARES,
+  PLANNER_CHANNELS,
+  plannerHash,
+  settingsFromPreset,
+  SLIDER_STEPS,
+  sliderToBandwidth,
+} from '../state/planner.js';
 import { LAYER_LABELS } from '../state/results.js';
 import { ProfileSelect } from './profile-select.js';
 
@@ -63,11 +74,25 @@ export function PlannerView({ catalogue, settings, onChange }: PlannerViewProps)
           ))}
         </select>
         <label htmlFor="bandwidth">Bandwidth: {formatRate(settings.bandwidthBitsPerSecond)}</label>
-        <input id="bandwidth" type="range" min={0} max={SLIDER_STEPS} value={bandwidthToSlider(settings.bandwidthBitsPerSecond)} onChange={(e) => change({ bandwidthBitsPerSecond: sliderToBandwidth(Number(e.target.value)) })} />
+        <input
+          id="bandwidth"
+          type="range"
+          min={0}
+          max={SLIDER_STEPS}
+          value={bandwidthToSlider(settings.bandwidthBitsPerSecond)}
+          onChange={(e) => change({ bandwidthBitsPerSecond: sliderToBandwidth(Number(e.target.value)) })}
+        />
         <label htmlFor="rtt">Round-trip time: {settings.rttMs} ms</label>
         <input id="rtt" type="range" min={1} max={700} value={settings.rttMs} onChange={(e) => change({ rttMs: Number(e.target.value) })} />
         <label htmlFor="loss">Packet loss: {settings.lossPercent}%</label>
-        <input id="loss" type="range" min={0} max={50} value={settings.lossPercent * 10} onChange={(e) => change({ lossPercent: Number(e.target.value) / 10 })} />
+        <input
+          id="loss"
+          type="range"
+          min={0}
+          max={50}
+          value={settings.lossPercent * 10}
+          onChange={(e) => change({ lossPercent: Number(e.target.value) / 10 })}
+        />
         <label htmlFor="buffer">Bottleneck buffer</label>
         <select id="buffer" value={settings.bufferShare ?? 1} onChange={(e) => change({ bufferShare: Number(e.target.value) })}>
           {PLANNER_BUFFER_SHARES.map((share) => (
@@ -93,7 +118,8 @@ export function PlannerView({ catalogue, settings, onChange }: PlannerViewProps)
           ))}
         </select>
         <p className="hint">
-          {result.link.label}: BDP {formatBytes(result.link.bdpBytes)}, bottleneck buffer {formatBytes(result.link.bufferBytes)}. Times come from Pipefill's model, calibrated on NetApp TR-3869's measurements.
+          {result.link.label}: BDP {formatBytes(result.link.bdpBytes)}, bottleneck buffer {formatBytes(result.link.bufferBytes)}. Times come from Pipefill's
+          model, calibrated on NetApp TR-3869's measurements.
         </p>
         {result.refused.length > 0 && (
           <ul className="hint" data-testid="planner-refused">
@@ -103,13 +129,21 @@ export function PlannerView({ catalogue, settings, onChange }: PlannerViewProps)
           </ul>
         )}
         <div className="row">
-          <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(`${window.location.origin}${window.location.pathname}${plannerHash(settings)}`)}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => void navigator.clipboard?.writeText(`${window.location.origin}${window.location.pathname}${plannerHash(settings)}`)}
+          >
             Copy a link to this plan
           </button>
           <button type="button" className="secondary" onClick={() => download('pipefill-plan.csv', planCsv(result), 'text/csv')}>
             Export (CSV)
           </button>
-          <button type="button" className="secondary" onClick={() => download('pipefill-plan.json', `${JSON.stringify(result, null, 2)}\n`, 'application/json')}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => download('pipefill-plan.json', `${JSON.stringify(result, null, 2)}\n`, 'application/json')}
+          >
             Export (JSON)
           </button>
         </div>
@@ -132,7 +166,13 @@ export function PlannerView({ catalogue, settings, onChange }: PlannerViewProps)
           </thead>
           <tbody>
             {result.cells.map((cell) => (
-              <tr key={`${cell.client}-${cell.op}-${cell.workload}`} data-client={cell.client} data-op={cell.op} data-workload={cell.workload} data-seconds={cell.seconds}>
+              <tr
+                key={`${cell.client}-${cell.op}-${cell.workload}`}
+                data-client={cell.client}
+                data-op={cell.op}
+                data-workload={cell.workload}
+                data-seconds={cell.seconds}
+              >
                 <td>{cell.clientLabel}</td>
                 <td>
                   {cell.op} {cell.workload}

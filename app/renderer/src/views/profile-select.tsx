@@ -6,7 +6,17 @@ export interface ProfileOption<Id extends string> {
   readonly label: string;
 }
 
-export function ProfileSelect<Id extends string>({ id, value, options, onChange }: { id: string; value: Id; options: readonly ProfileOption<Id>[] | undefined; onChange: (value: Id) => void }) {
+export function ProfileSelect<Id extends string>({
+  id,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  value: Id;
+  options: readonly ProfileOption<Id>[] | undefined;
+  onChange: (value: Id) => void;
+}) {
   return (
     <select id={id} value={value} onChange={(e) => onChange(e.target.value as Id)}>
       {options?.map((option) => (

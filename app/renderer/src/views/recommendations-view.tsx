@@ -62,7 +62,8 @@ export function RecommendationsView({ api, catalogue, report, planner }: Recomme
       <h2>Recommendations</h2>
       <section className="panel">
         <p className="hint">
-          {report ? `For the path measured at ${report.target.share}.` : 'For the Planner\'s link (no assessment yet).'} {result ? `${formatRate(result.link.bandwidthBitsPerSecond)}, ${result.link.rttMs.toFixed(1)} ms.` : ''}
+          {report ? `For the path measured at ${report.target.share}.` : "For the Planner's link (no assessment yet)."}{' '}
+          {result ? `${formatRate(result.link.bandwidthBitsPerSecond)}, ${result.link.rttMs.toFixed(1)} ms.` : ''}
         </p>
         <div className="row">
           <label htmlFor="rec-client">Client</label>
@@ -75,7 +76,9 @@ export function RecommendationsView({ api, catalogue, report, planner }: Recomme
             {error.message} {error.hint}
           </p>
         )}
-        {result && result.recommendations.length === 0 && <p data-testid="no-recommendations">Nothing to change: the model finds no setting that makes these copies faster on this path.</p>}
+        {result && result.recommendations.length === 0 && (
+          <p data-testid="no-recommendations">Nothing to change: the model finds no setting that makes these copies faster on this path.</p>
+        )}
       </section>
       {result &&
         grouped(result).map(({ group, items }) => (
@@ -131,10 +134,16 @@ export function RecommendationsView({ api, catalogue, report, planner }: Recomme
             ))}
           </ul>
           <p>Pipefill applies these from the command line, on the machine they belong to, with a backup, a check that the new values took, and a rollback:</p>
-          <pre className="script">{[...new Set(preview.map((r) => `pipefill apply --target ${APPLY_TARGET[r.platform]} --from recommendations.json`))].join('\n')}</pre>
+          <pre className="script">
+            {[...new Set(preview.map((r) => `pipefill apply --target ${APPLY_TARGET[r.platform]} --from recommendations.json`))].join('\n')}
+          </pre>
           <p className="hint">Save the recommendations as JSON for --from, or give it the assessment report.</p>
           <div className="row">
-            <button type="button" className="secondary" onClick={() => download('recommendations.json', `${JSON.stringify(result, null, 2)}\n`, 'application/json')}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => download('recommendations.json', `${JSON.stringify(result, null, 2)}\n`, 'application/json')}
+            >
               Save recommendations.json
             </button>
             <button type="button" className="secondary" onClick={() => setPreview(undefined)}>

@@ -105,13 +105,23 @@ export function ReportsView({ reports, capacityRuns, onOpen, onShow }: ReportsVi
                     <td className="num">{formatDuration(site.seconds * 1000)}</td>
                     <td className={site.passes ? 'verdict-as-expected' : 'verdict-slower-than-expected'}>{site.passes ? 'passes' : 'fails'}</td>
                     <td>{site.fix ?? ''}</td>
-                    {withCapacity && <td className={site.capacity?.met === true ? 'verdict-as-expected' : site.capacity?.met === false ? 'verdict-slower-than-expected' : undefined}>{site.capacity?.text ?? ''}</td>}
+                    {withCapacity && (
+                      <td
+                        className={
+                          site.capacity?.met === true ? 'verdict-as-expected' : site.capacity?.met === false ? 'verdict-slower-than-expected' : undefined
+                        }
+                      >
+                        {site.capacity?.text ?? ''}
+                      </td>
+                    )}
                   </tr>
                 ))}
               </tbody>
             </table>
           )}
-          {!('error' in review) && review.capacityWithoutAssessment.length > 0 && <p className="hint">Capacity runs with no assessment of the same share open: {review.capacityWithoutAssessment.join(', ')}.</p>}
+          {!('error' in review) && review.capacityWithoutAssessment.length > 0 && (
+            <p className="hint">Capacity runs with no assessment of the same share open: {review.capacityWithoutAssessment.join(', ')}.</p>
+          )}
         </section>
       )}
       <section className="panel">
@@ -141,7 +151,15 @@ export function ReportsView({ reports, capacityRuns, onOpen, onShow }: ReportsVi
                   <td>{row.limitedBy ? LAYER_LABELS[row.limitedBy as keyof typeof LAYER_LABELS] : ''}</td>
                   <td>{row.startedAt.slice(0, 16).replace('T', ' ')}</td>
                   <td>
-                    <button type="button" className="secondary" onClick={() => { const report = reports.find((r) => r.startedAt === row.startedAt && r.target.share === row.site); if (report) onShow(report); }} aria-label={`Show the results of report ${index + 1}`}>
+                    <button
+                      type="button"
+                      className="secondary"
+                      onClick={() => {
+                        const report = reports.find((r) => r.startedAt === row.startedAt && r.target.share === row.site);
+                        if (report) onShow(report);
+                      }}
+                      aria-label={`Show the results of report ${index + 1}`}
+                    >
                       Show
                     </button>
                   </td>

@@ -38,7 +38,11 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
           { label: 'expected (s)', data: rows.map((row) => row.expectedSeconds), backgroundColor: SERIES_COLOURS[1] },
         ],
       },
-      options: { indexAxis: 'y', scales: { x: { type: 'logarithmic', title: { display: true, text: 'seconds (log scale)' } } }, plugins: { legend: { position: 'bottom' } } },
+      options: {
+        indexAxis: 'y',
+        scales: { x: { type: 'logarithmic', title: { display: true, text: 'seconds (log scale)' } } },
+        plugins: { legend: { position: 'bottom' } },
+      },
     }),
     [rows],
   );
@@ -54,11 +58,18 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
           {
             label: 'bytes in flight',
             data: [pipe.bdpBytes, ...finite.map((bar) => bar.bytesInFlight)],
-            backgroundColor: [pipe.bandwidthLimits ? SERIES_COLOURS[0] : '#868e96', ...finite.map((bar) => (bar.limiting ? SERIES_COLOURS[0] : SERIES_COLOURS[1]))],
+            backgroundColor: [
+              pipe.bandwidthLimits ? SERIES_COLOURS[0] : '#868e96',
+              ...finite.map((bar) => (bar.limiting ? SERIES_COLOURS[0] : SERIES_COLOURS[1])),
+            ],
           },
         ],
       },
-      options: { indexAxis: 'y', scales: { x: { type: 'logarithmic', title: { display: true, text: 'bytes in flight (log scale)' } } }, plugins: { legend: { display: false } } },
+      options: {
+        indexAxis: 'y',
+        scales: { x: { type: 'logarithmic', title: { display: true, text: 'bytes in flight (log scale)' } } },
+        plugins: { legend: { display: false } },
+      },
     };
   }, [pipe]);
 
@@ -83,12 +94,19 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
       <section className="panel">
         <h3>The path</h3>
         <p className="hint">
-          RTT {probes.rtt.medianMs.toFixed(2)} ms (TCP handshakes {probes.rtt.tcp.medianMs.toFixed(2)} ms, SMB2 ECHO {probes.rtt.smbEcho.medianMs.toFixed(2)} ms: the lower median). Bandwidth {formatRate(probes.bandwidth.mbps * 1e6)} by {probes.bandwidth.method}
+          RTT {probes.rtt.medianMs.toFixed(2)} ms (TCP handshakes {probes.rtt.tcp.medianMs.toFixed(2)} ms, SMB2 ECHO {probes.rtt.smbEcho.medianMs.toFixed(2)}{' '}
+          ms: the lower median). Bandwidth {formatRate(probes.bandwidth.mbps * 1e6)} by {probes.bandwidth.method}
           {probes.bandwidth.via ? ` (${probes.bandwidth.via})` : ''}
           {probes.bandwidth.fallbackReason ? `: ${probes.bandwidth.fallbackReason}` : ''}. Expectations for {verdict?.server.label ?? report.options.server}.
         </p>
         <div className="row">
-          <button type="button" className="secondary" onClick={() => download(`pipefill-report-${report.startedAt.replace(/[:.]/g, '-')}.json`, `${JSON.stringify(report, null, 2)}\n`, 'application/json')}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() =>
+              download(`pipefill-report-${report.startedAt.replace(/[:.]/g, '-')}.json`, `${JSON.stringify(report, null, 2)}\n`, 'application/json')
+            }
+          >
             Export report (JSON)
           </button>
         </div>
@@ -111,11 +129,20 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
             {rows.map((row, index) => (
               <tr key={row.key}>
                 <td>
-                  <button type="button" className="secondary" onClick={() => setSelected(index)} aria-pressed={finding === report.diagnosis.findings[index]} title={row.emulation ?? undefined}>
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => setSelected(index)}
+                    aria-pressed={finding === report.diagnosis.findings[index]}
+                    title={row.emulation ?? undefined}
+                  >
                     {row.label}
                   </button>
                 </td>
-                <td className="num">{formatDuration(row.measuredSeconds * 1000)}{row.projected ? " (projected)" : ""}</td>
+                <td className="num">
+                  {formatDuration(row.measuredSeconds * 1000)}
+                  {row.projected ? ' (projected)' : ''}
+                </td>
                 <td className="num">{formatDuration(row.expectedSeconds * 1000)}</td>
                 <td className="num">{formatRate(row.measuredMbps * 1e6)}</td>
                 <td className={`verdict-${row.verdict}`}>{row.verdict.replace(/-/g, ' ')}</td>
@@ -135,20 +162,28 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
       <div className="grid2">
         <section className="panel">
           <h3>Measured and expected times</h3>
-          <ChartCanvas config={bars} label="Measured and expected seconds for every test copy" height={Math.max(260, rows.length * 28)} testId="chart-measured" />
+          <ChartCanvas
+            config={bars}
+            label="Measured and expected seconds for every test copy"
+            height={Math.max(260, rows.length * 28)}
+            testId="chart-measured"
+          />
         </section>
         <section className="panel">
           <h3>The pipe: {pipe?.title}</h3>
           {pipeChart && <ChartCanvas config={pipeChart} label="The path's bandwidth-delay product against each layer's in-flight limit" testId="chart-pipe" />}
           <p className="hint">
-            The path holds {pipe ? formatBytes(pipe.bdpBytes) : ''} in flight (grey, or orange when every layer keeps it full); the orange bar is the layer that limits.
+            The path holds {pipe ? formatBytes(pipe.bdpBytes) : ''} in flight (grey, or orange when every layer keeps it full); the orange bar is the layer that
+            limits.
             {pipe?.bars.some((bar) => !Number.isFinite(bar.bytesInFlight)) ? ' Layers without a bar set no limit on this path.' : ''}
           </p>
         </section>
       </div>
       {finding && (
         <section className="panel">
-          <h3>Diagnosis: {finding.profile} {finding.op} {finding.workload}</h3>
+          <h3>
+            Diagnosis: {finding.profile} {finding.op} {finding.workload}
+          </h3>
           <p data-testid="diagnosis">{finding.sentence}</p>
           <p className="hint">
             Measured {formatRate(finding.measuredMbps * 1e6)}, about {formatBinaryBytes(finding.inFlightBytes)} in flight.

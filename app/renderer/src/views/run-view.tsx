@@ -32,7 +32,10 @@ function liveChart(run: RunState, metric: 'mbps' | 'opsPerSecond', title: string
     },
     options: {
       parsing: false,
-      scales: { x: { type: 'linear', title: { display: true, text: 'seconds into the copy' } }, y: { beginAtZero: true, title: { display: true, text: title } } },
+      scales: {
+        x: { type: 'linear', title: { display: true, text: 'seconds into the copy' } },
+        y: { beginAtZero: true, title: { display: true, text: title } },
+      },
       plugins: { legend: { position: 'bottom', labels: { boxWidth: 12 } } },
     },
   };

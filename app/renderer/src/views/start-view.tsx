@@ -43,7 +43,15 @@ export function StartView({ catalogue, host, onAssess, onPlan }: StartViewProps)
           }}
         >
           <label htmlFor="share">Share</label>
-          <input id="share" type="text" value={form.share} placeholder="\\server\share, //server/share or smb://server/share" onChange={(e) => set('share', e.target.value)} aria-invalid={errors.share !== undefined} aria-describedby="share-error" />
+          <input
+            id="share"
+            type="text"
+            value={form.share}
+            placeholder="\\server\share, //server/share or smb://server/share"
+            onChange={(e) => set('share', e.target.value)}
+            aria-invalid={errors.share !== undefined}
+            aria-describedby="share-error"
+          />
           {(touched || form.share !== '') && errors.share && (
             <p className="error" id="share-error">
               {errors.share}
@@ -91,14 +99,19 @@ export function StartView({ catalogue, host, onAssess, onPlan }: StartViewProps)
             <option value="required">Required: sign every message (as Windows 11 24H2 does)</option>
           </select>
           <label htmlFor="encryption">Encryption</label>
-          <select id="encryption" value={form.encryption} onChange={(e) => set('encryption', e.target.value === 'required' ? 'required' : e.target.value === 'off' ? 'off' : 'auto')}>
+          <select
+            id="encryption"
+            value={form.encryption}
+            onChange={(e) => set('encryption', e.target.value === 'required' ? 'required' : e.target.value === 'off' ? 'off' : 'auto')}
+          >
             <option value="auto">Automatic: encrypt where the server or the share requires it</option>
             <option value="required">Required: encrypt every message (SMB 3)</option>
             <option value="off">Off: stop where the server or share requires encryption</option>
           </select>
           <div className="checks">
             <label>
-              <input type="checkbox" checked={form.quick} onChange={(e) => set('quick', e.target.checked)} /> Quick run (about 15 s of copies instead of a minute)
+              <input type="checkbox" checked={form.quick} onChange={(e) => set('quick', e.target.checked)} /> Quick run (about 15 s of copies instead of a
+              minute)
             </label>
           </div>
           <div className="row">
@@ -109,7 +122,11 @@ export function StartView({ catalogue, host, onAssess, onPlan }: StartViewProps)
               Plan without a share
             </button>
             {demo && (
-              <button type="button" className="secondary" onClick={() => setForm((current) => ({ ...current, share: demo.share, user: demo.user, password: demo.password, iperf: demo.iperf ?? '' }))}>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => setForm((current) => ({ ...current, share: demo.share, user: demo.user, password: demo.password, iperf: demo.iperf ?? '' }))}
+              >
                 Use the demo share
               </button>
             )}

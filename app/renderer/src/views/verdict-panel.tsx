@@ -36,7 +36,10 @@ export function VerdictPanel({ verdict, advice, summary }: VerdictPanelProps) {
         <p className="verdict-line" data-testid="verdict-limit">
           {limit}
         </p>
-        <p className={verdict.fix.kind === 'change' ? 'verdict-fix' : verdict.limit.layer === 'none' ? 'verdict-none' : 'verdict-fix'} data-testid="verdict-fix">
+        <p
+          className={verdict.fix.kind === 'change' ? 'verdict-fix' : verdict.limit.layer === 'none' ? 'verdict-none' : 'verdict-fix'}
+          data-testid="verdict-fix"
+        >
           {fix}
         </p>
         {verdict.fix.kind === 'change' && (
@@ -81,7 +84,11 @@ export function VerdictPanel({ verdict, advice, summary }: VerdictPanelProps) {
           <button type="button" className="secondary" onClick={copy}>
             Copy summary
           </button>
-          {copied === 'copied' && <span className="hint" role="status">Copied: paste it into the ticket.</span>}
+          {copied === 'copied' && (
+            <span className="hint" role="status">
+              Copied: paste it into the ticket.
+            </span>
+          )}
         </div>
         {copied === 'shown' && <pre data-testid="summary-text">{summary}</pre>}
       </section>
