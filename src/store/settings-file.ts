@@ -8,6 +8,7 @@ import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Settings } from '../contract/settings.js';
 import { DEFAULT_SETTINGS, SettingsSchema } from '../contract/settings.js';
+import { PipefillError } from '../model/errors.js';
 import { dataDirectory } from '../platform/data-dir.js';
 import { replaceFile } from '../platform/safe-file.js';
 
@@ -31,7 +32,15 @@ export function readSettings(path: string = settingsPath()): Settings {
 
 export function writeSettings(settings: Settings, path: string = settingsPath()): Settings {
   const checked = SettingsSchema.parse(settings);
-  mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
-  replaceFile(path, `${JSON.stringify(checked, null, 2)}\n`, { newMode: 0o600 });
+  try {
+    mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+    replaceFile(path, `${JSON.stringify(checked, null, 2)}\n`, { newMode: 0o600 });
+  } catch (error) {
+    throw new PipefillError(
+      'settings-unwritable',
+      `The setting could not be kept in ${path}: ${error instanceof Error ? error.message : String(error)}.`,
+      'It applies until Pipefill stops; make that folder writable (or set PIPEFILL_DATA_DIR) to keep it.',
+    );
+  }
   return checked;
 }

@@ -182,10 +182,19 @@ export async function uiCommand(argv: readonly string[], _api: PipefillApi, outp
         ),
     });
     // Each address opens one page (a single-use launch code): the browser gets one, the terminal another.
+    // Not on the browser's command line (any process can read it): through a page only this account can read.
+    // Where that page cannot be written (a read-only home), the address is printed for the person to open.
+    let handOff: string | undefined;
     if (values['no-open'] !== true && hasDisplay()) {
-      // Not on the browser's command line (any process can read it): through a page only this account can read.
-      launchFile = writeLaunchFile(host.url);
-      openBrowser(launchFile.href);
+      try {
+        launchFile = writeLaunchFile(host.url);
+        handOff = launchFile.href;
+      } catch (error) {
+        output.err(`pipefill ui: not opening a browser: the hand-off page could not be written (${error instanceof Error ? error.message : String(error)}).`);
+      }
+    }
+    if (handOff !== undefined) {
+      openBrowser(handOff);
       output.out(host.launchUrl());
       output.err('pipefill ui: opened in your browser; the address above opens one more page. Ctrl-C stops it.');
     } else {
