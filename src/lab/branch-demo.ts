@@ -22,6 +22,8 @@ import { labDown, labEndpoints, labUp, removeLabNow } from './wan-lab.js';
 export const DEMO_BRANCH_LINK = { bandwidthBitsPerSecond: 100e6, rttMs: 40 } as const;
 export const DEMO_SERVER_SETTINGS: Readonly<Record<string, string>> = { 'smb2 max credits': '16' };
 
+const IPERF3_PATHS = ['/usr/bin/iperf3', '/usr/local/bin/iperf3'];
+
 export type DemoPath = NonNullable<NonNullable<HostInfo['demo']>['path']>;
 
 /** Why the branch demo cannot run here, or undefined when it can. */
@@ -44,7 +46,8 @@ export interface BranchDemo {
 }
 
 export async function startBranchDemo(): Promise<BranchDemo> {
-  const state = await labUp(DEMO_BRANCH_LINK, { sambaGlobals: DEMO_SERVER_SETTINGS });
+  // Without iperf3 the probe measures the line with SMB reads (and says so): the demo does not need it.
+  const state = await labUp(DEMO_BRANCH_LINK, { sambaGlobals: DEMO_SERVER_SETTINGS, iperf: IPERF3_PATHS.some((path) => existsSync(path)) });
   const endpoints = labEndpoints(state);
   if (endpoints.share === undefined || endpoints.user === undefined || endpoints.password === undefined) {
     removeLabNow(state);

@@ -135,7 +135,17 @@ async function startDemo(path: 'branch' | 'loopback' | 'auto', store: StoreSpec 
     output.err(`pipefill ui: the demo share is on loopback (no branch link: ${unavailable}).`);
     return startLoopbackDemo();
   }
-  const demo = await startBranchDemoService(store);
+  let demo: RunningDemo;
+  try {
+    demo = await startBranchDemoService(store);
+  } catch (error) {
+    // The lab could not come up here (a kernel without TUN support, a tool missing): the loopback demo still works.
+    if (path === 'branch') throw error;
+    output.err(
+      `pipefill ui: the demo share is on loopback (the branch link did not come up: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}).`,
+    );
+    return startLoopbackDemo();
+  }
   output.err(
     `pipefill ui: the demo share sits behind an emulated branch link (${formatRate(DEMO_BRANCH_LINK.bandwidthBitsPerSecond)}, ${DEMO_BRANCH_LINK.rttMs} ms) on a Samba server set to ${demo.demo.path?.kind === 'branch' ? demo.demo.path.serverSetting : ''}.`,
   );
