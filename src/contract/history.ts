@@ -186,6 +186,19 @@ export const HistoryRunInputSchema = RunIdSchema;
 export const HistoryTrendInputSchema = z.object({ site: z.string().min(1).max(1024) }).strict();
 export const HistoryDeleteInputSchema = RunIdSchema;
 export const HistoryDeleteResultSchema = z.object({ deleted: z.boolean() });
+/** A team store's address: PostgreSQL, and never with a password (a remembered setting is a file anyone with the account reads). */
+export const TeamStoreAddressSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .refine((address) => /^postgres(ql)?:\/\/./i.test(address), {
+    message: 'Give a PostgreSQL address, postgres://USER@HOST[:PORT]/DATABASE, or none for this computer.',
+  })
+  .refine((address) => !postgresAddressHasPassword(address), {
+    message: 'Leave the password out of the address: give it in PGPASSWORD or ~/.pgpass on the machine that runs Pipefill.',
+  });
+
 /**
  * Which store the services keep runs in: a team's PostgreSQL address; null,
  * this computer's default. (A SQLite file elsewhere is the CLI's --store or
@@ -193,22 +206,7 @@ export const HistoryDeleteResultSchema = z.object({ deleted: z.boolean() });
  * address with a password in it is refused: front ends remember this
  * setting, and a setting never holds one.
  */
-export const HistoryStoreInputSchema = z
-  .object({
-    address: z
-      .string()
-      .trim()
-      .min(1)
-      .max(2048)
-      .refine((address) => /^postgres(ql)?:\/\/./i.test(address), {
-        message: 'Give a PostgreSQL address, postgres://USER@HOST[:PORT]/DATABASE, or none for this computer.',
-      })
-      .refine((address) => !postgresAddressHasPassword(address), {
-        message: 'Leave the password out of the address: give it in PGPASSWORD or ~/.pgpass on the machine that runs Pipefill.',
-      })
-      .nullable(),
-  })
-  .strict();
+export const HistoryStoreInputSchema = z.object({ address: TeamStoreAddressSchema.nullable() }).strict();
 export const HistoryStoreResultSchema = z.object({ where: z.string() });
 
 function creditsOf(report: Report): number | undefined {

@@ -5,20 +5,7 @@
 // every `pipefill ui`, so its storage forgot both each time.
 
 import { z } from 'zod';
-import { postgresAddressHasPassword } from './history.js';
-
-/** A team store's address as a setting: PostgreSQL, and never with a password (settings are files anyone with the account reads). */
-export const TeamStoreAddressSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(2048)
-  .refine((address) => /^postgres(ql)?:\/\/./i.test(address), {
-    message: 'Give a PostgreSQL address, postgres://USER@HOST[:PORT]/DATABASE, or none for this computer.',
-  })
-  .refine((address) => !postgresAddressHasPassword(address), {
-    message: 'Leave the password out of the address: give it in PGPASSWORD or ~/.pgpass on the machine that runs Pipefill.',
-  });
+import { TeamStoreAddressSchema } from './history.js';
 
 export const SettingsSchema = z
   .object({
