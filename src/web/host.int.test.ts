@@ -189,14 +189,18 @@ describe('web host', () => {
   });
 
   it('ends a session nobody used for the idle limit (issue 35, item 11)', async () => {
-    const other = await startWebHost({ api: createLocalApi({ shell: 'web' }), rendererDir, sessionIdleMs: 300 });
+    // A clock the test steps: the bound is the host's rule, not this machine's scheduling.
+    let now = 1_000_000;
+    const other = await startWebHost({ api: createLocalApi({ shell: 'web' }), rendererDir, sessionIdleMs: 300, now: () => now });
     try {
       const api = apiOverTransport(httpSend(other.origin, other.token, fetch));
       await expect(api.hostInfo({})).resolves.toMatchObject({ shell: 'web' });
-      // Used within the limit, it lives on.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Used within the limit, it lives on, and its idle time starts again.
+      now += 300;
       await expect(api.hostInfo({})).resolves.toMatchObject({ shell: 'web' });
-      await new Promise((resolve) => setTimeout(resolve, 450));
+      now += 300;
+      await expect(api.hostInfo({})).resolves.toMatchObject({ shell: 'web' });
+      now += 301;
       await expect(api.hostInfo({})).rejects.toThrow(/session has ended/);
     } finally {
       await other.close();

@@ -33,6 +33,8 @@ export interface WebHostOptions {
   readonly port?: number;
   /** A page's session unused this long ends (default SESSION_IDLE_MS). */
   readonly sessionIdleMs?: number;
+  /** The clock sessions and launch codes age by (default Date.now; tests step their own). */
+  readonly now?: () => number;
   /**
    * A launch code someone tried to spend again: the page that got it first
    * may not have been the person's (something on this machine read the
@@ -120,11 +122,12 @@ function refuse(response: ServerResponse, status: number, message: string): void
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const newSecret = () => randomBytes(24).toString('base64url');
   const idleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
+  const clock = options.now ?? Date.now;
   /** Each session and when a call last used it. */
   const sessions = new Map<string, number>();
   const addSession = () => {
     const session = newSecret();
-    sessions.set(session, Date.now());
+    sessions.set(session, clock());
     if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value ?? '');
     return session;
   };
@@ -133,12 +136,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const launchCodes = new Map<string, number>();
   const newLaunchCode = () => {
     const code = newSecret();
-    launchCodes.set(code, Date.now() + LAUNCH_CODE_TTL_MS);
+    launchCodes.set(code, clock() + LAUNCH_CODE_TTL_MS);
     return code;
   };
   /** Spends a launch code: true once, for a code this host made and that has not expired. */
   const spendLaunchCode = (given: string): boolean => {
-    const now = Date.now();
+    const now = clock();
     for (const [code, expires] of launchCodes) {
       if (expires < now) launchCodes.delete(code);
       else if (sameToken(given, code)) {
@@ -153,7 +156,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const wasSpent = (given: string) => spentCodes.some((code) => sameToken(given, code));
   /** A live session: used within the idle limit (and marked used now); an idle one ends here. */
   const isSession = (given: string) => {
-    const now = Date.now();
+    const now = clock();
     for (const [session, lastUsed] of sessions) {
       if (!sameToken(given, session)) continue;
       if (now - lastUsed > idleMs) {
