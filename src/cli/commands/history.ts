@@ -15,7 +15,7 @@ import { formatTable } from '../table.js';
 
 export const HISTORY_USAGE = `pipefill history list [--site S] [--json] | show ID [--json] | trend --site S [--json]
                  | export [--site S] [--format json|csv] [--out FILE] | delete ID | import FILE.json ...
-  [--store postgres://USER@HOST[:PORT]/DB | FILE]   (also PIPEFILL_STORE; default: history.sqlite in this user's data folder)
+  [--store postgres://USER@HOST[:PORT]/DB | FILE]   (also PIPEFILL_STORE; default: the team store chosen in the app, else history.sqlite in this user's data folder)
   Every assessment and capacity run is kept (unless --no-history), with its site, who ran it and where.
   trend: each generation's rate run by run, and what changed since the run before. import: earlier
   --out JSON files; importing one twice keeps it once. No password is ever stored.`;
