@@ -30,6 +30,7 @@ import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
 import type { HostCosts } from '../model/host-costs.js';
 import { withSustainedWrite } from '../model/host-costs.js';
+import { creditsSeen } from '../model/credits-seen.js';
 import type { HostCalibration } from '../probe/host-rates.js';
 import { FAST_PATH_RTT_MS, measureHostCosts } from '../probe/host-rates.js';
 import { credentialsFrom } from '../smb/session.js';
@@ -70,6 +71,8 @@ export function assessedProfiles(input: Pick<AssessInput, 'client' | 'compare' |
  * granted, the server's window) and names the layer, or says the cause lies
  * outside the model.
  */
+const optionalCredits = (credits: number | undefined): { creditsGranted?: number } => (credits === undefined ? {} : { creditsGranted: credits });
+
 function finding(
   result: CopyTestResult,
   server: ServerProfile,
@@ -94,7 +97,7 @@ function finding(
     // With the hosts measured, the model holds what Pipefill's own copy would show; without, that copy is the hosts' bound.
     ...(reference && !link.hosts ? { reference: { measuredSeconds: reference.seconds, protection: protectionOf(reference) } } : {}),
     observations: {
-      creditsGranted: result.negotiated.creditsGrantedMax,
+      ...optionalCredits(creditsSeen([result.negotiated])),
       ...(result.tcp?.peerWindowBytes === undefined ? {} : { peerWindowBytes: result.tcp.peerWindowBytes }),
       ...(result.tcp?.peerWindowLimitedFraction === undefined ? {} : { peerWindowLimitedFraction: result.tcp.peerWindowLimitedFraction }),
       // A loopback share has no path to lose packets on: its retransmissions are the hosts' timers firing late, not loss.

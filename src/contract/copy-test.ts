@@ -36,6 +36,9 @@ export const CopyTestResultSchema = z.object({
     maxReadSize: z.number(),
     maxWriteSize: z.number(),
     creditsGrantedMax: z.number(),
+    /** The credits held while a request waited for a grant (time-weighted median), and the share of the copy's time something waited (src/smb/credits.ts). Absent where nothing waited. */
+    creditsHeldWhileWaiting: z.number().optional(),
+    creditWaitingFraction: z.number().optional(),
     /** The algorithm every message was signed with, or null (reports written before SMB 3 support have neither field). */
     signing: z.enum(SIGNING_ALGORITHMS).nullable().optional(),
     /** The cipher every message was encrypted with, or null. */

@@ -5,6 +5,7 @@
 // documents, so SQLite and PostgreSQL answer exactly alike.
 
 import { z } from 'zod';
+import { creditsSeen } from '../model/credits-seen.js';
 import type { CapacityResult } from './capacity.js';
 import { CapacityResultSchema, isCapacityDocument } from './capacity.js';
 import type { Report } from './report.js';
@@ -209,10 +210,7 @@ export const TeamStoreAddressSchema = z
 export const HistoryStoreInputSchema = z.object({ address: TeamStoreAddressSchema.nullable() }).strict();
 export const HistoryStoreResultSchema = z.object({ where: z.string() });
 
-function creditsOf(report: Report): number | undefined {
-  const granted = report.copyTests.map((test) => test.negotiated.creditsGrantedMax).filter((credits) => credits > 0);
-  return granted.length > 0 ? Math.max(...granted) : undefined;
-}
+const creditsOf = (report: Report): number | undefined => creditsSeen(report.copyTests.map((test) => test.negotiated));
 
 const dialectsOf = (report: Report) => [...new Set(report.copyTests.map((test) => test.negotiated.dialect))].sort().join(', ');
 const signingOf = (report: Report) => [...new Set(report.copyTests.map((test) => test.negotiated.signing ?? 'none'))].sort().join(', ');

@@ -14,6 +14,7 @@ import { bdpBytes } from '../model/link.js';
 import type { ProtectionRequest } from '../model/negotiation.js';
 import { PROTECTION_REQUESTS } from '../model/negotiation.js';
 import { MAX_CHANNELS } from '../model/predict.js';
+import { creditsSeen } from '../model/credits-seen.js';
 import { parseBufferBytes, parseLossRate, parseRate, parseTimeMs } from '../model/units.js';
 import type { Report } from './report.js';
 import type { RecommendResult } from './recommendation.js';
@@ -45,23 +46,24 @@ export const RecommendApiInputSchema = z
 export type RecommendApiInput = z.infer<typeof RecommendApiInputSchema>;
 
 /**
- * What a report's copies revealed: the most credits any copy was allowed (a
- * copy that asked for few shows nothing of the server's ceiling, so the
- * deepest one speaks for the server; for one client's advice, that client's
- * own copies), and the server's window where writes waited on it.
+ * What a report's copies revealed: the credits the server allowed (a copy
+ * that asked for few shows nothing of the server's ceiling, so the deepest
+ * one speaks for the server, and one that waited for grants shows what it
+ * held meanwhile: src/model/credits-seen.ts; for one client's advice, that
+ * client's own copies), and the server's window where writes waited on it.
  */
 export function observationsFromReport(report: Report, client?: ClientProfileId): Observations {
   // For a client's recommendations, what the server granted that client: a server holding it to 16 credits may grant
   // Pipefill's deeper pipeline more, and the client's copies are what the advice is for.
   const own = client === undefined ? [] : report.copyTests.filter((test) => test.profile === client);
-  const credits = (own.length > 0 ? own : report.copyTests).map((test) => test.negotiated.creditsGrantedMax).filter((n) => n > 0);
+  const credits = creditsSeen((own.length > 0 ? own : report.copyTests).map((test) => test.negotiated));
   const held = report.copyTests
     .filter((test) => test.op === 'write' && test.tcp?.peerWindowBytes !== undefined)
     .sort((a, b) => (b.tcp?.peerWindowLimitedFraction ?? 0) - (a.tcp?.peerWindowLimitedFraction ?? 0))[0];
   return {
     ...(report.copyTests.some((test) => test.negotiated.signingRequiredBy === 'server') ? { signingRequired: true } : {}),
     ...(report.copyTests.some((test) => test.negotiated.encryptionRequiredBy === 'server') ? { encryptionRequired: true } : {}),
-    ...(credits.length > 0 ? { creditsGranted: Math.max(...credits) } : {}),
+    ...(credits === undefined ? {} : { creditsGranted: credits }),
     ...(held?.tcp?.peerWindowBytes !== undefined
       ? { peerWindowBytes: held.tcp.peerWindowBytes, peerWindowLimitedFraction: held.tcp.peerWindowLimitedFraction ?? 0 }
       : {}),

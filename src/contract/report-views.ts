@@ -7,6 +7,7 @@
 import { PipefillError } from '../model/errors.js';
 import type { LimitLayer } from '../model/in-flight.js';
 import { predict } from '../model/predict.js';
+import { CREDIT_WAITING_LIMITED, creditsSeen } from '../model/credits-seen.js';
 import type { CopyTestResult } from './copy-test.js';
 import type { Finding, Report } from './report.js';
 import { modelLinkOf } from './report.js';
@@ -62,10 +63,15 @@ export function projectionText(projected: NonNullable<CopyTestResult['projected'
   return `projected from ${megabytes} MB in ${projected.measuredSeconds.toFixed(2)} s, ${projected.filesTouched} file${projected.filesTouched === 1 ? '' : 's'} (${how}); ${range}`;
 }
 
-/** One line for a table cell: "SMB 3.1.1, signed AES-128-GMAC, 237 credits". */
+/** One line for a table cell: "SMB 3.1.1, signed AES-128-GMAC, 237 credits" (or "16 credits, waited 80% of the time" where the copy waited for grants). */
 export function negotiatedText(negotiated: CopyTestResult['negotiated']): string {
   const protection = negotiated.encryption ? `encrypted ${negotiated.encryption}` : negotiated.signing ? `signed ${negotiated.signing}` : undefined;
-  return [`SMB ${negotiated.dialect}`, protection, `${negotiated.creditsGrantedMax} credits`].filter(Boolean).join(', ');
+  const credits = creditsSeen([negotiated]);
+  const waited =
+    (negotiated.creditWaitingFraction ?? 0) >= CREDIT_WAITING_LIMITED
+      ? `, waited for more ${Math.round((negotiated.creditWaitingFraction ?? 0) * 100)}% of the time`
+      : '';
+  return [`SMB ${negotiated.dialect}`, protection, credits === undefined ? undefined : `${credits} credits${waited}`].filter(Boolean).join(', ');
 }
 
 export const LAYER_LABELS: Readonly<Record<LimitLayer | 'unexplained', string>> = {

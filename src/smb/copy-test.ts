@@ -22,6 +22,7 @@ import { removeStaleScratch, ScratchFolder, scratchPath } from './scratch.js';
 import type { OpenOptions, SmbCredentials } from './session.js';
 import { SmbSession } from './session.js';
 import { sampleTcpInfo, tcpEvidence } from './tcp-info.js';
+import type { CreditCheckpoint } from './credits.js';
 import { TimelineRecorder } from './timeline.js';
 import type { BudgetedCopy, CopyBudgetOptions, RateHint } from './copy-budget.js';
 import { CopyBudget } from './copy-budget.js';
@@ -236,6 +237,8 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
   const profile = CLIENT_PROFILES[profileId];
   // The kernel's view of the connection before and after: what the server's window did to the copy.
   const tcpBefore = await sampleTcpInfo(session.connection.endpoints);
+  // The session may have carried other copies before: the credit waits are this copy's own.
+  const creditsBefore = session.connection.credits.checkpoint();
   // The budget reads the copy's own clock (the recorder's), so its times and the timeline's agree.
   const budget = context.budget ? new CopyBudget(() => recorder.elapsedMs, context.budget) : undefined;
   const recorder: TimelineRecorder = new TimelineRecorder((bytes) => {
@@ -282,7 +285,7 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
     ops: recorder.ops,
     metadataRoundTrips: moved.roundTrips,
     timeline: recorder.points(),
-    negotiated: negotiatedOf(session),
+    negotiated: negotiatedOf(session, creditsBefore),
     emulation: emulationNote(profile, session.negotiated),
     verified: context.verify && !readBackLater,
     ...(tcp ? { tcp } : {}),
@@ -304,13 +307,18 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
   };
 }
 
-function negotiatedOf(session: SmbSession): CopyTestResult['negotiated'] {
+/** What the session negotiated, and (with `since`, the copy's start) the credits the copy waited on. */
+function negotiatedOf(session: SmbSession, since?: CreditCheckpoint): CopyTestResult['negotiated'] {
   const { negotiated } = session;
+  const credits = { maxHeld: session.connection.credits.snapshot.maxHeld, ...(since ? session.connection.credits.waitsSince(since) : {}) };
   return {
     dialect: negotiated.dialect,
     maxReadSize: negotiated.maxReadSize,
     maxWriteSize: negotiated.maxWriteSize,
-    creditsGrantedMax: session.connection.credits.snapshot.maxHeld,
+    creditsGrantedMax: credits.maxHeld,
+    ...(credits.heldWhileWaiting !== undefined && credits.waitingFraction !== undefined
+      ? { creditsHeldWhileWaiting: credits.heldWhileWaiting, creditWaitingFraction: credits.waitingFraction }
+      : {}),
     signing: negotiated.signing,
     encryption: negotiated.encryption,
     ...(negotiated.signingRequiredBy ? { signingRequiredBy: negotiated.signingRequiredBy } : {}),

@@ -51,4 +51,66 @@ describe('CreditWindow', () => {
     window.onResponse(0, 1);
     await expect(window.acquire(1)).rejects.toBeInstanceOf(CreditStarvationError);
   });
+
+  it('times the credits held while a request waited, and says how much of the time something waited', async () => {
+    let clock = 0;
+    const window = new CreditWindow(32, () => clock);
+    await window.acquire(16);
+    await window.acquire(16);
+    clock = 10;
+    window.onResponse(16, 16); // 16 unspent, 16 in flight: the next request goes at once
+    await window.acquire(16);
+    expect(window.snapshot.heldWhileWaiting).toBeUndefined();
+    const waiting = window.acquire(16); // 32 in flight, none unspent: this one waits from 10 ms
+    clock = 90;
+    window.onResponse(8, 16); // 80 ms waited holding 32; now 24 held, still short of 16 unspent
+    clock = 100;
+    window.onResponse(8, 0); // 10 ms more holding 24, then it goes
+    await waiting;
+    const seen = window.snapshot;
+    expect(seen.maxHeld).toBe(32);
+    expect(seen.heldWhileWaiting).toBe(32);
+    expect(seen.waitingFraction).toBeCloseTo(90 / 100, 5);
+  });
+
+  it('takes the middle of the waiting time, not the largest grant of a moment', async () => {
+    let clock = 0;
+    const window = new CreditWindow(16, () => clock);
+    await window.acquire(16);
+    const pending: Promise<bigint>[] = [];
+    // 24 held for 300 ms of waiting, 32 for 10 ms: the copy was held at 24.
+    pending.push(window.acquire(16));
+    clock = 5;
+    window.onResponse(8, 0); // 24 held: 8 unspent + 16 in flight, the waiter needs 16
+    clock = 305;
+    window.onResponse(8, 0); // 32 held: the waiter goes
+    await pending[0];
+    pending.push(window.acquire(16));
+    clock = 315;
+    window.onResponse(16, 16);
+    await pending[1];
+    const seen = window.snapshot;
+    expect(seen.maxHeld).toBe(32);
+    expect(seen.heldWhileWaiting).toBe(24);
+    expect(seen.waitingFraction).toBeCloseTo(315 / 315, 5);
+  });
+
+  it("measures one copy's waits from a checkpoint, not the session's whole life", async () => {
+    let clock = 0;
+    const window = new CreditWindow(16, () => clock);
+    await window.acquire(16);
+    const early = window.acquire(16); // an earlier copy waits 100 ms holding 16
+    clock = 100;
+    window.onResponse(16, 16);
+    await early;
+    clock = 1_000;
+    const mark = window.checkpoint();
+    const waiting = window.acquire(16); // this copy waits 30 ms of its 40 holding 16
+    clock = 1_030;
+    window.onResponse(16, 16);
+    await waiting;
+    clock = 1_040;
+    expect(window.waitsSince(mark)).toEqual({ heldWhileWaiting: 16, waitingFraction: 0.75 });
+    expect(window.waitsSince(window.checkpoint())).toEqual({});
+  });
 });

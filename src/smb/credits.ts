@@ -32,7 +32,40 @@ export interface CreditStats {
    * spent on requests it has not answered (seen: 24 held, never dropped).
    */
   readonly maxHeld: number;
+  /**
+   * The credits held (granted and unspent plus in flight) while a request
+   * waited for a grant, the middle of that time (a time-weighted median), and
+   * the share of the connection's active time something waited. This, not
+   * maxHeld, is the window that held a copy back: smbd with `smb2 max credits
+   * = 16` let a copy hold 32 for a moment in some runs and 16-24 for the rest
+   * (lab, 100 Mb/s / 40 ms, 2026-11-25), and a model fed the moment's 32 saw
+   * no credit limit in a copy that had one. Absent where nothing ever waited.
+   */
+  readonly heldWhileWaiting?: number;
+  readonly waitingFraction?: number;
 }
+
+export interface CreditCheckpoint {
+  readonly atMs: number;
+  readonly waitedMsByHeld: ReadonlyMap<number, number>;
+}
+
+/** The time-weighted median of what was held while waiting, and the share of `activeMs` spent waiting; nothing where nothing waited. */
+function waitsOf(waitedMsByHeld: ReadonlyMap<number, number>, activeMs: number): Pick<CreditStats, 'heldWhileWaiting' | 'waitingFraction'> {
+  const waitedMs = [...waitedMsByHeld.values()].reduce((sum, ms) => sum + ms, 0);
+  if (!(waitedMs > 0 && activeMs > 0)) return {};
+  let middle = 0;
+  let seen = 0;
+  for (const [held, ms] of [...waitedMsByHeld].sort((a, b) => a[0] - b[0])) {
+    seen += ms;
+    middle = held;
+    if (seen >= waitedMs / 2) break;
+  }
+  return { heldWhileWaiting: middle, waitingFraction: Math.min(1, waitedMs / activeMs) };
+}
+
+/** Distinct held counts the wait histogram keeps: a server cannot grow it without bound by granting odd amounts. */
+const MAX_HISTOGRAM_KEYS = 512;
 
 export class CreditWindow {
   private available: number;
@@ -40,9 +73,17 @@ export class CreditWindow {
   private nextMessageId = 0n;
   private readonly waiters: Waiter[] = [];
   private stats = { maxAvailable: 0, maxInFlight: 0, totalGranted: 0, totalCharged: 0, maxHeld: 0 };
+  /** Milliseconds spent waiting, by the credits held meanwhile. */
+  private readonly waitedMsByHeld = new Map<number, number>();
+  private waitingSinceMs: number | undefined;
+  private firstSpendMs: number | undefined;
+  private lastResponseMs: number | undefined;
 
-  /** A new connection may send one request (the NEGOTIATE) before any grant. */
-  constructor(initialCredits = 1) {
+  /** A new connection may send one request (the NEGOTIATE) before any grant. `now` is the clock (milliseconds) waits are timed by. */
+  constructor(
+    initialCredits = 1,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     this.available = initialCredits;
     this.stats.maxAvailable = initialCredits;
     this.stats.maxHeld = initialCredits;
@@ -58,7 +99,23 @@ export class CreditWindow {
   }
 
   get snapshot(): CreditStats {
-    return { ...this.stats };
+    const activeMs = this.firstSpendMs !== undefined && this.lastResponseMs !== undefined ? this.lastResponseMs - this.firstSpendMs : 0;
+    return { ...this.stats, ...waitsOf(this.waitedMsByHeld, activeMs) };
+  }
+
+  /** A mark to measure one stretch of the connection's life by (waitsSince): a copy on a session that other copies used before. */
+  checkpoint(): CreditCheckpoint {
+    return { atMs: this.now(), waitedMsByHeld: new Map(this.waitedMsByHeld) };
+  }
+
+  /** The credits held while requests waited, and the share of the time they waited, since `mark`. */
+  waitsSince(mark: CreditCheckpoint): Pick<CreditStats, 'heldWhileWaiting' | 'waitingFraction'> {
+    const waited = new Map<number, number>();
+    for (const [held, ms] of this.waitedMsByHeld) {
+      const since = ms - (mark.waitedMsByHeld.get(held) ?? 0);
+      if (since > 0) waited.set(held, since);
+    }
+    return waitsOf(waited, this.now() - mark.atMs);
   }
 
   /**
@@ -72,11 +129,21 @@ export class CreditWindow {
       // Nothing outstanding can bring a grant: waiting would never end.
       return Promise.reject(new CreditStarvationError(`The server left ${this.available} credits and nothing in flight; a request needs ${charge}.`));
     }
+    if (this.waiters.length === 0) this.waitingSinceMs = this.now();
     return new Promise((resolve, reject) => this.waiters.push({ charge, resolve, reject }));
   }
 
   /** Records a response: `granted` new credits, and (for a final response) the request's charge no longer in flight. */
   onResponse(granted: number, completedCharge: number): void {
+    const now = this.now();
+    this.lastResponseMs = now;
+    // The wait so far was spent holding what was held before this response changed it.
+    if (this.waitingSinceMs !== undefined) {
+      const held = this.available + this.inFlight;
+      if (this.waitedMsByHeld.has(held) || this.waitedMsByHeld.size < MAX_HISTOGRAM_KEYS)
+        this.waitedMsByHeld.set(held, (this.waitedMsByHeld.get(held) ?? 0) + (now - this.waitingSinceMs));
+      this.waitingSinceMs = now;
+    }
     this.available += granted;
     this.stats.totalGranted += granted;
     this.inFlight -= completedCharge;
@@ -84,10 +151,12 @@ export class CreditWindow {
     this.stats.maxAvailable = Math.max(this.stats.maxAvailable, this.available);
     this.stats.maxHeld = Math.max(this.stats.maxHeld, this.available + this.inFlight);
     this.wake();
+    if (this.waiters.length === 0) this.waitingSinceMs = undefined;
   }
 
   /** Rejects everything still waiting, e.g. when the connection drops. */
   failWaiters(error: unknown): void {
+    this.waitingSinceMs = undefined;
     for (const waiter of this.waiters.splice(0)) waiter.reject(error);
   }
 
@@ -108,6 +177,7 @@ export class CreditWindow {
   }
 
   private spend(charge: number): bigint {
+    this.firstSpendMs ??= this.now();
     this.available -= charge;
     this.inFlight += charge;
     this.stats.totalCharged += charge;
