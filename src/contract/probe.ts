@@ -58,6 +58,8 @@ export const ProbeResultSchema = z.object({
     fallbackReason: z.string().optional(),
     /** For iperf3: its mean after the omitted ramp, or the median of its second half's 0.1 s intervals (src/probe/bandwidth.ts steadyRate). */
     estimate: z.enum(['mean', 'steady']).optional(),
+    /** TCP connections the test read on at once (the SMB read fallback on a network path: src/probe/bandwidth.ts SMB_READ_CONNECTIONS); absent: one. */
+    streams: z.number().int().min(1).max(64).optional(),
   }),
 });
 export type ProbeResult = z.infer<typeof ProbeResultSchema>;

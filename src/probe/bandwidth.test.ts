@@ -108,3 +108,27 @@ describe('two readers: the stream of replies from a moment on', () => {
     expect(new ArrivalLog().rateSince(0)).toBeUndefined();
   });
 });
+
+describe('several connections: the slope of the replies over a window', () => {
+  const reply = 256 * 1024;
+  /** A 600 Mb/s stream of 256 KiB replies from 0 to `endMs`, with the replies of one 60 ms stall taken in together at its end. */
+  const stream = (stallFromMs: number, endMs: number): ArrivalLog => {
+    const log = new ArrivalLog();
+    const gapMs = (reply * 8) / 600e6 / 1e-3;
+    for (let ms = gapMs; ms <= endMs; ms += gapMs) log.add(ms > stallFromMs && ms < stallFromMs + 60 ? stallFromMs + 60 : ms, reply);
+    return log;
+  };
+
+  it("reads the line within 1% where a stall at the window's start bunches replies that the ends would count as fast", () => {
+    const log = stream(1990, 4000);
+    expect(Math.abs((log.slopeBetween(1990, 4000) ?? 0) / 600e6 - 1)).toBeLessThan(0.01);
+    // From the ends, the same window reads several per cent fast.
+    expect((log.rateBetween(1990, 4000) ?? 0) / 600e6).toBeGreaterThan(1.02);
+  });
+
+  it("stops at the window's end and needs three replies", () => {
+    const log = stream(Infinity, 4000);
+    expect(Math.abs((log.slopeBetween(2000, 3000) ?? 0) / 600e6 - 1)).toBeLessThan(0.001);
+    expect(log.slopeBetween(3999, 4000)).toBeUndefined();
+  });
+});

@@ -6,7 +6,8 @@ import { PipefillError } from '../model/errors.js';
 import type { SmbCredentials, SmbTarget } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
 import type { BandwidthEstimate, BandwidthResult } from './bandwidth.js';
-import { iperf3Bandwidth, smbReadBandwidth } from './bandwidth.js';
+import { iperf3Bandwidth, SMB_READ_CONNECTIONS, smbReadBandwidth } from './bandwidth.js';
+import { FAST_PATH_RTT_MS } from './host-rates.js';
 import { smbEchoBackToBack, smbEchoRtt, tcpHandshakeRtt } from './rtt.js';
 import type { LatencyStats } from './stats.js';
 
@@ -109,6 +110,11 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
       fallbackReason = `iperf3 failed: ${error instanceof PipefillError ? error.message : String(error)}`;
     }
   }
-  bandwidth = await smbReadBandwidth(target, credentials, { ...(options.seconds ? { seconds: options.seconds } : {}), ...signal });
+  // On a fast path one connection fills the line, and more would measure the hosts' parallel work instead of it.
+  // On a long path the reads run at least a steady test's round trips, whose second half they are read over.
+  const fast = rtt.medianMs < FAST_PATH_RTT_MS;
+  const connections = fast ? 1 : SMB_READ_CONNECTIONS;
+  const seconds = options.seconds === undefined ? undefined : fast ? options.seconds : Math.max(options.seconds, steadyTestSeconds(rtt.medianMs));
+  bandwidth = await smbReadBandwidth(target, credentials, { ...(seconds ? { seconds } : {}), connections, ...signal });
   return { rtt, session: negotiated, bandwidth: { ...bandwidth, ...(fallbackReason ? { fallbackReason } : {}) } };
 }
