@@ -14,6 +14,7 @@ import type { Observation } from '../test-support/lab-fidelity.js';
 import { failures, holdBounds, withinRelative } from '../test-support/lab-fidelity.js';
 import { SambaServer } from '../lab/samba.js';
 import { DATACENTER_ADDRESS, labDown, labEndpoints, labUp } from '../lab/wan-lab.js';
+import { DEMO_BRANCH_LINK, DEMO_SERVER_SETTINGS } from '../lab/branch-demo.js';
 
 const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun');
 if (!canRunLab) console.warn('SKIPPED: the assessment lab tests need Linux, root and /dev/net/tun.');
@@ -115,4 +116,43 @@ describe.skipIf(!canRunLab)('assessment across the WAN lab', () => {
       await labDown(state.id);
     }
   }, 300_000);
+
+  it("the demo's branch (100 Mb/s, 40 ms, smb2 max credits = 16): the default assessment recognises Samba, and its verdict names the credits with the server setting and the time it saves", async () => {
+    const state = await labUp(DEMO_BRANCH_LINK, { sambaGlobals: DEMO_SERVER_SETTINGS });
+    try {
+      const { share, password } = labEndpoints(state);
+      const verdicts = await holdBounds('demo branch, 100 Mb/s, 40 ms, 16 credits', async () => {
+        const { report } = assessInLab(state, share ?? '', password ?? '', ['--no-history'], { recognise: true });
+        const verdict = report.verdict;
+        for (const line of verdict?.lines ?? []) console.log(`  demo: ${line}`);
+        const fixes = [verdict?.fix, verdict?.next].filter((fix) => fix?.kind === 'change');
+        const credits = fixes.find((fix) => fix?.kind === 'change' && fix.knob === 'smb2 max credits');
+        const saves = credits?.kind === 'change' ? credits.beforeSeconds - credits.afterSeconds : 0;
+        const cell = (name: string, holds: boolean, unit: string): Observation => ({
+          cell: name,
+          measured: holds ? 1 : 0,
+          model: 1,
+          unit,
+          bound: 'says it',
+          holds,
+        });
+        return [
+          cell('server recognised as Samba', report.options.server === 'samba' && report.options.serverSource?.kind === 'recognised', '(1: Samba, recognised)'),
+          cell(
+            "the client's file copies limited by credits",
+            ['read', 'write'].every((op) => finding(report, 'win11-24h2', op)?.limitedBy === 'credits'),
+            '(1: both name credits)',
+          ),
+          cell(
+            'the verdict proposes smb2 max credits and the time it saves',
+            credits !== undefined && saves > 0 && /smb2 max credits = \d+/.test(credits.command),
+            '(1: proposed, saves time)',
+          ),
+        ];
+      });
+      expect(failures(verdicts)).toEqual([]);
+    } finally {
+      await labDown(state.id);
+    }
+  }, 900_000);
 });

@@ -119,12 +119,23 @@ function smbclientMbps(state: LabState, localFile: string): { read: number; writ
 const cliEntry = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 const cli = [...ENGINE_NODE_FLAGS, cliEntry];
 
-/** The built CLI's `assess` in the branch namespace against a share in the datacenter, with iperf3 there; its report and wall time. */
 /** The generations a readiness check compares (pipefill assess --profiles): what the lab's budget and assessment experiments run. */
 export const READINESS_PROFILES = ['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3', 'pipefill-max'] as const;
 export const READINESS_ARGS: readonly string[] = ['--profiles', READINESS_PROFILES.join(',')];
 
-export function assessInLab(state: LabState, share: string, password: string, extra: readonly string[]): { report: Report; seconds: number } {
+/**
+ * The built CLI's `assess` in the branch namespace against a share in the
+ * datacenter, with iperf3 there; its report and wall time. The server is
+ * named Samba unless `recognise` asks the assessment to tell it, as a person's
+ * run without --server does.
+ */
+export function assessInLab(
+  state: LabState,
+  share: string,
+  password: string,
+  extra: readonly string[],
+  options: { readonly recognise?: boolean } = {},
+): { report: Report; seconds: number } {
   const started = Date.now();
   const run = inBranch(
     state,
@@ -140,8 +151,7 @@ export function assessInLab(state: LabState, share: string, password: string, ex
       'PIPEFILL_LAB_PASSWORD',
       '--iperf',
       `${DATACENTER_ADDRESS}:${IPERF_PORT}`,
-      '--server',
-      'samba',
+      ...(options.recognise ? [] : ['--server', 'samba']),
       '--json',
       ...extra,
     ],

@@ -16,8 +16,10 @@ import { labDown, labEndpoints, labUp, removeLabNow } from './wan-lab.js';
  * Samba server that grants 16 credits (smb2 max credits = 16; Samba's
  * default is 8192). With 16 credits a Windows 11 client keeps one 1 MiB
  * request in flight, so each waits out a round trip the link could have
- * carried data in: the lab's default assessment here named the credits and
- * their fix (src/report/fixtures/lab-100mbit-40ms-credits16.json).
+ * carried data in: the lab's default assessment here names the credits and
+ * their fix with the time it saves, after the copy tool's threads for the
+ * small files (src/assess/assess.lab.int.test.ts holds it to that;
+ * src/report/fixtures/lab-100mbit-40ms-credits16.json is one such report).
  */
 export const DEMO_BRANCH_LINK = { bandwidthBitsPerSecond: 100e6, rttMs: 40 } as const;
 export const DEMO_SERVER_SETTINGS: Readonly<Record<string, string>> = { 'smb2 max credits': '16' };
