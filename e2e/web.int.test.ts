@@ -126,7 +126,7 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     await page.getByRole('button', { name: 'See the results' }).click({ timeout: 120_000 });
     // The answer first: the person's client's rates, what the path allows, what holds them back and the fix.
     await page.getByTestId('headline').waitFor();
-    await expect(page.getByTestId('headline').textContent()).resolves.toMatch(/^Your copies \(Windows 11 24H2.*?\): a large file writes at [\d.]+ [KMG]B\/s/);
+    await expect(page.getByTestId('headline').textContent()).resolves.toMatch(/^Your copies with Windows 11 24H2.*?: a large file writes at [\d.]+ [KMG]B\/s/);
     await expect(page.getByTestId('verdict').textContent()).resolves.toMatch(/This path allows: .*the server is Samba \(recognised from its NTLM challenge/);
     await expect(page.getByTestId('verdict-fix').textContent()).resolves.toMatch(/^(Set .+: then .+ takes .+ instead of .+\.|Nothing .+|No setting .+)$/);
     await page.getByTestId('what-to-change').waitFor();
@@ -207,7 +207,7 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     const firstPage = spawnSync('pdftotext', ['-f', '1', '-l', '1', '-layout', pdf, '-'], { encoding: 'utf8' });
     expect(firstPage.status, firstPage.stderr).toBe(0);
     const pageText = firstPage.stdout.replace(/\s+/g, ' ');
-    expect(pageText).toMatch(/Your copies \(Windows 11 24H2/);
+    expect(pageText).toMatch(/Your copies with Windows 11 24H2/);
     expect(pageText).toMatch(/This path allows/);
     expect(pageText).toMatch(/What to change/);
     expect(errors).toEqual([]);

@@ -70,7 +70,7 @@ describe('assess on loopback', () => {
     expect(report.options.profiles).toEqual(['win11-24h2', 'pipefill-max']);
     expect(report.options).toMatchObject({ client: 'win11-24h2', server: 'samba', serverSource: { kind: 'recognised' } });
     expect(report.verdict?.client).toBe('win11-24h2');
-    expect(report.verdict?.lines[0]).toMatch(/^Your copies \(Windows 11 24H2/);
+    expect(report.verdict?.lines[0]).toMatch(/^Your copies with Windows 11 24H2/);
     expect(report.verdict?.lines[1]).toMatch(/the share is on this machine.*the server is Samba \(recognised from its NTLM challenge/);
     // A loopback path is a fast one: the hosts were measured, and no copy is said to have lost packets.
     // The hosts measured on their own: a cost per byte each way, and the generation's signing measured with it.

@@ -21,7 +21,7 @@ describe('the verdict', () => {
     expect(VerdictSchema.parse(verdict)).toEqual(verdict);
     expect(verdict.client).toBe('win10-smb3');
     expect(verdict.lines.length).toBeLessThanOrEqual(6);
-    expect(verdict.lines[0]).toMatch(/^Your copies \(Windows 10\/11, SMB3\): a large file writes at [\d.]+ [KM]B\/s \([\d.]+ [kM]b\/s\)/);
+    expect(verdict.lines[0]).toMatch(/^Your copies with Windows 10\/11, SMB3: a large file writes at [\d.]+ [KM]B\/s \([\d.]+ [kM]b\/s\)/);
     // The small-files write costs the most: 6.48 s against Pipefill's 2.83 s on the same share.
     expect(verdict.ranked[0]).toMatchObject({ op: 'write', workload: 'small-files', layer: 'round-trips' });
     expect(verdict.ranked[0]?.costSeconds).toBeCloseTo(6.48 - 2.83, 1);

@@ -268,7 +268,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
   const next = fix.kind === 'change' ? nextChange(ranked.slice(1), advice, worst, fix) : undefined;
   const clientLabel = CLIENT_PROFILES[client].label;
   const lines = [
-    ratesLine(`Your copies (${clientLabel})`, rates, (rate) => rate.yoursSeconds),
+    ratesLine(`Your copies with ${clientLabel}`, rates, (rate) => rate.yoursSeconds),
     `${ratesLine('This path allows', rates, (rate) => rate.pathSeconds).replace(/\.$/, '')} — ${
       report.crypto?.serverOnThisMachine
         ? `the share is on this machine: no network between, ${formatDuration(rttMs)} a round trip`
