@@ -98,6 +98,8 @@ export const HostCostsSchema = z
     metadataSeconds: z.number().nonnegative().finite(),
     storageWriteSecondsPerByte: z.number().nonnegative().finite().optional(),
     turnaroundSeconds: z.object({ read: z.number().nonnegative().finite(), write: z.number().nonnegative().finite() }).strict().optional(),
+    /** Measured across a network: the costs are the hosts' own pace, beside the line's (src/model/host-costs.ts). */
+    acrossNetwork: z.boolean().optional(),
   })
   .strict();
 

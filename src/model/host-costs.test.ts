@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT_PROFILES, KIB, MIB } from './client-profiles.js';
 import type { HostCosts } from './host-costs.js';
-import { fitRequestCosts, hostBytesPerSecond, hostCostsFor, hostSecondsFor, withSustainedWrite } from './host-costs.js';
+import { costsFromSamples, fitRequestCosts, hostBytesPerSecond, hostCostsFor, hostSecondsFor, withSustainedWrite } from './host-costs.js';
 import { SINGLE_UNPROTECTED, transferShape } from './in-flight.js';
 import { predictTransfer } from './predict.js';
 import { SERVER_PROFILES } from './server-profiles.js';
@@ -130,6 +130,41 @@ describe('host costs in the model', () => {
     const requests = (100 * MIB) / plain.requestBytes;
     expect(withTurnaround.seconds - plain.seconds).toBeCloseTo(requests * 280e-6, 1);
     expect(predictTransfer(xp, server, 'write', file, measured).seconds).toBeCloseTo(predictTransfer(xp, server, 'write', file, lan).seconds, 6);
+  });
+
+  it('takes the costs from the transfers the hosts paced: both, the small only (per request), the large only (per byte), neither', () => {
+    const small = sample(32 * KIB, 8 * MIB, 345e-6, 0);
+    const large = sample(MIB, 64 * MIB, 0, 9e-9);
+    expect(costsFromSamples(small, undefined)).toEqual({ secondsPerRequest: small.seconds / small.requests, secondsPerByte: 0 });
+    expect(costsFromSamples(small, undefined).secondsPerRequest).toBeCloseTo(345e-6, 12);
+    expect(costsFromSamples(undefined, large).secondsPerByte).toBeCloseTo(9e-9, 15);
+    expect(costsFromSamples(undefined, undefined)).toEqual({ secondsPerRequest: 0, secondsPerByte: 0 });
+    expect(costsFromSamples(small, large)).toEqual(fitRequestCosts(small, large));
+  });
+
+  it("across a LAN the hosts' work caps the rate beside the line's and adds only the turnaround to a request", () => {
+    // The lab at 1 Gb/s / 0.5 ms: 32 KiB requests 16 deep moved about 760 Mb/s, 64 KiB and larger filled the line.
+    const lan = { bandwidthBitsPerSecond: 1e9, rttMs: 0.88 };
+    const hosts: HostCosts = {
+      read: { secondsPerRequest: 345e-6, secondsPerByte: 0 },
+      write: { secondsPerRequest: 345e-6, secondsPerByte: 0 },
+      metadataSeconds: 0,
+      turnaroundSeconds: { read: 190e-6, write: 100e-6 },
+      acrossNetwork: true,
+    };
+    const file = parseWorkload('file:185MiB');
+    const on = (id: 'win7-smb1' | 'win7-smb2' | 'xp-smb1', link: typeof lan | (typeof lan & { hosts: HostCosts })) =>
+      predictTransfer(CLIENT_PROFILES[id], server, 'read', file, link);
+    const smb1 = on('win7-smb1', { ...lan, hosts });
+    expect(smb1.limitedBy).toBe('hosts');
+    expect((185 * MIB * 8) / smb1.seconds / 1e6).toBeCloseTo((32 * KIB * 8) / 345e-6 / 1e6, -1);
+    // 64 KiB requests: the hosts allow 1.5 Gb/s, the line 1 Gb/s.
+    expect(on('win7-smb2', { ...lan, hosts }).seconds).toBeCloseTo(on('win7-smb2', lan).seconds, 6);
+    // A synchronous client waits the turnaround, not the pipeline's work per request, on each request.
+    const xp = on('xp-smb1', { ...lan, hosts });
+    const requests = Math.ceil((185 * MIB) / xp.requestBytes);
+    expect(xp.seconds - on('xp-smb1', lan).seconds).toBeCloseTo(requests * 190e-6, 1);
+    expect(hostSecondsFor(hosts.read, 32 * KIB, 32 * KIB, 190e-6, true)).toBeCloseTo(190e-6, 12);
   });
 
   it('leave a long path alone: a WAN copy is paced by the path, not by microseconds of host work', () => {

@@ -35,6 +35,14 @@ export interface HostCosts {
    * disk that falls behind): measured on Pipefill's own whole-file write.
    */
   readonly storageWriteSecondsPerByte?: number | undefined;
+  /**
+   * Measured across a network (a LAN): each cost is the hosts' own time for
+   * a request in a deep pipeline, which runs beside the line's rather than
+   * after it, so it caps the rate and adds nothing to a request's latency
+   * (the turnaround is that). On a share on this machine (absent) the hosts'
+   * work is all there is, and a request waits on it.
+   */
+  readonly acrossNetwork?: boolean | undefined;
 }
 
 /** One timed calibration transfer: `requests` requests of `requestBytes`, `bytes` in all, in `seconds` (deep enough that the hosts, not the window, pace it). */
@@ -65,6 +73,21 @@ export function fitRequestCosts(small: CalibrationSample, large: CalibrationSamp
     if (secondsPerRequest >= 0 && secondsPerByte >= 0) return { secondsPerRequest, secondsPerByte };
   }
   return { secondsPerRequest: 0, secondsPerByte: Math.max(small.seconds / small.bytes, large.seconds / large.bytes) };
+}
+
+/**
+ * The costs from the two calibration transfers the hosts paced (undefined:
+ * the line paced that one, so it says nothing of them). Both: solved for
+ * both costs. Only the small requests': the cost is per request (per byte it
+ * would have held the large ones back too), all of their time. Only the
+ * large: per byte, all of theirs. Neither: the hosts are faster than the
+ * path, and no cost of theirs binds.
+ */
+export function costsFromSamples(small: CalibrationSample | undefined, large: CalibrationSample | undefined): RequestCosts {
+  if (small && large) return fitRequestCosts(small, large);
+  if (small) return { secondsPerRequest: small.seconds / small.requests, secondsPerByte: 0 };
+  if (large) return { secondsPerRequest: 0, secondsPerByte: large.seconds / large.bytes };
+  return { secondsPerRequest: 0, secondsPerByte: 0 };
 }
 
 const sameProtection = (a: Protection, b: Protection): boolean =>
@@ -110,13 +133,14 @@ export const TURNAROUND_REQUEST_BYTES = 64 * 1024;
  * unit has beyond it), where that was measured. On a LAN the first is zero
  * (the line paced the calibration) and the second is what a synchronous
  * client waits; on loopback they are two measures of the same work, and the
- * larger holds.
+ * larger holds. Across a network (`acrossNetwork`) only the turnaround.
  */
-export function hostSecondsFor(costs: RequestCosts, requestBytes: number, unitBytes: number, turnaroundSeconds = 0): number {
+export function hostSecondsFor(costs: RequestCosts, requestBytes: number, unitBytes: number, turnaroundSeconds = 0, acrossNetwork = false): number {
   const requests = Math.ceil(unitBytes / requestBytes);
   const work = requests * costs.secondsPerRequest + unitBytes * costs.secondsPerByte;
   const lone = requests * turnaroundSeconds + Math.max(0, unitBytes - requests * TURNAROUND_REQUEST_BYTES) * costs.secondsPerByte;
-  return Math.max(work, lone);
+  // Across a network the work overlaps the line's time (it caps the rate instead: hostBytesPerSecond); a request waits on the turnaround.
+  return acrossNetwork ? requests * turnaroundSeconds : Math.max(work, lone);
 }
 
 /** The payload rate the hosts allow at this request size, bytes per second (with any crypto not in the costs added per byte). */

@@ -194,7 +194,8 @@ export function transferShape(
   const cryptoSecondsPerByte = host?.includesProtection ? 0 : protectionSecondsPerByte(session.protection, dataSender, dataReceiver);
   // A unit waits on the hosts' work for it as well as on the path (measured costs; none where the hosts were not measured).
   const turnaround = link.hosts?.turnaroundSeconds?.[op] ?? 0;
-  const hostSeconds = (unitBytes: number): number => (host ? hostSecondsFor(host.costs, request, unitBytes, turnaround) : 0);
+  const hostSeconds = (unitBytes: number): number =>
+    host ? hostSecondsFor(host.costs, request, unitBytes, turnaround, link.hosts?.acrossNetwork === true) : 0;
   const perUnit = (unitBytes: number, units: number): number =>
     (units * unitBytes) / (latencySeconds + unitBytes / payloadBytesPerSecond + unitBytes * cryptoSecondsPerByte + hostSeconds(unitBytes));
 

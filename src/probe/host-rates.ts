@@ -10,7 +10,7 @@
 // do): per direction, a transfer of small requests and
 // one of large requests, each with a pipeline deep enough that the hosts,
 // not the window, pace it, solved for a cost per request and per byte
-// (src/model/host-costs.ts fitRequestCosts); and a few files created and
+// (src/model/host-costs.ts costsFromSamples); and a few files created and
 // closed one at a time, whose exchanges beyond the round trip are the
 // server's metadata work. Where a generation negotiates signing or
 // encryption, its costs are measured again on a session with that
@@ -22,7 +22,7 @@ import type { ClientProfileId } from '../model/client-profiles.js';
 import { CLIENT_PROFILES, KIB, MIB, SECTOR_BYTES } from '../model/client-profiles.js';
 import type { Protection } from '../model/crypto-cost.js';
 import type { CalibrationSample, HostCosts, RequestCosts } from '../model/host-costs.js';
-import { fitRequestCosts } from '../model/host-costs.js';
+import { costsFromSamples } from '../model/host-costs.js';
 import type { FilePipeline } from '../model/in-flight.js';
 import { payloadEfficiency } from '../model/link.js';
 import { median } from '../model/stats.js';
@@ -41,13 +41,19 @@ import { SpanRecorder } from './bandwidth.js';
 export const FAST_PATH_RTT_MS = 2;
 
 /**
- * The two pipelines the costs are solved from: a small request's (64 KiB,
- * SMB 2.0 and SMB1-era clients, a small file's), and the pipeline of the
- * generation the session is for (Pipefill's own unprotected, the person's
- * client with its signing), so the costs hold at the request size and depth
- * of the copies that use them, and other generations' are read between.
+ * The two pipelines the costs are solved from: the smallest request a
+ * generation sends (32 KiB, Windows 7 over SMB1; SMB 2.0's and a small
+ * file's are 64 KiB), and the pipeline of the generation the session is for
+ * (Pipefill's own unprotected, the person's client with its signing), so the
+ * costs hold at the request sizes and depth of the copies that use them, and
+ * other generations' are read between. On a LAN the small one is often the
+ * only one the hosts, not the line, pace (lab, 1 Gb/s / 0.5 ms: Windows 7's
+ * SMB1 copies moved 740-780 Mb/s where every 64 KiB or larger copy filled
+ * the line).
  */
-const SMALL: FilePipeline = { depth: 16, chunkBytes: 64 * KIB, requestBytes: 64 * KIB };
+const SMALL: FilePipeline = { depth: 16, chunkBytes: 32 * KIB, requestBytes: 32 * KIB };
+/** The turnaround's requests: one 64 KiB request at a time, as XP and a small file's copy go. */
+const LONE: FilePipeline = { depth: 1, chunkBytes: 64 * KIB, requestBytes: 64 * KIB };
 const SMALL_FILE_BYTES = 8 * MIB;
 const LARGE_FILE_BYTES = 64 * MIB;
 /** Each transfer stops issuing requests after this long: a slow LAN gets a shorter sample, not a longer calibration. */
@@ -58,7 +64,7 @@ const TURNAROUND_RUNS = 3;
 /** Files created and closed one at a time for the metadata cost. */
 const METADATA_FILES = 8;
 /** A sample moving at least this share of the line's payload rate is paced by the network: it says nothing of the hosts. */
-const NETWORK_BOUND_SHARE = 0.85;
+const NETWORK_BOUND_SHARE = 0.9;
 
 export interface HostCalibrationOptions {
   /** The path's round trip (the probe's), subtracted from each metadata exchange. */
@@ -164,17 +170,18 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
     };
     const written = new Map<string, number>();
 
-    // The hosts' share of a sample: on a network path, what the line took of it is the network's, and a sample the line paced says nothing.
-    const hostsPart = (sample: CalibrationSample): CalibrationSample | undefined => {
+    // On a network path a sample the line paced says nothing of the hosts. One it did not is the hosts' own pace: in a
+    // deep pipeline their work runs beside the line's, so the whole of its time is theirs (the model caps the rate with
+    // it and adds only the turnaround to a request: HostCosts.acrossNetwork). Taking the line's time off instead left
+    // Windows 7's SMB1 copies on a LAN (740-780 Mb/s where the line carried 940) expected at the line's pace.
+    const hostsPaced = (sample: CalibrationSample): CalibrationSample | undefined => {
       if (options.lineBitsPerSecond === undefined) return sample;
       const payload = (options.lineBitsPerSecond / 8) * payloadEfficiency(false);
-      if (sample.bytes / sample.seconds >= NETWORK_BOUND_SHARE * payload) return undefined;
-      return { ...sample, seconds: Math.max(sample.seconds - sample.bytes / payload, sample.seconds * (1 - NETWORK_BOUND_SHARE)) };
+      return sample.bytes / sample.seconds >= NETWORK_BOUND_SHARE * payload ? undefined : sample;
     };
 
     const costsOn = async (on: SmbSession, profile: ClientProfileId): Promise<{ read: RequestCosts; write: RequestCosts }> => {
       const protection = protectionOfSession(on).kind;
-      const none: RequestCosts = { secondsPerRequest: 0, secondsPerByte: 0 };
       const shapesFor = (op: 'read' | 'write') => [
         // A server's maximum is its word: at least a sector, so a server that says 0 gets no transfer of empty requests.
         {
@@ -202,11 +209,10 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
           }
           const typical = medianSample(runs);
           if (typical) samples.push({ ...typical, op, protection });
-          kept.push(typical ? hostsPart(typical) : undefined);
+          kept.push(typical ? hostsPaced(typical) : undefined);
         }
         const [small, large] = kept;
-        // Where the line paced either transfer, the hosts are faster than the path: no cost of theirs binds.
-        return small && large ? fitRequestCosts(small, large) : none;
+        return costsFromSamples(small, large);
       };
       const write = await fit('write');
       const read = await fit('read');
@@ -238,7 +244,7 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
       const line = options.lineBitsPerSecond === undefined ? Infinity : (options.lineBitsPerSecond / 8) * payloadEfficiency(false);
       for (let run = 0; run < TURNAROUND_RUNS; run += 1) {
         const name = op === 'write' ? `calibration-${++files}.bin` : (turnaroundFile ?? '');
-        const sample = await transfer(session, op, name, { pipeline: { ...SMALL, depth: 1 }, fileBytes: TURNAROUND_REQUESTS * SMALL.requestBytes }, false);
+        const sample = await transfer(session, op, name, { pipeline: LONE, fileBytes: TURNAROUND_REQUESTS * LONE.requestBytes }, false);
         if (op === 'write') turnaroundFile = name;
         if (sample) perRequest.push(sample.seconds / sample.requests - sample.requestBytes / line);
       }
@@ -254,7 +260,16 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
     }
     await scratch.remove(request);
     scratch = undefined;
-    return { costs: { ...plain, ...(guardedCosts ? { protected: guardedCosts } : {}), metadataSeconds, turnaroundSeconds }, samples };
+    return {
+      costs: {
+        ...plain,
+        ...(guardedCosts ? { protected: guardedCosts } : {}),
+        metadataSeconds,
+        turnaroundSeconds,
+        ...(options.lineBitsPerSecond === undefined ? {} : { acrossNetwork: true }),
+      },
+      samples,
+    };
   } finally {
     if (scratch) await scratch.remove({ timeoutMs: 5_000 }).catch(() => undefined);
     if (local) {
