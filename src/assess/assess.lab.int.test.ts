@@ -13,7 +13,8 @@ import { assessInLab, READINESS_ARGS } from '../lab/bench.js';
 import type { Observation } from '../test-support/lab-fidelity.js';
 import { failures, holdBounds, withinRelative } from '../test-support/lab-fidelity.js';
 import { SambaServer } from '../lab/samba.js';
-import { DATACENTER_ADDRESS, labDown, labEndpoints, labUp } from '../lab/wan-lab.js';
+import { labDown, labEndpoints, labUp } from '../lab/wan-lab.js';
+import { DATACENTER_ADDRESS } from '../lab/lab-network.js';
 import { DEMO_BRANCH_LINK, DEMO_SERVER_SETTINGS } from '../lab/branch-demo.js';
 
 const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun');

@@ -26,7 +26,9 @@ import { freshDirectory } from '../platform/safe-file.js';
 import { PatternSource } from '../smb/pattern.js';
 import { withAuthenticationFile } from './smbclient-auth.js';
 import type { LabLink, LabState } from './wan-lab.js';
-import { DATACENTER_ADDRESS, handshakeTimesMs, inBranch, IPERF_PORT, labDown, labEndpoints, labUp, median } from './wan-lab.js';
+import { handshakeTimesMs, inBranch, labDown, labEndpoints, labUp } from './wan-lab.js';
+import { DATACENTER_ADDRESS, IPERF_PORT } from './lab-network.js';
+import { median } from '../model/stats.js';
 
 export interface LabBenchOptions {
   readonly links: readonly { readonly label: string; readonly link: LabLink }[];

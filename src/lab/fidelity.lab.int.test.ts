@@ -7,7 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
 import { failures, holdBounds, withinRelative } from '../test-support/lab-fidelity.js';
 import type { LabLink, LabState } from './wan-lab.js';
-import { DATACENTER_ADDRESS, LAB_STATE_DIR, forwarderStats, handshakeTimesMs, inBranch, IPERF_PORT, labDown, labUp, median, readLabStates } from './wan-lab.js';
+import { LAB_STATE_DIR, forwarderStats, handshakeTimesMs, inBranch, labDown, labUp, readLabStates } from './wan-lab.js';
+import { DATACENTER_ADDRESS, IPERF_PORT } from './lab-network.js';
+import { median } from '../model/stats.js';
 
 const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun');
 if (!canRunLab) console.warn('SKIPPED: the WAN lab tests need Linux, root and /dev/net/tun.');

@@ -18,7 +18,8 @@ import { pathEvents } from '../contract/report-views.js';
 import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
 import { SILENCE_TIMEOUT_MS } from '../smb/connection.js';
 import type { LabState } from './wan-lab.js';
-import { changeLink, DATACENTER_ADDRESS, IPERF_PORT, labDown, labEndpoints, labUp } from './wan-lab.js';
+import { changeLink, labDown, labEndpoints, labUp } from './wan-lab.js';
+import { DATACENTER_ADDRESS, IPERF_PORT } from './lab-network.js';
 
 const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun') && existsSync('/usr/sbin/smbd');
 if (!canRunLab) console.warn('SKIPPED: the failing-link tests need Linux, root, /dev/net/tun and Samba.');

@@ -38,7 +38,9 @@ import { parseWorkload } from '../model/workloads.js';
 import type { Observation } from '../test-support/lab-fidelity.js';
 import { failures, holdBounds, withinRelative } from '../test-support/lab-fidelity.js';
 import { copyTest, iperfMbps, labSamba, onLabStack } from './bench.js';
-import { changeLink, handshakeTimesMs, labDown, labUp, median, readLabStates, setCongestion, withCongestionAllowed } from './wan-lab.js';
+import { changeLink, handshakeTimesMs, labDown, labUp, readLabStates } from './wan-lab.js';
+import { median } from '../model/stats.js';
+import { setCongestion, withCongestionAllowed } from './lab-congestion.js';
 
 const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun');
 if (!canRunLab) console.warn('SKIPPED: the bottleneck-queue lab test needs Linux, root and /dev/net/tun.');

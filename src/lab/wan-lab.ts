@@ -13,24 +13,20 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PipefillError } from '../model/errors.js';
 import { createExclusive, freshDirectory, openNewLog, privateDirectory, replaceFile } from '../platform/safe-file.js';
 import { bdpBytes } from '../model/link.js';
 import type { Link } from '../model/link.js';
 import { SambaServer, SAMBA_USER } from './samba.js';
+import { SERVER_CONGESTION, setRouteCongestion } from './lab-congestion.js';
+import { BRANCH_ADDRESS, DATACENTER_ADDRESS, DEVICE, IPERF_PORT, NAMESPACE_PREFIX } from './lab-network.js';
+import { alive, forwarderBinary, inNamespace, killGroup, requireLab, run, waitFor } from './lab-system.js';
 
 export const LAB_STATE_DIR = '/run/pipefill-lab';
-const NAMESPACE_PREFIX = 'pf-';
-export const BRANCH_ADDRESS = '10.77.0.1';
-export const DATACENTER_ADDRESS = '10.77.0.2';
-export const IPERF_PORT = 5201;
-const DEVICE = 'pfwan0';
 /** TCP buffer maxima inside the lab: Linux's default 6 MiB would cap a long fat pipe below its BDP. */
 const TCP_BUFFER_MAX = 64 * 1024 * 1024;
-const START_TIMEOUT_MS = 10_000;
 
 export interface LabLink extends Link {
   /** Drop-tail limit per direction, bytes (default: one BDP of the round trip). */
@@ -68,38 +64,6 @@ export interface LabEndpoints {
   readonly serverCongestion?: string;
 }
 
-function requireLab(): void {
-  if (process.platform !== 'linux')
-    throw new PipefillError('lab-unsupported', 'The WAN lab runs on Linux only.', 'Use a Linux machine (network namespaces and /dev/net/tun are needed).');
-  if (process.getuid?.() !== 0)
-    throw new PipefillError('lab-unsupported', 'The WAN lab needs root.', 'Run it as root (it creates network namespaces and TUN devices).');
-  if (!existsSync('/dev/net/tun')) throw new PipefillError('lab-unsupported', '/dev/net/tun is missing.', 'Load the tun module or run where it exists.');
-}
-
-function run(command: string, args: readonly string[]): string {
-  const result = spawnSync(command, args, { encoding: 'utf8' });
-  if (result.status !== 0)
-    throw new PipefillError(
-      'lab-failed',
-      `${command} ${args.join(' ')} failed: ${(result.stderr || result.stdout || String(result.error)).trim()}`,
-      'Run `pipefill lab down` and try again; the message above says what the system refused.',
-    );
-  return result.stdout;
-}
-
-const inNamespace = (namespace: string, command: string, args: readonly string[]) => run('ip', ['netns', 'exec', namespace, command, ...args]);
-
-/** Builds the forwarder from native/wanem/wanem.c when it is missing or older than its source. */
-export function forwarderBinary(): string {
-  const source = fileURLToPath(new URL('../../native/wanem/wanem.c', import.meta.url));
-  const binary = fileURLToPath(new URL('../../native/wanem/build/pipefill-wanem', import.meta.url));
-  if (!existsSync(binary) || statSync(binary).mtimeMs < statSync(source).mtimeMs) {
-    mkdirSync(join(binary, '..'), { recursive: true });
-    run('cc', ['-O2', '-Wall', '-Wextra', '-o', binary, source]);
-  }
-  return binary;
-}
-
 /** The lab's share lives on tmpfs, in a folder of its own with an unguessable name. */
 const SHARE_PARENT = '/dev/shm';
 const SHARE_PREFIX = 'pipefill-lab-';
@@ -124,39 +88,6 @@ function controlPath(id: string): string {
   return join(LAB_STATE_DIR, `${id}.control`);
 }
 
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // Already gone.
-    }
-  }
-}
-
-function alive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  // Polls every 50 ms, at most START_TIMEOUT_MS / 50 times.
-  while (Date.now() < deadline) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new PipefillError('lab-failed', `${what} did not start within ${START_TIMEOUT_MS / 1000} s.`, 'Run `pipefill lab down` and try again.');
-}
-
 function makeNamespace(name: string, address: string, peer: string): void {
   run('ip', ['netns', 'add', name]);
   run('ip', ['-n', name, 'link', 'set', 'lo', 'up']);
@@ -177,54 +108,6 @@ export interface LabOptions {
   readonly seed?: number;
   /** The congestion control the datacenter's servers send with (default SERVER_CONGESTION). */
   readonly serverCongestion?: string;
-}
-
-/**
- * What the lab's servers (smbd, iperf3) send with unless told otherwise:
- * CUBIC, a stock Linux file server's default and what the samba server
- * profile assumes. The namespace would otherwise inherit the host's default,
- * which on these machines is BBR; a BBR sender paces a synchronous reader's
- * replies (XP's 60 KB reads ran 1.5 round trips each, 3.0 s for 1 MiB at
- * 52 Mb/s / 75 ms against CUBIC's 2.5 s) and drains its queue to four
- * packets every ten seconds (ProbeRTT: a 1 MiB read at 80 Mb/s / 45 ms took
- * 0.70 s instead of 0.40 in 3 of 14 runs), neither of which that profile
- * has. Set on the datacenter's route to the branch, so no host-wide list
- * of allowed congestion controls has to change.
- */
-export const SERVER_CONGESTION = 'cubic';
-
-/** A congestion control's name, checked before it reaches a sysctl or a route. */
-function checkedCongestion(congestion: string): string {
-  if (!/^[a-z0-9_]{1,16}$/.test(congestion))
-    throw new PipefillError('bad-input', `Not a congestion control name: ${JSON.stringify(congestion)}.`, 'For example cubic or reno.');
-  return congestion;
-}
-
-/**
- * The congestion control of a lab namespace's route to its peer: its sockets to the other side use it, whatever the namespace's default.
- * `ackEverySegment` adds the route's `quickack 1`: its sockets ACK each segment as it arrives, whether or not their process has read it.
- */
-function setRouteCongestion(namespace: string, congestion: string, ackEverySegment = false): void {
-  checkedCongestion(congestion);
-  const [peer, local] = namespace.startsWith(`${NAMESPACE_PREFIX}dc-`) ? [BRANCH_ADDRESS, DATACENTER_ADDRESS] : [DATACENTER_ADDRESS, BRANCH_ADDRESS];
-  run('ip', [
-    '-n',
-    namespace,
-    'route',
-    'replace',
-    peer,
-    'dev',
-    DEVICE,
-    'proto',
-    'kernel',
-    'scope',
-    'link',
-    'src',
-    local,
-    'congctl',
-    congestion,
-    ...(ackEverySegment ? ['quickack', '1'] : []),
-  ]);
 }
 
 /** Brings a lab up. On any failure it removes what it made. */
@@ -446,42 +329,6 @@ export function handshakeTimesMs(state: LabState, samples: number, port = 445): 
   const run = inBranch(state, process.execPath, ['-e', script]);
   if (run.status !== 0) throw new PipefillError('lab-failed', `The RTT probe failed: ${run.stderr.trim()}`, 'Run `pipefill lab down` and try again.');
   return JSON.parse(run.stdout) as number[];
-}
-
-export { median } from '../model/stats.js';
-
-/**
- * Sets a lab namespace's congestion control: its default (new sockets take
- * it; net.ipv4 sysctls are per namespace) and its route to the other side,
- * which the lab's servers' sockets follow (SERVER_CONGESTION). With
- * `ackEverySegment`, that route's sockets also ACK every segment at once
- * (see setRouteCongestion), for tests that must not see this machine's
- * scheduling in the ACK stream (src/lab/queue.lab.int.test.ts says why).
- */
-export function setCongestion(namespace: string, congestion: string, options: { readonly ackEverySegment?: boolean } = {}): void {
-  checkedCongestion(congestion);
-  run('ip', ['netns', 'exec', namespace, 'sysctl', '-q', '-w', `net.ipv4.tcp_congestion_control=${congestion}`]);
-  setRouteCongestion(namespace, congestion, options.ackEverySegment ?? false);
-}
-
-const ALLOWED_CONGESTION = '/proc/sys/net/ipv4/tcp_allowed_congestion_control';
-
-/**
- * Runs `body` with `congestion` allowed as a namespace default. Linux lets a
- * namespace other than the first default only to a congestion control in
- * net.ipv4.tcp_allowed_congestion_control, a host-wide list (a kernel whose
- * default is BBR may leave CUBIC out of it). When it is missing, it is added
- * for the run and the list is put back exactly as it was, even on failure.
- */
-export async function withCongestionAllowed<T>(congestion: string, body: (changedHost: boolean) => Promise<T>): Promise<T> {
-  const before = readFileSync(ALLOWED_CONGESTION, 'utf8').trim();
-  if (before.split(/\s+/).includes(congestion)) return body(false);
-  writeFileSync(ALLOWED_CONGESTION, `${before} ${congestion}`);
-  try {
-    return await body(true);
-  } finally {
-    writeFileSync(ALLOWED_CONGESTION, before);
-  }
 }
 
 /** Runs a command inside the branch namespace (a client across the emulated link). */
