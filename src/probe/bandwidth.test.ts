@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PipefillError } from '../model/errors.js';
-import type { ReadSpan } from './bandwidth.js';
-import { ArrivalLog, parseIperfJson, steadyRate, steadyReadRate } from './bandwidth.js';
+import { parseIperfJson, steadyRate } from './bandwidth.js';
+import type { ReadSpan } from './read-rate.js';
+import { ArrivalLog, steadyReadRate } from './read-rate.js';
 
 describe('parseIperfJson', () => {
   it('reads the received rate, retransmits and congestion control', () => {

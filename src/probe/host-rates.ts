@@ -35,7 +35,7 @@ import { ScratchFolder } from '../smb/scratch.js';
 import type { SmbCredentials, SmbTarget } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
 import { transferFileWithDepth } from '../smb/transfer.js';
-import { SpanRecorder } from './bandwidth.js';
+import { SpanRecorder } from './read-rate.js';
 
 /** Paths with a round trip below this are fast: the hosts may well be slower than the network (a LAN, loopback). */
 export const FAST_PATH_RTT_MS = 2;

@@ -1,0 +1,188 @@
+// The path's bandwidth without an iperf3 server (a helpdesk's usual case):
+// Pipefill's deepest SMB read pipeline reads a scratch file again and again,
+// over one connection on a fast path and several over a network, and the
+// rate the replies arrive at is the figure (src/probe/read-rate.ts).
+
+import { MIB } from '../model/client-profiles.js';
+import { CLIENT_PROFILES } from '../model/client-profiles.js';
+import { pipelineFor } from '../smb/drivers.js';
+import { Access, CreateOption, Disposition } from '../smb/messages.js';
+import { PatternSource } from '../smb/pattern.js';
+import { removeStaleScratch, ScratchFolder } from '../smb/scratch.js';
+import type { SmbCredentials, SmbTarget } from '../smb/session.js';
+import { SmbSession } from '../smb/session.js';
+import { TimelineRecorder } from '../smb/timeline.js';
+import { transferFile } from '../smb/transfer.js';
+import type { BandwidthResult } from './bandwidth.js';
+import type { ReadSpan } from './read-rate.js';
+import { ArrivalLog, SpanRecorder, steadyReadRate } from './read-rate.js';
+
+export interface SmbReadOptions {
+  readonly seconds?: number;
+  /** TCP connections (each its own session) the reads go on; 1 where one already fills the path (a LAN, loopback). */
+  readonly connections?: number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Connections the reads go on over a network path. One connection's reads
+ * are held by what holds one copy (its TCP ramp, its credits), which is the
+ * model's to find, not the line's: a CUBIC sender that left slow start early
+ * read 622 Mb/s at 150 ms as 493-565 Mb/s on one connection and 600 on two,
+ * against a 595 Mb/s payload limit; four overfilled 155 Mb/s at 150 ms
+ * (128-149 Mb/s, two 149) (lab, 4 s each, 2026-11-26).
+ */
+export const SMB_READ_CONNECTIONS = 2;
+
+/** The file read again and again; big enough that a read is mostly data, small enough to write quickly. */
+const PROBE_FILE_BYTES = 16 * MIB;
+
+/** A second reader joins a connection only with at least this long left to read the stream over (smbReadBandwidth). */
+const SECOND_READER_LEAST_MS = 500;
+
+/** The largest reply the reads over several connections ask for (smbReadBandwidth). */
+const STREAM_REPLY_BYTES = 256 * 1024;
+
+/** One connection of the probe: its session and the probe file open on it. */
+interface ReadConnection {
+  readonly session: SmbSession;
+  readonly fileId: Buffer;
+}
+
+/**
+ * Reads one scratch file over and over with Pipefill's deepest pipeline for
+ * about `seconds`, on `connections` connections at once, and reports the
+ * payload rate those reads reached together (steadyReadRate for one read on
+ * one connection; otherwise the stream of replies once every connection has
+ * finished its first read, up to the time given). The file is written first
+ * and the connections opened meanwhile (untimed); the file is removed after,
+ * with the scratch folder.
+ */
+export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCredentials, options: SmbReadOptions = {}): Promise<BandwidthResult> {
+  const signal = options.signal;
+  const request = signal ? { signal } : {};
+  const connectionCount = Math.max(1, Math.min(SMB_READ_CONNECTIONS, Math.floor(options.connections ?? 1)));
+  const session = await SmbSession.open(target, credentials, request);
+  // The other connections log on while the file is written: a few round trips, beside it.
+  const extraSessions = Array.from({ length: connectionCount - 1 }, () => SmbSession.open(target, credentials, request));
+  for (const opening of extraSessions) opening.catch(() => undefined);
+  const opened: ReadConnection[] = [];
+  let scratch: ScratchFolder | undefined;
+  try {
+    await removeStaleScratch(session);
+    scratch = await ScratchFolder.create(session);
+    const path = scratch.path('bandwidth-probe.bin');
+    const pattern = new PatternSource(scratch.name, 'bandwidth-probe.bin');
+    const profile = CLIENT_PROFILES['pipefill-max'];
+    const writeHandle = await session.create({
+      path,
+      access: Access.readData | Access.writeData,
+      disposition: Disposition.create,
+      options: CreateOption.nonDirectory,
+    });
+    await transferFile({
+      session,
+      fileBytes: PROBE_FILE_BYTES,
+      pattern,
+      verify: false,
+      label: path,
+      ...request,
+      fileId: writeHandle.fileId,
+      op: 'write',
+      pipeline: pipelineFor(profile, session.negotiated, 'write', PROBE_FILE_BYTES),
+      recorder: new TimelineRecorder(),
+    });
+    await session.close(writeHandle.fileId);
+    for (const on of [session, ...(await Promise.all(extraSessions))]) {
+      const handle = await on.create({ path, access: Access.readData, disposition: Disposition.open, options: CreateOption.nonDirectory }, request);
+      opened.push({ session: on, fileId: handle.fileId });
+    }
+    // Each connection reads its share of the file, so that N connections move what one did per round (a slow link's
+    // first reads take no longer than one whole-file read did).
+    const readBytes = Math.ceil(PROBE_FILE_BYTES / connectionCount);
+    const started = performance.now();
+    const seconds = options.seconds ?? 5;
+    const endMs = started + seconds * 1000;
+    const spans: ReadSpan[] = [];
+    const stream = new ArrivalLog();
+    // Whole reads until the time is up: at most seconds x (1 GB/s / the read) of them per reader.
+    const reader = async (on: ReadConnection, onFirstRead: () => void = () => undefined) => {
+      // The whole read asked for at once: the path is what is measured, so no pipeline of a guessed depth may hold the
+      // reads back (four 4 MiB requests read a 622 Mb/s, 150 ms link, 11.7 MB in flight, as 400-490 Mb/s).
+      // The server's credits still bound what is outstanding on each connection.
+      const best = pipelineFor(profile, on.session.negotiated, 'read', readBytes);
+      // Over several connections the rate is read off the replies as they come, and a 4 MiB reply is one point every
+      // 3.4 s at 10 Mb/s: the replies are made small enough to give the line many (their headers are 0.1% of them).
+      const sized =
+        connectionCount > 1
+          ? { ...best, chunkBytes: Math.min(best.chunkBytes, STREAM_REPLY_BYTES), requestBytes: Math.min(best.requestBytes, STREAM_REPLY_BYTES) }
+          : best;
+      const whole = { ...sized, depth: Math.max(sized.depth, Math.ceil(readBytes / sized.chunkBytes)) };
+      do {
+        const recorder = new SpanRecorder(stream);
+        await transferFile({
+          session: on.session,
+          fileId: on.fileId,
+          op: 'read',
+          fileBytes: readBytes,
+          pipeline: whole,
+          pattern,
+          verify: false,
+          label: path,
+          recorder,
+          ...request,
+        });
+        const span = recorder.span();
+        if (span) spans.push(span);
+        onFirstRead();
+      } while (performance.now() < endMs);
+    };
+    // Between two reads a connection idles a round trip (the last reply, then the next read's requests): where a read
+    // is short beside that, a second reader on the connection keeps it busy (its window open), and the rate is read
+    // over the stream of replies from the moment every connection has one.
+    let joined = 0;
+    let streamFrom: number | undefined;
+    const readers = opened.map((on) => {
+      let second: Promise<void> | undefined;
+      const first = reader(on, () => {
+        if (second || performance.now() > endMs - SECOND_READER_LEAST_MS) return;
+        second = reader(on);
+        second.catch(() => undefined);
+        joined += 1;
+        if (joined === opened.length) streamFrom = performance.now();
+      });
+      return first.then(() => second);
+    });
+    const settled = await Promise.allSettled(readers);
+    const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    const elapsed = (performance.now() - started) / 1000;
+    // Over a network path the rate is the second half's, as iperf3's steady estimate: a connection's first read ends
+    // inside TCP's ramp (622 Mb/s, 150 ms: four connections read 566-569 Mb/s from their first reads' ends, 579-589
+    // over six seconds, against a 595 Mb/s payload limit).
+    const from = streamFrom === undefined ? undefined : connectionCount > 1 ? Math.max(streamFrom, started + (seconds * 1000) / 2) : streamFrom;
+    const steady =
+      from !== undefined
+        ? connectionCount > 1
+          ? stream.slopeBetween(from, endMs)
+          : stream.rateBetween(from, endMs)
+        : connectionCount === 1
+          ? steadyReadRate(spans)
+          : // Every connection still in its first read when the time was up (a slow link): the stream of all of them.
+            stream.slopeBetween(started, Infinity);
+    return {
+      mbps: (steady ?? (stream.bytes * 8) / elapsed) / 1e6,
+      method: 'smb-read',
+      direction: 'download',
+      seconds: elapsed,
+      ...(connectionCount > 1 ? { streams: connectionCount } : {}),
+      ...(steady === undefined ? {} : { estimate: 'steady' as const }),
+    };
+  } finally {
+    for (const on of opened.slice(1)) await on.session.close(on.fileId).catch(() => undefined);
+    if (opened[0]) await session.close(opened[0].fileId).catch(() => undefined);
+    if (scratch) await scratch.remove({ timeoutMs: 5_000 }).catch(() => undefined);
+    for (const opening of extraSessions) await opening.then((extra) => extra.end()).catch(() => undefined);
+    await session.end();
+  }
+}
