@@ -5,7 +5,7 @@
 // path needs); the others are listed for completeness and never proposed,
 // since the model cannot show that they help.
 
-import type { Observations } from '../model/diagnosis.js';
+import type { Observations } from '../model/server-as-seen.js';
 import type { ClientProfile, ClientProfileId } from '../model/client-profiles.js';
 import { KIB, MIB } from '../model/client-profiles.js';
 import { BYTES_PER_CREDIT } from '../model/in-flight.js';

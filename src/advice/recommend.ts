@@ -6,8 +6,8 @@
 
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
-import type { Observations } from '../model/diagnosis.js';
-import { serverAsSeen } from '../model/diagnosis.js';
+import type { Observations } from '../model/server-as-seen.js';
+import { serverAsSeen } from '../model/server-as-seen.js';
 import { requestBytes } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
 import { bdpBytes } from '../model/link.js';

@@ -5,6 +5,7 @@
 import { arch, platform, release } from 'node:os';
 import type { CallOptions } from '../contract/api.js';
 import type { CopyTestResult } from '../contract/copy-test.js';
+import { observationsOfCopy } from '../contract/copy-test.js';
 import type { AssessInput, Finding, Report } from '../contract/report.js';
 import { REPORT_SCHEMA_VERSION } from '../contract/report.js';
 import { ASSESSMENT_OPS, compareWithModel, dirsetSpec, fileSpec, sizeAssessment } from '../model/assessment.js';
@@ -30,7 +31,6 @@ import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
 import type { HostCosts } from '../model/host-costs.js';
 import { withSustainedWrite } from '../model/host-costs.js';
-import { creditsSeen } from '../model/credits-seen.js';
 import type { HostCalibration } from '../probe/host-rates.js';
 import { FAST_PATH_RTT_MS, measureHostCosts } from '../probe/host-rates.js';
 import { credentialsFrom } from '../smb/session.js';
@@ -71,8 +71,6 @@ export function assessedProfiles(input: Pick<AssessInput, 'client' | 'compare' |
  * granted, the server's window) and names the layer, or says the cause lies
  * outside the model.
  */
-const optionalCredits = (credits: number | undefined): { creditsGranted?: number } => (credits === undefined ? {} : { creditsGranted: credits });
-
 function finding(
   result: CopyTestResult,
   server: ServerProfile,
@@ -96,13 +94,7 @@ function finding(
     session,
     // With the hosts measured, the model holds what Pipefill's own copy would show; without, that copy is the hosts' bound.
     ...(reference && !link.hosts ? { reference: { measuredSeconds: reference.seconds, protection: protectionOf(reference) } } : {}),
-    observations: {
-      ...optionalCredits(creditsSeen([result.negotiated])),
-      ...(result.tcp?.peerWindowBytes === undefined ? {} : { peerWindowBytes: result.tcp.peerWindowBytes }),
-      ...(result.tcp?.peerWindowLimitedFraction === undefined ? {} : { peerWindowLimitedFraction: result.tcp.peerWindowLimitedFraction }),
-      // A loopback share has no path to lose packets on: its retransmissions are the hosts' timers firing late, not loss.
-      ...(result.tcp?.retransmittedFraction === undefined || onThisMachine ? {} : { retransmittedFraction: result.tcp.retransmittedFraction }),
-    },
+    observations: observationsOfCopy(result, onThisMachine),
   };
   const modelled = predictTransfer(client, server, result.op, workload, link, session);
   const floor = hostsExpectation(input, modelled.seconds);

@@ -3,6 +3,8 @@
 
 import { z } from 'zod';
 import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
+import { creditsSeen } from '../model/credits-seen.js';
+import type { Observations } from '../model/server-as-seen.js';
 import { CIPHERS, DIALECTS, SIGNING_ALGORITHMS } from '../model/smb-security.js';
 import { ShareLoginSchema } from './share-login.js';
 
@@ -93,6 +95,24 @@ export const CopyTestResultSchema = z.object({
     .optional(),
 });
 export type CopyTestResult = z.infer<typeof CopyTestResultSchema>;
+
+/**
+ * What one copy showed of the server and the path, for the model of that
+ * copy: the credits it was allowed, the server's window and the time sends
+ * waited on it, and its retransmissions, except on a share on this machine,
+ * which has no path to lose packets on (its retransmissions are the hosts'
+ * timers firing late).
+ */
+export function observationsOfCopy(result: Pick<CopyTestResult, 'negotiated' | 'tcp'>, onThisMachine: boolean): Observations {
+  const credits = creditsSeen([result.negotiated]);
+  const tcp = result.tcp;
+  return {
+    ...(credits === undefined ? {} : { creditsGranted: credits }),
+    ...(tcp?.peerWindowBytes === undefined ? {} : { peerWindowBytes: tcp.peerWindowBytes }),
+    ...(tcp?.peerWindowLimitedFraction === undefined ? {} : { peerWindowLimitedFraction: tcp.peerWindowLimitedFraction }),
+    ...(tcp?.retransmittedFraction === undefined || onThisMachine ? {} : { retransmittedFraction: tcp.retransmittedFraction }),
+  };
+}
 
 export const ProgressEventSchema = z.object({
   /** What is happening: `connect`, `prepare`, `copy`, `verify`, `clean-up`, or an assessment's step. */

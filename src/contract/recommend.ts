@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { RecommendInput, RecommendResult as RecommendResultOf } from '../advice/recommend.js';
 import { recommend } from '../advice/recommend.js';
-import type { Observations } from '../model/diagnosis.js';
+import type { Observations } from '../model/server-as-seen.js';
 import type { ClientProfileId } from '../model/client-profiles.js';
 import { CLIENT_PROFILE_IDS, DEFAULT_CLIENT } from '../model/client-profiles.js';
 import { PipefillInputError } from '../model/errors.js';

@@ -9,6 +9,7 @@ import type { LimitLayer } from '../model/in-flight.js';
 import { predict } from '../model/predict.js';
 import { CREDIT_WAITING_LIMITED, creditsSeen } from '../model/credits-seen.js';
 import type { CopyTestResult } from './copy-test.js';
+import { observationsOfCopy } from './copy-test.js';
 import type { Finding, Report } from './report.js';
 import { modelLinkOf } from './report.js';
 
@@ -116,7 +117,15 @@ export function pipeFor(report: Report, finding: Finding): Pipe | undefined {
   // The copy's own protection, as seen on the wire, so the pipe shows its crypto layer; what the profiles negotiate where that cannot be modelled.
   const copy = report.copyTests.find((test) => test.profile === finding.profile && test.op === finding.op && test.workload === finding.workload);
   const seen = copy?.negotiated.encryption ?? copy?.negotiated.signing ?? (copy ? 'none' : undefined);
-  const scenario = { client: finding.profile, server: report.options.server, op: finding.op, workload: finding.workload, link };
+  // The server as this copy saw it (the credits it granted), as the finding's diagnosis does.
+  const scenario = {
+    client: finding.profile,
+    server: report.options.server,
+    op: finding.op,
+    workload: finding.workload,
+    link,
+    ...(copy ? { observations: observationsOfCopy(copy, report.crypto?.serverOnThisMachine === true) } : {}),
+  };
   let prediction;
   try {
     try {

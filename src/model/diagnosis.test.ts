@@ -5,8 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientProfileId, Op } from './client-profiles.js';
 import { CLIENT_PROFILES, KIB, MIB } from './client-profiles.js';
-import type { EngineStack, Observations } from './diagnosis.js';
-import { asDrivenByPipefill, diagnoseCopy, hostsExpectation, serverAsSeen } from './diagnosis.js';
+import type { EngineStack } from './diagnosis.js';
+import { asDrivenByPipefill, diagnoseCopy, hostsExpectation } from './diagnosis.js';
+import type { Observations } from './server-as-seen.js';
+import { serverAsSeen } from './server-as-seen.js';
 import type { Link } from './link.js';
 import { predictTransfer } from './predict.js';
 import type { ServerProfile } from './server-profiles.js';

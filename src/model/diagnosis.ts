@@ -18,6 +18,8 @@ import type { Link } from './link.js';
 import type { Prediction } from './predict.js';
 import { predictTransfer } from './predict.js';
 import type { ServerProfile } from './server-profiles.js';
+import type { Observations } from './server-as-seen.js';
+import { serverAsSeen } from './server-as-seen.js';
 import { formatBinaryBytes, formatByteRate, formatDuration, formatRate } from './units.js';
 import type { Workload } from './workloads.js';
 
@@ -74,39 +76,8 @@ export function serverOnThisMachine(server: ServerProfile, rates: CryptoRates): 
   return { ...server, crypto: { ...server.crypto, rates } };
 }
 
-/** What a copy revealed about the server and the path. */
-export interface Observations {
-  /** Most SMB2 credits the server let the client use at once (granted and unspent, plus spent on requests in flight). */
-  readonly creditsGranted?: number;
-  /** The receive window the server last advertised, and the share of sending time that waited on it. */
-  readonly peerWindowBytes?: number;
-  readonly peerWindowLimitedFraction?: number;
-  readonly retransmittedFraction?: number;
-  /** The server insisted on signing or encryption (the copies said who required it). */
-  readonly signingRequired?: boolean;
-  readonly encryptionRequired?: boolean;
-}
-
-/** Sends waited on the server's window this much of the time or more: the window held the copy back. */
-const WINDOW_LIMITED = 0.25;
 /** Retransmitted bytes above this share: loss is part of the story. */
 const LOSSY = 0.001;
-
-/** The server as the copy found it: the assumed profile, corrected by what was observed. */
-export function serverAsSeen(server: ServerProfile, op: Op, seen: Observations): ServerProfile {
-  const credits = seen.creditsGranted !== undefined && seen.creditsGranted > 0 ? seen.creditsGranted : undefined;
-  const windowHeld = op === 'write' && seen.peerWindowBytes !== undefined && (seen.peerWindowLimitedFraction ?? 0) >= WINDOW_LIMITED;
-  return {
-    ...server,
-    smb2: credits === undefined ? server.smb2 : { ...server.smb2, creditsMax: credits, creditsInitial: Math.min(server.smb2.creditsInitial, credits) },
-    tcp: windowHeld ? { ...server.tcp, receiveWindowBytes: seen.peerWindowBytes ?? server.tcp.receiveWindowBytes } : server.tcp,
-    security: {
-      ...server.security,
-      signingRequired: server.security.signingRequired || seen.signingRequired === true,
-      encryptionRequired: server.security.encryptionRequired || seen.encryptionRequired === true,
-    },
-  };
-}
 
 export type DiagnosedLayer = LimitLayer | 'unexplained';
 

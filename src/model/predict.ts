@@ -19,6 +19,8 @@ import { keepsRateAcrossIdle, shallowQueueRamp } from './congestion.js';
 import { roundTripsPerDirectory, roundTripsPerFile } from './metadata.js';
 import type { ServerProfile, ServerProfileId } from './server-profiles.js';
 import { SERVER_PROFILE_IDS, SERVER_PROFILES } from './server-profiles.js';
+import type { Observations } from './server-as-seen.js';
+import { serverAsSeen } from './server-as-seen.js';
 import { fileDataSeconds, slowStartPenaltySeconds } from './transfer-time.js';
 import type { Workload } from './workloads.js';
 import { parseWorkload } from './workloads.js';
@@ -34,6 +36,8 @@ export interface Scenario {
   readonly security?: ProtectionRequest;
   /** TCP connections of the session (SMB 3 multichannel); 1 when absent. */
   readonly channels?: number;
+  /** What a copy showed of the server (the credits it granted, its window): the server as seen, not as its profile says. */
+  readonly observations?: Observations;
 }
 
 /** Most connections a session is modelled with (Windows allows up to 32 per interface pair). */
@@ -226,7 +230,8 @@ export function predictTransfer(
 
 export function predict(scenario: Scenario): ScenarioPrediction {
   const client = clientProfile(scenario.client);
-  const server = serverProfile(scenario.server);
+  const profile = serverProfile(scenario.server);
+  const server = scenario.observations ? serverAsSeen(profile, scenario.op, scenario.observations) : profile;
   const negotiated = negotiate(client, server, scenario.security ?? 'auto');
   const channels = scenario.channels ?? 1;
   if (channels > 1 && !server.security.multichannel) {

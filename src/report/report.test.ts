@@ -1,6 +1,7 @@
 // The exports and the readiness review, on two real lab assessments.
 
 import { readFileSync } from 'node:fs';
+import { MIB } from '../model/client-profiles.js';
 import { describe, expect, it } from 'vitest';
 import { compareSites, parseTarget } from '../contract/compare.js';
 import { observationsFromReport, recommendFromInput } from '../contract/recommend.js';
@@ -203,6 +204,19 @@ describe('signing and encryption in a report', () => {
     if (!finding) return;
     expect(pipeFor(signed, finding)?.bars.map((bar) => bar.layer)).toContain('SMB signing');
     expect(pipeFor(fast, finding)?.bars.map((bar) => bar.layer)).not.toContain('SMB signing');
+  });
+});
+
+describe('the pipe of a copy the server held to 16 credits', () => {
+  it("draws the credits the copy was allowed, not the server profile's ceiling", () => {
+    const report = fixture('lab-100mbit-40ms-credits16.json');
+    const finding = report.diagnosis.findings.find((f) => f.profile === 'win11-24h2' && f.op === 'read' && f.workload.startsWith('file:'));
+    expect(finding).toBeDefined();
+    if (!finding) return;
+    const credits = pipeFor(report, finding)?.bars.find((bar) => bar.layer === 'SMB credits');
+    // 16 credits of 64 KiB: 1 MiB (Samba's profile grants 8192, 512 MiB).
+    expect(credits?.bytesInFlight).toBe(MIB);
+    expect(credits?.limiting).toBe(true);
   });
 });
 

@@ -1,0 +1,39 @@
+// The server as the copies found it: the profile assumed or recognised,
+// corrected by what the copies saw on the wire (the credits it granted, the
+// window it advertised, the signing it demanded). Apart from the diagnosis so
+// that a prediction of one copy (src/model/predict.ts) can use it too.
+
+import type { Op } from './client-profiles.js';
+import type { ServerProfile } from './server-profiles.js';
+
+/** What a copy revealed about the server and the path. */
+export interface Observations {
+  /** The SMB2 credits the server let the client use at once (src/model/credits-seen.ts). */
+  readonly creditsGranted?: number;
+  /** The receive window the server last advertised, and the share of sending time that waited on it. */
+  readonly peerWindowBytes?: number;
+  readonly peerWindowLimitedFraction?: number;
+  readonly retransmittedFraction?: number;
+  /** The server insisted on signing or encryption (the copies said who required it). */
+  readonly signingRequired?: boolean;
+  readonly encryptionRequired?: boolean;
+}
+
+/** Sends waited on the server's window this much of the time or more: the window held the copy back. */
+const WINDOW_LIMITED = 0.25;
+
+/** The server as the copy found it: the assumed profile, corrected by what was observed. */
+export function serverAsSeen(server: ServerProfile, op: Op, seen: Observations): ServerProfile {
+  const credits = seen.creditsGranted !== undefined && seen.creditsGranted > 0 ? seen.creditsGranted : undefined;
+  const windowHeld = op === 'write' && seen.peerWindowBytes !== undefined && (seen.peerWindowLimitedFraction ?? 0) >= WINDOW_LIMITED;
+  return {
+    ...server,
+    smb2: credits === undefined ? server.smb2 : { ...server.smb2, creditsMax: credits, creditsInitial: Math.min(server.smb2.creditsInitial, credits) },
+    tcp: windowHeld ? { ...server.tcp, receiveWindowBytes: seen.peerWindowBytes ?? server.tcp.receiveWindowBytes } : server.tcp,
+    security: {
+      ...server.security,
+      signingRequired: server.security.signingRequired || seen.signingRequired === true,
+      encryptionRequired: server.security.encryptionRequired || seen.encryptionRequired === true,
+    },
+  };
+}
