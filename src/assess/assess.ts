@@ -5,32 +5,24 @@
 import { arch, platform, release } from 'node:os';
 import type { CallOptions } from '../contract/api.js';
 import type { CopyTestResult } from '../contract/copy-test.js';
-import { observationsOfCopy } from '../contract/copy-test.js';
 import type { AssessInput, Finding, Report } from '../contract/report.js';
 import { REPORT_SCHEMA_VERSION } from '../contract/report.js';
-import { ASSESSMENT_OPS, compareWithModel, dirsetSpec, fileSpec, sizeAssessment } from '../model/assessment.js';
+import { dirsetSpec, fileSpec, sizeAssessment } from '../model/assessment.js';
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES, DEFAULT_CLIENT } from '../model/client-profiles.js';
-import type { Protection } from '../model/crypto-cost.js';
-import type { EngineStack } from '../model/diagnosis.js';
-import type { DiagnoseInput } from '../model/diagnosis.js';
-import { asDrivenByPipefill, diagnoseCopy, hostsExpectation, serverOnThisMachine } from '../model/diagnosis.js';
-import type { Session } from '../model/in-flight.js';
+import { asDrivenByPipefill, serverOnThisMachine } from '../model/diagnosis.js';
 import { SINGLE_UNPROTECTED } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
 import { predictTransfer } from '../model/predict.js';
 import type { ScaledProjection } from '../model/scaled-projection.js';
 import { modelScaledProjection } from '../model/scaled-projection.js';
-import type { ServerProfile, ServerProfileId } from '../model/server-profiles.js';
+import type { ServerProfileId } from '../model/server-profiles.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
-import { roundTripsBeforeData } from '../model/metadata.js';
 import { parseWorkload } from '../model/workloads.js';
 import { recogniseServer } from '../model/server-recognition.js';
 import { parseHostPort, parseSharePath } from '../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
-import type { HostCosts } from '../model/host-costs.js';
-import { withSustainedWrite } from '../model/host-costs.js';
 import type { HostCalibration } from '../probe/host-rates.js';
 import { FAST_PATH_RTT_MS, measureHostCosts } from '../probe/host-rates.js';
 import { credentialsFrom } from '../smb/session.js';
@@ -38,9 +30,13 @@ import { pipefillVersion } from '../platform/package-root.js';
 import { measureCryptoRates } from '../smb/security/crypto-rates.js';
 import { localEngineStack } from '../apply/engine-stack.js';
 import { protectionCheck } from './protection-check.js';
+import { BudgetKeeper } from './budget-keeper.js';
+import type { PlannedCopy } from './copy-plan.js';
+import { planCopies, readsBackLater } from './copy-plan.js';
+import { findingOf, pathOfRun, sessionOf, sustainedHostCosts } from './findings.js';
 import { AssessmentCopies, readBackKey } from './copy-run.js';
 import type { CopyBudgetOptions } from '../smb/copy-budget.js';
-import { budgetSlot, SETTLE_RULE_TEXT } from '../model/settle.js';
+import { SETTLE_RULE_TEXT } from '../model/settle.js';
 import { cancelledError, SmbError } from '../smb/errors.js';
 import { recommendFromInput } from '../contract/recommend.js';
 import { buildVerdict } from '../contract/verdict.js';
@@ -60,122 +56,6 @@ export function assessedProfiles(input: Pick<AssessInput, 'client' | 'compare' |
   const client = input.client ?? DEFAULT_CLIENT;
   const compared = (input.compare ?? []).filter((id) => id !== client && id !== 'pipefill-max');
   return [...new Set([...compared, client, 'pipefill-max' as const])];
-}
-
-/**
- * One copy against the model: expected is the generation's pattern on this
- * machine's TCP stack against the server, on the path with the hosts' own
- * costs where a calibration measured them (a fast path). Where none did, no
- * generation is expected to beat Pipefill's deepest pipeline on the same
- * data. The diagnosis reruns the model with what the copy revealed (credits
- * granted, the server's window) and names the layer, or says the cause lies
- * outside the model.
- */
-function finding(
-  result: CopyTestResult,
-  server: ServerProfile,
-  link: Link,
-  stack: EngineStack,
-  warmSender: boolean,
-  onThisMachine: boolean,
-  reference?: CopyTestResult,
-): Finding {
-  const client = asDrivenByPipefill(CLIENT_PROFILES[result.profile], stack);
-  const workload = parseWorkload(result.workload);
-  const session = { ...sessionOf(result), warmSender };
-  const input: DiagnoseInput = {
-    client: CLIENT_PROFILES[result.profile],
-    server,
-    op: result.op,
-    workload,
-    link,
-    measuredSeconds: result.seconds,
-    stack,
-    session,
-    // With the hosts measured, the model holds what Pipefill's own copy would show; without, that copy is the hosts' bound.
-    ...(reference && !link.hosts ? { reference: { measuredSeconds: reference.seconds, protection: protectionOf(reference) } } : {}),
-    observations: observationsOfCopy(result, onThisMachine),
-  };
-  const modelled = predictTransfer(client, server, result.op, workload, link, session);
-  const floor = hostsExpectation(input, modelled.seconds);
-  const expected = floor ? { seconds: floor.seconds, limitedBy: floor.layer } : { seconds: modelled.seconds, limitedBy: modelled.limitedBy };
-  const diagnosis = diagnoseCopy(input);
-  return {
-    profile: result.profile,
-    op: result.op,
-    workload: result.workload,
-    measuredSeconds: result.seconds,
-    ...(result.projected ? { projected: true } : {}),
-    expectedSeconds: expected.seconds,
-    expectedLimitedBy: expected.limitedBy,
-    ...compareWithModel(result.seconds, expected),
-    limitedBy: diagnosis.limitedBy,
-    explainedSeconds: diagnosis.explainedSeconds,
-    measuredMbps: diagnosis.measuredBitsPerSecond / 1e6,
-    inFlightBytes: diagnosis.inFlightBytes,
-    sentence: diagnosis.sentence,
-    why: diagnosis.why,
-  };
-}
-
-/**
- * The hosts' costs with what Pipefill's own whole-file write showed of the
- * server's storage: the calibration's writes last milliseconds, and a
- * server whose page cache must find new pages or whose disk falls behind
- * shows it only on a long write. That copy (the read source, always moved
- * whole) is the measurement; every other write is expected at it.
- */
-function sustainedHostCosts(
-  link: Link & { readonly hosts: HostCosts },
-  copies: readonly CopyTestResult[],
-  server: ServerProfile,
-  stack: EngineStack,
-): HostCosts {
-  const source = copies.find((copy) => copy.profile === 'pipefill-max' && copy.op === 'write' && copy.workload.startsWith('file:') && !copy.projected);
-  if (!source) return link.hosts;
-  const modelled = predictTransfer(
-    asDrivenByPipefill(CLIENT_PROFILES['pipefill-max'], stack),
-    server,
-    'write',
-    parseWorkload(source.workload),
-    link,
-    sessionOf(source),
-  );
-  return withSustainedWrite(link.hosts, { bytes: source.bytes, measuredSeconds: source.seconds, modelSeconds: modelled.seconds });
-}
-
-/** What protected a copy on the wire, as the engine negotiated it: the model weighs exactly that. */
-export function protectionOf(result: CopyTestResult): Protection {
-  if (result.negotiated.encryption) return { kind: 'encryption', algorithm: result.negotiated.encryption };
-  if (result.negotiated.signing) return { kind: 'signing', algorithm: result.negotiated.signing };
-  return { kind: 'none' };
-}
-
-const sessionOf = (result: CopyTestResult): Session => ({ protection: protectionOf(result), channels: 1 });
-
-/**
- * The path the expectations use: the probe's, with its bandwidth raised to
- * the fastest payload rate a file copy of the run moved over what it really
- * moved (a copy proves the path carries that; a short probe on a fast path
- * is paced by the hosts and reads low, and a copy faster than "the line" is
- * then called faster than expected for no reason).
- */
-export function pathOfRun(
-  link: Link,
-  copies: readonly CopyTestResult[],
-  calibration: readonly { readonly bytes: number; readonly seconds: number }[] = [],
-): { bandwidthBitsPerSecond: number; rttMs: number; bandwidthFrom: 'probe' | 'copy' } {
-  // The hosts' calibration transfers crossed the same path: what they moved, it carries.
-  let best = Math.max(0, ...calibration.filter((sample) => sample.seconds > 0).map((sample) => (sample.bytes * 8) / sample.seconds));
-  for (const copy of copies) {
-    if (!copy.workload.startsWith('file:')) continue;
-    const bytes = copy.projected ? copy.projected.measuredBytes : copy.bytes;
-    const seconds = copy.projected ? copy.projected.measuredSeconds : copy.seconds;
-    if (copy.projected?.stoppedBy === 'not-run' || !(bytes > 0 && seconds > 0)) continue;
-    best = Math.max(best, (bytes * 8) / seconds);
-  }
-  const fromCopy = best > link.bandwidthBitsPerSecond;
-  return { bandwidthBitsPerSecond: fromCopy ? best : link.bandwidthBitsPerSecond, rttMs: link.rttMs, bandwidthFrom: fromCopy ? 'copy' : 'probe' };
 }
 
 /** A share on this machine: its server's crypto shares these cores. */
@@ -202,59 +82,6 @@ const SHORT_BUDGET_SECONDS = 40;
 
 /** The run's budget unless it moves every byte: 60 s, or 20 s quick (issue 15). */
 export const DEFAULT_BUDGET_SECONDS = { full: 60, quick: 20 } as const;
-
-/**
- * What the end of a run needs beyond the copies' slots: the signing check's
- * session set-up (negotiate, two session set-ups, tree connect, log-off: about
- * six round trips), the scratch folder's removal (a round trip per entry,
- * eight in flight, and the sessions' log-offs) and the process's own start
- * and exit. Measured at 52 Mb/s / 75 ms: 2.6 s from the report to the
- * process's end, and the process 2.5-3.3 s over a 60 s budget with 1.5 s +
- * 12 round trips held back.
- */
-function reserveSeconds(rttMs: number, entries: number): number {
-  return 2 + (rttMs / 1000) * (entries / 4 + 12 + 6);
-}
-
-/**
- * Round trips of data a budgeted file copy gets at least, after its opening
- * sequence (when it takes longer than that whole). A default run projects a
- * generation's directory set from its file copy's data rate: a dozen of XP's
- * one-at-a-time requests (with eight, XP's set read at 52 Mb/s / 75 ms came
- * out 34% long). A quick run scales the model by the file copy's time
- * (src/model/scaled-projection.ts), which eight requests show as well: its
- * XP file copies within 1.2-5.5% of the full ones. A flat 28 round trips for
- * any copy (XP read: its 8 opening ones and 20 reads) cost a quick run at
- * 75 ms a second and a half over the two XP copies.
- */
-const FILE_DATA_MINIMUM_RTTS = { budget: 12, quick: 8 } as const;
-
-/** A write reads back what it wrote: about a fifth more than the copy on the paths measured (the read-back is Pipefill's own pipeline). */
-const WRITE_OVERHEAD = 1.2;
-/**
- * Round trips around each copy outside its timed part: its folder made and,
- * where the read-back follows at once, that read's opens and closes (8); a
- * file write's read-back waits for the others' after the copies (3).
- */
-const perCopySeconds = (rttMs: number, readBackNow: boolean) => ((readBackNow ? 8 : 3) * rttMs) / 1000;
-
-/** A file write's read-back runs after the copies, with every other file write's (AssessmentCopies.readBackWrites). */
-const readsBackLater = (copy: { readonly op: Op; readonly workload: string }) => copy.op === 'write' && parseWorkload(copy.workload).kind === 'file';
-
-/** The shortest slot a budgeted copy gets, however little time is left: enough round trips to see a rate. */
-const minimumSlotSeconds = (rttMs: number) => Math.max(0.3, (12 * rttMs) / 1000);
-
-interface PlannedCopy {
-  readonly index: number;
-  readonly profile: ClientProfileId;
-  readonly op: Op;
-  readonly workload: string;
-  readonly expectedSeconds: number;
-  /** The least a budgeted copy of it may be given. */
-  readonly minimumSeconds: number;
-  /** Not copied: projected from the same generation's file copy (a quick run's directory set). */
-  readonly fromFileCopy: boolean;
-}
 
 /** A time-stopped copy's result with the model-scaled projection in place of its straight-line one; what it measured is kept. */
 function withModelScaledProjection(result: CopyTestResult, modelSeconds: number, projection: ScaledProjection): CopyTestResult {
@@ -375,56 +202,16 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
 
     // Every copy in report order; Pipefill's own write of a workload runs first, whole: it is the read source of the rest.
     const workloads = [fileSpec(size.fileBytes), dirsetSpec(size.dirsetScale)];
-    // Each generation keeps one session for the run, and every workload is copied in both directions by
-    // every generation: a copy of a later workload finds its sender warm from the same generation's copy
-    // of an earlier one (the model then leaves out slow start where the sender keeps its rate; BBR does).
     const warmSender = (workload: string) => workloads.indexOf(workload) > 0;
-    const planned: PlannedCopy[] = [];
-    for (const workload of workloads) {
-      for (const profile of profiles) {
-        for (const op of ASSESSMENT_OPS) {
-          const parsed = parseWorkload(workload);
-          const warm = { ...SINGLE_UNPROTECTED, warmSender: warmSender(workload) };
-          const expectedSeconds = predictTransfer(driven(profile), serverProfile, op, parsed, link, warm).seconds;
-          // A directory set must reach its second file's data: its first file's round trips are what it projects the rest with.
-          const first = parsed.files.slice(0, 1);
-          const firstOnly = { ...parsed, files: first, totalBytes: first.reduce((sum, file) => sum + file.bytes, 0) };
-          // A file copy must see a rate: its opening round trips and a dozen more (a synchronous client's requests).
-          const minimumSeconds =
-            parsed.kind === 'dirset' && parsed.files.length > 1
-              ? 2 * predictTransfer(driven(profile), serverProfile, op, firstOnly, link, warm).seconds + (8 * link.rttMs) / 1000
-              : Math.min(
-                  expectedSeconds,
-                  ((roundTripsBeforeData(CLIENT_PROFILES[profile].metadata, op) + FILE_DATA_MINIMUM_RTTS[quick ? 'quick' : 'budget']) * link.rttMs) / 1000,
-                );
-          planned.push({
-            index: planned.length,
-            profile,
-            op,
-            workload,
-            expectedSeconds,
-            minimumSeconds,
-            fromFileCopy: quick && budgetSeconds !== null && parsed.kind === 'dirset',
-          });
-        }
-      }
-    }
-    const sourceFirst = (copy: PlannedCopy) => (copy.profile === 'pipefill-max' && copy.op === 'write' ? 0 : 1);
-    // A quick run copies each generation's file only: twenty copies of five generations need more round trips than
-    // 20 s hold on a 75 ms path (XP's write alone makes 19 per file). Its directory sets are projected from them.
-    const order = planned
-      .filter((copy) => !copy.fromFileCopy)
-      .sort((a, b) => workloads.indexOf(a.workload) - workloads.indexOf(b.workload) || sourceFirst(a) - sourceFirst(b) || a.index - b.index);
-    const sourceWrites = workloads.filter(
-      (workload) => !order.some((copy) => copy.workload === workload && copy.profile === 'pipefill-max' && copy.op === 'write'),
-    );
-    const entries = 2 + order.reduce((sum, copy) => sum + (copy.op === 'write' ? parseWorkload(copy.workload).files.length + 1 : 0), 0);
-    // Every write's folder, made now in one round trip: each workload's read source and the other writes' targets.
-    const copiedWorkloads = workloads.filter((workload) => order.some((copy) => copy.workload === workload));
-    // Pipefill's own write of a workload lays its source; every other write copies into a target of its own.
-    const targetWrites =
-      order.filter((copy) => copy.op === 'write').length -
-      copiedWorkloads.filter((workload) => order.some((copy) => copy.workload === workload && copy.profile === 'pipefill-max' && copy.op === 'write')).length;
+    const { planned, order, sourceWrites, entries, copiedWorkloads, targetWrites } = planCopies({
+      workloads,
+      profiles,
+      quick,
+      budgeted: budgetSeconds !== null,
+      rttMs: link.rttMs,
+      modelSeconds: (profile, op, workload, warm) =>
+        predictTransfer(driven(profile), serverProfile, op, workload, link, { ...SINGLE_UNPROTECTED, warmSender: warm }).seconds,
+    });
     await inStep('making the scratch folders', () => copies.prepareFolders(copiedWorkloads, targetWrites));
 
     const setUpSeconds = elapsed() - probeSeconds;
@@ -435,6 +222,10 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
         ? predictTransfer(driven('pipefill-max'), serverProfile, 'read', parseWorkload(fileSpec(readBackBytes)), link).seconds + (2 * link.rttMs) / 1000
         : 0;
     const checkExpected = predictTransfer(driven('pipefill-max'), serverProfile, 'read', parseWorkload(workloads[0] ?? fileSpec(size.fileBytes)), link).seconds;
+    const keeper =
+      budgetSeconds === null
+        ? undefined
+        : new BudgetKeeper({ budgetSeconds, spent, rttMs: link.rttMs, entries, readBackSeconds: readBackExpected, checkSeconds: checkExpected });
     const results = new Map<number, CopyTestResult>();
     const total = order.length;
     let done = 0;
@@ -463,11 +254,6 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
         }),
       );
     };
-    // What copies took beyond their planned wall time (a request finishing past the slot, the read-back, the
-    // closing round trips): learnt as they run, and held back for each copy still to come.
-    const overrun = { seconds: 0, copies: 0 };
-    // A write whose read-back follows at once takes that much longer than its copy.
-    const weight = (copy: PlannedCopy) => (copy.op === 'write' && !readsBackLater(copy) ? WRITE_OVERHEAD : 1);
     for (const copy of order) {
       if (signal?.aborted) throw cancelledError();
       // A workload whose source Pipefill's own write does not lay (pipefill-max not chosen): write it first, unreported.
@@ -479,22 +265,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       // its rate settled would project the first (loopback, 256 MiB: 0.25 s projected, 0.64 s whole). Whole, it
       // costs under a second there.
       const wholeOnFastPath = calibration !== undefined && copy.op === 'write' && parseWorkload(copy.workload).kind === 'file';
-      if (budgetSeconds !== null && !wholeOnFastPath) {
-        // The copies still to run, and the signing check's read at the end, share what is left after the reserve
-        // and the file writes' read-backs; a directory set's write reads back what it wrote at once (weight).
-        const remaining = order.slice(order.indexOf(copy));
-        const fixed = (other: PlannedCopy) =>
-          perCopySeconds(link.rttMs, other.op === 'write' && !readsBackLater(other)) + (overrun.copies > 0 ? overrun.seconds / overrun.copies : 0);
-        const needs = [...remaining.map((other) => other.expectedSeconds * weight(other) + fixed(other)), checkExpected];
-        const minimums = [
-          ...remaining.map((other) => Math.max(minimumSlotSeconds(link.rttMs), other.minimumSeconds) * weight(other) + fixed(other)),
-          minimumSlotSeconds(link.rttMs),
-        ];
-        // The read-backs still to come are spent whatever the slots: held back with the reserve.
-        const available = Math.max(0, budgetSeconds - spent() - reserveSeconds(link.rttMs, entries) - readBackExpected);
-        const slot = budgetSlot(needs, minimums, available);
-        budget = { rttMs: link.rttMs, maxSeconds: Math.max(minimumSlotSeconds(link.rttMs), (slot - fixed(copy)) / weight(copy)) };
-      }
+      if (keeper && !wholeOnFastPath) budget = keeper.slotFor(copy, order.slice(order.indexOf(copy)));
       onProgress?.({
         step: `${copy.profile} ${copy.op} ${copy.workload} (${done + 1} of ${total})`,
         bytes: 0,
@@ -504,11 +275,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       });
       const copyStarted = elapsed();
       results.set(copy.index, await run(copy, copy.profile, copy.op, copy.workload, budget));
-      if (budget) {
-        const plannedWall = budget.maxSeconds * weight(copy) + perCopySeconds(link.rttMs, copy.op === 'write' && !readsBackLater(copy));
-        overrun.seconds += Math.max(0, elapsed() - copyStarted - plannedWall);
-        overrun.copies += 1;
-      }
+      if (budget) keeper?.ran(copy, budget, elapsed() - copyStarted);
       done += 1;
     }
     // A file copy whose slot ran out before its rate settled moved a shorter file, whole (its closing round trips
@@ -570,14 +337,11 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       const reference = copyTests.find(
         (other) => other.profile === 'pipefill-max' && other !== result && other.op === result.op && other.workload === result.workload,
       );
-      findings.push(finding(result, serverProfile, modelLink, stack, warmSender(result.workload), serverOnLoopback, reference));
+      findings.push(findingOf(result, serverProfile, modelLink, stack, warmSender(result.workload), serverOnLoopback, reference));
     }
 
     // Signing on, signing off, the same copy: a path that misbehaves slows both; a protocol that costs slows one.
-    const checkBudget =
-      budgetSeconds === null
-        ? undefined
-        : { rttMs: link.rttMs, maxSeconds: Math.max(minimumSlotSeconds(link.rttMs), budgetSeconds - spent() - reserveSeconds(link.rttMs, entries)) };
+    const checkBudget = keeper?.checkSlot();
     const check = await inStep('the signing check', () =>
       protectionCheck({
         share,

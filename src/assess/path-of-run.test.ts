@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CopyTestResult } from '../contract/copy-test.js';
-import { pathOfRun } from './assess.js';
+import { pathOfRun } from './findings.js';
 
 const copy = (workload: string, bytes: number, seconds: number, projected?: CopyTestResult['projected']): CopyTestResult =>
   ({ profile: 'pipefill-max', op: 'read', workload, bytes, seconds, ...(projected ? { projected } : {}) }) as unknown as CopyTestResult;

@@ -1,0 +1,136 @@
+// Each copy of a run against the model: the model's time for it on the path
+// as the run found it (the hosts' costs with what Pipefill's own long write
+// showed of the storage, the bandwidth any copy proved), and the diagnosis
+// with what the copy revealed of the server.
+
+import type { CopyTestResult } from '../contract/copy-test.js';
+import { observationsOfCopy } from '../contract/copy-test.js';
+import type { Finding } from '../contract/report.js';
+import { compareWithModel } from '../model/assessment.js';
+import { CLIENT_PROFILES } from '../model/client-profiles.js';
+import type { Protection } from '../model/crypto-cost.js';
+import type { DiagnoseInput, EngineStack } from '../model/diagnosis.js';
+import { asDrivenByPipefill, diagnoseCopy, hostsExpectation } from '../model/diagnosis.js';
+import type { HostCosts } from '../model/host-costs.js';
+import { withSustainedWrite } from '../model/host-costs.js';
+import type { Session } from '../model/in-flight.js';
+import type { Link } from '../model/link.js';
+import { predictTransfer } from '../model/predict.js';
+import type { ServerProfile } from '../model/server-profiles.js';
+import { parseWorkload } from '../model/workloads.js';
+
+/**
+ * One copy against the model: expected is the generation's pattern on this
+ * machine's TCP stack against the server, on the path with the hosts' own
+ * costs where a calibration measured them (a fast path). Where none did, no
+ * generation is expected to beat Pipefill's deepest pipeline on the same
+ * data. The diagnosis reruns the model with what the copy revealed (credits
+ * granted, the server's window) and names the layer, or says the cause lies
+ * outside the model.
+ */
+export function findingOf(
+  result: CopyTestResult,
+  server: ServerProfile,
+  link: Link,
+  stack: EngineStack,
+  warmSender: boolean,
+  onThisMachine: boolean,
+  reference?: CopyTestResult,
+): Finding {
+  const client = asDrivenByPipefill(CLIENT_PROFILES[result.profile], stack);
+  const workload = parseWorkload(result.workload);
+  const session = { ...sessionOf(result), warmSender };
+  const input: DiagnoseInput = {
+    client: CLIENT_PROFILES[result.profile],
+    server,
+    op: result.op,
+    workload,
+    link,
+    measuredSeconds: result.seconds,
+    stack,
+    session,
+    // With the hosts measured, the model holds what Pipefill's own copy would show; without, that copy is the hosts' bound.
+    ...(reference && !link.hosts ? { reference: { measuredSeconds: reference.seconds, protection: protectionOf(reference) } } : {}),
+    observations: observationsOfCopy(result, onThisMachine),
+  };
+  const modelled = predictTransfer(client, server, result.op, workload, link, session);
+  const floor = hostsExpectation(input, modelled.seconds);
+  const expected = floor ? { seconds: floor.seconds, limitedBy: floor.layer } : { seconds: modelled.seconds, limitedBy: modelled.limitedBy };
+  const diagnosis = diagnoseCopy(input);
+  return {
+    profile: result.profile,
+    op: result.op,
+    workload: result.workload,
+    measuredSeconds: result.seconds,
+    ...(result.projected ? { projected: true } : {}),
+    expectedSeconds: expected.seconds,
+    expectedLimitedBy: expected.limitedBy,
+    ...compareWithModel(result.seconds, expected),
+    limitedBy: diagnosis.limitedBy,
+    explainedSeconds: diagnosis.explainedSeconds,
+    measuredMbps: diagnosis.measuredBitsPerSecond / 1e6,
+    inFlightBytes: diagnosis.inFlightBytes,
+    sentence: diagnosis.sentence,
+    why: diagnosis.why,
+  };
+}
+
+/**
+ * The hosts' costs with what Pipefill's own whole-file write showed of the
+ * server's storage: the calibration's writes last milliseconds, and a
+ * server whose page cache must find new pages or whose disk falls behind
+ * shows it only on a long write. That copy (the read source, always moved
+ * whole) is the measurement; every other write is expected at it.
+ */
+export function sustainedHostCosts(
+  link: Link & { readonly hosts: HostCosts },
+  copies: readonly CopyTestResult[],
+  server: ServerProfile,
+  stack: EngineStack,
+): HostCosts {
+  const source = copies.find((copy) => copy.profile === 'pipefill-max' && copy.op === 'write' && copy.workload.startsWith('file:') && !copy.projected);
+  if (!source) return link.hosts;
+  const modelled = predictTransfer(
+    asDrivenByPipefill(CLIENT_PROFILES['pipefill-max'], stack),
+    server,
+    'write',
+    parseWorkload(source.workload),
+    link,
+    sessionOf(source),
+  );
+  return withSustainedWrite(link.hosts, { bytes: source.bytes, measuredSeconds: source.seconds, modelSeconds: modelled.seconds });
+}
+
+/** What protected a copy on the wire, as the engine negotiated it: the model weighs exactly that. */
+export function protectionOf(result: CopyTestResult): Protection {
+  if (result.negotiated.encryption) return { kind: 'encryption', algorithm: result.negotiated.encryption };
+  if (result.negotiated.signing) return { kind: 'signing', algorithm: result.negotiated.signing };
+  return { kind: 'none' };
+}
+
+export const sessionOf = (result: CopyTestResult): Session => ({ protection: protectionOf(result), channels: 1 });
+
+/**
+ * The path the expectations use: the probe's, with its bandwidth raised to
+ * the fastest payload rate a file copy of the run moved over what it really
+ * moved (a copy proves the path carries that; a short probe on a fast path
+ * is paced by the hosts and reads low, and a copy faster than "the line" is
+ * then called faster than expected for no reason).
+ */
+export function pathOfRun(
+  link: Link,
+  copies: readonly CopyTestResult[],
+  calibration: readonly { readonly bytes: number; readonly seconds: number }[] = [],
+): { bandwidthBitsPerSecond: number; rttMs: number; bandwidthFrom: 'probe' | 'copy' } {
+  // The hosts' calibration transfers crossed the same path: what they moved, it carries.
+  let best = Math.max(0, ...calibration.filter((sample) => sample.seconds > 0).map((sample) => (sample.bytes * 8) / sample.seconds));
+  for (const copy of copies) {
+    if (!copy.workload.startsWith('file:')) continue;
+    const bytes = copy.projected ? copy.projected.measuredBytes : copy.bytes;
+    const seconds = copy.projected ? copy.projected.measuredSeconds : copy.seconds;
+    if (copy.projected?.stoppedBy === 'not-run' || !(bytes > 0 && seconds > 0)) continue;
+    best = Math.max(best, (bytes * 8) / seconds);
+  }
+  const fromCopy = best > link.bandwidthBitsPerSecond;
+  return { bandwidthBitsPerSecond: fromCopy ? best : link.bandwidthBitsPerSecond, rttMs: link.rttMs, bandwidthFrom: fromCopy ? 'copy' : 'probe' };
+}
