@@ -14,7 +14,7 @@ import { framed, hostileRelay } from '../test-support/hostile-relay.js';
 import { runCopyTest } from './copy-test.js';
 import { SILENCE_TIMEOUT_MS } from './connection.js';
 import { SmbError } from './errors.js';
-import { PHASE_DEADLINES_MS } from './session.js';
+import { PHASE_DEADLINES_MS } from './logon.js';
 
 const NEGOTIATE = 0;
 const SESSION_SETUP = 1;
