@@ -3,7 +3,7 @@
 // opening and closing a small file takes (what a click in Explorer waits
 // on), sampled on a session of its own that moves no bulk data.
 
-import type { RequestOptions } from '../smb/connection.js';
+import type { RequestOptions } from '../smb/request-frames.js';
 import { cancelledError, SmbError } from '../smb/errors.js';
 import { Access, CreateOption, Disposition } from '../smb/messages.js';
 import type { SmbSession } from '../smb/session.js';

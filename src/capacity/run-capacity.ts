@@ -14,7 +14,7 @@ import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import type { Link } from '../model/link.js';
 import type { SharePath } from '../model/share-path.js';
-import type { RequestOptions } from '../smb/connection.js';
+import type { RequestOptions } from '../smb/request-frames.js';
 import { cancelledError, SmbError } from '../smb/errors.js';
 import { Access, CreateOption, Disposition } from '../smb/messages.js';
 import { PatternSource } from '../smb/pattern.js';

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CopyTestResult } from '../contract/copy-test.js';
 import { pathEvents } from '../contract/report-views.js';
 import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
-import { SILENCE_TIMEOUT_MS } from '../smb/connection.js';
+import { SILENCE_TIMEOUT_MS } from '../smb/silence-watchdog.js';
 import type { LabState } from './wan-lab.js';
 import { changeLink, labDown, labEndpoints, labUp } from './wan-lab.js';
 import { DATACENTER_ADDRESS, IPERF_PORT } from './lab-network.js';

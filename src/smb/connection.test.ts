@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silenceAllowanceMs } from './connection.js';
+import { silenceAllowanceMs } from './silence-watchdog.js';
 import { SmbError } from './errors.js';
 import { SmbSession } from './session.js';
 

@@ -12,7 +12,7 @@ import type { ScaledProjection } from '../model/scaled-projection.js';
 import type { SharePath } from '../model/share-path.js';
 import type { Workload } from '../model/workloads.js';
 import { parseWorkload } from '../model/workloads.js';
-import type { RequestOptions } from './connection.js';
+import type { RequestOptions } from './request-frames.js';
 import { emulationNote } from './drivers.js';
 import { cancelledError, SmbError } from './errors.js';
 import { LocalSource } from './local-source.js';

@@ -103,3 +103,22 @@ export function errorForStatus(status: number, what: string): SmbError {
 export function cancelledError(): SmbError {
   return new SmbError('cancelled', 'The test copy was cancelled.', 'Nothing was left on the share.');
 }
+
+/** `work`'s outcome, or a cancelled error as soon as `signal` aborts (the work itself goes on: what it holds is still accounted for). */
+export function waitUnlessCancelled<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -6,7 +6,7 @@
 
 import { hostname } from 'node:os';
 import { SmbConnection } from './connection.js';
-import type { ConnectionSecurity, RequestOptions, SmbResponse } from './connection.js';
+import type { ConnectionSecurity, RequestOptions, SmbResponse } from './request-frames.js';
 import { SmbError } from './errors.js';
 import type { NegotiateResult } from './negotiate.js';
 import { NegotiateError, negotiateRequest, ntlmInMechList, parseNegotiate, SecurityMode } from './negotiate.js';

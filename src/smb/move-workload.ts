@@ -7,7 +7,7 @@ import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import type { Link } from '../model/link.js';
 import type { Workload } from '../model/workloads.js';
-import type { RequestOptions } from './connection.js';
+import type { RequestOptions } from './request-frames.js';
 import type { CopyBudget } from './copy-budget.js';
 import { pipelineFor, pipelineGrowth } from './drivers.js';
 import type { LocalSource } from './local-source.js';

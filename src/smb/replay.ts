@@ -18,8 +18,8 @@
 //    data handle's flush or close. ['create-directory', 'close'] makes a
 //    directory and closes it in one compound, leaving no handle.
 
-import { RELATED_FILE_ID } from './connection.js';
-import type { RequestOptions, SmbResponse } from './connection.js';
+import { RELATED_FILE_ID } from './request-frames.js';
+import type { RequestOptions, SmbResponse } from './request-frames.js';
 import { SmbError } from './errors.js';
 import type { MetadataOp, RoundTrip } from '../model/metadata.js';
 import {

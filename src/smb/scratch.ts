@@ -10,7 +10,7 @@
 // older than a day are removed in any case.
 
 import { randomBytes } from 'node:crypto';
-import type { RequestOptions } from './connection.js';
+import type { RequestOptions } from './request-frames.js';
 import { SmbError } from './errors.js';
 import { Access, CreateOption, Disposition, ShareAccess } from './messages.js';
 import { Status } from './protocol.js';

@@ -3,8 +3,9 @@
 // and encryption), then the file operations the test copies are made of.
 // Signing and encryption are done by the connection (ConnectionSecurity).
 
-import { payloadBytes, RELATED_FILE_ID } from './connection.js';
-import type { RequestOptions, RequestSpec, SmbConnection, SmbResponse } from './connection.js';
+import { payloadBytes, RELATED_FILE_ID } from './request-frames.js';
+import type { SmbConnection } from './connection.js';
+import type { RequestOptions, RequestSpec, SmbResponse } from './request-frames.js';
 import { SmbError } from './errors.js';
 import type { DataRange, WriterChoice } from './frame-writer.js';
 import {
