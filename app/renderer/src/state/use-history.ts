@@ -7,8 +7,8 @@ import { useCallback, useEffect, useState } from 'react';
 import type { PipefillApi } from '../../../../src/contract/api.js';
 import type { RunSummary, SiteTrend } from '../../../../src/contract/history.js';
 import type { Report } from '../../../../src/contract/report.js';
-import type { UiError } from './use-assessment.js';
-import { toUiError } from './use-assessment.js';
+import type { UiError } from './use-cancellable-call.js';
+import { toUiError } from './use-cancellable-call.js';
 
 export type SaveOutcome = { readonly id: number; readonly created: boolean; readonly where: string } | { readonly error: UiError };
 

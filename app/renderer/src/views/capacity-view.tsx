@@ -12,13 +12,13 @@ import { ChartCanvas } from '../charts/chart-canvas.js';
 import { download } from '../download.js';
 import type { CapacityForm, CapacityRunState } from '../state/capacity.js';
 import { capacityFormErrors, curveChart, DEFAULT_CAPACITY_FORM, latencyChart, liveChart } from '../state/capacity.js';
-import type { AssessmentPhase, UiError } from '../state/use-assessment.js';
+import type { CallPhase, UiError } from '../state/use-cancellable-call.js';
 import { ProfileSelect } from './profile-select.js';
 
 export interface CapacityViewProps {
   readonly catalogue: Catalogue | undefined;
   readonly host: HostInfo | undefined;
-  readonly phase: AssessmentPhase;
+  readonly phase: CallPhase;
   readonly run: CapacityRunState;
   readonly result: CapacityResult | undefined;
   readonly error: UiError | undefined;

@@ -6,7 +6,7 @@ import type { PipefillApi } from '../../../../src/contract/api.js';
 import type { Report } from '../../../../src/contract/report.js';
 import { ChartCanvas } from '../charts/chart-canvas.js';
 import { runLabel, sitesOf, trendChart } from '../state/history.js';
-import type { UiError } from '../state/use-assessment.js';
+import type { UiError } from '../state/use-cancellable-call.js';
 import type { SaveOutcome } from '../state/use-history.js';
 import { useHistoryBrowser } from '../state/use-history.js';
 

@@ -17,8 +17,8 @@ import { formatDuration, formatRate } from '../../../../src/model/units.js';
 import { download } from '../download.js';
 import type { PlannerSettings } from '../state/planner.js';
 import { grouped, scriptFor, scriptName } from '../state/recommendations.js';
-import type { UiError } from '../state/use-assessment.js';
-import { toUiError } from '../state/use-assessment.js';
+import type { UiError } from '../state/use-cancellable-call.js';
+import { toUiError } from '../state/use-cancellable-call.js';
 import { ProfileSelect } from './profile-select.js';
 
 export interface RecommendationsViewProps {

@@ -6,10 +6,10 @@ import { useMemo } from 'react';
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
 import type { RunState } from '../state/run.js';
 import { budgetText } from '../state/run.js';
-import type { AssessmentPhase, UiError } from '../state/use-assessment.js';
+import type { CallPhase, UiError } from '../state/use-cancellable-call.js';
 
 export interface RunViewProps {
-  readonly phase: AssessmentPhase;
+  readonly phase: CallPhase;
   readonly run: RunState;
   readonly error: UiError | undefined;
   readonly onCancel: () => void;
