@@ -13,7 +13,7 @@ import { PLANNER_WORKLOADS, planLink } from '../model/plan.js';
 import { MAX_CHANNELS } from '../model/predict.js';
 import { DEFAULT_PRESET_ID, findPreset, LINK_PRESETS } from '../model/presets.js';
 import { SERVER_PROFILE_IDS, SERVER_PROFILES } from '../model/server-profiles.js';
-import { parseBufferBytes, parseLossRate, parseRate, parseTimeMs } from '../model/units.js';
+import { LinkFieldsSchema, linkFromFields, namesWholeLink } from './link-fields.js';
 
 /** A planner with no server named plans against a current Windows file server. */
 export const DEFAULT_PLAN_SERVER = 'win2012plus';
@@ -21,11 +21,7 @@ export const DEFAULT_PLAN_SERVER = 'win2012plus';
 export const PlanInputSchema = z
   .object({
     preset: z.string().optional(),
-    bandwidth: z.string().optional(),
-    rtt: z.string().optional(),
-    loss: z.string().optional(),
-    /** The bottleneck's buffer: a size, a share of the BDP (`0.25bdp`) or a time (`20ms`); absent, one BDP. */
-    buffer: z.string().min(1).optional(),
+    ...LinkFieldsSchema.shape,
     server: z.enum(SERVER_PROFILE_IDS).optional(),
     security: z.enum(PROTECTION_REQUESTS as [ProtectionRequest, ...ProtectionRequest[]]).optional(),
     channels: z.number().int().min(1).max(MAX_CHANNELS).optional(),
@@ -72,18 +68,13 @@ function resolvePlanLink(input: PlanInput): { link: Link; label: string; preset?
   if (named !== undefined && !preset) {
     throw new PipefillInputError(`Unknown link preset ${JSON.stringify(named)}.`, `Valid presets: ${LINK_PRESETS.map((p) => p.id).join(', ')}.`);
   }
-  if (!preset && (input.bandwidth === undefined || input.rtt === undefined)) {
+  if (!preset && !namesWholeLink(input)) {
     throw new PipefillInputError(
       'A plan needs a link: a preset, or both a bandwidth and an RTT.',
       'For example --preset europe-continental, or --bandwidth 20mbit --rtt 80ms.',
     );
   }
-  const link: Link = {
-    bandwidthBitsPerSecond: input.bandwidth !== undefined ? parseRate(input.bandwidth) : (preset?.link.bandwidthBitsPerSecond ?? 0),
-    rttMs: input.rtt !== undefined ? parseTimeMs(input.rtt) : (preset?.link.rttMs ?? 0),
-    lossRate: input.loss !== undefined ? parseLossRate(input.loss) : 0,
-  };
-  const sized: Link = input.buffer === undefined ? link : { ...link, bufferBytes: parseBufferBytes(input.buffer, bdpBytes(link), link.bandwidthBitsPerSecond) };
+  const sized: Link = linkFromFields(input, { bandwidthBitsPerSecond: preset?.link.bandwidthBitsPerSecond ?? 0, rttMs: preset?.link.rttMs ?? 0, lossRate: 0 });
   const changed = input.bandwidth !== undefined || input.rtt !== undefined || input.loss !== undefined || input.buffer !== undefined;
   const label = preset ? `${preset.label}${changed ? ', adjusted' : ''}` : 'Custom link';
   return preset ? { link: sized, label, preset: preset.id } : { link: sized, label };

@@ -10,12 +10,11 @@ import type { ClientProfileId } from '../model/client-profiles.js';
 import { CLIENT_PROFILE_IDS, DEFAULT_CLIENT } from '../model/client-profiles.js';
 import { PipefillInputError } from '../model/errors.js';
 import { SERVER_PROFILE_IDS } from '../model/server-profiles.js';
-import { bdpBytes } from '../model/link.js';
 import type { ProtectionRequest } from '../model/negotiation.js';
 import { PROTECTION_REQUESTS } from '../model/negotiation.js';
 import { MAX_CHANNELS } from '../model/predict.js';
 import { creditsSeen } from '../model/credits-seen.js';
-import { parseBufferBytes, parseLossRate, parseRate, parseTimeMs } from '../model/units.js';
+import { LinkFieldsSchema, linkFromFields, namesWholeLink } from './link-fields.js';
 import type { Report } from './report.js';
 import type { RecommendResult } from './recommendation.js';
 import { KnobValueSchema } from './recommendation.js';
@@ -27,9 +26,7 @@ export { RecommendationSchema, RecommendResultSchema } from './recommendation.js
 export const RecommendApiInputSchema = z
   .object({
     report: ReportSchema.optional(),
-    bandwidth: z.string().optional(),
-    rtt: z.string().optional(),
-    loss: z.string().optional(),
+    ...LinkFieldsSchema.shape,
     /** The client and the server; from a report, the assessed client and the server it found when not given. */
     client: z.enum(CLIENT_PROFILE_IDS).optional(),
     server: z.enum(SERVER_PROFILE_IDS).optional(),
@@ -37,8 +34,7 @@ export const RecommendApiInputSchema = z
     smbConf: z.string().optional(),
     /** Current values by knob id, where the caller knows them. */
     current: z.record(z.string(), KnobValueSchema).optional(),
-    /** The bottleneck's buffer (`64KB`, `0.25bdp`, `20ms`), what protects the data, and the session's connections. */
-    buffer: z.string().min(1).optional(),
+    /** What protects the data, and the session's connections. */
     security: z.enum(PROTECTION_REQUESTS as [ProtectionRequest, ...ProtectionRequest[]]).optional(),
     channels: z.number().int().min(1).max(MAX_CHANNELS).optional(),
   })
@@ -85,17 +81,8 @@ export function recommendFromInput(input: RecommendApiInput): RecommendResult {
   let link;
   if (input.report) {
     link = { ...modelLinkOf(input.report), lossRate: 0 };
-  } else if (input.bandwidth !== undefined && input.rtt !== undefined) {
-    const bandwidthBitsPerSecond = parseRate(input.bandwidth);
-    const rttMs = parseTimeMs(input.rtt);
-    link = {
-      bandwidthBitsPerSecond,
-      rttMs,
-      lossRate: input.loss === undefined ? 0 : parseLossRate(input.loss),
-      ...(input.buffer === undefined
-        ? {}
-        : { bufferBytes: parseBufferBytes(input.buffer, bdpBytes({ bandwidthBitsPerSecond, rttMs }), bandwidthBitsPerSecond) }),
-    };
+  } else if (namesWholeLink(input)) {
+    link = linkFromFields(input, { bandwidthBitsPerSecond: 0, rttMs: 0, lossRate: 0 });
   } else {
     throw new PipefillInputError(
       'A recommendation needs a path: an assessment report, or a bandwidth and an RTT.',

@@ -5,14 +5,14 @@ import { z } from 'zod';
 import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
 import { LIMIT_LAYERS } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
-import { bdpBytes, bufferBytesOf } from '../model/link.js';
+import { bufferBytesOf } from '../model/link.js';
 import type { ProtectionRequest } from '../model/negotiation.js';
 import { PROTECTION_REQUESTS } from '../model/negotiation.js';
 import type { Scenario, ScenarioPrediction } from '../model/predict.js';
 import { MAX_CHANNELS, predict } from '../model/predict.js';
 import { CIPHERS, DIALECTS, SIGNING_ALGORITHMS } from '../model/smb-security.js';
 import { SERVER_PROFILE_IDS } from '../model/server-profiles.js';
-import { parseBufferBytes, parseLossRate, parseRate, parseTimeMs } from '../model/units.js';
+import { LinkFieldsSchema, linkFromFields } from './link-fields.js';
 import { parseWorkload } from '../model/workloads.js';
 
 const withUnit = (example: string) =>
@@ -24,11 +24,9 @@ export const ScenarioInputSchema = z
     server: z.enum(SERVER_PROFILE_IDS),
     op: z.enum(['read', 'write']),
     workload: z.string().min(1),
+    ...LinkFieldsSchema.shape,
     bandwidth: withUnit('155mbit'),
     rtt: withUnit('32ms'),
-    loss: z.string().optional(),
-    /** The bottleneck's buffer: a size, a share of the BDP (`0.25bdp`) or a time at the line rate (`20ms`); absent, one BDP. */
-    buffer: z.string().min(1).optional(),
     /** `auto` (what the pair negotiates), `none`, `signing`, `encryption` or an algorithm by name. */
     security: z.enum(PROTECTION_REQUESTS as [ProtectionRequest, ...ProtectionRequest[]]).optional(),
     /** TCP connections of the session (SMB 3 multichannel). */
@@ -73,14 +71,7 @@ export type PredictionResult = z.infer<typeof PredictionResultSchema>;
 /** Reads the units and checks the workload; every error names what was expected. */
 export function toScenario(input: ScenarioInput): Scenario {
   parseWorkload(input.workload);
-  const bandwidthBitsPerSecond = parseRate(input.bandwidth);
-  const rttMs = parseTimeMs(input.rtt);
-  const link = {
-    bandwidthBitsPerSecond,
-    rttMs,
-    ...(input.loss === undefined ? {} : { lossRate: parseLossRate(input.loss) }),
-    ...(input.buffer === undefined ? {} : { bufferBytes: parseBufferBytes(input.buffer, bdpBytes({ bandwidthBitsPerSecond, rttMs }), bandwidthBitsPerSecond) }),
-  };
+  const link = linkFromFields(input, { bandwidthBitsPerSecond: 0, rttMs: 0 });
   return {
     client: input.client,
     server: input.server,

@@ -6,7 +6,8 @@ import { runLabBench } from '../../lab/bench.js';
 import { labDown, labEndpoints, labUp } from '../../lab/wan-lab.js';
 import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';
-import { formatBytes, formatDuration, formatRate, parseBufferBytes, parseLossRate, parseRate, parseSizeBytes, parseTimeMs } from '../../model/units.js';
+import { formatBytes, formatDuration, formatRate, parseRate, parseSizeBytes, parseTimeMs } from '../../model/units.js';
+import { linkFromFields } from '../../contract/link-fields.js';
 import { bdpBytes } from '../../model/link.js';
 import { optional, parseOptions, required } from '../args.js';
 import type { Output } from '../output.js';
@@ -112,11 +113,8 @@ export function formatLabBench(results: readonly LabBenchLink[]): string {
   return sections.join('\n\n');
 }
 
-/** The forwarder's queue: as the model reads a buffer, and never below one full-size packet. */
-function parseQueue(text: string | undefined, link: { bandwidthBitsPerSecond: number; rttMs: number }): number | undefined {
-  if (text === undefined) return undefined;
-  return Math.max(1600, parseBufferBytes(text, bdpBytes(link), link.bandwidthBitsPerSecond));
-}
+/** The forwarder's queue is never below one full-size packet. */
+const LEAST_QUEUE_BYTES = 1600;
 
 export async function labCommand(argv: readonly string[], _api: PipefillApi, output: Output): Promise<void> {
   const [action, ...rest] = argv;
@@ -133,11 +131,19 @@ export async function labCommand(argv: readonly string[], _api: PipefillApi, out
     return;
   }
   if (action !== 'up') throw new PipefillInputError(`Unknown lab action ${JSON.stringify(action ?? '')}.`, LAB_USAGE);
-  const bandwidthBitsPerSecond = parseRate(required(values, 'rate', '155mbit'));
-  const rttMs = parseTimeMs(required(values, 'rtt', '32ms'));
-  const link = { bandwidthBitsPerSecond, rttMs };
+  // The link as every other input reads one; the queue is the bottleneck's buffer.
+  const queue = optional(values, 'queue');
   const loss = optional(values, 'loss');
-  const queueBytes = parseQueue(optional(values, 'queue'), link);
+  const { bufferBytes, ...link } = linkFromFields(
+    {
+      bandwidth: required(values, 'rate', '155mbit'),
+      rtt: required(values, 'rtt', '32ms'),
+      ...(loss === undefined ? {} : { loss }),
+      ...(queue === undefined ? {} : { buffer: queue }),
+    },
+    { bandwidthBitsPerSecond: 0, rttMs: 0 },
+  );
+  const queueBytes = bufferBytes === undefined ? undefined : Math.max(LEAST_QUEUE_BYTES, bufferBytes);
   const jitter = optional(values, 'jitter');
   const sambaOptions = (values['samba-option'] ?? []).map(parseSambaOption);
   if (sambaOptions.length > 0 && values['no-samba'])
@@ -146,7 +152,6 @@ export async function labCommand(argv: readonly string[], _api: PipefillApi, out
   const state = await labUp(
     {
       ...link,
-      ...(loss === undefined ? {} : { lossRate: parseLossRate(loss) }),
       ...(queueBytes === undefined ? {} : { queueBytes }),
       ...(jitter === undefined ? {} : { jitterMs: parseTimeMs(jitter) }),
     },
@@ -159,7 +164,7 @@ export async function labCommand(argv: readonly string[], _api: PipefillApi, out
   }
   output.out(
     [
-      `Lab ${state.id} is up: ${formatRate(bandwidthBitsPerSecond)}, ${formatDuration(rttMs)} RTT, BDP ${formatBytes(bdpBytes(link))}, congestion control ${state.congestion} (clients), ${state.serverCongestion ?? state.congestion} (servers).`,
+      `Lab ${state.id} is up: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} RTT, BDP ${formatBytes(bdpBytes(link))}, congestion control ${state.congestion} (clients), ${state.serverCongestion ?? state.congestion} (servers).`,
       endpoints.share ? `  share      ${endpoints.share}  (user ${endpoints.user}, password ${endpoints.password})` : '',
       ...sambaOptions.map((option) => `  samba      ${option.name} = ${option.value}`),
       endpoints.iperf ? `  iperf3     ${endpoints.iperf}` : '',
