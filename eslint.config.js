@@ -61,17 +61,19 @@ const layerPlugin = {
 
 /** Each folder of src/ from smb up, and the project layers it may import (an allow-list, as VS Code's layer rules are). */
 const ALLOWED_LAYERS = {
+  // What a person reads of the contract's documents: report views, ticket summaries, comparisons, CSV rows.
+  presentation: ['model', 'advice', 'contract'],
   smb: ['model', 'contract', 'platform'],
   probe: ['model', 'contract', 'platform', 'smb'],
   apply: ['model', 'advice', 'contract', 'platform'],
-  report: ['model', 'contract'],
+  report: ['model', 'contract', 'presentation'],
   store: ['model', 'contract', 'platform'],
   lab: ['model', 'contract', 'platform', 'smb'],
   capacity: ['model', 'contract', 'platform', 'smb', 'probe', 'apply'],
   assess: ['model', 'contract', 'platform', 'smb', 'probe', 'apply', 'store'],
   service: ['model', 'advice', 'contract', 'platform', 'smb', 'probe', 'apply', 'report', 'store', 'assess', 'capacity'],
   web: ['model', 'contract', 'platform', 'service'],
-  cli: ['model', 'advice', 'contract', 'platform', 'probe', 'apply', 'report', 'store', 'lab', 'service', 'web'],
+  cli: ['model', 'advice', 'contract', 'presentation', 'platform', 'probe', 'apply', 'report', 'store', 'lab', 'service', 'web'],
 };
 
 export default tseslint.config(
@@ -126,12 +128,12 @@ export default tseslint.config(
     [
       // Packages: only the view libraries.
       '^(?!\\.|react$|react-dom|react/|chart\\.js)',
-      // Project code: src/contract and src/model, nothing else of src/ ...
-      '(^|/)src/(?!(contract|model)/)',
+      // Project code: src/contract, src/presentation and src/model, nothing else of src/ ...
+      '(^|/)src/(?!(contract|presentation|model)/)',
       // ... and nothing of the Electron main process or preload.
       '(^|/)app/(main|preload)/|^\\.\\./(main|preload)/',
     ],
-    'The renderer imports only src/contract types and src/model (DESIGN.md).',
+    'The renderer imports only src/contract, src/presentation and src/model (DESIGN.md).',
   ),
   // The renderer's build config runs in Node, not in the page.
   { files: ['app/renderer/vite.config.ts'], rules: { 'no-restricted-imports': 'off' } },

@@ -7,7 +7,7 @@ import type { Report } from './report.js';
 import { ReportSchema } from './report.js';
 import { recommendFromInput } from './recommend.js';
 import { currentText } from './recommendation.js';
-import { ticketSummary } from './summary.js';
+import { ticketSummary } from '../presentation/summary.js';
 import { buildVerdict, verdictOf } from './verdict.js';
 import { VerdictSchema } from './verdict-schema.js';
 

@@ -15,7 +15,7 @@ import type { RecommendationOut, RecommendResult } from './recommendation.js';
 import { assessedClient, recommendFromInput } from './recommend.js';
 import type { Finding, Report } from './report.js';
 import { modelLinkOf } from './report.js';
-import { LAYER_LABELS } from './report-views.js';
+import { LAYER_LABELS } from '../model/layer-labels.js';
 import type { ServerSource, Verdict, VerdictFix, VerdictRate } from './verdict-schema.js';
 
 type Kind = VerdictRate['workload'];

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CopyTestResult } from '../contract/copy-test.js';
-import { pathEvents } from '../contract/report-views.js';
+import { pathEvents } from '../presentation/report-views.js';
 import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
 import { SILENCE_TIMEOUT_MS } from '../smb/silence-watchdog.js';
 import type { LabState } from './wan-lab.js';

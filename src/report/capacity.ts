@@ -3,7 +3,7 @@
 // script) that Chromium prints to PDF. Pure.
 
 import type { CapacityResult } from '../contract/capacity.js';
-import { csvRows } from '../contract/csv.js';
+import { csvRows } from '../presentation/csv.js';
 import { formatBinaryBytes } from '../model/units.js';
 import { barChartSvg, escapeXml } from './svg.js';
 

@@ -1,6 +1,6 @@
 // CSV: one row per test copy, for spreadsheets and ticket systems. Pure.
 
-import { csvRows } from '../contract/csv.js';
+import { csvRows } from '../presentation/csv.js';
 import type { Report } from '../contract/report.js';
 
 const HEADER = [

@@ -5,14 +5,14 @@
 import {
   cryptoRateRows,
   headlineFinding,
-  LAYER_LABELS,
   negotiatedText,
   pathEvents,
   pipeFor,
   projectionText,
   protectionSummary,
   protectionText,
-} from '../contract/report-views.js';
+} from '../presentation/report-views.js';
+import { LAYER_LABELS } from '../model/layer-labels.js';
 import type { Report } from '../contract/report.js';
 import { formatBinaryBytes, formatByteRate, formatBytes, formatDuration, formatRate } from '../model/units.js';
 import { barChartSvg, escapeXml } from './svg.js';

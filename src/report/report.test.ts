@@ -3,13 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { MIB } from '../model/client-profiles.js';
 import { describe, expect, it } from 'vitest';
-import { compareSites, parseTarget } from '../contract/compare.js';
+import { compareSites, parseTarget } from '../presentation/compare.js';
 import { observationsFromReport, recommendFromInput } from '../contract/recommend.js';
 import type { Report } from '../contract/report.js';
 import { checkReportSize, MAX_REPORT_BYTES, parseReportText, ReportSchema } from '../contract/report.js';
 import { PipefillInputError } from '../model/errors.js';
-import { csvField } from '../contract/csv.js';
-import { pathEvents, pipeFor } from '../contract/report-views.js';
+import { csvField } from '../presentation/csv.js';
+import { pathEvents, pipeFor } from '../presentation/report-views.js';
 import { reportCsv } from './csv.js';
 import { reportHtml } from './html.js';
 import { escapeXml } from './svg.js';

@@ -3,7 +3,7 @@
 import type { PipefillApi } from '../../contract/api.js';
 import { apiContract } from '../../contract/api.js';
 import { parseInput } from '../../contract/validate.js';
-import { pathEvents, projectionText, protectionText } from '../../contract/report-views.js';
+import { pathEvents, projectionText, protectionText } from '../../presentation/report-views.js';
 import type { CopyTestInput, CopyTestResult } from '../../contract/copy-test.js';
 import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';

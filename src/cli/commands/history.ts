@@ -3,7 +3,7 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import type { PipefillApi } from '../../contract/api.js';
-import { csvRows } from '../../contract/csv.js';
+import { csvRows } from '../../presentation/csv.js';
 import type { RunSummary, SiteTrend } from '../../contract/history.js';
 import { checkReportSize } from '../../contract/report.js';
 import { PipefillError, PipefillInputError } from '../../model/errors.js';

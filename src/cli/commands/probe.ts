@@ -1,7 +1,7 @@
 // pipefill probe: RTT and bandwidth of the path to a share.
 
 import type { PipefillApi } from '../../contract/api.js';
-import { protectionText } from '../../contract/report-views.js';
+import { protectionText } from '../../presentation/report-views.js';
 import type { ProbeInput, ProbeResult } from '../../contract/probe.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { parseHostPort } from '../../model/share-path.js';

@@ -5,9 +5,9 @@ import { readFileSync, statSync } from 'node:fs';
 import type { PipefillApi } from '../../contract/api.js';
 import type { CapacityResult } from '../../contract/capacity.js';
 import { isCapacityDocument, parseCapacityText } from '../../contract/capacity.js';
-import type { Comparison } from '../../contract/compare.js';
+import type { Comparison } from '../../presentation/compare.js';
 import { checkReportSize } from '../../contract/report.js';
-import { compareSites, parseTarget } from '../../contract/compare.js';
+import { compareSites, parseTarget } from '../../presentation/compare.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { formatDuration, formatRate } from '../../model/units.js';
 import { capacityCsv, capacityHtml } from '../../report/capacity.js';
@@ -20,7 +20,7 @@ import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { formatTable } from '../table.js';
 import { readReportFile } from './recommend.js';
-import { ticketSummary } from '../../contract/summary.js';
+import { ticketSummary } from '../../presentation/summary.js';
 
 export const REPORT_USAGE = `pipefill report export r.json --format <html|pdf|csv|json> --out FILE   (an assessment's report or a capacity run)
 pipefill report summary r.json   (the verdict and the fix in at most 15 plain lines, for a ticket)

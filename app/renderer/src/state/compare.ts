@@ -4,8 +4,8 @@
 
 import type { CapacityResult } from '../../../../src/contract/capacity.js';
 import { isCapacityDocument, parseCapacityText } from '../../../../src/contract/capacity.js';
-import type { Comparison } from '../../../../src/contract/compare.js';
-import { compareSites, parseTarget } from '../../../../src/contract/compare.js';
+import type { Comparison } from '../../../../src/presentation/compare.js';
+import { compareSites, parseTarget } from '../../../../src/presentation/compare.js';
 import type { Report } from '../../../../src/contract/report.js';
 import { parseReportText } from '../../../../src/contract/report.js';
 import type { ClientProfileId, Op } from '../../../../src/model/client-profiles.js';

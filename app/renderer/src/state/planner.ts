@@ -3,7 +3,7 @@
 // address so a plan can be shared; the table as CSV. Pure.
 
 import type { PlanInput, PlanResult } from '../../../../src/contract/plan.js';
-import { csvRows } from '../../../../src/contract/csv.js';
+import { csvRows } from '../../../../src/presentation/csv.js';
 import { planFromInput } from '../../../../src/contract/plan.js';
 import { findPreset } from '../../../../src/model/presets.js';
 import type { ServerProfileId } from '../../../../src/model/server-profiles.js';

@@ -3,7 +3,7 @@
 // export (src/contract/report-views.ts). Pure.
 
 import type { Finding, Report } from '../../../../src/contract/report.js';
-import { negotiatedText } from '../../../../src/contract/report-views.js';
+import { negotiatedText } from '../../../../src/presentation/report-views.js';
 
 export interface ResultRow {
   readonly key: string;
@@ -41,4 +41,5 @@ export function resultRows(report: Report): ResultRow[] {
   }));
 }
 
-export { headlineFinding, LAYER_LABELS, pipeFor, protectionSummary } from '../../../../src/contract/report-views.js';
+export { headlineFinding, pipeFor, protectionSummary } from '../../../../src/presentation/report-views.js';
+export { LAYER_LABELS } from '../../../../src/model/layer-labels.js';

@@ -9,7 +9,7 @@ import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../.
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
 import { download } from '../download.js';
 import { adviceOf, verdictOf } from '../../../../src/contract/verdict.js';
-import { ticketSummary } from '../../../../src/contract/summary.js';
+import { ticketSummary } from '../../../../src/presentation/summary.js';
 import { VerdictPanel } from './verdict-panel.js';
 import { headlineFinding, LAYER_LABELS, pipeFor, protectionSummary, resultRows } from '../state/results.js';
 

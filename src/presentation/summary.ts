@@ -2,10 +2,10 @@
 // (the app's "Copy summary", `pipefill report summary r.json`): which share,
 // when, the path, the verdict with its numbers, and the fix. Pure.
 
-import type { Report } from './report.js';
-import { modelLinkOf } from './report.js';
-import { assessedClient, observationsFromReport } from './recommend.js';
-import { adviceOf, verdictOf } from './verdict.js';
+import type { Report } from '../contract/report.js';
+import { modelLinkOf } from '../contract/report.js';
+import { assessedClient, observationsFromReport } from '../contract/recommend.js';
+import { adviceOf, verdictOf } from '../contract/verdict.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { formatDuration, formatRate } from '../model/units.js';
 

@@ -12,10 +12,10 @@ import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
 import { PipefillInputError } from '../model/errors.js';
 import { predict } from '../model/predict.js';
 import { formatDuration, parseTimeMs } from '../model/units.js';
-import type { CapacityResult } from './capacity.js';
-import { observationsFromReport } from './recommend.js';
-import type { Report } from './report.js';
-import { modelLinkOf } from './report.js';
+import type { CapacityResult } from '../contract/capacity.js';
+import { observationsFromReport } from '../contract/recommend.js';
+import type { Report } from '../contract/report.js';
+import { modelLinkOf } from '../contract/report.js';
 
 export interface ReadinessTarget {
   readonly text: string;

@@ -5,13 +5,13 @@
 // path). Pure.
 
 import { PipefillError } from '../model/errors.js';
-import type { LimitLayer } from '../model/in-flight.js';
 import { predict } from '../model/predict.js';
+import { LAYER_LABELS } from '../model/layer-labels.js';
 import { CREDIT_WAITING_LIMITED, creditsSeen } from '../model/credits-seen.js';
-import type { CopyTestResult } from './copy-test.js';
-import { observationsOfCopy } from './copy-test.js';
-import type { Finding, Report } from './report.js';
-import { modelLinkOf } from './report.js';
+import type { CopyTestResult } from '../contract/copy-test.js';
+import { observationsOfCopy } from '../contract/copy-test.js';
+import type { Finding, Report } from '../contract/report.js';
+import { modelLinkOf } from '../contract/report.js';
 
 /**
  * How a test copy's messages were protected, in words: "encrypted with
@@ -74,22 +74,6 @@ export function negotiatedText(negotiated: CopyTestResult['negotiated']): string
       : '';
   return [`SMB ${negotiated.dialect}`, protection, credits === undefined ? undefined : `${credits} credits${waited}`].filter(Boolean).join(', ');
 }
-
-export const LAYER_LABELS: Readonly<Record<LimitLayer | 'unexplained', string>> = {
-  bandwidth: 'Bandwidth (BDP)',
-  'copy-pipeline': 'Copy pipeline',
-  credits: 'SMB credits',
-  'client-tcp-window': 'Client TCP window',
-  'server-tcp-window': 'Server TCP window',
-  'packet-loss': 'Packet loss',
-  'bottleneck-queue': 'Bottleneck queue',
-  signing: 'SMB signing',
-  encryption: 'SMB encryption',
-  'round-trips': 'Round trips',
-  'slow-start': 'Slow start',
-  hosts: 'The hosts (CPU, memory, storage)',
-  unexplained: 'Outside the model',
-};
 
 export interface PipeBar {
   readonly layer: string;
