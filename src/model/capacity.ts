@@ -22,7 +22,7 @@ import type { Link } from './link.js';
 import { bdpBytes, bufferBytesOf, maxSegmentBytes, payloadEfficiency } from './link.js';
 import { validateLink } from './predict.js';
 import type { ServerProfile } from './server-profiles.js';
-import type { SharedQueueInput } from './shared-queue-sim.js';
+import type { SharedQueueInput } from './queue-sim/input.js';
 import { simulateSharedQueue } from './shared-queue-sim.js';
 
 export const CAPACITY_OPS = ['read', 'write', 'mixed'] as const;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { SharedQueueInput } from './shared-queue-sim.js';
-import { meanTurnaroundSeconds, simulateSharedQueue } from './shared-queue-sim.js';
+import type { SharedQueueInput } from './queue-sim/input.js';
+import { meanTurnaroundSeconds } from './queue-sim/input.js';
+import { simulateSharedQueue } from './shared-queue-sim.js';
 
 // XP's reads as the capacity lab drives them: one 60 KB read at a time, its
 // reply with an 84-byte header, 1448-byte segments in 1500-byte packets.

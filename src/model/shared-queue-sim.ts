@@ -1,29 +1,12 @@
 // People whose copies go one request at a time (or a few) share a drop-tail
 // bottleneck: a packet-level simulation of what their TCP senders do.
 //
-// Why a simulation. The cycle model in congestion.ts assumes senders whose
-// windows fill the path and lose one segment per overflow. A person held by
-// their copy pipeline is not that sender: each reply leaves the server as one
-// unpaced burst of up to a window of segments (CUBIC does not pace without a
-// pacing qdisc), and a queue shallower than a few people's bursts overflows
-// when their bursts meet, however little the line carries on average. What
-// happens then turns on the queue's order, not on averages. Measured in the
-// WAN lab (52 Mb/s / 75 ms, a quarter-BDP queue of 81 packets, XP's 60 KB
-// reads of 43 segments; packet captures on both sides and ss -ti,
-// 2026-11-24):
-//  - People who join a step log on while someone reads. A small reply that
-//    arrives during that reader's burst leaves behind it, the next request
-//    goes out just after the reader's, and so on: the newcomers' first reads
-//    left the server 0.7-1.3 ms after the reader's burst in four runs of four.
-//  - Their slow start then sees that burst's 10 ms in its RTT samples, and
-//    CUBIC's HyStart ends it at 25-32 segments, under one reply: each read
-//    takes two round trips (2.5-2.9 Mb/s against 5.7).
-//  - The window climbs back about a segment per two reads and, near 40, the
-//    round's burst behind the reader's overflows the queue: 0.7 of it, and
-//    again. With HyStart off, four people moved 22.7 Mb/s; with it, 15.7-22.0.
-// None of that has a closed form worth trusting; the rules each end follows
-// do, and they are what this file runs. Which newcomers end up in step is
-// chance: a run is one draw, and src/model/capacity.ts averages seeds.
+// Why a simulation, and what the WAN lab showed of people in step behind a
+// shallow queue (packet captures, 2026-11-24): docs/model.md, "People
+// sharing a queue". The cycle model in congestion.ts assumes senders whose
+// windows fill the path; a person held by their copy pipeline sends a reply
+// as one unpaced burst, and when bursts meet a shallow queue what happens
+// turns on the queue's order, not on averages.
 //
 // The rules, as Linux 6.x follows them (the server here is smbd on Linux;
 // Windows' CUBIC follows RFC 9438 as well):
@@ -36,27 +19,10 @@
 //    after 40 ms otherwise (Linux's TCP_DELACK_MIN); its next request carries
 //    the ACK of the reply it completes. It reports what it holds beyond a
 //    hole (SACK, RFC 2018), and a duplicate (D-SACK, RFC 2883).
-//  - Loss detection is RACK (RFC 8985): a segment is lost once one sent after
-//    it is delivered and a round trip (plus a quarter of the minimum RTT
-//    until three segments are SACKed) has gone by. A lost tail is found by
-//    the tail loss probe two smoothed RTTs after the last send (RFC 8985
-//    section 7; 200 ms more when one segment is out), and by the
-//    retransmission timeout (RFC 6298, at least 200 ms as Linux's minimum)
-//    when the probe is lost too. A loss cuts the window once per round
-//    trip; one repaired by the probe alone cuts it too (tcp_process_tlp_ack).
-//  - CUBIC as tcp_cubic.c: beta 0.7, C 0.4, fast convergence, the
-//    Reno-friendly estimate, its clock shifted by the time the sender idled
-//    (cubictcp_cwnd_event, CA_EVENT_TX_START), and HyStart's delay test: from
-//    a window of 16, slow start ends where the first eight RTT samples of a
-//    round exceed the minimum by an eighth of it (4 to 16 ms). Growth as
-//    tcp_cong_avoid_ai: credit piled up while growth was slow is spent one
-//    segment at a time. Reno: beta 0.5, one segment per window.
-//  - The window grows only while the sender is window-limited
-//    (tcp_is_cwnd_limited: in slow start, below twice the most segments out
-//    in the last window). A sender that leaves part of its window unused for
-//    an RTO halves the unused part (RFC 2861, tcp_cwnd_application_limited),
-//    but every ACK that may raise the window restarts that clock, so a
-//    person who hears back each round trip keeps theirs.
+//  - Loss detection and recovery as Linux's (RACK, the tail loss probe, the
+//    retransmission timeout): src/model/queue-sim/loss-recovery.ts.
+//  - CUBIC or Reno, HyStart and window validation as Linux's:
+//    src/model/queue-sim/congestion-control.ts.
 // Named simplifications: during recovery the window is set to the new
 // threshold at once (Linux's proportional rate reduction gets there over a
 // round trip); HyStart's ACK-train test is left out (a reply's train is far
@@ -66,70 +32,15 @@
 // in the order they came, as one process driving everyone does.
 
 import { median } from './stats.js';
+import type { SharedQueueInput, SharedQueueResult, SharedQueueStep } from './queue-sim/input.js';
+import { HOST_TURNAROUND, validateSharedQueueInput } from './queue-sim/input.js';
 import { seededRandom } from './workloads.js';
+import { enterRecovery, grow, hystart, isWindowLimited, reduceWindow, validateWindow } from './queue-sim/congestion-control.js';
+import { EventKind, EventQueue } from './queue-sim/events.js';
+import { ackScoreboard, rackLosses, senderTimer, takeRttSample, timeoutLosses } from './queue-sim/loss-recovery.js';
+import type { Person } from './queue-sim/person.js';
+import { inFlight, LOST, newPerson, RETRANSMITTED, SACKED } from './queue-sim/person.js';
 
-export interface SharedQueueInput {
-  /**
-   * People at once, a step at a time, rising: the people a step adds start
-   * together when it begins (as a capacity run's do), the others go on.
-   */
-  readonly steps: readonly number[];
-  /** The data senders' congestion control (loss-based; Compound's loss-based part backs off as Reno does). */
-  readonly congestion: 'cubic' | 'reno';
-  readonly lineBitsPerSecond: number;
-  readonly rttMs: number;
-  readonly bufferBytes: number;
-  /** TCP payload per full segment, and the bytes each packet adds on the wire. */
-  readonly segmentBytes: number;
-  readonly packetOverheadBytes: number;
-  /** The bytes one request brings back (its reply, headers included) and how many requests each person keeps out. */
-  readonly unitBytes: number;
-  readonly unitsInFlight: number;
-  /** The copy's bytes per request, as a person counts them (file data); default unitBytes. */
-  readonly payloadBytesPerUnit?: number;
-  /** Time a request spends besides the round trip and the wire (further round trips of the protocol), seconds. */
-  readonly extraSecondsPerUnit?: number;
-  readonly initialWindowSegments: number;
-  /** Each step's time before counting, and the time counted. */
-  readonly warmupSeconds: number;
-  readonly measureSeconds: number;
-  readonly seed?: number;
-}
-
-export interface SharedQueueStep {
-  readonly people: number;
-  /** Payload delivered by everyone together, and by each person, while counting. */
-  readonly aggregateBitsPerSecond: number;
-  readonly perPersonBitsPerSecond: readonly number[];
-  /** Bytes waiting at the bottleneck over the counted time: their mean, and their median (what a small packet sent at a random moment typically waits behind). */
-  readonly meanQueueBytes: number;
-  readonly medianQueueBytes: number;
-  /** Share of the data packets the bottleneck dropped while counting, and retransmission timeouts. */
-  readonly dropShare: number;
-  readonly timeouts: number;
-}
-
-export interface SharedQueueResult {
-  readonly steps: readonly SharedQueueStep[];
-}
-
-/**
- * The two ends' own time per request: a least and an exponentially spread excess. Measured in the WAN lab's
- * captures (2026-11-24): smbd from a read request in to its reply out, p10 0.13-0.14 ms, median 0.25-0.31,
- * p90 0.43-0.49; Pipefill from a reply's last segment in to the next request out, median 0.23-0.35 ms, p90 0.5.
- */
-export const HOST_TURNAROUND = {
-  /** The client's time from a reply in to the next request out: one process for everyone, so one at a time. */
-  client: { minSeconds: 0.0002, meanExcessSeconds: 0.0003 },
-  /** The server's time from a request in to its reply's first segment out. */
-  server: { minSeconds: 0.00014, meanExcessSeconds: 0.00017 },
-} as const;
-
-/** The mean time the two ends add to each request (what a person alone sees on top of the round trip and the wire). */
-export function meanTurnaroundSeconds(): number {
-  const { client, server } = HOST_TURNAROUND;
-  return client.minSeconds + client.meanExcessSeconds + server.minSeconds + server.meanExcessSeconds;
-}
 /**
  * A person's round trips before their first read, each with a small reply: the TCP handshake, SMB2 NEGOTIATE,
  * two SESSION_SETUPs, TREE_CONNECT, then CREATE, SET_INFO and CLOSE to size the file and CREATE to open it
@@ -137,18 +48,8 @@ export function meanTurnaroundSeconds(): number {
  */
 const JOIN_ROUND_TRIPS = 9;
 const JOIN_REPLY_BYTES = 200;
-/** Linux's delayed-ACK timer and minimum retransmission timeout (include/net/tcp.h: TCP_DELACK_MIN, TCP_RTO_MIN). */
+/** Linux's delayed-ACK timer (include/net/tcp.h: TCP_DELACK_MIN). */
 const DELAYED_ACK_SECONDS = 0.04;
-const MIN_RTO_SECONDS = 0.2;
-/** CUBIC (RFC 9438 sections 4.6 and 5; tcp_cubic.c) and Reno (RFC 5681). */
-const CUBIC_BETA = 0.7;
-const CUBIC_C = 0.4;
-const RENO_BETA = 0.5;
-/** HyStart (tcp_cubic.c): from this window, on this many samples a round, an RTT this much above the minimum. */
-const HYSTART_LOW_WINDOW = 16;
-const HYSTART_SAMPLES = 8;
-const HYSTART_DELAY_MIN = 0.004;
-const HYSTART_DELAY_MAX = 0.016;
 /**
  * The most data packets a run's line could carry (its warm-ups and counts are shortened to fit: about a
  * tenth of a second of work here), and a hard limit on events. A fast line's round trips are short, so
@@ -159,216 +60,6 @@ const MAX_EVENTS = 2_000_000;
 /** How often the queue is sampled for its mean. */
 const QUEUE_SAMPLE_SECONDS = 0.001;
 
-const SACKED = 1;
-const LOST = 2;
-const RETRANSMITTED = 4;
-
-const enum EventKind {
-  StepStart,
-  JoinRequestAtSender,
-  JoinReplyAtReceiver,
-  CountStart,
-  CountEnd,
-  RequestAtSender,
-  SegmentAtReceiver,
-  AckAtSender,
-  SenderTimer,
-  RackTimer,
-  DelayedAck,
-  QueueSample,
-}
-
-interface SimEvent {
-  readonly at: number;
-  order: number;
-  readonly kind: EventKind;
-  readonly person: number;
-  readonly seq: number;
-  readonly generation: number;
-  readonly sacks?: readonly number[];
-  readonly duplicate?: boolean;
-}
-
-/** A binary min-heap on (at, order): events at the same instant run in the order they were made. */
-class EventQueue {
-  private readonly heap: SimEvent[] = [];
-  private made = 0;
-  get size(): number {
-    return this.heap.length;
-  }
-  push(event: Omit<SimEvent, 'order'>): void {
-    // The caller's fresh object takes its place in line; no copy per event.
-    const item = event as SimEvent;
-    item.order = this.made++;
-    const heap = this.heap;
-    heap.push(item);
-    let index = heap.length - 1;
-    while (index > 0) {
-      const parent = (index - 1) >> 1;
-      if (!before(item, heap[parent] as SimEvent)) break;
-      heap[index] = heap[parent] as SimEvent;
-      index = parent;
-    }
-    heap[index] = item;
-  }
-  pop(): SimEvent | undefined {
-    const heap = this.heap;
-    const top = heap[0];
-    const last = heap.pop();
-    if (top === undefined || last === undefined || heap.length === 0) return top;
-    let index = 0;
-    for (;;) {
-      const left = 2 * index + 1;
-      if (left >= heap.length) break;
-      const right = left + 1;
-      const child = right < heap.length && before(heap[right] as SimEvent, heap[left] as SimEvent) ? right : left;
-      if (!before(heap[child] as SimEvent, last)) break;
-      heap[index] = heap[child] as SimEvent;
-      index = child;
-    }
-    heap[index] = last;
-    return top;
-  }
-}
-
-function before(a: SimEvent, b: SimEvent): boolean {
-  return a.at < b.at || (a.at === b.at && a.order < b.order);
-}
-
-/** One person's data sender (the server for a read) with its TCP state, and the receiving end's. */
-interface Person {
-  // Sender: segments written by the application, next new one, first unacknowledged.
-  written: number;
-  next: number;
-  una: number;
-  sentAt: number[];
-  wireBytes: number[];
-  marks: number[];
-  sackedOut: number;
-  lostOut: number;
-  retransOut: number;
-  cwnd: number;
-  ssthresh: number;
-  state: 'open' | 'recovery' | 'loss';
-  recoveryPoint: number;
-  srtt: number;
-  mdev: number;
-  minRtt: number;
-  /** CUBIC's own least RTT (delay_min), from every sample since the handshake, log-on included: HyStart measures from it. */
-  delayMin: number;
-  /** When the last log-on reply left, for the RTT sample its ACK (the next request) gives. */
-  joinReplySentAt: number;
-  rto: number;
-  backoff: number;
-  rackSentAt: number;
-  rackRtt: number;
-  /** The retransmission timer: when it is due (Infinity: not armed), whether it is the tail loss probe, and the time of the one event queued for it. */
-  timerDue: number;
-  timerProbe: boolean;
-  timerQueuedAt: number;
-  rackGeneration: number;
-  tlpHighSeq: number;
-  lastSendAt: number;
-  // Window validation (tcp_cwnd_validate).
-  cwndLimited: boolean;
-  maxPacketsOut: number;
-  cwndUsageSeq: number;
-  cwndUsed: number;
-  cwndStamp: number;
-  // HyStart: the round's end, its lowest RTT sample so far and how many.
-  roundEnd: number;
-  roundRtt: number;
-  roundSamples: number;
-  // CUBIC.
-  epochStart: number;
-  lastMaxCwnd: number;
-  cubicK: number;
-  origin: number;
-  friendlyCwnd: number;
-  ackCount: number;
-  cwndCount: number;
-  // Receiver.
-  rcvNext: number;
-  outOfOrder: Set<number>;
-  unacked: number;
-  delackGeneration: number;
-  unitEnds: number[];
-  delivered: number;
-}
-
-function newPerson(initialWindow: number, rttSeconds: number): Person {
-  const mdev = rttSeconds / 2;
-  return {
-    written: 0,
-    next: 0,
-    una: 0,
-    sentAt: [],
-    wireBytes: [],
-    marks: [],
-    sackedOut: 0,
-    lostOut: 0,
-    retransOut: 0,
-    cwnd: initialWindow,
-    ssthresh: Infinity,
-    state: 'open',
-    recoveryPoint: 0,
-    // The handshake's round trip is the first sample (RFC 6298 section 2.2).
-    srtt: rttSeconds,
-    mdev,
-    minRtt: rttSeconds,
-    delayMin: Infinity,
-    joinReplySentAt: -1,
-    rto: rttSeconds + Math.max(4 * mdev, MIN_RTO_SECONDS),
-    backoff: 1,
-    rackSentAt: -Infinity,
-    rackRtt: rttSeconds,
-    timerDue: Infinity,
-    timerProbe: false,
-    timerQueuedAt: Infinity,
-    rackGeneration: 0,
-    tlpHighSeq: -1,
-    lastSendAt: 0,
-    cwndLimited: false,
-    maxPacketsOut: 0,
-    cwndUsageSeq: 0,
-    cwndUsed: 0,
-    cwndStamp: 0,
-    roundEnd: 0,
-    roundRtt: Infinity,
-    roundSamples: 0,
-    epochStart: 0,
-    lastMaxCwnd: 0,
-    cubicK: 0,
-    origin: 0,
-    friendlyCwnd: 0,
-    ackCount: 0,
-    cwndCount: 0,
-    rcvNext: 0,
-    outOfOrder: new Set(),
-    unacked: 0,
-    delackGeneration: 0,
-    unitEnds: [],
-    delivered: 0,
-  };
-}
-
-export function validateSharedQueueInput(input: SharedQueueInput): void {
-  const positive: readonly (keyof SharedQueueInput)[] = ['lineBitsPerSecond', 'rttMs', 'segmentBytes', 'unitBytes', 'measureSeconds', 'initialWindowSegments'];
-  for (const key of positive) {
-    const value = input[key];
-    if (typeof value !== 'number' || !(Number.isFinite(value) && value > 0)) throw new RangeError(`${key} must be a positive number, not ${String(value)}`);
-  }
-  if (input.steps.length === 0 || input.steps.some((people, index) => !(Number.isInteger(people) && people >= 1 && people > (input.steps[index - 1] ?? 0)))) {
-    throw new RangeError(`steps must be rising whole numbers of people from 1, not ${JSON.stringify(input.steps)}`);
-  }
-  if (!(Number.isInteger(input.unitsInFlight) && input.unitsInFlight >= 1))
-    throw new RangeError(`unitsInFlight must be a whole number from 1, not ${input.unitsInFlight}`);
-  if (!(input.bufferBytes >= 0 && Number.isFinite(input.bufferBytes)))
-    throw new RangeError(`bufferBytes must be finite and not negative, not ${input.bufferBytes}`);
-  if (!(input.packetOverheadBytes >= 0 && input.warmupSeconds >= 0 && (input.extraSecondsPerUnit ?? 0) >= 0))
-    throw new RangeError('overheads and times must not be negative');
-}
-
 /** Runs the people's copies over the shared bottleneck (see the top of this file). Deterministic for a seed. */
 export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult {
   validateSharedQueueInput(input);
@@ -376,7 +67,6 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
   const rttSeconds = input.rttMs / 1000;
   const oneWay = rttSeconds / 2;
   const bytesPerSecond = input.lineBitsPerSecond / 8;
-  const beta = input.congestion === 'cubic' ? CUBIC_BETA : RENO_BETA;
   const segmentsPerUnit = Math.ceil(input.unitBytes / input.segmentBytes);
   const lastSegmentBytes = input.unitBytes - (segmentsPerUnit - 1) * input.segmentBytes;
   const payloadPerUnit = input.payloadBytesPerUnit ?? input.unitBytes;
@@ -406,7 +96,6 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
     return clientFreeAt + oneWay + spread(HOST_TURNAROUND.server);
   };
   const backlogBytes = (now: number) => Math.max(0, linkFreeAt - now) * bytesPerSecond;
-  const inFlight = (p: Person) => p.next - p.una - p.sackedOut - p.lostOut + p.retransOut;
 
   /** The bottleneck: drop-tail on the bytes waiting, else serialised after what is ahead and delivered a one-way delay later. */
   function transmit(index: number, seq: number, now: number): void {
@@ -469,39 +158,8 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
       }
       sent++;
     }
-    validateWindow(p, now, inFlight(p) >= p.cwnd, sent > 0);
+    validateWindow(p, now, inFlight(p) >= p.cwnd, sent > 0, input.initialWindowSegments);
     if (sent > 0) armSenderTimer(index, now);
-  }
-
-  /** tcp_cwnd_validate: whether this window was window-limited, and the unused window's decay. */
-  function validateWindow(p: Person, now: number, limitedNow: boolean, sentAny: boolean): void {
-    if (!sentAny && !limitedNow) return;
-    const packetsOut = p.next - p.una;
-    if (p.una >= p.cwndUsageSeq || limitedNow || (!p.cwndLimited && packetsOut > p.maxPacketsOut)) {
-      p.cwndLimited = limitedNow;
-      p.maxPacketsOut = packetsOut;
-      p.cwndUsageSeq = p.next;
-    }
-    if (isWindowLimited(p)) {
-      p.cwndUsed = 0;
-      p.cwndStamp = now;
-      return;
-    }
-    p.cwndUsed = Math.max(p.cwndUsed, packetsOut);
-    if (now - p.cwndStamp >= p.rto) {
-      const used = Math.max(p.cwndUsed, input.initialWindowSegments);
-      if (p.state === 'open' && used < p.cwnd) {
-        p.ssthresh = Math.max(p.ssthresh, 0.75 * p.cwnd);
-        p.cwnd = Math.floor((p.cwnd + used) / 2);
-      }
-      p.cwndUsed = 0;
-      p.cwndStamp = now;
-    }
-  }
-
-  function isWindowLimited(p: Person): boolean {
-    if (p.cwndLimited) return true;
-    return p.cwnd < p.ssthresh && p.cwnd < 2 * p.maxPacketsOut;
   }
 
   /**
@@ -514,10 +172,9 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
       p.timerDue = Infinity;
       return;
     }
-    const rto = p.rto * p.backoff;
-    const probe = p.state === 'open' && p.tlpHighSeq < 0 ? Math.min(rto, 2 * p.srtt + (p.next - p.una === 1 ? MIN_RTO_SECONDS : 0.002)) : rto;
-    p.timerDue = now + probe;
-    p.timerProbe = probe < rto;
+    const timer = senderTimer(p);
+    p.timerDue = now + timer.afterSeconds;
+    p.timerProbe = timer.probe;
     if (p.timerDue < p.timerQueuedAt) {
       p.timerQueuedAt = p.timerDue;
       events.push({ at: p.timerDue, kind: EventKind.SenderTimer, person: index, seq: 0, generation: 0 });
@@ -538,25 +195,6 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
     onTimer(index, now, p.timerProbe);
   }
 
-  /** A window cut for a loss: the congestion control's new threshold, and CUBIC's curve starts again from it. */
-  function reduceWindow(p: Person): void {
-    if (input.congestion === 'cubic') {
-      p.epochStart = 0;
-      p.lastMaxCwnd = p.cwnd < p.lastMaxCwnd ? (p.cwnd * (1 + CUBIC_BETA)) / 2 : p.cwnd;
-    }
-    p.ssthresh = Math.max(Math.floor(p.cwnd * beta), 2);
-  }
-
-  /** Fast recovery: one cut for the losses of this round trip; it ends when everything sent so far is acknowledged. */
-  function enterRecovery(p: Person): void {
-    reduceWindow(p);
-    p.cwnd = p.ssthresh;
-    p.cwndCount = 0;
-    p.state = 'recovery';
-    p.recoveryPoint = p.next;
-    p.tlpHighSeq = -1;
-  }
-
   function onTimer(index: number, now: number, probe: boolean): void {
     const p = people[index] as Person;
     if (p.next === p.una) return;
@@ -570,109 +208,37 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
     }
     // Retransmission timeout: everything out and not SACKed is lost; start again from one segment.
     if (counting) timeouts++;
-    if (p.state !== 'loss') reduceWindow(p);
-    p.state = 'loss';
-    p.recoveryPoint = p.next;
-    p.cwnd = 1;
-    p.cwndCount = 0;
-    p.tlpHighSeq = -1;
-    p.lostOut = 0;
-    p.retransOut = 0;
-    for (let seq = p.una; seq < p.next; seq++) {
-      const mark = p.marks[seq] as number;
-      if ((mark & SACKED) !== 0) continue;
-      p.marks[seq] = LOST;
-      p.lostOut++;
-    }
-    p.backoff = Math.min(p.backoff * 2, 64);
+    if (p.state !== 'loss') reduceWindow(p, input.congestion);
+    timeoutLosses(p);
     trySend(index, now);
     armSenderTimer(index, now);
   }
 
-  /** RACK: segments sent before one now delivered, and older than a round trip (and the reordering allowance), are lost. */
+  /** RACK (loss-recovery.ts); where a segment is not due yet, its timer is queued. */
   function detectLosses(index: number, now: number): boolean {
     const p = people[index] as Person;
-    const allowance = p.state !== 'open' || p.sackedOut >= 3 ? 0 : p.minRtt / 4;
-    let found = false;
-    let wakeAt = Infinity;
-    for (let seq = p.una; seq < p.next; seq++) {
-      const mark = p.marks[seq] as number;
-      if ((mark & SACKED) !== 0 || ((mark & LOST) !== 0 && (mark & RETRANSMITTED) === 0)) continue;
-      const sentAt = p.sentAt[seq] as number;
-      if (!(sentAt < p.rackSentAt)) continue;
-      const due = sentAt + p.rackRtt + allowance;
-      if (due <= now) {
-        if ((mark & RETRANSMITTED) !== 0) p.retransOut--;
-        p.marks[seq] = LOST;
-        p.lostOut++;
-        found = true;
-      } else {
-        wakeAt = Math.min(wakeAt, due);
-      }
-    }
+    const { found, wakeAt } = rackLosses(p, now);
     if (wakeAt < Infinity) events.push({ at: wakeAt, kind: EventKind.RackTimer, person: index, seq: 0, generation: ++p.rackGeneration });
     return found;
   }
 
-  function deliveredMark(p: Person, seq: number): number | undefined {
-    const mark = p.marks[seq] as number;
-    if ((mark & SACKED) !== 0) return undefined;
-    if ((mark & LOST) !== 0) p.lostOut--;
-    if ((mark & RETRANSMITTED) !== 0) p.retransOut--;
-    return p.sentAt[seq] as number;
-  }
-
   function onAck(index: number, now: number, cumulative: number, sacks: readonly number[], duplicate: boolean): void {
     const p = people[index] as Person;
-    let delivered = 0;
-    let latestSentAt = -Infinity;
-    const upTo = Math.min(cumulative, p.next);
-    for (let seq = p.una; seq < upTo; seq++) {
-      const sentAt = deliveredMark(p, seq);
-      if (sentAt === undefined) {
-        p.sackedOut--;
-      } else {
-        delivered++;
-        latestSentAt = Math.max(latestSentAt, sentAt);
-      }
-      p.marks[seq] = 0;
-    }
-    const advanced = upTo > p.una;
-    if (advanced) {
-      p.una = upTo;
-      p.backoff = 1;
-    }
-    for (const seq of sacks) {
-      if (seq < p.una || seq >= p.next) continue;
-      const sentAt = deliveredMark(p, seq);
-      if (sentAt === undefined) continue;
-      p.marks[seq] = SACKED;
-      p.sackedOut++;
-      delivered++;
-      latestSentAt = Math.max(latestSentAt, sentAt);
-    }
+    const { delivered, advanced, latestSentAt } = ackScoreboard(p, cumulative, sacks);
     if (delivered > 0) {
       const sample = now - latestSentAt;
-      p.mdev = 0.75 * p.mdev + 0.25 * Math.abs(sample - p.srtt);
-      p.srtt = 0.875 * p.srtt + 0.125 * sample;
-      p.minRtt = Math.min(p.minRtt, sample);
-      p.delayMin = Math.min(p.delayMin, sample);
-      p.rto = p.srtt + Math.max(4 * p.mdev, MIN_RTO_SECONDS);
+      takeRttSample(p, sample, latestSentAt);
       if (input.congestion === 'cubic' && p.state === 'open' && p.cwnd < p.ssthresh) hystart(p, sample);
-      if (latestSentAt >= p.rackSentAt) {
-        p.rackSentAt = latestSentAt;
-        p.rackRtt = sample;
-      }
     }
     // A tail loss probe that repaired a loss by itself is a loss too (no D-SACK: the original never arrived).
     if (p.tlpHighSeq >= 0 && p.una >= p.tlpHighSeq) {
       if (!duplicate && p.state === 'open') {
-        reduceWindow(p);
+        reduceWindow(p, input.congestion);
         p.cwnd = Math.min(p.cwnd, p.ssthresh);
       }
       p.tlpHighSeq = -1;
     }
-    if (detectLosses(index, now) && p.state === 'open') enterRecovery(p);
+    if (detectLosses(index, now) && p.state === 'open') enterRecovery(p, input.congestion);
     if (p.state !== 'open' && p.una >= p.recoveryPoint) {
       if (p.state === 'recovery') p.cwnd = p.ssthresh;
       p.state = 'open';
@@ -681,79 +247,11 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
       // tcp_cong_avoid stamps the window on every ACK that may raise it, grown or not: a sender that hears
       // back every round trip never sits an RTO "unused", and keeps its window (as ss -ti showed in the lab).
       p.cwndStamp = now;
-      if (isWindowLimited(p)) grow(p, delivered, now);
+      if (isWindowLimited(p)) grow(p, delivered, now, input.congestion);
     }
     if (p.state === 'loss' && delivered > 0) p.cwnd = Math.min(p.cwnd + delivered, Math.max(p.ssthresh, 2));
     trySend(index, now);
     if (advanced || delivered > 0) armSenderTimer(index, now);
-  }
-
-  /** HyStart's delay test (tcp_cubic.c hystart_update, HYSTART_DELAY). */
-  function hystart(p: Person, sample: number): void {
-    if (p.una > p.roundEnd) {
-      p.roundEnd = p.next;
-      p.roundRtt = Infinity;
-      p.roundSamples = 0;
-    }
-    if (p.cwnd < HYSTART_LOW_WINDOW || p.roundSamples >= HYSTART_SAMPLES) return;
-    p.roundRtt = Math.min(p.roundRtt, sample);
-    p.roundSamples++;
-    const delayMin = Math.min(p.delayMin, p.roundRtt);
-    const threshold = Math.min(HYSTART_DELAY_MAX, Math.max(HYSTART_DELAY_MIN, delayMin / 8));
-    if (p.roundSamples === HYSTART_SAMPLES && p.roundRtt > delayMin + threshold) p.ssthresh = p.cwnd;
-  }
-
-  /** Slow start, then CUBIC's or Reno's growth (tcp_cubic.c bictcp_update, tcp_cong_avoid_ai). */
-  function grow(p: Person, acked: number, now: number): void {
-    let left = acked;
-    if (p.cwnd < p.ssthresh) {
-      const room = Math.min(left, Math.ceil(p.ssthresh - p.cwnd));
-      p.cwnd += room;
-      left -= room;
-      if (left <= 0) return;
-    }
-    let count = p.cwnd;
-    if (input.congestion === 'cubic') count = cubicCount(p, left, now);
-    // tcp_cong_avoid_ai: credit piled up while growth was slow is spent one segment at a time, not at once.
-    if (p.cwndCount >= count) {
-      p.cwndCount = 0;
-      p.cwnd++;
-    }
-    p.cwndCount += left;
-    if (p.cwndCount >= count) {
-      const steps = Math.floor(p.cwndCount / count);
-      p.cwndCount -= steps * count;
-      p.cwnd += steps;
-    }
-  }
-
-  function cubicCount(p: Person, acked: number, now: number): number {
-    p.ackCount += acked;
-    if (p.epochStart <= 0) {
-      p.epochStart = now;
-      p.ackCount = acked;
-      p.friendlyCwnd = p.cwnd;
-      if (p.lastMaxCwnd <= p.cwnd) {
-        p.cubicK = 0;
-        p.origin = p.cwnd;
-      } else {
-        p.cubicK = Math.cbrt((p.lastMaxCwnd - p.cwnd) / CUBIC_C);
-        p.origin = p.lastMaxCwnd;
-      }
-    }
-    const t = now + p.minRtt - p.epochStart;
-    const target = p.origin + CUBIC_C * (t - p.cubicK) ** 3;
-    let count = target > p.cwnd ? p.cwnd / (target - p.cwnd) : 100 * p.cwnd;
-    if (p.lastMaxCwnd === 0) count = Math.min(count, 20);
-    // The Reno-friendly estimate: 3(1 - beta)/(1 + beta) segments per window acknowledged (RFC 9438 section 4.3).
-    const perSegment = (3 * (1 - CUBIC_BETA)) / (1 + CUBIC_BETA);
-    const ackedPerStep = p.cwnd / perSegment;
-    while (p.ackCount > ackedPerStep) {
-      p.ackCount -= ackedPerStep;
-      p.friendlyCwnd++;
-    }
-    if (p.friendlyCwnd > p.cwnd) count = Math.min(count, p.cwnd / (p.friendlyCwnd - p.cwnd));
-    return Math.max(count, 2);
   }
 
   function sendAck(index: number, now: number, duplicate: boolean): void {
@@ -920,7 +418,7 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
         break;
       case EventKind.RackTimer:
         if (event.generation === p.rackGeneration && detectLosses(event.person, event.at)) {
-          if (p.state === 'open') enterRecovery(p);
+          if (p.state === 'open') enterRecovery(p, input.congestion);
           trySend(event.person, event.at);
         }
         break;
