@@ -116,6 +116,6 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
   const fast = rtt.medianMs < FAST_PATH_RTT_MS;
   const connections = fast ? 1 : SMB_READ_CONNECTIONS;
   const seconds = options.seconds === undefined ? undefined : fast ? options.seconds : Math.max(options.seconds, steadyTestSeconds(rtt.medianMs));
-  bandwidth = await smbReadBandwidth(target, credentials, { ...(seconds ? { seconds } : {}), connections, ...signal });
+  bandwidth = await smbReadBandwidth(target, credentials, { ...(seconds ? { seconds } : {}), connections, rttMs: rtt.medianMs, ...signal });
   return { rtt, session: negotiated, bandwidth: { ...bandwidth, ...(fallbackReason ? { fallbackReason } : {}) } };
 }
