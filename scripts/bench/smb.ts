@@ -20,9 +20,9 @@ import { freshDirectory } from '../../src/platform/safe-file.js';
 import type { SambaServer } from '../../src/lab/samba.js';
 import { SambaServer as Samba } from '../../src/lab/samba.js';
 import { probePath } from '../../src/probe/probe-path.js';
-import { PatternSource } from '../../src/smb/pattern.js';
 import { CLIENT_PROFILES } from '../../src/model/client-profiles.js';
-import { measureCryptoRates } from '../../src/smb/security/crypto-rates.js';
+import { PatternSource } from '../../src/smb/pattern.js';
+import { cryptoPerCore, median, patternFile, warmAllocator } from './smb-helpers.js';
 
 const pipefillOffer = CLIENT_PROFILES['pipefill-max'].offer;
 const ROUNDS = Number(process.env['PIPEFILL_BENCH_ROUNDS'] ?? 5);
@@ -30,19 +30,6 @@ const FILE_BYTES = 256 * 2 ** 20;
 const BIG_BYTES = 2 ** 30;
 const MB = 1e6;
 const root = join(import.meta.dirname, '..', '..');
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
-};
-
-function patternFile(path: string, bytes: number): void {
-  const source = new PatternSource('bench', 'bench.bin');
-  const chunk = 16 * 2 ** 20;
-  writeFileSync(path, Buffer.alloc(0));
-  for (let offset = 0; offset < bytes; offset += chunk) writeFileSync(path, source.bytes(offset, Math.min(chunk, bytes - offset)), { flag: 'a' });
-}
 
 // Everything on tmpfs lives in one folder of the bench's own with an unguessable name (as root, a
 // guessable /dev/shm name could be a planted link).
@@ -57,41 +44,7 @@ const protectedServers: Record<'sign' | 'encrypt', SambaServer> = {
   encrypt: await Samba.start({ sharePath: join(benchDir, 'share-encrypt'), globals: { 'server smb encrypt': 'required' } }),
 };
 
-/** Bytes per second one core signs or seals with Pipefill's code: the assessment's own measurement, given longer. */
-function cryptoPerCore(): string[] {
-  const rates = measureCryptoRates({ millisecondsEach: 250 });
-  return Object.entries(rates).flatMap(([algorithm, rate]) =>
-    rate === undefined
-      ? []
-      : algorithm.includes('-CCM') || algorithm.includes('-GCM')
-        ? [
-            `  ${`seal ${algorithm}`.padEnd(22)} ${(rate.protect / 1e9).toFixed(2).padStart(6)} GB/s per core`,
-            `  ${`open ${algorithm}`.padEnd(22)} ${(rate.check / 1e9).toFixed(2).padStart(6)} GB/s per core`,
-          ]
-        : [`  ${`sign ${algorithm}`.padEnd(22)} ${(rate.protect / 1e9).toFixed(2).padStart(6)} GB/s per core`],
-  );
-}
 const local = join(benchDir, 'local.bin');
-
-/**
- * Every measurement starts with 1 GiB of memory just touched and freed. This machine is a Firecracker
- * guest that hands free memory back to its host (page_reporting): a page the guest has not touched lately
- * costs a host fault on first use. A 256 MiB dd into tmpfs ran at 2.3 GB/s into recently freed pages and at
- * 360-530 MB/s into the rest (2026-11-24). smbd's file on the share takes new pages for every write, and the
- * CLI's copy-test, which first lays its 256 MiB source down locally as a copy tool's file would be, took the
- * warm ones for that source, so smbd's file got the cold ones: its write ran at 270-1500 MB/s from round
- * to round, smbd's copy into tmpfs taking 20 times the CPU in the slow rounds (perf), while smbclient put
- * and the engine's own writer (an existing local file) did not. With the allocator warmed before each
- * measurement, every contender's server file and source get warm pages, as a real server's disk would not
- * care which client wrote first.
- */
-function warmAllocator(): void {
-  const path = join(benchDir, 'warm.bin');
-  const chunk = Buffer.alloc(16 * 2 ** 20);
-  writeFileSync(path, Buffer.alloc(0));
-  for (let written = 0; written < 2 ** 30; written += chunk.length) writeFileSync(path, chunk, { flag: 'a' });
-  rmSync(path, { force: true });
-}
 
 /** Stops every server and frees the tmpfs folder (about 1.5 GiB of memory while it stands). Once. */
 let cleanedUp: Promise<void> | undefined;
@@ -332,7 +285,7 @@ try {
     // Alternate the order each round, so that neither side always runs on a warmer or busier machine.
     const order = round % 2 === 0 ? measurements : [...measurements].reverse();
     for (const [name, measure] of order) {
-      warmAllocator();
+      warmAllocator(benchDir);
       add(name, await measure());
     }
   }
@@ -418,7 +371,7 @@ try {
       return (PEOPLE * PERSON_BYTES) / ((performance.now() - started) / 1000) / MB;
     });
   for (let round = 0; round < ROUNDS; round++) {
-    warmAllocator();
+    warmAllocator(benchDir);
     if (round % 2 === 0) {
       capacityResults.pipefill.push(capacityCli());
       capacityResults.smbclient.push(await capacitySmbclient());
