@@ -71,7 +71,7 @@ const ALLOWED_LAYERS = {
   lab: ['model', 'contract', 'platform', 'smb'],
   capacity: ['model', 'contract', 'platform', 'smb', 'probe', 'apply'],
   assess: ['model', 'contract', 'platform', 'smb', 'probe', 'apply', 'store'],
-  service: ['model', 'advice', 'contract', 'platform', 'smb', 'probe', 'apply', 'report', 'store', 'assess', 'capacity'],
+  service: ['model', 'advice', 'contract', 'presentation', 'platform', 'smb', 'probe', 'apply', 'report', 'store', 'assess', 'capacity'],
   web: ['model', 'contract', 'platform', 'service'],
   cli: ['model', 'advice', 'contract', 'presentation', 'platform', 'probe', 'apply', 'report', 'store', 'lab', 'service', 'web'],
 };

@@ -29,6 +29,7 @@ import { credentialsFrom } from '../smb/session.js';
 import type { HistoryStore, SavedBy } from '../store/history-store.js';
 import type { StoreSpec } from '../store/open-store.js';
 import { openStore, parseStoreSpec } from '../store/open-store.js';
+import { siteTrend } from '../presentation/site-trend.js';
 
 export interface LocalApiOptions {
   /** Which shell serves this API. */
@@ -182,7 +183,7 @@ function createHandlers(host: LocalApiOptions): Handlers {
       if (!run) throw new PipefillInputError(`There is no run ${input.id} in the history.`, 'List the runs with `pipefill history list`.');
       return run;
     },
-    historyTrend: async (input) => (await store()).siteTrend(input.site),
+    historyTrend: async (input) => siteTrend(await (await store()).siteTrendData(input.site)),
     historyDelete: async (input) => ({ deleted: await (await store()).delete(input.id) }),
     historyStore: async (input) => {
       // Opened first: a store that cannot be used is neither switched to nor remembered.

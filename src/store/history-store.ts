@@ -5,8 +5,8 @@
 // twice (an import repeated) is found by its digest and kept once.
 
 import { createHash } from 'node:crypto';
-import type { RunDocument, RunSummary, SiteTrend, StoredRun, TrendRun } from '../contract/history.js';
-import { runColumns, runDocumentOf, siteOf, siteTrend } from '../contract/history.js';
+import type { RunDocument, RunSummary, SiteTrendData, StoredRun, TrendRun } from '../contract/history.js';
+import { runColumns, runDocumentOf, siteOf } from '../contract/history.js';
 import type { Report } from '../contract/report.js';
 import { MAX_REPORT_BYTES } from '../contract/report.js';
 import { PipefillError, PipefillInputError } from '../model/errors.js';
@@ -33,7 +33,7 @@ export interface HistoryStore {
   list(filter?: { readonly site?: string | undefined; readonly limit?: number | undefined }): Promise<RunSummary[]>;
   get(id: number): Promise<StoredRun | undefined>;
   /** One site's trend over its most recent runs (at most MAX_TREND_RUNS), from their columns. */
-  siteTrend(site: string): Promise<SiteTrend>;
+  siteTrendData(site: string): Promise<SiteTrendData>;
   delete(id: number): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -199,7 +199,7 @@ export async function historyStoreOn(sql: Sql, where: string): Promise<HistorySt
       const [row] = await sql.all<RunRow>(`SELECT ${SUMMARY_COLUMNS}, document FROM runs WHERE id = ?`, [id]);
       return row ? storedRunOf(row) : undefined;
     },
-    async siteTrend(site) {
+    async siteTrendData(site) {
       const key = siteOf(site);
       const rows = await sql.all<{
         id: number | string;
@@ -243,7 +243,7 @@ export async function historyStoreOn(sql: Sql, where: string): Promise<HistorySt
       // An assessment this Pipefill cannot read kept no generation rows (it was saved by a newer one, or migrated unread).
       const withRates = new Set(rates.map((rate) => rate.runId));
       const unreadable = runs.filter((run) => run.kind === 'assessment' && !withRates.has(run.id)).length;
-      return siteTrend(site, runs, rates, lastTwo, unreadable);
+      return { site, runs, generationRates: rates, lastTwoAssessments: lastTwo, unreadable };
     },
     async delete(id) {
       checkId(id);

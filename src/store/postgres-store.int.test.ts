@@ -13,6 +13,7 @@ import { freePort } from '../lab/samba.js';
 import { PostgresServer, postgresBinDir } from '../lab/postgres.js';
 import { openPostgresStore, postgresSql, redactedAddress } from './postgres-store.js';
 import { fixtureReport, historyStoreSuite } from '../test-support/store-suite.js';
+import { siteTrend } from '../presentation/site-trend.js';
 
 const available = postgresBinDir() !== undefined;
 if (!available) console.warn("SKIPPED: the PostgreSQL store tests need Debian's postgresql package.");
@@ -94,7 +95,7 @@ describe.skipIf(!available)('PostgreSQL', () => {
       relay.stall();
       for (const call of [
         () => store.list(),
-        () => store.siteTrend('//10.77.0.2/share'),
+        () => store.siteTrendData('//10.77.0.2/share').then(siteTrend),
         () => store.save({ kind: 'assessment', report: fixtureReport('lab-155mbit-32ms') }, by),
       ]) {
         const started = performance.now();

@@ -16,6 +16,7 @@ import { migrate } from '../store/history-store.js';
 import { SCHEMA_VERSION } from '../store/migrations.js';
 import type { Sql } from '../store/sql.js';
 import { StoreError } from '../store/store-errors.js';
+import { siteTrend } from '../presentation/site-trend.js';
 
 export function fixtureReport(name: 'lab-155mbit-32ms' | 'lab-52mbit-75ms'): Report {
   return ReportSchema.parse(JSON.parse(readFileSync(join(packageRoot(), 'src', 'report', 'fixtures', `${name}.json`), 'utf8')));
@@ -66,7 +67,7 @@ export function historyStoreSuite(backend: Backend): void {
         expect(shown?.capacity).toBeNull();
         expect((await store.get(capacity.id))?.capacity).toEqual(CAPACITY_FIXTURE);
         expect(await store.get(999_999)).toBeUndefined();
-        const trend = await store.siteTrend('//10.77.0.2/share');
+        const trend = await store.siteTrendData('//10.77.0.2/share').then(siteTrend);
         expect(trend.runs).toBe(2);
         expect(Object.values(trend.generations).every((points) => points.map((point) => point.id).join() === `${first.id},${second.id}`)).toBe(true);
         expect(trend.changes).toEqual(
@@ -236,7 +237,7 @@ export function historyStoreSuite(backend: Backend): void {
         } finally {
           await sql.close();
         }
-        const trend = await store.siteTrend('//10.77.0.2/share');
+        const trend = await store.siteTrendData('//10.77.0.2/share').then(siteTrend);
         expect(trend.runs).toBe(2);
         expect(trend.unreadable).toBe(1);
         expect(Object.values(trend.generations).every((points) => points.map((point) => point.id).join() === String(older.id))).toBe(true);
@@ -265,7 +266,7 @@ export function historyStoreSuite(backend: Backend): void {
           await store.save({ kind: 'assessment', report: { ...bulky, startedAt: `2026-01-01T00:${String(index).padStart(2, '0')}:00.000Z` } }, by);
         }
         const before = process.memoryUsage().rss;
-        const trend = await store.siteTrend('//10.77.0.2/share');
+        const trend = await store.siteTrendData('//10.77.0.2/share').then(siteTrend);
         expect(trend.runs).toBe(40);
         expect(Object.values(trend.generations)[0]).toHaveLength(40);
         expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);

@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../contract/report.js';
+import { ReportSchema } from '../contract/report.js';
+import { changesBetween } from './site-trend.js';
+
+const fixture = (name: string): Report => ReportSchema.parse(JSON.parse(readFileSync(new URL(`../report/fixtures/${name}.json`, import.meta.url), 'utf8')));
+
+describe('what changed at a site', () => {
+  it('says what changed in words, and leaves out what is only noise', () => {
+    const before = fixture('lab-52mbit-75ms');
+    const after = fixture('lab-155mbit-32ms');
+    const changes = changesBetween(before, after);
+    expect(changes).toContain(`bandwidth now ${after.probes.bandwidth.mbps.toFixed(1)} Mb/s, was ${before.probes.bandwidth.mbps.toFixed(1)}`);
+    expect(changes).toContain(`round trip now ${after.probes.rtt.medianMs.toFixed(1)} ms, was ${before.probes.rtt.medianMs.toFixed(1)}`);
+    expect(changes.some((change) => /^[a-z0-9-]+ (read|write) (file|dirset): \d+\.\dx (faster|slower) than the run before \(/.test(change))).toBe(true);
+    expect(changesBetween(before, before)).toEqual([]);
+
+    // A server that went from 16 credits to 512 is news; 8320 against 8448 is a session's ramp.
+    const withCredits = (report: Report, credits: number): Report => ({
+      ...report,
+      copyTests: report.copyTests.map((test) => ({ ...test, negotiated: { ...test.negotiated, creditsGrantedMax: credits } })),
+    });
+    expect(changesBetween(withCredits(before, 16), withCredits(before, 512))).toEqual(['credits now 512, was 16']);
+    expect(changesBetween(withCredits(before, 8320), withCredits(before, 8448))).toEqual([]);
+  });
+});
