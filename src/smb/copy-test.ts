@@ -134,6 +134,8 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
     ...(budget ? { budget } : {}),
   });
   const seconds = recorder.elapsedMs / 1000;
+  // The credits the copy itself waited on: taken before any read-back, which runs on the same session.
+  const negotiated = negotiatedOf(session, creditsBefore);
   const tcp = tcpEvidence(tcpBefore, await sampleTcpInfo(session.connection.endpoints));
   const budgeted = budget?.project({ files: workload.files, folders: foldersVisited(workload, op) }, seconds);
   context.onDataRate?.({
@@ -166,7 +168,7 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
     ops: recorder.ops,
     metadataRoundTrips: moved.roundTrips,
     timeline: recorder.points(),
-    negotiated: negotiatedOf(session, creditsBefore),
+    negotiated,
     emulation: emulationNote(profile, session.negotiated),
     verified: context.verify && !readBackLater,
     ...(tcp ? { tcp } : {}),
