@@ -3,7 +3,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { hex, NTLM_EXAMPLE } from '../../test-support/smb-vectors.js';
-import { authenticateMessage, negotiateMessage, NtlmError, ntlmv2Proof, ntlmv2Temp, ntowfV2, parseChallenge, rc4 } from './ntlm.js';
+import { authenticateMessage, negotiateMessage, NtlmError, ntlmv2Proof, ntlmv2Temp, ntowfV2, parseChallenge, rc4, upcaseOneToOne } from './ntlm.js';
 
 const AV_DOMAIN_SERVER = hex('02000c0044006f006d00610069006e0001000c00530065007200760065007200 00000000');
 
@@ -106,5 +106,25 @@ describe('NTLMv2 (MS-NLMP 3.3.2)', () => {
     const v1 = Buffer.from(base);
     v1.writeUInt32LE(0x00000201, 20);
     expect(() => parseChallenge(v1)).toThrow(/NTLMv2/);
+  });
+});
+
+describe('UpperCase(User) for NTOWFv2, one code unit to one (issue 37)', () => {
+  it('upper-cases each unit as Windows and Samba do, never expanding one into two', () => {
+    expect(upcaseOneToOne('User')).toBe('USER');
+    // Full case mapping makes ß "SS" and the ligature ﬁ "FI"; a server keeps them.
+    expect(upcaseOneToOne('straße')).toBe('STRAßE');
+    expect(upcaseOneToOne('ﬁle')).toBe('ﬁLE');
+    expect(upcaseOneToOne('élodie')).toBe('ÉLODIE');
+    // Half a surrogate pair is left alone; a character outside the BMP has no simple upper case here.
+    expect(upcaseOneToOne('a\u{10428}b')).toBe('A\u{10428}B');
+  });
+
+  it('keys NTOWFv2 by that upper case: straße logs on as STRAßE, not STRASSE', () => {
+    const key = (name: string) => ntowfV2('Password', name, 'Domain').toString('hex');
+    expect(key('straße')).toBe(key('STRAßE'));
+    expect(key('straße')).not.toBe(key('STRASSE'));
+    // MS-NLMP 4.2.4's example is unchanged.
+    expect(key('User')).toBe(ntowfV2('Password', 'USER', 'Domain').toString('hex'));
   });
 });

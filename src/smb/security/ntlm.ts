@@ -84,10 +84,29 @@ const hmacMd5 = (key: Buffer, ...parts: Buffer[]): Buffer => {
   return hmac.digest();
 };
 
-/** NTOWFv2 (MS-NLMP 3.3.2): HMAC-MD5 of the upper-cased user and the domain, keyed by MD4 of the password. */
+/**
+ * Upper case as the server computes it for NTOWFv2: one UTF-16 code unit to
+ * one (Windows' RtlUpcaseUnicodeString, Samba's toupper_m), never the
+ * expansions of full Unicode case mapping that String.toUpperCase makes:
+ * `straße` is `STRAßE` there, where toUpperCase gives `STRASSE` and a
+ * response no server accepts. A unit whose upper case is not one unit, or
+ * half a surrogate pair, stays as it is.
+ */
+export function upcaseOneToOne(text: string): string {
+  let upper = '';
+  for (let index = 0; index < text.length; index += 1) {
+    const unit = text.charAt(index);
+    const code = unit.charCodeAt(0);
+    const mapped = code >= 0xd800 && code <= 0xdfff ? unit : unit.toUpperCase();
+    upper += mapped.length === 1 ? mapped : unit;
+  }
+  return upper;
+}
+
+/** NTOWFv2 (MS-NLMP 3.3.2): HMAC-MD5 of the upper-cased user (UpperCase(User), one unit to one) and the domain, keyed by MD4 of the password. */
 export function ntowfV2(password: string, user: string, domain: string): Buffer {
   const ntHash = Buffer.from(md4.arrayBuffer(Buffer.from(password, 'utf16le')));
-  return hmacMd5(ntHash, Buffer.from(user.toUpperCase() + domain, 'utf16le'));
+  return hmacMd5(ntHash, Buffer.from(upcaseOneToOne(user) + domain, 'utf16le'));
 }
 
 /** The NEGOTIATE_MESSAGE: flags and version, no domain or workstation (MS-NLMP 2.2.1.1). */
@@ -264,7 +283,7 @@ export function authenticateMessage(
 
   const domain = Buffer.from(credentials.domain, 'utf16le');
   const user = Buffer.from(credentials.user, 'utf16le');
-  const workstation = Buffer.from(credentials.workstation.toUpperCase(), 'utf16le');
+  const workstation = Buffer.from(upcaseOneToOne(credentials.workstation), 'utf16le');
   const payloads = [lmResponse, ntResponse, domain, user, workstation, encryptedKey];
   const HEADER = 88;
   const message = Buffer.alloc(HEADER + payloads.reduce((sum, payload) => sum + payload.length, 0));
