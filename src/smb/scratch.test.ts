@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SmbError } from './errors.js';
-import { isPipefillEntry, scratchPath } from './scratch.js';
+import { isPipefillEntry, removeStaleScratch, scratchPath } from './scratch.js';
+import type { SmbSession } from './session.js';
+import { Status } from './protocol.js';
 import { parseWorkload } from '../model/workloads.js';
 
 describe('scratchPath', () => {
@@ -45,5 +47,43 @@ describe('the layout clean-up may remove', () => {
       [2, 'latency.bin', false],
     ] as const)
       expect(isPipefillEntry(depth, name, directory), `${depth} ${name}`).toBe(false);
+  });
+});
+
+describe('the sweep of old scratch folders (best-effort)', () => {
+  const now = new Date('2026-11-26T12:00:00Z');
+  const oldOne = '.pipefill-20261120T120000-0000aaaa';
+  const orphan = '.pipefill-20261126T110000-0000bbbb';
+  const stuck = '.pipefill-20261120T120000-0000cccc';
+  /** A share whose root holds three of Pipefill's folders: one the server will not delete, one orphan whose lease it calls STATUS_NO_SUCH_FILE. */
+  const share = (failure: SmbError) => {
+    const deleted: string[] = [];
+    const session = {
+      listDirectoryWithLinks: async () => ({
+        entries: [stuck, oldOne, orphan].map((name) => ({ name, isDirectory: true, isReparsePoint: false })),
+        self: 1n,
+      }),
+      listDirectoryClosing: async () => ({ entries: [], closed: Promise.resolve() }),
+      create: async () => {
+        throw new SmbError('not-found', 'no such file', '', Status.noSuchFile);
+      },
+      close: async () => undefined,
+      deletePath: async (path: string) => {
+        if (path === stuck) throw failure;
+        deleted.push(path);
+      },
+    } as unknown as SmbSession;
+    return { session, deleted };
+  };
+
+  it('leaves a folder the server will not let go of, and sweeps the rest; a lease the server calls STATUS_NO_SUCH_FILE is an orphan', async () => {
+    const { session, deleted } = share(new SmbError('access-denied', 'denied', '', Status.accessDenied));
+    expect(await removeStaleScratch(session, {}, now)).toEqual([oldOne, orphan]);
+    expect(deleted).toEqual([oldOne, orphan]);
+  });
+
+  it('stops on a failure that ends the session', async () => {
+    const { session } = share(new SmbError('connection-lost', 'gone', ''));
+    await expect(removeStaleScratch(session, {}, now)).rejects.toThrow('gone');
   });
 });

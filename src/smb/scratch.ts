@@ -196,28 +196,48 @@ async function isOrphan(session: SmbSession, name: string, options: RequestOptio
     return true;
   } catch (error) {
     if (error instanceof SmbError && error.status === Status.sharingViolation) return false;
-    if (error instanceof SmbError && (error.status === Status.objectNameNotFound || error.status === Status.objectPathNotFound)) return true;
+    // A lease that is not there, however the server words it (STATUS_NO_SUCH_FILE from some servers), is held by no run.
+    if (
+      error instanceof SmbError &&
+      (error.status === Status.objectNameNotFound || error.status === Status.objectPathNotFound || error.status === Status.noSuchFile)
+    )
+      return true;
     throw error;
   }
 }
 
+/** Failures that end the session, not one folder's clean-up: the sweep stops on these and passes them on. */
+const SESSION_ENDING: readonly string[] = ['cancelled', 'connection-lost', 'timeout'];
+
 /**
  * Removes scratch folders left by runs that died: orphans at once, and any
  * older than a day. Returns the names removed. A live run's folder is left alone.
+ * Best-effort: a folder the server will not let go of (or answers oddly
+ * about) is left for the next sweep, and the run goes on; only a failure
+ * that ends the session stops it (issue 37: one server's answer about a
+ * `.lease` stopped every later run on its share).
  */
 export async function removeStaleScratch(session: SmbSession, options: RequestOptions = {}, now = new Date()): Promise<string[]> {
   const removed: string[] = [];
-  const root = await session.listDirectoryWithLinks('', options);
-  for (const { name, isDirectory, isReparsePoint } of root.entries) {
+  const root = await session.listDirectoryWithLinks('', options).catch((error: unknown) => {
+    if (error instanceof SmbError && !SESSION_ENDING.includes(error.kind)) return undefined;
+    throw error;
+  });
+  for (const { name, isDirectory, isReparsePoint } of root?.entries ?? []) {
     if (isReparsePoint) continue;
     const created = isDirectory ? stampTime(name) : undefined;
     if (created === undefined) continue;
-    const old = now.getTime() - created > STALE_AFTER_MS;
-    if (!old && !(await isOrphan(session, name, options))) continue;
-    // Someone else's folder of the same shape keeps whatever Pipefill did not put there.
-    if ((await removeTree(session, name, 0, options, new Set(), root.self)).length > 0) continue;
-    await session.deletePath(name, true, options);
-    removed.push(name);
+    try {
+      const old = now.getTime() - created > STALE_AFTER_MS;
+      if (!old && !(await isOrphan(session, name, options))) continue;
+      // Someone else's folder of the same shape keeps whatever Pipefill did not put there.
+      if ((await removeTree(session, name, 0, options, new Set(), root?.self)).length > 0) continue;
+      await session.deletePath(name, true, options);
+      removed.push(name);
+    } catch (error) {
+      if (error instanceof SmbError && !SESSION_ENDING.includes(error.kind)) continue;
+      throw error;
+    }
   }
   return removed;
 }
