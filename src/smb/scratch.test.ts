@@ -87,3 +87,25 @@ describe('the sweep of old scratch folders (best-effort)', () => {
     await expect(removeStaleScratch(session, {}, now)).rejects.toThrow('gone');
   });
 });
+
+describe('a scratch folder whose `..` names itself', () => {
+  it('is swept: the server said nothing of its parent, which is not a link', async () => {
+    const name = '.pipefill-20261120T120000-0000dddd';
+    const deleted: string[] = [];
+    const session = {
+      listDirectoryWithLinks: async () => ({ entries: [{ name, isDirectory: true, isReparsePoint: false }], self: 1n }),
+      // The folder's own listing: `.` and `..` both carry the folder's id.
+      listDirectoryClosing: async () => ({
+        entries: [{ name: '.lease', isDirectory: false, isReparsePoint: false }],
+        self: 7n,
+        parent: 7n,
+        closed: Promise.resolve(),
+      }),
+      deletePath: async (path: string) => {
+        deleted.push(path);
+      },
+    } as unknown as SmbSession;
+    expect(await removeStaleScratch(session, {}, new Date('2026-11-26T12:00:00Z'))).toEqual([name]);
+    expect(deleted).toEqual([`${name}/.lease`, name]);
+  });
+});

@@ -146,7 +146,10 @@ async function removeListed(
   listing: Awaited<ReturnType<SmbSession['listDirectoryClosing']>>,
   expectedParent: bigint | undefined,
 ): Promise<string[]> {
-  if (expectedParent !== undefined && listing.parent !== undefined && expectedParent !== 0n && listing.parent !== expectedParent) return [`${path} (a link)`];
+  // A `..` that names the folder itself says nothing of where the folder hangs (a server that reports `..` with the
+  // folder's own attributes, issue 37): unknown, as an absent one is.
+  const parent = listing.parent !== undefined && listing.parent !== listing.self ? listing.parent : undefined;
+  if (expectedParent !== undefined && parent !== undefined && expectedParent !== 0n && parent !== expectedParent) return [`${path} (a link)`];
   const left: string[] = [];
   const removeEntry = async (entry: (typeof listing.entries)[number]) => {
     const child = `${path}/${entry.name}`;
