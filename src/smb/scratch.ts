@@ -213,17 +213,26 @@ async function isOrphan(session: SmbSession, name: string, options: RequestOptio
 const SESSION_ENDING: readonly string[] = ['cancelled', 'connection-lost', 'timeout'];
 
 /**
+ * A folder the sweep may pass over: the server answered with a status (it
+ * refused, or called the folder or its lease something odd). A server that
+ * breaks the protocol (a listing that never ends or points into itself, a
+ * reply that fails its signature) fails the run, as anywhere else.
+ */
+const passOver = (error: unknown): boolean => error instanceof SmbError && error.status !== undefined && !SESSION_ENDING.includes(error.kind);
+
+/**
  * Removes scratch folders left by runs that died: orphans at once, and any
  * older than a day. Returns the names removed. A live run's folder is left alone.
- * Best-effort: a folder the server will not let go of (or answers oddly
- * about) is left for the next sweep, and the run goes on; only a failure
- * that ends the session stops it (issue 37: one server's answer about a
- * `.lease` stopped every later run on its share).
+ * Best-effort: a folder the server will not let go of (or answers about
+ * with an odd status) is left for the next sweep, and the run goes on; a
+ * failure that ends the session, or a server that breaks the protocol,
+ * stops it (issue 37: one server's answer about a `.lease` stopped every
+ * later run on its share).
  */
 export async function removeStaleScratch(session: SmbSession, options: RequestOptions = {}, now = new Date()): Promise<string[]> {
   const removed: string[] = [];
   const root = await session.listDirectoryWithLinks('', options).catch((error: unknown) => {
-    if (error instanceof SmbError && !SESSION_ENDING.includes(error.kind)) return undefined;
+    if (passOver(error)) return undefined;
     throw error;
   });
   for (const { name, isDirectory, isReparsePoint } of root?.entries ?? []) {
@@ -238,7 +247,7 @@ export async function removeStaleScratch(session: SmbSession, options: RequestOp
       await session.deletePath(name, true, options);
       removed.push(name);
     } catch (error) {
-      if (error instanceof SmbError && !SESSION_ENDING.includes(error.kind)) continue;
+      if (passOver(error)) continue;
       throw error;
     }
   }
