@@ -269,9 +269,9 @@ export function historyStoreSuite(backend: Backend): void {
         const trend = await store.siteTrendData('//10.77.0.2/share').then(siteTrend);
         expect(trend.runs).toBe(40);
         expect(Object.values(trend.generations)[0]).toHaveLength(40);
-        // The trend parses the last two documents (what changed between them): 40-86 MB of RSS on fresh clones, which a
-        // 64 MiB bound failed once in five. All forty would be 80 MB of text before parsing, several hundred parsed:
-        // 192 MiB tells the two apart with room on both sides, whatever the collector did meanwhile.
+        // The trend parses the last two documents (what changed between them): under 64 MiB of RSS on four fresh
+        // clones and 86 MB on a fifth, which the old 64 MiB bound failed. All forty would be 80 MB of text before
+        // parsing, several hundred parsed: 192 MiB tells the two apart with room on both sides.
         expect(process.memoryUsage().rss - before).toBeLessThan(192 * 1024 * 1024);
       } finally {
         await store.close();
