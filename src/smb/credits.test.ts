@@ -55,19 +55,20 @@ describe('CreditWindow', () => {
   it('times the credits held while a request waited, and says how much of the time something waited', async () => {
     let clock = 0;
     const window = new CreditWindow(32, () => clock);
+    const mark = window.checkpoint();
     await window.acquire(16);
     await window.acquire(16);
     clock = 10;
     window.onResponse(16, 16); // 16 unspent, 16 in flight: the next request goes at once
     await window.acquire(16);
-    expect(window.snapshot.heldWhileWaiting).toBeUndefined();
+    expect(window.waitsSince(mark)).toEqual({});
     const waiting = window.acquire(16); // 32 in flight, none unspent: this one waits from 10 ms
     clock = 90;
     window.onResponse(8, 16); // 80 ms waited holding 32; now 24 held, still short of 16 unspent
     clock = 100;
     window.onResponse(8, 0); // 10 ms more holding 24, then it goes
     await waiting;
-    const seen = window.snapshot;
+    const seen = { ...window.snapshot, ...window.waitsSince(mark) };
     expect(seen.maxHeld).toBe(32);
     expect(seen.heldWhileWaiting).toBe(32);
     expect(seen.waitingFraction).toBeCloseTo(90 / 100, 5);
@@ -76,6 +77,7 @@ describe('CreditWindow', () => {
   it('takes the middle of the waiting time, not the largest grant of a moment', async () => {
     let clock = 0;
     const window = new CreditWindow(16, () => clock);
+    const mark = window.checkpoint();
     await window.acquire(16);
     const pending: Promise<bigint>[] = [];
     // 24 held for 300 ms of waiting, 32 for 10 ms: the copy was held at 24.
@@ -89,7 +91,7 @@ describe('CreditWindow', () => {
     clock = 315;
     window.onResponse(16, 16);
     await pending[1];
-    const seen = window.snapshot;
+    const seen = { ...window.snapshot, ...window.waitsSince(mark) };
     expect(seen.maxHeld).toBe(32);
     expect(seen.heldWhileWaiting).toBe(24);
     expect(seen.waitingFraction).toBeCloseTo(315 / 315, 5);

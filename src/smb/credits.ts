@@ -32,17 +32,6 @@ export interface CreditStats {
    * spent on requests it has not answered (seen: 24 held, never dropped).
    */
   readonly maxHeld: number;
-  /**
-   * The credits held (granted and unspent plus in flight) while a request
-   * waited for a grant, the middle of that time (a time-weighted median), and
-   * the share of the connection's active time something waited. This, not
-   * maxHeld, is the window that held a copy back: smbd with `smb2 max credits
-   * = 16` let a copy hold 32 for a moment in some runs and 16-24 for the rest
-   * (lab, 100 Mb/s / 40 ms, 2026-11-25), and a model fed the moment's 32 saw
-   * no credit limit in a copy that had one. Absent where nothing ever waited.
-   */
-  readonly heldWhileWaiting?: number;
-  readonly waitingFraction?: number;
 }
 
 export interface CreditCheckpoint {
@@ -51,7 +40,7 @@ export interface CreditCheckpoint {
 }
 
 /** The time-weighted median of what was held while waiting, and the share of `activeMs` spent waiting; nothing where nothing waited. */
-function waitsOf(waitedMsByHeld: ReadonlyMap<number, number>, activeMs: number): Pick<CreditStats, 'heldWhileWaiting' | 'waitingFraction'> {
+function waitsOf(waitedMsByHeld: ReadonlyMap<number, number>, activeMs: number): CreditWaits {
   const waitedMs = [...waitedMsByHeld.values()].reduce((sum, ms) => sum + ms, 0);
   if (!(waitedMs > 0 && activeMs > 0)) return {};
   let middle = 0;
@@ -62,6 +51,20 @@ function waitsOf(waitedMsByHeld: ReadonlyMap<number, number>, activeMs: number):
     if (seen >= waitedMs / 2) break;
   }
   return { heldWhileWaiting: middle, waitingFraction: Math.min(1, waitedMs / activeMs) };
+}
+
+/**
+ * The credits held (granted and unspent plus in flight) while a request
+ * waited for a grant, the middle of that time (a time-weighted median), and
+ * the share of the time measured that something waited. This, not maxHeld,
+ * is the window that held a copy back: smbd with `smb2 max credits = 16` let
+ * a copy hold 32 for a moment in some runs and 16-24 for the rest (lab,
+ * 100 Mb/s / 40 ms, 2026-11-25), and a model fed the moment's 32 saw no
+ * credit limit in a copy that had one. Empty where nothing waited.
+ */
+export interface CreditWaits {
+  readonly heldWhileWaiting?: number;
+  readonly waitingFraction?: number;
 }
 
 /** Distinct held counts the wait histogram keeps: a server cannot grow it without bound by granting odd amounts. */
@@ -76,8 +79,6 @@ export class CreditWindow {
   /** Milliseconds spent waiting, by the credits held meanwhile. */
   private readonly waitedMsByHeld = new Map<number, number>();
   private waitingSinceMs: number | undefined;
-  private firstSpendMs: number | undefined;
-  private lastResponseMs: number | undefined;
 
   /** A new connection may send one request (the NEGOTIATE) before any grant. `now` is the clock (milliseconds) waits are timed by. */
   constructor(
@@ -99,8 +100,7 @@ export class CreditWindow {
   }
 
   get snapshot(): CreditStats {
-    const activeMs = this.firstSpendMs !== undefined && this.lastResponseMs !== undefined ? this.lastResponseMs - this.firstSpendMs : 0;
-    return { ...this.stats, ...waitsOf(this.waitedMsByHeld, activeMs) };
+    return { ...this.stats };
   }
 
   /** A mark to measure one stretch of the connection's life by (waitsSince): a copy on a session that other copies used before. */
@@ -109,7 +109,7 @@ export class CreditWindow {
   }
 
   /** The credits held while requests waited, and the share of the time they waited, since `mark`. */
-  waitsSince(mark: CreditCheckpoint): Pick<CreditStats, 'heldWhileWaiting' | 'waitingFraction'> {
+  waitsSince(mark: CreditCheckpoint): CreditWaits {
     const waited = new Map<number, number>();
     for (const [held, ms] of this.waitedMsByHeld) {
       const since = ms - (mark.waitedMsByHeld.get(held) ?? 0);
@@ -136,7 +136,6 @@ export class CreditWindow {
   /** Records a response: `granted` new credits, and (for a final response) the request's charge no longer in flight. */
   onResponse(granted: number, completedCharge: number): void {
     const now = this.now();
-    this.lastResponseMs = now;
     // The wait so far was spent holding what was held before this response changed it.
     if (this.waitingSinceMs !== undefined) {
       const held = this.available + this.inFlight;
@@ -177,7 +176,6 @@ export class CreditWindow {
   }
 
   private spend(charge: number): bigint {
-    this.firstSpendMs ??= this.now();
     this.available -= charge;
     this.inFlight += charge;
     this.stats.totalCharged += charge;
