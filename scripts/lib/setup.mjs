@@ -138,8 +138,25 @@ export function ensureCryptoAddon() {
   });
 }
 
+/** Kerberos through the platform's GSS-API (native/gssapi, MIT krb5's libgssapi_krb5); without it logons use NTLMv2 and say why. */
+export function ensureGssapiAddon() {
+  return ensureAddon({
+    dir: 'gssapi',
+    target: 'pipefill_gssapi',
+    what: 'the Kerberos addon',
+    fallback: 'logons will use NTLMv2 only',
+    missing:
+      process.platform !== 'linux'
+        ? `it is built on Linux only so far (this is ${process.platform})`
+        : existsSync('/usr/include/gssapi/gssapi_krb5.h')
+          ? undefined
+          : "MIT Kerberos's headers are missing (apt-get install libkrb5-dev)",
+  });
+}
+
 export function ensureBuild() {
   ensureIperfAddon();
+  ensureGssapiAddon();
   ensureSenderAddon();
   ensureCryptoAddon();
   const stamp = join(root, 'dist', '.build-stamp');
