@@ -34,6 +34,13 @@ ensureDebianPackages({
   pdftoppm: 'poppler-utils',
   // The history store's PostgreSQL backend is tested against a server the tests start.
   '/usr/lib/postgresql': 'postgresql',
+  // Kerberos: the addon builds against MIT's headers, and the tests run a domain of their own
+  // (Samba's AD DC and its schema, kinit for ticket caches, libfaketime for a file server's clock).
+  '/usr/include/gssapi/gssapi_krb5.h': 'libkrb5-dev',
+  '/usr/share/doc/samba-ad-dc': 'samba-ad-dc',
+  '/usr/share/samba/setup/ad-schema': 'samba-ad-provision',
+  kinit: 'krb5-user',
+  faketime: 'faketime',
 });
 // The lab runs the built CLI inside its namespaces.
 ensureBuild();

@@ -20,7 +20,7 @@ import type { ServerProfileId } from '../model/server-profiles.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { parseWorkload } from '../model/workloads.js';
 import { recogniseServer } from '../model/server-recognition.js';
-import { parseHostPort, parseSharePath } from '../model/share-path.js';
+import { connectHost, parseHostPort, shareTarget } from '../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
 import type { HostCalibration } from '../probe/host-rates.js';
@@ -110,7 +110,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
   const budgetStart = callerStart !== undefined && Number.isFinite(callerStart) && callerStart >= 0 ? Math.min(started, callerStart) : started;
   const spent = () => (performance.now() - budgetStart) / 1000;
   const startedAt = new Date().toISOString();
-  const share = parseSharePath(input.share);
+  const share = shareTarget(input);
   const iperf = input.iperf === undefined ? undefined : parseHostPort(input.iperf, IPERF_DEFAULT_PORT);
   const credentials = credentialsFrom(input);
   const profiles = assessedProfiles(input);
@@ -161,10 +161,10 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
   // A share on this machine always is one, however slow a busy machine makes its round trips read.
   // The assessed client's protection (24H2 signs) is measured with it: its crypto shares the hosts' CPUs.
   let calibration: HostCalibration | undefined;
-  if (isThisMachine(share.host) || probes.rtt.medianMs < FAST_PATH_RTT_MS) {
+  if (isThisMachine(connectHost(share)) || probes.rtt.medianMs < FAST_PATH_RTT_MS) {
     const calibrationOptions = {
       rttMs: probes.rtt.medianMs,
-      ...(isThisMachine(share.host) ? {} : { lineBitsPerSecond: probes.bandwidth.mbps * 1e6 }),
+      ...(isThisMachine(connectHost(share)) ? {} : { lineBitsPerSecond: probes.bandwidth.mbps * 1e6 }),
       client,
       ...(signal ? { signal } : {}),
     };
@@ -188,7 +188,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     // This machine's signing and encryption rates: the model's crypto layer for Pipefill's side (and the server's, on loopback).
     const cryptoRates = measureCryptoRates(budgetSeconds !== null && budgetSeconds < SHORT_BUDGET_SECONDS ? { millisecondsEach: 20 } : {});
     const stack = { ...localEngineStack(), crypto: cryptoRates };
-    const serverOnLoopback = isThisMachine(share.host);
+    const serverOnLoopback = isThisMachine(connectHost(share));
     const serverProfile = serverOnLoopback ? serverOnThisMachine(SERVER_PROFILES[server], cryptoRates) : SERVER_PROFILES[server];
     const driven = (id: ClientProfileId) => asDrivenByPipefill(CLIENT_PROFILES[id], stack);
     const sized = sizeAssessment(

@@ -5,7 +5,7 @@ import type { CallOptions } from '../contract/api.js';
 import type { CapacityParsedInput, CapacityResult } from '../contract/capacity.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { asDrivenByPipefill } from '../model/diagnosis.js';
-import { parseHostPort, parseSharePath } from '../model/share-path.js';
+import { parseHostPort, shareTarget } from '../model/share-path.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
@@ -18,7 +18,7 @@ import { measureCapacity } from './run-capacity.js';
 const PROBE_STREAMS = 8;
 
 export async function runCapacity(input: CapacityParsedInput, options: CallOptions = {}): Promise<CapacityResult> {
-  const share = parseSharePath(input.share);
+  const share = shareTarget(input);
   const credentials = credentialsFrom(input);
   const { signal } = options;
   const startedAt = new Date().toISOString();

@@ -2,7 +2,8 @@
 
 import type { ShareLogin } from '../contract/share-login.js';
 import { PipefillInputError } from '../model/errors.js';
-import { formatSharePath, parseSharePath } from '../model/share-path.js';
+import { parseLoginName } from '../model/login-name.js';
+import { formatSharePath, parseSharePath, shareTarget } from '../model/share-path.js';
 import { optional, required } from './args.js';
 import { readPassword } from './password.js';
 
@@ -14,10 +15,18 @@ export const SHARE_LOGIN_OPTIONS = {
   signing: { type: 'string' },
   encrypt: { type: 'boolean' },
   'no-encrypt': { type: 'boolean' },
+  kerberos: { type: 'boolean' },
+  ntlm: { type: 'boolean' },
+  address: { type: 'string' },
 } as const;
 
 /** The usage line of the signing and encryption options, for every command that opens a share. */
-export const SECURITY_USAGE = '[--signing auto|required] [--encrypt | --no-encrypt]';
+export const SECURITY_USAGE = '[--signing auto|required] [--encrypt | --no-encrypt] [--kerberos | --ntlm] [--address IP]';
+
+/** How a person logs on, for the usage text of every command that opens a share. */
+export const LOGIN_HELP = `  --user: alice, CORP\\alice or alice@corp.example.com. Kerberos where it can work (the server by its name,
+  with the password or your own ticket: --kerberos asks for no password), NTLMv2 where it cannot (the
+  result says why); --ntlm uses NTLMv2 only. --address IP connects there, the server keeping its name (smbclient -I).`;
 
 /** --signing, --encrypt and --no-encrypt as the contract's fields; a bad value or both encryption flags are an input error. */
 function securityOptions(values: Record<string, unknown>): Pick<ShareLogin, 'signing' | 'encryption'> {
@@ -38,18 +47,41 @@ function securityOptions(values: Record<string, unknown>): Pick<ShareLogin, 'sig
   return { ...(signing === undefined ? {} : { signing }), ...(encryption === undefined ? {} : { encryption }) };
 }
 
-/** The share (canonical form), user, domain, signing and encryption, without the password yet. */
+/** --kerberos or --ntlm as the contract's auth; both is an input error. */
+function authOption(values: Record<string, unknown>): Pick<ShareLogin, 'auth'> {
+  if (values['kerberos'] === true && values['ntlm'] === true)
+    throw new PipefillInputError(
+      '--kerberos and --ntlm contradict each other.',
+      'Give one, or neither: Pipefill uses Kerberos where it can work and NTLMv2 where it cannot.',
+    );
+  return values['kerberos'] === true ? { auth: 'kerberos' } : values['ntlm'] === true ? { auth: 'ntlm' } : {};
+}
+
+/** The share (canonical form), user (checked: alice, CORP\\alice or alice@REALM), domain, address, logon and protection, without the password yet. */
 export function shareLoginOptions(values: Record<string, unknown>): Omit<ShareLogin, 'password'> {
   const domain = optional(values, 'domain');
+  const address = optional(values, 'address');
+  const user = required(values, 'user', 'alice');
+  parseLoginName(user, domain);
+  const share = formatSharePath(parseSharePath(required(values, 'share', '//fileserver/projects')));
+  if (address !== undefined) shareTarget({ share, address });
   return {
-    share: formatSharePath(parseSharePath(required(values, 'share', '//fileserver/projects'))),
-    user: required(values, 'user', 'alice'),
+    share,
+    user,
     ...(domain === undefined ? {} : { domain }),
+    ...(address === undefined ? {} : { address }),
+    ...authOption(values),
     ...securityOptions(values),
   };
 }
 
-/** Asks for the password last, once everything else has been checked. */
+/**
+ * Asks for the password last, once everything else has been checked. With
+ * --kerberos and no --password-env, none is asked: the person's own ticket
+ * (their Windows logon, or kinit) is used.
+ */
 export async function withPassword<T extends Omit<ShareLogin, 'password'>>(login: T, values: Record<string, unknown>): Promise<T & { password: string }> {
-  return { ...login, password: await readPassword(optional(values, 'password-env'), login.user) };
+  const envName = optional(values, 'password-env');
+  if (login.auth === 'kerberos' && envName === undefined) return { ...login, password: '' };
+  return { ...login, password: await readPassword(envName, login.user) };
 }

@@ -6,7 +6,7 @@ import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
 import { creditsSeen } from '../model/credits-seen.js';
 import type { Observations } from '../model/server-as-seen.js';
 import { CIPHERS, DIALECTS, SIGNING_ALGORITHMS } from '../model/smb-security.js';
-import { ShareLoginSchema } from './share-login.js';
+import { LoginUsedSchema, ShareLoginSchema } from './share-login.js';
 
 export const CopyTestInputSchema = ShareLoginSchema.extend({
   profile: z.enum(CLIENT_PROFILE_IDS),
@@ -49,6 +49,7 @@ export const CopyTestResultSchema = z.object({
     encryptionRequiredBy: z.enum(['server', 'share', 'person']).optional(),
     /** The profile's own dialects, when the server refused them and the copy moved up to SMB 3. */
     movedUpFrom: z.array(z.enum(DIALECTS)).optional(),
+    login: LoginUsedSchema.optional(),
   }),
   emulation: z.string().nullable(),
   verified: z.boolean(),

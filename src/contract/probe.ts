@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { CIPHERS, SIGNING_ALGORITHMS } from '../model/smb-security.js';
-import { ShareLoginSchema } from './share-login.js';
+import { LoginUsedSchema, ShareLoginSchema } from './share-login.js';
 
 export const ProbeInputSchema = ShareLoginSchema.extend({
   /** An iperf3 server, `host[:port]`; without it, bandwidth comes from an SMB read pipeline. */
@@ -42,6 +42,7 @@ export const ProbeResultSchema = z.object({
           computerName: z.string().max(64).optional(),
         })
         .optional(),
+      login: LoginUsedSchema.optional(),
     })
     .optional(),
   bandwidth: z.object({

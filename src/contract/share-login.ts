@@ -14,8 +14,12 @@ const nameField = (what: string, max: number) =>
 export const ShareLoginSchema = z.object({
   share: nameField('share', 1024),
   user: nameField('user name', 256),
-  /** Carried to the service, never logged, printed or stored in a report. */
+  /** Carried to the service, never logged, printed or stored in a report. Empty: Kerberos with the person's own ticket. */
   password: z.string(),
+  /** Kerberos where it can work (the default), or one of the two (src/smb/login-choice.ts). */
+  auth: z.enum(['auto', 'kerberos', 'ntlm']).optional(),
+  /** Where to connect instead of resolving the share's server name (smbclient's -I); the name still names the server for Kerberos. */
+  address: nameField('address', 255).optional(),
   domain: nameField('domain', 256).optional(),
   /** `required`: sign every message, even where neither the server nor the profile asks for it. */
   signing: z.enum(['auto', 'required']).optional(),
@@ -23,3 +27,15 @@ export const ShareLoginSchema = z.object({
   encryption: z.enum(['auto', 'required', 'off']).optional(),
 });
 export type ShareLogin = z.infer<typeof ShareLoginSchema>;
+
+/** How a session logged on, as every result and report says it (src/smb/logon.ts). Absent in reports written before Kerberos. */
+export const LoginUsedSchema = z.object({
+  mechanism: z.enum(['kerberos', 'ntlmv2']),
+  /** The Kerberos principal the ticket was for. */
+  principal: z.string().max(512).optional(),
+  /** Where NTLMv2 was used: why Kerberos was not. */
+  whyNotKerberos: z.string().max(2000).optional(),
+  /** The server logged the person on as a guest: no key, so nothing signed or sealed, and Windows 10/11 refuse such logons. */
+  guest: z.boolean().optional(),
+});
+export type LoginUsedDto = z.infer<typeof LoginUsedSchema>;

@@ -5,9 +5,29 @@ import { PipefillInputError } from './errors.js';
 import { hasControlCharacter } from './terminal-text.js';
 
 export interface SharePath {
+  /** The server's name as typed: SMB and Kerberos name the server by it. */
   readonly host: string;
   readonly port: number;
   readonly share: string;
+  /** Where to connect instead of resolving `host` (like smbclient's -I): a name DNS does not know, or a chosen address. */
+  readonly address?: string;
+}
+
+/** Where a connection to the share goes: its address where one was given, else its name. */
+export const connectHost = (path: SharePath): string => path.address ?? path.host;
+
+/** The share path of a login input, with the address to connect to where the person gave one. */
+export function shareTarget(input: { share: string; address?: string | undefined }): SharePath {
+  const path = parseSharePath(input.share);
+  const address = input.address?.trim();
+  if (address === undefined || address === '') return path;
+  const host = address.replace(/^\[|\]$/g, '');
+  if (!HOST.test(address) && !HOST.test(`[${host}]`))
+    throw new PipefillInputError(
+      `${JSON.stringify(address)} is not an address or host name to connect to.`,
+      'Give an IP address such as 192.0.2.10, or a name.',
+    );
+  return { ...path, address: host };
 }
 
 export const SMB_PORT = 445;

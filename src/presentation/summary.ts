@@ -36,7 +36,7 @@ export function ticketSummary(report: Report): string {
   const link = modelLinkOf(report);
   const others = advice.recommendations.length - (verdict.fix.kind === 'change' ? 1 : 0);
   const lines = [
-    `Pipefill: copies to ${report.target.share}, ${readableUtc(report.startedAt)}, as ${report.target.domain ? `${report.target.domain}\\` : ''}${report.target.user}`,
+    `Pipefill: copies to ${report.target.share}, ${readableUtc(report.startedAt)}, as ${report.target.domain ? `${report.target.domain}\\` : ''}${report.target.user}${report.probes.session?.login ? ` (${report.probes.session.login.mechanism === 'kerberos' ? 'Kerberos' : 'NTLMv2'}${report.probes.session.login.guest ? ', as a GUEST' : ''})` : ''}`,
     `Path: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} round trip; server ${serverText(report, verdict.server.profile)}`,
     ...verdict.lines.slice(0, 4),
     ...(verdict.fix.kind === 'change' ? [`Command: ${verdict.fix.command}`] : []),

@@ -3,6 +3,7 @@
 
 import type { ProbeResult } from '../contract/probe.js';
 import { PipefillError } from '../model/errors.js';
+import { connectHost } from '../model/share-path.js';
 import type { SmbCredentials, SmbTarget } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
 import type { BandwidthEstimate, BandwidthResult } from './bandwidth.js';
@@ -75,16 +76,20 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
   const echoes = (async () => {
     const session = await SmbSession.open(target, credentials, signal);
     try {
-      const { dialect, signing, encryption, serverSays } = session.negotiated;
+      const { dialect, signing, encryption, serverSays, login } = session.negotiated;
       const smbEcho = await smbEchoRtt(session, { ...signal, ...samples });
       const backToBack = smbEcho.medianMs < BACK_TO_BACK_BELOW_MS ? await smbEchoBackToBack(session, { ...signal, count: BACK_TO_BACK_SAMPLES }) : undefined;
-      return { negotiated: { dialect, signing, encryption, ...(serverSays ? { serverSays } : {}) }, smbEcho, backToBack };
+      return {
+        negotiated: { dialect, signing, encryption, ...(serverSays ? { serverSays } : {}), ...(login ? { login: { ...login } } : {}) },
+        smbEcho,
+        backToBack,
+      };
     } finally {
       await session.end();
     }
   })();
   echoes.catch(() => undefined);
-  const tcp = await tcpHandshakeRtt(target.host, target.port, { ...signal, ...samples }).catch(async (error: unknown) => {
+  const tcp = await tcpHandshakeRtt(connectHost(target), target.port, { ...signal, ...samples }).catch(async (error: unknown) => {
     await echoes.catch(() => undefined);
     throw error;
   });

@@ -2,6 +2,7 @@
 // SVG, no script and nothing fetched, so it opens from a ticket attachment and
 // prints cleanly (Chromium turns it into the PDF). Pure.
 
+import { loginText } from '../presentation/login-text.js';
 import {
   cryptoRateRows,
   headlineFinding,
@@ -111,7 +112,7 @@ export function reportHtml(report: Report): string {
 ${verdictHtml(verdict)}
 ${adviceHtml(advice)}
 <h2>The path</h2>
-<p>RTT ${probes.rtt.medianMs.toFixed(2)} ms median (TCP handshakes: min ${probes.rtt.tcp.minMs.toFixed(2)}, p95 ${probes.rtt.tcp.p95Ms.toFixed(2)}, jitter ${probes.rtt.tcp.jitterMs.toFixed(2)} ms; SMB2 ECHO ${probes.rtt.smbEcho.medianMs.toFixed(2)} ms${probes.session ? ` over SMB ${escapeXml(probes.session.dialect)}, ${escapeXml(protectionText(probes.session))}` : ''}).
+<p>RTT ${probes.rtt.medianMs.toFixed(2)} ms median (TCP handshakes: min ${probes.rtt.tcp.minMs.toFixed(2)}, p95 ${probes.rtt.tcp.p95Ms.toFixed(2)}, jitter ${probes.rtt.tcp.jitterMs.toFixed(2)} ms; SMB2 ECHO ${probes.rtt.smbEcho.medianMs.toFixed(2)} ms${probes.session ? ` over SMB ${escapeXml(probes.session.dialect)}, ${escapeXml(protectionText(probes.session))}` : ''})${probes.session?.login ? `; logged on with ${escapeXml(loginText(probes.session.login) ?? '')}` : ''}.
 Bandwidth ${escapeXml(formatRate(probes.bandwidth.mbps * 1e6))} ${escapeXml(probes.bandwidth.direction)} by ${escapeXml(probes.bandwidth.method)}${probes.bandwidth.via ? ` (${escapeXml(probes.bandwidth.via)})` : ''}${probes.bandwidth.lossPercent === undefined ? '' : `, about ${probes.bandwidth.lossPercent.toFixed(3)}% retransmitted`}${probes.bandwidth.fallbackReason ? `: ${escapeXml(probes.bandwidth.fallbackReason)}` : ''}.
 ${pipe ? `The path holds ${escapeXml(formatBytes(pipe.bdpBytes))} in flight (its bandwidth-delay product).` : ''}</p>
 <h2>Measured and expected</h2>

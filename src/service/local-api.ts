@@ -17,7 +17,7 @@ import { predictScenario } from '../contract/scenario.js';
 import { API_METHODS } from '../contract/transport.js';
 import { parseInput } from '../contract/validate.js';
 import { PipefillInputError } from '../model/errors.js';
-import { parseHostPort, parseSharePath } from '../model/share-path.js';
+import { parseHostPort, shareTarget } from '../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
 import { readLinuxSysctlValues, readSmbConfValues } from '../apply/current-values.js';
@@ -127,7 +127,7 @@ function createHandlers(host: LocalApiOptions): Handlers {
     copyTest: (input, options) =>
       runCopyTest(
         {
-          share: parseSharePath(input.share),
+          share: shareTarget(input),
           credentials: credentialsFrom(input),
           profile: input.profile,
           op: input.op,
@@ -152,7 +152,7 @@ function createHandlers(host: LocalApiOptions): Handlers {
         },
       ),
     probe: (input, options) =>
-      probePath(parseSharePath(input.share), credentialsFrom(input), {
+      probePath(shareTarget(input), credentialsFrom(input), {
         ...(input.iperf === undefined ? {} : { iperf: parseHostPort(input.iperf, IPERF_DEFAULT_PORT) }),
         ...(input.seconds === undefined ? {} : { seconds: input.seconds }),
         ...(options.signal ? { signal: options.signal } : {}),

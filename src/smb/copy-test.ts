@@ -207,6 +207,7 @@ function negotiatedOf(session: SmbSession, since?: CreditCheckpoint): CopyTestRe
     ...(negotiated.signingRequiredBy ? { signingRequiredBy: negotiated.signingRequiredBy } : {}),
     ...(negotiated.encryptionRequiredBy ? { encryptionRequiredBy: negotiated.encryptionRequiredBy } : {}),
     ...(negotiated.movedUpFrom ? { movedUpFrom: [...negotiated.movedUpFrom] } : {}),
+    ...(negotiated.login ? { login: { ...negotiated.login } } : {}),
   };
 }
 

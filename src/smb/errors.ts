@@ -21,6 +21,8 @@ export type SmbErrorKind =
   | 'negotiation'
   /** The server takes no authentication Pipefill speaks (Kerberos only). */
   | 'auth-unsupported'
+  /** Kerberos could not work (clock, server name, domain controller, ticket): the hint says what to change. */
+  | 'kerberos'
   | 'protocol';
 
 export class SmbError extends PipefillError {

@@ -4,17 +4,19 @@
 // person). An old generation the server refuses moves up to SMB 3 where it
 // would. The file operations on the session are src/smb/session.ts's.
 
-import { hostname } from 'node:os';
 import { SmbConnection } from './connection.js';
 import type { ConnectionSecurity, RequestOptions, SmbResponse } from './request-frames.js';
 import { SmbError } from './errors.js';
 import type { NegotiateResult } from './negotiate.js';
-import { NegotiateError, negotiateRequest, ntlmInMechList, parseNegotiate, SecurityMode } from './negotiate.js';
+import { KerberosError, kerberosLogon, type SetupStep } from './kerberos-login.js';
+import { planLogin } from './login-choice.js';
+import { gssapiAddon } from './native-gssapi.js';
+import { kerberosInMechList, NegotiateError, negotiateRequest, parseNegotiate, SecurityMode } from './negotiate.js';
+import { ntlmLogon } from './ntlm-login.js';
 import { Command, Status } from './protocol.js';
 import type { DialectName, SecurityOffer } from './security/algorithms.js';
 import { dialectId, isSmb3 } from './security/algorithms.js';
 import { deriveSessionKeys } from './security/kdf.js';
-import { authenticateMessage, negotiateMessage, NtlmError, parseChallenge } from './security/ntlm.js';
 import { PreauthHash } from './security/preauth.js';
 import { createSigner, isSigned, verifyMessage } from './security/signing.js';
 import { Sealer } from './security/transform.js';
@@ -22,6 +24,8 @@ import type { Negotiated, OpenOptions, ServerSays, SmbCredentials, SmbTarget } f
 import { sessionEncryptionRequiredBy, shareEncryption, signingRequiredBy as signingRequiredByOf } from './protection-policy.js';
 import { BYTES_PER_CREDIT } from '../model/in-flight.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
+import { kerberosPrincipal, ntlmIdentity, parseLoginName } from '../model/login-name.js';
+import { connectHost } from '../model/share-path.js';
 import { movedUpOffer } from '../model/smb-security.js';
 
 export const PHASE_DEADLINES_MS = { connect: 5_000, negotiate: 5_000, loginStep: 8_000, treeConnect: 5_000 } as const;
@@ -107,7 +111,7 @@ export async function logOn(target: SmbTarget, credentials: SmbCredentials, opti
 }
 
 async function openWith(target: SmbTarget, credentials: SmbCredentials, offer: SecurityOffer, options: OpenOptions): Promise<LoggedOn> {
-  const connection = await SmbConnection.connect(target.host, target.port, withDeadline(options, PHASE_DEADLINES_MS.connect));
+  const connection = await SmbConnection.connect(connectHost(target), target.port, withDeadline(options, PHASE_DEADLINES_MS.connect));
   try {
     const policy = options.security ?? credentials.security ?? {};
     const preauth = new PreauthHash();
@@ -129,6 +133,7 @@ async function openWith(target: SmbTarget, credentials: SmbCredentials, offer: S
     const largeMtu = negotiate.dialect !== '2.0.2' && (negotiate.capabilities & 0x4) !== 0;
     const login = await authenticate(
       connection,
+      target,
       credentials,
       negotiate,
       preauth,
@@ -211,6 +216,7 @@ async function openWith(target: SmbTarget, credentials: SmbCredentials, offer: S
       encryption: security.sealAll && negotiate.cipher ? negotiate.cipher : null,
       encryptionRequiredBy: security.sealAll ? encryptionRequiredBy : null,
       serverSays: login.serverSays,
+      login: login.login,
     };
     return { connection, negotiated, treeId: tree.header.treeId };
   } catch (error) {
@@ -277,7 +283,7 @@ async function negotiateDialect(
 /** The dialect a server picks when offered all of them: one NEGOTIATE on a connection of its own, 3 s at most. */
 async function serverDialect(target: SmbTarget, options: OpenOptions): Promise<DialectName | undefined> {
   const everything = CLIENT_PROFILES['pipefill-max'].offer;
-  const connection = await SmbConnection.connect(target.host, target.port, { timeoutMs: 3_000, ...(options.signal ? { signal: options.signal } : {}) });
+  const connection = await SmbConnection.connect(connectHost(target), target.port, { timeoutMs: 3_000, ...(options.signal ? { signal: options.signal } : {}) });
   try {
     const reply = await connection.request({ command: Command.negotiate, body: negotiateRequest(everything), what: 'NEGOTIATE' }, { timeoutMs: 3_000 });
     return parseNegotiate(reply.message, everything).dialect;
@@ -286,88 +292,101 @@ async function serverDialect(target: SmbTarget, options: OpenOptions): Promise<D
   }
 }
 
+/** How a session logged on: the mechanism, and why not Kerberos where NTLMv2 was used. */
+export interface LoginUsed {
+  readonly mechanism: 'kerberos' | 'ntlmv2';
+  /** The Kerberos principal the ticket was for. */
+  readonly principal?: string;
+  readonly whyNotKerberos?: string;
+  /** The server logged the person on as a guest (no key: nothing signed or sealed). */
+  readonly guest?: boolean;
+}
+
 /**
- * NTLMv2 over SESSION_SETUP, then the session's keys: from the NTLM session
- * key, by the dialect's derivation, over the 3.1.1 preauth chain of this
- * very exchange. The server's final response is checked with them.
+ * The logon (Kerberos where it can work, NTLMv2 where it cannot; see
+ * login-choice.ts), then the session's keys: from the logon's session key,
+ * by the dialect's derivation, over the 3.1.1 preauth chain of this very
+ * exchange. The server's final response is checked with them.
  */
 async function authenticate(
   connection: SmbConnection,
+  target: SmbTarget,
   credentials: SmbCredentials,
   negotiate: NegotiateResult,
   connectionPreauth: PreauthHash,
   signingRequired: boolean,
   options: RequestOptions,
-): Promise<{ flags: number; serverSays: ServerSays; signer?: ReturnType<typeof createSigner>; sealer?: Sealer }> {
-  const workstation = (hostname().split('.')[0] ?? 'PIPEFILL').slice(0, 15);
+): Promise<{ flags: number; serverSays: ServerSays; login: LoginUsed; signer?: ReturnType<typeof createSigner>; sealer?: Sealer }> {
   const smb311 = negotiate.dialect === '3.1.1';
-  const preauth = connectionPreauth.fork();
-  const onWire = (message: Buffer) => {
-    if (smb311) preauth.update(message);
-  };
-  const ntlmNegotiate = negotiateMessage();
-  const first = await connection.request(
-    {
-      command: Command.sessionSetup,
-      body: sessionSetupRequest(ntlmNegotiate, signingRequired),
-      okStatuses: [Status.moreProcessingRequired],
-      what: 'login (NTLM negotiate)',
-      onWire,
-    },
-    options,
-  );
-  if (first.header.status !== Status.moreProcessingRequired)
-    throw new SmbError('protocol', 'The server ended the login after the first NTLM message.', 'The server may not take NTLM logins.');
-  if (smb311) preauth.update(first.message);
-  connection.sessionId = first.header.sessionId;
-  const challenge = parseSessionSetup(first).blob;
-  let authentication;
-  let serverSays: ServerSays;
-  try {
-    const parsed = parseChallenge(challenge);
-    serverSays = { ...(parsed.version ? { ntlmVersion: parsed.version } : {}), ...(parsed.computerName ? { computerName: parsed.computerName } : {}) };
-    authentication = authenticateMessage(
-      { user: credentials.user, password: credentials.password, domain: credentials.domain ?? '', workstation },
-      ntlmNegotiate,
-      challenge,
-    );
-  } catch (error) {
-    if (error instanceof NtlmError)
-      throw new SmbError(
-        'protocol',
-        `The server's NTLM challenge is not valid: ${error.message}.`,
-        'The server or something on the path is misbehaving.',
-        undefined,
-        { cause: error },
-      );
-    throw error;
-  }
-  const final = await connection
-    .request(
-      { command: Command.sessionSetup, body: sessionSetupRequest(authentication.message, signingRequired), what: `login as ${credentials.user}`, onWire },
+  const name = parseLoginName(credentials.user, credentials.domain);
+  const hasPassword = credentials.password !== '';
+  const gss = gssapiAddon();
+  const plan = planLogin({
+    auth: credentials.auth ?? 'auto',
+    host: target.host,
+    hasPassword,
+    serverOffersKerberos: kerberosInMechList(negotiate.securityBlob),
+    ...(gss.available ? {} : { kerberosUnavailable: gss.reason }),
+  });
+  if (plan.mechanism === 'none') throw new SmbError('kerberos', plan.why, plan.fix);
+  // Each attempt hashes its own SESSION_SETUP exchange onto the connection's preauth chain (MS-SMB2 3.2.5.3.1).
+  let preauth = connectionPreauth.fork();
+  let sent = false;
+  const step: SetupStep = async (blob, what) => {
+    sent = true;
+    const response = await connection.request(
+      {
+        command: Command.sessionSetup,
+        body: sessionSetupRequest(blob, signingRequired),
+        okStatuses: [Status.moreProcessingRequired],
+        what,
+        onWire: (message) => {
+          if (smb311) preauth.update(message);
+        },
+      },
       options,
-    )
-    .catch((error: unknown) => {
-      if (error instanceof SmbError && error.kind === 'auth-failed' && ntlmInMechList(negotiate.securityBlob) === 'kerberos-only') {
+    );
+    // The final response stays out of the preauth hash; the session's id comes with the first reply, whichever it is.
+    if (response.header.status === Status.moreProcessingRequired && smb311) preauth.update(response.message);
+    if (connection.sessionId === 0n) connection.sessionId = response.header.sessionId;
+    return { response, blob: parseSessionSetup(response).blob };
+  };
+  let outcome: { final: SmbResponse; sessionKey: Buffer; serverSays: ServerSays; login: LoginUsed };
+  let whyNotKerberos = plan.mechanism === 'ntlmv2' ? plan.whyNotKerberos : '';
+  let kerberosFix: string | undefined;
+  if (plan.mechanism === 'kerberos') {
+    const defaultRealm = gss.available ? gss.addon.Context.defaultRealm() : undefined;
+    // Without a realm the cache's own principal logs on, checked against the typed user below.
+    const typed = kerberosPrincipal(name, defaultRealm);
+    const principal = typed.includes('@') ? typed : undefined;
+    try {
+      const kerberos = await kerberosLogon(
+        { host: target.host, ...(principal === undefined ? {} : { principal }), ...(hasPassword ? { password: credentials.password } : {}) },
+        step,
+      );
+      const ticketUser = kerberos.principal.split('@')[0] ?? '';
+      if (ticketUser.toLowerCase() !== name.user.toLowerCase())
         throw new SmbError(
-          'auth-unsupported',
-          `The server refused the NTLM login, and it lists only Kerberos among the logins it takes (login as ${credentials.user}).`,
-          'Pipefill logs in with NTLMv2; this server accepts Kerberos only. Allow NTLMv2 on the server (ntlm auth = ntlmv2-only) or test another share.',
-          error.status,
-          { cause: error },
+          'kerberos',
+          `The Kerberos ticket is for ${kerberos.principal}, not ${credentials.user}.`,
+          `Log on as ${credentials.user} (kinit ${name.user}), type ${ticketUser} as the user, or give ${credentials.user}'s password.`,
         );
-      }
-      if (error instanceof SmbError && error.status === Status.ntlmBlocked) {
-        throw new SmbError(
-          'auth-unsupported',
-          `The server does not accept NTLM logins (login as ${credentials.user}): it takes Kerberos only.`,
-          'Pipefill logs in with NTLMv2; allow NTLMv2 on the server (Samba: ntlm auth = ntlmv2-only; Windows: the "Restrict NTLM" policies) or test another share.',
-          error.status,
-          { cause: error },
-        );
-      }
-      throw error;
-    });
+      outcome = { ...kerberos, serverSays: {}, login: { mechanism: 'kerberos', principal: kerberos.principal } };
+    } catch (error) {
+      // Only a failure before anything reached the server falls back: the NTLM logon then starts clean.
+      if (!(error instanceof KerberosError && error.fallsBack && plan.mayFallBack && !sent)) throw error;
+      whyNotKerberos = error.reason;
+      kerberosFix = error.hint;
+      preauth = connectionPreauth.fork();
+    }
+  }
+  outcome ??= await ntlmLogon({ ...ntlmIdentity(name), password: credentials.password }, negotiate.securityBlob, step, whyNotKerberos, kerberosFix).then(
+    (ntlm) => ({
+      ...ntlm,
+      login: { mechanism: 'ntlmv2' as const, whyNotKerberos },
+    }),
+  );
+  const { final, sessionKey, serverSays, login } = outcome;
   const { flags } = parseSessionSetup(final);
   if ((flags & (SessionFlag.isGuest | SessionFlag.isNull)) !== 0) {
     // A guest session has no key: nothing can be signed or sealed.
@@ -377,9 +396,9 @@ async function authenticate(
         `The server logged ${credentials.user} in as a guest, and a guest session cannot sign.`,
         'Check the user name and password; the server maps unknown users to guest.',
       );
-    return { flags, serverSays };
+    return { flags, serverSays, login: { ...login, guest: true } };
   }
-  const keys = deriveSessionKeys(negotiate.dialect, authentication.sessionKey, {
+  const keys = deriveSessionKeys(negotiate.dialect, sessionKey, {
     ...(smb311 ? { preauthHash: preauth.hash } : {}),
     ...(negotiate.cipher ? { cipher: negotiate.cipher } : {}),
   });
@@ -397,5 +416,5 @@ async function authenticate(
   }
   const sealer =
     negotiate.cipher && isSmb3(negotiate.dialect) ? new Sealer(negotiate.cipher, keys.encryptionKey, keys.decryptionKey, connection.sessionId) : undefined;
-  return { flags, serverSays, signer, ...(sealer ? { sealer } : {}) };
+  return { flags, serverSays, login, signer, ...(sealer ? { sealer } : {}) };
 }

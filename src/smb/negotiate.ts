@@ -132,6 +132,12 @@ export function parseNegotiate(message: Buffer, offer: SecurityOffer): Negotiate
 const NTLMSSP_OID = Buffer.from('060a2b0601040182370202 0a'.replace(/\s/g, ''), 'hex');
 const KERBEROS_OIDS = [Buffer.from('06092a864886f712010202', 'hex'), Buffer.from('06092a864882f712010202', 'hex')];
 
+/** Whether the server's SPNEGO hint lists Kerberos (either OID); `unknown` where it sent no hint. */
+export function kerberosInMechList(securityBlob: Buffer): 'offered' | 'not-offered' | 'unknown' {
+  if (securityBlob.length === 0) return 'unknown';
+  return KERBEROS_OIDS.some((oid) => securityBlob.includes(oid)) ? 'offered' : 'not-offered';
+}
+
 /**
  * What the server's SPNEGO hint says about NTLM: `offered`, `kerberos-only`
  * (it lists Kerberos and not NTLMSSP), or `unknown` (no hint). A search for

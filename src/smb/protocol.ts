@@ -60,6 +60,8 @@ export const Status = {
   cancelled: 0xc0000120,
   notSupported: 0xc00000bb,
   ntlmBlocked: 0xc0000418,
+  /** MS-ERREF 2.3.1: the server's clock and the ticket's differ by more than Kerberos allows. */
+  timeDifferenceAtDc: 0xc0000133,
 } as const;
 
 export const Dialect = { smb202: 0x0202, smb210: 0x0210 } as const;

@@ -33,17 +33,26 @@ import { Command, Status } from './protocol.js';
 import type { CipherName, DialectName, SecurityOffer, SigningAlgorithm } from './security/algorithms.js';
 import { BYTES_PER_CREDIT } from '../model/in-flight.js';
 import { logOn } from './logon.js';
+import type { LoginUsed } from './logon.js';
+import type { AuthChoice } from './login-choice.js';
 
 export interface SmbTarget {
+  /** The server's name as typed (in the tree connect's path, and Kerberos's cifs/<host>). */
   readonly host: string;
   readonly port: number;
   readonly share: string;
+  /** Where to connect instead of resolving `host` (src/model/share-path.ts). */
+  readonly address?: string;
 }
 
 export interface SmbCredentials {
+  /** As typed: alice, CORP\\alice or alice@CORP.EXAMPLE.COM (src/model/login-name.ts). */
   readonly user: string;
+  /** Empty: no password, so Kerberos with the person's own ticket. */
   readonly password: string;
   readonly domain?: string;
+  /** Kerberos where it can work (default), or one of the two (src/smb/login-choice.ts). */
+  readonly auth?: AuthChoice;
   /** Signing and encryption the person asked for; travels with the login to every session opened with it. */
   readonly security?: SecurityPolicy;
 }
@@ -53,6 +62,7 @@ export function credentialsFrom(login: {
   user: string;
   password: string;
   domain?: string | undefined;
+  auth?: AuthChoice | undefined;
   signing?: 'auto' | 'required' | undefined;
   encryption?: 'auto' | 'required' | 'off' | undefined;
 }): SmbCredentials {
@@ -61,6 +71,7 @@ export function credentialsFrom(login: {
     user: login.user,
     password: login.password,
     ...(login.domain === undefined ? {} : { domain: login.domain }),
+    ...(login.auth === undefined ? {} : { auth: login.auth }),
     ...(Object.keys(security).length > 0 ? { security } : {}),
   };
 }
@@ -92,6 +103,8 @@ export interface Negotiated {
   readonly movedUpFrom?: readonly DialectName[];
   /** What the server said of itself in its NTLM CHALLENGE (its word only): recognising the server starts here. */
   readonly serverSays?: ServerSays;
+  /** How the session logged on (Kerberos or NTLMv2, and why not Kerberos). */
+  readonly login?: LoginUsed;
 }
 
 /** A server's own account of itself, from its NTLM CHALLENGE (MS-NLMP 2.2.1.2). */

@@ -1,6 +1,7 @@
 // pipefill assess: probe the path, run the generations' test copies, and say
 // what limits them against the model's expectation.
 
+import { loginText } from '../../presentation/login-text.js';
 import type { PipefillApi } from '../../contract/api.js';
 import type { AssessInput, Report } from '../../contract/report.js';
 import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
@@ -14,7 +15,7 @@ import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { interruptSignal, terminalProgress } from '../progress.js';
-import { SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
+import { LOGIN_HELP, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import { formatTable } from '../table.js';
 import { NO_HISTORY_OPTION, saveToHistory } from '../history-save.js';
 import { checkOutPath, writeOutFile } from '../out-file.js';
@@ -29,7 +30,8 @@ export const ASSESS_USAGE = `pipefill assess --share //HOST[:PORT]/SHARE --user 
   names it. Within a time budget: 60 s, --quick 20 s, or --budget SECONDS. A copy stops once its rate has settled and
   the rest of its workload is projected (the report says which figures are projected); --full moves
   every byte instead, however long that takes. The report holds no password. The run is kept in
-  the site history (pipefill history) unless --no-history.`;
+  the site history (pipefill history) unless --no-history.
+${LOGIN_HELP}`;
 
 const OPTIONS = {
   ...SHARE_LOGIN_OPTIONS,
@@ -71,6 +73,7 @@ export function formatReport(report: Report): string {
     table,
     ...(report.diagnosis.findings.some((f) => f.projected) ? ['* projected from a copy stopped once its rate had settled (--full moves every byte)'] : []),
     `Probed: RTT ${probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${formatRate(probes.bandwidth.mbps * 1e6)} (${probes.bandwidth.method}); expectations for ${SERVER_PROFILES[report.options.server].label}.`,
+    ...(probes.session?.login ? [`Logged on with ${loginText(probes.session.login)}.`] : []),
   ].join('\n');
 }
 

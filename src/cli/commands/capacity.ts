@@ -15,7 +15,7 @@ import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { interruptSignal, terminalProgress } from '../progress.js';
-import { SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
+import { LOGIN_HELP, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import { formatTable } from '../table.js';
 import { FORMATS, writeCapacity } from './report.js';
 import { NO_HISTORY_OPTION, saveToHistory } from '../history-save.js';
@@ -29,7 +29,8 @@ export const CAPACITY_USAGE = `pipefill capacity --share //HOST[:PORT]/SHARE --u
   waits meanwhile (SMB2 ECHO, a small file's open), and puts the model's curve beside it. At most ${MAX_CAPACITY_USERS} people,
   ${MAX_CAPACITY_STEPS} steps. --target 30,5,50: do 30 people get 5 Mb/s each with under 50 ms added per round trip?
   The run is kept in the site history (pipefill history) unless --no-history.
-  Profiles: ${CLIENT_PROFILE_IDS.join(', ')}. Servers: ${SERVER_PROFILE_IDS.join(', ')}.`;
+  Profiles: ${CLIENT_PROFILE_IDS.join(', ')}. Servers: ${SERVER_PROFILE_IDS.join(', ')}.
+${LOGIN_HELP}`;
 
 const OPTIONS = {
   ...SHARE_LOGIN_OPTIONS,

@@ -1,5 +1,6 @@
 // pipefill copy-test: one timed test copy against a real share.
 
+import { loginText } from '../../presentation/login-text.js';
 import type { PipefillApi } from '../../contract/api.js';
 import { apiContract } from '../../contract/api.js';
 import { parseInput } from '../../contract/validate.js';
@@ -10,7 +11,7 @@ import { PipefillInputError } from '../../model/errors.js';
 import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../../model/units.js';
 import { parseWorkload } from '../../model/workloads.js';
 import { parseOptions, required } from '../args.js';
-import { SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
+import { LOGIN_HELP, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { interruptSignal, terminalProgress } from '../progress.js';
@@ -20,7 +21,8 @@ export const COPY_TEST_USAGE = `pipefill copy-test --share //HOST[:PORT]/SHARE -
   --profile <id> --op <read|write> --workload <file:32MiB|tr3869-dirset[:scale]> [--budget SECONDS] [--no-verify] [--json]
   Profiles: ${CLIENT_PROFILE_IDS.join(', ')}. Works in a scratch folder it removes again.
   --budget stops the copy once its rate has settled (or after SECONDS) and projects the whole workload's time.
-  The password comes from the environment variable VAR, or a prompt; never from the command line.`;
+  The password comes from the environment variable VAR, or a prompt; never from the command line.
+${LOGIN_HELP}`;
 
 const OPTIONS = {
   ...SHARE_LOGIN_OPTIONS,
@@ -49,6 +51,7 @@ export function formatCopyTest(share: string, result: CopyTestResult): string {
       `SMB ${result.negotiated.dialect}, max read ${formatBinaryBytes(result.negotiated.maxReadSize)}, max write ${formatBinaryBytes(result.negotiated.maxWriteSize)}, up to ${result.negotiated.creditsGrantedMax} credits`,
     ],
     ['protection', protectionText(result.negotiated)],
+    ...(result.negotiated.login ? ([['logon', loginText(result.negotiated.login) ?? '']] as [string, string][]) : []),
     ...(result.projected ? ([['projected', projectionText(result.projected)]] as [string, string][]) : []),
     ['verified', result.verified ? 'every byte checked against what was written' : 'no (--no-verify)'],
   ];

@@ -1,6 +1,7 @@
 // pipefill probe: RTT and bandwidth of the path to a share.
 
 import type { PipefillApi } from '../../contract/api.js';
+import { loginText } from '../../presentation/login-text.js';
 import { protectionText } from '../../presentation/report-views.js';
 import type { ProbeInput, ProbeResult } from '../../contract/probe.js';
 import { PipefillInputError } from '../../model/errors.js';
@@ -8,14 +9,15 @@ import { parseHostPort } from '../../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../../probe/bandwidth.js';
 import { formatRate } from '../../model/units.js';
 import { optional, parseOptions } from '../args.js';
-import { SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
+import { LOGIN_HELP, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { interruptSignal } from '../progress.js';
 
 export const PROBE_USAGE = `pipefill probe --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} [--iperf HOST[:PORT]] [--seconds N] [--json]
   RTT (TCP handshakes to the SMB port, SMB2 ECHO) and bandwidth (iperf3 when a server is given
-  and answers, else Pipefill's SMB read pipeline, in a scratch folder it removes again).`;
+  and answers, else Pipefill's SMB read pipeline, in a scratch folder it removes again).
+${LOGIN_HELP}`;
 
 const OPTIONS = {
   ...SHARE_LOGIN_OPTIONS,
@@ -31,6 +33,7 @@ export function formatProbe(share: string, result: ProbeResult): string {
     `  RTT         ${rtt.tcp.medianMs.toFixed(2)} ms median TCP handshake (min ${rtt.tcp.minMs.toFixed(2)}, p95 ${rtt.tcp.p95Ms.toFixed(2)}, jitter ${rtt.tcp.jitterMs.toFixed(2)}); SMB2 ECHO ${rtt.smbEcho.medianMs.toFixed(2)} ms`,
     `  bandwidth   ${formatRate(bandwidth.mbps * 1e6)} ${bandwidth.direction}, by ${bandwidth.method}${bandwidth.via ? ` (${bandwidth.via})` : ''}${bandwidth.retransmits === undefined ? '' : `, ${bandwidth.retransmits} retransmits (~${(bandwidth.lossPercent ?? 0).toFixed(3)}% loss)`}${bandwidth.congestion ? `, ${bandwidth.congestion}` : ''}`,
     ...(result.session ? [`  session     SMB ${result.session.dialect}, ${protectionText(result.session)}`] : []),
+    ...(result.session?.login ? [`  logon       ${loginText(result.session.login)}`] : []),
     ...(bandwidth.fallbackReason ? [`  note        ${bandwidth.fallbackReason}`] : []),
   ].join('\n');
 }

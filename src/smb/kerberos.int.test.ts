@@ -1,0 +1,169 @@
+// Kerberos against a real Active Directory domain: Samba's AD DC,
+// provisioned by the test into a folder of its own with NTLM turned off, so
+// every logon that works here is Kerberos. A password and a ticket cache;
+// signing and sealing keyed by Kerberos; the assessment; and each trap a
+// person meets (address instead of name, no service principal, wrong
+// password, expired ticket, a clock off) as a one-line error with its fix.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assess } from '../assess/assess.js';
+import { DOMAIN_HOST, DOMAIN_NETBIOS, SambaDomain } from '../lab/samba-domain.js';
+import { shareTarget } from '../model/share-path.js';
+import { runCopyTest } from './copy-test.js';
+import { SmbError } from './errors.js';
+import type { SecurityPolicy, SmbCredentials } from './session.js';
+import { SmbSession } from './session.js';
+
+let domain: SambaDomain;
+let caches: string;
+const saved = { config: process.env['KRB5_CONFIG'], cache: process.env['KRB5CCNAME'] };
+
+beforeAll(async () => {
+  domain = await SambaDomain.start({ ntlm: 'disabled' });
+  caches = mkdtempSync(join(tmpdir(), 'pipefill-krb5cc-'));
+  // The test's own realm; and no ticket at all unless a test makes one.
+  process.env['KRB5_CONFIG'] = domain.krb5Conf;
+  process.env['KRB5CCNAME'] = `FILE:${join(caches, 'none')}`;
+}, 120_000);
+
+afterAll(async () => {
+  if (saved.config === undefined) delete process.env['KRB5_CONFIG'];
+  else process.env['KRB5_CONFIG'] = saved.config;
+  if (saved.cache === undefined) delete process.env['KRB5CCNAME'];
+  else process.env['KRB5CCNAME'] = saved.cache;
+  await domain?.stop();
+  if (caches) rmSync(caches, { recursive: true, force: true });
+});
+
+const target = (host = DOMAIN_HOST) => shareTarget({ ...domain.share, share: domain.share.share.replace(DOMAIN_HOST, host) });
+const withPassword = (user: string, security?: SecurityPolicy): SmbCredentials => ({
+  user,
+  password: domain.user.password,
+  ...(security ? { security } : {}),
+});
+
+async function failure(run: Promise<unknown>): Promise<SmbError> {
+  const error = await run.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(SmbError);
+  return error as SmbError;
+}
+
+describe('Kerberos logon to a Samba AD domain with NTLM disabled', () => {
+  it.each([['alice@pipefill.test'], [`${DOMAIN_NETBIOS}\\alice`], ['alice']])(
+    'logs on as %s with a password, by Kerberos',
+    async (user) => {
+      const session = await SmbSession.open(target(), withPassword(user));
+      try {
+        expect(session.negotiated.login).toEqual({ mechanism: 'kerberos', principal: domain.user.principal });
+        // The server requires signing (an AD DC does): the final SESSION_SETUP verified with the Kerberos-derived key.
+        expect(session.negotiated.signing).toBe('AES-128-GMAC');
+      } finally {
+        await session.end();
+      }
+    },
+    30_000,
+  );
+
+  it.each([
+    ['signed', { signing: 'required' }],
+    ['sealed', { encryption: 'required' }],
+  ] as const)(
+    'copies byte-exact, %s with the Kerberos session key',
+    async (_what, security) => {
+      for (const op of ['write', 'read'] as const) {
+        const result = await runCopyTest({
+          share: target(),
+          credentials: withPassword('alice@pipefill.test', security),
+          profile: 'win11-24h2',
+          op,
+          workload: 'file:4MiB',
+        });
+        expect(result.verified).toBe(true);
+        expect(result.negotiated.login?.mechanism).toBe('kerberos');
+        if ('encryption' in security) expect(result.negotiated.encryption).toBe('AES-128-GCM');
+        else expect(result.negotiated.signing).toBe('AES-128-GMAC');
+      }
+    },
+    60_000,
+  );
+
+  it("uses the person's own ticket: no password", async () => {
+    const cache = `FILE:${join(caches, 'alice')}`;
+    domain.kinit(cache);
+    process.env['KRB5CCNAME'] = cache;
+    try {
+      const session = await SmbSession.open(target(), { user: 'alice', password: '' });
+      expect(session.negotiated.login).toEqual({ mechanism: 'kerberos', principal: domain.user.principal });
+      await session.end();
+      // A ticket for someone else is not used in another's name.
+      const other = await failure(SmbSession.open(target(), { user: 'bob', password: '' }));
+      expect(other.kind).toBe('kerberos');
+    } finally {
+      process.env['KRB5CCNAME'] = `FILE:${join(caches, 'none')}`;
+    }
+  }, 30_000);
+
+  it('runs a quick assessment that says it logged on with Kerberos', async () => {
+    const report = await assess({ ...domain.share, user: 'alice@pipefill.test', password: domain.user.password, quick: true, profiles: ['win11-24h2'] });
+    expect(report.probes.session?.login).toEqual({ mechanism: 'kerberos', principal: domain.user.principal });
+    for (const copy of report.copyTests) expect(copy.negotiated.login?.mechanism ?? 'not run').toMatch(/kerberos|not run/);
+    expect(JSON.stringify(report)).not.toContain(domain.user.password);
+  }, 180_000);
+});
+
+describe('the traps, each a one-line error with its fix', () => {
+  it('an address instead of the name gets NTLM, which this domain refuses: the error says to use the name', async () => {
+    const error = await failure(SmbSession.open(target('127.0.0.1'), withPassword('alice@pipefill.test')));
+    expect(error.kind).toBe('auth-unsupported');
+    expect(error.message).toMatch(/reached by its address; Kerberos needs its name/);
+  }, 30_000);
+
+  it('a name the domain has no service principal for', async () => {
+    const error = await failure(SmbSession.open(target('files.pipefill.test'), withPassword('alice@pipefill.test')));
+    // Kerberos cannot work, NTLM is tried and refused: the fix is Kerberos's.
+    expect(error.kind).toBe('auth-unsupported');
+    expect(error.message).toMatch(/no service principal for this server name.*cifs\/files\.pipefill\.test/);
+    expect(error.hint).toMatch(/setspn/);
+    const kerberosOnly = await failure(SmbSession.open(target('files.pipefill.test'), { ...withPassword('alice@pipefill.test'), auth: 'kerberos' }));
+    expect(kerberosOnly.kind).toBe('kerberos');
+  }, 30_000);
+
+  it('a wrong password', async () => {
+    const error = await failure(SmbSession.open(target(), { user: 'alice@pipefill.test', password: 'not-the-password' }));
+    expect(error.kind).toBe('auth-failed');
+    expect(error.message).toMatch(/KDC refused the password/);
+  }, 30_000);
+
+  it('an expired ticket', async () => {
+    const cache = `FILE:${join(caches, 'short')}`;
+    domain.kinit(cache, '2s');
+    // Bounded: the ticket lives two seconds.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    process.env['KRB5CCNAME'] = cache;
+    try {
+      const error = await failure(SmbSession.open(target(), { user: 'alice', password: '' }));
+      expect(error.kind).toBe('kerberos');
+      expect(error.message).toMatch(/ticket has expired/);
+      expect(error.hint).toMatch(/kinit|password/);
+    } finally {
+      process.env['KRB5CCNAME'] = `FILE:${join(caches, 'none')}`;
+    }
+  }, 30_000);
+
+  it("a file server whose clock is an hour off (the domain's is right)", async () => {
+    await domain.restart({ ntlm: 'disabled', fileServerClock: '+1h' });
+    try {
+      const error = await failure(SmbSession.open(target(), withPassword('alice@pipefill.test')));
+      expect(error.kind).toBe('kerberos');
+      expect(error.message).toMatch(/clocks .* differ/);
+    } finally {
+      await domain.restart({ ntlm: 'disabled' });
+    }
+  }, 90_000);
+});
