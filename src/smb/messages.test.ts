@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SmbError } from './errors.js';
-import { parseCreate, parseDirectoryEntries, parseQueryInfo, parseRead, parseWrite } from './messages.js';
+import { createRequest, Disposition, parseCreate, parseDirectoryEntries, parseQueryInfo, parseRead, parseWrite } from './messages.js';
 
 /** A QUERY_DIRECTORY reply body around a listing, as smbd lays it out (buffer at offset 72). */
 function listingReply(listing: Buffer, offset = 72): Buffer {
@@ -63,5 +63,15 @@ describe('replies are checked against their structure', () => {
     info.writeUInt16LE(72, 2);
     info.writeUInt32LE(40, 4);
     expect(() => parseQueryInfo(info)).toThrow(/lies outside/);
+  });
+});
+
+describe('CREATE requests (MS-SMB2 2.2.13)', () => {
+  it("puts the name at offset 0x78 even when it is the share root's empty name, as Windows and smbclient do", () => {
+    for (const path of ['', 'pipefill-scratch']) {
+      const body = createRequest({ path, access: 0x80, disposition: Disposition.open, options: 0 });
+      expect(body.readUInt16LE(44)).toBe(0x78);
+      expect(body.readUInt16LE(46)).toBe(Buffer.byteLength(path, 'utf16le'));
+    }
   });
 });

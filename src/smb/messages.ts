@@ -95,7 +95,8 @@ export function createRequest(params: CreateParams): Buffer {
   body.writeUInt32LE(params.shareAccess ?? SHARE_ALL, 32);
   body.writeUInt32LE(params.disposition, 36);
   body.writeUInt32LE(params.options, 40);
-  body.writeUInt16LE(name.length > 0 ? 120 : 0, 44);
+  // 120 even for the share root's empty name, as Windows and smbclient send it: one server crashed on 0 for every user.
+  body.writeUInt16LE(120, 44);
   body.writeUInt16LE(name.length, 46);
   name.copy(body, 56);
   return body;
