@@ -182,6 +182,7 @@ export class SmbConnection {
       security: this.security,
       nativeWriter: this.writer.kind === 'native',
     });
+    let head: PendingRequest | undefined;
     const results = messages.map(({ messageId, charge, spec, signed, messageBytes }) => {
       return new Promise<SmbResponse>((resolve, reject) => {
         const replyBytes = spec.replyBytes ?? DEFAULT_REPLY_BYTES;
@@ -196,9 +197,11 @@ export class SmbConnection {
           sentAt: performance.now(),
           interims: 0,
           settled: false,
+          ...(head ? { head } : {}),
           resolve,
           reject,
         };
+        head ??= pending;
         if (this.pending.size === 0) this.silence.progress(); // silence counts from the first request out
         this.pending.set(messageId, pending);
         this.owe(replyBytes);
@@ -355,7 +358,11 @@ export class SmbConnection {
     // A request taken async waited on the server, not the path: only direct answers time the round trip.
     if (pending.interims === 0) this.fastestMs = Math.min(this.fastestMs, performance.now() - pending.sentAt);
     const body = message.subarray(SMB2_HEADER_BYTES);
-    const ok = header.status === Status.success || pending.spec.okStatuses?.includes(header.status) === true;
+    pending.answeredStatus = header.status;
+    // MS-SMB2 3.3.5.2.7.2: once a chain's first request failed, the related ones after it fail too, and only SHOULD
+    // repeat its status (two servers answer STATUS_INVALID_HANDLE): their statuses then say nothing. The caller reads the head's.
+    const headFailed = pending.head?.answeredStatus !== undefined && pending.head.answeredStatus !== Status.success;
+    const ok = header.status === Status.success || pending.spec.okStatuses?.includes(header.status) === true || pending.spec.anyStatus === true || headFailed;
     this.settle(pending, ok ? undefined : errorForStatus(header.status, pending.spec.what), { header, body, message, encrypted });
     return true;
   }

@@ -21,6 +21,8 @@ const SESSION_SETUP = 1;
 const CREATE = 5;
 const READ = 8;
 const QUERY_DIRECTORY = 0x0e;
+const CLOSE = 6;
+const INVALID_HANDLE = 0xc0000008;
 const FILE_BYTES = 8 * 1024 * 1024;
 
 /** Acts once, on the first frame that matches, and passes everything else. */
@@ -398,4 +400,70 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('a hostile server', () => {
       await relay.close();
     }
   }, 30_000);
+
+  // Issue 37, items 4 and 5: servers that number a compound's statuses their own way. Each copy must
+  // still end byte-exact with nothing left: statuses after a failed open say nothing (MS-SMB2
+  // 3.3.5.2.7.2 only SHOULD repeat it), and a related CLOSE that failed is closed again on its own.
+  it.each([
+    [
+      'answers STATUS_INVALID_HANDLE to the requests chained after a failed open',
+      (frame: Buffer) => {
+        const messages = messagesOf(frame);
+        const first = messages[0];
+        if (messages.length < 2 || !first || first.readUInt32LE(8) === 0) return undefined;
+        let index = 0;
+        return replacedIn(
+          frame,
+          () => index++ > 0,
+          (message) => {
+            const changed = Buffer.from(message);
+            changed.writeUInt32LE(INVALID_HANDLE, 8);
+            return changed;
+          },
+        );
+      },
+    ],
+    [
+      "passes an earlier status on to a compound's CLOSE",
+      (frame: Buffer) => {
+        const messages = messagesOf(frame);
+        const last = messages[messages.length - 1];
+        if (messages.length < 2 || !last || last.readUInt16LE(12) !== CLOSE || messages[0]?.readUInt32LE(8) !== 0) return undefined;
+        return replacedIn(
+          frame,
+          (command) => command === CLOSE,
+          (message) => {
+            const changed = Buffer.from(message);
+            changed.writeUInt32LE(INVALID_HANDLE, 8);
+            return changed;
+          },
+        );
+      },
+    ],
+  ] as const)(
+    'a server that %s: the writes and reads end byte-exact, nothing left',
+    async (_what, rewrite) => {
+      const relay = await hostileRelay(server.share, (frame) => {
+        const rewritten = rewrite(frame);
+        return rewritten ? { kind: 'replace', bytes: rewritten } : { kind: 'pass' };
+      });
+      try {
+        for (const op of ['write', 'read'] as const) {
+          const result = await runCopyTest({
+            share: { ...server.share, port: relay.port },
+            credentials: server.credentials,
+            profile: 'win10-smb3',
+            op,
+            workload: 'tr3869-dirset:0.005',
+          });
+          expect(result.verified).toBe(true);
+        }
+        expect(relay.acted()).toBeGreaterThan(0);
+        expect(server.shareContents()).toEqual([]);
+      } finally {
+        await relay.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -60,6 +60,8 @@ export const Status = {
   cancelled: 0xc0000120,
   notSupported: 0xc00000bb,
   ntlmBlocked: 0xc0000418,
+  invalidHandle: 0xc0000008,
+  fileClosed: 0xc0000128,
   /** MS-ERREF 2.3.1: the server's clock and the ticket's differ by more than Kerberos allows. */
   timeDifferenceAtDc: 0xc0000133,
 } as const;

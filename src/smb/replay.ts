@@ -99,12 +99,15 @@ class Replayer {
 
   private async send(specs: { command: number; body: Buffer; what: string; okStatuses?: readonly number[] }[]): Promise<SmbResponse[]> {
     this.roundTrips += 1;
+    // An open and its related close: whatever the close answers, the handle is checked closed after (closeIfLeft).
+    const closesChain = specs.length > 1 && specs[0]?.command === Command.create && specs[specs.length - 1]?.command === Command.close;
     const responses = await this.target.session.connection.compound(
-      specs.map((spec) => ({ ...spec, treeId: this.target.session.treeId })),
+      specs.map((spec, index) => ({ ...spec, treeId: this.target.session.treeId, ...(closesChain && index === specs.length - 1 ? { anyStatus: true } : {}) })),
       this.target.options,
     );
     // Each message of a compound is an operation on the timeline.
     responses.forEach(() => this.target.recorder.record(0));
+    if (closesChain) await this.target.session.closeIfLeft(responses[0], responses[responses.length - 1], this.target.options);
     return responses;
   }
 

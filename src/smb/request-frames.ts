@@ -49,6 +49,8 @@ export interface RequestSpec {
   readonly treeId?: number;
   /** Statuses other than success that the caller handles itself (e.g. STATUS_NO_MORE_FILES). */
   readonly okStatuses?: readonly number[];
+  /** Any status answers the request (the caller reads it): a compound's related CLOSE, checked by closeIfLeft. */
+  readonly anyStatus?: boolean;
   /** A short description for error messages: "open scratch/file001.doc". */
   readonly what: string;
   /** Sign this request even when the session does not sign everything (3.1.1 TREE_CONNECT). */
@@ -100,6 +102,10 @@ export interface PendingRequest {
   readonly sentAt: number;
   interims: number;
   settled: boolean;
+  /** A related request's chain head (the compound's first request). */
+  readonly head?: PendingRequest;
+  /** The status the request was answered with, once it was. */
+  answeredStatus?: number;
   resolve(response: SmbResponse): void;
   reject(error: unknown): void;
   timer?: NodeJS.Timeout;

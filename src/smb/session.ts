@@ -205,7 +205,7 @@ export class SmbSession {
     return parseCreate(created.body);
   }
 
-  async close(fileId: Buffer, options: RequestOptions = {}): Promise<void> {
+  async close(fileId: Buffer, options: RequestOptions & { okStatuses?: readonly number[] } = {}): Promise<void> {
     await this.request(Command.close, closeRequest(fileId), 'close', options);
   }
 
@@ -285,9 +285,21 @@ export class SmbSession {
 
   // --- Conveniences built on the operations above --------------------------------
 
+  /**
+   * After a compound of an open and its related close: where the open
+   * succeeded and the close did not (a server may pass an earlier status on
+   * instead of closing, MS-SMB2 3.3.5.2.7.2), the handle is closed on its
+   * own, so none is left open (and a delete-on-close happens).
+   */
+  async closeIfLeft(created: SmbResponse | undefined, closed: SmbResponse | undefined, options: RequestOptions = {}): Promise<void> {
+    if (created?.header.status !== Status.success || closed?.header.status === Status.success) return;
+    const { fileId } = parseCreate(created.body);
+    await this.close(fileId, { ...options, okStatuses: [Status.fileClosed] });
+  }
+
   async makeDirectory(path: string, options: RequestOptions = {}): Promise<void> {
     // The create and its related close in one compound, one round trip (MS-SMB2 3.2.4.1.4), as deletePath.
-    await this.connection.compound(
+    const [created, closed] = await this.connection.compound(
       [
         {
           command: Command.create,
@@ -301,10 +313,11 @@ export class SmbSession {
           treeId: this.treeId,
           what: `make ${path}`,
         },
-        { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: this.treeId, what: `close ${path}` },
+        { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: this.treeId, what: `close ${path}`, anyStatus: true },
       ],
       options,
     );
+    await this.closeIfLeft(created, closed, options);
   }
 
   /** Every entry of a directory, "." and ".." left out. */
@@ -413,7 +426,7 @@ export class SmbSession {
   async deletePath(path: string, directory: boolean, options: RequestOptions = {}): Promise<void> {
     // One compound, one round trip: the close is related to the open (MS-SMB2 3.2.4.1.4), and an open that
     // fails takes the close down with it (3.3.5.2.7.2), so no handle is left either way.
-    await this.connection.compound(
+    const [created, closed] = await this.connection.compound(
       [
         {
           command: Command.create,
@@ -427,10 +440,11 @@ export class SmbSession {
           treeId: this.treeId,
           what: `open ${path} to delete it`,
         },
-        { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: this.treeId, what: `close ${path}, deleting it` },
+        { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: this.treeId, what: `close ${path}, deleting it`, anyStatus: true },
       ],
       options,
     );
+    await this.closeIfLeft(created, closed, options);
   }
 
   /** Logs off and closes the connection; never throws (it runs in cleanup paths). */
