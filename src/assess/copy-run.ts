@@ -116,8 +116,7 @@ export class AssessmentCopies {
       throw failure?.status === 'rejected' ? failure.reason : new Error('No session for pipefill-max.');
     }
     try {
-      await removeStaleScratch(owner, signal ? { signal } : {});
-      const scratch = await ScratchFolder.create(owner, signal ? { signal } : {});
+      const scratch = await ScratchFolder.createAndSweep(owner, signal ? { signal } : {});
       const seed = createHash('sha256').update(scratch.name).digest('hex').slice(0, 16);
       return new AssessmentCopies(share, credentials, sessions, owner, scratch, seed, signal, signed);
     } catch (error) {
@@ -345,7 +344,7 @@ export class AssessmentCopies {
     if (broken) {
       const fresh = await SmbSession.open(this.share, this.credentials, { timeoutMs: 3_000 }).catch(() => undefined);
       if (fresh) {
-        await removeStaleScratch(fresh, quick).catch(() => undefined);
+        await removeStaleScratch(fresh, { orphansByLease: this.scratch.enforcesShareModes }, quick).catch(() => undefined);
         await fresh.end().catch(() => undefined);
       }
     }

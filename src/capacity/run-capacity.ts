@@ -138,8 +138,7 @@ export async function measureCapacity(
   signal?.addEventListener('abort', onAbort, { once: true });
   let scratch: ScratchFolder | undefined;
   try {
-    await removeStaleScratch(observer, requestOptions);
-    scratch = await ScratchFolder.create(observer, requestOptions);
+    scratch = await ScratchFolder.createAndSweep(observer, requestOptions);
     const root = scratch.path('capacity');
     await observer.makeDirectory(root, requestOptions);
     // The file a person's click opens: small, written once.
@@ -237,7 +236,7 @@ export async function measureCapacity(
         () => undefined,
       );
       if (fresh) {
-        await removeStaleScratch(fresh, quick).catch(() => undefined);
+        await removeStaleScratch(fresh, { orphansByLease: scratch.enforcesShareModes }, quick).catch(() => undefined);
         await fresh.end();
       }
     }

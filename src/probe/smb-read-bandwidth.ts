@@ -8,7 +8,7 @@ import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { pipelineFor } from '../smb/drivers.js';
 import { Access, CreateOption, Disposition } from '../smb/messages.js';
 import { PatternSource } from '../smb/pattern.js';
-import { removeStaleScratch, ScratchFolder } from '../smb/scratch.js';
+import { ScratchFolder } from '../smb/scratch.js';
 import type { SmbCredentials, SmbTarget } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
 import { TimelineRecorder } from '../smb/timeline.js';
@@ -85,8 +85,7 @@ export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCreden
   const opened: ReadConnection[] = [];
   let scratch: ScratchFolder | undefined;
   try {
-    await removeStaleScratch(session);
-    scratch = await ScratchFolder.create(session);
+    scratch = await ScratchFolder.createAndSweep(session);
     const path = scratch.path('bandwidth-probe.bin');
     const pattern = new PatternSource(scratch.name, 'bandwidth-probe.bin');
     const profile = CLIENT_PROFILES['pipefill-max'];

@@ -265,7 +265,7 @@ async function cleanUp(scratch: ScratchFolder | undefined, session: SmbSession, 
     // The lease went with the dead connection: the sweep now sees an orphan.
     const fresh = await SmbSession.open(request.share, request.credentials, { timeoutMs: 3_000, ...sessionOptions(request) }).catch(() => undefined);
     if (fresh) {
-      await removeStaleScratch(fresh, quick).catch(() => undefined);
+      await removeStaleScratch(fresh, { orphansByLease: scratch.enforcesShareModes }, quick).catch(() => undefined);
       await fresh.end();
     }
   }
@@ -289,8 +289,7 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
   let scratch: ScratchFolder | undefined;
   let local: LocalSource | undefined;
   try {
-    await removeStaleScratch(session);
-    scratch = await ScratchFolder.create(session);
+    scratch = await ScratchFolder.createAndSweep(session);
     const seed = createHash('sha256').update(scratch.name).digest('hex').slice(0, 16);
     const context: RunContext = { session, workload, seed, ...(signal ? { signal } : {}) };
     const timedRoot = scratch.path(request.op === 'read' ? 'source' : 'target');

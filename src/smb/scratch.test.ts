@@ -78,13 +78,13 @@ describe('the sweep of old scratch folders (best-effort)', () => {
 
   it('leaves a folder the server will not let go of, and sweeps the rest; a lease the server calls STATUS_NO_SUCH_FILE is an orphan', async () => {
     const { session, deleted } = share(new SmbError('access-denied', 'denied', '', Status.accessDenied));
-    expect(await removeStaleScratch(session, {}, now)).toEqual([oldOne, orphan]);
+    expect(await removeStaleScratch(session, { orphansByLease: true }, {}, now)).toEqual([oldOne, orphan]);
     expect(deleted).toEqual([oldOne, orphan]);
   });
 
   it('stops on a failure that ends the session', async () => {
     const { session } = share(new SmbError('connection-lost', 'gone', ''));
-    await expect(removeStaleScratch(session, {}, now)).rejects.toThrow('gone');
+    await expect(removeStaleScratch(session, { orphansByLease: true }, {}, now)).rejects.toThrow('gone');
   });
 });
 
@@ -105,7 +105,7 @@ describe('a scratch folder whose `..` names itself', () => {
         deleted.push(path);
       },
     } as unknown as SmbSession;
-    expect(await removeStaleScratch(session, {}, new Date('2026-11-26T12:00:00Z'))).toEqual([name]);
+    expect(await removeStaleScratch(session, { orphansByLease: true }, {}, new Date('2026-11-26T12:00:00Z'))).toEqual([name]);
     expect(deleted).toEqual([`${name}/.lease`, name]);
   });
 });

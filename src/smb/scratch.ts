@@ -42,11 +42,37 @@ export function scratchPath(root: string, relative: string): string {
 }
 
 export class ScratchFolder {
+  /**
+   * Whether the server keeps another open from deleting this folder's lease
+   * (share modes, MS-SMB2 3.3.5.9). Where it does not (impacket's and
+   * quicksand's servers, a Go one), a run's lease cannot show it alive, and
+   * old folders are swept by age alone. Known after createAndSweep.
+   */
+  enforcesShareModes = true;
+
   private constructor(
     private readonly session: SmbSession,
     readonly name: string,
     private readonly leaseId: Buffer,
   ) {}
+
+  /**
+   * Creates the run's folder, asks the server on its own lease whether share
+   * modes hold, then sweeps what dead runs left: orphans by their lease only
+   * where share modes hold (elsewhere a live run's folder would look
+   * orphaned: an assessment once deleted its own), old ones by age.
+   */
+  static async createAndSweep(session: SmbSession, options: RequestOptions = {}, now = new Date()): Promise<ScratchFolder> {
+    const own = await ScratchFolder.create(session, options, now);
+    try {
+      own.enforcesShareModes = await holdsShareModes(session, own.name, options);
+      await removeStaleScratch(session, { orphansByLease: own.enforcesShareModes, spare: own.name }, options, now);
+      return own;
+    } catch (error) {
+      await own.remove({ timeoutMs: 5_000 }).catch(() => undefined);
+      throw error;
+    }
+  }
 
   /** Creates a new scratch folder and takes its lease. */
   static async create(session: SmbSession, options: RequestOptions = {}, now = new Date()): Promise<ScratchFolder> {
@@ -188,6 +214,22 @@ function leftError(folder: string, left: readonly string[]): SmbError {
   );
 }
 
+/** Whether a second open for deletion of a lease its holder shares no delete on is refused (STATUS_SHARING_VIOLATION). */
+async function holdsShareModes(session: SmbSession, name: string, options: RequestOptions): Promise<boolean> {
+  try {
+    const probe = await session.create(
+      { path: `${name}/${LEASE_NAME}`, access: Access.delete | Access.readAttributes, disposition: Disposition.open, options: CreateOption.nonDirectory },
+      options,
+    );
+    // Not delete-on-close: closing this handle leaves the lease (and its own delete-on-close) as they were.
+    await session.close(probe.fileId, options);
+    return false;
+  } catch (error) {
+    if (error instanceof SmbError && error.status === Status.sharingViolation) return true;
+    throw error;
+  }
+}
+
 /** Is the run that owns this folder gone? (Its lease can be opened for deletion.) */
 async function isOrphan(session: SmbSession, name: string, options: RequestOptions): Promise<boolean> {
   try {
@@ -229,7 +271,12 @@ const passOver = (error: unknown): boolean => error instanceof SmbError && error
  * stops it (issue 37: one server's answer about a `.lease` stopped every
  * later run on its share).
  */
-export async function removeStaleScratch(session: SmbSession, options: RequestOptions = {}, now = new Date()): Promise<string[]> {
+export async function removeStaleScratch(
+  session: SmbSession,
+  how: { readonly orphansByLease: boolean; readonly spare?: string },
+  options: RequestOptions = {},
+  now = new Date(),
+): Promise<string[]> {
   const removed: string[] = [];
   const root = await session.listDirectoryWithLinks('', options).catch((error: unknown) => {
     if (passOver(error)) return undefined;
@@ -238,10 +285,10 @@ export async function removeStaleScratch(session: SmbSession, options: RequestOp
   for (const { name, isDirectory, isReparsePoint } of root?.entries ?? []) {
     if (isReparsePoint) continue;
     const created = isDirectory ? stampTime(name) : undefined;
-    if (created === undefined) continue;
+    if (created === undefined || name === how.spare) continue;
     try {
       const old = now.getTime() - created > STALE_AFTER_MS;
-      if (!old && !(await isOrphan(session, name, options))) continue;
+      if (!old && !(how.orphansByLease && (await isOrphan(session, name, options)))) continue;
       // Someone else's folder of the same shape keeps whatever Pipefill did not put there.
       if ((await removeTree(session, name, 0, options, new Set(), root?.self)).length > 0) continue;
       await session.deletePath(name, true, options);

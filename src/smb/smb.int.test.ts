@@ -117,10 +117,15 @@ describe('copy tests against smbd', () => {
       other.connection.destroy(); // the run "crashes": its lease goes with its connection
       await new Promise((resolve) => setTimeout(resolve, 200));
       const sweeper = await SmbSession.open(server.share, server.credentials);
-      const removed = await removeStaleScratch(sweeper);
-      await sweeper.end();
+      const removed = await removeStaleScratch(sweeper, { orphansByLease: true });
       expect(removed.sort()).toEqual(['.pipefill-20200101T000000-deadbeef', orphan.name].sort());
       expect(server.shareContents()).toEqual([live.name, `${live.name}/.lease`]);
+      // smbd holds share modes: a run's lease shows it alive, and its own sweep leaves the other live run alone.
+      const own = await ScratchFolder.createAndSweep(sweeper);
+      expect(own.enforcesShareModes).toBe(true);
+      expect(server.shareContents()).toEqual([live.name, `${live.name}/.lease`, own.name, `${own.name}/.lease`].sort());
+      await own.remove();
+      await sweeper.end();
       await live.remove();
       expect(server.shareContents()).toEqual([]);
     } finally {
@@ -144,7 +149,7 @@ describe('copy tests against smbd', () => {
     for (const file of [`${stale}/target/pipefill-test.bin`, `${stale}/notes.txt`, 'victim/pipefill-test.bin']) chmodSync(join(root, file), 0o666);
     try {
       const sweeper = await SmbSession.open(server.share, server.credentials);
-      const removed = await removeStaleScratch(sweeper);
+      const removed = await removeStaleScratch(sweeper, { orphansByLease: true });
       await sweeper.end();
       expect(removed).toEqual([]);
       expect(readFileSync(join(root, 'victim', 'pipefill-test.bin'), 'utf8')).toBe('keep me');
