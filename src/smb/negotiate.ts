@@ -65,6 +65,8 @@ export class NegotiateError extends Error {
     message: string,
     /** The server answered with a dialect Pipefill does not speak, or none in common. */
     readonly noCommonDialect = false,
+    /** What the person can do, where it is more than "the server is misbehaving". */
+    readonly hint?: string,
   ) {
     super(message);
   }
@@ -100,7 +102,12 @@ export function parseNegotiate(message: Buffer, offer: SecurityOffer): Negotiate
       if (error instanceof NegotiateContextError) throw new NegotiateError(error.message);
       throw error;
     }
-    if (!contexts.preauthSha512) throw new NegotiateError('the server chose SMB 3.1.1 without SHA-512 preauth integrity');
+    if (!contexts.preauthSha512)
+      throw new NegotiateError(
+        'the server chose SMB 3.1.1 without SHA-512 preauth integrity',
+        false,
+        'MS-SMB2 2.2.4 requires a 3.1.1 server to send its preauth integrity context, and Windows 10 and 11 disconnect without it; an SMB 2 profile (win7-smb2) can test this server.',
+      );
     cipher = contexts.cipher;
     if (cipher && !offer.ciphers.includes(cipher)) throw new NegotiateError(`the server chose ${cipher}, which was not offered`);
     if (contexts.signing) {
