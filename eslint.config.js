@@ -77,7 +77,7 @@ const ALLOWED_LAYERS = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'e2e/screenshots/**', 'native/**/build/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'e2e/screenshots/**', 'native/**/build/**', '.pipefill-tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
