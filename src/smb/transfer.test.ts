@@ -99,3 +99,35 @@ describe('transferFile on a simulated path', () => {
     expect(path.mostInFlight()).toBe(6);
   });
 });
+
+describe('writes leave in file order (issue 37, item 9)', () => {
+  it('whatever order the local reads finish in', async () => {
+    const issued: number[] = [];
+    const session = {
+      creditCharge: (bytes: number) => Math.ceil(bytes / 65_536),
+      connection: { creditTarget: 64, credits: { credits: 8192, creditsInFlight: 0 }, fastestExchangeMs: 1, sendsRanges: false },
+      write: async (_fileId: Buffer, offset: number, data: readonly Buffer[]) => {
+        issued.push(offset);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        return data.reduce((sum, piece) => sum + piece.length, 0);
+      },
+    } as unknown as SmbSession;
+    const requestBytes = 64 * 1024;
+    // A local source whose reads finish last-first within each chunk, as a thread pool may finish them.
+    const source = {
+      read: async (offset: number, length: number) => {
+        await new Promise((resolve) => setTimeout(resolve, 20 - ((offset / requestBytes) % 16)));
+        return [Buffer.alloc(length)];
+      },
+      release: () => undefined,
+    };
+    const transfer: FileTransfer = {
+      ...writeOf(session, 4 * MIB, undefined),
+      pipeline: { depth: 4, chunkBytes: 16 * requestBytes, requestBytes },
+      source: source as unknown as NonNullable<FileTransfer['source']>,
+    };
+    expect((await transferFileWithDepth(transfer)).bytes).toBe(4 * MIB);
+    expect(issued).toHaveLength(64);
+    expect(issued).toEqual([...issued].sort((a, b) => a - b));
+  });
+});

@@ -73,18 +73,56 @@ function chunkCharge(session: SmbSession, pipeline: FilePipeline): number {
   return Math.ceil(pipeline.chunkBytes / pipeline.requestBytes) * session.creditCharge(pipeline.requestBytes);
 }
 
-async function moveRange(transfer: FileTransfer, offset: number, length: number, signal: AbortSignal): Promise<void> {
+/**
+ * Writes leave in file order, as every Windows client sends them: each range
+ * takes a turn when it starts (in offset order) and issues its WRITE only
+ * after the range before it has issued its own. Without this, signed and
+ * sealed writes left in the order their local reads finished on the thread
+ * pool (2 to 39 out of order per run against Samba), and a write past the
+ * end of what a server holds is one some servers drop and NTFS zero-fills.
+ */
+export class IssueOrder {
+  private last: Promise<void> = Promise.resolve();
+
+  /** The next turn: `ready` once every earlier turn is done; `done` when this one has issued (or failed). */
+  take(): { ready: Promise<void>; done: () => void } {
+    const ready = this.last;
+    let done!: () => void;
+    this.last = new Promise<void>((resolve) => (done = resolve));
+    return { ready, done };
+  }
+}
+
+async function moveRange(transfer: FileTransfer, offset: number, length: number, signal: AbortSignal, order: IssueOrder): Promise<void> {
   const { session, fileId, pattern } = transfer;
   const options = { signal };
   if (transfer.op === 'write') {
     const { source } = transfer;
+    const turn = order.take();
     let written: number;
     if (session.connection.sendsRanges && (!source || source.range)) {
       // The sender thread reads (a local file) or makes (the pattern) these bytes itself, a cache-sized slice at a time, as it sends them.
-      written = await session.write(fileId, offset, source?.range ? await source.range(offset, length) : pattern.range(offset, length), options);
+      let writing;
+      try {
+        const range = source?.range ? await source.range(offset, length) : pattern.range(offset, length);
+        await turn.ready;
+        writing = session.write(fileId, offset, range, options);
+      } finally {
+        turn.done();
+      }
+      written = await writing;
     } else {
-      const pieces = source ? await source.read(offset, length) : pattern.pieces(offset, length);
-      written = await session.write(fileId, offset, pieces, options);
+      let pieces;
+      let writing;
+      try {
+        pieces = source ? await source.read(offset, length) : pattern.pieces(offset, length);
+        await turn.ready;
+        // The request is framed and queued for credits in call order: starting it is issuing it.
+        writing = session.write(fileId, offset, pieces, options);
+      } finally {
+        turn.done();
+      }
+      written = await writing;
       // Only a completed write gives its buffers back: a cancelled one may still be on the socket.
       source?.release(pieces);
     }
@@ -136,11 +174,11 @@ async function fitToCredits(transfer: FileTransfer): Promise<FileTransfer> {
 }
 
 /** One copy-engine chunk: all its requests at once, done when the last is. */
-async function moveChunk(transfer: FileTransfer, start: number, signal: AbortSignal): Promise<void> {
+async function moveChunk(transfer: FileTransfer, start: number, signal: AbortSignal, order: IssueOrder): Promise<void> {
   const end = Math.min(transfer.fileBytes, start + transfer.pipeline.chunkBytes);
   const requests: Promise<void>[] = [];
   for (let offset = start; offset < end; offset += transfer.pipeline.requestBytes) {
-    requests.push(moveRange(transfer, offset, Math.min(transfer.pipeline.requestBytes, end - offset), signal));
+    requests.push(moveRange(transfer, offset, Math.min(transfer.pipeline.requestBytes, end - offset), signal, order));
   }
   const outcomes = await Promise.allSettled(requests);
   const failed = outcomes.find((outcome) => outcome.status === 'rejected');
@@ -178,6 +216,8 @@ export async function transferFileWithDepth(request: FileTransfer): Promise<Tran
   if (transfer.signal?.aborted) stop.abort();
 
   const chunks = Math.ceil(fileBytes / pipeline.chunkBytes);
+  // Chunks start in order and their ranges in offset order: turns are taken in file order.
+  const order = new IssueOrder();
   let next = 0;
   let firstError: unknown;
   let depth = Math.min(pipeline.depth, chunks);
@@ -215,7 +255,7 @@ export async function transferFileWithDepth(request: FileTransfer): Promise<Tran
       const startedAt = performance.now();
       const deliveredAtStart = delivered;
       try {
-        await moveChunk(transfer, index * pipeline.chunkBytes, stop.signal);
+        await moveChunk(transfer, index * pipeline.chunkBytes, stop.signal, order);
       } catch (error) {
         firstError ??= error;
         stop.abort();
