@@ -41,6 +41,10 @@ ensureDebianPackages({
   '/usr/share/samba/setup/ad-schema': 'samba-ad-provision',
   kinit: 'krb5-user',
   faketime: 'faketime',
+  // NAS-style shares: macOS support, streams and a recycle bin (vfs fruit, streams_xattr, recycle).
+  '/usr/lib/x86_64-linux-gnu/samba/vfs/recycle.so': 'samba-vfs-modules',
+  // impacket's and quicksand's servers run from PyPI in a venv the tests make.
+  '/usr/lib/python3.11/ensurepip': 'python3-venv',
 });
 // The lab runs the built CLI inside its namespaces.
 ensureBuild();

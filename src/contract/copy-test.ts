@@ -52,6 +52,8 @@ export const CopyTestResultSchema = z.object({
     login: LoginUsedSchema.optional(),
   }),
   emulation: z.string().nullable(),
+  /** The share's recycle bin that kept (emptied) copies of the files Pipefill removed (Samba's vfs_recycle, NAS bins). */
+  keptByRecycleBin: z.string().max(64).optional(),
   verified: z.boolean(),
   /** The kernel's view of the copy's TCP connection (Linux): the server's window, time spent waiting on it, retransmissions. */
   tcp: z

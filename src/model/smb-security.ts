@@ -34,6 +34,13 @@ export interface SecurityOffer {
    * than measuring nothing.
    */
   readonly movesUp: boolean;
+  /**
+   * Refuses a session the server made a guest one (a mistyped user under
+   * Samba's `map to guest = Bad User`): Windows 10 (1709 on) and 11 refuse
+   * insecure guest logons by default (AllowInsecureGuestAuth off; Microsoft
+   * Learn, "Guest access in SMB2 and SMB3 disabled by default in Windows").
+   */
+  readonly refusesGuest?: boolean;
 }
 
 /**
@@ -48,12 +55,13 @@ export const WINDOWS_10_11_OFFER: SecurityOffer = {
   signing: ['AES-128-GMAC', 'AES-128-CMAC'],
   signingRequired: false,
   movesUp: false,
+  refusesGuest: true,
 };
 
 /** What a moved-up old generation offers: its own dialects, then SMB 3 as Windows 10/11 offers it. */
 export function movedUpOffer(offer: SecurityOffer): SecurityOffer {
   const dialects = [...new Set([...offer.dialects, ...WINDOWS_10_11_OFFER.dialects])];
-  return { ...WINDOWS_10_11_OFFER, dialects, signingRequired: offer.signingRequired, movesUp: false };
+  return { ...WINDOWS_10_11_OFFER, dialects, signingRequired: offer.signingRequired, movesUp: false, refusesGuest: offer.refusesGuest ?? false };
 }
 
 /**

@@ -16,7 +16,7 @@ import type { RequestOptions } from './request-frames.js';
 import { emulationNote } from './drivers.js';
 import { cancelledError, SmbError } from './errors.js';
 import { LocalSource } from './local-source.js';
-import { removeStaleScratch, ScratchFolder } from './scratch.js';
+import { removeStaleScratch, ScratchFolder, scratchPath } from './scratch.js';
 import type { OpenOptions, SmbCredentials } from './session.js';
 import { SmbSession } from './session.js';
 import { sampleTcpInfo, tcpEvidence } from './tcp-info.js';
@@ -156,6 +156,8 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
     if (context.deferReadBack) context.deferReadBack(readBack);
     else await readBack();
   }
+  // Unverified, a write is still only complete if the server holds every byte of it (a server may answer a WRITE it drops).
+  if (op === 'write' && !context.verify) await checkSizesHeld(session, root, moved.prefixes);
   const projected = budgeted && !budgeted.complete ? budgeted : undefined;
   const reportedSeconds = projected ? projected.projection.seconds : seconds;
   const reportedBytes = projected ? workload.totalBytes : recorder.bytes;
@@ -188,6 +190,27 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
         }
       : {}),
   };
+}
+
+/** Files asked for their size at once, at most this many in flight: one round trip for a small set. */
+const SIZE_CHECKS_IN_FLIGHT = 64;
+
+/** Each written file's end-of-file on the server, against what was written to it; a shortfall is a data-mismatch. */
+async function checkSizesHeld(session: SmbSession, root: string, written: ReadonlyMap<string, number>): Promise<void> {
+  const files = [...written];
+  for (let start = 0; start < files.length; start += SIZE_CHECKS_IN_FLIGHT) {
+    await Promise.all(
+      files.slice(start, start + SIZE_CHECKS_IN_FLIGHT).map(async ([path, bytes]) => {
+        const held = await session.sizeOf(scratchPath(root, path));
+        if (held < bytes)
+          throw new SmbError(
+            'data-mismatch',
+            `The server holds ${held} of the ${bytes} bytes written to ${path}: it answered writes it did not keep.`,
+            'The server or its storage dropped data (a full disk or quota, or a server that drops writes past the end of a file); run with verification to see which bytes.',
+          );
+      }),
+    );
+  }
 }
 
 /** What the session negotiated, and (with `since`, the copy's start) the credits the copy waited on. */
@@ -333,9 +356,9 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
       timedRoot,
     );
     progress('clean-up');
-    await scratch.remove();
+    const cleaned = await scratch.remove();
     scratch = undefined;
-    return { ...copy, workload: workload.spec };
+    return { ...copy, workload: workload.spec, ...(cleaned.recycleBin === undefined ? {} : { keptByRecycleBin: cleaned.recycleBin }) };
   } catch (error) {
     if (signal?.aborted && !(error instanceof SmbError && error.kind === 'cancelled')) throw cancelledError();
     throw error;

@@ -124,7 +124,7 @@ async function openWith(target: SmbTarget, credentials: SmbCredentials, offer: S
         'negotiation',
         `Encryption was asked for, but ${target.host} and this client agreed on no cipher (SMB ${negotiate.dialect}${smb3 ? '' : ', which has no encryption'}).`,
         smb3
-          ? 'The server must allow AES-128-GCM, AES-128-CCM or AES-256 encryption.'
+          ? `The server must allow a cipher this client offers (${offer.ciphers.join(', ') || 'none: this client generation cannot encrypt'}); Samba: server smb3 encryption algorithms.`
           : 'Encryption needs SMB 3: let the server allow it (server max protocol = SMB3).',
       );
     }
@@ -154,6 +154,20 @@ async function openWith(target: SmbTarget, credentials: SmbCredentials, offer: S
       }
       throw error;
     });
+    if (login.login.guest) {
+      if (offer.refusesGuest)
+        throw new SmbError(
+          'auth-failed',
+          `The server logged ${credentials.user} on as a guest (it takes unknown users and wrong passwords as guests), and Windows 10 and 11 refuse guest logons.`,
+          'Check the user name and password. On the server, stop mapping bad logons to guest (Samba: map to guest = Never); Windows clients would need AllowInsecureGuestAuth, which Microsoft advises against.',
+        );
+      if (policy.encryption === 'required')
+        throw new SmbError(
+          'negotiation',
+          `Encryption was asked for, but the server logged ${credentials.user} on as a guest, and a guest session has no key to encrypt with.`,
+          'Check the user name and password (the server maps unknown users to guest), or run without --encrypt.',
+        );
+    }
     let encryptionRequiredBy = sessionEncryptionRequiredBy((login.flags & SessionFlag.encryptData) !== 0, policy);
     if (encryptionRequiredBy === 'server' && policy.encryption === 'off') {
       throw new SmbError(
@@ -166,7 +180,7 @@ async function openWith(target: SmbTarget, credentials: SmbCredentials, offer: S
       throw new SmbError(
         'negotiation',
         `${target.host} requires encryption but agreed no cipher with this client.`,
-        'The server must allow an AES-CCM or AES-GCM cipher.',
+        `The server must allow a cipher this client offers (${offer.ciphers.join(', ') || 'none: this client generation cannot encrypt'}); Samba: server smb3 encryption algorithms.`,
       );
     }
     const security: ConnectionSecurity = {
@@ -235,6 +249,21 @@ async function negotiateDialect(
   // What the server speaks, asked on a connection of its own, so the error can name both sides.
   const refused = async (detail: string) => {
     const serverChoice = offer.movesUp ? undefined : await serverDialect(target, options).catch(() => undefined);
+    // A dialect this client offers after all: the refusal was of an SMB 3.1.1 algorithm list, not the dialects.
+    if (serverChoice !== undefined && offer.dialects.includes(serverChoice)) {
+      const cause = await refusedAlgorithms(target, offer, options).catch(() => undefined);
+      if (cause) {
+        const [what, list, setting] =
+          cause === 'signing'
+            ? ['signing algorithms', offer.signing, 'server smb3 signing algorithms']
+            : ['ciphers', offer.ciphers, 'server smb3 encryption algorithms'];
+        return new SmbError(
+          'negotiation',
+          `${target.host} refused this client's NEGOTIATE${detail}, though it speaks SMB ${serverChoice}, which this client offers: it allows none of the ${what} this client offers for SMB 3.1.1 (${list.join(', ') || 'none'}).`,
+          `Let the server allow one of them (Samba: ${setting}), or test with a client generation that offers what the server allows.`,
+        );
+      }
+    }
     return new RefusedOldDialect(
       new SmbError(
         'negotiation',
@@ -269,7 +298,7 @@ async function negotiateDialect(
       throw new SmbError(
         'protocol',
         `The server's NEGOTIATE response is not valid: ${error.message}.`,
-        'The server or something on the path is misbehaving.',
+        error.hint ?? 'The server or something on the path is misbehaving.',
         undefined,
         { cause: error },
       );
@@ -278,6 +307,37 @@ async function negotiateDialect(
   if (negotiate.dialect === '3.1.1') preauth.update(reply.message);
   connection.dialect = dialectId(negotiate.dialect);
   return negotiate;
+}
+
+/**
+ * Which of a 3.1.1 offer's algorithm lists the server refused: the offer
+ * again with Pipefill's full signing list, then with its full cipher list,
+ * each one NEGOTIATE on a connection of its own (an error path only).
+ */
+async function refusedAlgorithms(target: SmbTarget, offer: SecurityOffer, options: OpenOptions): Promise<'signing' | 'cipher' | undefined> {
+  const everything = CLIENT_PROFILES['pipefill-max'].offer;
+  for (const [cause, tried] of [
+    ['signing', { ...offer, signing: everything.signing }],
+    ['cipher', { ...offer, ciphers: everything.ciphers }],
+  ] as const) {
+    if ((cause === 'signing' ? offer.signing : offer.ciphers).length === everything[cause === 'signing' ? 'signing' : 'ciphers'].length) continue;
+    if ((await acceptsOffer(target, tried, options)) === true) return cause;
+  }
+  return undefined;
+}
+
+/** Whether the server answers `offer`'s NEGOTIATE with a dialect (3 s at most). */
+async function acceptsOffer(target: SmbTarget, offer: SecurityOffer, options: OpenOptions): Promise<boolean> {
+  const connection = await SmbConnection.connect(connectHost(target), target.port, { timeoutMs: 3_000, ...(options.signal ? { signal: options.signal } : {}) });
+  try {
+    const reply = await connection.request({ command: Command.negotiate, body: negotiateRequest(offer), what: 'NEGOTIATE' }, { timeoutMs: 3_000 });
+    parseNegotiate(reply.message, offer);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    connection.destroy();
+  }
 }
 
 /** The dialect a server picks when offered all of them: one NEGOTIATE on a connection of its own, 3 s at most. */

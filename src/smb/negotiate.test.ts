@@ -31,10 +31,15 @@ describe('NEGOTIATE', () => {
     expect(ours.subarray(36).equals(example.subarray(36))).toBe(true);
   });
 
-  it('refuses a dialect that was not offered, and one it does not speak, as "no dialect in common"', () => {
+  it('calls a dialect that was not offered a broken rule, not "refused them" (issue 37, item 10); one it does not speak is no dialect in common', () => {
     const reply = exampleResponse();
     reply.writeUInt16LE(0x0300, 64 + 4);
-    expect(() => parseNegotiate(reply, { ...WINDOWS_10_11_OFFER, dialects: ['2.1'] })).toThrow(expect.objectContaining({ noCommonDialect: true }));
+    expect(() => parseNegotiate(reply, { ...WINDOWS_10_11_OFFER, dialects: ['2.1'] })).toThrow(
+      expect.objectContaining({
+        noCommonDialect: false,
+        message: expect.stringMatching(/chose SMB 3\.0, which this client did not offer \(it offered SMB 2\.1\)/),
+      }),
+    );
     reply.writeUInt16LE(0x02ff, 64 + 4);
     expect(() => parseNegotiate(reply, WINDOWS_10_11_OFFER)).toThrow(/0x02ff/);
   });

@@ -85,7 +85,13 @@ export function parseNegotiate(message: Buffer, offer: SecurityOffer): Negotiate
   const id = body.readUInt16LE(4);
   const dialect = dialectName(id);
   if (!dialect) throw new NegotiateError(`the server chose dialect 0x${id.toString(16).padStart(4, '0')}, which Pipefill does not speak`, true);
-  if (!offer.dialects.includes(dialect)) throw new NegotiateError(`the server chose SMB ${dialect}, which was not offered`, true);
+  // Not "no dialect in common": the server broke the rule that it choose one offered (MS-SMB2 3.3.5.4).
+  if (!offer.dialects.includes(dialect))
+    throw new NegotiateError(
+      `the server chose SMB ${dialect}, which this client did not offer (it offered ${offer.dialects.map((d) => `SMB ${d}`).join(', ')})`,
+      false,
+      'A server must choose one of the dialects offered (MS-SMB2 3.3.5.4); Windows disconnects from one that does not. The server or something on the path is misbehaving.',
+    );
   const capabilities = body.readUInt32LE(24);
   const blobOffset = body.readUInt16LE(56);
   const blobLength = body.readUInt16LE(58);

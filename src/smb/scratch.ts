@@ -69,7 +69,10 @@ export class ScratchFolder {
       await removeStaleScratch(session, { orphansByLease: own.enforcesShareModes, spare: own.name }, options, now);
       return own;
     } catch (error) {
-      await own.remove({ timeoutMs: 5_000 }).catch(() => undefined);
+      // Nothing is in the folder yet but its lease: no listing needed (the failure may have been a listing).
+      const quick = { timeoutMs: 5_000 };
+      await session.close(own.leaseId, quick).catch(() => undefined);
+      await session.deletePath(own.name, true, quick).catch(() => undefined);
       throw error;
     }
   }
@@ -77,7 +80,18 @@ export class ScratchFolder {
   /** Creates a new scratch folder and takes its lease. */
   static async create(session: SmbSession, options: RequestOptions = {}, now = new Date()): Promise<ScratchFolder> {
     const name = `${SCRATCH_PREFIX}${stamp(now)}-${randomBytes(4).toString('hex')}`;
-    await session.makeDirectory(name, options);
+    await session.makeDirectory(name, options).catch((error: unknown) => {
+      // Making a folder at the share's root cannot miss a path: the server hides or refuses names that start with a dot.
+      if (error instanceof SmbError && (error.status === Status.objectNameNotFound || error.status === Status.objectPathNotFound))
+        throw new SmbError(
+          'access-denied',
+          `The server would not make Pipefill's scratch folder ${name}: it answers "no such file" for a name that starts with a dot, as Samba does with veto files = /.*/ (hidden files refused).`,
+          'Allow dot-named files on this share for the test (Samba: drop /.*/ from veto files, or add a share without it), or test another share.',
+          error.status,
+          { cause: error },
+        );
+      throw error;
+    });
     try {
       const lease = await session.create(
         {
@@ -101,13 +115,24 @@ export class ScratchFolder {
     return scratchPath(this.name, relative);
   }
 
-  /** Removes the folder and everything in it, lease last. */
-  async remove(options: RequestOptions = {}): Promise<void> {
+  /**
+   * Removes the folder and everything in it, lease last, and checks it is
+   * gone. Says where a recycle bin kept (emptied) copies of what was removed.
+   */
+  async remove(options: RequestOptions = {}): Promise<{ recycleBin?: string }> {
     const left = await removeTree(this.session, this.name, 0, options, new Set([LEASE_NAME]));
     if (left.length > 0) throw leftError(this.name, left);
     // The lease is delete-on-close: closing it deletes it, and the folder is then empty.
     await this.session.close(this.leaseId, options).catch(() => undefined);
     await this.session.deletePath(this.name, true, options);
+    if (await folderExists(this.session, this.name, options))
+      throw new SmbError(
+        'protocol',
+        `The server answered that the scratch folder ${this.name} was removed, and it is still there.`,
+        'Remove that folder from the share by hand; the server log may say why it stayed.',
+      );
+    const recycleBin = await recycleBinHolding(this.session, this.name, options);
+    return recycleBin === undefined ? {} : { recycleBin };
   }
 }
 
@@ -212,6 +237,39 @@ function leftError(folder: string, left: readonly string[]): SmbError {
     `The scratch folder ${folder} holds ${left.length === 1 ? 'an entry' : `${left.length} entries`} Pipefill did not make (${left.slice(0, 3).join(', ')}${left.length > 3 ? ', ...' : ''}); they were left in place, and so was the folder.`,
     'Look at that folder on the server and remove it by hand if it is yours to remove.',
   );
+}
+
+/** Whether a folder of this path opens (anything but "not found" is an answer to pass on). */
+async function folderExists(session: SmbSession, path: string, options: RequestOptions): Promise<boolean> {
+  try {
+    const opened = await session.create(
+      { path, access: Access.readAttributes, disposition: Disposition.open, options: CreateOption.directory, directory: true },
+      options,
+    );
+    await session.close(opened.fileId, options);
+    return true;
+  } catch (error) {
+    // Not there, however the server words it (impacket: STATUS_NO_SUCH_FILE).
+    if (
+      error instanceof SmbError &&
+      (error.status === Status.objectNameNotFound || error.status === Status.objectPathNotFound || error.status === Status.noSuchFile)
+    )
+      return false;
+    throw error;
+  }
+}
+
+/** Recycle bins by the names NAS makers and Samba's vfs_recycle give them. */
+const RECYCLE_BIN = /^(\.recycle|#recycle|@recycle|\.trash|\$recycle\.bin)$/i;
+
+/** The share-root recycle bin that kept a folder of this name, if any (where vfs_recycle keeps the tree). */
+async function recycleBinHolding(session: SmbSession, name: string, options: RequestOptions): Promise<string | undefined> {
+  const root = await session.listDirectoryWithLinks('', options).catch(() => undefined);
+  for (const entry of root?.entries ?? []) {
+    if (!entry.isDirectory || !RECYCLE_BIN.test(entry.name)) continue;
+    if (await folderExists(session, `${entry.name}/${name}`, options).catch(() => false)) return entry.name;
+  }
+  return undefined;
 }
 
 /** Whether a second open for deletion of a lease its holder shares no delete on is refused (STATUS_SHARING_VIOLATION). */

@@ -1,0 +1,145 @@
+// Samba set up the way NAS boxes set it up (issue 37): macOS support and
+// streams (vfs fruit, streams_xattr), a recycle bin, unknown users mapped to
+// guest (Debian's stock smb.conf), 64 KiB reads and writes, leases off; and
+// the settings whose refusals once read as something else (hidden names
+// vetoed, one signing algorithm, one cipher). Each copy ends byte-exact or
+// in an error that names the real cause.
+
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SambaOptions } from '../lab/samba.js';
+import { SambaServer } from '../lab/samba.js';
+import type { ClientProfileId } from '../model/client-profiles.js';
+import { runCopyTest } from './copy-test.js';
+import { SmbError } from './errors.js';
+import type { SecurityPolicy } from './session.js';
+
+function withServer(options: SambaOptions): () => SambaServer {
+  let server: SambaServer | undefined;
+  beforeAll(async () => {
+    server = await SambaServer.start(options);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return () => {
+    if (!server) throw new Error('smbd did not start');
+    return server;
+  };
+}
+
+async function failure(run: Promise<unknown>): Promise<SmbError> {
+  const error = await run.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(SmbError);
+  return error as SmbError;
+}
+
+/** Every file under `dir` with its size, relative to `root`. */
+function filesWithSizes(root: string, dir = root, depth = 0): [string, number][] {
+  if (depth > 16) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    const stat = statSync(path);
+    return stat.isDirectory() ? filesWithSizes(root, path, depth + 1) : [[path.slice(root.length + 1), stat.size] as [string, number]];
+  });
+}
+
+describe('a NAS-style Samba share', () => {
+  const server = withServer({
+    globals: { 'map to guest': 'Bad User', 'smb2 max read': '65536', 'smb2 max write': '65536', 'smb2 max trans': '65536', 'smb2 leases': 'no' },
+    shareOptions: {
+      'vfs objects': 'fruit streams_xattr recycle',
+      'fruit:metadata': 'stream',
+      'recycle:repository': '.recycle',
+      'recycle:keeptree': 'yes',
+      'guest ok': 'yes',
+    },
+  });
+  const copy = (profile: ClientProfileId, op: 'write' | 'read', workload: string, extra: { user?: string; security?: SecurityPolicy; verify?: boolean } = {}) =>
+    runCopyTest({
+      share: server().share,
+      credentials: { ...server().credentials, ...(extra.user ? { user: extra.user } : {}), ...(extra.security ? { security: extra.security } : {}) },
+      profile,
+      op,
+      workload,
+      ...(extra.verify === undefined ? {} : { verify: extra.verify }),
+    });
+
+  it.each([['win10-smb3'], ['win7-smb2'], ['linux-cifs']] as const)(
+    '%s copies byte-exact in 64 KiB requests; the recycle bin keeps only emptied files, and the result says so',
+    async (profile) => {
+      for (const workload of ['file:2MiB', 'tr3869-dirset:0.005'])
+        for (const op of ['write', 'read'] as const) {
+          const result = await copy(profile, op, workload);
+          expect(result.verified).toBe(true);
+          expect(result.negotiated.maxWriteSize).toBe(65536);
+          expect(result.keptByRecycleBin).toBe('.recycle');
+        }
+      const kept = filesWithSizes(server().sharePath);
+      expect(kept.length).toBeGreaterThan(0);
+      for (const [path, bytes] of kept) {
+        expect(path).toMatch(/^\.recycle\/\.pipefill-/);
+        expect(bytes, path).toBe(0);
+      }
+    },
+    120_000,
+  );
+
+  it('an unverified write still checks that the server holds every byte', async () => {
+    const result = await copy('win10-smb3', 'write', 'tr3869-dirset:0.005', { verify: false });
+    expect(result.verified).toBe(false);
+    expect(result.bytes).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('a mistyped user becomes a guest: Windows 10 and 11 refuse it, Pipefill says it was one, and a guest cannot encrypt', async () => {
+    const win10 = await failure(copy('win10-smb3', 'write', 'file:1MiB', { user: 'nosuchuser' }));
+    expect(win10.kind).toBe('auth-failed');
+    expect(win10.message).toMatch(/as a guest.*Windows 10 and 11 refuse guest logons/);
+    expect((await failure(copy('win11-24h2', 'write', 'file:1MiB', { user: 'nosuchuser' }))).message).toMatch(/guest session cannot sign/);
+    const guest = await copy('pipefill-max', 'write', 'file:1MiB', { user: 'nosuchuser' });
+    expect(guest.negotiated.login).toMatchObject({ guest: true });
+    const sealed = await failure(copy('pipefill-max', 'write', 'file:1MiB', { user: 'nosuchuser', security: { encryption: 'required' } }));
+    expect(sealed.message).toMatch(/guest session has no key to encrypt with/);
+  }, 60_000);
+});
+
+describe('refusals that once read as something else', () => {
+  describe('hidden names vetoed (veto files = /.*/)', () => {
+    const server = withServer({ shareOptions: { 'veto files': '/.*/' } });
+    it('says the dot-named scratch folder was refused, not that a path does not exist', async () => {
+      const error = await failure(
+        runCopyTest({ share: server().share, credentials: server().credentials, profile: 'win10-smb3', op: 'write', workload: 'file:1MiB' }),
+      );
+      expect(error.message).toMatch(/starts with a dot.*veto files/);
+      expect(server().shareContents()).toEqual([]);
+    }, 30_000);
+  });
+
+  describe('SMB 3.1.1 signing with HMAC-SHA256 only', () => {
+    const server = withServer({ globals: { 'server smb3 signing algorithms': 'hmac-sha-256', 'server signing': 'mandatory' } });
+    it('names the signing algorithms, not the dialects', async () => {
+      const error = await failure(
+        runCopyTest({ share: server().share, credentials: server().credentials, profile: 'win10-smb3', op: 'write', workload: 'file:1MiB' }),
+      );
+      expect(error.kind).toBe('negotiation');
+      expect(error.message).toMatch(/speaks SMB 3\.1\.1, which this client offers: it allows none of the signing algorithms .*AES-128-GMAC, AES-128-CMAC/);
+    }, 30_000);
+  });
+
+  describe('encryption required with AES-256-GCM only', () => {
+    const server = withServer({ globals: { 'server smb3 encryption algorithms': 'AES-256-GCM', 'server smb encrypt': 'required' } });
+    it('Windows 10/11 seal with it; a client without it is told what it offers, not to use AES-256 it lacks', async () => {
+      const sealed = await runCopyTest({ share: server().share, credentials: server().credentials, profile: 'win10-smb3', op: 'write', workload: 'file:1MiB' });
+      expect(sealed.negotiated.encryption).toBe('AES-256-GCM');
+      const error = await failure(
+        runCopyTest({ share: server().share, credentials: server().credentials, profile: 'linux-cifs', op: 'write', workload: 'file:1MiB' }),
+      );
+      expect(error.message).toMatch(/offered: AES-128-GCM, AES-128-CCM/);
+      expect(error.hint).not.toMatch(/AES-256/);
+    }, 30_000);
+  });
+});
