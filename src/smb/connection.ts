@@ -165,7 +165,16 @@ export class SmbConnection {
     if (options.signal?.aborted) throw cancelledError();
     const ids: bigint[] = [];
     try {
-      for (const spec of specs) ids.push(await this.credits.acquire(spec.creditCharge ?? 1));
+      // A compound's credits are taken at once, its messages numbered one after the other from the first id:
+      // taken one message at a time, compounds sent side by side could each hold part of the window and all
+      // wait for the rest, with nothing on the wire to bring a grant (cleanup's parallel 3-message deletes
+      // wedged a 16-credit connection for good).
+      const charges = specs.map((spec) => spec.creditCharge ?? 1);
+      let next = await this.credits.acquire(charges.reduce((sum, charge) => sum + charge, 0));
+      for (const charge of charges) {
+        ids.push(next);
+        next += BigInt(charge);
+      }
     } catch (error) {
       if (error instanceof CreditStarvationError)
         throw new SmbError('protocol', error.message, 'The server stopped granting SMB2 credits; check its credit settings (smb2 max credits).', undefined, {

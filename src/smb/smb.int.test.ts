@@ -198,6 +198,25 @@ describe('credits', () => {
     expect(result.negotiated.creditsGrantedMax).toBeGreaterThanOrEqual(16);
     expect(server.shareContents()).toEqual([]);
   });
+
+  it('compounds sent side by side each take their credits at once: twelve 3-message deletes at 16 credits all end (taken one message at a time, they wedged the connection)', async () => {
+    const session = await SmbSession.open(server.share, server.credentials);
+    try {
+      const names = Array.from({ length: 12 }, (_, index) => `compound-${index}.bin`);
+      for (const name of names) {
+        const created = await session.create({ path: name, access: 0x2 | 0x80, disposition: 2, options: 0x40 });
+        await session.write(created.fileId, 0, [Buffer.alloc(4096, 1)]);
+        await session.close(created.fileId);
+      }
+      const deleted = Promise.all(names.map((name) => session.deletePath(name, false, { timeoutMs: 5_000 })));
+      // Bounded: a wedged connection answers nothing, and this says so instead of waiting for the test's timeout.
+      const outcome = await Promise.race([deleted.then(() => 'deleted'), new Promise((resolve) => setTimeout(() => resolve('wedged'), 10_000))]);
+      expect(outcome).toBe('deleted');
+      expect(server.shareContents()).toEqual([]);
+    } finally {
+      session.connection.destroy();
+    }
+  }, 30_000);
 });
 
 describe('failures: typed, within 10 s, nothing left behind', () => {
