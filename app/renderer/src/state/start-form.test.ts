@@ -13,6 +13,12 @@ describe('start form', () => {
     expect(startFormErrors({ ...DEFAULT_FORM, share: '', user: '' })).toMatchObject({ share: expect.any(String), user: expect.any(String) });
   });
 
+  it('takes alice, CORP\\alice and alice@corp.example.com, and says where the user and domain disagree', () => {
+    for (const user of ['alice', 'CORP\\alice', 'alice@corp.example.com']) expect(startFormErrors({ ...DEFAULT_FORM, share: '//srv/share', user })).toEqual({});
+    expect(startFormErrors({ ...DEFAULT_FORM, share: '//srv/share', user: 'CORP\\alice', domain: 'OTHER' }).user).toMatch(/names the domain CORP/);
+    expect(startFormErrors({ ...DEFAULT_FORM, share: '//srv/share', user: 'CORP\\' }).user).toMatch(/not DOMAIN\\user/);
+  });
+
   it('checks the iperf3 address', () => {
     const errors = startFormErrors({ ...DEFAULT_FORM, share: '//srv/share', user: 'u', iperf: 'host:99999' });
     expect(errors.iperf).toBeDefined();

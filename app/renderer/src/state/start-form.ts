@@ -6,6 +6,7 @@ import type { ClientProfileId } from '../../../../src/model/client-profiles.js';
 import { DEFAULT_CLIENT } from '../../../../src/model/client-profiles.js';
 import { PipefillError } from '../../../../src/model/errors.js';
 import type { ServerProfileId } from '../../../../src/model/server-profiles.js';
+import { parseLoginName } from '../../../../src/model/login-name.js';
 import { parseHostPort, parseSharePath } from '../../../../src/model/share-path.js';
 
 export interface StartForm {
@@ -56,13 +57,19 @@ function messageOf(check: () => unknown): string | undefined {
 export function loginErrors(form: {
   readonly share: string;
   readonly user: string;
+  readonly domain?: string;
   readonly iperf: string;
 }): Partial<Record<'share' | 'user' | 'iperf', string>> {
   const errors: Partial<Record<'share' | 'user' | 'iperf', string>> = {};
   const share =
     form.share.trim() === '' ? 'Enter a share: \\\\server\\share, //server/share or smb://server/share.' : messageOf(() => parseSharePath(form.share));
   if (share) errors.share = share;
-  if (form.user.trim() === '') errors.user = 'Enter the user name to log in with.';
+  // alice, CORP\alice or alice@corp.example.com, agreeing with the domain field where both name one.
+  const user =
+    form.user.trim() === ''
+      ? 'Enter the user name to log in with: alice, CORP\\alice or alice@corp.example.com.'
+      : messageOf(() => parseLoginName(form.user, form.domain));
+  if (user) errors.user = user;
   const iperf = form.iperf.trim() === '' ? undefined : messageOf(() => parseHostPort(form.iperf, IPERF_PORT));
   if (iperf) errors.iperf = iperf;
   return errors;

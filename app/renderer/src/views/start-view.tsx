@@ -62,7 +62,9 @@ export function StartView({ catalogue, host, onAssess, onPlan }: StartViewProps)
           {touched && errors.user && <p className="error">{errors.user}</p>}
           <label htmlFor="password">Password</label>
           <input id="password" type="password" autoComplete="current-password" value={form.password} onChange={(e) => set('password', e.target.value)} />
-          <p className="hint">Used for this run only; never saved and never written to a report.</p>
+          <p className="hint">
+            Used for this run only; never saved and never written to a report. Leave it empty to log on with your own Kerberos ticket (your domain logon).
+          </p>
           <label htmlFor="domain">Domain (optional)</label>
           <input id="domain" type="text" value={form.domain} onChange={(e) => set('domain', e.target.value)} />
           <label htmlFor="iperf">iperf3 server (optional)</label>
