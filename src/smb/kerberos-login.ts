@@ -34,6 +34,14 @@ export interface KerberosResult {
 
 /** Legs a Kerberos logon may take: AP-REQ, then a mechListMIC exchange at most. */
 const MAX_LEGS = 3;
+/**
+ * How long one step of the platform's Kerberos may take: the first asks the
+ * KDC for tickets, and a KDC that does not answer (or a DNS that does not)
+ * holds the library for as long as its own retries last. Past this, the
+ * domain controller counts as unreachable (NTLMv2 may still work); the
+ * library's thread finishes on its own.
+ */
+export const KERBEROS_STEP_MS = 8_000;
 
 /** MS-SMB2 3.2.5.3: "the first 16 bytes of the cryptographic key ... right-padded with zero bytes if less than 16 bytes". */
 export function smbSessionKey(contextKey: Buffer): Buffer {
@@ -140,10 +148,19 @@ export async function kerberosLogon(login: KerberosLogin, step: SetupStep): Prom
     ...(login.password === undefined ? {} : { password: login.password }),
   });
   const gss = async (token: Buffer | null) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new KerberosError('kdc-unreachable', `no answer from the KDC within ${KERBEROS_STEP_MS / 1000} s for cifs/${login.host}`)),
+        KERBEROS_STEP_MS,
+      );
+    });
     try {
-      return await context.step(token);
+      return await Promise.race([context.step(token), late]);
     } catch (error) {
       throw isGssFailure(error) ? fromGss(error, login) : error;
+    } finally {
+      clearTimeout(timer);
     }
   };
   const first = await gss(null);

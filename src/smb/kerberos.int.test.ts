@@ -5,12 +5,13 @@
 // person meets (address instead of name, no service principal, wrong
 // password, expired ticket, a clock off) as a one-line error with its fix.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assess } from '../assess/assess.js';
 import { DOMAIN_HOST, DOMAIN_NETBIOS, SambaDomain } from '../lab/samba-domain.js';
+import { freePort } from '../lab/samba.js';
 import { shareTarget } from '../model/share-path.js';
 import { runCopyTest } from './copy-test.js';
 import { SmbError } from './errors.js';
@@ -132,6 +133,23 @@ describe('the traps, each a one-line error with its fix', () => {
     expect(error.hint).toMatch(/setspn/);
     const kerberosOnly = await failure(SmbSession.open(target('files.pipefill.test'), { ...withPassword('alice@pipefill.test'), auth: 'kerberos' }));
     expect(kerberosOnly.kind).toBe('kerberos');
+  }, 30_000);
+
+  it('no domain controller answers: Kerberos cannot work, NTLM is tried (and refused here), and the fix is the KDC', async () => {
+    // The realm's KDC on a port nothing listens on.
+    const unreachable = join(caches, 'krb5-unreachable.conf');
+    writeFileSync(unreachable, readFileSync(domain.krb5Conf, 'utf8').replace(/kdc = 127\.0\.0\.1:\d+/, `kdc = 127.0.0.1:${await freePort()}`));
+    process.env['KRB5_CONFIG'] = unreachable;
+    try {
+      const started = Date.now();
+      const error = await failure(SmbSession.open(target(), withPassword('alice@pipefill.test')));
+      expect(error.kind).toBe('auth-unsupported');
+      expect(error.message).toMatch(/no domain controller \(KDC\) for the realm could be reached/);
+      expect(error.hint).toMatch(/port 88/);
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      process.env['KRB5_CONFIG'] = domain.krb5Conf;
+    }
   }, 30_000);
 
   it('a wrong password', async () => {
