@@ -98,13 +98,16 @@ async function moveRange(transfer: FileTransfer, offset: number, length: number,
   const options = { signal };
   if (transfer.op === 'write') {
     const { source } = transfer;
-    const turn = order.take();
     let written: number;
-    if (session.connection.sendsRanges && (!source || source.range)) {
+    if (!source) {
+      // The pattern is made on the spot: each WRITE is issued as its range starts, already in file order.
+      written = await session.write(fileId, offset, session.connection.sendsRanges ? pattern.range(offset, length) : pattern.pieces(offset, length), options);
+    } else if (session.connection.sendsRanges && source.range) {
       // The sender thread reads (a local file) or makes (the pattern) these bytes itself, a cache-sized slice at a time, as it sends them.
+      const turn = order.take();
       let writing;
       try {
-        const range = source?.range ? await source.range(offset, length) : pattern.range(offset, length);
+        const range = await source.range(offset, length);
         await turn.ready;
         writing = session.write(fileId, offset, range, options);
       } finally {
@@ -112,10 +115,11 @@ async function moveRange(transfer: FileTransfer, offset: number, length: number,
       }
       written = await writing;
     } else {
+      const turn = order.take();
       let pieces;
       let writing;
       try {
-        pieces = source ? await source.read(offset, length) : pattern.pieces(offset, length);
+        pieces = await source.read(offset, length);
         await turn.ready;
         // The request is framed and queued for credits in call order: starting it is issuing it.
         writing = session.write(fileId, offset, pieces, options);
@@ -124,7 +128,7 @@ async function moveRange(transfer: FileTransfer, offset: number, length: number,
       }
       written = await writing;
       // Only a completed write gives its buffers back: a cancelled one may still be on the socket.
-      source?.release(pieces);
+      source.release(pieces);
     }
     if (written !== length)
       throw new SmbError(
