@@ -8,12 +8,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { Socket } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { packageRoot } from '../platform/package-root.js';
-import { freePort } from './samba.js';
+import { canConnect, freePort, treeContents } from './samba.js';
 
 /** The versions the tests were written against. */
 export const PYPI_SERVER_PACKAGES = ['impacket==0.13.1', 'quicksand-smb==0.5.3'] as const;
@@ -51,20 +50,6 @@ export function pypiServersPython(): string {
   }
   writeFileSync(stamp, wanted);
   return python;
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-    socket.connect(port, '127.0.0.1');
-  });
 }
 
 export class PypiServer {
@@ -127,7 +112,7 @@ export class PypiServer {
         await server.stop();
         throw new Error(`${kind} exited at start (${child.exitCode}): ${stderr.trim()}`);
       }
-      if (await canConnect(port)) return server;
+      if (await canConnect('127.0.0.1', port)) return server;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await server.stop();
@@ -144,17 +129,7 @@ export class PypiServer {
 
   /** Every file and folder under the share, relative to it. */
   shareContents(): string[] {
-    const found: string[] = [];
-    const walk = (dir: string, depth: number) => {
-      if (depth > 16) return;
-      for (const entry of readdirSync(dir)) {
-        const path = join(dir, entry);
-        found.push(relative(this.sharePath, path));
-        if (statSync(path).isDirectory()) walk(path, depth + 1);
-      }
-    };
-    walk(this.sharePath, 0);
-    return found.sort();
+    return treeContents(this.sharePath);
   }
 
   async stop(): Promise<void> {

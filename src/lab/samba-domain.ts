@@ -10,10 +10,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './samba.js';
+import { canConnect, freePort } from './samba.js';
 
 export const DOMAIN_REALM = 'PIPEFILL.TEST';
 export const DOMAIN_NETBIOS = 'PIPEFILL';
@@ -43,20 +42,6 @@ function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = 
   if (result.status !== 0)
     throw new Error(`${command} ${args.slice(0, 3).join(' ')} failed (${result.status ?? result.signal}): ${(result.stderr || result.stdout).slice(-2000)}`);
   return result.stdout;
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-    socket.connect(port, '127.0.0.1');
-  });
 }
 
 export class SambaDomain {
@@ -220,7 +205,7 @@ export class SambaDomain {
     // Polled every 200 ms until both the KDC and smbd accept connections.
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`samba exited at start (${child.exitCode}): ${stderr.trim()}`);
-      if ((await canConnect(this.kdcPort)) && (await canConnect(this.smbPort))) return;
+      if ((await canConnect('127.0.0.1', this.kdcPort)) && (await canConnect('127.0.0.1', this.smbPort))) return;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     await this.stopProcess();

@@ -90,7 +90,8 @@ export function freePort(address = '127.0.0.1'): Promise<number> {
   });
 }
 
-function canConnect(host: string, port: number): Promise<boolean> {
+/** Whether something accepts a TCP connection on host:port (half a second at most). */
+export function canConnect(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new Socket();
     const done = (ok: boolean) => {
@@ -280,16 +281,21 @@ export class SambaServer {
 
   /** Every file and folder under the writable share, relative to it: the test for "no stray files". */
   shareContents(): string[] {
-    const found: string[] = [];
-    const walk = (dir: string, depth: number) => {
-      if (depth > 16) return;
-      for (const entry of readdirSync(dir)) {
-        const path = join(dir, entry);
-        found.push(relative(this.sharePath, path));
-        if (statSync(path).isDirectory()) walk(path, depth + 1);
-      }
-    };
-    walk(this.sharePath, 0);
-    return found.sort();
+    return treeContents(this.sharePath);
   }
+}
+
+/** Every file and folder under `root`, relative to it, sorted (16 levels at most): what a test server's share holds. */
+export function treeContents(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    if (depth > 16) return;
+    for (const entry of readdirSync(dir)) {
+      const path = join(dir, entry);
+      found.push(relative(root, path));
+      if (statSync(path).isDirectory()) walk(path, depth + 1);
+    }
+  };
+  walk(root, 0);
+  return found.sort();
 }
