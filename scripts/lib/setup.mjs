@@ -126,14 +126,15 @@ export function ensureSenderAddon() {
 
 /**
  * In-place AEAD for SMB 3 encryption (native/crypto) over the OpenSSL Node
- * carries; without it encrypted replies are opened with Node's Decipher.
+ * carries; without it encrypted replies are opened with Node's Decipher and
+ * encrypted writes sealed with Node's Cipher.
  */
 export function ensureCryptoAddon() {
   return ensureAddon({
     dir: 'crypto',
     target: 'pipefill_crypto',
-    what: 'the in-place decryption addon',
-    fallback: "encrypted SMB replies will be opened with Node's Decipher (slower)",
+    what: 'the in-place encryption addon',
+    fallback: "encrypted SMB messages will be sealed and opened with Node's crypto (slower)",
     missing: missingOpenSslHeaders(),
   });
 }

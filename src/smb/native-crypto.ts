@@ -1,5 +1,5 @@
 // Pipefill's crypto addon (native/crypto, over the OpenSSL Node carries):
-// SMB 3 decryption in place, and the test pattern made and checked in place.
+// SMB 3 encryption and decryption in place, and the test pattern made and checked in place.
 // Loaded once; where it is not built, callers use Node's own crypto.
 
 import type { AddonLoad } from '../platform/native-addon.js';
@@ -8,6 +8,11 @@ import { addonPath, loadAddon } from '../platform/native-addon.js';
 export interface CryptoAddon {
   /** Decrypts `data` in place and checks the tag; false when it does not verify (see native/crypto/src/addon.c). */
   open(mode: 0 | 1, key: Buffer, nonce: Buffer, aad: Buffer, tag: Buffer, data: Buffer): boolean;
+  /**
+   * AES-GCM over `pieces` as one message, each piece replaced by its ciphertext, the tag written into `tag`;
+   * false when OpenSSL refused. Absent from an addon built before it (a checkout's stale build).
+   */
+  seal?(key: Buffer, nonce: Buffer, aad: Buffer, pieces: readonly Buffer[], tag: Buffer): boolean;
   /** Fills `target` with the test pattern of `key` from byte `offset` (native/common/pattern_keystream.h). */
   patternFill(key: Buffer, offset: number, target: Buffer): void;
   /** Whether `data` holds exactly the test pattern of `key` from byte `offset`. */

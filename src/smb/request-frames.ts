@@ -44,6 +44,11 @@ export interface RequestSpec {
   readonly body: Buffer;
   /** Bytes sent after the body without copying (WRITE data): one buffer, pieces, or a range of a local file or of the test pattern (see sendsRanges). */
   readonly payload?: Buffer | readonly Buffer[] | DataRange;
+  /**
+   * The payload's buffers are the caller's to lose once the request is sent: sealing may encrypt them in
+   * place (a write's pooled source pieces, refilled before they are sent again).
+   */
+  readonly spendPayload?: boolean;
   /** Credits this request costs (1, or ceil(bytes / 64 KiB) for large reads and writes). */
   readonly creditCharge?: number;
   readonly treeId?: number;
@@ -141,12 +146,14 @@ export function frameRequests(
   const { security } = context;
   const sealed = security?.sealAll === true && security.sealer !== undefined;
   let frames: FramePart[] = [];
+  const spend = new Set<Buffer>();
   // A lone message whose data is a range, signed by the sender addon as it reads it (AES-GMAC only).
   let nativeSign: NativeSignature | undefined;
   const messages = specs.map((spec, index): FramedMessage => {
     const messageId = ids[index] ?? 0n;
     const charge = spec.creditCharge ?? 1;
     const payload = payloadParts(spec.payload);
+    if (spec.spendPayload) for (const part of payload) if (Buffer.isBuffer(part)) spend.add(part);
     const messageBytes = SMB2_HEADER_BYTES + spec.body.length + payloadBytes(spec.payload);
     const isLast = index === specs.length - 1;
     const padding = isLast ? 0 : (8 - (messageBytes % 8)) % 8;
@@ -186,6 +193,6 @@ export function frameRequests(
     return { messageId, charge, spec, signed: sign, messageBytes };
   });
   // The whole compound goes in one TRANSFORM frame (MS-SMB2 3.2.4.1.8).
-  if (sealed && security?.sealer) frames = security.sealer.seal(frames as Buffer[]);
+  if (sealed && security?.sealer) frames = security.sealer.seal(frames as Buffer[], undefined, spend);
   return { frames, nativeSign, messages, sealed };
 }

@@ -165,7 +165,13 @@ export class SmbSession {
     command: number,
     body: Buffer,
     what: string,
-    options: RequestOptions & { payload?: RequestSpec['payload']; creditCharge?: number; okStatuses?: readonly number[]; replyBytes?: number } = {},
+    options: RequestOptions & {
+      payload?: RequestSpec['payload'];
+      spendPayload?: boolean;
+      creditCharge?: number;
+      okStatuses?: readonly number[];
+      replyBytes?: number;
+    } = {},
   ): Promise<SmbResponse> {
     return this.connection.request(
       {
@@ -174,6 +180,7 @@ export class SmbSession {
         what,
         treeId: this.treeId,
         ...(options.payload ? { payload: options.payload } : {}),
+        ...(options.spendPayload ? { spendPayload: true } : {}),
         ...(options.creditCharge ? { creditCharge: options.creditCharge } : {}),
         ...(options.okStatuses ? { okStatuses: options.okStatuses } : {}),
         ...(options.replyBytes ? { replyBytes: options.replyBytes } : {}),
@@ -223,13 +230,20 @@ export class SmbSession {
   /**
    * Writes `data` at `offset`: one buffer, pieces sent without joining them,
    * or a range of a local file or of the test pattern when the connection
-   * sends ranges (connection.sendsRanges).
+   * sends ranges (connection.sendsRanges). With `spend`, the buffers are
+   * the caller's to lose once sent: sealing encrypts them in place.
    */
-  async write(fileId: Buffer, offset: number, data: Buffer | readonly Buffer[] | DataRange, options: RequestOptions = {}): Promise<number> {
+  async write(
+    fileId: Buffer,
+    offset: number,
+    data: Buffer | readonly Buffer[] | DataRange,
+    options: RequestOptions & { readonly spend?: boolean } = {},
+  ): Promise<number> {
     const length = payloadBytes(data);
     const reply = await this.request(Command.write, writeRequest(fileId, offset, length), `write ${length} bytes at ${offset}`, {
       ...options,
       payload: data,
+      spendPayload: options.spend === true,
       creditCharge: this.creditCharge(length),
     });
     return parseWrite(reply.body, length);

@@ -101,7 +101,11 @@ async function moveRange(transfer: FileTransfer, offset: number, length: number,
     let written: number;
     if (!source) {
       // The pattern is made on the spot: each WRITE is issued as its range starts, already in file order.
-      written = await session.write(fileId, offset, session.connection.sendsRanges ? pattern.range(offset, length) : pattern.pieces(offset, length), options);
+      // Fresh pieces, nobody else's: sealing may encrypt them in place.
+      written = await session.write(fileId, offset, session.connection.sendsRanges ? pattern.range(offset, length) : pattern.pieces(offset, length), {
+        ...options,
+        spend: true,
+      });
     } else if (session.connection.sendsRanges && source.range) {
       // The sender thread reads (a local file) or makes (the pattern) these bytes itself, a cache-sized slice at a time, as it sends them.
       const turn = order.take();
@@ -122,7 +126,8 @@ async function moveRange(transfer: FileTransfer, offset: number, length: number,
         pieces = await source.read(offset, length);
         await turn.ready;
         // The request is framed and queued for credits in call order: starting it is issuing it.
-        writing = session.write(fileId, offset, pieces, options);
+        // Pooled pieces, refilled from the file before they are sent again: sealing may encrypt them in place.
+        writing = session.write(fileId, offset, pieces, { ...options, spend: true });
       } finally {
         turn.done();
       }

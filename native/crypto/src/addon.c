@@ -11,6 +11,13 @@
 //   aad: the transform header's last 32 bytes; tag: 16 bytes; data: the
 //   ciphertext, replaced by the plaintext. Returns false when the tag does
 //   not verify: the caller must then use none of `data`.
+// seal(key, nonce, aad, pieces, tag) -> boolean
+//   AES-GCM encryption of the pieces' bytes in order as one message, each
+//   piece replaced by its ciphertext, the 16-byte tag written into `tag`
+//   (MS-SMB2 3.1.4.3). Node's Cipher returns every ciphertext in a new
+//   buffer: 256 MiB of fresh memory per 256 MiB written, whose page faults
+//   on a machine that has not touched that memory lately cost a sealed
+//   write 0.86x smbclient put (2026-11-26). The caller owns every piece.
 // Called on the JavaScript thread, synchronously; every argument is checked.
 // It also makes and checks Pipefill's test pattern in place (patternFill,
 // patternMatches, below): the same keystream, no fresh memory per piece.
@@ -95,6 +102,58 @@ static napi_value Open(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/* At most this many pieces in one sealed message: a compound's headers, bodies and data pieces. */
+#define SEAL_MAX_PIECES 1024
+
+static napi_value Seal(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc != 5) return throw_error(env, "seal(key, nonce, aad, pieces, tag) takes 5 arguments");
+  unsigned char *key, *nonce, *aad, *tag;
+  size_t key_length, nonce_length, aad_length, tag_length;
+  if (!buffer_arg(env, argv[0], &key, &key_length) || !buffer_arg(env, argv[1], &nonce, &nonce_length) || !buffer_arg(env, argv[2], &aad, &aad_length) ||
+      !buffer_arg(env, argv[4], &tag, &tag_length)) {
+    return throw_error(env, "seal(): key, nonce, aad and tag must be Buffers");
+  }
+  if (nonce_length != 12 || tag_length != 16 || (key_length != 16 && key_length != 32) || aad_length > 0x7fffffff) {
+    return throw_error(env, "seal(): a 16- or 32-byte key, a 12-byte nonce (GCM), a 16-byte tag");
+  }
+  bool is_array = false;
+  uint32_t count = 0;
+  CHECK(napi_is_array(env, argv[3], &is_array));
+  if (!is_array) return throw_error(env, "seal(): pieces must be an array of Buffers");
+  CHECK(napi_get_array_length(env, argv[3], &count));
+  if (count > SEAL_MAX_PIECES) return throw_error(env, "seal(): too many pieces");
+  // Every piece is checked before a byte is changed: a bad argument leaves all of them as they were.
+  unsigned char* data[SEAL_MAX_PIECES];
+  size_t lengths[SEAL_MAX_PIECES];
+  for (uint32_t i = 0; i < count; i++) {
+    napi_value piece;
+    CHECK(napi_get_element(env, argv[3], i, &piece));
+    if (!buffer_arg(env, piece, &data[i], &lengths[i]) || lengths[i] > 0x7fffffff) return throw_error(env, "seal(): pieces must be an array of Buffers");
+  }
+  EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
+  if (ctx == NULL) return throw_error(env, "seal(): out of memory");
+  bool ok = false;
+  int out = 0;
+  if (EVP_EncryptInit_ex(ctx, cipher_for(0, key_length), NULL, NULL, NULL) != 1) goto done;
+  if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL) != 1) goto done;
+  if (EVP_EncryptInit_ex(ctx, NULL, NULL, key, nonce) != 1) goto done;
+  if (EVP_EncryptUpdate(ctx, NULL, &out, aad, (int)aad_length) != 1) goto done;
+  // GCM is a stream mode in OpenSSL: a piece of any length continues where the one before stopped.
+  for (uint32_t i = 0; i < count; i++) {
+    if (lengths[i] > 0 && EVP_EncryptUpdate(ctx, data[i], &out, data[i], (int)lengths[i]) != 1) goto done;
+  }
+  if (EVP_EncryptFinal_ex(ctx, NULL, &out) != 1) goto done;
+  ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag) == 1;
+done:
+  EVP_CIPHER_CTX_free(ctx);
+  napi_value result;
+  CHECK(napi_get_boolean(env, ok, &result));
+  return result;
+}
+
 // The test pattern (native/common/pattern_keystream.h) for src/smb/pattern.ts:
 //   patternFill(key, offset, target): target's bytes become the pattern's from `offset`;
 //   patternMatches(key, offset, data) -> boolean: whether data holds exactly those bytes.
@@ -173,7 +232,7 @@ static bool export_function(napi_env env, napi_value exports, const char* name, 
 }
 
 static napi_value Init(napi_env env, napi_value exports) {
-  if (!export_function(env, exports, "open", Open) || !export_function(env, exports, "patternFill", PatternFill) || !export_function(env, exports, "patternMatches", PatternMatches)) return NULL;
+  if (!export_function(env, exports, "open", Open) || !export_function(env, exports, "seal", Seal) || !export_function(env, exports, "patternFill", PatternFill) || !export_function(env, exports, "patternMatches", PatternMatches)) return NULL;
   return exports;
 }
 

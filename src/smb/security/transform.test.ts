@@ -78,6 +78,44 @@ describe('TRANSFORM_HEADER sealing (MS-SMB2 3.1.4.3)', () => {
     },
   );
 
+  it('3.1.1 / AES-128-GCM: spent pieces sealed in place give the example frame byte for byte; kept pieces stay as they were', () => {
+    const keys = deriveSessionKeys('3.1.1', hex(ENCRYPTION_311.sessionKey), { preauthHash: hex(ENCRYPTION_311.preauthHash), cipher: 'AES-128-GCM' });
+    const sealer = new Sealer('AES-128-GCM', keys.encryptionKey, keys.decryptionKey, ENCRYPTION_311.sessionId);
+    const plain = hex(ENCRYPTION_311.plain);
+    // The WRITE's header and body are the caller's to keep, its data (after byte 112) the caller's to lose.
+    const header = Buffer.from(plain.subarray(0, 64));
+    const body = Buffer.from(plain.subarray(64, 112));
+    const data = [Buffer.from(plain.subarray(112, 120)), Buffer.from(plain.subarray(120))];
+    const frames = sealer.seal([header, body, ...data], hex(ENCRYPTION_311.nonceField), new Set(data));
+    expect(Buffer.concat(frames).toString('hex')).toBe(ENCRYPTION_311.sealed.toLowerCase());
+    expect(Buffer.concat([header, body]).equals(plain.subarray(0, 112))).toBe(true);
+    if (process.platform === 'linux') {
+      // Built here: the data pieces are sent as themselves, now ciphertext, and no new memory holds them.
+      expect(frames.slice(-2)).toEqual(data);
+      expect(frames[frames.length - 1]).toBe(data[1]);
+      expect(Buffer.concat(data).equals(plain.subarray(112))).toBe(false);
+    }
+  });
+
+  it.each(['AES-128-CCM', 'AES-128-GCM', 'AES-256-CCM', 'AES-256-GCM'] as CipherName[])(
+    '%s: a compound with spent pieces among kept ones (and empty ones) opens to the same message',
+    (cipher) => {
+      const keys = deriveSessionKeys('3.1.1', Buffer.alloc(16, 9), { preauthHash: Buffer.alloc(64, 4), cipher });
+      const client = new Sealer(cipher, keys.encryptionKey, keys.decryptionKey, 9n);
+      const server = new Sealer(cipher, keys.decryptionKey, keys.encryptionKey, 9n);
+      const message = Buffer.from(Array.from({ length: 200_003 }, (_, i) => (i * 13) & 0xff));
+      const cuts = [0, 64, 112, 112, 70_001, 70_008, 70_072, 140_000, 200_003];
+      const pieces = cuts.slice(1).map((end, i) => Buffer.from(message.subarray(cuts[i], end)));
+      const kept = pieces.map((piece) => Buffer.from(piece));
+      const spend = new Set<Buffer>([3, 4, 7].flatMap((index) => pieces.slice(index, index + 1)));
+      const opened = server.open(Buffer.concat(client.seal(pieces, undefined, spend)), (length) => Buffer.alloc(length));
+      expect(opened.equals(message)).toBe(true);
+      pieces.forEach((piece, i) => {
+        if (!spend.has(piece)) expect(piece.equals(kept[i] ?? Buffer.alloc(0))).toBe(true);
+      });
+    },
+  );
+
   it('refuses a frame that was altered, is for another session, or lies about its size', () => {
     const keys = deriveSessionKeys('3.1.1', Buffer.alloc(16, 7), { preauthHash: Buffer.alloc(64, 3), cipher: 'AES-128-GCM' });
     const client = new Sealer('AES-128-GCM', keys.encryptionKey, keys.decryptionKey, 42n);

@@ -17,6 +17,8 @@ const SESSION_ID_OFFSET = 44;
 const TAG_BYTES = 16;
 /** Slices a large GCM reply is opened in: small enough for the allocator to reuse their memory. */
 const OPEN_SLICE_BYTES = 64 * 1024;
+/** Pieces the addon seals in one call at most (native/crypto/src/addon.c SEAL_MAX_PIECES). */
+const SEAL_MAX_PIECES = 1024;
 /** Flags (3.1.1) / EncryptionAlgorithm (3.0.x): both say "encrypted" with 0x0001. */
 const ENCRYPTED = 0x0001;
 
@@ -70,9 +72,13 @@ export class Sealer {
 
   /**
    * Seals a message (or compound) given as pieces: returns the transform
-   * header and the ciphertext pieces, in wire order.
+   * header and the ciphertext pieces, in wire order. The pieces in `spend`
+   * are the caller's to lose: with the crypto addon (GCM) they are
+   * encrypted in place and sent as they are, and every other piece is
+   * first copied into one new buffer; so no piece the caller keeps changes,
+   * and a sealed write takes no fresh memory for its data.
    */
-  seal(pieces: readonly Buffer[], nonceField?: Buffer): Buffer[] {
+  seal(pieces: readonly Buffer[], nonceField?: Buffer, spend?: ReadonlySet<Buffer>): Buffer[] {
     const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
     const header = Buffer.alloc(TRANSFORM_HEADER_BYTES);
     header.writeUInt32LE(TRANSFORM_PROTOCOL_ID, 0);
@@ -82,6 +88,8 @@ export class Sealer {
     header.writeBigUInt64LE(this.sessionId, SESSION_ID_OFFSET);
     const nonce = header.subarray(NONCE_OFFSET, NONCE_OFFSET + this.mode.nonceBytes);
     const aad = header.subarray(NONCE_OFFSET);
+    const inPlace = spend && spend.size > 0 && !this.mode.ccm ? this.sealInPlace(header, pieces, spend) : undefined;
+    if (inPlace) return inPlace;
     const out: Buffer[] = [header];
     if (this.mode.ccm) {
       // Node's CCM takes the plaintext in one call, its length announced with the AAD.
@@ -98,6 +106,34 @@ export class Sealer {
       cipher.getAuthTag().copy(header, SIGNATURE_OFFSET);
     }
     return out;
+  }
+
+  /** GCM in place through the addon (see seal); undefined where the addon cannot, and nothing was changed then. */
+  private sealInPlace(header: Buffer, pieces: readonly Buffer[], spend: ReadonlySet<Buffer>): Buffer[] | undefined {
+    const native = cryptoAddon();
+    if (!native.available || !native.addon.seal) return undefined;
+    const addon = native.addon;
+    const owned: Buffer[] = [];
+    let kept: Buffer[] = [];
+    const copyKept = () => {
+      if (kept.length > 0) owned.push(Buffer.concat(kept));
+      kept = [];
+    };
+    for (const piece of pieces) {
+      if (piece.length === 0) continue;
+      if (spend.has(piece)) {
+        copyKept();
+        owned.push(piece);
+      } else kept.push(piece);
+    }
+    copyKept();
+    if (owned.length > SEAL_MAX_PIECES) return undefined;
+    const nonce = header.subarray(NONCE_OFFSET, NONCE_OFFSET + this.mode.nonceBytes);
+    const aad = header.subarray(NONCE_OFFSET);
+    const tag = header.subarray(SIGNATURE_OFFSET, SIGNATURE_OFFSET + TAG_BYTES);
+    // OpenSSL refusing a key it took before would be a broken build; the spent pieces are garbage then, so it throws.
+    if (!addon.seal?.(this.encryptionKey, nonce, aad, owned, tag)) throw new Error(`The crypto addon could not seal a message with ${this.cipher}.`);
+    return [header, ...owned];
   }
 
   /**
