@@ -75,7 +75,7 @@ export class AssessmentCopies {
   /**
    * Opens a session per generation (all at once: set-up is a few round trips
    * each and shares nothing with the others but the link, which it barely
-   * uses), sweeps Pipefill's stale scratch folders and makes this run's.
+   * uses) and makes this run's scratch folder (stale ones are swept at the end: see ScratchFolder.finish).
    * `signed`: one more session for Pipefill's own pipeline with signing
    * required, for the signing check at the end (its set-up then costs the
    * check nothing: six round trips, 0.45 s at 75 ms); a failure to open it is
@@ -116,7 +116,7 @@ export class AssessmentCopies {
       throw failure?.status === 'rejected' ? failure.reason : new Error('No session for pipefill-max.');
     }
     try {
-      const scratch = await ScratchFolder.createAndSweep(owner, signal ? { signal } : {});
+      const scratch = await ScratchFolder.createChecked(owner, signal ? { signal } : {});
       const seed = createHash('sha256').update(scratch.name).digest('hex').slice(0, 16);
       return new AssessmentCopies(share, credentials, sessions, owner, scratch, seed, signal, signed);
     } catch (error) {
@@ -338,7 +338,7 @@ export class AssessmentCopies {
     const signed = this.signed && 'session' in this.signed ? [this.signed.session] : [];
     this.signed = undefined;
     const broken = [...this.sessions.values()].some((session) => !session.connection.isOpen);
-    if (!broken) await this.scratch.remove(quick).catch(() => undefined);
+    if (!broken) await this.scratch.finish(quick).catch(() => undefined);
     // On a broken path a log-off would wait out its own timeout on every session: the sockets just close.
     await Promise.all([...this.sessions.values(), ...signed].map((session) => (broken ? session.connection.end() : session.end()).catch(() => undefined)));
     if (broken) {

@@ -39,12 +39,13 @@ describe("impacket's smbserver", () => {
   it("holds no share modes: a run's lease cannot show it alive, so two live runs leave each other's folders (item 7)", async () => {
     const [first, second] = [await SmbSession.open(server.share, server.credentials), await SmbSession.open(server.share, server.credentials)];
     try {
-      const mine = await ScratchFolder.createAndSweep(first);
+      const mine = await ScratchFolder.createChecked(first);
       expect(mine.enforcesShareModes).toBe(false);
-      const theirs = await ScratchFolder.createAndSweep(second);
-      expect(server.shareContents()).toEqual(expect.arrayContaining([mine.name, theirs.name]));
-      await theirs.remove();
-      await mine.remove();
+      const theirs = await ScratchFolder.createChecked(second);
+      // Each run's end sweeps while the other still runs.
+      await theirs.finish();
+      expect(server.shareContents()).toEqual(expect.arrayContaining([mine.name]));
+      await mine.finish();
       expect(server.shareContents()).toEqual([]);
     } finally {
       await Promise.all([first.end(), second.end()]);

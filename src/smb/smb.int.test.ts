@@ -120,11 +120,13 @@ describe('copy tests against smbd', () => {
       const removed = await removeStaleScratch(sweeper, { orphansByLease: true });
       expect(removed.sort()).toEqual(['.pipefill-20200101T000000-deadbeef', orphan.name].sort());
       expect(server.shareContents()).toEqual([live.name, `${live.name}/.lease`]);
-      // smbd holds share modes: a run's lease shows it alive, and its own sweep leaves the other live run alone.
-      const own = await ScratchFolder.createAndSweep(sweeper);
+      // smbd holds share modes: a run's lease shows it alive, and its own sweep at its end leaves the other live run alone.
+      await session.makeDirectory('.pipefill-20200101T000000-0ddba11e');
+      const own = await ScratchFolder.createChecked(sweeper);
       expect(own.enforcesShareModes).toBe(true);
-      expect(server.shareContents()).toEqual([live.name, `${live.name}/.lease`, own.name, `${own.name}/.lease`].sort());
-      await own.remove();
+      expect(server.shareContents()).toContain('.pipefill-20200101T000000-0ddba11e');
+      await own.finish();
+      expect(server.shareContents()).toEqual([live.name, `${live.name}/.lease`]);
       await sweeper.end();
       await live.remove();
       expect(server.shareContents()).toEqual([]);
