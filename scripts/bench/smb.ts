@@ -8,10 +8,13 @@
 // --client-protection=sign) and one that requires encryption (against
 // --client-protection=encrypt), the same targets, and the bytes per second
 // one core signs and seals with Pipefill's own code (the model's figure).
+// Issue 37: the CLI's write as a person runs it, plain, signed and sealed,
+// with nothing warmed (smb-cold-writes.ts), >= 1.0 x smbclient put.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { chmodSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLoopbackServers } from '../../src/lab/loopback-servers.js';
 import { withAuthenticationFile, withAuthenticationFileWhile } from '../../src/lab/smbclient-auth.js';
@@ -23,6 +26,7 @@ import { probePath } from '../../src/probe/probe-path.js';
 import { CLIENT_PROFILES } from '../../src/model/client-profiles.js';
 import { PatternSource } from '../../src/smb/pattern.js';
 import { cryptoPerCore, median, patternFile, warmAllocator } from './smb-helpers.js';
+import { coldCliWrites, PROTECTIONS } from './smb-cold-writes.js';
 
 const pipefillOffer = CLIENT_PROFILES['pipefill-max'].offer;
 const ROUNDS = Number(process.env['PIPEFILL_BENCH_ROUNDS'] ?? 5);
@@ -146,8 +150,9 @@ try {
     return (Number(match[1]) * 1024) / MB; // smbclient's 'KiloBytes/sec' (get) and 'kb/s' (put) are both KiB/s
   };
 
-  // The CLI's own copy-test, as a person runs it: no probe first, so the pipeline sizes itself from what it sees (issue 15).
-  const cliCopyTest = (op: 'read' | 'write') => {
+  // The CLI's own read copy-test, as a person runs it: no probe first, so the pipeline sizes itself from what it sees
+  // (issue 15). Its write is measured with nothing warmed, in smb-cold-writes.ts.
+  const cliCopyRead = () => {
     const run = spawnSync(
       process.execPath,
       [
@@ -163,7 +168,7 @@ try {
         '--profile',
         'pipefill-max',
         '--op',
-        op,
+        'read',
         '--workload',
         `file:${FILE_BYTES / 2 ** 20}MiB`,
         '--no-verify',
@@ -254,8 +259,7 @@ try {
         return FILE_BYTES / r.seconds / MB;
       },
     ],
-    ['pipefill copy-test read (CLI, no probe)', () => cliCopyTest('read')],
-    ['pipefill copy-test write (CLI, no probe)', () => cliCopyTest('write')],
+    ['pipefill copy-test read (CLI, no probe)', () => cliCopyRead()],
     ['smbclient get', () => smbclient('get bench.bin /dev/null')],
     ['smbclient put', () => smbclient(putAndRemove('smbclient-put.bin'))],
     ['node-smb2 readFile', () => nodeSmb2('read')],
@@ -289,6 +293,8 @@ try {
       add(name, await measure());
     }
   }
+  // The CLI's writes with nothing warmed, each side laying down its own fresh source (smb-cold-writes.ts).
+  const cold = coldCliWrites(root, { plain: server, sign: protectedServers.sign, encrypt: protectedServers.encrypt }, FILE_BYTES, ROUNDS);
   const big = { read: 0, write: 0 };
   patternFile(join(server.sharePath, 'big.bin'), BIG_BYTES);
   big.read = pipefill('read', 'big.bin', BIG_BYTES, true).maxRssMiB;
@@ -394,7 +400,6 @@ try {
     `  pipefill-max read  / smbclient get       ${(m('pipefill-max read') / m('smbclient get')).toFixed(2)}x`,
     `  pipefill-max write / smbclient put       ${(m('pipefill-max write') / m('smbclient put')).toFixed(2)}x`,
     `  copy-test read (CLI, no probe) / get     ${(m('pipefill copy-test read (CLI, no probe)') / m('smbclient get')).toFixed(2)}x`,
-    `  copy-test write (CLI, no probe) / put    ${(m('pipefill copy-test write (CLI, no probe)') / m('smbclient put')).toFixed(2)}x`,
     `  (Node socket write / smbclient put       ${(m('pipefill-max write, Node socket') / m('smbclient put')).toFixed(2)}x)`,
     `  pipefill-max read  / node-smb2 readFile  ${(m('pipefill-max read') / m('node-smb2 readFile')).toFixed(2)}x`,
     `  pipefill-max write / node-smb2 createFile ${(m('pipefill-max write') / m('node-smb2 createFile')).toFixed(2)}x`,
@@ -402,6 +407,12 @@ try {
     `  pipefill-max write / smbclient put, sign    ${(m('pipefill-max write, sign') / m('smbclient put, sign')).toFixed(2)}x`,
     `  pipefill-max read  / smbclient get, encrypt ${(m('pipefill-max read, encrypt') / m('smbclient get, encrypt')).toFixed(2)}x   (Pipefill: ${used.encrypt})`,
     `  pipefill-max write / smbclient put, encrypt ${(m('pipefill-max write, encrypt') / m('smbclient put, encrypt')).toFixed(2)}x`,
+    `The CLI's write as a person runs it (nothing warmed; each side lays down a fresh 256 MiB source in ${tmpdir()} and removes what it wrote), target >= 1.0x:`,
+    ...PROTECTIONS.map((protection) => {
+      const [cli, put] = [cold.cli[protection], cold.put[protection]];
+      const range = (values: number[]) => `${median(values).toFixed(0)} MB/s (${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)})`;
+      return `  ${protection.padEnd(8)} copy-test write ${range(cli)}, smbclient put ${range(put)}: ${(median(cli) / median(put)).toFixed(2)}x`;
+    }),
     `Capacity, ${PEOPLE} people reading ${PERSON_BYTES / 2 ** 20} MiB files each at once (target >= 0.9x): pipefill capacity (one process, 4 s after 1 s warm-up) ${median(capacityResults.pipefill).toFixed(0)} MB/s (${Math.min(...capacityResults.pipefill).toFixed(0)}-${Math.max(...capacityResults.pipefill).toFixed(0)}), ${PEOPLE} smbclient processes ${median(capacityResults.smbclient).toFixed(0)} MB/s (${Math.min(...capacityResults.smbclient).toFixed(0)}-${Math.max(...capacityResults.smbclient).toFixed(0)}, first start to last exit): ${(median(capacityResults.pipefill) / median(capacityResults.smbclient)).toFixed(2)}x`,
     `smbclient offers signing ${smbclientOffers('client smb3 signing algorithms')} and ciphers ${smbclientOffers('client smb3 encryption algorithms')} (testparm); Pipefill offers ${pipefillOffer.signing.join(', ')} and ${pipefillOffer.ciphers.join(', ')}: smbd picks the first it allows of each list.`,
     `Sent: ${[...writers].join('; ')}`,
