@@ -6,7 +6,7 @@
 // into typed errors.
 
 import type { Socket } from 'node:net';
-import { CreditStarvationError, CreditWindow } from './credits.js';
+import { CreditStarvationError, CreditWaitEnded, CreditWindow } from './credits.js';
 import { cancelledError, errorForStatus, SmbError, waitUnlessCancelled } from './errors.js';
 import { FrameReader } from './framing.js';
 import type { FrameWriter, WriterChoice } from './frame-writer.js';
@@ -164,18 +164,36 @@ export class SmbConnection {
     this.throwIfClosed();
     if (options.signal?.aborted) throw cancelledError();
     const ids: bigint[] = [];
+    const askedAt = performance.now();
     try {
       // A compound's credits are taken at once, its messages numbered one after the other from the first id:
       // taken one message at a time, compounds sent side by side could each hold part of the window and all
       // wait for the rest, with nothing on the wire to bring a grant (cleanup's parallel 3-message deletes
       // wedged a 16-credit connection for good).
       const charges = specs.map((spec) => spec.creditCharge ?? 1);
-      let next = await this.credits.acquire(charges.reduce((sum, charge) => sum + charge, 0));
+      // The caller's deadline and cancel cover the wait for credits too: a clean-up behind a starved window ends on time.
+      let next = await this.credits.acquire(
+        charges.reduce((sum, charge) => sum + charge, 0),
+        {
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        },
+      );
       for (const charge of charges) {
         ids.push(next);
         next += BigInt(charge);
       }
     } catch (error) {
+      if (error instanceof CreditWaitEnded) {
+        if (error.reason === 'cancelled') throw cancelledError();
+        throw new SmbError(
+          'timeout',
+          `The server granted no credits for ${specs[0]?.what ?? 'a request'} within ${(options.timeoutMs ?? 0) / 1000} s.`,
+          'The server or the path to it may be overloaded; try again.',
+          undefined,
+          { cause: error },
+        );
+      }
       if (error instanceof CreditStarvationError)
         throw new SmbError('protocol', error.message, 'The server stopped granting SMB2 credits; check its credit settings (smb2 max credits).', undefined, {
           cause: error,
@@ -216,17 +234,20 @@ export class SmbConnection {
         this.owe(replyBytes);
         const timeoutMs = options.timeoutMs;
         if (timeoutMs !== undefined) {
-          // A caller's own deadline (clean-up paths that must end promptly).
-          pending.timer = setTimeout(() => {
-            this.settle(
-              pending,
-              new SmbError(
-                'timeout',
-                `The server did not answer ${spec.what} within ${timeoutMs / 1000} s.`,
-                'The server or the path to it may be overloaded; try again.',
-              ),
-            );
-          }, timeoutMs);
+          // A caller's own deadline (clean-up paths that must end promptly), counted from the ask: the credit wait is in it.
+          pending.timer = setTimeout(
+            () => {
+              this.settle(
+                pending,
+                new SmbError(
+                  'timeout',
+                  `The server did not answer ${spec.what} within ${timeoutMs / 1000} s.`,
+                  'The server or the path to it may be overloaded; try again.',
+                ),
+              );
+            },
+            Math.max(1, timeoutMs - (performance.now() - askedAt)),
+          );
         }
       });
     });

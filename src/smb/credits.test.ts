@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { CreditStarvationError, CreditWindow } from './credits.js';
+import { describe, expect, it, vi } from 'vitest';
+import { CreditStarvationError, CreditWaitEnded, CreditWindow } from './credits.js';
 
 describe('CreditWindow', () => {
   it('starts with one credit, for the NEGOTIATE, at message id 0', async () => {
@@ -27,6 +27,30 @@ describe('CreditWindow', () => {
     window.onResponse(2, 1);
     await Promise.all([first, second]);
     expect(order).toEqual([2n, 4n]);
+  });
+
+  it('a waiter its caller cancels or whose deadline passes leaves the line, spends nothing, and lets those behind it go', async () => {
+    vi.useFakeTimers();
+    try {
+      const window = new CreditWindow(2);
+      await window.acquire(2);
+      const cancel = new AbortController();
+      const cancelled = window.acquire(2, { signal: cancel.signal });
+      const timedOut = window.acquire(3, { timeoutMs: 5_000 });
+      const behind = window.acquire(1);
+      window.onResponse(1, 1);
+      cancel.abort();
+      await expect(cancelled).rejects.toMatchObject({ reason: 'cancelled' });
+      vi.advanceTimersByTime(5_000);
+      await expect(timedOut).rejects.toBeInstanceOf(CreditWaitEnded);
+      await expect(timedOut).rejects.toMatchObject({ reason: 'timeout' });
+      // The one credit granted goes to the request behind them, at the next message id.
+      expect(await behind).toBe(2n);
+      expect(window.snapshot.totalCharged).toBe(3);
+      await expect(window.acquire(1, { signal: AbortSignal.abort() })).rejects.toMatchObject({ reason: 'cancelled' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('never lets the credits in flight exceed what was granted', async () => {

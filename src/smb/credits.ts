@@ -9,6 +9,20 @@ export class CreditStarvationError extends Error {
   override readonly name = 'CreditStarvationError';
 }
 
+/** A wait for credits that its caller ended (`cancelled`) or that outlasted the caller's deadline (`timeout`). */
+export class CreditWaitEnded extends Error {
+  override readonly name = 'CreditWaitEnded';
+  constructor(readonly reason: 'cancelled' | 'timeout') {
+    super(reason === 'cancelled' ? 'The wait for SMB2 credits was cancelled.' : 'The server granted no credits in time.');
+  }
+}
+
+/** How long a caller waits for credits at most: until `signal` aborts, or `timeoutMs` has passed. */
+export interface CreditWaitLimit {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+}
+
 interface Waiter {
   charge: number;
   resolve: (messageId: bigint) => void;
@@ -120,17 +134,49 @@ export class CreditWindow {
 
   /**
    * Spends `charge` credits and returns the first of `charge` message ids,
-   * waiting (in order of asking) until the server has granted enough.
+   * waiting (in order of asking) until the server has granted enough, or
+   * until `limit` ends the wait (CreditWaitEnded; nothing is spent then).
    */
-  acquire(charge: number): Promise<bigint> {
+  acquire(charge: number, limit: CreditWaitLimit = {}): Promise<bigint> {
     if (!(Number.isInteger(charge) && charge >= 1)) throw new Error(`A credit charge must be a whole number >= 1, not ${charge}.`);
+    if (limit.signal?.aborted) return Promise.reject(new CreditWaitEnded('cancelled'));
     if (this.waiters.length === 0 && this.available >= charge) return Promise.resolve(this.spend(charge));
     if (this.inFlight === 0 && this.waiters.length === 0) {
       // Nothing outstanding can bring a grant: waiting would never end.
       return Promise.reject(new CreditStarvationError(`The server left ${this.available} credits and nothing in flight; a request needs ${charge}.`));
     }
     if (this.waiters.length === 0) this.waitingSinceMs = this.now();
-    return new Promise((resolve, reject) => this.waiters.push({ charge, resolve, reject }));
+    return new Promise((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = () => {
+        if (timer !== undefined) clearTimeout(timer);
+        limit.signal?.removeEventListener('abort', onAbort);
+      };
+      const waiter: Waiter = {
+        charge,
+        resolve: (messageId) => {
+          done();
+          resolve(messageId);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      };
+      const leave = (reason: CreditWaitEnded['reason']) => {
+        const index = this.waiters.indexOf(waiter);
+        if (index < 0) return;
+        this.waiters.splice(index, 1);
+        waiter.reject(new CreditWaitEnded(reason));
+        // The one who left may have held the others back (they wait in order).
+        if (index === 0) this.wake();
+        if (this.waiters.length === 0) this.waitingSinceMs = undefined;
+      };
+      const onAbort = () => leave('cancelled');
+      limit.signal?.addEventListener('abort', onAbort, { once: true });
+      if (limit.timeoutMs !== undefined) timer = setTimeout(() => leave('timeout'), limit.timeoutMs);
+      this.waiters.push(waiter);
+    });
   }
 
   /** Records a response: `granted` new credits, and (for a final response) the request's charge no longer in flight. */
