@@ -28,18 +28,35 @@ export function terminalProgress(label: string): { update: (event: ProgressEvent
 }
 
 /**
+ * The longest a cancelled run may take to clean up before the process quits
+ * anyway: a tool that sends one SIGTERM (`timeout`, systemd) must see it end
+ * even on a path that stopped answering. Each clean-up request has its own
+ * 5 s deadline; a run's removal takes a few of them.
+ */
+export const CANCEL_GRACE_MS = 30_000;
+
+/**
  * An AbortSignal that fires on the first Ctrl-C or SIGTERM (what `timeout`,
  * systemd and fleet tools send): the run cancels and cleans up as for a
  * Ctrl-C, its scratch folder and local source removed. A second signal exits
- * at once.
+ * at once, and so does a clean-up that outlasts CANCEL_GRACE_MS (the next
+ * run sweeps what it left).
  */
-export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
+export function interruptSignal(graceMs = CANCEL_GRACE_MS): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
+  let grace: ReturnType<typeof setTimeout> | undefined;
   const onSignal = (name: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(name === 'SIGTERM' ? 143 : 130);
+    const code = name === 'SIGTERM' ? 143 : 130;
+    if (controller.signal.aborted) process.exit(code);
     process.stderr.write(
       `\nCancelling${name === 'SIGTERM' ? ' (SIGTERM)' : ''}: removing the scratch folder from the share (${name === 'SIGTERM' ? 'a second SIGTERM or ' : ''}Ctrl-C again to quit at once)...\n`,
     );
+    grace = setTimeout(() => {
+      process.stderr.write(`The clean-up did not finish within ${graceMs / 1000} s; quitting (the next run removes what it left on the share).\n`);
+      process.exit(code);
+    }, graceMs);
+    // The timer alone keeps no finished process alive.
+    grace.unref();
     controller.abort();
   };
   process.on('SIGINT', onSignal);
@@ -47,6 +64,7 @@ export function interruptSignal(): { signal: AbortSignal; dispose: () => void } 
   return {
     signal: controller.signal,
     dispose: () => {
+      if (grace !== undefined) clearTimeout(grace);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     },
