@@ -14,7 +14,7 @@ import { DOMAIN_HOST, DOMAIN_NETBIOS, SambaDomain } from '../lab/samba-domain.js
 import { freePort } from '../lab/samba.js';
 import { shareTarget } from '../model/share-path.js';
 import { runCopyTest } from './copy-test.js';
-import { SmbError } from './errors.js';
+import { smbFailure } from '../test-support/smb-failure.js';
 import type { SecurityPolicy, SmbCredentials } from './session.js';
 import { SmbSession } from './session.js';
 
@@ -45,15 +45,6 @@ const withPassword = (user: string, security?: SecurityPolicy): SmbCredentials =
   password: domain.user.password,
   ...(security ? { security } : {}),
 });
-
-async function failure(run: Promise<unknown>): Promise<SmbError> {
-  const error = await run.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(SmbError);
-  return error as SmbError;
-}
 
 describe('Kerberos logon to a Samba AD domain with NTLM disabled', () => {
   it.each([['alice@pipefill.test'], [`${DOMAIN_NETBIOS}\\alice`], ['alice']])(
@@ -103,7 +94,7 @@ describe('Kerberos logon to a Samba AD domain with NTLM disabled', () => {
       expect(session.negotiated.login).toEqual({ mechanism: 'kerberos', principal: domain.user.principal });
       await session.end();
       // A ticket for someone else is not used in another's name.
-      const other = await failure(SmbSession.open(target(), { user: 'bob', password: '' }));
+      const other = await smbFailure(SmbSession.open(target(), { user: 'bob', password: '' }));
       expect(other.kind).toBe('kerberos');
     } finally {
       process.env['KRB5CCNAME'] = `FILE:${join(caches, 'none')}`;
@@ -120,18 +111,18 @@ describe('Kerberos logon to a Samba AD domain with NTLM disabled', () => {
 
 describe('the traps, each a one-line error with its fix', () => {
   it('an address instead of the name gets NTLM, which this domain refuses: the error says to use the name', async () => {
-    const error = await failure(SmbSession.open(target('127.0.0.1'), withPassword('alice@pipefill.test')));
+    const error = await smbFailure(SmbSession.open(target('127.0.0.1'), withPassword('alice@pipefill.test')));
     expect(error.kind).toBe('auth-unsupported');
     expect(error.message).toMatch(/reached by its address; Kerberos needs its name/);
   }, 30_000);
 
   it('a name the domain has no service principal for', async () => {
-    const error = await failure(SmbSession.open(target('files.pipefill.test'), withPassword('alice@pipefill.test')));
+    const error = await smbFailure(SmbSession.open(target('files.pipefill.test'), withPassword('alice@pipefill.test')));
     // Kerberos cannot work, NTLM is tried and refused: the fix is Kerberos's.
     expect(error.kind).toBe('auth-unsupported');
     expect(error.message).toMatch(/no service principal for this server name.*cifs\/files\.pipefill\.test/);
     expect(error.hint).toMatch(/setspn/);
-    const kerberosOnly = await failure(SmbSession.open(target('files.pipefill.test'), { ...withPassword('alice@pipefill.test'), auth: 'kerberos' }));
+    const kerberosOnly = await smbFailure(SmbSession.open(target('files.pipefill.test'), { ...withPassword('alice@pipefill.test'), auth: 'kerberos' }));
     expect(kerberosOnly.kind).toBe('kerberos');
   }, 30_000);
 
@@ -142,7 +133,7 @@ describe('the traps, each a one-line error with its fix', () => {
     process.env['KRB5_CONFIG'] = unreachable;
     try {
       const started = Date.now();
-      const error = await failure(SmbSession.open(target(), withPassword('alice@pipefill.test')));
+      const error = await smbFailure(SmbSession.open(target(), withPassword('alice@pipefill.test')));
       expect(error.kind).toBe('auth-unsupported');
       expect(error.message).toMatch(/no domain controller \(KDC\) for the realm could be reached/);
       expect(error.hint).toMatch(/port 88/);
@@ -153,7 +144,7 @@ describe('the traps, each a one-line error with its fix', () => {
   }, 30_000);
 
   it('a wrong password', async () => {
-    const error = await failure(SmbSession.open(target(), { user: 'alice@pipefill.test', password: 'not-the-password' }));
+    const error = await smbFailure(SmbSession.open(target(), { user: 'alice@pipefill.test', password: 'not-the-password' }));
     expect(error.kind).toBe('auth-failed');
     expect(error.message).toMatch(/KDC refused the password/);
   }, 30_000);
@@ -165,7 +156,7 @@ describe('the traps, each a one-line error with its fix', () => {
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     process.env['KRB5CCNAME'] = cache;
     try {
-      const error = await failure(SmbSession.open(target(), { user: 'alice', password: '' }));
+      const error = await smbFailure(SmbSession.open(target(), { user: 'alice', password: '' }));
       expect(error.kind).toBe('kerberos');
       expect(error.message).toMatch(/ticket has expired/);
       expect(error.hint).toMatch(/kinit|password/);
@@ -177,7 +168,7 @@ describe('the traps, each a one-line error with its fix', () => {
   it("a file server whose clock is an hour off (the domain's is right)", async () => {
     await domain.restart({ ntlm: 'disabled', fileServerClock: '+1h' });
     try {
-      const error = await failure(SmbSession.open(target(), withPassword('alice@pipefill.test')));
+      const error = await smbFailure(SmbSession.open(target(), withPassword('alice@pipefill.test')));
       expect(error.kind).toBe('kerberos');
       expect(error.message).toMatch(/clocks .* differ/);
     } finally {

@@ -14,7 +14,8 @@ import type { Scenario } from '../test-support/hostile-relay.js';
 import { framed, hostileRelay } from '../test-support/hostile-relay.js';
 import type { CopyTestResult } from './copy-test.js';
 import { runCopyTest } from './copy-test.js';
-import { SmbError } from './errors.js';
+import type { SmbError } from './errors.js';
+import { smbFailure } from '../test-support/smb-failure.js';
 import type { SecurityPolicy } from './session.js';
 
 const OPS: Op[] = ['write', 'read'];
@@ -44,17 +45,14 @@ async function copy(server: SambaServer, profile: ClientProfileId, op: Op, secur
   return result;
 }
 
+/** The typed error a run ends in within 10 s, of this kind and with a hint. */
 async function failure(run: Promise<unknown>, kind: string): Promise<SmbError> {
   const started = Date.now();
-  const error = await run.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
+  const error = await smbFailure(run);
   expect(Date.now() - started).toBeLessThan(10_000);
-  expect(error).toBeInstanceOf(SmbError);
-  expect((error as SmbError).kind).toBe(kind);
-  expect((error as SmbError).hint.length).toBeGreaterThan(10);
-  return error as SmbError;
+  expect(error.kind).toBe(kind);
+  expect(error.hint.length).toBeGreaterThan(10);
+  return error;
 }
 
 /** The highest dialect of a profile's own offer: what a server that allows every dialect agrees to. */
