@@ -355,10 +355,20 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       }),
     );
 
+    // The run's times end here; the clean-up follows (a recycle bin that kept the emptied files is reported).
+    const finishedAt = new Date().toISOString();
+    const timing = {
+      probeSeconds,
+      setUpSeconds,
+      copiesSeconds,
+      checkSeconds: elapsed() - probeSeconds - setUpSeconds - copiesSeconds,
+      totalSeconds: elapsed(),
+    };
+    const cleaned = await copies.close();
     const report: Report = {
       schemaVersion: REPORT_SCHEMA_VERSION,
       startedAt,
-      finishedAt: new Date().toISOString(),
+      finishedAt,
       target: { share: input.share, user: input.user, ...(input.domain === undefined ? {} : { domain: input.domain }) },
       environment: { pipefillVersion: pipefillVersion(), node: process.version, platform: platform(), release: release(), arch: arch() },
       crypto: { rates: cryptoRates, serverOnThisMachine: serverOnLoopback },
@@ -376,7 +386,8 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       },
       probes,
       pathModel: { ...pathModel, ...(hostCosts ? { hostCosts } : {}) },
-      timing: { probeSeconds, setUpSeconds, copiesSeconds, checkSeconds: elapsed() - probeSeconds - setUpSeconds - copiesSeconds, totalSeconds: elapsed() },
+      timing,
+      ...(cleaned.keptByRecycleBin === undefined ? {} : { keptByRecycleBin: cleaned.keptByRecycleBin }),
       copyTests,
       diagnosis: { headline: '', findings },
     };

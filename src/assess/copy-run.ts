@@ -51,6 +51,7 @@ export class AssessmentCopies {
   /** Workloads whose read source is on the share (written by Pipefill's own write copy). */
   private readonly onShare = new Set<string>();
   private targets = 0;
+  private closing: Promise<{ keptByRecycleBin?: string }> | undefined;
   /** Each generation's data rate on its file copy, by `profile op`: a directory set's data goes at it. */
   private readonly fileRates = new Map<string, RateHint>();
   /** Read-backs of writes copied with `readBackLater`, by `profile op workload`, for readBackWrites. */
@@ -325,8 +326,17 @@ export class AssessmentCopies {
     return this.onShare.has(parseWorkload(spec).spec);
   }
 
-  /** Removes the scratch folder and the local sources, ends every session. Never throws. */
-  async close(): Promise<void> {
+  /**
+   * Removes the scratch folder and the local sources, ends every session;
+   * says where a recycle bin kept the removed files. Never throws; a second
+   * call waits for the first.
+   */
+  close(): Promise<{ keptByRecycleBin?: string }> {
+    return (this.closing ??= this.closeOnce());
+  }
+
+  private async closeOnce(): Promise<{ keptByRecycleBin?: string }> {
+    let kept: string | undefined;
     for (const source of this.sources.values()) {
       await source.close().catch(() => undefined);
       source.remove();
@@ -338,7 +348,7 @@ export class AssessmentCopies {
     const signed = this.signed && 'session' in this.signed ? [this.signed.session] : [];
     this.signed = undefined;
     const broken = [...this.sessions.values()].some((session) => !session.connection.isOpen);
-    if (!broken) await this.scratch.finish(quick).catch(() => undefined);
+    if (!broken) kept = (await this.scratch.finish(quick).catch(() => undefined))?.recycleBin;
     // On a broken path a log-off would wait out its own timeout on every session: the sockets just close.
     await Promise.all([...this.sessions.values(), ...signed].map((session) => (broken ? session.connection.end() : session.end()).catch(() => undefined)));
     if (broken) {
@@ -348,5 +358,6 @@ export class AssessmentCopies {
         await fresh.end().catch(() => undefined);
       }
     }
+    return kept === undefined ? {} : { keptByRecycleBin: kept };
   }
 }

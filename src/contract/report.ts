@@ -147,6 +147,8 @@ export const ReportSchema = z.object({
     settleRule: z.string().optional(),
   }),
   probes: ProbeResultSchema,
+  /** A recycle bin on the share that kept the run's (emptied) files when it cleaned up; absent when none did. */
+  keptByRecycleBin: z.string().max(64).optional(),
   /**
    * The path the expectations were computed on: the probe's round trip, and
    * its bandwidth raised to the fastest payload rate a copy of this run

@@ -41,7 +41,7 @@ export function ticketSummary(report: Report): string {
     ...verdict.lines.slice(0, 4),
     ...(verdict.fix.kind === 'change' ? [`Command: ${verdict.fix.command}`] : []),
     ...(others > 0 ? [`${others} more setting${others === 1 ? ', with its' : 's, with their'} effect, in the full report (pipefill report export).`] : []),
-    `Pipefill ${report.environment.pipefillVersion}; measured, not estimated: ${report.copyTests.length} test copies in a scratch folder that was removed.`,
+    `Pipefill ${report.environment.pipefillVersion}; measured, not estimated: ${report.copyTests.length} test copies in a scratch folder that was removed${report.keptByRecycleBin ? ` (the share's recycle bin ${report.keptByRecycleBin} kept its files, emptied)` : ''}.`,
   ];
   return lines.slice(0, SUMMARY_MAX_LINES).join('\n');
 }

@@ -2,6 +2,7 @@
 // SVG, no script and nothing fetched, so it opens from a ticket attachment and
 // prints cleanly (Chromium turns it into the PDF). Pure.
 
+import { recycleBinNote } from '../presentation/clean-up-text.js';
 import { loginText } from '../presentation/login-text.js';
 import {
   cryptoRateRows,
@@ -124,6 +125,7 @@ ${rows.join('\n')}
 </table>
 ${projectedNotes.length > 0 ? `<p class="muted">* Projected: the copy stopped within the run's ${report.options.budgetSeconds ?? ''} s budget, or did not run (a quick run's directory sets), and its workload's time was projected as listed below. ${escapeXml(report.options.settleRule ?? '')}</p>\n<ul class="muted">\n${projectedNotes.join('\n')}\n</ul>` : ''}
 ${emulated ? `<p class="muted">${escapeXml(emulated)}</p>` : ''}
+${report.keptByRecycleBin ? `<p class="muted">${escapeXml(recycleBinNote(report.keptByRecycleBin))}</p>` : ''}
 ${pathNotes.length > 0 ? `<h2>What the path did during the copies</h2>\n<ul>\n${pathNotes.join('\n')}\n</ul>` : ''}
 ${cryptoSection}
 ${times}

@@ -8,11 +8,14 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assess } from '../assess/assess.js';
 import type { SambaOptions } from '../lab/samba.js';
 import { SambaServer } from '../lab/samba.js';
 import type { ClientProfileId } from '../model/client-profiles.js';
+import { formatSharePath } from '../model/share-path.js';
+import { ticketSummary } from '../presentation/summary.js';
 import { runCopyTest } from './copy-test.js';
-import { SmbError } from './errors.js';
+import { smbFailure } from '../test-support/smb-failure.js';
 import type { SecurityPolicy } from './session.js';
 
 function withServer(options: SambaOptions): () => SambaServer {
@@ -27,15 +30,6 @@ function withServer(options: SambaOptions): () => SambaServer {
     if (!server) throw new Error('smbd did not start');
     return server;
   };
-}
-
-async function failure(run: Promise<unknown>): Promise<SmbError> {
-  const error = await run.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(SmbError);
-  return error as SmbError;
 }
 
 /** Every file under `dir` with its size, relative to `root`. */
@@ -89,6 +83,16 @@ describe('a NAS-style Samba share', () => {
     120_000,
   );
 
+  it("a quick assessment's report names the recycle bin that kept its emptied files", async () => {
+    const report = await assess({ share: formatSharePath(server().share), ...server().credentials, quick: true, client: 'win10-smb3' });
+    expect(report.keptByRecycleBin).toBe('.recycle');
+    expect(ticketSummary(report)).toContain('recycle bin .recycle kept its files, emptied');
+    for (const [path, bytes] of filesWithSizes(server().sharePath)) {
+      expect(path).toMatch(/^\.recycle\//);
+      expect(bytes, path).toBe(0);
+    }
+  }, 180_000);
+
   it('an unverified write still checks that the server holds every byte', async () => {
     const result = await copy('win10-smb3', 'write', 'tr3869-dirset:0.005', { verify: false });
     expect(result.verified).toBe(false);
@@ -96,13 +100,13 @@ describe('a NAS-style Samba share', () => {
   }, 60_000);
 
   it('a mistyped user becomes a guest: Windows 10 and 11 refuse it, Pipefill says it was one, and a guest cannot encrypt', async () => {
-    const win10 = await failure(copy('win10-smb3', 'write', 'file:1MiB', { user: 'nosuchuser' }));
+    const win10 = await smbFailure(copy('win10-smb3', 'write', 'file:1MiB', { user: 'nosuchuser' }));
     expect(win10.kind).toBe('auth-failed');
     expect(win10.message).toMatch(/as a guest.*Windows 10 and 11 refuse guest logons/);
-    expect((await failure(copy('win11-24h2', 'write', 'file:1MiB', { user: 'nosuchuser' }))).message).toMatch(/guest session cannot sign/);
+    expect((await smbFailure(copy('win11-24h2', 'write', 'file:1MiB', { user: 'nosuchuser' }))).message).toMatch(/guest session cannot sign/);
     const guest = await copy('pipefill-max', 'write', 'file:1MiB', { user: 'nosuchuser' });
     expect(guest.negotiated.login).toMatchObject({ guest: true });
-    const sealed = await failure(copy('pipefill-max', 'write', 'file:1MiB', { user: 'nosuchuser', security: { encryption: 'required' } }));
+    const sealed = await smbFailure(copy('pipefill-max', 'write', 'file:1MiB', { user: 'nosuchuser', security: { encryption: 'required' } }));
     expect(sealed.message).toMatch(/guest session has no key to encrypt with/);
   }, 60_000);
 });
@@ -111,7 +115,7 @@ describe('refusals that once read as something else', () => {
   describe('hidden names vetoed (veto files = /.*/)', () => {
     const server = withServer({ shareOptions: { 'veto files': '/.*/' } });
     it('says the dot-named scratch folder was refused, not that a path does not exist', async () => {
-      const error = await failure(
+      const error = await smbFailure(
         runCopyTest({ share: server().share, credentials: server().credentials, profile: 'win10-smb3', op: 'write', workload: 'file:1MiB' }),
       );
       expect(error.message).toMatch(/starts with a dot.*veto files/);
@@ -122,7 +126,7 @@ describe('refusals that once read as something else', () => {
   describe('SMB 3.1.1 signing with HMAC-SHA256 only', () => {
     const server = withServer({ globals: { 'server smb3 signing algorithms': 'hmac-sha-256', 'server signing': 'mandatory' } });
     it('names the signing algorithms, not the dialects', async () => {
-      const error = await failure(
+      const error = await smbFailure(
         runCopyTest({ share: server().share, credentials: server().credentials, profile: 'win10-smb3', op: 'write', workload: 'file:1MiB' }),
       );
       expect(error.kind).toBe('negotiation');
@@ -135,7 +139,7 @@ describe('refusals that once read as something else', () => {
     it('Windows 10/11 seal with it; a client without it is told what it offers, not to use AES-256 it lacks', async () => {
       const sealed = await runCopyTest({ share: server().share, credentials: server().credentials, profile: 'win10-smb3', op: 'write', workload: 'file:1MiB' });
       expect(sealed.negotiated.encryption).toBe('AES-256-GCM');
-      const error = await failure(
+      const error = await smbFailure(
         runCopyTest({ share: server().share, credentials: server().credentials, profile: 'linux-cifs', op: 'write', workload: 'file:1MiB' }),
       );
       expect(error.message).toMatch(/offered: AES-128-GCM, AES-128-CCM/);

@@ -1,6 +1,7 @@
 // pipefill assess: probe the path, run the generations' test copies, and say
 // what limits them against the model's expectation.
 
+import { recycleBinNote } from '../../presentation/clean-up-text.js';
 import { loginText } from '../../presentation/login-text.js';
 import type { PipefillApi } from '../../contract/api.js';
 import type { AssessInput, Report } from '../../contract/report.js';
@@ -74,6 +75,7 @@ export function formatReport(report: Report): string {
     ...(report.diagnosis.findings.some((f) => f.projected) ? ['* projected from a copy stopped once its rate had settled (--full moves every byte)'] : []),
     `Probed: RTT ${probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${formatRate(probes.bandwidth.mbps * 1e6)} (${probes.bandwidth.method}); expectations for ${SERVER_PROFILES[report.options.server].label}.`,
     ...(probes.session?.login ? [`Logged on with ${loginText(probes.session.login)}.`] : []),
+    ...(report.keptByRecycleBin ? [recycleBinNote(report.keptByRecycleBin)] : []),
   ].join('\n');
 }
 

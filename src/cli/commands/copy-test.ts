@@ -1,5 +1,6 @@
 // pipefill copy-test: one timed test copy against a real share.
 
+import { recycleBinNote } from '../../presentation/clean-up-text.js';
 import { loginText } from '../../presentation/login-text.js';
 import type { PipefillApi } from '../../contract/api.js';
 import { apiContract } from '../../contract/api.js';
@@ -56,11 +57,7 @@ export function formatCopyTest(share: string, result: CopyTestResult): string {
     ['verified', result.verified ? 'every byte checked against what was written' : 'no (--no-verify)'],
   ];
   if (result.emulation) rows.push(['note', result.emulation]);
-  if (result.keptByRecycleBin)
-    rows.push([
-      'note',
-      `The share's recycle bin (${result.keptByRecycleBin}) kept the files Pipefill removed, each emptied to 0 bytes first; empty the bin, or exclude .pipefill-* from it (Samba: recycle:exclude_dir).`,
-    ]);
+  if (result.keptByRecycleBin) rows.push(['note', recycleBinNote(result.keptByRecycleBin)]);
   for (const event of pathEvents(result)) rows.push(['path', event]);
   const table = formatTable(['', ''], rows)
     .split('\n')
