@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SambaServer } from '../lab/samba.js';
 import type { FrameAction, FrameInfo, Scenario } from '../test-support/hostile-relay.js';
 import { framed, hostileRelay } from '../test-support/hostile-relay.js';
+import { smbFailure } from '../test-support/smb-failure.js';
 import { runCopyTest } from './copy-test.js';
 import { SILENCE_TIMEOUT_MS } from './silence-watchdog.js';
 import { SmbError } from './errors.js';
@@ -466,4 +467,49 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('a hostile server', () => {
     },
     60_000,
   );
+
+  // Item 9: a server that drops writes past a file's end answers success for them; an unverified write must
+  // not be reported complete. The relay makes smbd's end-of-file check say half of what was written.
+  it('a server that keeps less than it answered written: an unverified write ends in data-mismatch, nothing left', async () => {
+    const written = 1024 * 1024;
+    const endOfFile = 64 + 48; // a CREATE reply's EndofFile (MS-SMB2 2.2.14)
+    const relay = await hostileRelay(server.share, (frame) => {
+      const [created, closed, ...more] = messagesOf(frame);
+      const sizeCheck =
+        more.length === 0 &&
+        created?.readUInt16LE(12) === CREATE &&
+        created.readUInt32LE(8) === 0 &&
+        closed?.readUInt16LE(12) === CLOSE &&
+        created.readBigUInt64LE(endOfFile) === BigInt(written);
+      if (!sizeCheck) return { kind: 'pass' };
+      const shortened = replacedIn(
+        frame,
+        (command) => command === CREATE,
+        (message) => {
+          const changed = Buffer.from(message);
+          changed.writeBigUInt64LE(BigInt(written / 2), endOfFile);
+          return changed;
+        },
+      );
+      return { kind: 'replace', bytes: shortened };
+    });
+    try {
+      const error = await smbFailure(
+        runCopyTest({
+          share: { ...server.share, port: relay.port },
+          credentials: server.credentials,
+          profile: 'win10-smb3',
+          op: 'write',
+          workload: 'file:1MiB',
+          verify: false,
+        }),
+      );
+      expect(error.kind).toBe('data-mismatch');
+      expect(error.message).toMatch(/holds 524288 of the 1048576 bytes/);
+      expect(relay.acted()).toBeGreaterThan(0);
+      expect(server.shareContents()).toEqual([]);
+    } finally {
+      await relay.close();
+    }
+  }, 60_000);
 });
