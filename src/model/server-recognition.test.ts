@@ -16,7 +16,7 @@ describe('recognising the server from its NTLM CHALLENGE version', () => {
   });
 
   it('says when it does not know, rather than guess', () => {
-    expect(recogniseServer(undefined)).toEqual({ evidence: 'the server sent no version in its NTLM challenge' });
+    expect(recogniseServer(undefined)).toEqual({ evidence: 'the server sent no NTLM challenge with a version in it' });
     expect(recogniseServer({ major: 10, minor: 0, build: 0, revision: 15 }).profile).toBeUndefined();
     expect(recogniseServer({ major: 5, minor: 2, build: 3790, revision: 15 }).profile).toBeUndefined();
     expect(recogniseServer({ major: 5, minor: 2, build: 3790, revision: 15 }).evidence).toMatch(/does not recognise/);

@@ -36,7 +36,7 @@ const WINDOWS_10_BUILDS: readonly (readonly [number, ServerProfileId])[] = [
 const versionText = (version: NtlmVersion) => `version ${version.major}.${version.minor}, build ${version.build}`;
 
 export function recogniseServer(version: NtlmVersion | undefined): ServerRecognition {
-  if (!version) return { evidence: 'the server sent no version in its NTLM challenge' };
+  if (!version) return { evidence: 'the server sent no NTLM challenge with a version in it' };
   const said = `its NTLM challenge (${versionText(version)})`;
   if (version.major === 6 && version.minor === 1 && version.build === 0) return { profile: 'samba', evidence: `${said}, as Samba writes it` };
   if (version.build === 0) return { evidence: `${said}, which no Windows release writes` };

@@ -6,6 +6,7 @@ import { PipefillError } from '../model/errors.js';
 import { connectHost } from '../model/share-path.js';
 import type { SmbCredentials, SmbTarget } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
+import { askServerIdentity } from '../smb/server-identity.js';
 import type { BandwidthEstimate, BandwidthResult } from './bandwidth.js';
 import { iperf3Bandwidth } from './bandwidth.js';
 import { SMB_READ_CONNECTIONS, smbReadBandwidth } from './smb-read-bandwidth.js';
@@ -76,8 +77,11 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
   const echoes = (async () => {
     const session = await SmbSession.open(target, credentials, signal);
     try {
-      const { dialect, signing, encryption, serverSays, login } = session.negotiated;
+      const { dialect, signing, encryption, login } = session.negotiated;
+      // A Kerberos logon hears no NTLM challenge, which is what names the server: asked for on its own, beside the ECHOs.
+      const asked = login?.mechanism === 'kerberos' && !session.negotiated.serverSays?.ntlmVersion ? askServerIdentity(target, options.signal) : undefined;
       const smbEcho = await smbEchoRtt(session, { ...signal, ...samples });
+      const serverSays = (await asked) ?? session.negotiated.serverSays;
       const backToBack = smbEcho.medianMs < BACK_TO_BACK_BELOW_MS ? await smbEchoBackToBack(session, { ...signal, count: BACK_TO_BACK_SAMPLES }) : undefined;
       return {
         negotiated: { dialect, signing, encryption, ...(serverSays ? { serverSays } : {}), ...(login ? { login: { ...login } } : {}) },

@@ -101,9 +101,15 @@ describe('Kerberos logon to a Samba AD domain with NTLM disabled', () => {
     }
   }, 30_000);
 
-  it('runs a quick assessment that says it logged on with Kerberos', async () => {
+  it('runs a quick assessment that says it logged on with Kerberos, and still recognises the server as Samba', async () => {
     const report = await assess({ ...domain.share, user: 'alice@pipefill.test', password: domain.user.password, quick: true, profiles: ['win11-24h2'] });
     expect(report.probes.session?.login).toEqual({ mechanism: 'kerberos', principal: domain.user.principal });
+    // No NTLM challenge in a Kerberos logon: the server's was asked for on a connection of its own (NTLM logons are off here).
+    expect(report.options.server).toBe('samba');
+    expect(report.options.serverSource).toEqual({
+      kind: 'recognised',
+      evidence: expect.stringMatching(/NTLM challenge \(version 6\.1, build 0\), as Samba writes it/),
+    });
     for (const copy of report.copyTests) expect(copy.negotiated.login?.mechanism ?? 'not run').toMatch(/kerberos|not run/);
     expect(JSON.stringify(report)).not.toContain(domain.user.password);
   }, 180_000);

@@ -13,6 +13,7 @@ import { planLogin } from './login-choice.js';
 import { gssapiAddon } from './native-gssapi.js';
 import { kerberosInMechList, NegotiateError, negotiateRequest, parseNegotiate, SecurityMode } from './negotiate.js';
 import { ntlmLogon } from './ntlm-login.js';
+import { parseSessionSetup, sessionSetupRequest } from './session-setup.js';
 import { Command, Status } from './protocol.js';
 import type { DialectName, SecurityOffer } from './security/algorithms.js';
 import { dialectId, isSmb3 } from './security/algorithms.js';
@@ -44,33 +45,6 @@ class RefusedOldDialect extends Error {
 }
 
 const dialectList = (dialects: readonly string[]): string => dialects.map((dialect) => `SMB ${dialect}`).join(', ');
-
-/** SESSION_SETUP request (MS-SMB2 2.2.5): 24 fixed bytes, then the security blob at offset 88. */
-function sessionSetupRequest(blob: Buffer, signingRequired: boolean): Buffer {
-  const body = Buffer.alloc(24 + blob.length);
-  body.writeUInt16LE(25, 0);
-  body.writeUInt8(signingRequired ? SecurityMode.signingRequired : SecurityMode.signingEnabled, 3);
-  body.writeUInt16LE(64 + 24, 12);
-  body.writeUInt16LE(blob.length, 14);
-  blob.copy(body, 24);
-  return body;
-}
-
-/** SESSION_SETUP response (MS-SMB2 2.2.6): its flags and security blob, the blob's place checked. */
-function parseSessionSetup(response: SmbResponse): { flags: number; blob: Buffer } {
-  const { body, message } = response;
-  if (body.length < 8) throw new SmbError('protocol', `The SESSION_SETUP response has ${body.length} bytes.`, 'The server is misbehaving.');
-  const offset = body.readUInt16LE(4);
-  const length = body.readUInt16LE(6);
-  if (length > 0 && (offset < 64 || offset + length > message.length)) {
-    throw new SmbError(
-      'protocol',
-      `The SESSION_SETUP response's security buffer (${length} bytes at ${offset}) lies outside its ${message.length} bytes.`,
-      'The server is misbehaving.',
-    );
-  }
-  return { flags: body.readUInt16LE(2), blob: message.subarray(offset, offset + length) };
-}
 
 /** TREE_CONNECT request (MS-SMB2 2.2.9): 8 fixed bytes, the UNC path at offset 72. */
 function treeConnectRequest(unc: string): Buffer {
