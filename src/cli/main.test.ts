@@ -158,10 +158,30 @@ describe('pipefill help and unknown commands', () => {
     expect(code).toBe(0);
     expect(out).toMatch(/^pipefill predict --client <id>/);
   });
-  it('refuses an unknown command', async () => {
+  it('refuses an unknown command in two lines, with the one probably meant', async () => {
     const { code, err } = await run('frobnicate');
     expect(code).toBe(2);
-    expect(err).toMatch(/unknown command "frobnicate"/);
+    expect(err.trim()).toBe('error: unknown command "frobnicate"\nhint: pipefill help lists the commands.');
+    expect((await run('asess')).err).toMatch(/^error: unknown command "asess" \(did you mean assess\?\)$/m);
+  });
+
+  it('refuses an unknown option in one line, naming the one probably meant, and points to --help', async () => {
+    const { code, err } = await run('probe', '--share', '//fs01/projects', '--bandwith', '100');
+    expect(code).toBe(2);
+    expect(err.trim()).toBe('error: Unknown option --bandwith.\nhint: pipefill probe --help lists its options.');
+    const typo = await run('assess', '--share', '//fs01/projects', '--budjet', '30');
+    expect(typo.err).toMatch(/^error: Unknown option --budjet \(did you mean --budget\?\)\.$/m);
+    expect(typo.err.split('\n').filter(Boolean)).toHaveLength(2);
+  });
+
+  it('sends a password on the command line to --password-env, and says what an option lacks', async () => {
+    const password = await run('copy-test', '--share', '//fs01/projects', '--user', 'alice', '--password', 'hunter2');
+    expect(password.code).toBe(2);
+    expect(password.err).toMatch(/takes no password on the command line/);
+    expect(password.err).toMatch(/--password-env VAR/);
+    expect(password.err).not.toContain('hunter2');
+    expect((await run('assess', '--share')).err).toMatch(/^error: --share needs a value\.$/m);
+    expect((await run('profiles', '--json=yes')).err).toMatch(/^error: --json takes no value\.$/m);
   });
 });
 

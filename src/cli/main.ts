@@ -19,6 +19,7 @@ import { RECOMMEND_USAGE, recommendCommand } from './commands/recommend.js';
 import { REPORT_USAGE, reportCommand } from './commands/report.js';
 import { SERVICE_USAGE, serviceCommand } from './commands/service.js';
 import { UI_USAGE, uiCommand } from './commands/ui.js';
+import { didYouMean } from './did-you-mean.js';
 import type { Output } from './output.js';
 import { ignoreClosedOutput, processOutput } from './output.js';
 
@@ -82,7 +83,8 @@ export async function runCli(argv: readonly string[], output: Output = processOu
   }
   const command = (COMMANDS as Record<string, (typeof COMMANDS)[keyof typeof COMMANDS]>)[name];
   if (!command) {
-    output.err(`error: unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
+    const meant = didYouMean(name, Object.keys(COMMANDS));
+    output.err(`error: unknown command ${JSON.stringify(name)}${meant ? ` (did you mean ${meant}?)` : ''}\nhint: pipefill help lists the commands.`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
