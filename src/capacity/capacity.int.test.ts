@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/main.js';
 import { createLocalApi } from '../service/local-api.js';
 import { CapacityResultSchema } from '../contract/capacity.js';
 import { SambaServer } from '../lab/samba.js';
@@ -130,6 +131,23 @@ describe('capacity against smbd', () => {
     );
     await expect(run).rejects.toSatisfy((error) => error instanceof SmbError && error.kind === 'cancelled');
     expect(server.shareContents()).toEqual([]);
+  }, 60_000);
+
+  it('the CLI exits 3 when the share misses --target: a gate a script can test', async () => {
+    const printed: string[] = [];
+    const output = { out: (text: string) => printed.push(text), err: (text: string) => printed.push(text) };
+    process.env['PIPEFILL_CAPACITY_TEST_PASSWORD'] = server.credentials.password;
+    try {
+      const share = `//${server.share.host}:${server.share.port}/${server.share.share}`;
+      const login = ['--share', share, '--user', server.credentials.user, '--password-env', 'PIPEFILL_CAPACITY_TEST_PASSWORD'];
+      const run = ['--profile', 'xp-smb1', '--op', 'read', '--clients', '1', '--seconds', '1', '--warmup', '0.3', '--file-size', '1MiB', '--no-history'];
+      // 100 Gb/s each on loopback: no share meets that.
+      expect(await runCli(['capacity', ...login, ...run, '--target', '1,100000,1'], output)).toBe(3);
+      expect(printed.join('\n')).toMatch(/NOT|not/);
+      expect(server.shareContents()).toEqual([]);
+    } finally {
+      delete process.env['PIPEFILL_CAPACITY_TEST_PASSWORD'];
+    }
   }, 60_000);
 
   it('refuses steps that do not rise', async () => {

@@ -73,7 +73,10 @@ export function takeStoreOption(argv: readonly string[]): { store: string | unde
   return { store, args };
 }
 
-/** Runs one command line; returns the process exit code (0 ok, 2 bad input, 1 anything else: unreachable share, refused login, ...). */
+/**
+ * Runs one command line; returns the process exit code: 0 ok, 2 bad input, 3 a target not met (capacity
+ * --target, report compare with no site passing), 1 anything else (unreachable share, refused login, ...).
+ */
 export async function runCli(argv: readonly string[], output: Output = processOutput): Promise<number> {
   if (output === processOutput) ignoreClosedOutput();
   const [name, ...rest] = argv;
@@ -95,8 +98,8 @@ export async function runCli(argv: readonly string[], output: Output = processOu
     // --store (any command that keeps or reads the site history) is the API's, not the command's.
     const { store, args } = takeStoreOption(rest);
     const spec = store === undefined ? undefined : parseStoreSpec(store);
-    await command.run(args, createLocalApi(spec === undefined ? {} : { store: spec }), output, spec === undefined ? {} : { store: spec });
-    return 0;
+    const code: unknown = await command.run(args, createLocalApi(spec === undefined ? {} : { store: spec }), output, spec === undefined ? {} : { store: spec });
+    return typeof code === 'number' ? code : 0;
   } catch (error) {
     if (error instanceof PipefillError) {
       output.err(`error: ${error.message}\nhint: ${error.hint}`);

@@ -12,8 +12,10 @@ differ. From a clone, \`npm run --silent pipefill -- <args>\` runs the CLI and
 prints nothing on stdout but the command's own output (so \`--json\` can be
 piped); installed, the command is \`pipefill\`. Every command takes
 \`--store postgres://USER@HOST[:PORT]/DB | FILE\` for the site history.
-Exit codes: 0 done, 2 bad input (the message says what was expected), 1
-anything else (an unreachable share, a refused login, a failed write).
+Exit codes: 0 done, 2 bad input (the message says what was expected), 3 a
+target not met (\`capacity --target\`, \`report compare\` where no site passes:
+the run itself went well, for scripted gates), 1 anything else (an
+unreachable share, a refused login, a failed write).
 
 Units: rates \`155.52mbit\`, \`1gbit\`, \`OC3\`, \`GbE\`, \`T1\`; times \`32ms\`,
 \`0.075s\`; sizes \`100MB\` (10^8 bytes) and \`100MiB\` (100 x 2^20). Workloads:

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { CapacityInputSchema } from '../../contract/capacity.js';
 import { CAPACITY_FIXTURE as result } from '../../test-support/capacity-fixture.js';
 import { runCli } from '../main.js';
-import { formatCapacity, formatOf, parseClients, parseTarget } from './capacity.js';
+import { formatCapacity, parseClients, parseTarget } from './capacity.js';
+import { formatOf } from './report.js';
 
 describe('pipefill capacity', () => {
   it('reads its steps and its target', () => {
@@ -38,6 +39,21 @@ describe('pipefill capacity', () => {
     expect(text).not.toContain('completed SMB requests');
   });
 
+  it('exits 3 when a capacity run or a site comparison misses its target (scripted gates), 0 when met', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pipefill-gate-test-'));
+    try {
+      const output = { out: () => undefined, err: () => undefined };
+      const reports = new URL('../../report/fixtures/', import.meta.url);
+      const [slow, fast] = ['lab-52mbit-75ms.json', 'lab-155mbit-32ms.json'].map((name) => new URL(name, reports).pathname);
+      // The slow site fails a 5-minute directory copy, the fast one passes: not every site fails.
+      expect(await runCli(['report', 'compare', slow ?? '', fast ?? '', '--target', 'dirset<5min@win10-smb3'], output)).toBe(0);
+      expect(await runCli(['report', 'compare', slow ?? '', '--target', 'dirset<5min@win10-smb3'], output)).toBe(3);
+      expect(await runCli(['report', 'compare', fast ?? '', '--target', 'dirset<5min@win10-smb3'], output)).toBe(0);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('names the export by the file it writes, and `report export` turns a saved run into every format', async () => {
     expect(formatOf('branch.HTML')).toBe('html');
     expect(formatOf('a/b.csv')).toBe('csv');
@@ -49,8 +65,10 @@ describe('pipefill capacity', () => {
       const output = { out: () => undefined, err: () => undefined };
       expect(await runCli(['report', 'export', saved, '--format', 'csv', '--out', join(folder, 'run.csv')], output)).toBe(0);
       expect(readFileSync(join(folder, 'run.csv'), 'utf8')).toMatch(/^share,started_at,profile/);
-      expect(await runCli(['report', 'export', saved, '--format', 'html', '--out', join(folder, 'run.html')], output)).toBe(0);
+      // The format follows --out's ending when --format is left out.
+      expect(await runCli(['report', 'export', saved, '--out', join(folder, 'run.html')], output)).toBe(0);
       expect(readFileSync(join(folder, 'run.html'), 'utf8')).toContain('Branch capacity: //branch-fs/data');
+      expect(await runCli(['report', 'export', saved, '--out', join(folder, 'run.txt')], output)).toBe(2);
       // A capacity run with a field out of range is refused, not exported.
       writeFileSync(saved, JSON.stringify({ ...result, steps: [{ ...result.steps[0], users: -1 }] }));
       expect(await runCli(['report', 'export', saved, '--format', 'csv', '--out', join(folder, 'bad.csv')], output)).toBe(2);

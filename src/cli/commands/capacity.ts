@@ -17,7 +17,7 @@ import { printJson } from '../output.js';
 import { interruptSignal, terminalProgress } from '../progress.js';
 import { LOGIN_HELP, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import { formatTable } from '../table.js';
-import { FORMATS, writeCapacity } from './report.js';
+import { formatOf, TARGET_NOT_MET, writeCapacity } from './report.js';
 import { NO_HISTORY_OPTION, saveToHistory } from '../history-save.js';
 import { checkOutPath } from '../out-file.js';
 
@@ -28,7 +28,7 @@ export const CAPACITY_USAGE = `pipefill capacity --share //HOST[:PORT]/SHARE --u
   scratch folder it removes again), measures what they move together and each, how fairly, and what a person
   waits meanwhile (SMB2 ECHO, a small file's open), and puts the model's curve beside it. At most ${MAX_CAPACITY_USERS} people,
   ${MAX_CAPACITY_STEPS} steps. --target 30,5,50: do 30 people get 5 Mb/s each with under 50 ms added per round trip?
-  The run is kept in the site history (pipefill history) unless --no-history.
+  (exit code 3 when not). The run is kept in the site history (pipefill history) unless --no-history.
   Profiles: ${CLIENT_PROFILE_IDS.join(', ')}. Servers: ${SERVER_PROFILE_IDS.join(', ')}.
 ${LOGIN_HELP}`;
 
@@ -51,17 +51,6 @@ const OPTIONS = {
 } as const;
 
 /** The export format a file name asks for. */
-export function formatOf(path: string): (typeof FORMATS)[number] {
-  const extension = /\.([a-z]+)$/i.exec(path)?.[1]?.toLowerCase();
-  const format = FORMATS.find((candidate) => candidate === extension);
-  if (!format)
-    throw new PipefillInputError(
-      `--out ${JSON.stringify(path)} does not end in .json, .html, .pdf or .csv.`,
-      'Name the file for the format you want, e.g. --out branch-capacity.html.',
-    );
-  return format;
-}
-
 function number(text: string, option: string, example: string): number {
   const value = Number(text.trim());
   if (text.trim() === '' || !Number.isFinite(value))
@@ -141,7 +130,8 @@ export function formatCapacity(result: CapacityResult): string {
   return lines.join('\n');
 }
 
-export async function capacityCommand(argv: readonly string[], api: PipefillApi, output: Output): Promise<void> {
+/** Exits 3 (TARGET_NOT_MET) when --target was given and the share does not meet it. */
+export async function capacityCommand(argv: readonly string[], api: PipefillApi, output: Output): Promise<number> {
   const { values, positionals } = parseOptions(argv, OPTIONS, CAPACITY_USAGE);
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, CAPACITY_USAGE);
   const login = shareLoginOptions(values);
@@ -192,6 +182,7 @@ export async function capacityCommand(argv: readonly string[], api: PipefillApi,
       writeCapacity(result, outFormat, out);
       output.err(`Wrote ${out}`);
     }
+    return result.readiness?.met === false ? TARGET_NOT_MET : 0;
   } finally {
     progress.done();
     interrupt.dispose();

@@ -22,18 +22,34 @@ import { formatTable } from '../table.js';
 import { readReportFile } from './recommend.js';
 import { ticketSummary } from '../../presentation/summary.js';
 
-export const REPORT_USAGE = `pipefill report export r.json --format <html|pdf|csv|json> --out FILE   (an assessment's report or a capacity run)
+export const REPORT_USAGE = `pipefill report export r.json --out FILE.{html,pdf,csv,json} [--format F]   (an assessment's report or a capacity run)
 pipefill report summary r.json   (the verdict and the fix in at most 15 plain lines, for a ticket)
 pipefill report compare a.json b.json ... [capacity.json ...] [--target "dirset<5min@win10-smb3"] [--json]
   export: one self-contained HTML file (charts inline, prints cleanly), a PDF printed by Chromium,
   CSV with one row per test copy, or the JSON document. compare: sites ranked slowest first by the
   model's time on each measured path; against a target (<dirset|file>[/read|/write]<<time>@<client>)
-  each site passes or fails, and a failing site gets the change that would make it pass. A capacity run
-  (pipefill capacity --out) among the files adds to its share's row how many people can copy there at once.`;
+  each site passes or fails, and a failing site gets the change that would make it pass (exit code 3
+  when no site passes). A capacity run (pipefill capacity --out) among the files adds to its share's row
+  how many people can copy there at once. export takes the format from --out's ending unless --format names it.`;
 
 const EXPORT_OPTIONS = { format: { type: 'string' }, out: { type: 'string' } } as const;
 const COMPARE_OPTIONS = { target: { type: 'string' }, json: { type: 'boolean' } } as const;
 export const FORMATS = ['html', 'pdf', 'csv', 'json'] as const;
+
+/** The exit code of a run that measured what it set out to and found a target not met (2 is bad input, 1 a failure). */
+export const TARGET_NOT_MET = 3;
+
+export function formatOf(path: string): (typeof FORMATS)[number] {
+  const extension = /\.([a-z]+)$/i.exec(path)?.[1]?.toLowerCase();
+  const format = FORMATS.find((candidate) => candidate === extension);
+  if (!format)
+    throw new PipefillInputError(
+      `--out ${JSON.stringify(path)} does not end in .json, .html, .pdf or .csv.`,
+      'Name the file for the format you want, e.g. --out branch-capacity.html.',
+    );
+  return format;
+}
+
 /** Without --target: the 1 GiB directory copy, both ways, under five minutes with Windows 10. */
 const DEFAULT_TARGET = 'dirset<5min@win10-smb3';
 
@@ -72,10 +88,10 @@ function readCapacityFileIfOne(path: string): CapacityResult | undefined {
 function exportReport(argv: readonly string[], output: Output): void {
   const { values, positionals } = parseOptions(argv, EXPORT_OPTIONS, REPORT_USAGE);
   if (positionals.length !== 1) throw new PipefillInputError('report export takes one report file.', REPORT_USAGE);
-  const format = required(values, 'format', 'html');
+  const out = required(values, 'out', 'report.html');
+  const format = optional(values, 'format') ?? formatOf(out);
   if (!(FORMATS as readonly string[]).includes(format))
     throw new PipefillInputError(`--format must be one of ${FORMATS.join(', ')}, not ${JSON.stringify(format)}.`, REPORT_USAGE);
-  const out = required(values, 'out', 'report.html');
   checkOutPath(out);
   const path = positionals[0] ?? '';
   // A capacity run (pipefill capacity --out) exports the same ways.
@@ -127,7 +143,8 @@ export function formatComparison(comparison: Comparison): string {
   return `Target ${target.text}: ${passing} of ${sites.length} sites pass (model times for the full-size test on each measured path)\n\n${table}${fixes.length > 0 ? `\n\nTo pass:\n${fixes.map((fix) => `  ${fix}`).join('\n')}` : ''}${capacity.length > 0 ? `\n\nPeople copying at once (the latest capacity run of each share):\n${capacity.map((line) => `  ${line}`).join('\n')}` : ''}${unmatched}`;
 }
 
-function compare(argv: readonly string[], output: Output): void {
+/** Exits 3 (TARGET_NOT_MET) when no site passes the target. */
+function compare(argv: readonly string[], output: Output): number {
   const { values, positionals } = parseOptions(argv, COMPARE_OPTIONS, REPORT_USAGE);
   if (positionals.length === 0) throw new PipefillInputError('report compare takes one or more report files.', REPORT_USAGE);
   const target = parseTarget(optional(values, 'target') ?? DEFAULT_TARGET);
@@ -143,6 +160,7 @@ function compare(argv: readonly string[], output: Output): void {
   const comparison = compareSites(reports, target, capacityRuns);
   if (values.json) printJson(output, comparison);
   else output.out(formatComparison(comparison));
+  return comparison.sites.some((site) => site.passes) ? 0 : TARGET_NOT_MET;
 }
 
 /** Synchronous work behind the CLI's asynchronous command signature. */
@@ -152,11 +170,11 @@ function summary(argv: readonly string[], output: Output): void {
   output.out(ticketSummary(readReportFile(positionals[0] ?? '')));
 }
 
-export function reportCommand(argv: readonly string[], _api: PipefillApi, output: Output): Promise<void> {
+export function reportCommand(argv: readonly string[], _api: PipefillApi, output: Output): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === 'export') exportReport(rest, output);
   else if (sub === 'summary') summary(rest, output);
-  else if (sub === 'compare') compare(rest, output);
+  else if (sub === 'compare') return Promise.resolve(compare(rest, output));
   else throw new PipefillInputError(`report needs export, summary or compare${sub === undefined ? '' : `, not ${JSON.stringify(sub)}`}.`, REPORT_USAGE);
-  return Promise.resolve();
+  return Promise.resolve(0);
 }
