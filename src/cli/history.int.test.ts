@@ -51,8 +51,13 @@ describe('pipefill history', () => {
     expect(trend.changes.join('; ')).toMatch(/bandwidth now .* Mb\/s, was/);
     expect((await run('history', 'trend', '--site', '//10.77.0.2/share', '--store', store)).out).toMatch(/Since the run before: .*round trip now/);
 
-    const shown = JSON.parse((await run('history', 'show', String(oldest?.id), '--json', '--store', store)).out);
-    expect(shown.report).toEqual(JSON.parse(readFileSync(FIXTURES[0] ?? '', 'utf8')));
+    // The run's own report, as saved: report export and compare read it as they read assess --out's file.
+    const shownText = (await run('history', 'show', String(oldest?.id), '--json', '--store', store)).out;
+    expect(JSON.parse(shownText)).toEqual(JSON.parse(readFileSync(FIXTURES[0] ?? '', 'utf8')));
+    const shownFile = join(scratch, 'shown.json');
+    writeFileSync(shownFile, shownText);
+    expect((await run('report', 'export', shownFile, '--out', join(scratch, 'shown.html'))).code).toBe(0);
+    expect(readFileSync(join(scratch, 'shown.html'), 'utf8')).toContain('Pipefill report: //10.77.0.2/share');
     const csv = (await run('history', 'export', '--format', 'csv', '--store', store)).out.trimEnd().split(/\r?\n/);
     expect(csv[0]).toBe('id,kind,site,share,started_at,ran_by,machine,saved_at,link_mbps,rtt_ms,readiness_met,headline');
     expect(csv).toHaveLength(3);

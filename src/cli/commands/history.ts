@@ -17,8 +17,10 @@ export const HISTORY_USAGE = `pipefill history list [--site S] [--json] | show I
                  | export [--site S] [--format json|csv] [--out FILE] | delete ID | import FILE.json ...
   [--store postgres://USER@HOST[:PORT]/DB | FILE]   (also PIPEFILL_STORE; default: the team store chosen in the app, else history.sqlite in this user's data folder)
   Every assessment and capacity run is kept (unless --no-history), with its site, who ran it and where.
-  trend: each generation's rate run by run, and what changed since the run before. import: earlier
-  --out JSON files; importing one twice keeps it once. No password is ever stored.`;
+  show --json: the run's own document, as assess --out or capacity --out saved it, so report export,
+  summary and compare take it (pipefill history show 3 --json > run.json). trend: each generation's rate
+  run by run, and what changed since the run before. import: earlier --out JSON files; importing one
+  twice keeps it once. No password is ever stored.`;
 
 const OPTIONS = { site: { type: 'string' }, json: { type: 'boolean' }, format: { type: 'string' }, out: { type: 'string' } } as const;
 const SUBCOMMANDS = ['list', 'show', 'trend', 'export', 'delete', 'import'] as const;
@@ -139,7 +141,8 @@ export async function historyCommand(argv: readonly string[], api: PipefillApi, 
     }
     case 'show': {
       const run = await api.historyRun({ id: runId(rest[0]) });
-      if (values.json) printJson(output, run);
+      // The document alone, as --out saved it: what report export and compare read (the summary is history list's).
+      if (values.json) printJson(output, run.report ?? run.capacity);
       else
         output.out(
           [
