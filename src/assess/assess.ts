@@ -4,7 +4,8 @@
 
 import { arch, platform, release } from 'node:os';
 import type { CallOptions } from '../contract/api.js';
-import type { CopyTestResult } from '../contract/copy-test.js';
+import type { CopyTestResult, ProgressEvent } from '../contract/copy-test.js';
+import { RunProgress } from './run-progress.js';
 import type { AssessInput, Finding, Report } from '../contract/report.js';
 import { REPORT_SCHEMA_VERSION } from '../contract/report.js';
 import { dirsetSpec, fileSpec, sizeAssessment } from '../model/assessment.js';
@@ -102,7 +103,19 @@ function withModelScaledProjection(result: CopyTestResult, modelSeconds: number,
 }
 
 export async function assess(input: AssessInput, options: CallOptions = {}): Promise<Report> {
-  const { signal, onProgress } = options;
+  let progress: RunProgress | undefined;
+  try {
+    const report = await assessWith(input, options, (budget) => (progress = new RunProgress(options.onProgress, budget)));
+    progress?.done();
+    return report;
+  } finally {
+    // A failed or cancelled run sends nothing more (and no "done").
+    progress?.stop();
+  }
+}
+
+async function assessWith(input: AssessInput, options: CallOptions, startProgress: (budget: () => ProgressEvent['budget']) => RunProgress): Promise<Report> {
+  const { signal } = options;
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
   // The budget's clock: from the caller's start when it gave one (the CLI's process start: a person times the command).
@@ -121,7 +134,8 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
   const budgetSeconds = input.full ? null : (input.budgetSeconds ?? (quick ? DEFAULT_BUDGET_SECONDS.quick : DEFAULT_BUDGET_SECONDS.full));
   const budgetEvent = () => (budgetSeconds === null ? {} : { budget: { seconds: budgetSeconds, elapsedSeconds: spent() } });
 
-  onProgress?.({ step: 'probe', bytes: 0, totalBytes: 0, fraction: 0, ...budgetEvent() });
+  const progress = startProgress(() => budgetEvent().budget);
+  progress.report('probe', 0);
   // The sessions open beside the probe: a few round trips each, next to nothing on the link.
   // With them, the signing check's own session, unless there will be no check: no pipefill-max read to compare
   // with, or every session protected already.
@@ -169,6 +183,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       ...(signal ? { signal } : {}),
     };
     try {
+      progress.report("the hosts' calibration", 0, 0.5);
       calibration = await inStep("the hosts' calibration", () => measureHostCosts(share, credentials, calibrationOptions));
     } catch (error) {
       await copiesOpening.then(
@@ -212,6 +227,8 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       modelSeconds: (profile, op, workload, warm) =>
         predictTransfer(driven(profile), serverProfile, op, workload, link, { ...SINGLE_UNPROTECTED, warmSender: warm }).seconds,
     });
+    progress.plan(order.length);
+    progress.report('making the scratch folders', 0, 0.9);
     await inStep('making the scratch folders', () => copies.prepareFolders(copiedWorkloads, targetWrites));
 
     const setUpSeconds = elapsed() - probeSeconds;
@@ -229,28 +246,34 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
     const results = new Map<number, CopyTestResult>();
     const total = order.length;
     let done = 0;
+    let readBacksStarted = false;
     const run = async (copy: PlannedCopy | undefined, profile: ClientProfileId, op: Op, workload: string, budget: CopyBudgetOptions | undefined) => {
       const index = copy ? done : -1;
       const step = copy ? `${profile} ${op} ${workload} (${done + 1} of ${total})` : `the read source (${workload})`;
       const test = { profile, op, workload, index: Math.max(0, index), count: total };
-      const fraction = (within: number) => (budgetSeconds === null ? (1 + done + within) / (total + 1) : Math.min(1, spent() / budgetSeconds));
+      const totalBytes = parseWorkload(workload).totalBytes;
+      // Through the copy's step: its bytes, or its time slot where a budget may stop it before its bytes are all moved.
+      const copyStarted = elapsed();
+      const within = (bytes: number) =>
+        Math.min(0.9, Math.max(totalBytes > 0 ? bytes / totalBytes : 0, budget ? (elapsed() - copyStarted) / budget.maxSeconds : 0));
+      const stepIndex = 1 + Math.max(0, index);
       return inStep(step, () =>
         copies.copy(profile, op, workload, {
           link,
           readBackLater: readsBackLater({ op, workload }),
           ...(budget ? { budget } : {}),
           onLive: (live) =>
-            onProgress?.({
-              step: `${step}: copy`,
+            progress.report(`${step}: copy`, stepIndex, within(live.bytes), {
               bytes: live.bytes,
-              totalBytes: parseWorkload(workload).totalBytes,
-              fraction: fraction(0.5),
+              totalBytes,
               test,
               live: { tMs: live.tMs, mbps: live.mbps, opsPerSecond: live.opsPerSecond },
-              ...budgetEvent(),
             }),
+          // A write's read-back runs with the others after the copies (readBackWrites), under that step's name.
           onVerify: (bytes) =>
-            onProgress?.({ step: `${step}: verify`, bytes, totalBytes: parseWorkload(workload).totalBytes, fraction: fraction(0.9), test, ...budgetEvent() }),
+            readBacksStarted
+              ? progress.report('reading back what the file copies wrote', progress.readBackStep, 0, { bytes, totalBytes })
+              : progress.report(`${step}: verify`, stepIndex, 0.9, { bytes, totalBytes, test }),
         }),
       );
     };
@@ -266,13 +289,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
       // costs under a second there.
       const wholeOnFastPath = calibration !== undefined && copy.op === 'write' && parseWorkload(copy.workload).kind === 'file';
       if (keeper && !wholeOnFastPath) budget = keeper.slotFor(copy, order.slice(order.indexOf(copy)));
-      onProgress?.({
-        step: `${copy.profile} ${copy.op} ${copy.workload} (${done + 1} of ${total})`,
-        bytes: 0,
-        totalBytes: 0,
-        fraction: budgetSeconds === null ? (1 + done) / (total + 1) : Math.min(1, spent() / budgetSeconds),
-        ...budgetEvent(),
-      });
+      progress.report(`${copy.profile} ${copy.op} ${copy.workload} (${done + 1} of ${total})`, 1 + done);
       const copyStarted = elapsed();
       results.set(copy.index, await run(copy, copy.profile, copy.op, copy.workload, budget));
       if (budget) keeper?.ran(copy, budget, elapsed() - copyStarted);
@@ -294,7 +311,10 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
         ),
       );
     }
-    const readBack = await inStep('reading back what the file copies wrote', () => copies.readBackWrites());
+    const readingBack = 'reading back what the file copies wrote';
+    progress.report(readingBack, progress.readBackStep);
+    readBacksStarted = true;
+    const readBack = await inStep(readingBack, () => copies.readBackWrites());
     for (const [index, result] of results) {
       if (readBack.has(readBackKey(result.profile, result.op, result.workload))) results.set(index, { ...result, verified: true });
     }
@@ -342,6 +362,7 @@ export async function assess(input: AssessInput, options: CallOptions = {}): Pro
 
     // Signing on, signing off, the same copy: a path that misbehaves slows both; a protocol that costs slows one.
     const checkBudget = keeper?.checkSlot();
+    progress.report('the signing check', progress.checkStep);
     const check = await inStep('the signing check', () =>
       protectionCheck({
         share,

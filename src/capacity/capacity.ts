@@ -12,10 +12,35 @@ import { probePath } from '../probe/probe-path.js';
 import { credentialsFrom } from '../smb/session.js';
 import { localEngineStack } from '../apply/engine-stack.js';
 import { assembleCapacity } from './capacity-result.js';
+import type { CapacityProgress } from './run-capacity.js';
 import { measureCapacity } from './run-capacity.js';
 
 /** iperf3 streams for the line's rate. */
 const PROBE_STREAMS = 8;
+
+/**
+ * How far a capacity run is (pure): each step of people a share (joining,
+ * warming up, then measuring from its middle), the clean-up the last one;
+ * the probe before them counts as nothing, "done" is 1.
+ */
+export function capacityFraction(phase: CapacityProgress['phase'], step: number, steps: number): number {
+  if (!(steps > 0)) return 0;
+  const units = steps + 1;
+  const at = (unit: number, within: number) => Math.min(1, Math.max(0, (unit + within) / units));
+  switch (phase) {
+    case 'connect':
+    case 'idle':
+      return 0;
+    case 'join':
+      return at(step - 1, 0);
+    case 'warm-up':
+      return at(step - 1, 0.2);
+    case 'measure':
+      return at(step - 1, 0.5);
+    case 'clean-up':
+      return at(steps, 0);
+  }
+}
 
 export async function runCapacity(input: CapacityParsedInput, options: CallOptions = {}): Promise<CapacityResult> {
   const share = shareTarget(input);
@@ -40,6 +65,7 @@ export async function runCapacity(input: CapacityParsedInput, options: CallOptio
     ...(input.bufferBytes === undefined ? {} : { bufferBytes: input.bufferBytes }),
   };
   const steps = input.clients.length;
+  let reached = 0;
   const measured = await measureCapacity(
     {
       share,
@@ -55,7 +81,9 @@ export async function runCapacity(input: CapacityParsedInput, options: CallOptio
     {
       ...(signal ? { signal } : {}),
       onProgress: (event) => {
-        const fraction = steps > 0 ? Math.min(1, (Math.max(0, event.step - 1) + (event.phase === 'measure' ? 0.5 : 0)) / steps) : 0;
+        // Never back: the clean-up came after the last step's measurement as step N's start, and the bar fell from 87% to 75%.
+        reached = Math.max(reached, capacityFraction(event.phase, event.step, steps));
+        const fraction = reached;
         progress(
           `${event.phase}${event.users > 0 ? ` (${event.users} ${event.users === 1 ? 'person' : 'people'})` : ''}`,
           fraction,

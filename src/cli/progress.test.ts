@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { interruptSignal } from './progress.js';
+import type { ProgressEvent } from '../contract/copy-test.js';
+import { interruptSignal, terminalProgress } from './progress.js';
 
 describe('interruptSignal', () => {
   afterEach(() => {
@@ -46,5 +47,33 @@ describe('interruptSignal', () => {
     } finally {
       impatient.dispose();
     }
+  });
+});
+
+describe('terminalProgress', () => {
+  const event = (step: string, fraction: number, bytes = 0, totalBytes = 0): ProgressEvent => ({ step, fraction, bytes, totalBytes });
+
+  it("without a terminal, prints one line per step with the whole run's share, whatever the updates between", () => {
+    const written: string[] = [];
+    const progress = terminalProgress('assess', { isTTY: false, write: (text: string) => written.push(text) });
+    progress.update(event('probe', 0));
+    progress.update(event('probe', 0.02));
+    progress.update(event('win11-24h2 write file:256MiB (1 of 8): copy', 0.1, 1e6, 256e6));
+    progress.update(event('win11-24h2 write file:256MiB (1 of 8): copy', 0.15, 9e7, 256e6));
+    progress.update(event('done', 1));
+    progress.done();
+    expect(written).toEqual(['assess: 0% probe\n', 'assess: 10% win11-24h2 write file:256MiB (1 of 8): copy\n', 'assess: 100% done\n']);
+  });
+
+  it('on a terminal, leaves out a step\'s bytes where it has none (no "0 B of 0 B"), and clears its line at the end', () => {
+    const written: string[] = [];
+    const progress = terminalProgress('assess', { isTTY: true, write: (text: string) => written.push(text) });
+    progress.update(event('probe', 0));
+    expect(written.at(-1)).toBe('\r\x1b[Kassess: [--------------------] 0% probe');
+    progress.update(event('done', 1));
+    expect(written.at(-1)).toBe('\r\x1b[Kassess: [####################] 100% done');
+    progress.done();
+    expect(written.at(-1)).toBe('\r\x1b[K');
+    expect(written.join('')).not.toContain('0 B of 0 B');
   });
 });

@@ -1,7 +1,10 @@
-// A one-line progress display on a terminal's stderr; silent when stderr is
-// not a terminal, so scripts and --json output stay clean.
+// Progress on stderr: on a terminal one line redrawn in place (the whole
+// run's bar, the step, its bytes and rate); elsewhere (a log, a CI job, a
+// pipe) one line per step, so a redirected run still says where it is.
+// stdout stays the result's alone, so --json output can be piped.
 
 import type { ProgressEvent } from '../contract/copy-test.js';
+import { printable } from '../model/terminal-text.js';
 import { formatBytes, formatRate } from '../model/units.js';
 
 const BAR_WIDTH = 20;
@@ -10,20 +13,53 @@ function bar(fraction: number): string {
   return '#'.repeat(filled) + '-'.repeat(BAR_WIDTH - filled);
 }
 
-export function terminalProgress(label: string): { update: (event: ProgressEvent) => void; done: () => void } {
-  if (!process.stderr.isTTY) return { update: () => undefined, done: () => undefined };
+const percent = (fraction: number) => `${Math.floor(Math.min(1, Math.max(0, fraction)) * 100)}%`;
+
+/** The step's own bytes and rate, where it has any: "(96 MB of 256 MB, 1.2 Gb/s)". */
+function stepDetail(event: ProgressEvent): string {
+  const live = event.live ? formatRate(event.live.mbps * 1e6) : undefined;
+  const bytes =
+    event.totalBytes > 0
+      ? `${percent(event.bytes / event.totalBytes)} (${formatBytes(event.bytes)} of ${formatBytes(event.totalBytes)}${live ? `, ${live}` : ''})`
+      : undefined;
+  return bytes ?? (live ? `(${live})` : '');
+}
+
+export interface ProgressStream {
+  readonly isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+export function terminalProgress(label: string, stream: ProgressStream = process.stderr): { update: (event: ProgressEvent) => void; done: () => void } {
+  if (!stream.isTTY) {
+    let lastStep: string | undefined;
+    return {
+      update: (event) => {
+        if (event.step === lastStep) return;
+        lastStep = event.step;
+        const overall = event.fraction === undefined ? '' : `${percent(event.fraction)} `;
+        stream.write(printable(`${label}: ${overall}${event.step}\n`));
+      },
+      done: () => undefined,
+    };
+  }
   let last = 0;
+  let shown = false;
   return {
     update: (event) => {
       const now = Date.now();
-      if (now - last < 100 && event.bytes < event.totalBytes) return;
+      if (now - last < 100 && event.bytes < event.totalBytes && event.step !== 'done') return;
       last = now;
-      const percent = event.totalBytes > 0 ? Math.floor((event.bytes / event.totalBytes) * 100) : 0;
-      const overall = event.fraction === undefined ? '' : `[${bar(event.fraction)}] ${Math.floor(event.fraction * 100)}% `;
-      const live = event.live ? `, ${formatRate(event.live.mbps * 1e6)}` : '';
-      process.stderr.write(`\r\x1b[K${label}: ${overall}${event.step} ${percent}% (${formatBytes(event.bytes)} of ${formatBytes(event.totalBytes)}${live})`);
+      shown = true;
+      const overall = event.fraction === undefined ? '' : `[${bar(event.fraction)}] ${percent(event.fraction)} `;
+      const detail = stepDetail(event);
+      // Only the redraw's own escape is let through: the text itself is made printable.
+      stream.write(`\r\x1b[K${printable(`${label}: ${overall}${event.step}${detail ? ` ${detail}` : ''}`)}`);
     },
-    done: () => process.stderr.write('\r\x1b[K'),
+    done: () => {
+      if (shown) stream.write('\r\x1b[K');
+      shown = false;
+    },
   };
 }
 

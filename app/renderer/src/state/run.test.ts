@@ -34,6 +34,11 @@ describe('run state', () => {
     expect(applyProgress(INITIAL_RUN, { step: 'x', bytes: 0, totalBytes: 0, budget: { seconds: 20, elapsedSeconds: 25 } }).budget?.leftSeconds).toBe(0);
   });
 
+  it("reads the run's last event as Done, both bars full", () => {
+    const state = applyProgress(INITIAL_RUN, { step: 'done', bytes: 0, totalBytes: 0, fraction: 1 });
+    expect(state).toMatchObject({ step: 'Done', stepFraction: 1, fraction: 1 });
+  });
+
   it('keeps the last overall fraction when an event has none', () => {
     const state = applyProgress({ ...INITIAL_RUN, fraction: 0.3 }, { step: 'connect', bytes: 0, totalBytes: 0 });
     expect(state.fraction).toBe(0.3);

@@ -41,9 +41,11 @@ export function applyProgress(state: RunState, event: ProgressEvent): RunState {
       ? series.map((s) => (s === existing ? { ...s, points: [...s.points, point].slice(-MAX_POINTS) } : s))
       : [...series, { key, label: `${event.test.profile} ${event.test.op} (${event.test.workload})`, points: [point] }];
   }
+  // The run's last event ("done", at 100%) reads as a person expects it.
+  const done = event.step === 'done';
   return {
-    step: event.step,
-    stepFraction: event.totalBytes > 0 ? Math.min(1, event.bytes / event.totalBytes) : 0,
+    step: done ? 'Done' : event.step,
+    stepFraction: done ? 1 : event.totalBytes > 0 ? Math.min(1, event.bytes / event.totalBytes) : 0,
     fraction: event.fraction ?? state.fraction,
     series,
     events: state.events + 1,
