@@ -17,7 +17,7 @@ import { negotiate } from '../model/negotiation.js';
 import { parallelSeconds } from '../model/parallel.js';
 import type { ServerProfileId } from '../model/server-profiles.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
-import { formatDuration } from '../model/units.js';
+import { formatBytes, formatDuration, formatRate } from '../model/units.js';
 import type { Workload } from '../model/workloads.js';
 import { parseWorkload } from '../model/workloads.js';
 import type { Knob, KnobValue, Platform, Setup } from './knobs.js';
@@ -164,7 +164,7 @@ function recommendation(
   };
 }
 
-const pathText = (link: Link) => `${link.bandwidthBitsPerSecond / 1e6} Mb/s, ${link.rttMs} ms (BDP ${Math.round(bdpBytes(link) / 1000)} KB)`;
+const pathText = (link: Link) => `${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} (BDP ${formatBytes(bdpBytes(link))})`;
 
 /** The test a protection setting costs most, by share of its time. */
 function costliest(before: Setup, after: Setup, link: Link): { test: Test; before: number; after: number } | undefined {

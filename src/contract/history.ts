@@ -11,6 +11,7 @@ import { CapacityResultSchema, isCapacityDocument } from './capacity.js';
 import type { Report } from './report.js';
 import { ReportSchema } from './report.js';
 import { checkDocumentBounds } from './bounded-document.js';
+import { formatRate } from '../model/units.js';
 
 export const RUN_KINDS = ['assessment', 'capacity'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
@@ -134,7 +135,7 @@ export function runColumns(document: RunDocument): RunColumns {
     rttMs: capacity.link?.rttMs ?? null,
     readinessMet: capacity.readiness?.met ?? null,
     headline:
-      capacity.readiness?.text ?? `At most ${peakMbps.toFixed(1)} Mb/s together, with ${peakUsers} ${peakUsers === 1 ? 'person' : 'people'} copying at once.`,
+      capacity.readiness?.text ?? `At most ${formatRate(peakMbps * 1e6)} together, with ${peakUsers} ${peakUsers === 1 ? 'person' : 'people'} copying at once.`,
     peakMbps,
     generations: {},
   };

@@ -11,7 +11,7 @@ import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
 import { PipefillInputError } from '../model/errors.js';
 import { predict } from '../model/predict.js';
-import { formatDuration, parseTimeMs } from '../model/units.js';
+import { formatDuration, formatRate, parseTimeMs } from '../model/units.js';
 import type { CapacityResult } from '../contract/capacity.js';
 import { observationsFromReport } from '../contract/recommend.js';
 import type { Report } from '../contract/report.js';
@@ -88,7 +88,7 @@ function capacityVerdict(run: CapacityResult): CapacityVerdict {
   return {
     startedAt: run.startedAt,
     met: null,
-    text: `No target set; at most ${peakMbps.toFixed(1)} Mb/s together, with ${peakUsers} ${peakUsers === 1 ? 'person' : 'people'} copying at once.`,
+    text: `No target set; at most ${formatRate(peakMbps * 1e6)} together, with ${peakUsers} ${peakUsers === 1 ? 'person' : 'people'} copying at once.`,
   };
 }
 

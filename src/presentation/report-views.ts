@@ -12,6 +12,7 @@ import type { CopyTestResult } from '../contract/copy-test.js';
 import { observationsOfCopy } from '../contract/copy-test.js';
 import type { Finding, Report } from '../contract/report.js';
 import { modelLinkOf } from '../contract/report.js';
+import { formatRate } from '../model/units.js';
 
 /**
  * How a test copy's messages were protected, in words: "encrypted with
@@ -39,10 +40,10 @@ export function projectionText(projected: NonNullable<CopyTestResult['projected'
     projected.rateFrom === 'model-scaled' && projected.modelSeconds !== undefined && projected.modelScale !== undefined
       ? `slot ran out before the rate settled; the model's ${projected.modelSeconds.toFixed(2)} s for the whole x ${projected.modelScale.toFixed(2)}, this copy's time over the model's for what it moved`
       : projected.rateFrom === 'file-copy'
-        ? `round trips measured on the first files; data at the file copy's ${projected.rateMbps.toFixed(1)} Mb/s${spread}`
+        ? `round trips measured on the first files; data at the file copy's ${formatRate(projected.rateMbps * 1e6)}${spread}`
         : projected.stoppedBy === 'settled'
-          ? `rate settled at ${projected.rateMbps.toFixed(1)} Mb/s${spread}`
-          : `slot ran out before the rate settled; ${projected.rateMbps.toFixed(1)} Mb/s while data moved`;
+          ? `rate settled at ${formatRate(projected.rateMbps * 1e6)}${spread}`
+          : `slot ran out before the rate settled; ${formatRate(projected.rateMbps * 1e6)} while data moved`;
   const range =
     projected.highSeconds === null ? 'no range can be given' : `${projected.lowSeconds.toFixed(2)}-${projected.highSeconds.toFixed(2)} s at the rate's spread`;
   if (
@@ -59,7 +60,7 @@ export function projectionText(projected: NonNullable<CopyTestResult['projected'
   }
   if (projected.stoppedBy === 'not-run') {
     // Reports written before the model-scaled projection (their directory sets went at the file copy's rate).
-    return `projected, not run (quick): each file's round trips as the file copy measured them, each folder's at the path's RTT, data at the file copy's ${projected.rateMbps.toFixed(1)} Mb/s${spread}; ${range}`;
+    return `projected, not run (quick): each file's round trips as the file copy measured them, each folder's at the path's RTT, data at the file copy's ${formatRate(projected.rateMbps * 1e6)}${spread}; ${range}`;
   }
   return `projected from ${megabytes} MB in ${projected.measuredSeconds.toFixed(2)} s, ${projected.filesTouched} file${projected.filesTouched === 1 ? '' : 's'} (${how}); ${range}`;
 }

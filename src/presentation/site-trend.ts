@@ -7,6 +7,7 @@ import { creditsSeen } from '../model/credits-seen.js';
 import type { SiteTrend, SiteTrendData, TrendPoint } from '../contract/history.js';
 import { runColumns, siteOf } from '../contract/history.js';
 import type { Report } from '../contract/report.js';
+import { formatRate } from '../model/units.js';
 
 const creditsOf = (report: Report): number | undefined => creditsSeen(report.copyTests.map((test) => test.negotiated));
 
@@ -22,7 +23,7 @@ export function changesBetween(before: Report, after: Report): string[] {
     changes.push(`credits now ${credits[1]}, was ${credits[0]}`);
   const [mbpsBefore, mbpsAfter] = [before.probes.bandwidth.mbps, after.probes.bandwidth.mbps];
   if (Math.abs(mbpsAfter - mbpsBefore) > 0.15 * Math.max(mbpsBefore, mbpsAfter))
-    changes.push(`bandwidth now ${mbpsAfter.toFixed(1)} Mb/s, was ${mbpsBefore.toFixed(1)}`);
+    changes.push(`bandwidth now ${formatRate(mbpsAfter * 1e6)}, was ${formatRate(mbpsBefore * 1e6)}`);
   const [rttBefore, rttAfter] = [before.probes.rtt.medianMs, after.probes.rtt.medianMs];
   if (Math.abs(rttAfter - rttBefore) > Math.max(2, 0.15 * Math.max(rttBefore, rttAfter)))
     changes.push(`round trip now ${rttAfter.toFixed(1)} ms, was ${rttBefore.toFixed(1)}`);
@@ -37,7 +38,7 @@ export function changesBetween(before: Report, after: Report): string[] {
       const ratio = now.mbps / then.mbps;
       if (ratio >= 1.25 || ratio <= 0.8)
         changes.push(
-          `${key}: ${ratio > 1 ? `${ratio.toFixed(1)}x faster` : `${(1 / ratio).toFixed(1)}x slower`} than the run before (${now.mbps.toFixed(1)} Mb/s, was ${then.mbps.toFixed(1)})`,
+          `${key}: ${ratio > 1 ? `${ratio.toFixed(1)}x faster` : `${(1 / ratio).toFixed(1)}x slower`} than the run before (${formatRate(now.mbps * 1e6)}, was ${formatRate(then.mbps * 1e6)})`,
         );
     }
   }
