@@ -26,7 +26,8 @@ export const SECURITY_USAGE = '[--signing auto|required] [--encrypt | --no-encry
 /** How a person logs on, for the usage text of every command that opens a share. */
 export const LOGIN_HELP = `  --user: alice, CORP\\alice or alice@corp.example.com. Kerberos where it can work (the server by its name,
   with the password or your own ticket: --kerberos asks for no password), NTLMv2 where it cannot (the
-  result says why); --ntlm uses NTLMv2 only. --address IP connects there, the server keeping its name (smbclient -I).`;
+  result says why); --ntlm uses NTLMv2 only. --address IP connects there, the server keeping its name (smbclient -I).
+  A FOLDER after the share (//fs01/projects/team/scratch) is where Pipefill works, for people who may write only there.`;
 
 /** --signing, --encrypt and --no-encrypt as the contract's fields; a bad value or both encryption flags are an input error. */
 function securityOptions(values: Record<string, unknown>): Pick<ShareLogin, 'signing' | 'encryption'> {

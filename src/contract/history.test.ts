@@ -10,7 +10,10 @@ describe('site history', () => {
   it('names one site whatever the slashes and case', () => {
     expect(siteOf('\\\\FS01\\Data\\')).toBe('fs01/data');
     expect(siteOf('//fs01/data')).toBe('fs01/data');
-    expect(siteOf('  //FS01:4450/Data ')).toBe('fs01:4450/data');
+    // The port (the demo share's changes run to run) and a folder below the share are not the site.
+    expect(siteOf('  //FS01:4450/Data ')).toBe('fs01/data');
+    expect(siteOf('\\\\fs01\\data\\team\\scratch')).toBe('fs01/data');
+    expect(siteOf('not a share')).toBe('not a share');
   });
 
   it('keys generations by profile, op and kind of workload, so runs of different sizes line up', () => {

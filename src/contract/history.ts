@@ -12,6 +12,7 @@ import type { Report } from './report.js';
 import { ReportSchema } from './report.js';
 import { checkDocumentBounds } from './bounded-document.js';
 import { formatRate } from '../model/units.js';
+import { parseSharePath } from '../model/share-path.js';
 
 export const RUN_KINDS = ['assessment', 'capacity'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
@@ -46,9 +47,19 @@ export type StoredRun = z.infer<typeof StoredRunSchema>;
 
 export type RunDocument = { readonly kind: 'assessment'; readonly report: Report } | { readonly kind: 'capacity'; readonly capacity: CapacityResult };
 
-/** Shares name one site whatever their slashes and case (//HOST/share and \\HOST\share are one). */
+/**
+ * The site a share belongs to: its server and share, whatever the slashes and
+ * case (//HOST/share and \\HOST\share are one), the port and a folder below
+ * the share left out: the demo share's port changes run to run, and each run
+ * was its own site. Text that is no share path is normalised as it is.
+ */
 export function siteOf(share: string): string {
-  return share.trim().replace(/\\/g, '/').replace(/^\/+/, '').replace(/\/+$/, '').toLowerCase();
+  try {
+    const path = parseSharePath(share);
+    return `${path.host}/${path.share}`.toLowerCase();
+  } catch {
+    return share.trim().replace(/\\/g, '/').replace(/^\/+/, '').replace(/\/+$/, '').toLowerCase();
+  }
 }
 
 /** A saved JSON document (an assessment's report or a capacity run), checked against its schema and bounded field by field (bounded-document.ts). */

@@ -10,6 +10,9 @@ describe('parseSharePath', () => {
     ['//127.0.0.1:4450/share', { host: '127.0.0.1', port: 4450, share: 'share' }],
     ['//[::1]:4450/share', { host: '::1', port: 4450, share: 'share' }],
     ['  //fs01/My Files/ ', { host: 'fs01', port: 445, share: 'My Files' }],
+    // A folder below the share, where a person may write: Pipefill works there.
+    ['\\\\fs01\\projects\\team\\scratch', { host: 'fs01', port: 445, share: 'projects', folder: 'team/scratch' }],
+    ['//fs01/projects/Team Folder/', { host: 'fs01', port: 445, share: 'projects', folder: 'Team Folder' }],
   ])('reads %j', (text, expected) => {
     expect(parseSharePath(text)).toEqual(expected);
   });
@@ -17,7 +20,9 @@ describe('parseSharePath', () => {
   it.each([
     ['fs01/projects', /not a share path/],
     ['//fs01', /names no share/],
-    ['//fs01/projects/sub', /goes below the share/],
+    ['//fs01/projects/../x', /"\.\." is not a folder name/],
+    ['//fs01/projects/a:b', /"a:b" is not a folder name/],
+    [`//fs01/projects/${'d/'.repeat(17)}`, /more than 16 folders deep/],
     ['//fs01:99999/projects', /out of range/],
     ['//bad_host!/x', /not a server name/],
     ['//fs01/a*b', /not a valid share name/],
@@ -28,6 +33,7 @@ describe('parseSharePath', () => {
   it('prints the canonical form', () => {
     expect(formatSharePath(parseSharePath('\\\\fs01\\p'))).toBe('//fs01/p');
     expect(formatSharePath(parseSharePath('//127.0.0.1:4450/share'))).toBe('//127.0.0.1:4450/share');
+    expect(formatSharePath(parseSharePath('\\\\fs01\\p\\team\\scratch'))).toBe('//fs01/p/team/scratch');
   });
 });
 

@@ -1,5 +1,7 @@
 // Where a share is, as people write it: `\\server\share`, `//server/share`,
-// `smb://server/share`, with an optional port (`//127.0.0.1:4450/share`).
+// `smb://server/share`, with an optional port (`//127.0.0.1:4450/share`),
+// and optionally a folder below the share (`\\server\share\team\scratch`)
+// for people who may write only there: Pipefill's scratch folder goes in it.
 
 import { PipefillInputError } from './errors.js';
 import { hasControlCharacter } from './terminal-text.js';
@@ -9,6 +11,8 @@ export interface SharePath {
   readonly host: string;
   readonly port: number;
   readonly share: string;
+  /** A folder below the share, `/`-separated, where Pipefill works (its scratch folder goes there); absent: the share's root. */
+  readonly folder?: string;
   /** Where to connect instead of resolving `host` (like smbclient's -I): a name DNS does not know, or a chosen address. */
   readonly address?: string;
 }
@@ -35,6 +39,8 @@ export const SMB_PORT = 445;
 const EXPECTED = 'a share path such as \\\\server\\share, //server/share or smb://server:445/share';
 const HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?)$/i;
 const SHARE = /^[^\\/:*?"<>|]{1,80}$/;
+const FOLDER_PART = /^[^\\/:*?"<>|]{1,255}$/;
+const MAX_FOLDER_DEPTH = 16;
 
 export function parseSharePath(text: string): SharePath {
   // Control characters are never part of a share path, and would reach terminals and reports.
@@ -47,12 +53,15 @@ export function parseSharePath(text: string): SharePath {
   const parts = body.split(/[\\/]/).filter((part) => part !== '');
   const [authority, share, ...rest] = parts;
   if (!authority || !share) throw new PipefillInputError(`${JSON.stringify(text)} names no share.`, `Expected ${EXPECTED}.`);
-  if (rest.length > 0) {
+  // A folder below the share: plain names only (no `.`, `..`, or what Windows refuses in a name), at most 16 deep.
+  const badPart = rest.find((part) => part === '.' || part === '..' || !FOLDER_PART.test(part));
+  if (badPart !== undefined || rest.length > MAX_FOLDER_DEPTH)
     throw new PipefillInputError(
-      `${JSON.stringify(text)} goes below the share (${rest.join('/')}).`,
-      'Give the share itself: Pipefill works in a scratch folder at its root.',
+      badPart !== undefined
+        ? `${JSON.stringify(badPart)} is not a folder name Pipefill can work in.`
+        : `${JSON.stringify(text)} goes more than ${MAX_FOLDER_DEPTH} folders deep.`,
+      'Give the share, or a folder in it by plain names: \\\\server\\share\\team\\scratch.',
     );
-  }
   const portMatch = /^(.*?)(?::(\d+))?$/.exec(authority);
   const host = portMatch?.[1] ?? authority;
   const port = portMatch?.[2] === undefined ? SMB_PORT : Number(portMatch[2]);
@@ -61,12 +70,12 @@ export function parseSharePath(text: string): SharePath {
     throw new PipefillInputError(`Port ${port} is out of range.`, 'Ports run from 1 to 65535; SMB uses 445.');
   if (!SHARE.test(share) || hasControlCharacter(share))
     throw new PipefillInputError(`${JSON.stringify(share)} is not a valid share name.`, 'Share names cannot contain \\ / : * ? " < > |.');
-  return { host: host.replace(/^\[|\]$/g, ''), port, share };
+  return { host: host.replace(/^\[|\]$/g, ''), port, share, ...(rest.length > 0 ? { folder: rest.join('/') } : {}) };
 }
 
 export function formatSharePath(path: SharePath): string {
   const host = path.host.includes(':') ? `[${path.host}]` : path.host;
-  return `//${host}${path.port === SMB_PORT ? '' : `:${path.port}`}/${path.share}`;
+  return `//${host}${path.port === SMB_PORT ? '' : `:${path.port}`}/${path.share}${path.folder ? `/${path.folder}` : ''}`;
 }
 
 export interface HostPort {

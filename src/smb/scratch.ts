@@ -1,5 +1,7 @@
 // The only place a test copy writes: a private folder `.pipefill-<stamp>-<random>`
-// at the root of the share. It is removed on success, failure and cancel, and
+// at the root of the share, or in the folder the share path names below it
+// (`\\server\share\team\scratch`, for people who may write only there).
+// It is removed on success, failure and cancel, and
 // at the next start when a run died before it could (crash, killed server,
 // lost network).
 //
@@ -20,6 +22,9 @@ export const SCRATCH_PREFIX = '.pipefill-';
 const SCRATCH_NAME = /^\.pipefill-(\d{8}T\d{6})-[0-9a-f]{8}$/;
 const LEASE_NAME = '.lease';
 export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/** The folder scratch folders go in, as a path prefix: '' for the share's root, `team/scratch/` below it. */
+const workFolder = (session: SmbSession): string => (session.target.folder ? `${session.target.folder}/` : '');
 
 function stamp(date: Date): string {
   return date.toISOString().replace(/[-:]/g, '').slice(0, 15);
@@ -79,10 +84,21 @@ export class ScratchFolder {
 
   /** Creates a new scratch folder and takes its lease. */
   static async create(session: SmbSession, options: RequestOptions = {}, now = new Date()): Promise<ScratchFolder> {
-    const name = `${SCRATCH_PREFIX}${stamp(now)}-${randomBytes(4).toString('hex')}`;
-    await session.makeDirectory(name, options).catch((error: unknown) => {
-      // Making a folder at the share's root cannot miss a path: the server hides or refuses names that start with a dot.
-      if (error instanceof SmbError && (error.status === Status.objectNameNotFound || error.status === Status.objectPathNotFound))
+    const name = `${workFolder(session)}${SCRATCH_PREFIX}${stamp(now)}-${randomBytes(4).toString('hex')}`;
+    await session.makeDirectory(name, options).catch(async (error: unknown) => {
+      const missing = error instanceof SmbError && (error.status === Status.objectNameNotFound || error.status === Status.objectPathNotFound);
+      // Below the share, the folder the person named may not be there (or not visible to them).
+      const { folder } = session.target;
+      if (missing && folder && !(await folderExists(session, folder, options).catch(() => false)))
+        throw new SmbError(
+          'not-found',
+          `The folder ${folder} is not on the share ${session.target.share} (or this user cannot see it), so Pipefill has nowhere to work.`,
+          'Check the folder in the share path, or give the share itself; Pipefill makes its scratch folder in the folder the path names.',
+          error.status,
+          { cause: error },
+        );
+      // Making a folder where the parent exists cannot miss a path: the server hides or refuses names that start with a dot.
+      if (missing)
         throw new SmbError(
           'access-denied',
           `The server would not make Pipefill's scratch folder ${name}: it answers "no such file" for a name that starts with a dot, as Samba does with veto files = /.*/ (hidden files refused).`,
@@ -350,13 +366,16 @@ export async function removeStaleScratch(
   now = new Date(),
 ): Promise<string[]> {
   const removed: string[] = [];
-  const root = await session.listDirectoryWithLinks('', options).catch((error: unknown) => {
+  // Scratch folders are found where runs make them: the share's root, or the folder the share path names.
+  const folder = workFolder(session);
+  const root = await session.listDirectoryWithLinks(folder.replace(/\/$/, ''), options).catch((error: unknown) => {
     if (passOver(error)) return undefined;
     throw error;
   });
-  for (const { name, isDirectory, isReparsePoint } of root?.entries ?? []) {
-    if (isReparsePoint) continue;
-    const created = isDirectory ? stampTime(name) : undefined;
+  for (const entry of root?.entries ?? []) {
+    if (entry.isReparsePoint) continue;
+    const created = entry.isDirectory ? stampTime(entry.name) : undefined;
+    const name = `${folder}${entry.name}`;
     if (created === undefined || name === how.spare) continue;
     try {
       const old = now.getTime() - created > STALE_AFTER_MS;

@@ -43,6 +43,8 @@ export interface SmbTarget {
   readonly host: string;
   readonly port: number;
   readonly share: string;
+  /** A folder below the share where Pipefill works: its scratch folder goes there (src/model/share-path.ts). */
+  readonly folder?: string;
   /** Where to connect instead of resolving `host` (src/model/share-path.ts). */
   readonly address?: string;
 }

@@ -14,6 +14,7 @@ import { senderAddon } from './frame-writer.js';
 import { SmbError } from './errors.js';
 import { removeStaleScratch, ScratchFolder } from './scratch.js';
 import { SmbSession } from './session.js';
+import { smbFailure } from '../test-support/smb-failure.js';
 
 const PROFILES: ClientProfileId[] = ['xp-smb1', 'win7-smb1', 'vista-smb2', 'win7-smb2', 'win10-smb3', 'pipefill-max'];
 const OPS: Op[] = ['read', 'write'];
@@ -106,6 +107,37 @@ describe('copy tests against smbd', () => {
     }
     expect(server.shareContents()).toEqual([]);
   });
+
+  it('works in a folder below the share where one is named: its scratch folder, its sweep, nothing left (issue 38)', async () => {
+    const folder = join(server.sharePath, 'team', 'scratch');
+    mkdirSync(folder, { recursive: true });
+    // smbd serves the share as its own user, who must be able to write there.
+    for (const path of [join(server.sharePath, 'team'), folder]) chmodSync(path, 0o777);
+    mkdirSync(join(folder, '.pipefill-20200101T000000-0ddba11f'), { mode: 0o777 });
+    try {
+      const share = { ...server.share, folder: 'team/scratch' };
+      for (const op of ['write', 'read'] as const) {
+        const result = await runCopyTest({ share, credentials: server.credentials, profile: 'win10-smb3', op, workload: 'tr3869-dirset:0.005' });
+        expect(result.verified).toBe(true);
+      }
+      // Its own folder gone, a day-old one in the same folder swept at the end, nothing made at the share's root.
+      expect(server.shareContents()).toEqual(['team', 'team/scratch']);
+      const missing = await smbFailure(
+        runCopyTest({
+          share: { ...server.share, folder: 'team/nowhere' },
+          credentials: server.credentials,
+          profile: 'win10-smb3',
+          op: 'write',
+          workload: 'file:1MiB',
+        }),
+      );
+      expect(missing.kind).toBe('not-found');
+      expect(missing.message).toMatch(/The folder team\/nowhere is not on the share share/);
+      expect(server.shareContents()).toEqual(['team', 'team/scratch']);
+    } finally {
+      rmSync(join(server.sharePath, 'team'), { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('removes a scratch folder older than a day, and an orphan at once, but not a live one', async () => {
     const session = await SmbSession.open(server.share, server.credentials);

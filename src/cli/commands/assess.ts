@@ -21,7 +21,7 @@ import { formatTable } from '../table.js';
 import { NO_HISTORY_OPTION, saveToHistory } from '../history-save.js';
 import { checkOutPath, writeOutFile } from '../out-file.js';
 
-export const ASSESS_USAGE = `pipefill assess --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} [--iperf HOST[:PORT]]
+export const ASSESS_USAGE = `pipefill assess --share //HOST[:PORT]/SHARE[/FOLDER] --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} [--iperf HOST[:PORT]]
   [--client <id>] [--compare <ids|all>] [--profiles ${'<ids>'}] [--server <id>] [--quick | --budget SECONDS | --full]
   [--file-size SIZE] [--dirset-scale S] [--json] [--out report.json] [--no-history]
   Probes the path, copies as your client does (--client, default win11-24h2) and as Pipefill's best

@@ -21,7 +21,7 @@ import { formatOf, TARGET_NOT_MET, writeCapacity } from './report.js';
 import { NO_HISTORY_OPTION, saveToHistory } from '../history-save.js';
 import { checkOutPath } from '../out-file.js';
 
-export const CAPACITY_USAGE = `pipefill capacity --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} \\
+export const CAPACITY_USAGE = `pipefill capacity --share //HOST[:PORT]/SHARE[/FOLDER] --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} \\
   [--clients 1,2,4,8,16,32] [--profile ID] [--op ${CAPACITY_OPS.join('|')}] [--seconds N] [--warmup N] [--file-size SIZE] \\
   [--iperf HOST[:PORT]] [--server ID] [--buffer SIZE] [--knee-share F] [--target USERS,MBPS,MS] [--out FILE.{json,html,pdf,csv}] [--json] [--no-history]
   Steps up the number of simulated people copying at once (each with its own session, connection and file in a

@@ -18,7 +18,7 @@ import { printJson } from '../output.js';
 import { interruptSignal, terminalProgress } from '../progress.js';
 import { formatTable } from '../table.js';
 
-export const COPY_TEST_USAGE = `pipefill copy-test --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} \\
+export const COPY_TEST_USAGE = `pipefill copy-test --share //HOST[:PORT]/SHARE[/FOLDER] --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} \\
   --profile <id> --op <read|write> --workload <file:32MiB|tr3869-dirset[:scale]> [--budget SECONDS] [--no-verify] [--json]
   Profiles: ${CLIENT_PROFILE_IDS.join(', ')}. Works in a scratch folder it removes again.
   --budget stops the copy once its rate has settled (or after SECONDS) and projects the whole workload's time.

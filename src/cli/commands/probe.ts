@@ -14,7 +14,7 @@ import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { interruptSignal } from '../progress.js';
 
-export const PROBE_USAGE = `pipefill probe --share //HOST[:PORT]/SHARE --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} [--iperf HOST[:PORT]] [--seconds N] [--json]
+export const PROBE_USAGE = `pipefill probe --share //HOST[:PORT]/SHARE[/FOLDER] --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} [--iperf HOST[:PORT]] [--seconds N] [--json]
   RTT (TCP handshakes to the SMB port, SMB2 ECHO) and bandwidth (iperf3 when a server is given
   and answers, else Pipefill's SMB read pipeline, in a scratch folder it removes again).
 ${LOGIN_HELP}`;
