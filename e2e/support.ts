@@ -21,6 +21,8 @@ export const canRunE2e = existsSync(CHROMIUM) && existsSync(CLI);
 export interface WebMode {
   readonly url: string;
   readonly child: ChildProcess;
+  /** Another address from the running process: a line on its input, as Enter in its terminal (at most 10 s). */
+  newAddress(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -28,7 +30,7 @@ export interface WebMode {
 export function startWebMode(options: { readonly demo?: boolean; readonly env?: Readonly<Record<string, string>> } = {}): Promise<WebMode> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...ENGINE_NODE_FLAGS, CLI, 'ui', '--no-open', ...(options.demo === false ? [] : ['--demo'])], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, ...options.env },
     });
     let stdout = '';
@@ -43,9 +45,21 @@ export function startWebMode(options: { readonly demo?: boolean; readonly env?: 
       const url = stdout.split('\n').find((line) => line.startsWith('http://127.0.0.1:'));
       if (!url) return;
       clearTimeout(timer);
+      const printed = () => stdout.split('\n').filter((line) => line.startsWith('http://127.0.0.1:'));
       resolve({
         url,
         child,
+        newAddress: async () => {
+          const before = printed().length;
+          child.stdin?.write('\n');
+          // Polled every 50 ms for at most 10 s.
+          for (let waited = 0; waited < 10_000; waited += 50) {
+            const fresh = printed()[before];
+            if (fresh) return fresh;
+            await new Promise((done) => setTimeout(done, 50));
+          }
+          throw new Error('pipefill ui printed no new address within 10 s');
+        },
         stop: () =>
           new Promise((done) => {
             if (child.exitCode !== null) {

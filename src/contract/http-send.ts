@@ -8,6 +8,10 @@ import type { Send } from './transport.js';
 import { errorFromFrame, parseFrames } from './transport.js';
 
 /** The part of fetch this needs; the browser's and Node's both fit. */
+/** What a page without a session can do (no restart needed where the service still runs). */
+export const SESSION_WAY_OUT =
+  'In the terminal where Pipefill runs, press Enter: it prints a new address (each opens one page). If it no longer runs, start it again (npm start, or pipefill ui).';
+
 export type FetchLike = (
   url: string,
   init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal },
@@ -30,10 +34,11 @@ export function httpSend(baseUrl: string, token: string, fetchImpl: FetchLike): 
       });
     } catch (error) {
       if (options.signal?.aborted) throw new PipefillError('cancelled', 'The call was cancelled.', 'Nothing was left on the share.');
+      // The browser says only "network error": what it means here is that the process serving this page is gone.
       throw new PipefillError(
         'connection-lost',
-        `Pipefill's service did not answer: ${error instanceof Error ? error.message : String(error)}.`,
-        'Is `pipefill ui` still running?',
+        `Pipefill's service stopped answering (${error instanceof Error ? error.message : String(error)}): it was stopped, or the terminal running it was closed. A run under way stopped with it; a scratch folder it left on the share is removed by the next run there.`,
+        'Start Pipefill again (npm start, or pipefill ui) and open the address it prints.',
       );
     }
     if (!response.ok || !response.body) {
@@ -41,7 +46,7 @@ export function httpSend(baseUrl: string, token: string, fetchImpl: FetchLike): 
       throw new PipefillError(
         response.status === 401 ? 'unauthorised' : 'protocol',
         `The service refused the call (HTTP ${response.status}): ${text.slice(0, 200)}`,
-        response.status === 401 ? 'Open the address `pipefill ui` printed, with its token.' : 'Restart `pipefill ui`.',
+        response.status === 401 ? SESSION_WAY_OUT : 'Start Pipefill again (npm start, or pipefill ui).',
       );
     }
     const reader = response.body.getReader();

@@ -205,7 +205,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
     if (!isSession(given)) {
-      refuse(response, 401, "This page's session has ended (unused for hours, or Pipefill restarted): open the address `pipefill ui` prints again.");
+      refuse(response, 401, "This page's session has ended (unused for hours, or Pipefill restarted).");
       return;
     }
     if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
@@ -258,7 +258,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         );
         return;
       }
-      refuse(response, 403, "This launch address has expired or is not this run's: run `pipefill ui` again and open the new address.");
+      refuse(response, 403, "This launch address has expired, or is not this run's.");
       return;
     }
     response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });

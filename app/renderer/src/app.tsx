@@ -14,6 +14,8 @@ import type { PlannerSettings } from './state/planner.js';
 import { mergeCapacityRuns, mergeReports } from './state/compare.js';
 import { plannerHash, settingsFromHash, settingsFromPreset } from './state/planner.js';
 import { toCapacityInput } from './state/capacity.js';
+import type { StartForm } from './state/start-form.js';
+import { DEFAULT_FORM, formAfterRun } from './state/start-form.js';
 import { useAssessment } from './state/use-assessment.js';
 import { toUiError } from './state/use-cancellable-call.js';
 import { useCapacity } from './state/use-capacity.js';
@@ -64,6 +66,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
   const [host, setHost] = useState<HostInfo | undefined>();
   const [loadError, setLoadError] = useState<UiError | undefined>();
   const [planner, setPlanner] = useState<PlannerSettings>(sharedPlan ?? DEFAULT_PLANNER);
+  const [startForm, setStartForm] = useState<StartForm>(DEFAULT_FORM);
   const [reports, setReports] = useState<readonly Report[]>([]);
   const [capacityRuns, setCapacityRuns] = useState<readonly CapacityResult[]>([]);
   const assessment = useAssessment(api);
@@ -94,6 +97,19 @@ export function App({ api }: { readonly api: PipefillApi }) {
     assessment.setReport(report);
     setView('results');
   };
+
+  // A page with no session (a spent or expired address, a service restarted) can do nothing: it says so, once,
+  // and how to get a page that can, instead of a form that would fail at every step.
+  if (loadError?.kind === 'unauthorised')
+    return (
+      <main className="app-gone">
+        <section className="panel" role="alert" data-testid="no-session">
+          <h1>Pipefill</h1>
+          <p>{loadError.message}</p>
+          <p>{loadError.hint}</p>
+        </section>
+      </main>
+    );
 
   return (
     <div className="app">
@@ -129,8 +145,11 @@ export function App({ api }: { readonly api: PipefillApi }) {
             <StartView
               catalogue={catalogue}
               host={host}
+              form={startForm}
+              onFormChange={setStartForm}
               onPlan={() => setView('planner')}
               onAssess={(input) => {
+                setStartForm(formAfterRun);
                 setView('run');
                 void assessment.start(input).then((report) => {
                   if (!report) return;

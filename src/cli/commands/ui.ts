@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { PipefillApi } from '../../contract/api.js';
 import type { HostInfo } from '../../contract/host-info.js';
 import { createLocalApi } from '../../service/local-api.js';
@@ -37,7 +38,8 @@ export const UI_USAGE = `pipefill ui [--port N] [--no-open] [--demo [--demo-path
   exists, unless --no-open. --demo starts a demo share for the Start view's "Use the demo share":
   on Linux as root, Samba behind the WAN lab's branch link (100 Mb/s, 40 ms) with a setting that
   holds copies back (smb2 max credits = 16); elsewhere, or with --demo-path loopback, Samba and
-  iperf3 on loopback. Runs until Ctrl-C.`;
+  iperf3 on loopback. A line on its input (Enter, where it runs in a terminal) prints another address:
+  a closed tab or a second browser needs no restart. Runs until Ctrl-C.`;
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -71,6 +73,8 @@ function parsePort(text: string | undefined): number | undefined {
 interface RunningDemo {
   readonly demo: NonNullable<HostInfo['demo']>;
   readonly api?: PipefillApi;
+  /** What a command needs before it to reach the share (the branch demo's network namespace). */
+  readonly commandPrefix?: readonly string[];
   stop(): Promise<void>;
   killNow(): void;
 }
@@ -106,6 +110,7 @@ async function startBranchDemoService(store: StoreSpec | undefined): Promise<Run
     return {
       demo: branch.demo,
       api: { ...service.api, hostInfo },
+      commandPrefix: branch.commandPrefix,
       // The service first: its calls end (and clean their scratch up) while the share is still there.
       stop: async () => {
         await service.stop();
@@ -152,6 +157,34 @@ async function startDemo(path: 'branch' | 'loopback' | 'auto', store: StoreSpec 
   return demo;
 }
 
+/** A word for a POSIX shell, quoted where it needs it. */
+const shellWord = (word: string) => (/^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * The demo share as the CLI reaches it, for the terminal that started it: its
+ * password is a throwaway of this run's own Samba, which the Start view fills
+ * in and the CLI could not otherwise know.
+ */
+export function demoCommandText(demo: NonNullable<HostInfo['demo']>, commandPrefix: readonly string[] = []): string {
+  const command = [
+    ...commandPrefix,
+    'npm',
+    'run',
+    '--silent',
+    'pipefill',
+    '--',
+    'assess',
+    '--share',
+    demo.share,
+    '--user',
+    demo.user,
+    '--password-env',
+    'PIPEFILL_DEMO_PASSWORD',
+    ...(demo.iperf ? ['--iperf', demo.iperf] : []),
+  ];
+  return `pipefill ui: the demo share is ${demo.share}, user ${demo.user}, password ${demo.password} (this run's only). From the CLI:\n  PIPEFILL_DEMO_PASSWORD=${shellWord(demo.password)} ${command.map(shellWord).join(' ')}`;
+}
+
 /** Resolves when the process is told to stop (Ctrl-C or SIGTERM). */
 function untilStopped(): Promise<void> {
   return new Promise((resolve) => {
@@ -173,6 +206,7 @@ export async function uiCommand(argv: readonly string[], _api: PipefillApi, outp
   if (!existsSync(RENDERER_DIR))
     throw new PipefillInputError(`The app is not built (${RENDERER_DIR} is missing).`, 'Run `npm run build`, or start it with `npm start`.');
   const demo = values.demo === true ? await startDemo(demoPath, context.store, output) : undefined;
+  if (demo) output.err(demoCommandText(demo.demo, demo.commandPrefix));
   // Whatever ends this process, the demo's servers end with it.
   let launchFile: LaunchFile | undefined;
   const killDemo = () => {
@@ -203,15 +237,27 @@ export async function uiCommand(argv: readonly string[], _api: PipefillApi, outp
         output.err(`pipefill ui: not opening a browser: the hand-off page could not be written (${error instanceof Error ? error.message : String(error)}).`);
       }
     }
+    const enter = process.stdin.isTTY ? ' Press Enter here for another.' : '';
     if (handOff !== undefined) {
       openBrowser(handOff);
       output.out(host.launchUrl());
-      output.err('pipefill ui: opened in your browser; the address above opens one more page. Ctrl-C stops it.');
+      output.err(`pipefill ui: opened in your browser; the address above opens one more page.${enter} Ctrl-C stops it.`);
     } else {
       output.out(host.url);
-      output.err('pipefill ui: open the address above in a browser (no display here, or --no-open); it opens one page. Ctrl-C stops it.');
+      output.err(`pipefill ui: open the address above in a browser (no display here, or --no-open); it opens one page.${enter} Ctrl-C stops it.`);
     }
-    await untilStopped();
+    // Each address opens one page: a line on the input asks for another, from this same run (its demo share, its port).
+    const lines = createInterface({ input: process.stdin, terminal: false });
+    lines.on('line', () => {
+      output.out(host.launchUrl());
+      output.err('pipefill ui: the address above opens one more page.');
+    });
+    try {
+      await untilStopped();
+    } finally {
+      lines.close();
+      process.stdin.pause();
+    }
     // The demo first: closing the page's connections cannot hold it up.
     await demo?.stop();
     await host.close();

@@ -7,7 +7,7 @@
 // code from the address bar and the history entry.
 
 import type { PipefillApi } from '../../../../src/contract/api.js';
-import { httpSend } from '../../../../src/contract/http-send.js';
+import { httpSend, SESSION_WAY_OUT } from '../../../../src/contract/http-send.js';
 import type { Send, WireFrame } from '../../../../src/contract/transport.js';
 import { apiOverTransport, errorFromFrame } from '../../../../src/contract/transport.js';
 import { PipefillError } from '../../../../src/model/errors.js';
@@ -71,14 +71,9 @@ async function exchange(code: string): Promise<string> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ launch: code }),
   });
-  if (!response.ok)
-    throw new PipefillError(
-      'unauthorised',
-      (await response.text()) || 'The launch address was refused.',
-      'Run `pipefill ui` again and open the new address it prints.',
-    );
+  if (!response.ok) throw new PipefillError('unauthorised', (await response.text()) || 'The launch address was refused.', SESSION_WAY_OUT);
   const { token } = (await response.json()) as { token?: unknown };
-  if (typeof token !== 'string') throw new PipefillError('protocol', 'The service gave no session.', 'Restart `pipefill ui`.');
+  if (typeof token !== 'string') throw new PipefillError('protocol', 'The service gave no session.', SESSION_WAY_OUT);
   return token;
 }
 
@@ -96,11 +91,7 @@ function session(): Promise<string> {
   const stored = window.sessionStorage.getItem(SESSION_KEY);
   if (stored) return Promise.resolve(stored);
   return Promise.reject(
-    new PipefillError(
-      'unauthorised',
-      'This page was opened without its launch address.',
-      'Open the address that `pipefill ui` printed (it ends in #launch=…); each one opens one page.',
-    ),
+    new PipefillError('unauthorised', 'This page was opened without its launch address (the one Pipefill prints ends in #launch=…).', SESSION_WAY_OUT),
   );
 }
 

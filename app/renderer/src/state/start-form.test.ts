@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FORM, startFormErrors, toAssessInput } from './start-form.js';
+import { DEFAULT_FORM, formAfterRun, startFormErrors, toAssessInput } from './start-form.js';
 
 describe('start form', () => {
   it('accepts the three ways of writing a share', () => {
@@ -44,5 +44,13 @@ describe('start form', () => {
         server: 'samba',
       }),
     ).toMatchObject({ client: 'win10-smb3', compare: ['xp-smb1'], server: 'samba' });
+  });
+});
+
+describe('the Start form after a run', () => {
+  it('keeps what was typed, the password only when asked to', () => {
+    const typed = { ...DEFAULT_FORM, share: '\\\\fs01\\projects', user: 'CORP\\alice', password: 'hunter2', quick: true };
+    expect(formAfterRun(typed)).toEqual({ ...typed, password: '' });
+    expect(formAfterRun({ ...typed, keepPassword: true })).toEqual({ ...typed, keepPassword: true });
   });
 });

@@ -26,6 +26,8 @@ export interface StartForm {
   readonly signing: 'auto' | 'required';
   /** `required`: encrypt; `off`: stop where the server or share requires encryption. */
   readonly encryption: 'auto' | 'required' | 'off';
+  /** Keep the password in the form after a run (only while this page is open); off: it is cleared. */
+  readonly keepPassword: boolean;
 }
 
 export const DEFAULT_FORM: StartForm = {
@@ -40,7 +42,17 @@ export const DEFAULT_FORM: StartForm = {
   quick: false,
   signing: 'auto',
   encryption: 'auto',
+  keepPassword: false,
 };
+
+/**
+ * The form as the Start view shows it again after a run (Back to Start, a
+ * failed run): everything the person typed, the password only if they asked
+ * to keep it.
+ */
+export function formAfterRun(form: StartForm): StartForm {
+  return form.keepPassword ? form : { ...form, password: '' };
+}
 
 const IPERF_PORT = 5201;
 

@@ -9,14 +9,20 @@ import type { ProgressEvent } from '../../../../src/contract/copy-test.js';
 export interface UiError {
   readonly message: string;
   readonly hint: string;
+  /** The error's kind where it has one ('unauthorised': this page has no session). */
+  readonly kind?: string;
 }
+
+/** The services' texts quote commands in backticks for a terminal; a page shows the command itself. */
+const unquoted = (text: string) => text.replace(/`([^`]*)`/g, '$1');
 
 export function toUiError(error: unknown): UiError {
   if (error && typeof error === 'object' && 'message' in error) {
     const hint = 'hint' in error && typeof error.hint === 'string' ? error.hint : '';
-    return { message: String(error.message), hint };
+    const kind = 'kind' in error && typeof error.kind === 'string' ? { kind: error.kind } : {};
+    return { message: unquoted(String(error.message)), hint: unquoted(hint), ...kind };
   }
-  return { message: String(error), hint: '' };
+  return { message: unquoted(String(error)), hint: '' };
 }
 
 export type CallPhase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';

@@ -61,7 +61,7 @@ function Results({ result }: { readonly result: CapacityResult }) {
             Save as JSON
           </button>
         </div>
-        <p className="hint">HTML, PDF and CSV: `pipefill report export` of the saved JSON.</p>
+        <p className="hint">HTML, PDF and CSV: pipefill report export turns the saved JSON into each.</p>
       </section>
       <div className="grid2">
         <section className="panel">

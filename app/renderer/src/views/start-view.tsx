@@ -8,21 +8,23 @@ import type { AssessInput } from '../../../../src/contract/report.js';
 import type { ClientProfileId } from '../../../../src/model/client-profiles.js';
 import { startFormErrors } from '../state/start-form.js';
 import type { StartForm } from '../state/start-form.js';
-import { comparable, DEFAULT_FORM, toAssessInput } from '../state/start-form.js';
+import { comparable, toAssessInput } from '../state/start-form.js';
 import { ProfileSelect } from './profile-select.js';
 
 export interface StartViewProps {
   readonly catalogue: Catalogue | undefined;
   readonly host: HostInfo | undefined;
+  /** The form, kept by the app across views: Back to Start after a run or an error shows what was typed. */
+  readonly form: StartForm;
+  readonly onFormChange: (form: StartForm) => void;
   readonly onAssess: (input: AssessInput) => void;
   readonly onPlan: () => void;
 }
 
-export function StartView({ catalogue, host, onAssess, onPlan }: StartViewProps) {
-  const [form, setForm] = useState<StartForm>(DEFAULT_FORM);
+export function StartView({ catalogue, host, form, onFormChange, onAssess, onPlan }: StartViewProps) {
   const [touched, setTouched] = useState(false);
   const errors = useMemo(() => startFormErrors(form), [form]);
-  const set = <K extends keyof StartForm>(key: K, value: StartForm[K]) => setForm((current) => ({ ...current, [key]: value }));
+  const set = <K extends keyof StartForm>(key: K, value: StartForm[K]) => onFormChange({ ...form, [key]: value });
   const toggleCompared = (id: ClientProfileId) => set('compare', form.compare.includes(id) ? form.compare.filter((p) => p !== id) : [...form.compare, id]);
   const clients = catalogue?.clients.filter((client) => client.id !== 'pipefill-max');
   const compared = clients?.filter((client) => comparable([client.id], form.client).length > 0);
@@ -62,6 +64,12 @@ export function StartView({ catalogue, host, onAssess, onPlan }: StartViewProps)
           {touched && errors.user && <p className="error">{errors.user}</p>}
           <label htmlFor="password">Password</label>
           <input id="password" type="password" autoComplete="current-password" value={form.password} onChange={(e) => set('password', e.target.value)} />
+          <div className="checks">
+            <label>
+              <input type="checkbox" checked={form.keepPassword} onChange={(e) => set('keepPassword', e.target.checked)} /> Keep it in this form after the run
+              (until this page closes)
+            </label>
+          </div>
           <p className="hint">
             Used for this run only; never saved and never written to a report. Leave it empty to log on with your own Kerberos ticket (your domain logon).
           </p>
@@ -127,7 +135,7 @@ export function StartView({ catalogue, host, onAssess, onPlan }: StartViewProps)
               <button
                 type="button"
                 className="secondary"
-                onClick={() => setForm((current) => ({ ...current, share: demo.share, user: demo.user, password: demo.password, iperf: demo.iperf ?? '' }))}
+                onClick={() => onFormChange({ ...form, share: demo.share, user: demo.user, password: demo.password, iperf: demo.iperf ?? '' })}
               >
                 Use the demo share
               </button>
