@@ -6,6 +6,7 @@ import type { CapacityResult } from '../contract/capacity.js';
 import { csvRows } from '../presentation/csv.js';
 import { formatBinaryBytes } from '../model/units.js';
 import { barChartSvg, escapeXml } from './svg.js';
+import { readableUtc } from '../presentation/summary.js';
 
 const MEASURED = '#d9480f';
 const EXPECTED = '#1c7ed6';
@@ -135,7 +136,7 @@ export function capacityHtml(result: CapacityResult): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeXml(`Pipefill capacity: ${result.share}`)}</title><style>${STYLE}</style></head>
 <body>
 <h1>${escapeXml(`Branch capacity: ${result.share}`)}</h1>
-<p class="muted">${escapeXml(`${result.startedAt}; ${result.profile} ${result.op}, ${formatBinaryBytes(result.fileBytes)} files, ${result.seconds} s per step after ${result.warmupSeconds} s warm-up; SMB ${result.negotiated.dialect}; ${link}; server profile ${result.server}`)}</p>
+<p class="muted">${escapeXml(`${readableUtc(result.startedAt)}; ${result.profile} ${result.op}, ${formatBinaryBytes(result.fileBytes)} files, ${result.seconds} s per step after ${result.warmupSeconds} s warm-up; SMB ${result.negotiated.dialect}; ${link}; server profile ${result.server}`)}</p>
 ${readiness}
 <p>${escapeXml(kneeText(result))}</p>
 <p class="muted">${escapeXml(`Idle: SMB2 ECHO ${number(result.idle.echo.p50Ms)} ms (p95 ${number(result.idle.echo.p95Ms)}), a small file's open and close ${number(result.idle.openClose.p50Ms)} ms.`)}</p>

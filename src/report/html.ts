@@ -3,6 +3,7 @@
 // prints cleanly (Chromium turns it into the PDF). Pure.
 
 import { recycleBinNote } from '../presentation/clean-up-text.js';
+import { readableUtc } from '../presentation/summary.js';
 import { loginText } from '../presentation/login-text.js';
 import {
   cryptoRateRows,
@@ -109,7 +110,7 @@ export function reportHtml(report: Report): string {
 </head>
 <body>
 <h1>Pipefill report: ${escapeXml(report.target.share)}</h1>
-<p class="muted">Assessed ${escapeXml(report.startedAt)} to ${escapeXml(report.finishedAt)} as ${escapeXml(report.target.user)}, for ${escapeXml(verdict.clientLabel)}; expectations for ${escapeXml(SERVER_PROFILES[report.options.server].label)}.</p>
+<p class="muted">Assessed ${escapeXml(readableUtc(report.startedAt))} to ${escapeXml(readableUtc(report.finishedAt).replace(/^\d{4}-\d{2}-\d{2} /, ''))} as ${escapeXml(report.target.user)}, for ${escapeXml(verdict.clientLabel)}; expectations for ${escapeXml(SERVER_PROFILES[report.options.server].label)}.</p>
 ${verdictHtml(verdict)}
 ${adviceHtml(advice)}
 <h2>The path</h2>

@@ -12,6 +12,7 @@ import type { Output } from '../output.js';
 import { checkOutPath, withOutFile } from '../out-file.js';
 import { printJson } from '../output.js';
 import { formatTable } from '../table.js';
+import { readableUtc } from '../../presentation/summary.js';
 
 export const HISTORY_USAGE = `pipefill history list [--site S] [--json] | show ID [--json] | trend --site S [--json]
                  | export [--site S] [--format json|csv] [--out FILE] | delete ID | import FILE.json ...
@@ -146,7 +147,7 @@ export async function historyCommand(argv: readonly string[], api: PipefillApi, 
       else
         output.out(
           [
-            `Run ${run.summary.id}: ${run.summary.kind} of ${run.summary.share}, ${run.summary.startedAt}, by ${run.summary.ranBy} on ${run.summary.machine}`,
+            `Run ${run.summary.id}: ${run.summary.kind} of ${run.summary.share}, ${readableUtc(run.summary.startedAt)}, by ${run.summary.ranBy} on ${run.summary.machine}`,
             run.summary.headline,
             'The whole document: pipefill history show ID --json',
           ].join('\n'),
