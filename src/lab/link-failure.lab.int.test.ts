@@ -159,7 +159,13 @@ describe.skipIf(!canRunLab)('a failing link', () => {
     const { status, stderr } = outcome;
     console.log(`60 s blackhole: failed ${(failedAfter / 1000).toFixed(1)} s after the cut: ${stderr.trim().split('\n')[0]}`);
     expect(status).toBe(1);
-    expect(stderr).toMatch(/^error: The server [\d.:]+ has made no progress for (9|10)(\.\d)? s/m);
+    // The silence it names is the base (9 s) plus what the write bytes outstanding at the cut earn at the path's
+    // rate (silenceAllowanceMs): 9.8-10.8 s in most runs, 11.0 s in one of the 2026-11-26 full lab run. What the
+    // product promises is the bound on the whole failure, below.
+    const silent = /^error: The server [\d.:]+ has made no progress for (\d+(?:\.\d)?) s/m.exec(stderr);
+    expect(silent, stderr).not.toBeNull();
+    expect(Number(silent?.[1])).toBeGreaterThanOrEqual(SILENCE_TIMEOUT_MS / 1000);
+    expect(Number(silent?.[1]) * 1000).toBeLessThan(FAILED_WITHIN_MS);
     expect(failedAfter).toBeLessThan(FAILED_WITHIN_MS);
     expect(stderr).not.toMatch(/\n\s+at /);
     // smbd learns the connection is gone at its next retransmission after the link returns
