@@ -44,6 +44,21 @@ export function StartView({ catalogue, host, form, onFormChange, onAssess, onPla
             submit();
           }}
         >
+          {/* A newcomer with no share of their own starts here: the demo share fills the form. */}
+          {demo && (
+            <div className="row">
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => onFormChange({ ...form, share: demo.share, user: demo.user, password: demo.password, iperf: demo.iperf ?? '' })}
+              >
+                Use the demo share
+              </button>
+              <p className="hint" data-testid="demo-description">
+                {describeDemo(demo)}
+              </p>
+            </div>
+          )}
           <label htmlFor="share">Share</label>
           <input
             id="share"
@@ -131,21 +146,7 @@ export function StartView({ catalogue, host, form, onFormChange, onAssess, onPla
             <button type="button" className="secondary" onClick={onPlan}>
               Plan without a share
             </button>
-            {demo && (
-              <button
-                type="button"
-                className="secondary"
-                onClick={() => onFormChange({ ...form, share: demo.share, user: demo.user, password: demo.password, iperf: demo.iperf ?? '' })}
-              >
-                Use the demo share
-              </button>
-            )}
           </div>
-          {demo && (
-            <p className="hint" data-testid="demo-description">
-              {describeDemo(demo)}
-            </p>
-          )}
         </form>
       </section>
     </>
