@@ -76,7 +76,7 @@ export class AssessmentCopies {
   /**
    * Opens a session per generation (all at once: set-up is a few round trips
    * each and shares nothing with the others but the link, which it barely
-   * uses) and makes this run's scratch folder (stale ones are swept at the end: see ScratchFolder.finish).
+   * uses) and makes this run's scratch folder (stale ones are swept on a connection of their own: see ScratchFolder.sweepOthersAside).
    * `signed`: one more session for Pipefill's own pipeline with signing
    * required, for the signing check at the end (its set-up then costs the
    * check nothing: six round trips, 0.45 s at 75 ms); a failure to open it is
@@ -118,6 +118,8 @@ export class AssessmentCopies {
     }
     try {
       const scratch = await ScratchFolder.createChecked(owner, signal ? { signal } : {});
+      // What dead runs left, swept on a connection of its own before anything is written (see sweepOthersAside).
+      await scratch.sweepOthersAside(() => SmbSession.open(share, credentials, { ...(signal ? { signal } : {}) }), signal ? { signal } : {});
       const seed = createHash('sha256').update(scratch.name).digest('hex').slice(0, 16);
       return new AssessmentCopies(share, credentials, sessions, owner, scratch, seed, signal, signed);
     } catch (error) {
@@ -348,7 +350,7 @@ export class AssessmentCopies {
     const signed = this.signed && 'session' in this.signed ? [this.signed.session] : [];
     this.signed = undefined;
     const broken = [...this.sessions.values()].some((session) => !session.connection.isOpen);
-    if (!broken) kept = (await this.scratch.finish(quick).catch(() => undefined))?.recycleBin;
+    if (!broken) kept = (await this.scratch.remove(quick).catch(() => undefined))?.recycleBin;
     // On a broken path a log-off would wait out its own timeout on every session: the sockets just close.
     await Promise.all([...this.sessions.values(), ...signed].map((session) => (broken ? session.connection.end() : session.end()).catch(() => undefined)));
     if (broken) {

@@ -138,7 +138,12 @@ export async function measureCapacity(
   signal?.addEventListener('abort', onAbort, { once: true });
   let scratch: ScratchFolder | undefined;
   try {
-    scratch = await ScratchFolder.createChecked(observer, requestOptions);
+    const created = await ScratchFolder.createChecked(observer, requestOptions);
+    await created.sweepOthersAside(
+      () => SmbSession.open(request.share, request.credentials, { offer: CLIENT_PROFILES[request.profile].offer, ...requestOptions }),
+      requestOptions,
+    );
+    scratch = created;
     const root = scratch.path('capacity');
     await observer.makeDirectory(root, requestOptions);
     // The file a person's click opens: small, written once.
@@ -229,7 +234,7 @@ export async function measureCapacity(
     await Promise.all(users.map((user) => user.end()));
     const quick: RequestOptions = { timeoutMs: CLEANUP_TIMEOUT_MS };
     if (scratch && observer.connection.isOpen) {
-      await scratch.finish(quick).catch(() => undefined);
+      await scratch.remove(quick).catch(() => undefined);
     } else if (scratch) {
       // The folder's lease went with the observer's connection: a fresh session's sweep now sees an orphan.
       const fresh = await SmbSession.open(request.share, request.credentials, { timeoutMs: 3_000, offer: CLIENT_PROFILES[request.profile].offer }).catch(

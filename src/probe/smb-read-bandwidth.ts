@@ -85,7 +85,9 @@ export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCreden
   const opened: ReadConnection[] = [];
   let scratch: ScratchFolder | undefined;
   try {
-    scratch = await ScratchFolder.createChecked(session);
+    const created = await ScratchFolder.createChecked(session);
+    await created.sweepOthersAside(() => SmbSession.open(target, credentials, request));
+    scratch = created;
     const path = scratch.path('bandwidth-probe.bin');
     const pattern = new PatternSource(scratch.name, 'bandwidth-probe.bin');
     const profile = CLIENT_PROFILES['pipefill-max'];
@@ -222,7 +224,7 @@ export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCreden
   } finally {
     for (const on of opened.slice(1)) await on.session.close(on.fileId).catch(() => undefined);
     if (opened[0]) await session.close(opened[0].fileId).catch(() => undefined);
-    if (scratch) await scratch.finish({ timeoutMs: 5_000 }).catch(() => undefined);
+    if (scratch) await scratch.remove({ timeoutMs: 5_000 }).catch(() => undefined);
     for (const opening of extraSessions) await opening.then((extra) => extra.end()).catch(() => undefined);
     await session.end();
   }

@@ -283,7 +283,7 @@ export function projectedCopy(
 async function cleanUp(scratch: ScratchFolder | undefined, session: SmbSession, request: CopyTestRequest): Promise<void> {
   const quick: RequestOptions = { timeoutMs: CLEANUP_TIMEOUT_MS };
   if (scratch && session.connection.isOpen) {
-    await scratch.finish(quick).catch(() => undefined);
+    await scratch.remove(quick).catch(() => undefined);
   } else if (scratch) {
     // The lease went with the dead connection: the sweep now sees an orphan.
     const fresh = await SmbSession.open(request.share, request.credentials, { timeoutMs: 3_000, ...sessionOptions(request) }).catch(() => undefined);
@@ -312,7 +312,10 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
   let scratch: ScratchFolder | undefined;
   let local: LocalSource | undefined;
   try {
-    scratch = await ScratchFolder.createChecked(session);
+    const created = await ScratchFolder.createChecked(session);
+    // What dead runs left, swept on a connection of its own before anything is written (see sweepOthersAside).
+    await created.sweepOthersAside(() => SmbSession.open(request.share, request.credentials, { ...sessionOptions(request), ...(signal ? { signal } : {}) }));
+    scratch = created;
     const seed = createHash('sha256').update(scratch.name).digest('hex').slice(0, 16);
     const context: RunContext = { session, workload, seed, ...(signal ? { signal } : {}) };
     const timedRoot = scratch.path(request.op === 'read' ? 'source' : 'target');
@@ -356,7 +359,7 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
       timedRoot,
     );
     progress('clean-up');
-    const cleaned = await scratch.finish();
+    const cleaned = await scratch.remove();
     scratch = undefined;
     return { ...copy, workload: workload.spec, ...(cleaned.recycleBin === undefined ? {} : { keptByRecycleBin: cleaned.recycleBin }) };
   } catch (error) {

@@ -42,10 +42,11 @@ describe("impacket's smbserver", () => {
       const mine = await ScratchFolder.createChecked(first);
       expect(mine.enforcesShareModes).toBe(false);
       const theirs = await ScratchFolder.createChecked(second);
-      // Each run's end sweeps while the other still runs.
-      await theirs.finish();
-      expect(server.shareContents()).toEqual(expect.arrayContaining([mine.name]));
-      await mine.finish();
+      // The second run's sweep, while the first still runs: by age alone here, so the first's folder stays.
+      await theirs.sweepOthersAside(() => SmbSession.open(server.share, server.credentials));
+      expect(server.shareContents()).toEqual(expect.arrayContaining([mine.name, theirs.name]));
+      await theirs.remove();
+      await mine.remove();
       expect(server.shareContents()).toEqual([]);
     } finally {
       await Promise.all([first.end(), second.end()]);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SmbError } from './errors.js';
 import { isPipefillEntry, removeStaleScratch, scratchPath } from './scratch.js';
+
+/** The share's root: where these sessions' scratch folders are (no folder below the share). */
+const SHARE_ROOT = { host: 'fs01', port: 445, share: 'projects' };
 import type { SmbSession } from './session.js';
 import { Status } from './protocol.js';
 import { parseWorkload } from '../model/workloads.js';
@@ -59,6 +62,7 @@ describe('the sweep of old scratch folders (best-effort)', () => {
   const share = (failure: SmbError) => {
     const deleted: string[] = [];
     const session = {
+      target: SHARE_ROOT,
       listDirectoryWithLinks: async () => ({
         entries: [stuck, oldOne, orphan].map((name) => ({ name, isDirectory: true, isReparsePoint: false })),
         self: 1n,
@@ -93,6 +97,7 @@ describe('a scratch folder whose `..` names itself', () => {
     const name = '.pipefill-20261120T120000-0000dddd';
     const deleted: string[] = [];
     const session = {
+      target: SHARE_ROOT,
       listDirectoryWithLinks: async () => ({ entries: [{ name, isDirectory: true, isReparsePoint: false }], self: 1n }),
       // The folder's own listing: `.` and `..` both carry the folder's id.
       listDirectoryClosing: async () => ({

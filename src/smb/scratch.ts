@@ -64,9 +64,9 @@ export class ScratchFolder {
   /**
    * Creates the run's folder and asks the server on its own lease whether
    * share modes hold, which the sweep of what dead runs left needs to know
-   * (finish(), or a fresh session's after a broken connection): orphans go
-   * by their lease only where share modes hold (elsewhere a live run's
-   * folder would look orphaned: an assessment once deleted its own).
+   * (sweepOthersAside, or a fresh session's after a broken connection):
+   * orphans go by their lease only where share modes hold (elsewhere a live
+   * run's folder would look orphaned: an assessment once deleted its own).
    */
   static async createChecked(session: SmbSession, options: RequestOptions = {}, now = new Date()): Promise<ScratchFolder> {
     const own = await ScratchFolder.create(session, options, now);
@@ -74,10 +74,8 @@ export class ScratchFolder {
       own.enforcesShareModes = await holdsShareModes(session, own.name, options);
       return own;
     } catch (error) {
-      // Nothing is in the folder yet but its lease: no listing needed (the failure may have been a listing).
-      const quick = { timeoutMs: 5_000 };
-      await session.close(own.leaseId, quick).catch(() => undefined);
-      await session.deletePath(own.name, true, quick).catch(() => undefined);
+      // Nothing is in the folder yet but its lease: no listing needed.
+      await own.discardEmpty();
       throw error;
     }
   }
@@ -132,17 +130,36 @@ export class ScratchFolder {
   }
 
   /**
-   * The run's end, after its timed work: sweeps what dead runs left
-   * (best-effort: a folder it cannot remove stays for a later run), then
-   * removes this folder (see remove). The sweep lists the share's root, and
-   * smbd took the writes that followed a listing slower: a 256 MiB signed
-   * write measured 0.85x smbclient put with the sweep before it and 1.07x
-   * without (CLI copy-test on loopback, 10 alternating rounds, 2026-11-26),
-   * so it no longer runs first.
+   * Sweeps what dead runs left (removeStaleScratch), before anything is
+   * written here, on a session of its own that `open` makes and this ends.
+   * Not on the run's own: the sweep lists the share's root, and the smbd
+   * process that served that listing then took the run's writes slower: a
+   * 256 MiB signed write measured 0.82-0.85x smbclient put with the sweep on
+   * its connection, 1.07-1.13x without it, and the same listing on another
+   * connection cost nothing (CLI copy-test on loopback, 6-10 alternating
+   * rounds each, 2026-11-26). A second connection that will not open skips
+   * the sweep (a later run does it). A server that breaks the protocol in a
+   * listing ends the run here, with this folder (only its lease so far)
+   * removed without one.
    */
-  async finish(options: RequestOptions = {}, now = new Date()): Promise<{ recycleBin?: string }> {
-    await removeStaleScratch(this.session, { orphansByLease: this.enforcesShareModes, spare: this.name }, options, now).catch(() => undefined);
-    return this.remove(options);
+  async sweepOthersAside(open: () => Promise<SmbSession>, options: RequestOptions = {}, now = new Date()): Promise<void> {
+    const sweeper = await open().catch(() => undefined);
+    if (!sweeper) return;
+    try {
+      await removeStaleScratch(sweeper, { orphansByLease: this.enforcesShareModes, spare: this.name }, options, now);
+    } catch (error) {
+      await this.discardEmpty();
+      throw error;
+    } finally {
+      await sweeper.end().catch(() => undefined);
+    }
+  }
+
+  /** Removes this folder while it holds only its lease: the lease closed (delete-on-close), the folder deleted, no listing. */
+  private async discardEmpty(): Promise<void> {
+    const quick = { timeoutMs: 5_000 };
+    await this.session.close(this.leaseId, quick).catch(() => undefined);
+    await this.session.deletePath(this.name, true, quick).catch(() => undefined);
   }
 
   /**

@@ -152,13 +152,19 @@ describe('copy tests against smbd', () => {
       const removed = await removeStaleScratch(sweeper, { orphansByLease: true });
       expect(removed.sort()).toEqual(['.pipefill-20200101T000000-deadbeef', orphan.name].sort());
       expect(server.shareContents()).toEqual([live.name, `${live.name}/.lease`]);
-      // smbd holds share modes: a run's lease shows it alive, and its own sweep at its end leaves the other live run alone.
+      // smbd holds share modes: a run's lease shows it alive, and its own sweep (on a connection of its own) leaves the
+      // other live run alone and its own folder too.
       await session.makeDirectory('.pipefill-20200101T000000-0ddba11e');
       const own = await ScratchFolder.createChecked(sweeper);
       expect(own.enforcesShareModes).toBe(true);
-      expect(server.shareContents()).toContain('.pipefill-20200101T000000-0ddba11e');
-      await own.finish();
-      expect(server.shareContents()).toEqual([live.name, `${live.name}/.lease`]);
+      let opened = 0;
+      await own.sweepOthersAside(() => {
+        opened += 1;
+        return SmbSession.open(server.share, server.credentials);
+      });
+      expect(opened).toBe(1);
+      expect(server.shareContents()).toEqual([live.name, `${live.name}/.lease`, own.name, `${own.name}/.lease`].sort());
+      await own.remove();
       await sweeper.end();
       await live.remove();
       expect(server.shareContents()).toEqual([]);
