@@ -39,33 +39,33 @@ function layDown(path: string, bytes: number): void {
   }
 }
 
-/** One `pipefill copy-test --op write --no-verify` of `bytes`, as a person types it: MB/s. */
-function cliWrite(root: string, server: SambaServer, bytes: number): number {
+/** The built CLI run as a person types it (the engine's Node flags, the share's login by --password-env), its --json output parsed. */
+export function pipefillJson<T>(root: string, server: SambaServer, command: string, args: readonly string[]): T {
   const run = spawnSync(
     process.execPath,
     [
       ...ENGINE_NODE_FLAGS,
       join(root, 'dist/cli/bin.js'),
-      'copy-test',
+      command,
       '--share',
       `//${server.share.host}:${server.share.port}/${server.share.share}`,
       '--user',
       server.credentials.user,
       '--password-env',
       'PIPEFILL_BENCH_PASSWORD',
-      '--profile',
-      'pipefill-max',
-      '--op',
-      'write',
-      '--workload',
-      `file:${bytes / 2 ** 20}MiB`,
-      '--no-verify',
+      ...args,
       '--json',
     ],
     { env: { ...process.env, PIPEFILL_BENCH_PASSWORD: server.credentials.password }, encoding: 'utf8' },
   );
-  if (run.status !== 0) throw new Error(`pipefill copy-test failed: ${run.stderr}`);
-  const result = JSON.parse(run.stdout) as { seconds: number; bytes: number };
+  if (run.status !== 0) throw new Error(`pipefill ${command} failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as T;
+}
+
+/** One `pipefill copy-test --no-verify` of `bytes` with Pipefill's best pipeline and no probe first, as a person types it: MB/s. */
+export function cliCopyTest(root: string, server: SambaServer, op: 'read' | 'write', bytes: number): number {
+  const args = ['--profile', 'pipefill-max', '--op', op, '--workload', `file:${bytes / 2 ** 20}MiB`, '--no-verify'];
+  const result = pipefillJson<{ seconds: number; bytes: number }>(root, server, 'copy-test', args);
   return result.bytes / result.seconds / MB;
 }
 
@@ -111,7 +111,7 @@ export function coldCliWrites(root: string, servers: Record<Protection, SambaSer
     for (const protection of PROTECTIONS) {
       const server = servers[protection];
       const pair = [
-        () => results.cli[protection].push(cliWrite(root, server, bytes)),
+        () => results.cli[protection].push(cliCopyTest(root, server, 'write', bytes)),
         () => results.put[protection].push(smbclientPut(server, protection, bytes)),
       ];
       for (const measure of round % 2 === 0 ? pair : pair.reverse()) measure();

@@ -18,7 +18,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLoopbackServers } from '../../src/lab/loopback-servers.js';
 import { withAuthenticationFile, withAuthenticationFileWhile } from '../../src/lab/smbclient-auth.js';
-import { ENGINE_NODE_FLAGS } from '../../src/platform/engine-flags.js';
 import { freshDirectory } from '../../src/platform/safe-file.js';
 import type { SambaServer } from '../../src/lab/samba.js';
 import { SambaServer as Samba } from '../../src/lab/samba.js';
@@ -26,7 +25,7 @@ import { probePath } from '../../src/probe/probe-path.js';
 import { CLIENT_PROFILES } from '../../src/model/client-profiles.js';
 import { PatternSource } from '../../src/smb/pattern.js';
 import { cryptoPerCore, median, patternFile, warmAllocator } from './smb-helpers.js';
-import { coldCliWrites, PROTECTIONS } from './smb-cold-writes.js';
+import { cliCopyTest, coldCliWrites, pipefillJson, PROTECTIONS } from './smb-cold-writes.js';
 
 const pipefillOffer = CLIENT_PROFILES['pipefill-max'].offer;
 const ROUNDS = Number(process.env['PIPEFILL_BENCH_ROUNDS'] ?? 5);
@@ -150,37 +149,6 @@ try {
     return (Number(match[1]) * 1024) / MB; // smbclient's 'KiloBytes/sec' (get) and 'kb/s' (put) are both KiB/s
   };
 
-  // The CLI's own read copy-test, as a person runs it: no probe first, so the pipeline sizes itself from what it sees
-  // (issue 15). Its write is measured with nothing warmed, in smb-cold-writes.ts.
-  const cliCopyRead = () => {
-    const run = spawnSync(
-      process.execPath,
-      [
-        ...ENGINE_NODE_FLAGS,
-        join(root, 'dist/cli/bin.js'),
-        'copy-test',
-        '--share',
-        `//${server.share.host}:${server.share.port}/${server.share.share}`,
-        '--user',
-        server.credentials.user,
-        '--password-env',
-        'PIPEFILL_BENCH_PASSWORD',
-        '--profile',
-        'pipefill-max',
-        '--op',
-        'read',
-        '--workload',
-        `file:${FILE_BYTES / 2 ** 20}MiB`,
-        '--no-verify',
-        '--json',
-      ],
-      { env: { ...process.env, PIPEFILL_BENCH_PASSWORD: server.credentials.password }, encoding: 'utf8' },
-    );
-    if (run.status !== 0) throw new Error(`pipefill copy-test failed: ${run.stderr}`);
-    const result = JSON.parse(run.stdout) as { seconds: number; bytes: number };
-    return result.bytes / result.seconds / MB;
-  };
-
   // node-smb2's own whole-file API: 64 KiB requests, one at a time.
   const require = createRequire(import.meta.url);
   const { Client } = require('node-smb2') as {
@@ -259,7 +227,8 @@ try {
         return FILE_BYTES / r.seconds / MB;
       },
     ],
-    ['pipefill copy-test read (CLI, no probe)', () => cliCopyRead()],
+    // The CLI's read as a person runs it: no probe first, so its pipeline sizes itself from what it sees (issue 15).
+    ['pipefill copy-test read (CLI, no probe)', () => cliCopyTest(root, server, 'read', FILE_BYTES)],
     ['smbclient get', () => smbclient('get bench.bin /dev/null')],
     ['smbclient put', () => smbclient(putAndRemove('smbclient-put.bin'))],
     ['node-smb2 readFile', () => nodeSmb2('read')],
@@ -323,36 +292,8 @@ try {
     truncateSync(path, PERSON_BYTES);
   }
   const capacityCli = () => {
-    const run = spawnSync(
-      process.execPath,
-      [
-        ...ENGINE_NODE_FLAGS,
-        join(root, 'dist/cli/bin.js'),
-        'capacity',
-        '--share',
-        `//${server.share.host}:${server.share.port}/${server.share.share}`,
-        '--user',
-        server.credentials.user,
-        '--password-env',
-        'PIPEFILL_BENCH_PASSWORD',
-        '--profile',
-        'pipefill-max',
-        '--op',
-        'read',
-        '--clients',
-        String(PEOPLE),
-        '--file-size',
-        `${PERSON_BYTES / 2 ** 20}MiB`,
-        '--seconds',
-        '4',
-        '--warmup',
-        '1',
-        '--json',
-      ],
-      { env: { ...process.env, PIPEFILL_BENCH_PASSWORD: server.credentials.password }, encoding: 'utf8' },
-    );
-    if (run.status !== 0) throw new Error(`pipefill capacity failed: ${run.stderr}`);
-    const result = JSON.parse(run.stdout) as { steps: { aggregateMbps: number }[] };
+    const args = ['--profile', 'pipefill-max', '--op', 'read', '--clients', String(PEOPLE), '--file-size', `${PERSON_BYTES / 2 ** 20}MiB`];
+    const result = pipefillJson<{ steps: { aggregateMbps: number }[] }>(root, server, 'capacity', [...args, '--seconds', '4', '--warmup', '1']);
     return ((result.steps[0]?.aggregateMbps ?? NaN) * 1e6) / 8 / MB;
   };
   /** All 16 files at once: their bytes over the time from the first start to the last exit. */

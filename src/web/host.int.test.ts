@@ -181,7 +181,7 @@ describe('web host', () => {
       expect(again.body).toMatch(/used already, by another page or program\. If you opened it only now, something else on this computer read it/);
       expect(reused).toBe(1);
       const wrong = await trade('not-a-code-of-this-run');
-      expect(wrong.body).toMatch(/expired or is not this run's/);
+      expect(wrong.body).toMatch(/expired, or is not this run's/);
       expect(reused).toBe(1);
     } finally {
       await other.close();
