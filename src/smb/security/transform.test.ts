@@ -116,6 +116,16 @@ describe('TRANSFORM_HEADER sealing (MS-SMB2 3.1.4.3)', () => {
     },
   );
 
+  it('a spent piece given twice is sealed the way that copies, and opens to the same message', () => {
+    const keys = deriveSessionKeys('3.1.1', Buffer.alloc(16, 2), { preauthHash: Buffer.alloc(64, 8), cipher: 'AES-128-GCM' });
+    const client = new Sealer('AES-128-GCM', keys.encryptionKey, keys.decryptionKey, 5n);
+    const server = new Sealer('AES-128-GCM', keys.decryptionKey, keys.encryptionKey, 5n);
+    const twice = Buffer.from(Array.from({ length: 1000 }, (_, i) => i & 0xff));
+    const kept = Buffer.from(twice);
+    const opened = server.open(Buffer.concat(client.seal([Buffer.alloc(64, 1), twice, twice], undefined, new Set([twice]))));
+    expect(opened.equals(Buffer.concat([Buffer.alloc(64, 1), kept, kept]))).toBe(true);
+  });
+
   it('refuses a frame that was altered, is for another session, or lies about its size', () => {
     const keys = deriveSessionKeys('3.1.1', Buffer.alloc(16, 7), { preauthHash: Buffer.alloc(64, 3), cipher: 'AES-128-GCM' });
     const client = new Sealer('AES-128-GCM', keys.encryptionKey, keys.decryptionKey, 42n);

@@ -119,9 +119,13 @@ export class Sealer {
       if (kept.length > 0) owned.push(Buffer.concat(kept));
       kept = [];
     };
+    const seen = new Set<Buffer>();
     for (const piece of pieces) {
       if (piece.length === 0) continue;
       if (spend.has(piece)) {
+        // A spent piece given twice would be encrypted twice over: Node's way, which copies, instead.
+        if (seen.has(piece)) return undefined;
+        seen.add(piece);
         copyKept();
         owned.push(piece);
       } else kept.push(piece);
