@@ -69,31 +69,40 @@ export function cliCopyTest(root: string, server: SambaServer, op: 'read' | 'wri
   return result.bytes / result.seconds / MB;
 }
 
-/** smbclient put of a freshly laid-down source, then its file removed on the share and here: MB/s as smbclient reports it. */
+/**
+ * One smbclient command against `server` (the password in a 0600 file, not on
+ * a command line other users can read): MB/s as smbclient reports it, its
+ * 'KiloBytes/sec' (get) and 'kb/s' (put) both KiB/s.
+ */
+export function smbclientRate(server: SambaServer, protection: Protection, command: string): number {
+  const run = withAuthenticationFile(server.credentials, (auth) =>
+    spawnSync(
+      'smbclient',
+      [
+        `//${server.share.host}/${server.share.share}`,
+        '-p',
+        String(server.share.port),
+        '-A',
+        auth,
+        ...(protection === 'plain' ? [] : [`--client-protection=${protection}`]),
+        '-c',
+        command,
+      ],
+      { encoding: 'utf8' },
+    ),
+  );
+  const match = /\(average ([\d.]+) (?:KiloBytes\/sec|kb\/s)\)/.exec(run.stdout + run.stderr);
+  if (run.status !== 0 || !match?.[1]) throw new Error(`smbclient failed: ${run.stdout}${run.stderr}`);
+  return (Number(match[1]) * 1024) / MB;
+}
+
+/** smbclient put of a freshly laid-down source, then its file removed on the share and here. */
 function smbclientPut(server: SambaServer, protection: Protection, bytes: number): number {
   const folder = mkdtempSync(join(tmpdir(), 'pipefill-bench-put-'));
   try {
     const source = join(folder, 'source.bin');
     layDown(source, bytes);
-    const run = withAuthenticationFile(server.credentials, (auth) =>
-      spawnSync(
-        'smbclient',
-        [
-          `//${server.share.host}/${server.share.share}`,
-          '-p',
-          String(server.share.port),
-          '-A',
-          auth,
-          ...(protection === 'plain' ? [] : [`--client-protection=${protection}`]),
-          '-c',
-          `put ${source} smbclient-cold.bin; del smbclient-cold.bin`,
-        ],
-        { encoding: 'utf8' },
-      ),
-    );
-    const match = /\(average ([\d.]+) (?:KiloBytes\/sec|kb\/s)\)/.exec(run.stdout + run.stderr);
-    if (run.status !== 0 || !match?.[1]) throw new Error(`smbclient put failed: ${run.stdout}${run.stderr}`);
-    return (Number(match[1]) * 1024) / MB; // smbclient's kb/s are KiB/s
+    return smbclientRate(server, protection, `put ${source} smbclient-cold.bin; del smbclient-cold.bin`);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -17,7 +17,7 @@ import { chmodSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLoopbackServers } from '../../src/lab/loopback-servers.js';
-import { withAuthenticationFile, withAuthenticationFileWhile } from '../../src/lab/smbclient-auth.js';
+import { withAuthenticationFileWhile } from '../../src/lab/smbclient-auth.js';
 import { freshDirectory } from '../../src/platform/safe-file.js';
 import type { SambaServer } from '../../src/lab/samba.js';
 import { SambaServer as Samba } from '../../src/lab/samba.js';
@@ -25,7 +25,7 @@ import { probePath } from '../../src/probe/probe-path.js';
 import { CLIENT_PROFILES } from '../../src/model/client-profiles.js';
 import { PatternSource } from '../../src/smb/pattern.js';
 import { cryptoPerCore, median, patternFile, warmAllocator } from './smb-helpers.js';
-import { cliCopyTest, coldCliWrites, pipefillJson, PROTECTIONS } from './smb-cold-writes.js';
+import { cliCopyTest, coldCliWrites, pipefillJson, PROTECTIONS, smbclientRate } from './smb-cold-writes.js';
 
 const pipefillOffer = CLIENT_PROFILES['pipefill-max'].offer;
 const ROUNDS = Number(process.env['PIPEFILL_BENCH_ROUNDS'] ?? 5);
@@ -125,29 +125,8 @@ try {
     return result;
   };
 
-  const smbclient = (command: string, protection?: 'sign' | 'encrypt') => {
-    const target = protection ? protectedServers[protection] : server;
-    // The password in a 0600 file, not on the command line other users can read.
-    const run = withAuthenticationFile(target.credentials, (auth) =>
-      spawnSync(
-        'smbclient',
-        [
-          `//${target.share.host}/${target.share.share}`,
-          '-p',
-          String(target.share.port),
-          '-A',
-          auth,
-          ...(protection ? [`--client-protection=${protection}`] : []),
-          '-c',
-          command,
-        ],
-        { encoding: 'utf8' },
-      ),
-    );
-    const match = /\(average ([\d.]+) (?:KiloBytes\/sec|kb\/s)\)/.exec(run.stdout + run.stderr);
-    if (run.status !== 0 || !match?.[1]) throw new Error(`smbclient failed: ${run.stdout}${run.stderr}`);
-    return (Number(match[1]) * 1024) / MB; // smbclient's 'KiloBytes/sec' (get) and 'kb/s' (put) are both KiB/s
-  };
+  const smbclient = (command: string, protection?: 'sign' | 'encrypt') =>
+    smbclientRate(protection ? protectedServers[protection] : server, protection ?? 'plain', command);
 
   // node-smb2's own whole-file API: 64 KiB requests, one at a time.
   const require = createRequire(import.meta.url);
