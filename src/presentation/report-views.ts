@@ -13,6 +13,7 @@ import { observationsOfCopy } from '../contract/copy-test.js';
 import type { Finding, Report } from '../contract/report.js';
 import { modelLinkOf } from '../contract/report.js';
 import { formatRate } from '../model/units.js';
+import { testShortLabel } from './test-labels.js';
 
 /**
  * How a test copy's messages were protected, in words: "encrypted with
@@ -125,7 +126,7 @@ export function pipeFor(report: Report, finding: Finding): Pipe | undefined {
   }
   const tightest = prediction.layers.reduce((best, layer) => (layer.bytesPerSecond < best.bytesPerSecond ? layer : best));
   return {
-    title: `${finding.profile} ${finding.op} (${finding.workload}) at ${link.rttMs.toFixed(1)} ms`,
+    title: `${testShortLabel(finding)} at ${link.rttMs.toFixed(1)} ms`,
     bdpBytes: prediction.bdpBytes,
     bandwidthLimits: tightest.layer === 'bandwidth',
     bars: prediction.layers

@@ -14,7 +14,15 @@ describe('what changed at a site', () => {
     // Rates as everything else prints them (formatRate), not a float's digits.
     expect(changes).toContain('bandwidth now 150 Mb/s, was 51.7 Mb/s');
     expect(changes).toContain(`round trip now ${after.probes.rtt.medianMs.toFixed(1)} ms, was ${before.probes.rtt.medianMs.toFixed(1)}`);
-    expect(changes.some((change) => /^[a-z0-9-]+ (read|write) (file|dirset): \d+\.\dx (faster|slower) than the run before \(/.test(change))).toBe(true);
+    // Each copy by its plain name, its rate as copy dialogs show it.
+    expect(
+      changes.some((change) =>
+        /^[A-Z][\w ./()-]+, (large file|small files) (read|write): \d+\.\dx (faster|slower) than the run before \([\d.]+ [kMG]B\/s \([\d.]+ [kMG]b\/s\), was /.test(
+          change,
+        ),
+      ),
+    ).toBe(true);
+    expect(changes.join('\n')).not.toMatch(/\b(win\d+|xp)-smb\d|pipefill-max|tr3869/);
     expect(changesBetween(before, before)).toEqual([]);
 
     // A server that went from 16 credits to 512 is news; 8320 against 8448 is a session's ramp.

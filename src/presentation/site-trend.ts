@@ -8,6 +8,8 @@ import type { SiteTrend, SiteTrendData, TrendPoint } from '../contract/history.j
 import { runColumns, siteOf } from '../contract/history.js';
 import type { Report } from '../contract/report.js';
 import { formatRate } from '../model/units.js';
+import { LAYER_LABELS } from '../model/layer-labels.js';
+import { copyRateText, generationKeyLabel, workloadText } from './test-labels.js';
 
 const creditsOf = (report: Report): number | undefined => creditsSeen(report.copyTests.map((test) => test.negotiated));
 
@@ -33,12 +35,17 @@ export function changesBetween(before: Report, after: Report): string[] {
   for (const [key, now] of Object.entries(runColumns({ kind: 'assessment', report: after }).generations)) {
     const then = was[key];
     if (!then) continue;
-    if (then.limitedBy !== now.limitedBy) changes.push(`${key}: limited by ${now.limitedBy} now, was ${then.limitedBy}`);
+    const name = generationKeyLabel(key);
+    const layer = (id: string) => (Object.hasOwn(LAYER_LABELS, id) ? LAYER_LABELS[id as keyof typeof LAYER_LABELS] : id);
+    if (then.limitedBy !== now.limitedBy)
+      changes.push(`${name}: limited by ${layer(now.limitedBy).toLowerCase()} now, was ${layer(then.limitedBy).toLowerCase()}`);
     if (then.mbps > 0 && now.mbps > 0) {
       const ratio = now.mbps / then.mbps;
+      // Runs sized to different budgets moved different amounts: a smaller copy spends more of its time starting, so say so.
+      const sizes = then.workload === now.workload ? '' : `; it copied ${workloadText(now.workload)}, then ${workloadText(then.workload)}`;
       if (ratio >= 1.25 || ratio <= 0.8)
         changes.push(
-          `${key}: ${ratio > 1 ? `${ratio.toFixed(1)}x faster` : `${(1 / ratio).toFixed(1)}x slower`} than the run before (${formatRate(now.mbps * 1e6)}, was ${formatRate(then.mbps * 1e6)})`,
+          `${name}: ${ratio > 1 ? `${ratio.toFixed(1)}x faster` : `${(1 / ratio).toFixed(1)}x slower`} than the run before (${copyRateText(now.mbps * 1e6)}, was ${copyRateText(then.mbps * 1e6)}${sizes})`,
         );
     }
   }

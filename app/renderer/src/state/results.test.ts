@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../../../src/contract/report.js';
-import { headlineFinding, pipeFor, resultRows } from './results.js';
+import { binaryLogTicks, headlineFinding, pipeFor, resultRows } from './results.js';
 
 const finding = {
   profile: 'xp-smb1' as const,
@@ -41,7 +41,8 @@ const report = {
 describe('results', () => {
   it('has a row per finding, with the emulation note of its copy', () => {
     const [row] = resultRows(report);
-    expect(row?.label).toBe('xp-smb1 read file:4MiB');
+    expect(row?.label).toBe('Windows XP, large file read');
+    expect(row?.longLabel).toBe('Windows XP, SMB1: read, large file (4 MiB)');
     expect(row?.emulation).toMatch(/not spoken/);
     expect(row?.negotiated).toBe('SMB 2.1, signed HMAC-SHA256, 130 credits');
   });
@@ -68,5 +69,17 @@ describe('results', () => {
 
   it('opens on the headline finding', () => {
     expect(headlineFinding(report)).toBe(finding);
+  });
+});
+
+describe('the pipe chart axis', () => {
+  it('ticks at powers of two, at most eight, spanning the values', () => {
+    const ticks = binaryLogTicks(492_000, 300_000_000);
+    expect(ticks.length).toBeLessThanOrEqual(8);
+    expect(ticks[0]).toBeLessThanOrEqual(492_000);
+    expect(ticks[ticks.length - 1]).toBeGreaterThanOrEqual(300_000_000);
+    for (const tick of ticks) expect(Number.isInteger(Math.log2(tick))).toBe(true);
+    expect(binaryLogTicks(0, 10)).toEqual([]);
+    expect(binaryLogTicks(1024, Number.POSITIVE_INFINITY)).toEqual([]);
   });
 });

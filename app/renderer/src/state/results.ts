@@ -4,10 +4,14 @@
 
 import type { Finding, Report } from '../../../../src/contract/report.js';
 import { negotiatedText } from '../../../../src/presentation/report-views.js';
+import { testLongLabel, testShortLabel } from '../../../../src/presentation/test-labels.js';
 
 export interface ResultRow {
   readonly key: string;
+  /** "Windows 11 24H2, small files write": for chart axes and table cells. */
   readonly label: string;
+  /** The profile's full name and the workload's size: for headings and notes. */
+  readonly longLabel: string;
   readonly measuredSeconds: number;
   /** measuredSeconds was projected from a copy stopped within the budget. */
   readonly projected: boolean;
@@ -25,7 +29,8 @@ export function resultRows(report: Report): ResultRow[] {
   return report.diagnosis.findings.map((finding, index) => ({
     // By place as well: an edited or future report may hold two findings of the same name.
     key: `${index}-${finding.profile}-${finding.op}-${finding.workload}`,
-    label: `${finding.profile} ${finding.op} ${finding.workload}`,
+    label: testShortLabel(finding),
+    longLabel: testLongLabel(finding),
     measuredSeconds: finding.measuredSeconds,
     projected: finding.projected ?? false,
     expectedSeconds: finding.expectedSeconds,
@@ -43,3 +48,20 @@ export function resultRows(report: Report): ResultRow[] {
 
 export { headlineFinding, pipeFor, protectionSummary } from '../../../../src/presentation/report-views.js';
 export { LAYER_LABELS } from '../../../../src/model/layer-labels.js';
+
+/**
+ * Ticks for a log axis of bytes at powers of two a person reads
+ * ("64 KiB", "1 MiB", "16 MiB"): every second or fourth power, so at most
+ * eight ticks span the range. Pure.
+ */
+export function binaryLogTicks(minBytes: number, maxBytes: number): number[] {
+  if (!(minBytes > 0) || !(maxBytes >= minBytes) || !Number.isFinite(maxBytes)) return [];
+  const low = Math.floor(Math.log2(minBytes));
+  const high = Math.ceil(Math.log2(maxBytes));
+  const step = [1, 2, 4, 5, 10].find((candidate) => (high - low) / candidate <= 6) ?? Math.ceil((high - low) / 6);
+  const first = Math.floor(low / step) * step;
+  const last = Math.ceil(high / step) * step;
+  const ticks: number[] = [];
+  for (let power = first; power <= last && ticks.length < 16; power += step) ticks.push(2 ** power);
+  return ticks;
+}

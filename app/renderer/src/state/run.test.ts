@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyProgress, budgetText, INITIAL_RUN } from './run.js';
+import { applyProgress, budgetText, INITIAL_RUN, liveGroups, liveRows } from './run.js';
 
 describe('run state', () => {
   it('keeps one live series per test copy and follows the fractions', () => {
@@ -42,5 +42,46 @@ describe('run state', () => {
   it('keeps the last overall fraction when an event has none', () => {
     const state = applyProgress({ ...INITIAL_RUN, fraction: 0.3 }, { step: 'connect', bytes: 0, totalBytes: 0 });
     expect(state.fraction).toBe(0.3);
+  });
+});
+
+describe('the live charts as small multiples and as a table', () => {
+  const event = (profile: 'win11-24h2' | 'pipefill-max', op: 'read' | 'write', workload: string, tMs: number, mbps: number) =>
+    ({ step: 'copy', bytes: 1, totalBytes: 2, test: { profile, op, workload, index: 0, count: 4 }, live: { tMs, mbps, opsPerSecond: mbps / 10 } }) as const;
+
+  it('draws a chart per kind of copy, a line per client, each client in one colour everywhere', () => {
+    let state = INITIAL_RUN;
+    for (const e of [
+      event('win11-24h2', 'write', 'file:15MiB', 100, 40),
+      event('pipefill-max', 'write', 'file:15MiB', 100, 80),
+      event('win11-24h2', 'write', 'tr3869-dirset:0.033', 100, 20),
+      event('pipefill-max', 'write', 'tr3869-dirset:0.033', 100, 50),
+    ])
+      state = applyProgress(state, e);
+    const groups = liveGroups(state.series);
+    expect(groups.map((group) => group.title)).toEqual(['Large file, write', 'Small files, write']);
+    expect(groups.map((group) => group.series.map((s) => [s.label, s.colourIndex]))).toEqual([
+      [
+        ['Windows 11 24H2', 0],
+        ['Best pipeline', 1],
+      ],
+      [
+        ['Windows 11 24H2', 0],
+        ['Best pipeline', 1],
+      ],
+    ]);
+  });
+
+  it("gives each copy's time so far, median rate in MB/s and Mb/s, and requests per second", () => {
+    let state = INITIAL_RUN;
+    for (const [tMs, mbps] of [
+      [100, 10],
+      [200, 40],
+      [300, 30],
+    ] as const)
+      state = applyProgress(state, event('win11-24h2', 'read', 'file:15MiB', tMs, mbps));
+    expect(liveRows(state.series)).toEqual([
+      { key: 'win11-24h2 read file:15MiB', label: 'Windows 11 24H2, large file read', seconds: '0.3 s', rate: '3.75 MB/s (30 Mb/s)', opsPerSecond: '3' },
+    ]);
   });
 });

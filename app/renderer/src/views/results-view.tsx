@@ -11,7 +11,8 @@ import { download } from '../download.js';
 import { adviceOf, verdictOf } from '../../../../src/contract/verdict.js';
 import { ticketSummary } from '../../../../src/presentation/summary.js';
 import { VerdictPanel } from './verdict-panel.js';
-import { headlineFinding, LAYER_LABELS, pipeFor, protectionSummary, resultRows } from '../state/results.js';
+import { binaryLogTicks, headlineFinding, LAYER_LABELS, pipeFor, protectionSummary, resultRows } from '../state/results.js';
+import { copyRateText, testLongLabel } from '../../../../src/presentation/test-labels.js';
 
 export interface ResultsViewProps {
   readonly report: Report | undefined;
@@ -34,13 +35,14 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
       data: {
         labels: rows.map((row) => row.label),
         datasets: [
-          { label: 'measured (s)', data: rows.map((row) => row.measuredSeconds), backgroundColor: SERIES_COLOURS[0] },
-          { label: 'expected (s)', data: rows.map((row) => row.expectedSeconds), backgroundColor: SERIES_COLOURS[1] },
+          { label: 'measured', data: rows.map((row) => row.measuredSeconds), backgroundColor: SERIES_COLOURS[0] },
+          { label: 'expected', data: rows.map((row) => row.expectedSeconds), backgroundColor: SERIES_COLOURS[1] },
         ],
       },
       options: {
         indexAxis: 'y',
-        scales: { x: { type: 'logarithmic', title: { display: true, text: 'seconds (log scale)' } } },
+        // Linear, from zero: a person compares these times, and a log axis makes 26 s and 5 min look alike.
+        scales: { x: { type: 'linear', beginAtZero: true, title: { display: true, text: 'seconds' } } },
         plugins: { legend: { position: 'bottom' } },
       },
     }),
@@ -50,6 +52,8 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
   const pipeChart = useMemo<ChartConfiguration | undefined>(() => {
     if (!pipe) return undefined;
     const finite = pipe.bars.filter((bar) => Number.isFinite(bar.bytesInFlight));
+    const values = [pipe.bdpBytes, ...finite.map((bar) => bar.bytesInFlight)].filter((value) => value > 0);
+    const ticks = binaryLogTicks(Math.min(...values), Math.max(...values));
     return {
       type: 'bar',
       data: {
@@ -67,7 +71,18 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
       },
       options: {
         indexAxis: 'y',
-        scales: { x: { type: 'logarithmic', title: { display: true, text: 'bytes in flight (log scale)' } } },
+        scales: {
+          x: {
+            type: 'logarithmic',
+            ...(ticks.length > 1 ? { min: ticks[0], max: ticks[ticks.length - 1] } : {}),
+            // Powers of two in KiB and MiB, as windows and credits are sized, not "100,000 ... 20,000,000".
+            afterBuildTicks: (axis) => {
+              if (ticks.length > 1) axis.ticks = ticks.map((value) => ({ value }));
+            },
+            ticks: { callback: (value) => formatBinaryBytes(Number(value)) },
+            title: { display: true, text: 'bytes in flight (log scale)' },
+          },
+        },
         plugins: { legend: { display: false } },
       },
     };
@@ -131,7 +146,7 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
                 <td>
                   <button
                     type="button"
-                    className="secondary"
+                    className="link"
                     onClick={() => setSelected(index)}
                     aria-pressed={finding === report.diagnosis.findings[index]}
                     title={row.emulation ?? undefined}
@@ -144,7 +159,7 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
                   {row.projected ? ' (projected)' : ''}
                 </td>
                 <td className="num">{formatDuration(row.expectedSeconds * 1000)}</td>
-                <td className="num">{formatRate(row.measuredMbps * 1e6)}</td>
+                <td className="num">{copyRateText(row.measuredMbps * 1e6)}</td>
                 <td className={`verdict-${row.verdict}`}>{row.verdict.replace(/-/g, ' ')}</td>
                 <td>{LAYER_LABELS[row.limitedBy]}</td>
                 <td>{row.negotiated}</td>
@@ -181,12 +196,10 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
       </div>
       {finding && (
         <section className="panel">
-          <h3>
-            Diagnosis: {finding.profile} {finding.op} {finding.workload}
-          </h3>
+          <h3>Diagnosis: {testLongLabel(finding)}</h3>
           <p data-testid="diagnosis">{finding.sentence}</p>
           <p className="hint">
-            Measured {formatRate(finding.measuredMbps * 1e6)}, about {formatBinaryBytes(finding.inFlightBytes)} in flight.
+            Measured {copyRateText(finding.measuredMbps * 1e6)}, about {formatBinaryBytes(finding.inFlightBytes)} in flight.
           </p>
         </section>
       )}

@@ -1,11 +1,11 @@
-// Run: progress per step and overall, live throughput and operations per
-// second for each test copy, and Cancel.
+// Run: progress per step and overall, live throughput as small multiples
+// (one chart per kind of copy, a line per client) or as a table, and Cancel.
 
 import type { ChartConfiguration } from 'chart.js';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
-import type { RunState } from '../state/run.js';
-import { budgetText } from '../state/run.js';
+import type { LiveGroup, RunState } from '../state/run.js';
+import { budgetText, liveGroups, liveRows } from '../state/run.js';
 import type { CallPhase, UiError } from '../state/use-cancellable-call.js';
 
 export interface RunViewProps {
@@ -17,15 +17,16 @@ export interface RunViewProps {
   readonly onStart: () => void;
 }
 
-function liveChart(run: RunState, metric: 'mbps' | 'opsPerSecond', title: string): ChartConfiguration {
+/** One small multiple: Mb/s against seconds, a line per client, the same colour per client in every chart. */
+function groupChart(group: LiveGroup): ChartConfiguration {
   return {
     type: 'line',
     data: {
-      datasets: run.series.map((series, index) => ({
+      datasets: group.series.map((series) => ({
         label: series.label,
-        data: series.points.map((point) => ({ x: point.tMs / 1000, y: point[metric] })),
-        borderColor: SERIES_COLOURS[index % SERIES_COLOURS.length],
-        backgroundColor: SERIES_COLOURS[index % SERIES_COLOURS.length],
+        data: series.points.map((point) => ({ x: point.tMs / 1000, y: point.mbps })),
+        borderColor: SERIES_COLOURS[series.colourIndex % SERIES_COLOURS.length],
+        backgroundColor: SERIES_COLOURS[series.colourIndex % SERIES_COLOURS.length],
         pointRadius: 0,
         borderWidth: 2,
       })),
@@ -33,17 +34,56 @@ function liveChart(run: RunState, metric: 'mbps' | 'opsPerSecond', title: string
     options: {
       parsing: false,
       scales: {
-        x: { type: 'linear', title: { display: true, text: 'seconds into the copy' } },
-        y: { beginAtZero: true, title: { display: true, text: title } },
+        x: { type: 'linear', beginAtZero: true, title: { display: true, text: 'seconds into the copy' } },
+        y: { beginAtZero: true, title: { display: true, text: 'Mb/s' } },
       },
       plugins: { legend: { position: 'bottom', labels: { boxWidth: 12 } } },
     },
   };
 }
 
+function LiveChart({ group, index }: { readonly group: LiveGroup; readonly index: number }) {
+  const config = useMemo(() => groupChart(group), [group]);
+  return (
+    <section className="panel small-multiple">
+      <h3>{group.title}</h3>
+      <ChartCanvas config={config} label={`Live throughput: ${group.title}, a line per client`} height={200} testId={`chart-live-${index}`} />
+    </section>
+  );
+}
+
+function LiveTable({ run }: { readonly run: RunState }) {
+  const rows = useMemo(() => liveRows(run.series), [run.series]);
+  return (
+    <section className="panel">
+      <table data-testid="live-table">
+        <caption>Each test copy so far</caption>
+        <thead>
+          <tr>
+            <th>Copy</th>
+            <th className="num">Time so far</th>
+            <th className="num">Median rate</th>
+            <th className="num">Requests / s</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              <td>{row.label}</td>
+              <td className="num">{row.seconds}</td>
+              <td className="num">{row.rate}</td>
+              <td className="num">{row.opsPerSecond}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
 export function RunView({ phase, run, error, onCancel, onResults, onStart }: RunViewProps) {
-  const throughput = useMemo(() => liveChart(run, 'mbps', 'Mb/s'), [run]);
-  const ops = useMemo(() => liveChart(run, 'opsPerSecond', 'SMB operations / s'), [run]);
+  const groups = useMemo(() => liveGroups(run.series), [run.series]);
+  const [asTable, setAsTable] = useState(false);
   return (
     <>
       <h2>Run</h2>
@@ -78,16 +118,22 @@ export function RunView({ phase, run, error, onCancel, onResults, onStart }: Run
           )}
         </div>
       </section>
-      <div className="grid2">
-        <section className="panel">
-          <h3>Throughput per test copy</h3>
-          <ChartCanvas config={throughput} label="Live throughput of each test copy" testId="chart-throughput" />
-        </section>
-        <section className="panel">
-          <h3>Operations per second</h3>
-          <ChartCanvas config={ops} label="SMB operations per second of each test copy" testId="chart-ops" />
-        </section>
-      </div>
+      {run.series.length > 0 && (
+        <div className="row view-switch">
+          <button type="button" className="secondary" aria-pressed={asTable} onClick={() => setAsTable(!asTable)} data-testid="live-as-table">
+            {asTable ? 'Show as charts' : 'Show as a table'}
+          </button>
+        </div>
+      )}
+      {asTable ? (
+        <LiveTable run={run} />
+      ) : (
+        <div className="grid2" data-testid="live-charts" data-points={run.series.reduce((sum, series) => sum + series.points.length, 0)}>
+          {groups.map((group, index) => (
+            <LiveChart key={group.title} group={group} index={index} />
+          ))}
+        </div>
+      )}
     </>
   );
 }
