@@ -22,6 +22,7 @@ import {
   StoredRunSchema,
 } from './history.js';
 import { HostInfoSchema } from './host-info.js';
+import { OpenDocumentsAddInputSchema, OpenDocumentsAddResultSchema, OpenDocumentsSchema } from './open-documents.js';
 import { SettingsSchema, SettingsUpdateSchema } from './settings.js';
 import { RecommendApiInputSchema, RecommendResultSchema } from './recommend.js';
 import { CatalogueSchema, PlanInputSchema, PlanResultSchema } from './plan.js';
@@ -47,6 +48,9 @@ export const apiContract = {
   historyTrend: { input: HistoryTrendInputSchema, output: SiteTrendSchema },
   historyDelete: { input: HistoryDeleteInputSchema, output: HistoryDeleteResultSchema },
   historyStore: { input: HistoryStoreInputSchema, output: HistoryStoreResultSchema },
+  // The documents the views have open (src/contract/open-documents.ts), so a reload shows them again.
+  openDocuments: { input: z.object({}).strict(), output: OpenDocumentsSchema },
+  openDocumentsAdd: { input: OpenDocumentsAddInputSchema, output: OpenDocumentsAddResultSchema },
   // What the services remember between runs (src/contract/settings.ts): keeping runs, and the team store historyStore set.
   settings: { input: z.object({}).strict(), output: SettingsSchema },
   settingsUpdate: { input: SettingsUpdateSchema, output: SettingsSchema },

@@ -30,6 +30,7 @@ import type { HistoryStore, SavedBy } from '../store/history-store.js';
 import type { StoreSpec } from '../store/open-store.js';
 import { openStore, parseStoreSpec } from '../store/open-store.js';
 import { siteTrend } from '../presentation/site-trend.js';
+import { OpenDocumentsHolder } from './open-documents.js';
 
 export interface LocalApiOptions {
   /** Which shell serves this API. */
@@ -94,6 +95,7 @@ function savedBy(): SavedBy {
   return { ranBy, machine: hostname() };
 }
 
+/** A document sent to be kept (history) or kept open: checked and bounded, else a readable refusal. */
 function documentToSave(json: unknown): RunDocument {
   try {
     return runDocumentOf(json);
@@ -111,6 +113,7 @@ function createHandlers(host: LocalApiOptions): Handlers {
   const settingsFile = host.settingsFile ?? settingsPath();
   const holder = new StoreHolder(host.store, settingsFile);
   const store = () => holder.get();
+  const open = new OpenDocumentsHolder();
   return {
     predict: (input) => predictScenario(input),
     predictBatch: (inputs) =>
@@ -157,8 +160,19 @@ function createHandlers(host: LocalApiOptions): Handlers {
         ...(input.seconds === undefined ? {} : { seconds: input.seconds }),
         ...(options.signal ? { signal: options.signal } : {}),
       }),
-    assess: (input, options) => assess(input, options),
-    capacity: (input, options) => runCapacity(input, options),
+    // A run's result stays open in the services as it ends, so a page reloaded during or after the run shows it.
+    assess: async (input, options) => {
+      const report = await assess(input, options);
+      open.add({ kind: 'assessment', report }, true);
+      return report;
+    },
+    capacity: async (input, options) => {
+      const result = await runCapacity(input, options);
+      open.add({ kind: 'capacity', capacity: result }, true);
+      return result;
+    },
+    openDocuments: () => open.get(),
+    openDocumentsAdd: (input) => ({ open: open.add(documentToSave(input.document), input.show) }),
     recommend: (input) => {
       // Start from what is set today where it can be read: the smb.conf given, and this machine when it is the Linux client.
       const current = {

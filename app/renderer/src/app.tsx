@@ -12,6 +12,7 @@ import type { CapacityResult } from '../../../src/contract/capacity.js';
 import type { Report } from '../../../src/contract/report.js';
 import type { PlannerSettings } from './state/planner.js';
 import { mergeCapacityRuns, mergeReports } from './state/compare.js';
+import { ignoreRestoreFailure, keepOpen, restoredDocuments } from './state/open-documents.js';
 import { plannerHash, settingsFromHash, settingsFromPreset } from './state/planner.js';
 import { toCapacityInput } from './state/capacity.js';
 import type { StartForm } from './state/start-form.js';
@@ -58,9 +59,15 @@ const DEFAULT_PLANNER = settingsFromPreset('europe-continental', 'win2012plus') 
   server: 'win2012plus' as const,
 };
 
+/** The view this tab showed, so a reload stays on it (sessionStorage: per tab, gone with the tab). */
+function rememberedView(): View | undefined {
+  const saved = window.sessionStorage.getItem('pipefill-view');
+  return VIEWS.find((id) => id === saved);
+}
+
 export function App({ api }: { readonly api: PipefillApi }) {
   const sharedPlan = useMemo(() => settingsFromHash(window.location.hash), []);
-  const [view, setView] = useState<View>(sharedPlan ? 'planner' : 'start');
+  const [view, setView] = useState<View>(() => (sharedPlan ? 'planner' : (rememberedView() ?? 'start')));
   const [theme, setTheme] = useState<Theme>(initialTheme);
   const [catalogue, setCatalogue] = useState<Catalogue | undefined>();
   const [host, setHost] = useState<HostInfo | undefined>();
@@ -82,8 +89,21 @@ export function App({ api }: { readonly api: PipefillApi }) {
   }, [theme]);
 
   useEffect(() => {
+    window.sessionStorage.setItem('pipefill-view', view);
+  }, [view]);
+
+  useEffect(() => {
     api.catalogue({}).then(setCatalogue, (error: unknown) => setLoadError(toUiError(error)));
     api.hostInfo({}).then(setHost, (error: unknown) => setLoadError(toUiError(error)));
+    // What was open before a reload: the services kept it.
+    api.openDocuments({}).then((open) => {
+      const restored = restoredDocuments(open);
+      setReports((current) => mergeReports(restored.reports, current));
+      setCapacityRuns((current) => mergeCapacityRuns(restored.capacityRuns, current));
+      if (restored.report) assessment.setReport((current) => current ?? restored.report);
+      if (restored.capacity) capacity.setResult((current) => current ?? restored.capacity);
+    }, ignoreRestoreFailure);
+    // Once per API: the setters are stable.
   }, [api]);
 
   useEffect(() => {
@@ -96,6 +116,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
   const showReport = (report: Report) => {
     assessment.setReport(report);
     setView('results');
+    keepOpen(api, report, true);
   };
 
   // A page with no session (a spent or expired address, a service restarted) can do nothing: it says so, once,
@@ -198,6 +219,8 @@ export function App({ api }: { readonly api: PipefillApi }) {
               onOpen={(opened) => {
                 setReports((current) => mergeReports(current, opened.reports));
                 setCapacityRuns((current) => mergeCapacityRuns(current, opened.capacityRuns));
+                for (const report of opened.reports) keepOpen(api, report, false);
+                for (const run of opened.capacityRuns) keepOpen(api, run, false);
               }}
               onShow={showReport}
             />
@@ -211,6 +234,12 @@ export function App({ api }: { readonly api: PipefillApi }) {
               onKeepChange={(keep) => void history.setKeep(keep)}
               lastSave={history.lastSave}
               onShow={showReport}
+              onShowCapacity={(result) => {
+                capacity.setResult(result);
+                setCapacityRuns((current) => mergeCapacityRuns(current, [result]));
+                setView('capacity');
+                keepOpen(api, result, true);
+              }}
               storeAddress={historyStore.address}
               storeError={historyStore.error}
               onStoreChange={(address) => void historyStore.apply(address)}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSummary, SiteTrend } from '../../../../src/contract/history.js';
-import { sitesOf, trendChart } from './history.js';
+import { generationKeyLabel } from '../../../../src/presentation/test-labels.js';
+import { localTimeText, sitesOf, trendChart } from './history.js';
 
 const run = (id: number, site: string, startedAt: string, kind: RunSummary['kind'] = 'assessment'): RunSummary => ({
   id,
@@ -43,10 +44,35 @@ describe('the History view', () => {
       changes: [],
     };
     const chart = trendChart(trend);
-    expect(chart.data.labels).toEqual(['#3 2026-01-01 00:00', '#7 2026-02-01 00:00']);
+    expect(chart.type).toBe('line');
+    expect(chart.data.labels).toEqual([`#3 ${localTimeText('2026-01-01T00:00:00Z')}`, `#7 ${localTimeText('2026-02-01T00:00:00Z')}`]);
     expect(chart.data.datasets.map((dataset) => [dataset.label, dataset.data])).toEqual([
-      ['win10-smb3 read file', [null, 1]],
-      ['xp-smb1 read file', [9, 4]],
+      ['Windows 10/11, large file read', [null, 1]],
+      ['Windows XP, large file read', [9, 4]],
     ]);
+  });
+
+  it('shows a single run as bars, one per generation, in plain names', () => {
+    const one = { id: 4, startedAt: '2026-02-01T00:00:00Z' };
+    const chart = trendChart({
+      site: 'a/s',
+      runs: 1,
+      generations: { 'win11-24h2 write dirset': [{ ...one, value: 26 }], 'pipefill-max write dirset': [{ ...one, value: 54 }] },
+      capacityPeakMbps: [],
+      readiness: [],
+      changes: [],
+    });
+    expect(chart.type).toBe('bar');
+    expect(chart.data.labels).toEqual(['Best pipeline, small files write', 'Windows 11 24H2, small files write']);
+    expect(chart.data.datasets[0]?.data).toEqual([54, 26]);
+  });
+
+  it('names generations and times as a person reads them', () => {
+    expect(generationKeyLabel('win7-smb1 write file')).toBe('Windows 7 (SMB1), large file write');
+    expect(generationKeyLabel('future-client read thing')).toBe('future-client, thing read');
+    // Local time: the page's zone, whatever it is.
+    const local = new Date(2026, 10, 24, 18, 2);
+    expect(localTimeText(local.toISOString())).toBe('2026-11-24 18:02');
+    expect(localTimeText('not a time')).toBe('not a time');
   });
 });

@@ -15,10 +15,10 @@ const foldCapacity = (state: CapacityRunState, event: ProgressEvent): CapacityRu
 
 export function useCapacity(api: PipefillApi) {
   const call = useCallback((input: CapacityInput, options: Parameters<PipefillApi['capacity']>[1]) => api.capacity(input, options), [api]);
-  const { phase, run, result, error, start, cancel } = useCancellableCall<CapacityInput, CapacityResult, CapacityRunState>(
+  const { phase, run, result, setResult, error, start, cancel } = useCancellableCall<CapacityInput, CapacityResult, CapacityRunState>(
     call,
     INITIAL_CAPACITY_RUN,
     foldCapacity,
   );
-  return { phase, run, result, error, start, cancel };
+  return { phase, run, result, setResult, error, start, cancel };
 }

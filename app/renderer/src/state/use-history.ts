@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { PipefillApi } from '../../../../src/contract/api.js';
 import type { RunSummary, SiteTrend } from '../../../../src/contract/history.js';
+import type { CapacityResult } from '../../../../src/contract/capacity.js';
 import type { Report } from '../../../../src/contract/report.js';
 import type { UiError } from './use-cancellable-call.js';
 import { toUiError } from './use-cancellable-call.js';
@@ -103,9 +104,10 @@ export function useHistoryBrowser(api: PipefillApi) {
   }, [api, site, runs]);
 
   const open = useCallback(
-    async (id: number): Promise<Report | undefined> => {
+    async (id: number): Promise<{ readonly report: Report } | { readonly capacity: CapacityResult } | undefined> => {
       try {
-        return (await api.historyRun({ id })).report ?? undefined;
+        const stored = await api.historyRun({ id });
+        return stored.report ? { report: stored.report } : stored.capacity ? { capacity: stored.capacity } : undefined;
       } catch (caught) {
         setError(toUiError(caught));
         return undefined;

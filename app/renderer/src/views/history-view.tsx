@@ -3,9 +3,11 @@
 
 import { useMemo, useState } from 'react';
 import type { PipefillApi } from '../../../../src/contract/api.js';
+import type { CapacityResult } from '../../../../src/contract/capacity.js';
 import type { Report } from '../../../../src/contract/report.js';
+import { formatRate } from '../../../../src/model/units.js';
 import { ChartCanvas } from '../charts/chart-canvas.js';
-import { runLabel, sitesOf, trendChart } from '../state/history.js';
+import { localTimeText, runLabel, sitesOf, trendChart } from '../state/history.js';
 import type { UiError } from '../state/use-cancellable-call.js';
 import type { SaveOutcome } from '../state/use-history.js';
 import { useHistoryBrowser } from '../state/use-history.js';
@@ -16,13 +18,14 @@ export interface HistoryViewProps {
   readonly onKeepChange: (keep: boolean) => void;
   readonly lastSave: SaveOutcome | undefined;
   readonly onShow: (report: Report) => void;
+  readonly onShowCapacity: (result: CapacityResult) => void;
   /** The store setting: '' for this computer's, or a PostgreSQL address. */
   readonly storeAddress: string;
   readonly storeError: UiError | undefined;
   readonly onStoreChange: (address: string) => void;
 }
 
-export function HistoryView({ api, keep, onKeepChange, lastSave, onShow, storeAddress, storeError, onStoreChange }: HistoryViewProps) {
+export function HistoryView({ api, keep, onKeepChange, lastSave, onShow, onShowCapacity, storeAddress, storeError, onStoreChange }: HistoryViewProps) {
   const history = useHistoryBrowser(api);
   const [confirming, setConfirming] = useState<number | undefined>();
   const [typedStore, setTypedStore] = useState(storeAddress);
@@ -56,15 +59,21 @@ export function HistoryView({ api, keep, onKeepChange, lastSave, onShow, storeAd
             onStoreChange(typedStore);
           }}
         >
-          <label htmlFor="history-store">Store (empty: this computer; a team: postgres://user@host/database, its password in PGPASSWORD or ~/.pgpass)</label>
+          <label htmlFor="history-store">Where runs are kept</label>
           <input
             id="history-store"
             type="text"
             value={typedStore}
-            placeholder="postgres://user@host/database"
+            placeholder="this computer"
+            aria-describedby="history-store-hint"
             onChange={(e) => setTypedStore(e.target.value)}
           />
-          <button type="submit">Use this store</button>
+          <button type="submit" className="secondary">
+            Use this store
+          </button>
+          <p className="hint" id="history-store-hint">
+            Empty: this computer. A team: postgres://user@host/database, its password in PGPASSWORD or ~/.pgpass.
+          </p>
         </form>
         {storeError && (
           <p className="error" role="alert">
@@ -95,14 +104,14 @@ export function HistoryView({ api, keep, onKeepChange, lastSave, onShow, storeAd
               {sites.map((row) => (
                 <tr key={row.site} aria-selected={row.site === history.site}>
                   <td>
-                    <button type="button" onClick={() => history.setSite(row.site)} aria-pressed={row.site === history.site}>
+                    <button type="button" className="link" onClick={() => history.setSite(row.site)} aria-pressed={row.site === history.site}>
                       {row.share}
                     </button>
                   </td>
                   <td className="num">{row.runs}</td>
                   <td className="num">{row.assessments}</td>
                   <td className="num">{row.capacityRuns}</td>
-                  <td>{row.latest.replace('T', ' ').slice(0, 16)}</td>
+                  <td>{localTimeText(row.latest)}</td>
                 </tr>
               ))}
             </tbody>
@@ -153,28 +162,32 @@ export function HistoryView({ api, keep, onKeepChange, lastSave, onShow, storeAd
               {siteRuns.map((run) => (
                 <tr key={run.id}>
                   <td>{runLabel(run.startedAt, run.id)}</td>
-                  <td>{run.kind}</td>
-                  <td className="num">{run.linkMbps === null ? '' : `${run.linkMbps.toFixed(1)} Mb/s, ${run.rttMs?.toFixed(1)} ms`}</td>
+                  <td>{run.kind === 'assessment' ? 'Assessment' : 'Capacity'}</td>
+                  <td className="num">
+                    {run.linkMbps === null ? '' : `${formatRate(run.linkMbps * 1e6)}${run.rttMs === null ? '' : `, ${run.rttMs.toFixed(1)} ms`}`}
+                  </td>
                   <td>
                     {run.ranBy}@{run.machine}
                   </td>
                   <td>{run.headline}</td>
-                  <td>
-                    {run.kind === 'assessment' && (
-                      <button
-                        type="button"
-                        onClick={() =>
-                          void history.open(run.id).then((report) => {
-                            if (report) onShow(report);
-                          })
-                        }
-                      >
-                        Show
-                      </button>
-                    )}
+                  <td className="actions">
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={`Show run ${run.id}`}
+                      onClick={() =>
+                        void history.open(run.id).then((document) => {
+                          if (document && 'report' in document) onShow(document.report);
+                          else if (document) onShowCapacity(document.capacity);
+                        })
+                      }
+                    >
+                      Show
+                    </button>
                     {confirming === run.id ? (
                       <button
                         type="button"
+                        className="secondary danger"
                         onClick={() => {
                           setConfirming(undefined);
                           void history.remove(run.id);
@@ -183,7 +196,7 @@ export function HistoryView({ api, keep, onKeepChange, lastSave, onShow, storeAd
                         Delete run {run.id} for good
                       </button>
                     ) : (
-                      <button type="button" onClick={() => setConfirming(run.id)}>
+                      <button type="button" className="secondary" aria-label={`Delete run ${run.id}`} onClick={() => setConfirming(run.id)}>
                         Delete
                       </button>
                     )}
