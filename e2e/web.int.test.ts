@@ -129,6 +129,12 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     demoPassword = await page.getByLabel('Password').inputValue();
     expect(demoPassword.length).toBeGreaterThan(8);
     await page.getByRole('button', { name: 'Assess this share' }).click();
+    // Before the first byte: what the run will write, read and load, and the button that starts it.
+    await expect(page.getByTestId('run-plan').textContent()).resolves.toMatch(
+      /^Copies test files as your Windows 11 24H2 and Pipefill's best pipeline do: writes at most [\d.]+ [KMG]B and reads at most [\d.]+ [KMG]B in a scratch folder it makes in \\\\[^ ]+ and removes \(you need write access there\), loading the link for up to (20|60) s\.$/,
+    );
+    await screenshot(page, '01c-plan');
+    await page.getByRole('button', { name: 'Start the run' }).click();
     await page.getByRole('heading', { name: 'Run' }).waitFor();
     // Live: the throughput chart fills while copies run.
     // (Polled from outside: the page's CSP rightly refuses evaluated strings.)
@@ -281,6 +287,10 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     await page.getByLabel('People at once, step by step').fill('1,3');
     await page.getByLabel(/Seconds measured per step/).fill('2');
     await page.getByRole('button', { name: 'Measure capacity' }).click();
+    await expect(page.getByTestId('capacity-plan').textContent()).resolves.toMatch(
+      /^Loads the link with up to \d+ people copying at once, each reading a [\d.]+ [KMG]iB file over and over, in \d+ steps of [\d.]+ s \(about .+\); their files, at most [\d.]+ [KMG]B, go in a scratch folder it makes in .+ and removes \(you need write access there\)\.$/,
+    );
+    await page.getByRole('button', { name: 'Start the run' }).click();
     // Live: everyone's rate while the steps run, and Cancel on offer.
     await expect.poll(async () => Number(await page.getByTestId('chart-capacity-live').getAttribute('data-points')), { timeout: 60_000 }).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Cancel' }).waitFor();
@@ -307,6 +317,7 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     await page.getByRole('button', { name: 'Use the demo share' }).click();
     await page.getByLabel(/Quick run/).check();
     await page.getByRole('button', { name: 'Assess this share' }).click();
+    await page.getByRole('button', { name: 'Start the run' }).click();
     await page.getByRole('button', { name: 'See the results' }).click({ timeout: 120_000 });
     await page.getByTestId('headline').waitFor();
     await page.getByRole('button', { name: 'History', exact: true }).click();

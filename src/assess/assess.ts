@@ -7,10 +7,10 @@ import type { CallOptions } from '../contract/api.js';
 import type { CopyTestResult, ProgressEvent } from '../contract/copy-test.js';
 import { RunProgress } from './run-progress.js';
 import type { AssessInput, Finding, Report } from '../contract/report.js';
-import { REPORT_SCHEMA_VERSION } from '../contract/report.js';
+import { assessedClient, assessedProfiles, budgetSecondsOf, REPORT_SCHEMA_VERSION } from '../contract/report.js';
 import { dirsetSpec, fileSpec, sizeAssessment } from '../model/assessment.js';
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
-import { CLIENT_PROFILES, DEFAULT_CLIENT } from '../model/client-profiles.js';
+import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { asDrivenByPipefill, serverOnThisMachine } from '../model/diagnosis.js';
 import { SINGLE_UNPROTECTED } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
@@ -44,20 +44,10 @@ import { buildVerdict } from '../contract/verdict.js';
 import type { ServerSource } from '../contract/verdict-schema.js';
 
 /** Without a server named or recognised, expectations assume a current Windows file server. */
+export { assessedProfiles, DEFAULT_BUDGET_SECONDS } from '../contract/report.js';
+
 export const DEFAULT_ASSESS_SERVER: ServerProfileId = 'win2012plus';
 const TARGET_SECONDS = { full: 60, quick: 15 };
-
-/**
- * The generations a run tests: the ones named, else the person's client and
- * Pipefill's best pipeline (what the path allows), with any older ones asked
- * for as a comparison first.
- */
-export function assessedProfiles(input: Pick<AssessInput, 'client' | 'compare' | 'profiles'>): ClientProfileId[] {
-  if (input.profiles) return [...new Set(input.profiles)];
-  const client = input.client ?? DEFAULT_CLIENT;
-  const compared = (input.compare ?? []).filter((id) => id !== client && id !== 'pipefill-max');
-  return [...new Set([...compared, client, 'pipefill-max' as const])];
-}
 
 /** A share on this machine: its server's crypto shares these cores. */
 function isThisMachine(host: string): boolean {
@@ -80,9 +70,6 @@ async function inStep<T>(step: string, run: () => Promise<T>): Promise<T> {
 
 /** Below this, a budget is short: the probe and the crypto benchmark take fewer samples. */
 const SHORT_BUDGET_SECONDS = 40;
-
-/** The run's budget unless it moves every byte: 60 s, or 20 s quick (issue 15). */
-export const DEFAULT_BUDGET_SECONDS = { full: 60, quick: 20 } as const;
 
 /** A time-stopped copy's result with the model-scaled projection in place of its straight-line one; what it measured is kept. */
 function withModelScaledProjection(result: CopyTestResult, modelSeconds: number, projection: ScaledProjection): CopyTestResult {
@@ -127,11 +114,11 @@ async function assessWith(input: AssessInput, options: CallOptions, startProgres
   const iperf = input.iperf === undefined ? undefined : parseHostPort(input.iperf, IPERF_DEFAULT_PORT);
   const credentials = credentialsFrom(input);
   const profiles = assessedProfiles(input);
-  const client = input.client ?? (input.profiles ? (input.profiles.filter((id) => id !== 'pipefill-max').pop() ?? 'pipefill-max') : DEFAULT_CLIENT);
+  const client = assessedClient(input);
   let server = input.server ?? DEFAULT_ASSESS_SERVER;
   let serverSource: ServerSource = input.server ? { kind: 'given' } : { kind: 'assumed' };
   const quick = input.quick ?? false;
-  const budgetSeconds = input.full ? null : (input.budgetSeconds ?? (quick ? DEFAULT_BUDGET_SECONDS.quick : DEFAULT_BUDGET_SECONDS.full));
+  const budgetSeconds = budgetSecondsOf(input);
   const budgetEvent = () => (budgetSeconds === null ? {} : { budget: { seconds: budgetSeconds, elapsedSeconds: spent() } });
 
   const progress = startProgress(() => budgetEvent().budget);

@@ -115,6 +115,11 @@ describe('two assessments, then `pipefill history list --json`', () => {
         );
         expect(assessed.code, assessed.err).toBe(0);
         expect(assessed.err).toMatch(/Saved to the site history as run \d+ \(.*assessments\.sqlite\)/);
+        // The plan comes first, before any progress line; without a terminal nobody is asked.
+        expect(assessed.err.split('\n')[0]).toMatch(
+          /^Plan: Copies test files as Pipefill's best pipeline do: writes at most [\d.]+ [KMG]B and reads at most [\d.]+ [KMG]B in a scratch folder it makes in \\\\127\.0\.0\.1\\share and removes \(you need write access there\), loading the link for up to 20 s\.$/,
+        );
+        expect(assessed.err).not.toMatch(/Go ahead/);
       }
       const noHistory = await run(
         'assess',

@@ -2,7 +2,8 @@
 // prints and the report exporters render. It never holds a password.
 
 import { z } from 'zod';
-import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
+import type { ClientProfileId } from '../model/client-profiles.js';
+import { CLIENT_PROFILE_IDS, DEFAULT_CLIENT } from '../model/client-profiles.js';
 import { PipefillInputError } from '../model/errors.js';
 import { LIMIT_LAYERS } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
@@ -218,4 +219,29 @@ export function parseReportText(text: string, name: string): Report {
     throw new PipefillInputError(`${name} is not JSON.`, "Give a report saved by `pipefill assess --out` or the app's Export.");
   }
   return parseInput(ReportSchema, json, `report ${name}`);
+}
+
+/**
+ * The generations a run tests: the ones named, else the person's client and
+ * Pipefill's best pipeline (what the path allows), with any older ones asked
+ * for as a comparison first.
+ */
+export function assessedProfiles(input: Pick<AssessInput, 'client' | 'compare' | 'profiles'>): ClientProfileId[] {
+  if (input.profiles) return [...new Set(input.profiles)];
+  const client = input.client ?? DEFAULT_CLIENT;
+  const compared = (input.compare ?? []).filter((id) => id !== client && id !== 'pipefill-max');
+  return [...new Set([...compared, client, 'pipefill-max' as const])];
+}
+
+/** The person's client: the one given, else the last generation named other than Pipefill's, else the default. */
+export function assessedClient(input: Pick<AssessInput, 'client' | 'profiles'>): ClientProfileId {
+  return input.client ?? (input.profiles ? (input.profiles.filter((id) => id !== 'pipefill-max').pop() ?? 'pipefill-max') : DEFAULT_CLIENT);
+}
+
+/** The run's budget unless it moves every byte: 60 s, or 20 s quick (issue 15). */
+export const DEFAULT_BUDGET_SECONDS = { full: 60, quick: 20 } as const;
+
+/** The seconds a run may take, or null where --full moves every byte however long. */
+export function budgetSecondsOf(input: Pick<AssessInput, 'full' | 'quick' | 'budgetSeconds'>): number | null {
+  return input.full ? null : (input.budgetSeconds ?? (input.quick ? DEFAULT_BUDGET_SECONDS.quick : DEFAULT_BUDGET_SECONDS.full));
 }

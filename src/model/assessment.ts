@@ -19,9 +19,9 @@ export interface AssessmentSize {
 }
 
 const MIN_FILE_BYTES = 1 * MIB;
-const MAX_FILE_BYTES = 256 * MIB;
+export const MAX_FILE_BYTES = 256 * MIB;
 const MIN_DIRSET_SCALE = 0.01;
-const START_DIRSET_SCALE = 0.05;
+export const START_DIRSET_SCALE = 0.05;
 
 /** The workload spec of one file of exactly `bytes` (whole bytes): in MiB when it is whole MiB, else in bytes (`--file-size 100KB` is not 0 MiB). */
 export const fileSpec = (bytes: number): string => {

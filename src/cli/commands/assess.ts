@@ -20,10 +20,12 @@ import { LOGIN_HELP, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, wit
 import { formatTable } from '../table.js';
 import { NO_HISTORY_OPTION, saveToHistory } from '../history-save.js';
 import { checkOutPath, writeOutFile } from '../out-file.js';
+import { confirmPlan, YES_HELP, YES_OPTION } from '../confirm-plan.js';
+import { assessmentPlan, assessmentPlanText } from '../../presentation/run-plan.js';
 
 export const ASSESS_USAGE = `pipefill assess --share //HOST[:PORT]/SHARE[/FOLDER] --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} [--iperf HOST[:PORT]]
   [--client <id>] [--compare <ids|all>] [--profiles ${'<ids>'}] [--server <id>] [--quick | --budget SECONDS | --full]
-  [--file-size SIZE] [--dirset-scale S] [--json] [--out report.json] [--no-history]
+  [--file-size SIZE] [--dirset-scale S] [--json] [--out report.json] [--no-history] [--yes]
   Probes the path, copies as your client does (--client, default win11-24h2) and as Pipefill's best
   pipeline does (what the path allows), and says first how fast your copies run, what holds them
   back and what to change. --compare adds older generations (a readiness check); --profiles names
@@ -31,7 +33,9 @@ export const ASSESS_USAGE = `pipefill assess --share //HOST[:PORT]/SHARE[/FOLDER
   names it. Within a time budget: 60 s, --quick 20 s, or --budget SECONDS. A copy stops once its rate has settled and
   the rest of its workload is projected (the report says which figures are projected); --full moves
   every byte instead, however long that takes. The report holds no password. The run is kept in
-  the site history (pipefill history) unless --no-history.
+  the site history (pipefill history) unless --no-history. It says first what it will write, read
+  and load; at a terminal it asks before it starts.
+${YES_HELP}
 ${LOGIN_HELP}`;
 
 const OPTIONS = {
@@ -49,6 +53,7 @@ const OPTIONS = {
   out: { type: 'string' },
   json: { type: 'boolean' },
   ...NO_HISTORY_OPTION,
+  ...YES_OPTION,
 } as const;
 
 export function formatReport(report: Report): string {
@@ -125,27 +130,29 @@ export async function assessCommand(argv: readonly string[], api: PipefillApi, o
     throw new PipefillInputError('Give at most one of --quick, --budget and --full.', ASSESS_USAGE);
   // A bad address fails here, before the password prompt.
   if (iperf !== undefined) parseHostPort(iperf, IPERF_DEFAULT_PORT);
-  const input: AssessInput = await withPassword(
-    {
-      ...shareLoginOptions(values),
-      ...(iperf === undefined ? {} : { iperf }),
-      ...(profiles === undefined ? {} : { profiles }),
-      ...(client === undefined ? {} : { client }),
-      ...(compare === undefined ? {} : { compare: compare.filter((id) => id !== client) }),
-      ...(server === undefined ? {} : { server: server as NonNullable<AssessInput['server']> }),
-      ...(values.quick ? { quick: true } : {}),
-      ...(values.full ? { full: true } : {}),
-      ...(budget === undefined ? {} : { budgetSeconds: parseNumber('--budget', budget, 5, 3600) }),
-      ...(fileSize === undefined ? {} : { fileBytes: Math.round(parseSizeBytes(fileSize)) }),
-      ...(dirsetScale === undefined ? {} : { dirsetScale: parseNumber('--dirset-scale', dirsetScale, 0.01, 1.4) }),
-    },
-    values,
-  );
+  const login = {
+    ...shareLoginOptions(values),
+    ...(iperf === undefined ? {} : { iperf }),
+    ...(profiles === undefined ? {} : { profiles }),
+    ...(client === undefined ? {} : { client }),
+    ...(compare === undefined ? {} : { compare: compare.filter((id) => id !== client) }),
+    ...(server === undefined ? {} : { server: server as NonNullable<AssessInput['server']> }),
+    ...(values.quick ? { quick: true } : {}),
+    ...(values.full ? { full: true } : {}),
+    ...(budget === undefined ? {} : { budgetSeconds: parseNumber('--budget', budget, 5, 3600) }),
+    ...(fileSize === undefined ? {} : { fileBytes: Math.round(parseSizeBytes(fileSize)) }),
+    ...(dirsetScale === undefined ? {} : { dirsetScale: parseNumber('--dirset-scale', dirsetScale, 0.01, 1.4) }),
+  };
+  // What will happen, before the password prompt and the first byte.
+  const asked = await confirmPlan(assessmentPlanText(assessmentPlan(login)), values.yes ?? false, output);
+  const input: AssessInput = await withPassword(login, values);
   const progress = terminalProgress('assess');
   const interrupt = interruptSignal();
   try {
     // The budget counts from the process's start (performance.now()'s origin): the command is what a person times.
-    const report = await api.assess(input, { signal: interrupt.signal, onProgress: progress.update, startedAtMs: 0 });
+    // Where a person was asked something (the plan, a password), from their last answer instead.
+    const answered = asked || (login.auth !== 'kerberos' && optional(values, 'password-env') === undefined);
+    const report = await api.assess(input, { signal: interrupt.signal, onProgress: progress.update, startedAtMs: answered ? performance.now() : 0 });
     progress.done();
     // The run is printed and kept first: a file that cannot be written (a full disk) must not lose it.
     if (values.json) printJson(output, report);

@@ -20,16 +20,20 @@ import { formatTable } from '../table.js';
 import { formatOf, TARGET_NOT_MET, writeCapacity } from './report.js';
 import { NO_HISTORY_OPTION, saveToHistory } from '../history-save.js';
 import { checkOutPath } from '../out-file.js';
+import { confirmPlan, YES_HELP, YES_OPTION } from '../confirm-plan.js';
+import { capacityPlanText } from '../../presentation/run-plan.js';
 
 export const CAPACITY_USAGE = `pipefill capacity --share //HOST[:PORT]/SHARE[/FOLDER] --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} \\
   [--clients 1,2,4,8,16,32] [--profile ID] [--op ${CAPACITY_OPS.join('|')}] [--seconds N] [--warmup N] [--file-size SIZE] \\
-  [--iperf HOST[:PORT]] [--server ID] [--buffer SIZE] [--knee-share F] [--target USERS,MBPS,MS] [--out FILE.{json,html,pdf,csv}] [--json] [--no-history]
+  [--iperf HOST[:PORT]] [--server ID] [--buffer SIZE] [--knee-share F] [--target USERS,MBPS,MS] [--out FILE.{json,html,pdf,csv}] [--json] [--no-history] [--yes]
   Steps up the number of simulated people copying at once (each with its own session, connection and file in a
   scratch folder it removes again), measures what they move together and each, how fairly, and what a person
   waits meanwhile (SMB2 ECHO, a small file's open), and puts the model's curve beside it. At most ${MAX_CAPACITY_USERS} people,
   ${MAX_CAPACITY_STEPS} steps. --target 30,5,50: do 30 people get 5 Mb/s each with under 50 ms added per round trip?
   (exit code 3 when not). The run is kept in the site history (pipefill history) unless --no-history.
+  It says first how long it loads the link and what it writes; at a terminal it asks before it starts.
   Profiles: ${CLIENT_PROFILE_IDS.join(', ')}. Servers: ${SERVER_PROFILE_IDS.join(', ')}.
+${YES_HELP}
 ${LOGIN_HELP}`;
 
 const OPTIONS = {
@@ -48,6 +52,7 @@ const OPTIONS = {
   out: { type: 'string' },
   json: { type: 'boolean' },
   ...NO_HISTORY_OPTION,
+  ...YES_OPTION,
 } as const;
 
 /** The export format a file name asks for. */
@@ -167,7 +172,9 @@ export async function capacityCommand(argv: readonly string[], api: PipefillApi,
     ...(target === undefined ? {} : { target: parseTarget(target) }),
   };
   // Check everything before asking for a password.
-  parseInput(apiContract.capacity.input, choices, 'capacity options');
+  const checked = parseInput(apiContract.capacity.input, choices, 'capacity options');
+  // What will happen, before the password prompt and the first byte.
+  await confirmPlan(capacityPlanText(checked), values.yes ?? false, output);
   const input = await withPassword(choices, values);
   const progress = terminalProgress('capacity');
   const interrupt = interruptSignal();

@@ -8,10 +8,11 @@ import type { HostInfo } from '../../../../src/contract/host-info.js';
 import type { Catalogue } from '../../../../src/contract/plan.js';
 import { CAPACITY_OPS } from '../../../../src/model/capacity.js';
 import type { CapacityOp } from '../../../../src/model/capacity.js';
+import { capacityPlanText } from '../../../../src/presentation/run-plan.js';
 import { ChartCanvas } from '../charts/chart-canvas.js';
 import { download } from '../download.js';
 import type { CapacityForm, CapacityRunState } from '../state/capacity.js';
-import { capacityFormErrors, curveChart, DEFAULT_CAPACITY_FORM, latencyChart, liveChart } from '../state/capacity.js';
+import { capacityFormErrors, curveChart, DEFAULT_CAPACITY_FORM, latencyChart, liveChart, toCapacityInput } from '../state/capacity.js';
 import type { CallPhase, UiError } from '../state/use-cancellable-call.js';
 import { ProfileSelect } from './profile-select.js';
 
@@ -131,11 +132,22 @@ export function CapacityView({ catalogue, host, phase, run, result, error, onSta
   const [touched, setTouched] = useState(false);
   const errors = useMemo(() => capacityFormErrors(form), [form]);
   const live = useMemo(() => liveChart(run), [run]);
-  const set = <K extends keyof CapacityForm>(key: K, value: CapacityForm[K]) => setForm((current) => ({ ...current, [key]: value }));
+  // Before the first byte the person reads how long the link is loaded and what is written, and starts it (issue 38).
+  const [plan, setPlan] = useState<string | undefined>();
+  const set = <K extends keyof CapacityForm>(key: K, value: CapacityForm[K]) => {
+    setPlan(undefined);
+    setForm((current) => ({ ...current, [key]: value }));
+  };
   const demo = host?.demo;
   const submit = () => {
     setTouched(true);
-    if (Object.keys(errors).length === 0) onStart(form);
+    if (Object.keys(errors).length > 0) return;
+    try {
+      setPlan(capacityPlanText(toCapacityInput(form)));
+    } catch {
+      // The form's own checks name what is wrong; a plan that cannot be made starts nothing.
+      setPlan(undefined);
+    }
   };
   return (
     <>
@@ -204,21 +216,47 @@ export function CapacityView({ catalogue, host, phase, run, result, error, onSta
             </label>
           </fieldset>
           {errors.target && <p className="error">{errors.target}</p>}
+          {plan !== undefined && phase !== 'running' && (
+            <div className="confirm" role="group" aria-labelledby="capacity-plan">
+              <p id="capacity-plan" data-testid="capacity-plan">
+                {plan}
+              </p>
+              <div className="row">
+                <button
+                  type="button"
+                  className="primary"
+                  autoFocus
+                  onClick={() => {
+                    setPlan(undefined);
+                    onStart(form);
+                  }}
+                >
+                  Start the run
+                </button>
+                <button type="button" className="secondary" onClick={() => setPlan(undefined)}>
+                  Change something
+                </button>
+              </div>
+            </div>
+          )}
           <div className="row">
             {phase === 'running' ? (
               <button type="button" className="primary" onClick={onCancel}>
                 Cancel
               </button>
-            ) : (
+            ) : plan === undefined ? (
               <button type="submit" className="primary">
                 Measure capacity
               </button>
-            )}
+            ) : null}
             {demo && phase !== 'running' && (
               <button
                 type="button"
                 className="secondary"
-                onClick={() => setForm((current) => ({ ...current, share: demo.share, user: demo.user, password: demo.password, iperf: demo.iperf ?? '' }))}
+                onClick={() => {
+                  setPlan(undefined);
+                  setForm((current) => ({ ...current, share: demo.share, user: demo.user, password: demo.password, iperf: demo.iperf ?? '' }));
+                }}
               >
                 Use the demo share
               </button>

@@ -10,6 +10,7 @@ import { startFormErrors } from '../state/start-form.js';
 import type { StartForm } from '../state/start-form.js';
 import { comparable, toAssessInput } from '../state/start-form.js';
 import { ProfileSelect } from './profile-select.js';
+import { assessmentPlan, assessmentPlanText } from '../../../../src/presentation/run-plan.js';
 
 export interface StartViewProps {
   readonly catalogue: Catalogue | undefined;
@@ -24,13 +25,25 @@ export interface StartViewProps {
 export function StartView({ catalogue, host, form, onFormChange, onAssess, onPlan }: StartViewProps) {
   const [touched, setTouched] = useState(false);
   const errors = useMemo(() => startFormErrors(form), [form]);
-  const set = <K extends keyof StartForm>(key: K, value: StartForm[K]) => onFormChange({ ...form, [key]: value });
+  // Any change to the form takes back a plan shown for what it held before.
+  const set = <K extends keyof StartForm>(key: K, value: StartForm[K]) => {
+    setPlan(undefined);
+    onFormChange({ ...form, [key]: value });
+  };
   const toggleCompared = (id: ClientProfileId) => set('compare', form.compare.includes(id) ? form.compare.filter((p) => p !== id) : [...form.compare, id]);
   const clients = catalogue?.clients.filter((client) => client.id !== 'pipefill-max');
   const compared = clients?.filter((client) => comparable([client.id], form.client).length > 0);
+  // Before the first byte the person reads what the run will do, and starts it (issue 38).
+  const [plan, setPlan] = useState<string | undefined>();
   const submit = () => {
     setTouched(true);
-    if (Object.keys(errors).length === 0) onAssess(toAssessInput(form));
+    if (Object.keys(errors).length > 0) return;
+    try {
+      setPlan(assessmentPlanText(assessmentPlan(toAssessInput(form))));
+    } catch {
+      // The form's own checks name what is wrong; a plan that cannot be made starts nothing.
+      setPlan(undefined);
+    }
   };
   const demo = host?.demo;
 
@@ -50,7 +63,10 @@ export function StartView({ catalogue, host, form, onFormChange, onAssess, onPla
               <button
                 type="button"
                 className="secondary"
-                onClick={() => onFormChange({ ...form, share: demo.share, user: demo.user, password: demo.password, iperf: demo.iperf ?? '' })}
+                onClick={() => {
+                  setPlan(undefined);
+                  onFormChange({ ...form, share: demo.share, user: demo.user, password: demo.password, iperf: demo.iperf ?? '' });
+                }}
               >
                 Use the demo share
               </button>
@@ -120,8 +136,8 @@ export function StartView({ catalogue, host, form, onFormChange, onAssess, onPla
           </select>
           <label htmlFor="signing">Signing</label>
           <select id="signing" value={form.signing} onChange={(e) => set('signing', e.target.value === 'required' ? 'required' : 'auto')}>
-            <option value="auto">Automatic: sign where the server or the client generation requires it</option>
-            <option value="required">Required: sign every message (as Windows 11 24H2 does)</option>
+            <option value="auto">Automatic (where the server or the client requires it)</option>
+            <option value="required">Every message (as Windows 11 24H2 does)</option>
           </select>
           <label htmlFor="encryption">Encryption</label>
           <select
@@ -129,9 +145,9 @@ export function StartView({ catalogue, host, form, onFormChange, onAssess, onPla
             value={form.encryption}
             onChange={(e) => set('encryption', e.target.value === 'required' ? 'required' : e.target.value === 'off' ? 'off' : 'auto')}
           >
-            <option value="auto">Automatic: encrypt where the server or the share requires it</option>
-            <option value="required">Required: encrypt every message (SMB 3)</option>
-            <option value="off">Off: stop where the server or share requires encryption</option>
+            <option value="auto">Automatic (where the server or the share requires it)</option>
+            <option value="required">Every message (SMB 3)</option>
+            <option value="off">Off (stop where encryption is required)</option>
           </select>
           <div className="checks">
             <label>
@@ -139,14 +155,30 @@ export function StartView({ catalogue, host, form, onFormChange, onAssess, onPla
               minute)
             </label>
           </div>
-          <div className="row">
-            <button type="submit" className="primary">
-              Assess this share
-            </button>
-            <button type="button" className="secondary" onClick={onPlan}>
-              Plan without a share
-            </button>
-          </div>
+          {plan === undefined ? (
+            <div className="row">
+              <button type="submit" className="primary">
+                Assess this share
+              </button>
+              <button type="button" className="secondary" onClick={onPlan}>
+                Plan without a share
+              </button>
+            </div>
+          ) : (
+            <div className="confirm" role="group" aria-labelledby="run-plan">
+              <p id="run-plan" data-testid="run-plan">
+                {plan}
+              </p>
+              <div className="row">
+                <button type="button" className="primary" autoFocus onClick={() => onAssess(toAssessInput(form))}>
+                  Start the run
+                </button>
+                <button type="button" className="secondary" onClick={() => setPlan(undefined)}>
+                  Change something
+                </button>
+              </div>
+            </div>
+          )}
         </form>
       </section>
     </>

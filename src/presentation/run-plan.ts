@@ -1,0 +1,102 @@
+// What a run will do, said before its first byte (issue 38): how much it
+// writes and reads at most, where (a scratch folder it makes and removes,
+// which needs write access), and how long it loads the link. The sizes are
+// upper bounds: a budgeted run sizes its copies to the path after probing it,
+// so it moves at most this and usually far less. Pure.
+
+import type { CapacityInput } from '../contract/capacity.js';
+import { CapacityInputSchema } from '../contract/capacity.js';
+import type { AssessInput } from '../contract/report.js';
+import { assessedClient, assessedProfiles, budgetSecondsOf } from '../contract/report.js';
+import { MAX_FILE_BYTES, START_DIRSET_SCALE } from '../model/assessment.js';
+import { parseSharePath } from '../model/share-path.js';
+import { formatBinaryBytes, formatBytes, formatDuration } from '../model/units.js';
+import { tr3869DirectorySet } from '../model/workloads.js';
+import { clientShortLabel } from './test-labels.js';
+
+export interface AssessmentPlan {
+  /** Where the scratch folder goes: the share, or the folder in it that was given (`\\server\share\team`). */
+  readonly where: string;
+  /** The generations, in plain names: "Windows 11 24H2 and Pipefill's best pipeline". */
+  readonly clients: string;
+  readonly maxWriteBytes: number;
+  readonly maxReadBytes: number;
+  /** Seconds the run may take, or null where every byte is moved however long it takes. */
+  readonly budgetSeconds: number | null;
+}
+
+const andList = (items: readonly string[]) => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
+
+const whereOf = (share: string) => {
+  const path = parseSharePath(share);
+  return `\\\\${path.host}\\${path.share}${path.folder ? `\\${path.folder.replace(/\//g, '\\')}` : ''}`;
+};
+
+/** The plan of an assessment from its input (pure; throws PipefillInputError for a share path that is none). */
+export function assessmentPlan(
+  input: Pick<AssessInput, 'share' | 'client' | 'compare' | 'profiles' | 'full' | 'quick' | 'budgetSeconds' | 'fileBytes' | 'dirsetScale'>,
+): AssessmentPlan {
+  const profiles = assessedProfiles(input);
+  const client = assessedClient(input);
+  const fileBytes = input.fileBytes ?? MAX_FILE_BYTES;
+  const dirsetBytes = tr3869DirectorySet(input.dirsetScale ?? START_DIRSET_SCALE).totalBytes;
+  // Each generation writes and reads one file and one directory set. Pipefill's own writes are the reads' sources
+  // (written once more where it is not among them); every file write is read back to check it arrived whole.
+  const sourceWrites = profiles.includes('pipefill-max') ? 0 : fileBytes + dirsetBytes;
+  const maxWriteBytes = profiles.length * (fileBytes + dirsetBytes) + sourceWrites;
+  const maxReadBytes = profiles.length * (fileBytes + dirsetBytes) + profiles.length * fileBytes;
+  const names = profiles.map((id) =>
+    id === 'pipefill-max' ? "Pipefill's best pipeline" : id === client ? `your ${clientShortLabel(id)}` : clientShortLabel(id),
+  );
+  return {
+    where: whereOf(input.share),
+    clients: andList(names),
+    maxWriteBytes,
+    maxReadBytes,
+    budgetSeconds: budgetSecondsOf(input),
+  };
+}
+
+/**
+ * The plan in one sentence, for the app's confirmation and the CLI's first
+ * line: "Copies test files as your Windows 11 24H2 and Pipefill's best
+ * pipeline do: writes at most 715 MB and reads at most 1.2 GB in a scratch
+ * folder it makes in \\server\share and removes (you need write access
+ * there), loading the link for up to 60 s."
+ */
+export function assessmentPlanText(plan: AssessmentPlan): string {
+  const load =
+    plan.budgetSeconds === null
+      ? 'loading the link until every byte is moved (no time limit)'
+      : `loading the link for up to ${formatDuration(plan.budgetSeconds * 1000)}`;
+  return `Copies test files as ${plan.clients} do: writes at most ${formatBytes(plan.maxWriteBytes)} and reads at most ${formatBytes(plan.maxReadBytes)} in a scratch folder it makes in ${plan.where} and removes (you need write access there), ${load}.`;
+}
+
+/** The capacity run's choices that shape its plan; the rest take the contract's defaults. */
+const CapacityPlanSchema = CapacityInputSchema.pick({ clients: true, seconds: true, warmupSeconds: true, fileBytes: true, op: true });
+
+/**
+ * A capacity run's plan in one sentence: "Loads the link with up to 32
+ * people copying at once, each reading a 64 MiB file over and over, in 6
+ * steps of 13 s (about 1 min 18 s); their files, at most 2.15 GB, go in a
+ * scratch folder it makes in \\server\share and removes (you need write access there)."
+ * A read's files are given their size without a byte crossing the link
+ * (load-user.ts), so the disk holds them, sparse where it can.
+ */
+export function capacityPlanText(
+  input: Pick<CapacityInput, 'share'> & Partial<Pick<CapacityInput, 'clients' | 'seconds' | 'warmupSeconds' | 'fileBytes' | 'op'>>,
+): string {
+  const where = whereOf(input.share);
+  const { clients, seconds, warmupSeconds, fileBytes, op } = CapacityPlanSchema.parse({
+    clients: input.clients,
+    seconds: input.seconds,
+    warmupSeconds: input.warmupSeconds,
+    fileBytes: input.fileBytes,
+    op: input.op,
+  });
+  const people = Math.max(...clients);
+  const stepSeconds = seconds + warmupSeconds;
+  const steps = clients.length;
+  const what = op === 'read' ? 'reading' : op === 'write' ? 'writing' : 'reading or writing';
+  return `Loads the link with up to ${people} ${people === 1 ? 'person' : 'people'} copying at once, each ${what} a ${formatBinaryBytes(fileBytes)} file over and over, in ${steps} step${steps === 1 ? '' : 's'} of ${formatDuration(stepSeconds * 1000)} (about ${formatDuration(steps * stepSeconds * 1000)}); their files, at most ${formatBytes(people * fileBytes)}, go in a scratch folder it makes in ${where} and removes (you need write access there).`;
+}
