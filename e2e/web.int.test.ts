@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapacityResultSchema } from '../src/contract/capacity.js';
 import { ReportSchema } from '../src/contract/report.js';
+import { paperForLocale } from '../src/contract/export.js';
 import { CLIENT_PROFILE_IDS } from '../src/model/client-profiles.js';
 import type { WebMode } from './support.js';
 import { canRunE2e, chartPointCounts, CLI, consoleErrors, launchChromium, screenshot, SCREENSHOTS, startWebMode } from './support.js';
@@ -185,7 +186,7 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
   }, 180_000);
 
   it('exports the report, with no password in it, reopens it in Reports, and renders its HTML and PDF exports', { timeout: 120_000 }, async () => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export report (JSON)' }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export the report as JSON' }).click()]);
     const path = await download.path();
     const text = readFileSync(path, 'utf8');
     const report = ReportSchema.parse(JSON.parse(text));
@@ -229,17 +230,37 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     await page.getByTestId('headline').waitFor();
     await expect(page.getByText('tr9999-future-set').count()).resolves.toBe(0);
 
-    // The exports a ticket gets: HTML opened in Chromium, the PDF's first page rendered to PNG.
+    // The exports a ticket gets, from the app itself: a PDF on the browser's locale's paper, HTML and CSV.
     const html = join(SCREENSHOTS, 'report.html');
     const pdf = join(SCREENSHOTS, 'report.pdf');
     for (const [format, out] of [
-      ['html', html],
-      ['pdf', pdf],
+      ['PDF', pdf],
+      ['HTML', html],
+      ['CSV', join(SCREENSHOTS, 'report.csv')],
     ] as const) {
-      const run = spawnSync(process.execPath, [CLI, 'report', 'export', path, '--format', format, '--out', out], { encoding: 'utf8', timeout: 90_000 });
-      expect(run.status, run.stderr).toBe(0);
+      const [file] = await Promise.all([
+        page.waitForEvent('download', { timeout: 90_000 }),
+        page.getByRole('button', { name: `Export the report as ${format}` }).click(),
+      ]);
+      expect(file.suggestedFilename()).toMatch(new RegExp(`^pipefill-report-\\d{4}-\\d{2}-\\d{2}-\\d{4}\\.${format.toLowerCase()}$`));
+      await file.saveAs(out);
     }
     expect(readFileSync(pdf).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(readFileSync(join(SCREENSHOTS, 'report.csv'), 'utf8').split(/\r?\n/)[0]).toMatch(/^[a-z_]+(,[a-z_]+)+$/);
+    const language = await page.$eval('html', () => navigator.language);
+    const pageSize = (file: string) =>
+      spawnSync('pdfinfo', [file], { encoding: 'utf8' })
+        .stdout.match(/Page size:\s+([\d.]+) x ([\d.]+)/)
+        ?.slice(1)
+        .map(Number);
+    // Letter (612 x 792 pt) where the locale's region uses it, else A4 (595 x 842 pt).
+    expect(pageSize(pdf)?.map(Math.round)).toEqual(paperForLocale(language) === 'letter' ? [612, 792] : [595, 842]);
+    // The CLI prints on the paper asked for.
+    const a4 = join(SCREENSHOTS, 'report-a4.pdf');
+    const cli = spawnSync(process.execPath, [CLI, 'report', 'export', path, '--out', a4, '--paper', 'a4'], { encoding: 'utf8', timeout: 90_000 });
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(pageSize(a4)?.map(Math.round)).toEqual([595, 842]);
+    rmSync(a4, { force: true });
     const htmlPage = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     const htmlErrors = consoleErrors(htmlPage);
     await htmlPage.goto(pathToFileURL(html).href);
@@ -302,7 +323,7 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     expect(charts['chart-capacity-latency']).toBeGreaterThanOrEqual(4);
     await expect(page.getByTestId('capacity-readiness').textContent()).resolves.toMatch(/^30 people copying at once get .* Mb\/s each/);
     await screenshot(page, '10-capacity');
-    const [saved] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save as JSON' }).click()]);
+    const [saved] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export the capacity run as JSON' }).click()]);
     const text = readFileSync(await saved.path(), 'utf8');
     expect(CapacityResultSchema.parse(JSON.parse(text)).steps.map((step) => step.users)).toEqual([1, 3]);
     expect(text).not.toMatch(/"password"/);

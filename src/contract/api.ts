@@ -22,6 +22,7 @@ import {
   StoredRunSchema,
 } from './history.js';
 import { HostInfoSchema } from './host-info.js';
+import { ExportDocumentInputSchema, ExportDocumentResultSchema } from './export.js';
 import { OpenDocumentsAddInputSchema, OpenDocumentsAddResultSchema, OpenDocumentsSchema } from './open-documents.js';
 import { SettingsSchema, SettingsUpdateSchema } from './settings.js';
 import { RecommendApiInputSchema, RecommendResultSchema } from './recommend.js';
@@ -51,6 +52,8 @@ export const apiContract = {
   // The documents the views have open (src/contract/open-documents.ts), so a reload shows them again.
   openDocuments: { input: z.object({}).strict(), output: OpenDocumentsSchema },
   openDocumentsAdd: { input: OpenDocumentsAddInputSchema, output: OpenDocumentsAddResultSchema },
+  // A report or capacity run as HTML, PDF (printed by the services' Chromium), CSV or JSON, for the app's export buttons.
+  exportDocument: { input: ExportDocumentInputSchema, output: ExportDocumentResultSchema },
   // What the services remember between runs (src/contract/settings.ts): keeping runs, and the team store historyStore set.
   settings: { input: z.object({}).strict(), output: SettingsSchema },
   settingsUpdate: { input: SettingsUpdateSchema, output: SettingsSchema },

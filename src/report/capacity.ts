@@ -2,6 +2,8 @@
 // per step, and one self-contained HTML page (charts as inline SVG, no
 // script) that Chromium prints to PDF. Pure.
 
+import type { Paper } from '../contract/export.js';
+import { pageStyle } from './page.js';
 import type { CapacityResult } from '../contract/capacity.js';
 import { csvRows } from '../presentation/csv.js';
 import { formatBinaryBytes } from '../model/units.js';
@@ -95,7 +97,7 @@ export function kneeText(result: CapacityResult): string {
   return `${measured}; the peak is ${number(result.knee.peakMbps)} Mb/s at ${people(result.knee.peakUsers)}${model}.`;
 }
 
-export function capacityHtml(result: CapacityResult): string {
+export function capacityHtml(result: CapacityResult, options: { readonly paper?: Paper } = {}): string {
   const labels = result.steps.map((step) => people(step.users));
   const throughput = barChartSvg({
     title: 'Everyone together, measured and modelled',
@@ -133,7 +135,7 @@ export function capacityHtml(result: CapacityResult): string {
     ? `<p class="muted">Each person's bytes were counted by completed SMB requests (no per-connection TCP counters on this machine): a step carries up to one request's worth of error per person.</p>`
     : '';
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeXml(`Pipefill capacity: ${result.share}`)}</title><style>${STYLE}</style></head>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeXml(`Pipefill capacity: ${result.share}`)}</title><style>${STYLE}${pageStyle(options.paper ?? 'a4')}</style></head>
 <body>
 <h1>${escapeXml(`Branch capacity: ${result.share}`)}</h1>
 <p class="muted">${escapeXml(`${readableUtc(result.startedAt)}; ${result.profile} ${result.op}, ${formatBinaryBytes(result.fileBytes)} files, ${result.seconds} s per step after ${result.warmupSeconds} s warm-up; SMB ${result.negotiated.dialect}; ${link}; server profile ${result.server}`)}</p>

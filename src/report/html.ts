@@ -19,6 +19,9 @@ import { LAYER_LABELS } from '../model/layer-labels.js';
 import type { Report } from '../contract/report.js';
 import { formatBinaryBytes, formatByteRate, formatBytes, formatDuration, formatRate } from '../model/units.js';
 import { barChartSvg, escapeXml } from './svg.js';
+import type { Paper } from '../contract/export.js';
+import { copyRateText, testLongLabel, testShortLabel } from '../presentation/test-labels.js';
+import { pageStyle } from './page.js';
 import { adviceOf, verdictOf } from '../contract/verdict.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { adviceHtml, VERDICT_STYLE, verdictHtml } from './verdict-html.js';
@@ -40,12 +43,17 @@ ${VERDICT_STYLE}`;
 const cell = (text: string, numeric = false, className = '') =>
   `<td${numeric ? ' class="n"' : className ? ` class="${className}"` : ''}>${escapeXml(text)}</td>`;
 
-export function reportHtml(report: Report): string {
+export interface HtmlOptions {
+  /** The paper it prints on (and Chromium's PDF of it): A4 unless Letter is asked for. */
+  readonly paper?: Paper;
+}
+
+export function reportHtml(report: Report, options: HtmlOptions = {}): string {
   const { probes, diagnosis } = report;
   const advice = adviceOf(report);
   const verdict = verdictOf(report, advice);
   const findings = diagnosis.findings;
-  const labels = findings.map((f) => `${f.profile} ${f.op} ${f.workload}`);
+  const labels = findings.map((f) => testShortLabel(f));
   const times = barChartSvg({
     title: 'Measured and expected time per test copy',
     labels,
@@ -53,8 +61,8 @@ export function reportHtml(report: Report): string {
       { name: 'measured', colour: MEASURED, values: findings.map((f) => f.measuredSeconds) },
       { name: 'expected', colour: EXPECTED, values: findings.map((f) => f.expectedSeconds) },
     ],
-    axis: 'seconds (log scale)',
-    log: true,
+    // Linear: a person compares these times, and a log axis makes 26 s and 5 min look alike.
+    axis: 'seconds',
     format: (value) => formatDuration(value * 1000),
   });
   const focus = headlineFinding(report);
@@ -78,19 +86,15 @@ export function reportHtml(report: Report): string {
     : '';
   const rows = findings.map((f, index) => {
     const test = report.copyTests[index];
-    return `<tr>${cell(`${f.profile} ${f.op} ${f.workload}`)}${cell(`${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`, true)}${cell(formatDuration(f.expectedSeconds * 1000), true)}${cell(formatRate(f.measuredMbps * 1e6), true)}${cell(f.verdict.replace(/-/g, ' '), false, f.verdict)}${cell(LAYER_LABELS[f.limitedBy])}${cell(test ? negotiatedText(test.negotiated) : '')}</tr>`;
+    return `<tr>${cell(testShortLabel(f))}${cell(`${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`, true)}${cell(formatDuration(f.expectedSeconds * 1000), true)}${cell(copyRateText(f.measuredMbps * 1e6), true)}${cell(f.verdict.replace(/-/g, ' '), false, f.verdict)}${cell(LAYER_LABELS[f.limitedBy])}${cell(test ? negotiatedText(test.negotiated) : '')}</tr>`;
   });
   const projectedNotes = report.copyTests.flatMap((test) =>
-    test.projected ? [`<li>${escapeXml(`${test.profile} ${test.op} ${test.workload}: ${projectionText(test.projected)}`)}</li>`] : [],
+    test.projected ? [`<li>${escapeXml(`${testShortLabel(test)}: ${projectionText(test.projected)}`)}</li>`] : [],
   );
-  const sentences = findings.map(
-    (f) => `<div class="finding"><p><strong>${escapeXml(`${f.profile} ${f.op} ${f.workload}`)}</strong>: ${escapeXml(f.sentence)}</p></div>`,
-  );
+  const sentences = findings.map((f) => `<div class="finding"><p><strong>${escapeXml(testLongLabel(f))}</strong>: ${escapeXml(f.sentence)}</p></div>`);
   const emulated = report.copyTests.find((test) => test.emulation)?.emulation;
   // What the path did during the copies (stalls, a changed round trip, loss), where it did anything.
-  const pathNotes = report.copyTests.flatMap((test) =>
-    pathEvents(test).map((event) => `<li>${escapeXml(`${test.profile} ${test.op} ${test.workload}`)}: ${escapeXml(event)}</li>`),
-  );
+  const pathNotes = report.copyTests.flatMap((test) => pathEvents(test).map((event) => `<li>${escapeXml(testShortLabel(test))}: ${escapeXml(event)}</li>`));
   const protection = protectionSummary(report);
   const cryptoRows = cryptoRateRows(report).map(
     (row) =>
@@ -106,18 +110,18 @@ export function reportHtml(report: Report): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <title>Pipefill report: ${escapeXml(report.target.share)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${pageStyle(options.paper ?? 'a4')}</style>
 </head>
 <body>
 <h1>Pipefill report: ${escapeXml(report.target.share)}</h1>
 <p class="muted">Assessed ${escapeXml(readableUtc(report.startedAt))} to ${escapeXml(readableUtc(report.finishedAt).replace(/^\d{4}-\d{2}-\d{2} /, ''))} as ${escapeXml(report.target.user)}, for ${escapeXml(verdict.clientLabel)}; expectations for ${escapeXml(SERVER_PROFILES[report.options.server].label)}.</p>
 ${verdictHtml(verdict)}
 ${adviceHtml(advice)}
-<h2>The path</h2>
-<p>RTT ${probes.rtt.medianMs.toFixed(2)} ms median (TCP handshakes: min ${probes.rtt.tcp.minMs.toFixed(2)}, p95 ${probes.rtt.tcp.p95Ms.toFixed(2)}, jitter ${probes.rtt.tcp.jitterMs.toFixed(2)} ms; SMB2 ECHO ${probes.rtt.smbEcho.medianMs.toFixed(2)} ms${probes.session ? ` over SMB ${escapeXml(probes.session.dialect)}, ${escapeXml(protectionText(probes.session))}` : ''})${probes.session?.login ? `; logged on with ${escapeXml(loginText(probes.session.login) ?? '')}` : ''}.
-Bandwidth ${escapeXml(formatRate(probes.bandwidth.mbps * 1e6))} ${escapeXml(probes.bandwidth.direction)} by ${escapeXml(probes.bandwidth.method)}${probes.bandwidth.via ? ` (${escapeXml(probes.bandwidth.via)})` : ''}${probes.bandwidth.lossPercent === undefined ? '' : `, about ${probes.bandwidth.lossPercent.toFixed(3)}% retransmitted`}${probes.bandwidth.fallbackReason ? `: ${escapeXml(probes.bandwidth.fallbackReason)}` : ''}.
-${pipe ? `The path holds ${escapeXml(formatBytes(pipe.bdpBytes))} in flight (its bandwidth-delay product).` : ''}</p>
+<h2>Diagnosis</h2>
+${sentences.join('\n')}
 <h2>Measured and expected</h2>
+${times}
+${pipeSvg}
 <table>
 <thead><tr><th>Test</th><th class="n">Measured</th><th class="n">Expected</th><th class="n">Rate</th><th>Verdict</th><th>Limited by</th><th>Negotiated</th></tr></thead>
 <tbody>
@@ -129,10 +133,11 @@ ${emulated ? `<p class="muted">${escapeXml(emulated)}</p>` : ''}
 ${report.keptByRecycleBin ? `<p class="muted">${escapeXml(recycleBinNote(report.keptByRecycleBin))}</p>` : ''}
 ${pathNotes.length > 0 ? `<h2>What the path did during the copies</h2>\n<ul>\n${pathNotes.join('\n')}\n</ul>` : ''}
 ${cryptoSection}
-${times}
-${pipeSvg}
-<h2>Diagnosis</h2>
-${sentences.join('\n')}
+<h2>How it was measured</h2>
+<h3>The path</h3>
+<p>RTT ${probes.rtt.medianMs.toFixed(2)} ms median (TCP handshakes: min ${probes.rtt.tcp.minMs.toFixed(2)}, p95 ${probes.rtt.tcp.p95Ms.toFixed(2)}, jitter ${probes.rtt.tcp.jitterMs.toFixed(2)} ms; SMB2 ECHO ${probes.rtt.smbEcho.medianMs.toFixed(2)} ms${probes.session ? ` over SMB ${escapeXml(probes.session.dialect)}, ${escapeXml(protectionText(probes.session))}` : ''})${probes.session?.login ? `; logged on with ${escapeXml(loginText(probes.session.login) ?? '')}` : ''}.
+Bandwidth ${escapeXml(formatRate(probes.bandwidth.mbps * 1e6))} ${escapeXml(probes.bandwidth.direction)} by ${escapeXml(probes.bandwidth.method)}${probes.bandwidth.via ? ` (${escapeXml(probes.bandwidth.via)})` : ''}${probes.bandwidth.lossPercent === undefined ? '' : `, about ${probes.bandwidth.lossPercent.toFixed(3)}% retransmitted`}${probes.bandwidth.fallbackReason ? `: ${escapeXml(probes.bandwidth.fallbackReason)}` : ''}.
+${pipe ? `The path holds ${escapeXml(formatBytes(pipe.bdpBytes))} in flight (its bandwidth-delay product).` : ''}</p>
 <p class="muted">Report schema ${report.schemaVersion}. Pipefill ${escapeXml(report.environment.pipefillVersion)} on ${escapeXml(`${report.environment.platform} ${report.environment.release}`)}, Node ${escapeXml(report.environment.node)}. No password or hash of one is stored in this report.</p>
 </body>
 </html>

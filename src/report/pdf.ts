@@ -2,7 +2,8 @@
 // flags keep it from reaching the network (nothing is fetched anyway: the
 // HTML is self-contained) and let it run as root in a container.
 
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,8 +33,9 @@ export const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 
-/** The PDF Chromium prints of `html`, as bytes: printed into a private folder, so the caller writes it where it goes (atomically). */
-export function htmlToPdf(html: string): Buffer {
+const PRINT_TIMEOUT_MS = 60_000;
+
+function chromiumOrFail(): string {
   const chromium = chromiumPath();
   if (!chromium)
     throw new PipefillError(
@@ -41,25 +43,60 @@ export function htmlToPdf(html: string): Buffer {
       'PDF export needs Chromium, and none was found.',
       'Install it (apt-get install chromium) or set PIPEFILL_CHROMIUM to its path; HTML export needs nothing.',
     );
+  return chromium;
+}
+
+/** A private folder with the page in it, and Chromium's arguments to print it there. */
+function printJob(html: string): { readonly dir: string; readonly target: string; readonly args: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'pipefill-pdf-'));
-  try {
-    const page = join(dir, 'report.html');
-    writeFileSync(page, html);
-    const target = join(dir, 'report.pdf');
-    const run = spawnSync(
-      chromium,
-      [...CHROMIUM_FLAGS, `--user-data-dir=${join(dir, 'profile')}`, '--no-pdf-header-footer', `--print-to-pdf=${target}`, pathToFileURL(page).href],
-      { encoding: 'utf8', timeout: 60_000 },
+  const page = join(dir, 'report.html');
+  writeFileSync(page, html);
+  const target = join(dir, 'report.pdf');
+  return {
+    dir,
+    target,
+    args: [...CHROMIUM_FLAGS, `--user-data-dir=${join(dir, 'profile')}`, '--no-pdf-header-footer', `--print-to-pdf=${target}`, pathToFileURL(page).href],
+  };
+}
+
+function printed(target: string, failed: boolean, stderr: string): Buffer {
+  if (failed || !existsSync(target) || statSync(target).size === 0) {
+    throw new PipefillError(
+      'export-failed',
+      `Chromium did not print the PDF: ${stderr.trim().split('\n').slice(-2).join(' ')}`,
+      'Try the HTML export and print it from a browser.',
     );
-    if (run.status !== 0 || !existsSync(target) || statSync(target).size === 0) {
-      throw new PipefillError(
-        'export-failed',
-        `Chromium did not print the PDF: ${(run.stderr || run.error?.message || '').trim().split('\n').slice(-2).join(' ')}`,
-        'Try the HTML export and print it from a browser.',
-      );
-    }
-    return readFileSync(target);
+  }
+  return readFileSync(target);
+}
+
+/** The PDF Chromium prints of `html`, as bytes: printed into a private folder, so the caller writes it where it goes (atomically). */
+export function htmlToPdf(html: string): Buffer {
+  const chromium = chromiumOrFail();
+  const job = printJob(html);
+  try {
+    const run = spawnSync(chromium, job.args, { encoding: 'utf8', timeout: PRINT_TIMEOUT_MS });
+    return printed(job.target, run.status !== 0, run.stderr || run.error?.message || '');
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(job.dir, { recursive: true, force: true });
+  }
+}
+
+/** The same without blocking the event loop: for the services, which answer other calls while Chromium prints. */
+export async function htmlToPdfAsync(html: string): Promise<Buffer> {
+  const chromium = chromiumOrFail();
+  const job = printJob(html);
+  try {
+    let failed = false;
+    let stderr = '';
+    try {
+      ({ stderr } = await promisify(execFile)(chromium, job.args, { encoding: 'utf8', timeout: PRINT_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 }));
+    } catch (error) {
+      failed = true;
+      stderr = String((error as { stderr?: unknown }).stderr ?? (error instanceof Error ? error.message : error));
+    }
+    return printed(job.target, failed, stderr);
+  } finally {
+    rmSync(job.dir, { recursive: true, force: true });
   }
 }

@@ -64,7 +64,13 @@ describe('HTML export', () => {
     const box = html.indexOf('<section class="verdict">');
     expect(box).toBeGreaterThan(0);
     expect(box).toBeLessThan(html.indexOf('<h2>What to change</h2>'));
-    expect(html.indexOf('<h2>What to change</h2>')).toBeLessThan(html.indexOf('<h2>The path</h2>'));
+    // Then the diagnosis in words, the measurements, and last how they were made.
+    expect(html.indexOf('<h2>What to change</h2>')).toBeLessThan(html.indexOf('<h2>Diagnosis</h2>'));
+    expect(html.indexOf('<h2>Diagnosis</h2>')).toBeLessThan(html.indexOf('<h2>Measured and expected</h2>'));
+    expect(html.indexOf('<h2>Measured and expected</h2>')).toBeLessThan(html.indexOf('<h2>How it was measured</h2>'));
+    // A4 unless Letter is asked for.
+    expect(html).toContain('@page{size:A4;');
+    expect(reportHtml(slow, { paper: 'letter' })).toContain('@page{size:letter;');
     for (const line of verdict.lines) expect(html).toContain(escapeXml(line));
     // Every recommendation for the assessed client and server is there with its command.
     for (const recommendation of adviceOf(slow).recommendations) expect(html).toContain(escapeXml(recommendation.command));

@@ -31,6 +31,7 @@ import type { StoreSpec } from '../store/open-store.js';
 import { openStore, parseStoreSpec } from '../store/open-store.js';
 import { siteTrend } from '../presentation/site-trend.js';
 import { OpenDocumentsHolder } from './open-documents.js';
+import { exportDocumentAsync, exportFileName, localePaper, mediaTypeOf } from '../report/export.js';
 
 export interface LocalApiOptions {
   /** Which shell serves this API. */
@@ -172,6 +173,15 @@ function createHandlers(host: LocalApiOptions): Handlers {
       return result;
     },
     openDocuments: () => open.get(),
+    exportDocument: async (input) => {
+      const document = documentToSave(input.document);
+      const content = await exportDocumentAsync(document, input.format, input.paper ?? localePaper());
+      return {
+        fileName: exportFileName(document, input.format),
+        mediaType: mediaTypeOf(input.format),
+        base64: (typeof content === 'string' ? Buffer.from(content, 'utf8') : content).toString('base64'),
+      };
+    },
     openDocumentsAdd: (input) => ({ open: open.add(documentToSave(input.document), input.show) }),
     recommend: (input) => {
       // Start from what is set today where it can be read: the smb.conf given, and this machine when it is the Linux client.

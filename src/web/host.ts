@@ -73,7 +73,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
  * or to recommend from) take one as large as Pipefill opens anywhere: a long
  * --full run's timelines pass 1 MiB.
  */
-const DOCUMENT_METHODS: ReadonlySet<string> = new Set(['historySave', 'recommend', 'openDocumentsAdd']);
+const DOCUMENT_METHODS: ReadonlySet<string> = new Set(['historySave', 'recommend', 'openDocumentsAdd', 'exportDocument']);
 const MAX_DOCUMENT_BODY_BYTES = MAX_REPORT_BYTES + 64 * 1024;
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',

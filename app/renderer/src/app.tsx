@@ -20,6 +20,7 @@ import { DEFAULT_FORM, formAfterRun } from './state/start-form.js';
 import { useAssessment } from './state/use-assessment.js';
 import { toUiError } from './state/use-cancellable-call.js';
 import { useCapacity } from './state/use-capacity.js';
+import { useExport } from './state/use-export.js';
 import { useHistorySaving, useHistoryStoreSetting } from './state/use-history.js';
 import type { UiError } from './state/use-cancellable-call.js';
 import { CapacityView } from './views/capacity-view.js';
@@ -79,6 +80,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
   const assessment = useAssessment(api);
   const capacity = useCapacity(api);
   const history = useHistorySaving(api);
+  const exporter = useExport(api);
   const historyStore = useHistoryStoreSetting(api);
   // The Planner needs no service: its presets and the model run in the page.
   const plannerCatalogue = useMemo(() => localCatalogue(), []);
@@ -190,7 +192,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
               onStart={() => setView('start')}
             />
           )}
-          {view === 'results' && <ResultsView report={assessment.report} onStart={() => setView('start')} />}
+          {view === 'results' && <ResultsView report={assessment.report} exporter={exporter} onStart={() => setView('start')} />}
           {view === 'recommendations' && <RecommendationsView api={api} catalogue={catalogue} report={assessment.report} planner={planner} />}
           {view === 'capacity' && (
             <CapacityView
@@ -200,6 +202,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
               run={capacity.run}
               result={capacity.result}
               error={capacity.error}
+              exporter={exporter}
               onStart={(form) =>
                 void capacity.start(toCapacityInput(form)).then((result) => {
                   // The Reports view's readiness review carries it beside the share's assessment.

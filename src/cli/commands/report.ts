@@ -10,10 +10,9 @@ import { checkReportSize } from '../../contract/report.js';
 import { compareSites, parseTarget } from '../../presentation/compare.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { formatDuration, formatRate } from '../../model/units.js';
-import { capacityCsv, capacityHtml } from '../../report/capacity.js';
-import { reportCsv } from '../../report/csv.js';
-import { reportHtml } from '../../report/html.js';
-import { htmlToPdf } from '../../report/pdf.js';
+import type { Paper } from '../../contract/export.js';
+import { EXPORT_FORMATS, PAPERS } from '../../contract/export.js';
+import { exportDocument, localePaper } from '../../report/export.js';
 import { checkOutPath, writeOutFile } from '../out-file.js';
 import { optional, parseOptions, required } from '../args.js';
 import type { Output } from '../output.js';
@@ -22,7 +21,7 @@ import { formatTable } from '../table.js';
 import { readReportFile } from './recommend.js';
 import { ticketSummary } from '../../presentation/summary.js';
 
-export const REPORT_USAGE = `pipefill report export r.json --out FILE.{html,pdf,csv,json} [--format F]   (an assessment's report or a capacity run)
+export const REPORT_USAGE = `pipefill report export r.json --out FILE.{html,pdf,csv,json} [--format F] [--paper a4|letter]   (an assessment's report or a capacity run)
 pipefill report summary r.json   (the verdict and the fix in at most 15 plain lines, for a ticket)
 pipefill report compare a.json b.json ... [capacity.json ...] [--target "dirset<5min@win10-smb3"] [--json]
   export: one self-contained HTML file (charts inline, prints cleanly), a PDF printed by Chromium,
@@ -30,11 +29,12 @@ pipefill report compare a.json b.json ... [capacity.json ...] [--target "dirset<
   model's time on each measured path; against a target (<dirset|file>[/read|/write]<<time>@<client>)
   each site passes or fails, and a failing site gets the change that would make it pass (exit code 3
   when no site passes). A capacity run (pipefill capacity --out) among the files adds to its share's row
-  how many people can copy there at once. export takes the format from --out's ending unless --format names it.`;
+  how many people can copy there at once. export takes the format from --out's ending unless --format names it,
+  and prints on your locale's paper (Letter in the US, Canada, Mexico; A4 elsewhere) unless --paper names it.`;
 
-const EXPORT_OPTIONS = { format: { type: 'string' }, out: { type: 'string' } } as const;
+const EXPORT_OPTIONS = { format: { type: 'string' }, out: { type: 'string' }, paper: { type: 'string' } } as const;
 const COMPARE_OPTIONS = { target: { type: 'string' }, json: { type: 'boolean' } } as const;
-export const FORMATS = ['html', 'pdf', 'csv', 'json'] as const;
+export const FORMATS = EXPORT_FORMATS;
 
 /** The exit code of a run that measured what it set out to and found a target not met (2 is bad input, 1 a failure). */
 export const TARGET_NOT_MET = 3;
@@ -53,18 +53,17 @@ export function formatOf(path: string): (typeof FORMATS)[number] {
 /** Without --target: the 1 GiB directory copy, both ways, under five minutes with Windows 10. */
 const DEFAULT_TARGET = 'dirset<5min@win10-smb3';
 
-/** A capacity run in any of the export formats. */
-export function writeCapacity(result: CapacityResult, format: (typeof FORMATS)[number], out: string): void {
-  writeOutFile(
-    out,
-    format === 'pdf'
-      ? htmlToPdf(capacityHtml(result))
-      : format === 'html'
-        ? capacityHtml(result)
-        : format === 'csv'
-          ? capacityCsv(result)
-          : `${JSON.stringify(result, null, 2)}\n`,
-  );
+/** A capacity run in any of the export formats, on the paper of this machine's locale unless one is named. */
+export function writeCapacity(result: CapacityResult, format: (typeof FORMATS)[number], out: string, paper: Paper = localePaper()): void {
+  writeOutFile(out, exportDocument({ kind: 'capacity', capacity: result }, format, paper));
+}
+
+/** --paper a4|letter, else the locale's. */
+export function paperOption(text: string | undefined): Paper {
+  if (text === undefined) return localePaper();
+  const paper = PAPERS.find((candidate) => candidate === text.trim().toLowerCase());
+  if (!paper) throw new PipefillInputError(`--paper must be a4 or letter, not ${JSON.stringify(text)}.`, "Leave it out to use your locale's paper.");
+  return paper;
 }
 
 /** The file's capacity run, when it holds one; undefined for anything else (an assessment's report is read as one). */
@@ -96,21 +95,9 @@ function exportReport(argv: readonly string[], output: Output): void {
   const path = positionals[0] ?? '';
   // A capacity run (pipefill capacity --out) exports the same ways.
   const capacity = readCapacityFileIfOne(path);
-  if (capacity) {
-    writeCapacity(capacity, format as (typeof FORMATS)[number], out);
-  } else {
-    const report = readReportFile(path);
-    writeOutFile(
-      out,
-      format === 'pdf'
-        ? htmlToPdf(reportHtml(report))
-        : format === 'html'
-          ? reportHtml(report)
-          : format === 'csv'
-            ? reportCsv(report)
-            : `${JSON.stringify(report, null, 2)}\n`,
-    );
-  }
+  const paper = paperOption(optional(values, 'paper'));
+  if (capacity) writeCapacity(capacity, format as (typeof FORMATS)[number], out, paper);
+  else writeOutFile(out, exportDocument({ kind: 'assessment', report: readReportFile(path) }, format as (typeof FORMATS)[number], paper));
   output.err(`Wrote ${out}`);
 }
 

@@ -10,7 +10,8 @@ import { CAPACITY_OPS } from '../../../../src/model/capacity.js';
 import type { CapacityOp } from '../../../../src/model/capacity.js';
 import { capacityPlanText } from '../../../../src/presentation/run-plan.js';
 import { ChartCanvas } from '../charts/chart-canvas.js';
-import { download } from '../download.js';
+import type { Exporter } from '../state/use-export.js';
+import { ExportButtons } from './export-buttons.js';
 import type { CapacityForm, CapacityRunState } from '../state/capacity.js';
 import { capacityFormErrors, curveChart, DEFAULT_CAPACITY_FORM, latencyChart, liveChart, toCapacityInput } from '../state/capacity.js';
 import type { CallPhase, UiError } from '../state/use-cancellable-call.js';
@@ -24,12 +25,13 @@ export interface CapacityViewProps {
   readonly result: CapacityResult | undefined;
   readonly error: UiError | undefined;
   readonly onStart: (form: CapacityForm) => void;
+  readonly exporter: Exporter;
   readonly onCancel: () => void;
 }
 
 const number = (value: number | null | undefined, digits = 1) => (value === null || value === undefined ? '–' : value.toFixed(digits));
 
-function Results({ result }: { readonly result: CapacityResult }) {
+function Results({ result, exporter }: { readonly result: CapacityResult; readonly exporter: Exporter }) {
   const curve = useMemo(() => curveChart(result), [result]);
   const waits = useMemo(() => latencyChart(result), [result]);
   const knee = result.knee.users === null ? 'No knee within these steps' : `Knee at ${result.knee.users} ${result.knee.users === 1 ? 'person' : 'people'}`;
@@ -53,16 +55,7 @@ function Results({ result }: { readonly result: CapacityResult }) {
             Person {failure.user + 1} stopped during the step of {failure.step}: {failure.message}
           </p>
         ))}
-        <div className="row">
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => download('pipefill-capacity.json', `${JSON.stringify(result, null, 2)}\n`, 'application/json')}
-          >
-            Save as JSON
-          </button>
-        </div>
-        <p className="hint">HTML, PDF and CSV: pipefill report export turns the saved JSON into each.</p>
+        <ExportButtons exporter={exporter} document={result} what="capacity run" />
       </section>
       <div className="grid2">
         <section className="panel">
@@ -127,7 +120,7 @@ function Results({ result }: { readonly result: CapacityResult }) {
   );
 }
 
-export function CapacityView({ catalogue, host, phase, run, result, error, onStart, onCancel }: CapacityViewProps) {
+export function CapacityView({ catalogue, host, phase, run, result, error, exporter, onStart, onCancel }: CapacityViewProps) {
   const [form, setForm] = useState<CapacityForm>(DEFAULT_CAPACITY_FORM);
   const [touched, setTouched] = useState(false);
   const errors = useMemo(() => capacityFormErrors(form), [form]);
@@ -275,7 +268,7 @@ export function CapacityView({ catalogue, host, phase, run, result, error, onSta
         )}
         <ChartCanvas config={live} label="Everyone's throughput while the run goes" height={180} testId="chart-capacity-live" />
       </section>
-      {result && <Results result={result} />}
+      {result && <Results result={result} exporter={exporter} />}
     </>
   );
 }

@@ -7,7 +7,8 @@ import { useMemo, useState } from 'react';
 import type { Report } from '../../../../src/contract/report.js';
 import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../../../../src/model/units.js';
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
-import { download } from '../download.js';
+import type { Exporter } from '../state/use-export.js';
+import { ExportButtons } from './export-buttons.js';
 import { adviceOf, verdictOf } from '../../../../src/contract/verdict.js';
 import { ticketSummary } from '../../../../src/presentation/summary.js';
 import { VerdictPanel } from './verdict-panel.js';
@@ -16,10 +17,11 @@ import { copyRateText, testLongLabel } from '../../../../src/presentation/test-l
 
 export interface ResultsViewProps {
   readonly report: Report | undefined;
+  readonly exporter: Exporter;
   readonly onStart: () => void;
 }
 
-export function ResultsView({ report, onStart }: ResultsViewProps) {
+export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
   const [selected, setSelected] = useState<number | undefined>();
   const rows = useMemo(() => (report ? resultRows(report) : []), [report]);
   const protection = useMemo(() => (report ? protectionSummary(report) : undefined), [report]);
@@ -114,17 +116,7 @@ export function ResultsView({ report, onStart }: ResultsViewProps) {
           {probes.bandwidth.via ? ` (${probes.bandwidth.via})` : ''}
           {probes.bandwidth.fallbackReason ? `: ${probes.bandwidth.fallbackReason}` : ''}. Expectations for {verdict?.server.label ?? report.options.server}.
         </p>
-        <div className="row">
-          <button
-            type="button"
-            className="secondary"
-            onClick={() =>
-              download(`pipefill-report-${report.startedAt.replace(/[:.]/g, '-')}.json`, `${JSON.stringify(report, null, 2)}\n`, 'application/json')
-            }
-          >
-            Export report (JSON)
-          </button>
-        </div>
+        <ExportButtons exporter={exporter} document={report} what="report" />
       </section>
       <section className="panel">
         <h3>Measured and expected</h3>
