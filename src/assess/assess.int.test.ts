@@ -84,7 +84,13 @@ describe('assess on loopback', () => {
     expect(report.diagnosis.findings.filter((finding) => finding.limitedBy === 'packet-loss')).toEqual([]);
     // The CLI prints the answer first: at most five lines and a blank one before the table.
     const printed = formatReport(report).split('\n');
-    expect(printed.findIndex((line) => line.startsWith('profile '))).toBeLessThanOrEqual(6);
+    const header = printed.findIndex((line) => /^copy +measured +expected +rate +verdict +limited by$/.test(line.trimEnd()));
+    expect(header).toBeGreaterThan(0);
+    expect(header).toBeLessThanOrEqual(6);
+    // The app's words: plain copy names, MB/s beside Mb/s, the layer's label.
+    expect(printed[header + 1]).toMatch(
+      /^(Windows 11 24H2|Best pipeline), (large file|small files) (read|write) .* [\d.]+ [kMG]?B\/s \([\d.]+ [kMG]b\/s\) +(as expected|slower than expected|faster than expected) +[A-Z]/,
+    );
     expect(reportHtml(report)).toContain('<h2>What to change</h2>');
     expect(server.shareContents()).toEqual([]);
   }, 120_000);

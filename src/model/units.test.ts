@@ -86,8 +86,9 @@ describe('formatting', () => {
     expect(formatDuration(32)).toBe('32 ms');
     expect(formatDuration(5800)).toBe('5.8 s');
     expect(formatDuration(1_013_000)).toBe('16 min 53 s');
-    expect(formatDuration(3_539_700)).toBe('59 min 0 s');
-    expect(formatDuration(3_599_700)).toBe('60 min 0 s');
+    expect(formatDuration(3_539_700)).toBe('59 min');
+    expect(formatDuration(3_599_700)).toBe('60 min');
+    expect(formatDuration(300_000)).toBe('5 min');
     expect(formatDuration(7_199_999)).toBe('2 h 0 min');
     expect(formatBytes(622_080)).toBe('622 KB');
     expect(formatBinaryBytes(61_440)).toBe('60 KiB');

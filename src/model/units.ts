@@ -163,10 +163,11 @@ export function formatDuration(ms: number): string {
   if (ms < 1000) return `${trimNumber(ms)} ms`;
   const seconds = ms / 1000;
   if (seconds < 120) return `${trimNumber(seconds)} s`;
-  // Round once, then split, so 3599.6 s is "60 min 0 s", never "59 min 60 s".
+  // Round once, then split, so 3599.6 s is "60 min", never "59 min 60 s"; whole minutes drop the "0 s".
   const wholeSeconds = Math.round(seconds);
   const minutes = Math.floor(wholeSeconds / 60);
-  if (minutes < 120) return `${minutes} min ${wholeSeconds - minutes * 60} s`;
+  const rest = wholeSeconds - minutes * 60;
+  if (minutes < 120) return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
   const wholeMinutes = Math.round(seconds / 60);
   const hours = Math.floor(wholeMinutes / 60);
   return `${hours} h ${wholeMinutes - hours * 60} min`;

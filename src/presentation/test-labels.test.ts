@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientShortLabel, copyRateText, testLongLabel, testShortLabel, workloadText } from './test-labels.js';
+import { adviceTestText, clientShortLabel, copyRateText, testLongLabel, testShortLabel, workloadText } from './test-labels.js';
 
 describe('what a test copy is called', () => {
   it('names workloads by what they are, not their spec', () => {
@@ -22,5 +22,13 @@ describe('what a test copy is called', () => {
     expect(copyRateText(42.4e6)).toBe('5.3 MB/s (42.4 Mb/s)');
     expect(copyRateText(18396.4717e6)).toBe('2.3 GB/s (18.4 Gb/s)');
     expect(copyRateText(Number.NaN)).toBe('unknown');
+  });
+});
+
+describe("a recommendation's test in words", () => {
+  it('says what is copied, not the spec', () => {
+    expect(adviceTestText('read file:100MB')).toBe('reading a large file (100 MB)');
+    expect(adviceTestText('write tr3869-dirset')).toBe('writing small files (300 files in 14 folders, 1.07 GB)');
+    expect(adviceTestText('copy something')).toBe('copy something');
   });
 });

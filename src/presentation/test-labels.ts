@@ -47,7 +47,11 @@ export function workloadText(spec: string): string {
   } catch {
     return spec;
   }
-  if (workload.kind === 'file') return `large file (${formatBinaryBytes(workload.totalBytes)})`;
+  if (workload.kind === 'file') {
+    // The size as the spec gives it ("100 MB", "15 MiB"): 100 MB shown as "95.4 MiB" reads as a different file.
+    const typed = /^file:(\d+(?:\.\d+)?)\s*([KMGT]i?B)$/i.exec(spec.trim());
+    return `large file (${typed ? `${typed[1]} ${typed[2]}` : formatBinaryBytes(workload.totalBytes)})`;
+  }
   const files = workload.files.length;
   const folders = workload.directories.length;
   return `small files (${files} file${files === 1 ? '' : 's'} in ${folders} folder${folders === 1 ? '' : 's'}, ${formatBytes(workload.totalBytes)})`;
@@ -73,4 +77,18 @@ export function copyRateText(bitsPerSecond: number): string {
 export function generationKeyLabel(key: string): string {
   const [profile = key, op = '', kind = ''] = key.split(' ');
   return testShortLabel({ profile, op, workload: kind === 'dirset' ? 'tr3869-dirset' : kind === 'file' ? 'file:' : kind });
+}
+
+/**
+ * A recommendation's test ("read file:100MB", "write tr3869-dirset") as a
+ * person reads it: "reading a large file (100 MB)", "writing small files (300
+ * files in 14 folders, 1.07 GB)"; a label of another shape, as it is.
+ */
+export function adviceTestText(label: string): string {
+  const match = /^(read|write) (\S+)$/.exec(label.trim());
+  if (!match) return label;
+  const [, op, spec = ''] = match;
+  const what = workloadText(spec);
+  if (what === spec) return label;
+  return `${op === 'read' ? 'reading' : 'writing'} ${what.startsWith('large file') ? `a ${what}` : what}`;
 }

@@ -2,6 +2,7 @@
 // changes that help, each with its command. What a ticket reader sees before
 // any table of measurements. Pure.
 
+import { adviceTestText } from '../presentation/test-labels.js';
 import type { RecommendationOut, RecommendResult } from '../contract/recommendation.js';
 import { currentText } from '../contract/recommendation.js';
 import { rateText, WORKLOAD_LABELS } from '../contract/verdict.js';
@@ -50,11 +51,9 @@ ${verdict.next?.kind === 'change' ? `<p class="fix">${escapeXml(verdict.next.sen
 ${ratesTable(verdict)}`;
 }
 
-const testText = (test: string) => test.replace('file:100MB', 'a 100 MB file').replace('tr3869-dirset', 'the TR-3869 directory set');
-
 function adviceRow(recommendation: RecommendationOut): string {
   const { before, after } = recommendation.expectedSeconds;
-  return `<tr><td>${escapeXml(PLACES[recommendation.platform])}</td><td>${escapeXml(recommendation.knob)}</td><td>${escapeXml(`${currentText(recommendation)} → ${String(recommendation.value)}`)}</td><td class="n">${escapeXml(`${testText(recommendation.test)}: ${formatDuration(before * 1000)} → ${formatDuration(after * 1000)}`)}</td><td><code>${escapeXml(recommendation.command)}</code></td></tr>`;
+  return `<tr><td>${escapeXml(PLACES[recommendation.platform])}</td><td>${escapeXml(recommendation.knob)}</td><td>${escapeXml(`${currentText(recommendation)} → ${String(recommendation.value)}`)}</td><td class="n">${escapeXml(`${adviceTestText(recommendation.test)}: ${formatDuration(before * 1000)} → ${formatDuration(after * 1000)}`)}</td><td><code>${escapeXml(recommendation.command)}</code></td></tr>`;
 }
 
 const ADVICE_HEAD = '<thead><tr><th>Where</th><th>Setting</th><th>Now → new</th><th class="n">Effect (model, on this path)</th><th>Command</th></tr></thead>';

@@ -2,6 +2,8 @@
 // what limits them against the model's expectation.
 
 import { recycleBinNote } from '../../presentation/clean-up-text.js';
+import { copyRateText, testShortLabel } from '../../presentation/test-labels.js';
+import { LAYER_LABELS } from '../../model/layer-labels.js';
 import { loginText } from '../../presentation/login-text.js';
 import type { PipefillApi } from '../../contract/api.js';
 import type { AssessInput, Report } from '../../contract/report.js';
@@ -59,18 +61,18 @@ const OPTIONS = {
 export function formatReport(report: Report): string {
   const { probes } = report;
   const verdict = verdictOf(report);
+  // The same names and words as the app's Results table.
   const table = formatTable(
-    ['profile', 'op', 'workload', 'measured', 'expected', 'verdict', 'limit'],
+    ['copy', 'measured', 'expected', 'rate', 'verdict', 'limited by'],
     report.diagnosis.findings.map((f) => [
-      f.profile,
-      f.op,
-      f.workload,
+      testShortLabel(f),
       `${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`,
       formatDuration(f.expectedSeconds * 1000),
-      f.verdict,
-      f.limitedBy,
+      copyRateText(f.measuredMbps * 1e6),
+      f.verdict.replace(/-/g, ' '),
+      LAYER_LABELS[f.limitedBy],
     ]),
-    ['left', 'left', 'left', 'right', 'right', 'left', 'left'],
+    ['left', 'right', 'right', 'right', 'left', 'left'],
   );
   // The answer first (at most five lines and a blank one), then the evidence.
   return [

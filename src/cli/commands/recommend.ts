@@ -1,6 +1,7 @@
 // pipefill recommend: the settings that make copies faster on a path, from an
 // assessment report or a bandwidth and RTT, with the model's time before and after.
 
+import { adviceTestText } from '../../presentation/test-labels.js';
 import { readFileSync, statSync } from 'node:fs';
 import type { PipefillApi } from '../../contract/api.js';
 import type { RecommendApiInput, RecommendResult } from '../../contract/recommend.js';
@@ -62,9 +63,9 @@ export function formatRecommendations(result: RecommendResult): string {
     return `${heading}\n\nNothing to change: the model finds no setting that would make these copies faster on this path.${formatProtections(result)}`;
   const items = result.recommendations.map(
     (r, index) =>
-      `${index + 1}. [${r.platform}] ${r.knob}: ${currentText(r)} -> ${String(r.value)}   ${r.test}: ${formatDuration(r.expectedSeconds.before * 1000)} -> ${formatDuration(r.expectedSeconds.after * 1000)}\n   ${r.command}${r.caution ? `\n   note: ${r.caution}` : ''}\n   source: ${r.source}`,
+      `${index + 1}. [${r.platform}] ${r.knob}: ${currentText(r)} -> ${String(r.value)}   ${adviceTestText(r.test)}: ${formatDuration(r.expectedSeconds.before * 1000)} -> ${formatDuration(r.expectedSeconds.after * 1000)}\n   ${r.command}${r.caution ? `\n   note: ${r.caution}` : ''}\n   source: ${r.source}`,
   );
-  const combined = result.combined.map((c) => `   ${c.test}: ${formatDuration(c.before * 1000)} -> ${formatDuration(c.after * 1000)}`);
+  const combined = result.combined.map((c) => `   ${adviceTestText(c.test)}: ${formatDuration(c.before * 1000)} -> ${formatDuration(c.after * 1000)}`);
   return `${heading}\n\n${items.join('\n')}\n\nAll of them together:\n${combined.join('\n')}${formatProtections(result)}`;
 }
 

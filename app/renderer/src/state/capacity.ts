@@ -171,12 +171,12 @@ export function latencyChart(result: CapacityResult): ChartConfiguration {
     data: {
       datasets: [
         line(
-          'ECHO p50, measured (ms)',
+          'round trip, median, measured (ms)',
           MEASURED,
           result.steps.map((step) => ({ x: step.users, y: step.echo.p50Ms })),
         ),
         line(
-          'ECHO p95, measured',
+          'round trip, slowest 5%, measured',
           '#ae3ec9',
           result.steps.map((step) => ({ x: step.users, y: step.echo.p95Ms })),
         ),

@@ -12,6 +12,8 @@ import { capacityPlanText } from '../../../../src/presentation/run-plan.js';
 import { ChartCanvas } from '../charts/chart-canvas.js';
 import type { Exporter } from '../state/use-export.js';
 import { ExportButtons } from './export-buttons.js';
+import { Explained, Term } from './explained.js';
+import { TERMS } from '../../../../src/presentation/glossary.js';
 import type { CapacityForm, CapacityRunState } from '../state/capacity.js';
 import { capacityFormErrors, curveChart, DEFAULT_CAPACITY_FORM, latencyChart, liveChart, toCapacityInput } from '../state/capacity.js';
 import type { CallPhase, UiError } from '../state/use-cancellable-call.js';
@@ -47,7 +49,8 @@ function Results({ result, exporter }: { readonly result: CapacityResult; readon
           </p>
         )}
         <p data-testid="capacity-knee">
-          {knee}; peak {number(result.knee.peakMbps)} Mb/s at {result.knee.peakUsers}
+          {knee}
+          <Explained term="the knee">{TERMS.knee.text}</Explained>; peak {number(result.knee.peakMbps)} Mb/s at {result.knee.peakUsers}
           {model}.
         </p>
         {result.failures.map((failure) => (
@@ -79,8 +82,12 @@ function Results({ result, exporter }: { readonly result: CapacityResult; readon
               <th>Mb/s</th>
               <th>model</th>
               <th>each min / median / max</th>
-              <th>fairness</th>
-              <th>ECHO p50 / p95 ms</th>
+              <th>
+                <Term label="fairness" text={TERMS.fairness.text} />
+              </th>
+              <th>
+                <Term label="round trip ms, median / p95" text={TERMS.echo.text} />
+              </th>
               <th>added ms (model)</th>
               <th>what limits (model)</th>
             </tr>
@@ -90,15 +97,18 @@ function Results({ result, exporter }: { readonly result: CapacityResult; readon
               <tr key={step.users}>
                 <td>{step.users}</td>
                 <td>{number(step.aggregateMbps)}</td>
-                <td
-                  title={
-                    step.expected?.runToRunMbps
-                      ? "± how far one run strays from the model's figure: who of the people who join ends up in step with another's burst is chance"
-                      : undefined
-                  }
-                >
+                <td>
                   {number(step.expected?.aggregateMbps)}
-                  {step.expected?.runToRunMbps ? ` ±${number(step.expected.runToRunMbps)}` : ''}
+                  {step.expected?.runToRunMbps ? (
+                    <>
+                      {` ±${number(step.expected.runToRunMbps)}`}
+                      <Explained term="the ± beside the model">
+                        How far one run strays from the model&apos;s figure: which of the people who join lands in step with another&apos;s burst is chance.
+                      </Explained>
+                    </>
+                  ) : (
+                    ''
+                  )}
                 </td>
                 <td>
                   {number(step.minMbps, 2)} / {number(step.medianMbps, 2)} / {number(step.maxMbps, 2)}

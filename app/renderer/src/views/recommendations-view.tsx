@@ -20,6 +20,8 @@ import { grouped, scriptFor, scriptName } from '../state/recommendations.js';
 import type { UiError } from '../state/use-cancellable-call.js';
 import { toUiError } from '../state/use-cancellable-call.js';
 import { ProfileSelect } from './profile-select.js';
+import { Explained } from './explained.js';
+import { adviceTestText } from '../../../../src/presentation/test-labels.js';
 
 export interface RecommendationsViewProps {
   readonly api: PipefillApi;
@@ -65,11 +67,15 @@ export function RecommendationsView({ api, catalogue, report, planner }: Recomme
           {report ? `For the path measured at ${report.target.share}.` : "For the Planner's link (no assessment yet)."}{' '}
           {result ? `${formatRate(result.link.bandwidthBitsPerSecond)}, ${result.link.rttMs.toFixed(1)} ms.` : ''}
         </p>
-        <div className="row">
-          <label htmlFor="rec-client">Client</label>
-          <ProfileSelect id="rec-client" value={client} options={catalogue?.clients} onChange={setClient} />
-          <label htmlFor="rec-server">Server</label>
-          <ProfileSelect id="rec-server" value={server} options={catalogue?.servers} onChange={setServer} />
+        <div className="fields">
+          <div>
+            <label htmlFor="rec-client">Client</label>
+            <ProfileSelect id="rec-client" value={client} options={catalogue?.clients} onChange={setClient} />
+          </div>
+          <div>
+            <label htmlFor="rec-server">Server</label>
+            <ProfileSelect id="rec-server" value={server} options={catalogue?.servers} onChange={setServer} />
+          </div>
         </div>
         {error && (
           <p className="error" role="alert">
@@ -90,7 +96,7 @@ export function RecommendationsView({ api, catalogue, report, planner }: Recomme
                   <th>Setting</th>
                   <th>Now</th>
                   <th>Set to</th>
-                  <th>Helps</th>
+                  <th>Speeds up</th>
                   <th className="num">Before</th>
                   <th className="num">After</th>
                 </tr>
@@ -98,12 +104,13 @@ export function RecommendationsView({ api, catalogue, report, planner }: Recomme
               <tbody>
                 {items.map((r) => (
                   <tr key={r.id}>
-                    <td title={`${r.source}${r.caution ? `. ${r.caution}` : ''}`}>
-                      {r.knob} <span className="hint">({r.platform})</span>
+                    <td>
+                      {r.knob}
+                      <Explained term={`Where ${r.knob} comes from`}>{`${r.source}${r.caution ? `. ${r.caution}` : ''}`}</Explained>
                     </td>
                     <td>{currentText(r)}</td>
                     <td>{String(r.value)}</td>
-                    <td>{r.test}</td>
+                    <td>{adviceTestText(r.test)}</td>
                     <td className="num">{formatDuration(r.expectedSeconds.before * 1000)}</td>
                     <td className="num">{formatDuration(r.expectedSeconds.after * 1000)}</td>
                   </tr>

@@ -1,6 +1,8 @@
 // Reports: open saved assessments (and capacity runs) and compare sites,
 // slowest first, for the generation and test a readiness review cares about.
 
+import { targetText } from '../../../../src/presentation/glossary.js';
+import { parseTarget } from '../../../../src/presentation/compare.js';
 import { useMemo, useState } from 'react';
 import type { CapacityResult } from '../../../../src/contract/capacity.js';
 import type { Report } from '../../../../src/contract/report.js';
@@ -27,6 +29,13 @@ export function ReportsView({ reports, capacityRuns, onOpen, onShow }: ReportsVi
   const [target, setTarget] = useState('dirset<5min@win10-smb3');
   const rows = useMemo(() => siteRows(reports, profile, op, kind), [reports, profile, op, kind]);
   const review = useMemo(() => readiness(reports, target, capacityRuns), [reports, target, capacityRuns]);
+  const targetWords = useMemo(() => {
+    try {
+      return targetText(parseTarget(target));
+    } catch {
+      return undefined;
+    }
+  }, [target]);
   const withCapacity = !('error' in review) && review.sites.some((site) => site.capacity);
 
   const open = async (files: FileList | null) => {
@@ -82,8 +91,9 @@ export function ReportsView({ reports, capacityRuns, onOpen, onShow }: ReportsVi
           <h3>Branch readiness</h3>
           <label htmlFor="target">Target</label>
           <input id="target" type="text" value={target} onChange={(e) => setTarget(e.target.value)} aria-describedby="target-hint" />
-          <p className="hint" id="target-hint">
-            &lt;dirset|file&gt;[/read|/write]&lt;&lt;time&gt;@&lt;client&gt;: the full-size TR-3869 test, timed by the model on each site's measured path.
+          <p className="hint" id="target-hint" data-testid="target-text">
+            {targetWords ? `Each site passes when ${targetWords}, as the model times it on the site's measured path.` : ''} Written as
+            &lt;dirset|file&gt;[/read|/write]&lt;&lt;time&gt;@&lt;client&gt;.
           </p>
           {'error' in review ? (
             <p className="error">{review.error}</p>

@@ -9,6 +9,8 @@ import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../.
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
 import type { Exporter } from '../state/use-export.js';
 import { ExportButtons } from './export-buttons.js';
+import { Explained, Term } from './explained.js';
+import { LAYER_EXPLANATIONS, TERMS } from '../../../../src/presentation/glossary.js';
 import { adviceOf, verdictOf } from '../../../../src/contract/verdict.js';
 import { ticketSummary } from '../../../../src/presentation/summary.js';
 import { VerdictPanel } from './verdict-panel.js';
@@ -136,30 +138,34 @@ export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
             {rows.map((row, index) => (
               <tr key={row.key}>
                 <td>
-                  <button
-                    type="button"
-                    className="link"
-                    onClick={() => setSelected(index)}
-                    aria-pressed={finding === report.diagnosis.findings[index]}
-                    title={row.emulation ?? undefined}
-                  >
+                  <button type="button" className="link" onClick={() => setSelected(index)} aria-pressed={finding === report.diagnosis.findings[index]}>
                     {row.label}
                   </button>
+                  {row.emulation && <Explained term={`How ${row.label} is emulated`}>{row.emulation}</Explained>}
                 </td>
                 <td className="num">
                   {formatDuration(row.measuredSeconds * 1000)}
-                  {row.projected ? ' (projected)' : ''}
+                  {row.projected && (
+                    <>
+                      {' '}
+                      <Term label="(projected)" text={TERMS.projected.text} />
+                    </>
+                  )}
                 </td>
                 <td className="num">{formatDuration(row.expectedSeconds * 1000)}</td>
                 <td className="num">{copyRateText(row.measuredMbps * 1e6)}</td>
                 <td className={`verdict-${row.verdict}`}>{row.verdict.replace(/-/g, ' ')}</td>
-                <td>{LAYER_LABELS[row.limitedBy]}</td>
+                <td>
+                  <Term label={LAYER_LABELS[row.limitedBy]} text={LAYER_EXPLANATIONS[row.limitedBy]} />
+                </td>
                 <td>{row.negotiated}</td>
               </tr>
             ))}
           </tbody>
         </table>
-        <p className="hint">SMB1 generations are emulated over SMB2 with their I/O pattern; hover a test for the note.</p>
+        {rows.some((row) => row.emulation) && (
+          <p className="hint">SMB1 generations are emulated over SMB2 with their I/O pattern (the ? beside each says how).</p>
+        )}
         {protection && (
           <p className="hint" data-testid="protection-summary">
             {protection}
@@ -180,8 +186,8 @@ export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
           <h3>The pipe: {pipe?.title}</h3>
           {pipeChart && <ChartCanvas config={pipeChart} label="The path's bandwidth-delay product against each layer's in-flight limit" testId="chart-pipe" />}
           <p className="hint">
-            The path holds {pipe ? formatBytes(pipe.bdpBytes) : ''} in flight (grey, or orange when every layer keeps it full); the orange bar is the layer that
-            limits.
+            The path holds {pipe ? formatBytes(pipe.bdpBytes) : ''} in flight (<Term label="its BDP" text={TERMS.bdp.text} />: grey, or orange when every layer
+            keeps it full); the orange bar is the layer that limits.
             {pipe?.bars.some((bar) => !Number.isFinite(bar.bytesInFlight)) ? ' Layers without a bar set no limit on this path.' : ''}
           </p>
         </section>

@@ -3,6 +3,7 @@
 // path allows, the change that helps most with its command, every other
 // change, and the ticket summary to copy.
 
+import { adviceTestText } from '../../../../src/presentation/test-labels.js';
 import { useState } from 'react';
 import type { RecommendResult } from '../../../../src/contract/recommendation.js';
 import { currentText } from '../../../../src/contract/recommendation.js';
@@ -130,7 +131,7 @@ function AdviceTable({ items }: { readonly items: RecommendResult['recommendatio
               {currentText(item)} → {String(item.value)}
             </td>
             <td className="num">
-              {item.test}: {formatDuration(item.expectedSeconds.before * 1000)} → {formatDuration(item.expectedSeconds.after * 1000)}
+              {adviceTestText(item.test)}: {formatDuration(item.expectedSeconds.before * 1000)} → {formatDuration(item.expectedSeconds.after * 1000)}
             </td>
             <td>
               <code>{item.command}</code>
