@@ -14,9 +14,10 @@ export interface LoopbackServers {
   killNow(): void;
 }
 
-export async function startLoopbackServers(options: SambaOptions = {}): Promise<LoopbackServers> {
-  const samba = await SambaServer.start(options);
-  const iperfPort = await freePort();
+export async function startLoopbackServers(options: SambaOptions & { readonly iperfPort?: number } = {}): Promise<LoopbackServers> {
+  const { iperfPort: givenIperfPort, ...sambaOptions } = options;
+  const samba = await SambaServer.start(sambaOptions);
+  const iperfPort = givenIperfPort ?? (await freePort());
   const iperf = spawn('iperf3', ['-s', '-B', '127.0.0.1', '-p', String(iperfPort)], { stdio: 'ignore' });
   // Without iperf3 the probe falls back to an SMB read pipeline; no crash here.
   iperf.once('error', () => undefined);

@@ -79,10 +79,26 @@ export function sambaAvailable(): boolean {
 
 /** A port the kernel reports free on `address` right now. */
 export function freePort(address = '127.0.0.1'): Promise<number> {
+  return bindAndRelease(0, address);
+}
+
+/**
+ * `preferred` when it is free on `address` now (so a server comes back at the
+ * same address run after run), else any free port.
+ */
+export async function preferredOrFreePort(preferred: number, address = '127.0.0.1'): Promise<number> {
+  try {
+    return await bindAndRelease(preferred, address);
+  } catch {
+    return freePort(address);
+  }
+}
+
+function bindAndRelease(port: number, address: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(0, address, () => {
+    server.listen(port, address, () => {
       const info = server.address();
       const port = typeof info === 'object' && info ? info.port : 0;
       server.close(() => resolve(port));

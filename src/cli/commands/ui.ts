@@ -22,7 +22,7 @@ import { branchDemoUnavailable, DEMO_BRANCH_LINK, startBranchDemo } from '../../
 import { startServiceProcess } from '../../web/service-process.js';
 import { packageRoot, pipefillVersion } from '../../platform/package-root.js';
 import { formatRate } from '../../model/units.js';
-import { sambaAvailable } from '../../lab/samba.js';
+import { preferredOrFreePort, sambaAvailable } from '../../lab/samba.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { hasDisplay } from '../../platform/desktop.js';
 
@@ -86,8 +86,20 @@ function parseDemoPath(text: string | undefined, demo: boolean): 'branch' | 'loo
   return text;
 }
 
+/**
+ * The loopback demo's ports, used when free: the same share address run after
+ * run (a CLI line kept from the last run still works). They lie in Linux's
+ * ephemeral range (32768-60999), so another program's connection may hold one
+ * now and then; the demo then takes free ports, and the address it prints says which.
+ */
+export const DEMO_SMB_PORT = 44_545;
+export const DEMO_IPERF_PORT = 45_201;
+
 async function startLoopbackDemo(): Promise<RunningDemo> {
-  const servers: LoopbackServers = await startLoopbackServers();
+  const servers: LoopbackServers = await startLoopbackServers({
+    port: await preferredOrFreePort(DEMO_SMB_PORT),
+    iperfPort: await preferredOrFreePort(DEMO_IPERF_PORT),
+  });
   const { samba, iperfPort } = servers;
   return {
     demo: { share: `//127.0.0.1:${samba.port}/share`, ...samba.credentials, iperf: `127.0.0.1:${iperfPort}`, path: { kind: 'loopback' } },
