@@ -35,6 +35,8 @@ export const LoginUsedSchema = z.object({
   principal: z.string().max(512).optional(),
   /** Where NTLMv2 was used: why Kerberos was not. */
   whyNotKerberos: z.string().max(2000).optional(),
+  /** Where NTLMv2 was used: the account its AUTHENTICATE message named, DOMAIN\\user (or the user alone). */
+  account: z.string().max(600).optional(),
   /** The server logged the person on as a guest: no key, so nothing signed or sealed, and Windows 10/11 refuse such logons. */
   guest: z.boolean().optional(),
 });

@@ -9,6 +9,6 @@ export function loginText(login: LoginUsedDto | undefined): string | undefined {
   const how =
     login.mechanism === 'kerberos'
       ? `Kerberos${login.principal ? ` (${login.principal})` : ''}`
-      : `NTLMv2${login.whyNotKerberos ? ` (not Kerberos: ${login.whyNotKerberos})` : ''}`;
+      : `NTLMv2${login.account ? ` as ${login.account}` : ''}${login.whyNotKerberos ? ` (not Kerberos: ${login.whyNotKerberos})` : ''}`;
   return login.guest ? `${how}, logged on as a GUEST: nothing signed or sealed, and Windows 10/11 refuse such logons` : how;
 }

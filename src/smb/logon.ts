@@ -328,6 +328,8 @@ export interface LoginUsed {
   /** The Kerberos principal the ticket was for. */
   readonly principal?: string;
   readonly whyNotKerberos?: string;
+  /** NTLMv2: the account the AUTHENTICATE message named, DOMAIN\\user or the user alone. */
+  readonly account?: string;
   /** The server logged the person on as a guest (no key: nothing signed or sealed). */
   readonly guest?: boolean;
 }
@@ -410,12 +412,12 @@ async function authenticate(
       preauth = connectionPreauth.fork();
     }
   }
-  outcome ??= await ntlmLogon({ ...ntlmIdentity(name), password: credentials.password }, negotiate.securityBlob, step, whyNotKerberos, kerberosFix).then(
-    (ntlm) => ({
-      ...ntlm,
-      login: { mechanism: 'ntlmv2' as const, whyNotKerberos },
-    }),
-  );
+  const identity = ntlmIdentity(name);
+  outcome ??= await ntlmLogon({ ...identity, password: credentials.password }, negotiate.securityBlob, step, whyNotKerberos, kerberosFix).then((ntlm) => ({
+    ...ntlm,
+    // The account as the AUTHENTICATE message named it (MS-NLMP 2.2.1.3: DomainName and UserName): CORP\alice typed is user alice of domain CORP.
+    login: { mechanism: 'ntlmv2' as const, whyNotKerberos, account: identity.domain ? `${identity.domain}\\${identity.user}` : identity.user },
+  }));
   const { final, sessionKey, serverSays, login } = outcome;
   const { flags } = parseSessionSetup(final);
   if ((flags & (SessionFlag.isGuest | SessionFlag.isNull)) !== 0) {

@@ -9,6 +9,7 @@ import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../.
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
 import type { Exporter } from '../state/use-export.js';
 import { ExportButtons } from './export-buttons.js';
+import { loginText } from '../../../../src/presentation/login-text.js';
 import { Explained, Term } from './explained.js';
 import { LAYER_EXPLANATIONS, TERMS } from '../../../../src/presentation/glossary.js';
 import { adviceOf, verdictOf } from '../../../../src/contract/verdict.js';
@@ -117,6 +118,7 @@ export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
           ms: the lower median). Bandwidth {formatRate(probes.bandwidth.mbps * 1e6)} by {probes.bandwidth.method}
           {probes.bandwidth.via ? ` (${probes.bandwidth.via})` : ''}
           {probes.bandwidth.fallbackReason ? `: ${probes.bandwidth.fallbackReason}` : ''}. Expectations for {verdict?.server.label ?? report.options.server}.
+          {probes.session?.login && <span data-testid="path-login"> Logged on with {loginText(probes.session.login)}.</span>}
         </p>
         <ExportButtons exporter={exporter} document={report} what="report" />
       </section>
