@@ -1,6 +1,7 @@
 // Reports: open saved assessments (and capacity runs) and compare sites,
 // slowest first, for the generation and test a readiness review cares about.
 
+import { clientLongLabel } from '../../../../src/presentation/test-labels.js';
 import { targetText } from '../../../../src/presentation/glossary.js';
 import { parseTarget } from '../../../../src/presentation/compare.js';
 import { useMemo, useState } from 'react';
@@ -67,11 +68,14 @@ export function ReportsView({ reports, capacityRuns, onOpen, onShow }: ReportsVi
             {error}
           </p>
         ))}
+        <p className="hint">The sites below are ranked by this copy, slowest first:</p>
         <div className="row">
           <label htmlFor="cmp-profile">Generation</label>
           <select id="cmp-profile" value={profile} onChange={(e) => setProfile(e.target.value as ClientProfileId)}>
             {CLIENT_PROFILE_IDS.map((id) => (
-              <option key={id}>{id}</option>
+              <option key={id} value={id}>
+                {clientLongLabel(id)}
+              </option>
             ))}
           </select>
           <label htmlFor="cmp-op">Direction</label>
@@ -82,7 +86,7 @@ export function ReportsView({ reports, capacityRuns, onOpen, onShow }: ReportsVi
           <label htmlFor="cmp-kind">Test</label>
           <select id="cmp-kind" value={kind} onChange={(e) => setKind(e.target.value as 'file' | 'dirset')}>
             <option value="file">large file</option>
-            <option value="dirset">directory set</option>
+            <option value="dirset">small files</option>
           </select>
         </div>
       </section>
