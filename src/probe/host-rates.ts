@@ -54,7 +54,7 @@ export const FAST_PATH_RTT_MS = 2;
 const SMALL: FilePipeline = { depth: 16, chunkBytes: 32 * KIB, requestBytes: 32 * KIB };
 /** The turnaround's requests: one 64 KiB request at a time, as XP and a small file's copy go. */
 const LONE: FilePipeline = { depth: 1, chunkBytes: 64 * KIB, requestBytes: 64 * KIB };
-const SMALL_FILE_BYTES = 8 * MIB;
+const SMALL_FILE_BYTES = 32 * MIB;
 const LARGE_FILE_BYTES = 64 * MIB;
 /** Each transfer stops issuing requests after this long: a slow LAN gets a shorter sample, not a longer calibration. */
 const TRANSFER_CUTOFF_MS = 250;
