@@ -2,6 +2,8 @@
 // every generation's predicted time for the large file and the directory
 // set, recomputed in the page as the sliders move.
 
+import { adviceTestText, clientShortLabel, copyRateText } from '../../../../src/presentation/test-labels.js';
+import { Term } from './explained.js';
 import type { ChartConfiguration } from 'chart.js';
 import { useMemo } from 'react';
 import type { Catalogue } from '../../../../src/contract/plan.js';
@@ -37,17 +39,29 @@ export function PlannerView({ catalogue, settings, onChange }: PlannerViewProps)
   const chart = useMemo<ChartConfiguration>(() => {
     const clients = [...new Set(result.cells.map((cell) => cell.client))];
     const tests = [...new Set(result.cells.map((cell) => `${cell.op} ${cell.workload}`))];
+    // Minutes where the longest copy runs past two of them: ticks at whole minutes, not at "16 min 40 s".
+    const inMinutes = Math.max(...result.cells.map((cell) => cell.seconds)) > 120;
+    const scale = inMinutes ? 60 : 1;
     return {
       type: 'bar',
       data: {
-        labels: tests,
+        labels: tests.map(adviceTestText),
         datasets: clients.map((client, index) => ({
-          label: client,
-          data: tests.map((test) => result.cells.find((cell) => cell.client === client && `${cell.op} ${cell.workload}` === test)?.seconds ?? null),
+          label: clientShortLabel(client),
+          data: tests.map((test) => {
+            const seconds = result.cells.find((cell) => cell.client === client && `${cell.op} ${cell.workload}` === test)?.seconds;
+            return seconds === undefined ? null : seconds / scale;
+          }),
           backgroundColor: SERIES_COLOURS[index % SERIES_COLOURS.length],
         })),
       },
-      options: { scales: { y: { type: 'logarithmic', title: { display: true, text: 'seconds (log scale)' } } }, plugins: { legend: { position: 'bottom' } } },
+      // Linear from zero: a person compares these times (a log axis made 26 s and 5 min look alike); the ticks read as times.
+      options: {
+        scales: {
+          y: { type: 'linear', beginAtZero: true, title: { display: true, text: inMinutes ? 'minutes' : 'seconds' } },
+        },
+        plugins: { legend: { position: 'bottom' } },
+      },
     };
   }, [result]);
 
@@ -174,13 +188,13 @@ export function PlannerView({ catalogue, settings, onChange }: PlannerViewProps)
                 data-seconds={cell.seconds}
               >
                 <td>{cell.clientLabel}</td>
-                <td>
-                  {cell.op} {cell.workload}
-                </td>
+                <td>{adviceTestText(`${cell.op} ${cell.workload}`)}</td>
                 <td className="num">{formatDuration(cell.seconds * 1000)}</td>
-                <td className="num">{formatRate(cell.throughputMbps * 1e6)}</td>
+                <td className="num">{copyRateText(cell.throughputMbps * 1e6)}</td>
                 <td>{cell.protection === 'none' ? '—' : cell.protection}</td>
-                <td title={cell.explanation}>{LAYER_LABELS[cell.limitedBy]}</td>
+                <td>
+                  <Term label={LAYER_LABELS[cell.limitedBy]} text={cell.explanation} />
+                </td>
               </tr>
             ))}
           </tbody>
