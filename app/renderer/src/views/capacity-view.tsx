@@ -12,6 +12,7 @@ import { capacityPlanText } from '../../../../src/presentation/run-plan.js';
 import { ChartCanvas } from '../charts/chart-canvas.js';
 import type { Exporter } from '../state/use-export.js';
 import { ExportButtons } from './export-buttons.js';
+import { PlanConfirmation } from './plan-confirmation.js';
 import { Explained, Term } from './explained.js';
 import { TERMS } from '../../../../src/presentation/glossary.js';
 import type { CapacityForm, CapacityRunState } from '../state/capacity.js';
@@ -220,27 +221,15 @@ export function CapacityView({ catalogue, host, phase, run, result, error, expor
           </fieldset>
           {errors.target && <p className="error">{errors.target}</p>}
           {plan !== undefined && phase !== 'running' && (
-            <div className="confirm" role="group" aria-labelledby="capacity-plan">
-              <p id="capacity-plan" data-testid="capacity-plan">
-                {plan}
-              </p>
-              <div className="row">
-                <button
-                  type="button"
-                  className="primary"
-                  autoFocus
-                  onClick={() => {
-                    setPlan(undefined);
-                    onStart(form);
-                  }}
-                >
-                  Start the run
-                </button>
-                <button type="button" className="secondary" onClick={() => setPlan(undefined)}>
-                  Change something
-                </button>
-              </div>
-            </div>
+            <PlanConfirmation
+              plan={plan}
+              testId="capacity-plan"
+              onStart={() => {
+                setPlan(undefined);
+                onStart(form);
+              }}
+              onChange={() => setPlan(undefined)}
+            />
           )}
           <div className="row">
             {phase === 'running' ? (

@@ -10,6 +10,7 @@ import { startFormErrors } from '../state/start-form.js';
 import type { StartForm } from '../state/start-form.js';
 import { comparable, toAssessInput } from '../state/start-form.js';
 import { ProfileSelect } from './profile-select.js';
+import { PlanConfirmation } from './plan-confirmation.js';
 import { assessmentPlan, assessmentPlanText } from '../../../../src/presentation/run-plan.js';
 
 export interface StartViewProps {
@@ -165,19 +166,7 @@ export function StartView({ catalogue, host, form, onFormChange, onAssess, onPla
               </button>
             </div>
           ) : (
-            <div className="confirm" role="group" aria-labelledby="run-plan">
-              <p id="run-plan" data-testid="run-plan">
-                {plan}
-              </p>
-              <div className="row">
-                <button type="button" className="primary" autoFocus onClick={() => onAssess(toAssessInput(form))}>
-                  Start the run
-                </button>
-                <button type="button" className="secondary" onClick={() => setPlan(undefined)}>
-                  Change something
-                </button>
-              </div>
-            </div>
+            <PlanConfirmation plan={plan} testId="run-plan" onStart={() => onAssess(toAssessInput(form))} onChange={() => setPlan(undefined)} />
           )}
         </form>
       </section>
