@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES, START_DIRSET_SCALE } from '../model/assessment.js';
 import { tr3869DirectorySet } from '../model/workloads.js';
-import { assessmentPlan, assessmentPlanText, capacityPlanText } from './run-plan.js';
+import { assessmentPlan, assessmentPlanText, capacityPlanText, copyTestPlanText } from './run-plan.js';
 
 describe("an assessment's plan", () => {
   it('bounds what the default run writes and reads, where, and for how long', () => {
@@ -41,6 +41,18 @@ describe("a capacity run's plan", () => {
     );
     expect(capacityPlanText({ share: '//nas/share/team', clients: [1], op: 'write', seconds: 5, warmupSeconds: 0, fileBytes: 2 ** 20 })).toMatch(
       /^Loads the link with up to 1 person copying at once, each writing a 1 MiB file over and over, in 1 step of 5 s \(about 5 s\); their files, at most 1.05 MB, go in a scratch folder it makes in \\\\nas\\share\\team/,
+    );
+  });
+});
+
+describe("a single test copy's plan", () => {
+  it('counts the source a read writes first and the check a write reads back', () => {
+    expect(copyTestPlanText({ share: '//nas/share', profile: 'win7-smb2', op: 'write', workload: 'file:32MiB' })).toBe(
+      'Copies a large file (32 MiB) as Windows 7 writes it: writes at most 33.6 MB and reads at most 33.6 MB (the check of what arrived) in a scratch folder it makes in \\\\nas\\share and removes (you need write access there).',
+    );
+    expect(copyTestPlanText({ share: '//nas/share', profile: 'xp-smb1', op: 'write', workload: 'file:32MiB', verify: false })).toMatch(/reads at most 0 B in/);
+    expect(copyTestPlanText({ share: '//nas/share', profile: 'pipefill-max', op: 'read', workload: 'tr3869-dirset:0.05', budgetSeconds: 5 })).toMatch(
+      /^Copies small files \(15 files in 1 folder, 53.7 MB\) as Best pipeline reads it: writes at most 53.7 MB \(its source, written first\) and reads at most 53.7 MB in .*; it stops once the rate has settled, or after 5 s\.$/,
     );
   });
 });

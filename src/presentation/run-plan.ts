@@ -11,8 +11,8 @@ import { assessedClient, assessedProfiles, budgetSecondsOf } from '../contract/r
 import { MAX_FILE_BYTES, START_DIRSET_SCALE } from '../model/assessment.js';
 import { parseSharePath } from '../model/share-path.js';
 import { formatBinaryBytes, formatBytes, formatDuration } from '../model/units.js';
-import { tr3869DirectorySet } from '../model/workloads.js';
-import { clientShortLabel } from './test-labels.js';
+import { parseWorkload, tr3869DirectorySet } from '../model/workloads.js';
+import { clientShortLabel, workloadText } from './test-labels.js';
 
 export interface AssessmentPlan {
   /** Where the scratch folder goes: the share, or the folder in it that was given (`\\server\share\team`). */
@@ -99,4 +99,27 @@ export function capacityPlanText(
   const steps = clients.length;
   const what = op === 'read' ? 'reading' : op === 'write' ? 'writing' : 'reading or writing';
   return `Loads the link with up to ${people} ${people === 1 ? 'person' : 'people'} copying at once, each ${what} a ${formatBinaryBytes(fileBytes)} file over and over, in ${steps} step${steps === 1 ? '' : 's'} of ${formatDuration(stepSeconds * 1000)} (about ${formatDuration(steps * stepSeconds * 1000)}); their files, at most ${formatBytes(people * fileBytes)}, go in a scratch folder it makes in ${where} and removes (you need write access there).`;
+}
+
+/**
+ * A single test copy's plan: "Copies a large file (32 MiB) as Windows 7
+ * writes it: writes at most 33.6 MB and reads at most 33.6 MB (the check of
+ * what arrived) in a scratch folder it makes in \\\\server\\share and removes
+ * (you need write access there)." A read first writes its source.
+ */
+export function copyTestPlanText(input: {
+  readonly share: string;
+  readonly profile: string;
+  readonly op: 'read' | 'write';
+  readonly workload: string;
+  readonly verify?: boolean | undefined;
+  readonly budgetSeconds?: number | undefined;
+}): string {
+  const bytes = parseWorkload(input.workload).totalBytes;
+  const reads = input.op === 'read' ? bytes : input.verify === false ? 0 : bytes;
+  const why = input.op === 'read' ? ' (its source, written first)' : '';
+  const check = input.op === 'write' && reads > 0 ? ' (the check of what arrived)' : '';
+  const budget = input.budgetSeconds === undefined ? '' : `; it stops once the rate has settled, or after ${formatDuration(input.budgetSeconds * 1000)}`;
+  const what = workloadText(input.workload);
+  return `Copies ${what.startsWith('large file') ? `a ${what}` : what} as ${clientShortLabel(input.profile)} ${input.op === 'read' ? 'reads' : 'writes'} it: writes at most ${formatBytes(bytes)}${why} and reads at most ${formatBytes(reads)}${check} in a scratch folder it makes in ${whereOf(input.share)} and removes (you need write access there)${budget}.`;
 }

@@ -1,5 +1,7 @@
 // pipefill copy-test: one timed test copy against a real share.
 
+import { confirmPlan, YES_HELP, YES_OPTION } from '../confirm-plan.js';
+import { copyTestPlanText } from '../../presentation/run-plan.js';
 import { recycleBinNote } from '../../presentation/clean-up-text.js';
 import { loginText } from '../../presentation/login-text.js';
 import type { PipefillApi } from '../../contract/api.js';
@@ -22,6 +24,8 @@ export const COPY_TEST_USAGE = `pipefill copy-test --share //HOST[:PORT]/SHARE[/
   --profile <id> --op <read|write> --workload <file:32MiB|tr3869-dirset[:scale]> [--budget SECONDS] [--no-verify] [--json]
   Profiles: ${CLIENT_PROFILE_IDS.join(', ')}. Works in a scratch folder it removes again.
   --budget stops the copy once its rate has settled (or after SECONDS) and projects the whole workload's time.
+  It says first what it will write and read; at a terminal it asks before it starts.
+${YES_HELP}
   The password comes from the environment variable VAR, or a prompt; never from the command line.
 ${LOGIN_HELP}`;
 
@@ -31,6 +35,7 @@ const OPTIONS = {
   op: { type: 'string' },
   workload: { type: 'string' },
   'no-verify': { type: 'boolean' },
+  ...YES_OPTION,
   budget: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
@@ -81,8 +86,9 @@ export async function copyTestCommand(argv: readonly string[], api: PipefillApi,
     ...(values.budget === undefined ? {} : { budgetSeconds: parseSeconds(values.budget) }),
   };
   // Check everything else before asking for a password.
-  parseInput(apiContract.copyTest.input, choices, 'copy-test options');
+  const checked = parseInput(apiContract.copyTest.input, choices, 'copy-test options');
   parseWorkload(choices.workload);
+  await confirmPlan(copyTestPlanText(checked), values.yes ?? false, output);
   const input = await withPassword(choices, values);
   const progress = terminalProgress(`${input.profile} ${input.op}`);
   const interrupt = interruptSignal();
