@@ -51,7 +51,6 @@ export class AssessmentCopies {
   /** Workloads whose read source is on the share (written by Pipefill's own write copy). */
   private readonly onShare = new Set<string>();
   private targets = 0;
-  private swept = false;
   private closing: Promise<{ keptByRecycleBin?: string }> | undefined;
   /** Each generation's data rate on its file copy, by `profile op`: a directory set's data goes at it. */
   private readonly fileRates = new Map<string, RateHint>();
@@ -77,7 +76,7 @@ export class AssessmentCopies {
   /**
    * Opens a session per generation (all at once: set-up is a few round trips
    * each and shares nothing with the others but the link, which it barely
-   * uses) and makes this run's scratch folder (stale ones are swept by prepareFolders, on a connection of their own).
+   * uses) and makes this run's scratch folder (stale ones are swept on a connection of their own: see ScratchFolder.sweepOthersAside).
    * `signed`: one more session for Pipefill's own pipeline with signing
    * required, for the signing check at the end (its set-up then costs the
    * check nothing: six round trips, 0.45 s at 75 ms); a failure to open it is
@@ -119,6 +118,8 @@ export class AssessmentCopies {
     }
     try {
       const scratch = await ScratchFolder.createChecked(owner, signal ? { signal } : {});
+      // What dead runs left, swept on a connection of its own before anything is written (see sweepOthersAside).
+      await scratch.sweepOthersAside(() => SmbSession.open(share, credentials, { ...(signal ? { signal } : {}) }), signal ? { signal } : {});
       const seed = createHash('sha256').update(scratch.name).digest('hex').slice(0, 16);
       return new AssessmentCopies(share, credentials, sessions, owner, scratch, seed, signal, signed);
     } catch (error) {
@@ -140,12 +141,6 @@ export class AssessmentCopies {
       ...Array.from({ length: writes }, (_, index) => this.scratch.path(`target-${this.targets + index + 1}`)),
     ].filter((root) => !this.made.has(root));
     const options = this.signal ? { signal: this.signal } : {};
-    // What dead runs left, swept on a connection of its own before anything is written here (see sweepOthersAside),
-    // and after the probe and the hosts' calibration, which a second logon and a listing beside them would disturb.
-    if (!this.swept) {
-      this.swept = true;
-      await this.scratch.sweepOthersAside(() => SmbSession.open(this.share, this.credentials, options), options);
-    }
     const outcomes = await Promise.allSettled(
       roots.map(async (root) => {
         await this.owner.makeDirectory(root, options);
