@@ -17,11 +17,14 @@ const MEDIA_TYPES: Readonly<Record<ExportFormat, string>> = {
   json: 'application/json',
 };
 
+/** The document's HTML export on `paper`: what the PDF prints, too. */
+const htmlOf = (document: RunDocument, paper: Paper): string =>
+  document.kind === 'assessment' ? reportHtml(document.report, { paper }) : capacityHtml(document.capacity, { paper });
+
 /** The document in `format`: text for HTML, CSV and JSON, bytes for a PDF (printed by Chromium). */
 export function exportDocument(document: RunDocument, format: ExportFormat, paper: Paper): string | Buffer {
-  const html = () => (document.kind === 'assessment' ? reportHtml(document.report, { paper }) : capacityHtml(document.capacity, { paper }));
-  if (format === 'pdf') return htmlToPdf(html());
-  if (format === 'html') return html();
+  if (format === 'pdf') return htmlToPdf(htmlOf(document, paper));
+  if (format === 'html') return htmlOf(document, paper);
   if (format === 'csv') return document.kind === 'assessment' ? reportCsv(document.report) : capacityCsv(document.capacity);
   return `${JSON.stringify(document.kind === 'assessment' ? document.report : document.capacity, null, 2)}\n`;
 }
@@ -29,7 +32,7 @@ export function exportDocument(document: RunDocument, format: ExportFormat, pape
 /** The same, without holding the process while Chromium prints (the services answer other calls meanwhile). */
 export async function exportDocumentAsync(document: RunDocument, format: ExportFormat, paper: Paper): Promise<string | Buffer> {
   if (format !== 'pdf') return exportDocument(document, format, paper);
-  return htmlToPdfAsync(document.kind === 'assessment' ? reportHtml(document.report, { paper }) : capacityHtml(document.capacity, { paper }));
+  return htmlToPdfAsync(htmlOf(document, paper));
 }
 
 /** The paper of this machine's locale (LC_ALL, then LC_PAPER, then LANG): Letter in the Americas' Letter regions, else A4. */
