@@ -2,6 +2,7 @@
 
 import { confirmPlan, YES_HELP, YES_OPTION } from '../confirm-plan.js';
 import { copyTestPlanText } from '../../presentation/run-plan.js';
+import { copyRateText } from '../../presentation/test-labels.js';
 import { recycleBinNote } from '../../presentation/clean-up-text.js';
 import { loginText } from '../../presentation/login-text.js';
 import type { PipefillApi } from '../../contract/api.js';
@@ -11,7 +12,7 @@ import { pathEvents, projectionText, protectionText } from '../../presentation/r
 import type { CopyTestInput, CopyTestResult } from '../../contract/copy-test.js';
 import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';
-import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../../model/units.js';
+import { formatBinaryBytes, formatBytes, formatDuration } from '../../model/units.js';
 import { parseWorkload } from '../../model/workloads.js';
 import { parseOptions, required } from '../args.js';
 import { LOGIN_HELP, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
@@ -50,7 +51,7 @@ function parseSeconds(text: string): number {
 export function formatCopyTest(share: string, result: CopyTestResult): string {
   const rows: [string, string][] = [
     ['time', formatDuration(result.seconds * 1000)],
-    ['throughput', formatRate(result.throughputMbps * 1e6)],
+    ['throughput', copyRateText(result.throughputMbps * 1e6)],
     ['data', `${formatBytes(result.bytes)} in ${result.ops} SMB operations, ${result.metadataRoundTrips} metadata round trips`],
     [
       'negotiated',
