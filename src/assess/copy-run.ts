@@ -356,7 +356,7 @@ export class AssessmentCopies {
     if (broken) {
       const fresh = await SmbSession.open(this.share, this.credentials, { timeoutMs: 3_000 }).catch(() => undefined);
       if (fresh) {
-        await removeStaleScratch(fresh, { orphansByLease: this.scratch.enforcesShareModes }, quick).catch(() => undefined);
+        await removeStaleScratch(fresh, this.scratch.sweepRules(false), quick).catch(() => undefined);
         await fresh.end().catch(() => undefined);
       }
     }

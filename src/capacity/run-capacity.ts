@@ -241,7 +241,7 @@ export async function measureCapacity(
         () => undefined,
       );
       if (fresh) {
-        await removeStaleScratch(fresh, { orphansByLease: scratch.enforcesShareModes }, quick).catch(() => undefined);
+        await removeStaleScratch(fresh, scratch.sweepRules(false), quick).catch(() => undefined);
         await fresh.end();
       }
     }

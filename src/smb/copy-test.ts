@@ -288,7 +288,7 @@ async function cleanUp(scratch: ScratchFolder | undefined, session: SmbSession, 
     // The lease went with the dead connection: the sweep now sees an orphan.
     const fresh = await SmbSession.open(request.share, request.credentials, { timeoutMs: 3_000, ...sessionOptions(request) }).catch(() => undefined);
     if (fresh) {
-      await removeStaleScratch(fresh, { orphansByLease: scratch.enforcesShareModes }, quick).catch(() => undefined);
+      await removeStaleScratch(fresh, scratch.sweepRules(false), quick).catch(() => undefined);
       await fresh.end();
     }
   }

@@ -11,11 +11,17 @@ function listingReply(listing: Buffer, offset = 72): Buffer {
   return Buffer.concat([body, listing]);
 }
 
+const SERVER_TIMES = { created: 133_000_000_000_000_001n, written: 133_000_000_000_000_003n, changed: 133_000_000_000_000_004n };
+
 function entry(name: string, next: number, directory = false): Buffer {
   const utf16 = Buffer.from(name, 'utf16le');
   const bytes = Buffer.alloc(Math.max(next, 104 + utf16.length));
   bytes.writeUInt32LE(next, 0);
   bytes.writeBigUInt64LE(1234n, 40);
+  // CreationTime, LastWriteTime, ChangeTime (MS-FSCC 2.4.17): the server's clock, read as it is.
+  bytes.writeBigUInt64LE(133_000_000_000_000_001n, 8);
+  bytes.writeBigUInt64LE(133_000_000_000_000_003n, 24);
+  bytes.writeBigUInt64LE(133_000_000_000_000_004n, 32);
   bytes.writeUInt32LE(directory ? 0x10 : 0x80, 56);
   bytes.writeUInt32LE(utf16.length, 60);
   utf16.copy(bytes, 104);
@@ -26,8 +32,8 @@ describe('replies are checked against their structure', () => {
   it('parses a well-formed listing', () => {
     const listing = Buffer.concat([entry('a', 112, true), entry('bb.bin', 0)]);
     expect(parseDirectoryEntries(listingReply(listing))).toEqual([
-      { name: 'a', isDirectory: true, isReparsePoint: false, bytes: 1234, fileId: 0n },
-      { name: 'bb.bin', isDirectory: false, isReparsePoint: false, bytes: 1234, fileId: 0n },
+      { name: 'a', isDirectory: true, isReparsePoint: false, bytes: 1234, fileId: 0n, times: SERVER_TIMES },
+      { name: 'bb.bin', isDirectory: false, isReparsePoint: false, bytes: 1234, fileId: 0n, times: SERVER_TIMES },
     ]);
   });
 

@@ -48,7 +48,8 @@ export const Access = {
 } as const;
 
 export const Disposition = { open: 1, create: 2, openIf: 3, overwriteIf: 5 } as const;
-export const CreateOption = { directory: 0x1, nonDirectory: 0x40, deleteOnClose: 0x1000 } as const;
+/** MS-SMB2 2.2.13 CreateOptions; FILE_OPEN_REPARSE_POINT opens a link itself, never what it points to. */
+export const CreateOption = { directory: 0x1, nonDirectory: 0x40, deleteOnClose: 0x1000, openReparsePoint: 0x200000 } as const;
 export const ShareAccess = { read: 0x1, write: 0x2, delete: 0x4 } as const;
 const SHARE_ALL = ShareAccess.read | ShareAccess.write | ShareAccess.delete;
 const ATTRIBUTE_NORMAL = 0x80;
@@ -59,6 +60,7 @@ export const InfoType = { file: 1, fileSystem: 2 } as const;
 export const FileInfoClass = {
   basic: 4,
   standard: 5,
+  internal: 6,
   stream: 22,
   networkOpen: 34,
   attributeTag: 35,
@@ -106,17 +108,38 @@ export interface CreateResult {
   readonly fileId: Buffer;
   readonly endOfFile: number;
   readonly isDirectory: boolean;
+  /** FILE_ATTRIBUTE_REPARSE_POINT on what was opened (MS-FSCC 2.6). */
+  readonly isReparsePoint: boolean;
+  /** The server's clock: CreationTime, LastWriteTime, ChangeTime as FILETIMEs (MS-SMB2 2.2.14). */
+  readonly times: FileTimes;
 }
+
+/** Times as the server keeps them (FILETIME: 100 ns since 1601), never the client's clock. */
+export interface FileTimes {
+  readonly created: bigint;
+  readonly written: bigint;
+  readonly changed: bigint;
+}
+
+/** The latest of a file's times: what "how long since anyone touched it" is measured from. */
+export const latestTime = (times: FileTimes): bigint =>
+  [times.created, times.written, times.changed].reduce((latest, time) => (time > latest ? time : latest), 0n);
+
+/** A FILETIME of this many milliseconds. */
+export const filetimeSpan = (ms: number): bigint => BigInt(Math.round(ms)) * 10_000n;
 
 /** MS-SMB2 2.2.14: 88 fixed bytes. */
 export function parseCreate(body: Buffer): CreateResult {
   needBytes(body, 88, 'CREATE');
   const endOfFile = body.readBigUInt64LE(48);
   if (endOfFile > BigInt(Number.MAX_SAFE_INTEGER)) throw malformed('CREATE', `a file size of ${endOfFile} bytes`);
+  const attributes = body.readUInt32LE(56);
   return {
     endOfFile: Number(body.readBigUInt64LE(48)),
-    isDirectory: (body.readUInt32LE(56) & ATTRIBUTE_DIRECTORY) !== 0,
+    isDirectory: (attributes & ATTRIBUTE_DIRECTORY) !== 0,
+    isReparsePoint: (attributes & ATTRIBUTE_REPARSE_POINT) !== 0,
     fileId: Buffer.from(body.subarray(64, 80)),
+    times: { created: body.readBigUInt64LE(8), written: body.readBigUInt64LE(24), changed: body.readBigUInt64LE(32) },
   };
 }
 
@@ -200,6 +223,30 @@ export function basicInfo(lastWrite: Date): Buffer {
   return value;
 }
 
+export interface StandardInfo {
+  readonly links: number;
+  readonly deletePending: boolean;
+  readonly isDirectory: boolean;
+}
+
+/** FILE_STANDARD_INFORMATION (MS-FSCC 2.4.41): AllocationSize, EndOfFile, NumberOfLinks, DeletePending, Directory. */
+export function parseStandardInfo(value: Buffer): StandardInfo {
+  needBytes(value, 22, 'QUERY_INFO FileStandardInformation');
+  return { links: value.readUInt32LE(16), deletePending: value.readUInt8(20) !== 0, isDirectory: value.readUInt8(21) !== 0 };
+}
+
+/** FILE_ATTRIBUTE_TAG_INFORMATION (MS-FSCC 2.4.6): FileAttributes, ReparseTag. */
+export function parseAttributeTag(value: Buffer): { readonly isReparsePoint: boolean; readonly reparseTag: number } {
+  needBytes(value, 8, 'QUERY_INFO FileAttributeTagInformation');
+  return { isReparsePoint: (value.readUInt32LE(0) & ATTRIBUTE_REPARSE_POINT) !== 0, reparseTag: value.readUInt32LE(4) };
+}
+
+/** FILE_INTERNAL_INFORMATION (MS-FSCC 2.4.22): IndexNumber, the file's own id on its volume (its inode on smbd). */
+export function parseInternalInfo(value: Buffer): bigint {
+  needBytes(value, 8, 'QUERY_INFO FileInternalInformation');
+  return value.readBigUInt64LE(0);
+}
+
 export function sizeInfo(bytes: number): Buffer {
   const value = Buffer.alloc(8);
   value.writeBigUInt64LE(BigInt(bytes));
@@ -220,6 +267,8 @@ export interface DirectoryEntry {
   readonly bytes: number;
   /** The server's id of the file (its inode on smbd; 0 where the server keeps none). */
   readonly fileId: bigint;
+  /** Its times on the server's clock. */
+  readonly times: FileTimes;
 }
 
 /** What a QUERY_DIRECTORY asks for at most (node-smb2's request default); a reply may not carry more. */
@@ -255,6 +304,7 @@ export function parseDirectoryEntries(body: Buffer): DirectoryEntry[] {
       isReparsePoint: (buffer.readUInt32LE(offset + 56) & ATTRIBUTE_REPARSE_POINT) !== 0,
       bytes: Number(buffer.readBigUInt64LE(offset + 40)),
       fileId: buffer.readBigUInt64LE(offset + 96),
+      times: { created: buffer.readBigUInt64LE(offset + 8), written: buffer.readBigUInt64LE(offset + 24), changed: buffer.readBigUInt64LE(offset + 32) },
     });
     if (next === 0) break;
     offset += next;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SmbError } from './errors.js';
 import { isPipefillEntry, removeStaleScratch, scratchPath } from './scratch.js';
+import type { SweepRules } from './scratch.js';
+import { markerText, MARKER_NAME } from './scratch-marker.js';
+import { filetimeSpan } from './messages.js';
 
 /** The share's root: where these sessions' scratch folders are (no folder below the share). */
 const SHARE_ROOT = { host: 'fs01', port: 445, share: 'projects' };
@@ -53,64 +56,157 @@ describe('the layout clean-up may remove', () => {
   });
 });
 
-describe('the sweep of old scratch folders (best-effort)', () => {
-  const now = new Date('2026-11-26T12:00:00Z');
+/** FILETIME of a day: the age past which a folder goes where share modes do not hold. */
+const DAY = filetimeSpan(24 * 60 * 60 * 1000);
+const NOW = 133_000_000_000_000_000n;
+const times = (at: bigint) => ({ created: at, written: at, changed: at });
+const folderEntry = (name: string, at = NOW) => ({ name, isDirectory: true, isReparsePoint: false, bytes: 0, fileId: 0n, times: times(at) });
+
+interface FakeFolder {
+  /** What its marker holds (none: no marker file). */
+  readonly marker?: Buffer;
+  /** The folder's id in its own listing. */
+  readonly id?: bigint;
+  /** The server's times of the folder, as the root lists it. */
+  readonly at?: bigint;
+}
+
+/**
+ * A share whose root lists these folders. The marker is read in a compound
+ * of CREATE, READ and CLOSE: answered here from `marker`. `lease` says what
+ * opening a folder's lease for deletion answers.
+ */
+function fakeShare(folders: Record<string, FakeFolder>, lease: () => Promise<unknown>, deleteFails: (path: string) => SmbError | undefined = () => undefined) {
+  const deleted: string[] = [];
+  const touched: string[] = [];
+  const pathOf = (body: Buffer) =>
+    body
+      .subarray(56, 56 + body.readUInt16LE(46))
+      .toString('utf16le')
+      .replace(/\\/g, '/');
+  const session = {
+    target: SHARE_ROOT,
+    treeId: 1,
+    listDirectoryWithLinks: async () => ({ entries: Object.entries(folders).map(([name, folder]) => folderEntry(name, folder.at)), self: 1n }),
+    listDirectoryClosing: async (path: string) => {
+      const folder = folders[path];
+      const entries = [
+        { name: '.lease', isDirectory: false, isReparsePoint: false, bytes: 0, fileId: 0n, times: times(NOW) },
+        { name: 'bandwidth-probe.bin', isDirectory: false, isReparsePoint: false, bytes: 9, fileId: 0n, times: times(NOW) },
+        ...(folder?.marker
+          ? [{ name: MARKER_NAME, isDirectory: false, isReparsePoint: false, bytes: folder.marker.length, fileId: 0n, times: times(NOW) }]
+          : []),
+      ];
+      return { entries, self: folder?.id ?? 7n, parent: 1n, closed: Promise.resolve() };
+    },
+    connection: {
+      compound: async (specs: { body: Buffer }[]) => {
+        const path = specs[0] ? pathOf(specs[0].body) : '';
+        touched.push(path);
+        const marker = folders[path.replace(`/${MARKER_NAME}`, '')]?.marker ?? Buffer.alloc(0);
+        const created = Buffer.alloc(88);
+        const read = Buffer.alloc(16 + marker.length);
+        read.writeUInt8(80, 2);
+        read.writeUInt32LE(marker.length, 4);
+        marker.copy(read, 16);
+        return [created, read, Buffer.alloc(4)].map((body) => ({ header: { status: Status.success }, body }));
+      },
+    },
+    closeIfLeft: async () => undefined,
+    create: async (params: { path: string }) => {
+      touched.push(params.path);
+      return lease();
+    },
+    close: async () => undefined,
+    deletePath: async (path: string) => {
+      const failure = deleteFails(path);
+      if (failure) throw failure;
+      deleted.push(path);
+    },
+  } as unknown as SmbSession;
+  return { session, deleted, touched };
+}
+
+const leaseFree = async () => ({ fileId: Buffer.alloc(16) });
+const leaseNotThere = async () => {
+  throw new SmbError('not-found', 'no such file', '', Status.noSuchFile);
+};
+const leaseHeld = async () => {
+  throw new SmbError('access-denied', 'in use', '', Status.sharingViolation);
+};
+const marked = (name: string, id = 7n) => ({ marker: markerText({ folder: name, folderId: id }), id });
+const BY_LEASE: SweepRules = { orphansByLease: true, serverNow: NOW };
+const BY_AGE: SweepRules = { orphansByLease: false, serverNow: NOW };
+
+describe("the sweep of dead runs' scratch folders (best-effort)", () => {
   const oldOne = '.pipefill-20261120T120000-0000aaaa';
   const orphan = '.pipefill-20261126T110000-0000bbbb';
   const stuck = '.pipefill-20261120T120000-0000cccc';
-  /** A share whose root holds three of Pipefill's folders: one the server will not delete, one orphan whose lease it calls STATUS_NO_SUCH_FILE. */
-  const share = (failure: SmbError) => {
-    const deleted: string[] = [];
-    const session = {
-      target: SHARE_ROOT,
-      listDirectoryWithLinks: async () => ({
-        entries: [stuck, oldOne, orphan].map((name) => ({ name, isDirectory: true, isReparsePoint: false })),
-        self: 1n,
-      }),
-      listDirectoryClosing: async () => ({ entries: [], closed: Promise.resolve() }),
-      create: async () => {
-        throw new SmbError('not-found', 'no such file', '', Status.noSuchFile);
-      },
-      close: async () => undefined,
-      deletePath: async (path: string) => {
-        if (path === stuck) throw failure;
-        deleted.push(path);
-      },
-    } as unknown as SmbSession;
-    return { session, deleted };
-  };
 
   it('leaves a folder the server will not let go of, and sweeps the rest; a lease the server calls STATUS_NO_SUCH_FILE is an orphan', async () => {
-    const { session, deleted } = share(new SmbError('access-denied', 'denied', '', Status.accessDenied));
-    expect(await removeStaleScratch(session, { orphansByLease: true }, {}, now)).toEqual([oldOne, orphan]);
-    expect(deleted).toEqual([oldOne, orphan]);
+    const { session, deleted } = fakeShare({ [stuck]: marked(stuck), [oldOne]: marked(oldOne), [orphan]: marked(orphan) }, leaseNotThere, (path) =>
+      path === stuck ? new SmbError('access-denied', 'denied', '', Status.accessDenied) : undefined,
+    );
+    expect(await removeStaleScratch(session, BY_LEASE)).toEqual([oldOne, orphan]);
+    // Inside, what Pipefill makes, the marker last; then the folder.
+    expect(deleted.filter((path) => path.startsWith(oldOne))).toEqual([
+      `${oldOne}/.lease`,
+      `${oldOne}/bandwidth-probe.bin`,
+      `${oldOne}/${MARKER_NAME}`,
+      oldOne,
+    ]);
   });
 
   it('stops on a failure that ends the session', async () => {
-    const { session } = share(new SmbError('connection-lost', 'gone', ''));
-    await expect(removeStaleScratch(session, { orphansByLease: true }, {}, now)).rejects.toThrow('gone');
+    const { session } = fakeShare({ [stuck]: marked(stuck) }, leaseNotThere, () => new SmbError('connection-lost', 'gone', ''));
+    await expect(removeStaleScratch(session, BY_LEASE)).rejects.toThrow('gone');
   });
-});
 
-describe('a scratch folder whose `..` names itself', () => {
-  it('is swept: the server said nothing of its parent, which is not a link', async () => {
+  it("touches nothing inside a folder that does not prove it is a Pipefill run's", async () => {
+    const other = '.pipefill-20200101T000000-0000eeee';
+    const { session, deleted, touched } = fakeShare(
+      {
+        // No marker at all (someone else's folder of the name, a link to another folder, a Pipefill before markers).
+        [oldOne]: {},
+        // A marker copied from another run's folder.
+        [orphan]: { marker: markerText({ folder: other, folderId: 7n }), id: 7n },
+        // A real marker, but the folder listed is not the one it was written in (a link to that folder).
+        [stuck]: { marker: markerText({ folder: stuck, folderId: 99n }), id: 7n },
+      },
+      leaseFree,
+    );
+    expect(await removeStaleScratch(session, BY_LEASE)).toEqual([]);
+    expect(deleted).toEqual([]);
+    // Not even its lease was opened: only the marker was read.
+    expect(touched.every((path) => path.endsWith(`/${MARKER_NAME}`))).toBe(true);
+  });
+
+  it('never sweeps a folder whose lease a live run holds, however old', async () => {
+    const { session, deleted } = fakeShare({ [oldOne]: { ...marked(oldOne), at: NOW - 30n * DAY } }, leaseHeld);
+    expect(await removeStaleScratch(session, BY_LEASE)).toEqual([]);
+    expect(deleted).toEqual([]);
+  });
+
+  it("where leases prove nothing, goes by the server's clock: a day untouched, whatever the name's stamp says", async () => {
+    // Stamped in 2026-11-20 by the client's clock, touched an hour ago by the server's: a live run's, on a client whose clock runs late.
+    const recent = '.pipefill-20261120T120000-0000abab';
+    // Stamped in the future by a client whose clock runs ahead, untouched for two days by the server's.
+    const old = '.pipefill-20991231T000000-0000cdcd';
+    const { session } = fakeShare({ [recent]: { ...marked(recent), at: NOW - DAY / 24n }, [old]: { ...marked(old), at: NOW - 2n * DAY } }, leaseFree);
+    expect(await removeStaleScratch(session, BY_AGE)).toEqual([old]);
+  });
+
+  it('sweeps a folder whose `..` names itself: the server said nothing of its parent, which is not a link', async () => {
     const name = '.pipefill-20261120T120000-0000dddd';
-    const deleted: string[] = [];
-    const session = {
-      target: SHARE_ROOT,
-      listDirectoryWithLinks: async () => ({ entries: [{ name, isDirectory: true, isReparsePoint: false }], self: 1n }),
-      // The folder's own listing: `.` and `..` both carry the folder's id.
+    const { session } = fakeShare({ [name]: { ...marked(name), id: 7n } }, leaseNotThere);
+    Object.assign(session, {
       listDirectoryClosing: async () => ({
-        entries: [{ name: '.lease', isDirectory: false, isReparsePoint: false }],
+        entries: [{ name: MARKER_NAME, isDirectory: false, isReparsePoint: false, bytes: 60, fileId: 0n, times: times(NOW) }],
         self: 7n,
         parent: 7n,
         closed: Promise.resolve(),
       }),
-      deletePath: async (path: string) => {
-        deleted.push(path);
-      },
-    } as unknown as SmbSession;
-    expect(await removeStaleScratch(session, { orphansByLease: true }, {}, new Date('2026-11-26T12:00:00Z'))).toEqual([name]);
-    expect(deleted).toEqual([`${name}/.lease`, name]);
+    });
+    expect(await removeStaleScratch(session, BY_LEASE)).toEqual([name]);
   });
 });

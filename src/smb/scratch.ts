@@ -8,33 +8,53 @@
 // Telling a dead run's folder from a live one's: a live run holds
 // `<folder>/.lease` open without FILE_SHARE_DELETE; the server closes that
 // handle when the run's connection goes, whatever killed it. A start that can
-// open the lease for deletion has found an orphan and removes it; folders
-// older than a day are removed in any case.
+// open the lease for deletion has found an orphan and removes it; a folder
+// whose lease is held is never touched, whatever its age. Where the server
+// keeps no share modes (so a lease proves nothing), only folders untouched
+// for a day by the server's own clock go: a client whose clock runs ahead
+// must not take a live run's folder for an old one.
+//
+// Only a folder that proves it is a Pipefill run's is swept: the marker its
+// run wrote into it (scratch-marker.ts), read before anything inside is
+// touched. What a clean-up removes, and how, is scratch-removal.ts.
 
 import { randomBytes } from 'node:crypto';
+import { RELATED_FILE_ID } from './request-frames.js';
 import type { RequestOptions } from './request-frames.js';
 import { SmbError } from './errors.js';
-import { Access, CreateOption, Disposition, ShareAccess } from './messages.js';
-import { Status } from './protocol.js';
+import {
+  Access,
+  closeRequest,
+  CreateOption,
+  createRequest,
+  Disposition,
+  FileInfoClass,
+  InfoType,
+  latestTime,
+  parseCreate,
+  parseInternalInfo,
+  parseQueryInfo,
+  queryInfoRequest,
+  ShareAccess,
+  writeRequest,
+} from './messages.js';
+import type { FileTimes } from './messages.js';
+import { Command, Status } from './protocol.js';
 import type { SmbSession } from './session.js';
+import { LEASE_NAME, MARKER_NAME, markerText } from './scratch-marker.js';
+import { emptyAndDelete, PROBE_NAME, removeListed } from './scratch-removal.js';
+import { removeStaleScratch, workFolder } from './scratch-sweep.js';
+import type { SweepRules } from './scratch-sweep.js';
+
+export { isPipefillEntry } from './scratch-removal.js';
+export { removeStaleScratch, STALE_AFTER_MS } from './scratch-sweep.js';
+export type { SweepRules } from './scratch-sweep.js';
 
 export const SCRATCH_PREFIX = '.pipefill-';
-const SCRATCH_NAME = /^\.pipefill-(\d{8}T\d{6})-[0-9a-f]{8}$/;
-const LEASE_NAME = '.lease';
-export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
-/** The folder scratch folders go in, as a path prefix: '' for the share's root, `team/scratch/` below it. */
-const workFolder = (session: SmbSession): string => (session.target.folder ? `${session.target.folder}/` : '');
-
+/** A name's stamp is only for people reading a listing: age is judged by the server's clock, never by it. */
 function stamp(date: Date): string {
   return date.toISOString().replace(/[-:]/g, '').slice(0, 15);
-}
-
-function stampTime(name: string): number | undefined {
-  const match = SCRATCH_NAME.exec(name);
-  if (!match?.[1]) return undefined;
-  const s = match[1];
-  return Date.UTC(+s.slice(0, 4), +s.slice(4, 6) - 1, +s.slice(6, 8), +s.slice(9, 11), +s.slice(11, 13), +s.slice(13, 15));
 }
 
 /** Joins a path inside the scratch folder; refuses anything that could leave it. */
@@ -44,6 +64,12 @@ export function scratchPath(root: string, relative: string): string {
     throw new SmbError('protocol', `Refusing to write outside the scratch folder: ${relative}.`, 'This is a bug in Pipefill; please report it.');
   }
   return [root, ...parts].join('/');
+}
+
+/** A folder as the server made it: its id (0 where the server gives none) and its times on the server's clock. */
+interface FolderMade {
+  readonly id: bigint;
+  readonly times: FileTimes;
 }
 
 export class ScratchFolder {
@@ -59,7 +85,13 @@ export class ScratchFolder {
     private readonly session: SmbSession,
     readonly name: string,
     private readonly leaseId: Buffer,
+    private readonly made: FolderMade,
   ) {}
+
+  /** The server's clock when this folder was made: "now" for judging other folders' age. */
+  get serverMadeAt(): bigint {
+    return latestTime(this.made.times);
+  }
 
   /**
    * Creates the run's folder and asks the server on its own lease whether
@@ -74,38 +106,19 @@ export class ScratchFolder {
       own.enforcesShareModes = await holdsShareModes(session, own.name, options);
       return own;
     } catch (error) {
-      // Nothing is in the folder yet but its lease: no listing needed.
       await own.discardEmpty();
       throw error;
     }
   }
 
-  /** Creates a new scratch folder and takes its lease. */
+  /** Creates a new scratch folder, takes its lease and writes its marker. */
   static async create(session: SmbSession, options: RequestOptions = {}, now = new Date()): Promise<ScratchFolder> {
-    const name = `${workFolder(session)}${SCRATCH_PREFIX}${stamp(now)}-${randomBytes(4).toString('hex')}`;
-    await session.makeDirectory(name, options).catch(async (error: unknown) => {
-      const missing = error instanceof SmbError && (error.status === Status.objectNameNotFound || error.status === Status.objectPathNotFound);
-      // Below the share, the folder the person named may not be there (or not visible to them).
-      const { folder } = session.target;
-      if (missing && folder && !(await folderExists(session, folder, options).catch(() => false)))
-        throw new SmbError(
-          'not-found',
-          `The folder ${folder} is not on the share ${session.target.share} (or this user cannot see it), so Pipefill has nowhere to work.`,
-          'Check the folder in the share path, or give the share itself; Pipefill makes its scratch folder in the folder the path names.',
-          error.status,
-          { cause: error },
-        );
-      // Making a folder where the parent exists cannot miss a path: the server hides or refuses names that start with a dot.
-      if (missing)
-        throw new SmbError(
-          'access-denied',
-          `The server would not make Pipefill's scratch folder ${name}: it answers "no such file" for a name that starts with a dot, as Samba does with veto files = /.*/ (hidden files refused).`,
-          'Allow dot-named files on this share for the test (Samba: drop /.*/ from veto files, or add a share without it), or test another share.',
-          error.status,
-          { cause: error },
-        );
-      throw error;
+    const leaf = `${SCRATCH_PREFIX}${stamp(now)}-${randomBytes(4).toString('hex')}`;
+    const name = `${workFolder(session)}${leaf}`;
+    const made = await makeFolder(session, name, options).catch(async (error: unknown) => {
+      throw await explainRefusedFolder(session, name, error, options);
     });
+    let leaseId: Buffer | undefined;
     try {
       const lease = await session.create(
         {
@@ -117,9 +130,14 @@ export class ScratchFolder {
         },
         options,
       );
-      return new ScratchFolder(session, name, lease.fileId);
+      leaseId = lease.fileId;
+      await writeMarker(session, name, markerText({ folder: leaf, folderId: made.id }), options);
+      return new ScratchFolder(session, name, lease.fileId, made);
     } catch (error) {
-      await session.deletePath(name, true).catch(() => undefined);
+      const quick = { timeoutMs: 5_000 };
+      if (leaseId) await session.close(leaseId, quick).catch(() => undefined);
+      await session.deletePath(`${name}/${MARKER_NAME}`, false, quick).catch(() => undefined);
+      await session.deletePath(name, true, quick).catch(() => undefined);
       throw error;
     }
   }
@@ -139,14 +157,14 @@ export class ScratchFolder {
    * connection cost nothing (CLI copy-test on loopback, 6-10 alternating
    * rounds each, 2026-11-26). A second connection that will not open skips
    * the sweep (a later run does it). A server that breaks the protocol in a
-   * listing ends the run here, with this folder (only its lease so far)
-   * removed without one.
+   * listing ends the run here, with this folder (only its lease and marker
+   * so far) removed without one.
    */
-  async sweepOthersAside(open: () => Promise<SmbSession>, options: RequestOptions = {}, now = new Date()): Promise<void> {
+  async sweepOthersAside(open: () => Promise<SmbSession>, options: RequestOptions = {}): Promise<void> {
     const sweeper = await open().catch(() => undefined);
     if (!sweeper) return;
     try {
-      await removeStaleScratch(sweeper, { orphansByLease: this.enforcesShareModes, spare: this.name }, options, now);
+      await removeStaleScratch(sweeper, this.sweepRules(), options);
     } catch (error) {
       await this.discardEmpty();
       throw error;
@@ -155,20 +173,54 @@ export class ScratchFolder {
     }
   }
 
-  /** Removes this folder while it holds only its lease: the lease closed (delete-on-close), the folder deleted, no listing. */
+  /** How a sweep started by this run judges other folders: by its lease test, this folder spared, the server's clock. */
+  sweepRules(spare = true): SweepRules {
+    return { orphansByLease: this.enforcesShareModes, serverNow: this.serverMadeAt, ...(spare ? { spare: this.name } : {}) };
+  }
+
+  /** Removes this folder while it holds only its lease and marker: no listing. */
   private async discardEmpty(): Promise<void> {
     const quick = { timeoutMs: 5_000 };
     await this.session.close(this.leaseId, quick).catch(() => undefined);
+    await this.session.deletePath(`${this.name}/${MARKER_NAME}`, false, quick).catch(() => undefined);
     await this.session.deletePath(this.name, true, quick).catch(() => undefined);
   }
 
   /**
-   * Removes the folder and everything in it, lease last, and checks it is
-   * gone. Says where a recycle bin kept (emptied) copies of what was removed.
+   * Removes the folder and everything in it, marker and lease last (a
+   * clean-up cut short leaves a folder the next sweep still knows), and
+   * checks it is gone. On a share with a recycle bin, the files this run
+   * made are cut to nothing first (the bin keeps what is deleted: 29 MiB
+   * after two small runs), each checked to be the run's own
+   * (scratch-removal.ts); the result says which bin kept them.
    */
   async remove(options: RequestOptions = {}): Promise<{ recycleBin?: string }> {
-    const left = await removeTree(this.session, this.name, 0, options, new Set([LEASE_NAME]));
+    // A recycle bin may not be there until something is deleted (vfs_recycle makes it then): an empty file,
+    // made and deleted here first, brings it out, so the bin keeps nothing of this run's but empty files.
+    await deleteEmptyProbe(this.session, this.name, options);
+    const bins = await recycleBins(this.session, options);
+    const listing = await this.session.listDirectoryClosing(this.name, options);
+    let left: string[];
+    try {
+      // Still the folder this run made: not swapped for a link or another folder since.
+      if (this.made.id !== 0n && listing.self !== undefined && listing.self !== 0n && listing.self !== this.made.id)
+        left = [`${this.name} (not the folder this run made)`];
+      else
+        left = await removeListed(
+          this.session,
+          this.name,
+          0,
+          options,
+          { keep: new Set([LEASE_NAME, MARKER_NAME]), ...(bins.length > 0 ? { emptyFilesMadeSince: this.made.times.created } : {}) },
+          listing,
+        );
+    } finally {
+      await listing.closed;
+    }
     if (left.length > 0) throw leftError(this.name, left);
+    const marker = `${this.name}/${MARKER_NAME}`;
+    if (bins.length > 0) await emptyAndDelete(this.session, marker, this.made.times.created, options);
+    else await this.session.deletePath(marker, false, options);
     // The lease is delete-on-close: closing it deletes it, and the folder is then empty.
     await this.session.close(this.leaseId, options).catch(() => undefined);
     await this.session.deletePath(this.name, true, options);
@@ -178,104 +230,115 @@ export class ScratchFolder {
         `The server answered that the scratch folder ${this.name} was removed, and it is still there.`,
         'Remove that folder from the share by hand; the server log may say why it stayed.',
       );
-    const recycleBin = await recycleBinHolding(this.session, this.name, options);
+    const recycleBin = await recycleBinHolding(this.session, this.name, bins, options);
     return recycleBin === undefined ? {} : { recycleBin };
   }
 }
 
-/**
- * The names Pipefill creates inside a scratch folder, by depth: the lease, the
- * probe's file and the copy roots; a single-file workload's file and the
- * directory set's folders; the set's files. Clean-up removes these and
- * nothing else: a folder with the right name made by someone else, or a link
- * planted in one, may hold anything, and the server may follow a link
- * without saying so (smbd lists a symlinked folder as a plain folder).
- */
-const LAYOUT: readonly { readonly directories: RegExp; readonly files: RegExp }[] = [
-  // A copy's root: `source`/`target`, or an assessment's `source-file`, `target-3`...; a capacity run's `capacity`;
-  // the lease, the probe's file and the hosts' calibration files (src/probe/host-rates.ts).
-  { directories: /^((source|target)(-[a-z0-9]{1,16})?|capacity)$/, files: /^(\.lease|bandwidth-probe\.bin|calibration-\d{1,2}\.bin)$/ },
-  // In a capacity run's folder: each simulated person's file and the small file the latency samples open.
-  { directories: /^dir\d{2}$/, files: /^(pipefill-test\.bin|user-\d{2}\.bin|latency\.bin)$/ },
-  { directories: /^(?!)/, files: /^file\d{3}\.[a-z0-9]{1,5}$/ },
-];
-
-/** Whether Pipefill makes an entry of this name and kind at this depth of a scratch folder. */
-export function isPipefillEntry(depth: number, name: string, isDirectory: boolean): boolean {
-  const level = LAYOUT[depth];
-  return level !== undefined && (isDirectory ? level.directories : level.files).test(name);
+/** Makes the folder (FILE_CREATE: never an existing name or link) and asks its id, in one compound: create, query, close. */
+async function makeFolder(session: SmbSession, name: string, options: RequestOptions): Promise<FolderMade> {
+  const [created, queried, closed] = await session.connection.compound(
+    [
+      {
+        command: Command.create,
+        body: createRequest({
+          path: name.replace(/\//g, '\\'),
+          access: Access.listDirectory | Access.readAttributes,
+          disposition: Disposition.create,
+          options: CreateOption.directory,
+          directory: true,
+        }),
+        treeId: session.treeId,
+        what: `make ${name}`,
+      },
+      {
+        command: Command.queryInfo,
+        body: queryInfoRequest(RELATED_FILE_ID, InfoType.file, FileInfoClass.internal),
+        treeId: session.treeId,
+        what: `query ${name}`,
+        anyStatus: true,
+      },
+      { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: session.treeId, what: `close ${name}`, anyStatus: true },
+    ],
+    options,
+  );
+  if (!created || !queried) throw new SmbError('protocol', `Incomplete compound reply making ${name}.`, 'The server log may say more.');
+  await session.closeIfLeft(created, closed, options);
+  // A server that keeps no ids (or will not say) gives 0: the marker then proves the folder by its name alone.
+  const id = queried.header.status === Status.success ? parseInternalInfo(parseQueryInfo(queried.body)) : 0n;
+  return { id, times: parseCreate(created.body).times };
 }
 
-/**
- * Removes what Pipefill made under `path` and returns what it left: entries
- * of names it never makes, reparse points (symlinks, junctions), and folders
- * reached through a link, which are never walked into. smbd lists a
- * symlinked folder as a plain one, but the folder's own `..` then names the
- * link target's parent, not the folder listed above it: `expectedParent`.
- * A folder that keeps anything is kept.
- */
-/** Entries of one folder removed at once: a round trip each, so a long path needs them in flight together (issue 15: 150 entries at 75 ms took 11 s one by one). */
-const REMOVALS_IN_FLIGHT = 8;
-
-async function removeTree(
-  session: SmbSession,
-  path: string,
-  depth: number,
-  options: RequestOptions,
-  keep: ReadonlySet<string> = new Set(),
-  expectedParent?: bigint,
-): Promise<string[]> {
-  if (depth >= LAYOUT.length) return [path];
-  // The listing's handle closes while the entries go; the folder is removed by the caller only after both.
-  const listing = await session.listDirectoryClosing(path, options);
-  try {
-    return await removeListed(session, path, depth, options, keep, listing, expectedParent);
-  } finally {
-    await listing.closed;
-  }
+/** Makes an empty file and deletes it (FILE_CREATE, delete-on-close, close: one compound). */
+async function deleteEmptyProbe(session: SmbSession, name: string, options: RequestOptions): Promise<void> {
+  const path = `${name}/${PROBE_NAME}`;
+  const [created, closed] = await session.connection.compound(
+    [
+      {
+        command: Command.create,
+        body: createRequest({
+          path: path.replace(/\//g, '\\'),
+          access: Access.delete | Access.readAttributes,
+          disposition: Disposition.create,
+          options: CreateOption.nonDirectory | CreateOption.deleteOnClose,
+        }),
+        treeId: session.treeId,
+        what: `make ${path}`,
+      },
+      { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: session.treeId, what: `close ${path}, deleting it`, anyStatus: true },
+    ],
+    options,
+  );
+  await session.closeIfLeft(created, closed, options);
 }
 
-async function removeListed(
-  session: SmbSession,
-  path: string,
-  depth: number,
-  options: RequestOptions,
-  keep: ReadonlySet<string>,
-  listing: Awaited<ReturnType<SmbSession['listDirectoryClosing']>>,
-  expectedParent: bigint | undefined,
-): Promise<string[]> {
-  // A `..` that names the folder itself says nothing of where the folder hangs (a server that reports `..` with the
-  // folder's own attributes, issue 37): unknown, as an absent one is.
-  const parent = listing.parent !== undefined && listing.parent !== listing.self ? listing.parent : undefined;
-  if (expectedParent !== undefined && parent !== undefined && expectedParent !== 0n && parent !== expectedParent) return [`${path} (a link)`];
-  const left: string[] = [];
-  const removeEntry = async (entry: (typeof listing.entries)[number]) => {
-    const child = `${path}/${entry.name}`;
-    if (entry.isReparsePoint || !isPipefillEntry(depth, entry.name, entry.isDirectory)) {
-      left.push(child);
-      return;
-    }
-    if (entry.isDirectory) {
-      const inside = await removeTree(session, child, depth + 1, options, new Set(), listing.self);
-      if (inside.length > 0) {
-        left.push(...inside);
-        return;
-      }
-    }
-    await session.deletePath(child, entry.isDirectory, options);
-  };
-  const queue = listing.entries.filter((entry) => !keep.has(entry.name));
-  let firstError: unknown;
-  const worker = async () => {
-    for (let entry = queue.shift(); entry && firstError === undefined; entry = queue.shift()) {
-      await removeEntry(entry).catch((error: unknown) => {
-        firstError ??= error;
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(REMOVALS_IN_FLIGHT, queue.length) }, worker));
-  if (firstError !== undefined) throw firstError;
-  return left;
+/** Writes the marker: create (FILE_CREATE), write, close in one compound. */
+async function writeMarker(session: SmbSession, name: string, text: Buffer, options: RequestOptions): Promise<void> {
+  const path = `${name}/${MARKER_NAME}`;
+  const [created, written, closed] = await session.connection.compound(
+    [
+      {
+        command: Command.create,
+        body: createRequest({
+          path: path.replace(/\//g, '\\'),
+          access: Access.writeData | Access.readAttributes,
+          disposition: Disposition.create,
+          options: CreateOption.nonDirectory,
+        }),
+        treeId: session.treeId,
+        what: `make ${path}`,
+      },
+      { command: Command.write, body: writeRequest(RELATED_FILE_ID, 0, text.length), payload: text, treeId: session.treeId, what: `write ${path}` },
+      { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: session.treeId, what: `close ${path}`, anyStatus: true },
+    ],
+    options,
+  );
+  if (!created || !written) throw new SmbError('protocol', `Incomplete compound reply writing ${path}.`, 'The server log may say more.');
+  await session.closeIfLeft(created, closed, options);
+}
+
+/** Why the server would not make the scratch folder, in words a person can act on. */
+async function explainRefusedFolder(session: SmbSession, name: string, error: unknown, options: RequestOptions): Promise<unknown> {
+  const missing = error instanceof SmbError && (error.status === Status.objectNameNotFound || error.status === Status.objectPathNotFound);
+  if (!missing) return error;
+  // Below the share, the folder the person named may not be there (or not visible to them).
+  const { folder } = session.target;
+  if (folder && !(await folderExists(session, folder, options).catch(() => false)))
+    return new SmbError(
+      'not-found',
+      `The folder ${folder} is not on the share ${session.target.share} (or this user cannot see it), so Pipefill has nowhere to work.`,
+      'Check the folder in the share path, or give the share itself; Pipefill makes its scratch folder in the folder the path names.',
+      error.status,
+      { cause: error },
+    );
+  // Making a folder where the parent exists cannot miss a path: the server hides or refuses names that start with a dot.
+  return new SmbError(
+    'access-denied',
+    `The server would not make Pipefill's scratch folder ${name}: it answers "no such file" for a name that starts with a dot, as Samba does with veto files = /.*/ (hidden files refused).`,
+    'Allow dot-named files on this share for the test (Samba: drop /.*/ from veto files, or add a share without it), or test another share.',
+    error.status,
+    { cause: error },
+  );
 }
 
 function leftError(folder: string, left: readonly string[]): SmbError {
@@ -309,13 +372,15 @@ async function folderExists(session: SmbSession, path: string, options: RequestO
 /** Recycle bins by the names NAS makers and Samba's vfs_recycle give them. */
 const RECYCLE_BIN = /^(\.recycle|#recycle|@recycle|\.trash|\$recycle\.bin)$/i;
 
-/** The share-root recycle bin that kept a folder of this name, if any (where vfs_recycle keeps the tree). */
-async function recycleBinHolding(session: SmbSession, name: string, options: RequestOptions): Promise<string | undefined> {
+/** The recycle bins at the share's root (where vfs_recycle keeps the tree): none, on most shares. */
+async function recycleBins(session: SmbSession, options: RequestOptions): Promise<string[]> {
   const root = await session.listDirectoryWithLinks('', options).catch(() => undefined);
-  for (const entry of root?.entries ?? []) {
-    if (!entry.isDirectory || !RECYCLE_BIN.test(entry.name)) continue;
-    if (await folderExists(session, `${entry.name}/${name}`, options).catch(() => false)) return entry.name;
-  }
+  return (root?.entries ?? []).filter((entry) => entry.isDirectory && !entry.isReparsePoint && RECYCLE_BIN.test(entry.name)).map((entry) => entry.name);
+}
+
+/** Which of the share's recycle bins kept a folder of this name, if any. */
+async function recycleBinHolding(session: SmbSession, name: string, bins: readonly string[], options: RequestOptions): Promise<string | undefined> {
+  for (const bin of bins) if (await folderExists(session, `${bin}/${name}`, options).catch(() => false)) return bin;
   return undefined;
 }
 
@@ -333,78 +398,4 @@ async function holdsShareModes(session: SmbSession, name: string, options: Reque
     if (error instanceof SmbError && error.status === Status.sharingViolation) return true;
     throw error;
   }
-}
-
-/** Is the run that owns this folder gone? (Its lease can be opened for deletion.) */
-async function isOrphan(session: SmbSession, name: string, options: RequestOptions): Promise<boolean> {
-  try {
-    const lease = await session.create(
-      { path: `${name}/${LEASE_NAME}`, access: Access.delete | Access.readAttributes, disposition: Disposition.open, options: CreateOption.nonDirectory },
-      options,
-    );
-    await session.close(lease.fileId, options);
-    return true;
-  } catch (error) {
-    if (error instanceof SmbError && error.status === Status.sharingViolation) return false;
-    // A lease that is not there, however the server words it (STATUS_NO_SUCH_FILE from some servers), is held by no run.
-    if (
-      error instanceof SmbError &&
-      (error.status === Status.objectNameNotFound || error.status === Status.objectPathNotFound || error.status === Status.noSuchFile)
-    )
-      return true;
-    throw error;
-  }
-}
-
-/** Failures that end the session, not one folder's clean-up: the sweep stops on these and passes them on. */
-const SESSION_ENDING: readonly string[] = ['cancelled', 'connection-lost', 'timeout'];
-
-/**
- * A folder the sweep may pass over: the server answered with a status (it
- * refused, or called the folder or its lease something odd). A server that
- * breaks the protocol (a listing that never ends or points into itself, a
- * reply that fails its signature) fails the run, as anywhere else.
- */
-const passOver = (error: unknown): boolean => error instanceof SmbError && error.status !== undefined && !SESSION_ENDING.includes(error.kind);
-
-/**
- * Removes scratch folders left by runs that died: orphans at once, and any
- * older than a day. Returns the names removed. A live run's folder is left alone.
- * Best-effort: a folder the server will not let go of (or answers about
- * with an odd status) is left for the next sweep, and the run goes on; a
- * failure that ends the session, or a server that breaks the protocol,
- * stops it (issue 37: one server's answer about a `.lease` stopped every
- * later run on its share).
- */
-export async function removeStaleScratch(
-  session: SmbSession,
-  how: { readonly orphansByLease: boolean; readonly spare?: string },
-  options: RequestOptions = {},
-  now = new Date(),
-): Promise<string[]> {
-  const removed: string[] = [];
-  // Scratch folders are found where runs make them: the share's root, or the folder the share path names.
-  const folder = workFolder(session);
-  const root = await session.listDirectoryWithLinks(folder.replace(/\/$/, ''), options).catch((error: unknown) => {
-    if (passOver(error)) return undefined;
-    throw error;
-  });
-  for (const entry of root?.entries ?? []) {
-    if (entry.isReparsePoint) continue;
-    const created = entry.isDirectory ? stampTime(entry.name) : undefined;
-    const name = `${folder}${entry.name}`;
-    if (created === undefined || name === how.spare) continue;
-    try {
-      const old = now.getTime() - created > STALE_AFTER_MS;
-      if (!old && !(how.orphansByLease && (await isOrphan(session, name, options)))) continue;
-      // Someone else's folder of the same shape keeps whatever Pipefill did not put there.
-      if ((await removeTree(session, name, 0, options, new Set(), root?.self)).length > 0) continue;
-      await session.deletePath(name, true, options);
-      removed.push(name);
-    } catch (error) {
-      if (passOver(error)) continue;
-      throw error;
-    }
-  }
-  return removed;
 }

@@ -15,7 +15,6 @@ import {
   createRequest,
   Disposition,
   emptyRequest,
-  FileInfoClass,
   flushRequest,
   DIRECTORY_OUTPUT_BYTES,
   parseCreate,
@@ -27,7 +26,6 @@ import {
   queryInfoRequest,
   readRequest,
   setInfoRequest,
-  sizeInfo,
   writeRequest,
 } from './messages.js';
 import type { CreateParams, CreateResult, DirectoryEntry } from './messages.js';
@@ -459,43 +457,34 @@ export class SmbSession {
     }
   }
 
-  /** Deletes a file or an empty directory (opened delete-on-close, then closed). */
+  /**
+   * Deletes a file or an empty directory: the name itself, never what a link
+   * names (opened delete-on-close with FILE_OPEN_REPARSE_POINT, then closed).
+   * Nothing is cut or written first: emptying a file for a recycle bin is the
+   * scratch folder's own, for the files its run made (scratch-removal.ts).
+   */
   async deletePath(path: string, directory: boolean, options: RequestOptions = {}): Promise<void> {
     // One compound, one round trip: the close is related to the open (MS-SMB2 3.2.4.1.4), and an open that
-    // fails takes the close down with it (3.3.5.2.7.2), so no handle is left either way. A file is cut to
-    // nothing first: a share with a recycle bin (Samba's vfs_recycle, common on NAS) keeps what is deleted,
-    // and kept 29 MiB after two small runs; now it keeps empty files.
-    const truncate = directory
-      ? []
-      : [
-          {
-            command: Command.setInfo,
-            body: setInfoRequest(RELATED_FILE_ID, FileInfoClass.endOfFile, sizeInfo(0)),
-            treeId: this.treeId,
-            what: `empty ${path}`,
-            anyStatus: true,
-          },
-        ];
-    const responses = await this.connection.compound(
+    // fails takes the close down with it (3.3.5.2.7.2), so no handle is left either way.
+    const [created, closed] = await this.connection.compound(
       [
         {
           command: Command.create,
           body: createRequest({
             path: toWindowsPath(path),
-            access: Access.delete | Access.readAttributes | (directory ? 0 : Access.writeData),
+            access: Access.delete | Access.readAttributes,
             disposition: Disposition.open,
-            options: CreateOption.deleteOnClose | (directory ? CreateOption.directory : CreateOption.nonDirectory),
+            options: CreateOption.deleteOnClose | CreateOption.openReparsePoint | (directory ? CreateOption.directory : CreateOption.nonDirectory),
             directory,
           }),
           treeId: this.treeId,
           what: `open ${path} to delete it`,
         },
-        ...truncate,
         { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: this.treeId, what: `close ${path}, deleting it`, anyStatus: true },
       ],
       options,
     );
-    await this.closeIfLeft(responses[0], responses[responses.length - 1], options);
+    await this.closeIfLeft(created, closed, options);
   }
 
   /** Logs off and closes the connection; never throws (it runs in cleanup paths). */

@@ -113,14 +113,17 @@ describe('copy tests against smbd', () => {
     mkdirSync(folder, { recursive: true });
     // smbd serves the share as its own user, who must be able to write there.
     for (const path of [join(server.sharePath, 'team'), folder]) chmodSync(path, 0o777);
-    mkdirSync(join(folder, '.pipefill-20200101T000000-0ddba11f'), { mode: 0o777 });
+    const share = { ...server.share, folder: 'team/scratch' };
+    // A run that died in the same folder: its lease went with its connection.
+    const dead = await SmbSession.open(share, server.credentials);
+    await ScratchFolder.create(dead);
+    dead.connection.destroy();
     try {
-      const share = { ...server.share, folder: 'team/scratch' };
       for (const op of ['write', 'read'] as const) {
         const result = await runCopyTest({ share, credentials: server.credentials, profile: 'win10-smb3', op, workload: 'tr3869-dirset:0.005' });
         expect(result.verified).toBe(true);
       }
-      // Its own folder gone, a day-old one in the same folder swept at the end, nothing made at the share's root.
+      // Its own folder gone, a dead run's in the same folder swept, nothing made at the share's root.
       expect(server.shareContents()).toEqual(['team', 'team/scratch']);
       const missing = await smbFailure(
         runCopyTest({
@@ -139,9 +142,10 @@ describe('copy tests against smbd', () => {
     }
   }, 60_000);
 
-  it('removes a scratch folder older than a day, and an orphan at once, but not a live one', async () => {
+  it("removes an orphan at once, but not a live one, nor a folder of its name that does not prove it is a run's", async () => {
     const session = await SmbSession.open(server.share, server.credentials);
     try {
+      // Someone else's folder of the name, long past a day by its stamp: no marker, so never touched.
       await session.makeDirectory('.pipefill-20200101T000000-deadbeef');
       const live = await ScratchFolder.create(session);
       const other = await SmbSession.open(server.share, server.credentials);
@@ -149,12 +153,11 @@ describe('copy tests against smbd', () => {
       other.connection.destroy(); // the run "crashes": its lease goes with its connection
       await new Promise((resolve) => setTimeout(resolve, 200));
       const sweeper = await SmbSession.open(server.share, server.credentials);
-      const removed = await removeStaleScratch(sweeper, { orphansByLease: true });
-      expect(removed.sort()).toEqual(['.pipefill-20200101T000000-deadbeef', orphan.name].sort());
-      expect(server.shareContents()).toEqual([live.name, `${live.name}/.lease`]);
+      const removed = await removeStaleScratch(sweeper, live.sweepRules(false));
+      expect(removed).toEqual([orphan.name]);
+      expect(server.shareContents()).toEqual(['.pipefill-20200101T000000-deadbeef', live.name, `${live.name}/.lease`, `${live.name}/.pipefill-run`].sort());
       // smbd holds share modes: a run's lease shows it alive, and its own sweep (on a connection of its own) leaves the
       // other live run alone and its own folder too.
-      await session.makeDirectory('.pipefill-20200101T000000-0ddba11e');
       const own = await ScratchFolder.createChecked(sweeper);
       expect(own.enforcesShareModes).toBe(true);
       let opened = 0;
@@ -163,21 +166,23 @@ describe('copy tests against smbd', () => {
         return SmbSession.open(server.share, server.credentials);
       });
       expect(opened).toBe(1);
-      expect(server.shareContents()).toEqual([live.name, `${live.name}/.lease`, own.name, `${own.name}/.lease`].sort());
       await own.remove();
       await sweeper.end();
       await live.remove();
-      expect(server.shareContents()).toEqual([]);
+      expect(server.shareContents()).toEqual(['.pipefill-20200101T000000-deadbeef']);
     } finally {
       await session.end();
+      rmSync(join(server.sharePath, '.pipefill-20200101T000000-deadbeef'), { recursive: true, force: true });
     }
   });
 
-  it('never deletes through a link, nor anything it did not make, in a stale folder of its name', async () => {
-    // Someone else's ".pipefill-" folder: a symlinked "source" to another folder of the share that
+  it("never deletes through a link, nor anything it did not make, in a dead run's folder", async () => {
+    // A dead run's folder with things planted in it: a symlinked "source" to another folder of the share that
     // holds a file of a name Pipefill uses, a file of a name it never uses, and a folder of its own layout.
     const root = server.sharePath;
-    const stale = '.pipefill-20200101T000000-0badf00d';
+    const other = await SmbSession.open(server.share, server.credentials);
+    const stale = (await ScratchFolder.create(other)).name;
+    other.connection.destroy();
     mkdirSync(join(root, 'victim'));
     writeFileSync(join(root, 'victim', 'pipefill-test.bin'), 'keep me');
     mkdirSync(join(root, stale, 'target'), { recursive: true });
@@ -189,14 +194,17 @@ describe('copy tests against smbd', () => {
     for (const file of [`${stale}/target/pipefill-test.bin`, `${stale}/notes.txt`, 'victim/pipefill-test.bin']) chmodSync(join(root, file), 0o666);
     try {
       const sweeper = await SmbSession.open(server.share, server.credentials);
-      const removed = await removeStaleScratch(sweeper, { orphansByLease: true });
+      const own = await ScratchFolder.create(sweeper);
+      const removed = await removeStaleScratch(sweeper, own.sweepRules());
+      await own.remove();
       await sweeper.end();
       expect(removed).toEqual([]);
       expect(readFileSync(join(root, 'victim', 'pipefill-test.bin'), 'utf8')).toBe('keep me');
       expect(readFileSync(join(root, stale, 'notes.txt'), 'utf8')).toBe('not ours');
       expect(lstatSync(join(root, stale, 'source')).isSymbolicLink()).toBe(true);
-      // What Pipefill did make there is gone.
+      // What Pipefill did make there is gone; its marker stays with what it could not remove, for a look by hand.
       expect(existsSync(join(root, stale, 'target'))).toBe(false);
+      expect(existsSync(join(root, stale, '.pipefill-run'))).toBe(true);
     } finally {
       rmSync(join(root, stale), { recursive: true, force: true });
       rmSync(join(root, 'victim'), { recursive: true, force: true });
