@@ -1,4 +1,18 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,7 +20,7 @@ import { backupPath, fileSnapshot, loadBackup, matchesSnapshot, restoreFile, sav
 import { rollbackSysctl } from '../apply/linux-sysctl.js';
 import { rollbackSamba } from '../apply/samba-conf.js';
 import { authenticationFileText, withAuthenticationFile } from '../lab/smbclient-auth.js';
-import { openNewLog, privateDirectory, replaceFile, UnsafePathError } from './safe-file.js';
+import { freshWorkDirectory, openNewLog, privateDirectory, replaceFile, UnsafePathError } from './safe-file.js';
 
 let dir: string;
 beforeEach(() => {
@@ -141,5 +155,49 @@ describe('a sysctl backup', () => {
     writeFileSync(path, JSON.stringify({ confPath: conf, conf: null, live: { 'net.ipv4.tcp_wmem': '4096 16384 4194304\nevil' } }));
     expect(() => rollbackSysctl({ confPath: conf, stateDir: state, procRoot: join(dir, 'proc') })).toThrow(/not one Pipefill wrote/);
     expect(existsSync(conf)).toBe(false);
+  });
+});
+
+describe('what a killed write left (issue 47)', () => {
+  /** The id of a process that has ended. */
+  const deadPid = () => spawnSync('true').pid ?? 0;
+  const hours = (n: number) => new Date(Date.now() - n * 60 * 60 * 1000);
+
+  it('the next replace of the file clears its own dead temporaries, and nothing else', () => {
+    const file = join(dir, 'smb.conf');
+    writeFileSync(file, 'old\n');
+    const dead = `.smb.conf.pipefill-${deadPid()}-0123456789ab.tmp`;
+    const live = `.smb.conf.pipefill-1-0123456789ab.tmp`;
+    const oldLegacy = '.smb.conf.pipefill-aaaaaaaaaaaa.tmp';
+    const newLegacy = '.smb.conf.pipefill-bbbbbbbbbbbb.tmp';
+    const otherFile = `.fstab.pipefill-${deadPid()}-0123456789ab.tmp`;
+    for (const name of [dead, live, oldLegacy, newLegacy, otherFile]) writeFileSync(join(dir, name), 'half');
+    utimesSync(join(dir, oldLegacy), hours(2), hours(2));
+    // A link of a dead temporary's name: not a file of ours, never removed (nor what it points to).
+    writeFileSync(join(dir, 'target'), 'keep');
+    const linked = `.smb.conf.pipefill-${deadPid()}-ba9876543210.tmp`;
+    symlinkSync(join(dir, 'target'), join(dir, linked));
+    replaceFile(file, 'new\n');
+    expect(readdirSync(dir).sort()).toEqual([live, newLegacy, otherFile, linked, 'smb.conf', 'target'].sort());
+    expect(readFileSync(join(dir, 'target'), 'utf8')).toBe('keep');
+  });
+
+  it('a fresh work folder clears the ones of its kind whose process is gone', () => {
+    const dead = `pipefill-smbconf-${deadPid()}-AbC123`;
+    const live = 'pipefill-smbconf-1-AbC123';
+    const oldLegacy = 'pipefill-smbconf-Xy9876';
+    for (const name of [dead, live, oldLegacy]) mkdirSync(join(dir, name));
+    writeFileSync(join(dir, dead, 'smb.conf'), 'half');
+    utimesSync(join(dir, oldLegacy), hours(2), hours(2));
+    writeFileSync(join(dir, 'elsewhere'), 'keep');
+    symlinkSync(dir, join(dir, `pipefill-smbconf-${deadPid()}-Link00`));
+    const made = freshWorkDirectory(dir, 'pipefill-smbconf');
+    expect(made).toMatch(new RegExp(`/pipefill-smbconf-${process.pid}-[A-Za-z0-9]{6}$`));
+    const left = readdirSync(dir);
+    expect(left).toContain(live);
+    expect(left).not.toContain(dead);
+    expect(left).not.toContain(oldLegacy);
+    expect(left.filter((name) => name.endsWith('-Link00'))).toHaveLength(1);
+    expect(readFileSync(join(dir, 'elsewhere'), 'utf8')).toBe('keep');
   });
 });

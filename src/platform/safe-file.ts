@@ -22,6 +22,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -95,12 +96,21 @@ function copyExtendedAttributes(from: string, to: string): boolean {
  * durably. Owner and mode: `meta` when given (a restore), else the old
  * file's, else `newMode`. Returns notes for anything it could not carry over.
  */
-export function replaceFile(path: string, content: string | Buffer, options: { meta?: FileMeta | null; newMode?: number } = {}): string[] {
-  const target = resolveTarget(path);
+export function replaceFile(path: string, content: string | Buffer, options: { meta?: FileMeta | null; newMode?: number; ownFile?: boolean } = {}): string[] {
+  // Pipefill's own files (settings, kept in its data folder) are never links: one there was planted, and is refused
+  // rather than followed (a root service once overwrote a root-owned file through one). A system configuration
+  // reached through a link keeps its link, as the administrator made it.
+  if (options.ownFile && isLink(path))
+    throw new UnsafePathError(
+      `${path} is a link; Pipefill writes its own files only where they are.`,
+      `Remove the link ${path} (after checking what it is), then try again.`,
+    );
+  const target = options.ownFile ? path : resolveTarget(path);
   const folder = dirname(target);
   const old = existsSync(target) ? lstatSync(target) : undefined;
   const meta = options.meta ?? (old ? { mode: old.mode & 0o7777, uid: old.uid, gid: old.gid } : null);
-  const temporary = join(folder, `.${basename(target)}.pipefill-${randomBytes(6).toString('hex')}.tmp`);
+  clearDeadTemporaries(folder, basename(target));
+  const temporary = join(folder, `.${basename(target)}.pipefill-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
   const notes: string[] = [];
   // O_EXCL|O_NOFOLLOW: a name someone planted (file or link) fails here instead of being written through.
   const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
@@ -139,6 +149,47 @@ export function replaceFile(path: string, content: string | Buffer, options: { m
   return notes;
 }
 
+/** Whether the process of this id is gone (a process of another user's still counts as there). */
+export function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Removes what a replace of `name` that was killed left in `folder`: its
+ * temporary (`.NAME.pipefill-PID-HEX.tmp`) where that process is gone, and
+ * one of an earlier Pipefill's (no pid in the name) an hour old. Only plain
+ * files this user owns; never through a link; best-effort.
+ */
+function clearDeadTemporaries(folder: string, name: string): void {
+  const uid = process.getuid?.();
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  const prefix = `.${name}.pipefill-`;
+  for (const entry of names) {
+    if (!entry.startsWith(prefix) || !entry.endsWith('.tmp')) continue;
+    const middle = entry.slice(prefix.length, -'.tmp'.length);
+    const ours = /^(\d{1,10})-[0-9a-f]{12}$/.exec(middle);
+    const legacy = /^[0-9a-f]{12}$/.test(middle);
+    try {
+      const stat = lstatSync(join(folder, entry));
+      if (!stat.isFile() || (uid !== undefined && stat.uid !== uid)) continue;
+      const dead = ours ? Number(ours[1]) !== process.pid && processGone(Number(ours[1])) : legacy && Date.now() - stat.mtimeMs > 60 * 60 * 1000;
+      if (dead) rmSync(join(folder, entry), { force: true });
+    } catch {
+      // Gone meanwhile, or not ours to look at.
+    }
+  }
+}
+
 /** Removes a file Pipefill created (not through a link to elsewhere), durably. */
 export function removeFile(path: string): void {
   if (!existsSync(path) && !isLink(path)) return;
@@ -162,9 +213,13 @@ export function createExclusive(path: string, content: string): void {
     let written = 0;
     while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
     fsyncSync(fd);
-  } finally {
+  } catch (error) {
+    // A full disk must not leave half a file: a half backup would block the next apply and restore nothing.
     closeSync(fd);
+    rmSync(path, { force: true });
+    throw error;
   }
+  closeSync(fd);
   syncFolder(dirname(path));
 }
 
@@ -192,6 +247,26 @@ export function privateDirectory(path: string): string {
   return path;
 }
 
+/**
+ * A folder of this user's own, made if missing (0700): one that is a link,
+ * or that another user owns, is refused, since a file planted in it (a link
+ * to anywhere) would take what this user writes there. Unlike
+ * privateDirectory, its mode is left as its owner set it.
+ */
+export function ownedDirectory(path: string): string {
+  mkdirSync(path, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(path);
+  const uid = process.getuid?.();
+  if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid))
+    throw new UnsafePathError(
+      `${path} is not a folder of this user's own (${stat.isSymbolicLink() ? 'a link' : `it belongs to user ${stat.uid}`}), so Pipefill will not write in it.`,
+      uid === 0
+        ? 'Run Pipefill as the user who owns that folder, or give root a folder of its own: PIPEFILL_DATA_DIR=/root/.local/share/pipefill.'
+        : `Set PIPEFILL_DATA_DIR to a folder of your own, or check who made ${path}.`,
+    );
+  return path;
+}
+
 /** Opens a new log file for appending: exclusive, never through a link, 0600. */
 export function openNewLog(path: string): number {
   return openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
@@ -200,4 +275,37 @@ export function openNewLog(path: string): number {
 /** A fresh folder with an unguessable name under `parent` (0700, made atomically: nothing planted can be it). */
 export function freshDirectory(parent: string, prefix: string): string {
   return mkdtempSync(join(parent, prefix));
+}
+
+/**
+ * A fresh private folder `PREFIX-PID-XXXXXX` under `parent`, after removing
+ * the ones of its kind that killed processes left: only real folders this
+ * user owns whose process is gone (a kill -9 in the middle of an apply left
+ * /tmp/pipefill-smbconf-* for ever).
+ */
+export function freshWorkDirectory(parent: string, prefix: string): string {
+  const uid = process.getuid?.();
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const named = new RegExp(`^${escaped}-(\\d{1,10})-[A-Za-z0-9]{6}$`);
+  // An earlier Pipefill's (no pid in the name): cleared once an hour old.
+  const legacy = new RegExp(`^${escaped}-[A-Za-z0-9]{6}$`);
+  let names: string[] = [];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    // An unreadable parent: nothing to clear; mkdtemp says what is wrong.
+  }
+  for (const name of names) {
+    const pid = named.exec(name)?.[1];
+    if (pid === undefined && !legacy.test(name)) continue;
+    if (pid !== undefined && (Number(pid) === process.pid || !processGone(Number(pid)))) continue;
+    try {
+      const stat = lstatSync(join(parent, name));
+      if (pid === undefined && Date.now() - stat.mtimeMs < 60 * 60 * 1000) continue;
+      if (stat.isDirectory() && (uid === undefined || stat.uid === uid)) rmSync(join(parent, name), { recursive: true, force: true });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return mkdtempSync(join(parent, `${prefix}-${process.pid}-`));
 }

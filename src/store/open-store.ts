@@ -2,8 +2,9 @@
 // PostgreSQL address or a SQLite file; nothing named, the embedded default
 // in this user's data folder.
 
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { dataDirectory } from '../platform/data-dir.js';
+import { ownedDirectory } from '../platform/safe-file.js';
 import { postgresAddressHasPassword } from '../contract/history.js';
 import { PipefillInputError } from '../model/errors.js';
 import type { HistoryStore } from './history-store.js';
@@ -41,6 +42,10 @@ export function parseStoreSpec(spec: string | undefined, env: NodeJS.ProcessEnv 
   return { kind: 'sqlite', path: resolve(path) };
 }
 
-export function openStore(spec: StoreSpec): Promise<HistoryStore> {
-  return spec.kind === 'postgres' ? openPostgresStore(spec.connection) : openSqliteStore(spec.path);
+export async function openStore(spec: StoreSpec, env: NodeJS.ProcessEnv = process.env): Promise<HistoryStore> {
+  if (spec.kind === 'postgres') return openPostgresStore(spec.connection);
+  // The data folder is this user's own or not used: SQLite's journal beside the file could be a link planted there
+  // (root's service run with another user's data folder, issue 47).
+  if (dirname(spec.path) === dataDirectory(env)) ownedDirectory(dirname(spec.path));
+  return openSqliteStore(spec.path);
 }

@@ -1,16 +1,17 @@
 // The services' settings (src/contract/settings.ts) in a small JSON file in
 // the data folder, beside the default history: written whole, by a temporary
-// file renamed into place, mode 0600. A file that is missing, too large, not
+// file renamed into place, mode 0600, in a folder of this user's own and
+// never through a link (the read refuses links too). A file that is missing, too large, not
 // JSON or not settings reads as the defaults (and is replaced on the next
 // change): a damaged settings file must not stop the app.
 
-import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Settings } from '../contract/settings.js';
 import { DEFAULT_SETTINGS, SettingsSchema } from '../contract/settings.js';
 import { PipefillError } from '../model/errors.js';
 import { dataDirectory } from '../platform/data-dir.js';
-import { replaceFile } from '../platform/safe-file.js';
+import { ownedDirectory, replaceFile, UnsafePathError } from '../platform/safe-file.js';
 
 const SETTINGS_FILE = 'settings.json';
 const MAX_SETTINGS_BYTES = 64 * 1024;
@@ -33,9 +34,11 @@ export function readSettings(path: string = settingsPath()): Settings {
 export function writeSettings(settings: Settings, path: string = settingsPath()): Settings {
   const checked = SettingsSchema.parse(settings);
   try {
-    mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
-    replaceFile(path, `${JSON.stringify(checked, null, 2)}\n`, { newMode: 0o600 });
+    // In a folder of this user's own, never through a link planted there (issue 47).
+    ownedDirectory(dirname(path));
+    replaceFile(path, `${JSON.stringify(checked, null, 2)}\n`, { newMode: 0o600, ownFile: true });
   } catch (error) {
+    if (error instanceof UnsafePathError) throw new PipefillError('settings-unwritable', `The setting could not be kept: ${error.message}`, error.hint);
     throw new PipefillError(
       'settings-unwritable',
       `The setting could not be kept in ${path}: ${error instanceof Error ? error.message : String(error)}.`,
