@@ -5,9 +5,9 @@
 
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recommendFromInput } from '../contract/recommend.js';
@@ -195,6 +195,48 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('apply --target samba, on a test 
     ).toBe(0);
     expect(readFileSync(server.configFile)).toEqual(original);
     expect(parseTestparmGlobals(testparm(server.configFile)).get('smb2 max credits')).toBe('16');
+  }, 60_000);
+
+  it('keeps one backup per file however it is spelt: a second apply through another spelling is refused, a rollback through a link restores', async () => {
+    const original = readFileSync(server.configFile);
+    const recommend = capture();
+    expect(
+      await runCli(
+        ['recommend', '--bandwidth', '155mbit', '--rtt', '75ms', '--client', 'win10-smb3', '--server', 'samba', '--smb-conf', server.configFile, '--json'],
+        recommend,
+      ),
+    ).toBe(0);
+    writeFileSync(join(dir, 'spellings.json'), recommend.text());
+    const state = join(dir, 'spellings-state');
+    // Three names of one file: as typed, with a `.` in it (not normalised by path.join), and a link to it.
+    const dotted = `${server.root}/./${basename(server.configFile)}`;
+    const link = join(dir, 'link-to-smb.conf');
+    symlinkSync(server.configFile, link);
+    const apply = (smbConf: string, extra: string[] = []) => {
+      const output = capture();
+      return runCli(['apply', '--target', 'samba', '--smb-conf', smbConf, '--state-dir', state, '--yes', ...extra], output).then((code) => ({
+        code,
+        text: output.text(),
+      }));
+    };
+    const first = await apply(server.configFile, ['--from', join(dir, 'spellings.json')]);
+    expect(first.code, first.text).toBe(0);
+    const afterFirst = readFileSync(server.configFile);
+    // A second change to the same file (as the issue found: credits 16 -> 256, then 256 -> 7168), through another spelling.
+    const more = JSON.parse(recommend.text()) as { recommendations: { id: string; value: unknown }[] };
+    for (const r of more.recommendations) if (r.id === 'samba.smb2-max-credits') r.value = 7168;
+    writeFileSync(join(dir, 'spellings-more.json'), JSON.stringify(more));
+    const second = await apply(dotted, ['--from', join(dir, 'spellings-more.json')]);
+    expect(second.code, second.text).not.toBe(0);
+    expect(second.text).toMatch(/A backup of an earlier apply is still there/);
+    expect(readFileSync(server.configFile)).toEqual(afterFirst);
+    const rolled = await apply(link, ['--rollback']);
+    expect(rolled.code, rolled.text).toBe(0);
+    expect(readFileSync(server.configFile)).toEqual(original);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    const again = await apply(dotted, ['--rollback']);
+    expect(again.text).toMatch(/nothing to roll back/);
+    expect(readFileSync(server.configFile)).toEqual(original);
   }, 60_000);
 
   it('applies signing and encryption only when asked (--include-protection), and a new session is sealed; rollback is byte-identical', async () => {

@@ -14,7 +14,18 @@ import type { RecommendationOut } from '../contract/recommend.js';
 import { PipefillError } from '../model/errors.js';
 import { replaceFile } from '../platform/safe-file.js';
 import type { ApplyOutcome, Change, Preview } from './plan.js';
-import { backupPath, dropBackup, FileSnapshotSchema, fileSnapshot, loadBackup, matchesSnapshot, restoreFile, saveBackup } from './plan.js';
+import {
+  backupPath,
+  dropBackup,
+  fileIdentity,
+  FileSnapshotSchema,
+  fileSnapshot,
+  loadBackup,
+  matchesSnapshot,
+  restoreFile,
+  saveBackup,
+  undoFailedApply,
+} from './plan.js';
 import { hasControl, trustedRecommendations } from './trusted.js';
 
 export const DEFAULT_FSTAB = '/etc/fstab';
@@ -219,13 +230,13 @@ export function applyFstab(recommendations: readonly RecommendationOut[], option
         'Another program may have written the file meanwhile.',
       );
   } catch (error) {
-    rollbackFstab(options);
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new PipefillError(
-      'apply-failed',
-      `Applying failed (${reason}); ${options.fstab} has been restored.`,
-      error instanceof PipefillError ? error.hint : 'Check the file and try again.',
-    );
+    throw undoFailedApply(error, {
+      what: options.fstab,
+      where: options.fstab,
+      backup,
+      rollback: () => rollbackFstab(options),
+      undo: `pipefill apply --rollback --target fstab --fstab ${options.fstab} --mount-point ${options.mountPoint}`,
+    });
   }
   return {
     preview,
@@ -243,7 +254,7 @@ export function applyFstab(recommendations: readonly RecommendationOut[], option
 export function rollbackFstab(options: FstabOptions): ApplyOutcome {
   const path = backupPath(options.stateDir, 'fstab', options.fstab);
   const backup = loadBackup(path, FstabBackupSchema);
-  if (backup.fstab !== options.fstab)
+  if (fileIdentity(backup.fstab) !== fileIdentity(options.fstab))
     throw new PipefillError(
       'bad-backup',
       `The backup ${path} is for ${backup.fstab}, not ${options.fstab}; nothing was restored.`,

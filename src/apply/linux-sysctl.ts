@@ -9,7 +9,19 @@ import type { RecommendationOut } from '../contract/recommend.js';
 import { PipefillError } from '../model/errors.js';
 import type { ApplyOutcome, Change, Preview } from './plan.js';
 import { trustedRecommendations, hasControl } from './trusted.js';
-import { backupPath, dropBackup, FileSnapshotSchema, fileSnapshot, loadBackup, matchesSnapshot, requireRoot, restoreFile, saveBackup } from './plan.js';
+import {
+  backupPath,
+  dropBackup,
+  fileIdentity,
+  FileSnapshotSchema,
+  fileSnapshot,
+  loadBackup,
+  matchesSnapshot,
+  requireRoot,
+  restoreFile,
+  saveBackup,
+  undoFailedApply,
+} from './plan.js';
 import { replaceFile } from '../platform/safe-file.js';
 
 export const DEFAULT_SYSCTL_CONF = '/etc/sysctl.d/90-pipefill.conf';
@@ -120,13 +132,13 @@ export function applySysctl(recommendations: readonly RecommendationOut[], optio
         'The values may be above a limit of this kernel.',
       );
   } catch (error) {
-    rollbackSysctl(options);
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new PipefillError(
-      'apply-failed',
-      `Applying failed (${reason}); what was done has been rolled back.`,
-      error instanceof PipefillError ? error.hint : 'Check the path and your privileges, then try again.',
-    );
+    throw undoFailedApply(error, {
+      what: `the live values and ${options.confPath}`,
+      where: options.confPath,
+      backup,
+      rollback: () => rollbackSysctl(options),
+      undo: `pipefill apply --rollback --target linux --sysctl-conf ${options.confPath}`,
+    });
   }
   return {
     preview,
@@ -142,7 +154,7 @@ export function rollbackSysctl(options: SysctlOptions): ApplyOutcome {
   const path = backupPath(options.stateDir, 'linux', options.confPath);
   const backup = loadBackup(path, SysctlBackupSchema);
   // The backup's name is derived from the file; one that names another file was not written for this one.
-  if (backup.confPath !== options.confPath)
+  if (fileIdentity(backup.confPath) !== fileIdentity(options.confPath))
     throw new PipefillError(
       'bad-backup',
       `The backup ${path} is for ${backup.confPath}, not ${options.confPath}; nothing was restored.`,

@@ -4,7 +4,7 @@
 // backup is the file's exact bytes.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -13,8 +13,19 @@ import { PipefillError } from '../model/errors.js';
 import { parseTestparmGlobals, SAMBA_PARAMETERS, testparm } from './current-values.js';
 import type { ApplyOutcome, Change, Preview } from './plan.js';
 import { hasControl, trustedRecommendations } from './trusted.js';
-import { backupPath, dropBackup, FileSnapshotSchema, fileSnapshot, loadBackup, matchesSnapshot, restoreFile, saveBackup } from './plan.js';
-import { replaceFile } from '../platform/safe-file.js';
+import {
+  backupPath,
+  dropBackup,
+  fileIdentity,
+  FileSnapshotSchema,
+  fileSnapshot,
+  loadBackup,
+  matchesSnapshot,
+  restoreFile,
+  saveBackup,
+  undoFailedApply,
+} from './plan.js';
+import { freshWorkDirectory, replaceFile } from '../platform/safe-file.js';
 
 const SambaBackupSchema = z.object({ smbConf: z.string(), content: FileSnapshotSchema }).strict();
 type SambaBackup = z.infer<typeof SambaBackupSchema>;
@@ -102,7 +113,8 @@ export function planSamba(untrusted: readonly RecommendationOut[], smbConf: stri
 
 /** testparm on the candidate before it replaces anything. */
 function validate(next: string): void {
-  const dir = mkdtempSync(join(tmpdir(), 'pipefill-smbconf-'));
+  // Named by this process, so the next apply clears what a killed one left (and only its own user's).
+  const dir = freshWorkDirectory(tmpdir(), 'pipefill-smbconf');
   try {
     const file = join(dir, 'smb.conf');
     writeFileSync(file, next);
@@ -142,13 +154,13 @@ export function applySamba(recommendations: readonly RecommendationOut[], smbCon
         'An include or a share section may override them.',
       );
   } catch (error) {
-    rollbackSamba(smbConf, stateDir);
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new PipefillError(
-      'apply-failed',
-      `Applying failed (${reason}); smb.conf has been restored.`,
-      error instanceof PipefillError ? error.hint : 'Check the file and try again.',
-    );
+    throw undoFailedApply(error, {
+      what: 'smb.conf',
+      where: smbConf,
+      backup,
+      rollback: () => rollbackSamba(smbConf, stateDir),
+      undo: `pipefill apply --rollback --target samba --smb-conf ${smbConf}`,
+    });
   }
   return { preview, applied: true, verified: true, backup, notes: [...notes, `Undo: pipefill apply --rollback --target samba --smb-conf ${smbConf}`] };
 }
@@ -156,7 +168,7 @@ export function applySamba(recommendations: readonly RecommendationOut[], smbCon
 export function rollbackSamba(smbConf: string, stateDir: string): ApplyOutcome {
   const path = backupPath(stateDir, 'samba', smbConf);
   const backup = loadBackup(path, SambaBackupSchema);
-  if (backup.smbConf !== smbConf)
+  if (fileIdentity(backup.smbConf) !== fileIdentity(smbConf))
     throw new PipefillError(
       'bad-backup',
       `The backup ${path} is for ${backup.smbConf}, not ${smbConf}; nothing was restored.`,
