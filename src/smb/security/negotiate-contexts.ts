@@ -63,7 +63,9 @@ export function parseServerContexts(message: Buffer, offset: number, count: numb
   let preauthSha512 = false;
   if (count > 16) throw new NegotiateContextError(`the server sent ${count} negotiate contexts`);
   for (let index = 0; index < count; index++) {
-    at = (at + 7) & ~7;
+    // Aligned by arithmetic, not `(at + 7) & ~7`: the offset is the server's 32-bit word, and bitwise operators work on
+    // signed 32 bits, so 2^31 or more came out negative and failed untyped (a RangeError from readUInt16LE).
+    at = Math.ceil(at / 8) * 8;
     if (at + 8 > message.length) throw new NegotiateContextError(`negotiate context ${index + 1} of ${count} starts past the end of the reply`);
     const type = message.readUInt16LE(at);
     const length = message.readUInt16LE(at + 2);
