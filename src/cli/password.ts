@@ -3,9 +3,29 @@
 
 import { PipefillInputError } from '../model/errors.js';
 
+/** Passwords taken out of the environment, by variable, for a second read in the same process (the app's service runs many). */
+const taken = new Map<string, string>();
+
+/**
+ * The password in `envName`, taken out of this process's environment as it
+ * is read (as PGPASSWORD is: src/platform/pg-password.ts), so no child
+ * inherits it: a copy-test starts ss some 20 times, and iperf3 and Chromium
+ * would get it too. A later read of the same variable gets what was taken,
+ * unless the variable has been set again.
+ */
+function takeFromEnvironment(envName: string): string | undefined {
+  const value = process.env[envName];
+  if (value !== undefined) {
+    taken.set(envName, value);
+    Reflect.deleteProperty(process.env, envName);
+    return value;
+  }
+  return taken.get(envName);
+}
+
 export async function readPassword(envName: string | undefined, user: string): Promise<string> {
   if (envName !== undefined) {
-    const value = process.env[envName];
+    const value = takeFromEnvironment(envName);
     if (value === undefined)
       throw new PipefillInputError(
         `The environment variable ${envName} is not set.`,

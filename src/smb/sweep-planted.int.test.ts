@@ -153,7 +153,8 @@ describe("the sweep of dead runs' folders, against smbd with planted links", () 
           '--workload',
           'file:1MiB',
         ],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
+        // The password given to this child alone: a run in this process took it out of the environment.
+        { env: { ...process.env, [PASSWORD_ENV]: server.credentials.password }, stdio: ['ignore', 'pipe', 'pipe'] },
       );
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
