@@ -158,7 +158,10 @@ export async function kerberosLogon(login: KerberosLogin, step: SetupStep): Prom
     try {
       return await Promise.race([context.step(token), late]);
     } catch (error) {
-      throw isGssFailure(error) ? fromGss(error, login) : error;
+      if (!isGssFailure(error)) throw error;
+      // Reading the server's AP-REP asks the KDC nothing: an integrity failure there (KRB5KRB_AP_ERR_BAD_INTEGRITY,
+      // which in the first step's ticket exchange means a wrong password) is the server's reply failing its check.
+      throw fromGss(token !== null && error.kind === 'wrong-password' ? Object.assign(error, { kind: 'bad-reply' as const }) : error, login);
     } finally {
       clearTimeout(timer);
     }

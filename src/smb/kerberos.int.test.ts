@@ -14,6 +14,7 @@ import { DOMAIN_HOST, DOMAIN_NETBIOS, SambaDomain } from '../lab/samba-domain.js
 import { freePort } from '../lab/samba.js';
 import { shareTarget } from '../model/share-path.js';
 import { runCopyTest } from './copy-test.js';
+import { framed, hostileRelay } from '../test-support/hostile-relay.js';
 import { smbFailure } from '../test-support/smb-failure.js';
 import type { SecurityPolicy, SmbCredentials } from './session.js';
 import { SmbSession } from './session.js';
@@ -153,6 +154,34 @@ describe('the traps, each a one-line error with its fix', () => {
     const error = await smbFailure(SmbSession.open(target(), { user: 'alice@pipefill.test', password: 'not-the-password' }));
     expect(error.kind).toBe('auth-failed');
     expect(error.message).toMatch(/KDC refused the password/);
+  }, 30_000);
+
+  it('a server reply whose AP-REP was changed on the way: blamed on the reply, not the password (issue 47)', async () => {
+    // The final SESSION_SETUP's AP-REP (GSS token id 02 00, then [APPLICATION 15]) with one byte of its
+    // encrypted part changed, as something on the path would.
+    const relay = await hostileRelay({ host: '127.0.0.1', port: domain.smbPort }, (frame, info) => {
+      if (info.command !== 0x0001 || info.status !== 0) return { kind: 'pass' };
+      const at = frame.indexOf(Buffer.from([0x02, 0x00, 0x6f]));
+      if (at < 0) return { kind: 'pass' };
+      const changed = Buffer.from(frame);
+      // The DER length after 0x6f: short form, or 0x81/0x82 and one or two bytes.
+      const first = changed[at + 3] ?? 0;
+      const lengthBytes = first < 0x80 ? 0 : first & 0x7f;
+      const length = lengthBytes === 0 ? first : changed.readUIntBE(at + 4, lengthBytes);
+      const end = at + 4 + lengthBytes + length;
+      changed[end - 8] = (changed[end - 8] ?? 0) ^ 0x55;
+      return { kind: 'replace', bytes: framed(changed) };
+    });
+    try {
+      const error = await smbFailure(SmbSession.open({ ...target(), address: '127.0.0.1', port: relay.port }, withPassword('alice@pipefill.test')));
+      expect(relay.acted()).toBe(1);
+      expect(error.kind).toBe('integrity');
+      expect(error.message).toMatch(/the server's Kerberos reply does not verify/);
+      expect(error.message).not.toMatch(/password/);
+      expect(error.hint).not.toMatch(/Caps Lock/);
+    } finally {
+      await relay.close();
+    }
   }, 30_000);
 
   it('an expired ticket', async () => {
