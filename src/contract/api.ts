@@ -23,7 +23,13 @@ import {
 } from './history.js';
 import { HostInfoSchema } from './host-info.js';
 import { ExportDocumentInputSchema, ExportDocumentResultSchema } from './export.js';
-import { OpenDocumentsAddInputSchema, OpenDocumentsAddResultSchema, OpenDocumentsSchema } from './open-documents.js';
+import {
+  OpenDocumentInputSchema,
+  OpenDocumentSchema,
+  OpenDocumentsAddInputSchema,
+  OpenDocumentsAddResultSchema,
+  OpenDocumentsSchema,
+} from './open-documents.js';
 import { SettingsSchema, SettingsUpdateSchema } from './settings.js';
 import { RecommendApiInputSchema, RecommendResultSchema } from './recommend.js';
 import { CatalogueSchema, PlanInputSchema, PlanResultSchema } from './plan.js';
@@ -51,6 +57,7 @@ export const apiContract = {
   historyStore: { input: HistoryStoreInputSchema, output: HistoryStoreResultSchema },
   // The documents the views have open (src/contract/open-documents.ts), so a reload shows them again.
   openDocuments: { input: z.object({}).strict(), output: OpenDocumentsSchema },
+  openDocument: { input: OpenDocumentInputSchema, output: OpenDocumentSchema },
   openDocumentsAdd: { input: OpenDocumentsAddInputSchema, output: OpenDocumentsAddResultSchema },
   // A report or capacity run as HTML, PDF (printed by the services' Chromium), CSV or JSON, for the app's export buttons.
   exportDocument: { input: ExportDocumentInputSchema, output: ExportDocumentResultSchema },

@@ -173,6 +173,7 @@ function createHandlers(host: LocalApiOptions): Handlers {
       return result;
     },
     openDocuments: () => open.get(),
+    openDocument: (input) => open.document(input.id),
     exportDocument: async (input) => {
       const document = documentToSave(input.document);
       const content = await exportDocumentAsync(document, input.format, input.paper ?? localePaper());

@@ -12,7 +12,7 @@ import type { CapacityResult } from '../../../src/contract/capacity.js';
 import type { Report } from '../../../src/contract/report.js';
 import type { PlannerSettings } from './state/planner.js';
 import { mergeCapacityRuns, mergeReports } from './state/compare.js';
-import { ignoreRestoreFailure, keepOpen, restoredDocuments } from './state/open-documents.js';
+import { fetchOpenDocuments, ignoreRestoreFailure, keepOpen } from './state/open-documents.js';
 import { plannerHash, settingsFromHash, settingsFromPreset } from './state/planner.js';
 import { toCapacityInput } from './state/capacity.js';
 import type { StartForm } from './state/start-form.js';
@@ -98,8 +98,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
     api.catalogue({}).then(setCatalogue, (error: unknown) => setLoadError(toUiError(error)));
     api.hostInfo({}).then(setHost, (error: unknown) => setLoadError(toUiError(error)));
     // What was open before a reload: the services kept it.
-    api.openDocuments({}).then((open) => {
-      const restored = restoredDocuments(open);
+    fetchOpenDocuments(api).then((restored) => {
       setReports((current) => mergeReports(restored.reports, current));
       setCapacityRuns((current) => mergeCapacityRuns(restored.capacityRuns, current));
       if (restored.report) assessment.setReport((current) => current ?? restored.report);
