@@ -3,7 +3,7 @@
 // script) that Chromium prints to PDF. Pure.
 
 import type { Paper } from '../contract/export.js';
-import { pageStyle } from './page.js';
+import { EXPORT_CSP_META, pageStyle } from './page.js';
 import type { CapacityResult } from '../contract/capacity.js';
 import { csvRows } from '../presentation/csv.js';
 import { formatBinaryBytes } from '../model/units.js';
@@ -135,7 +135,7 @@ export function capacityHtml(result: CapacityResult, options: { readonly paper?:
     ? `<p class="muted">Each person's bytes were counted by completed SMB requests (no per-connection TCP counters on this machine): a step carries up to one request's worth of error per person.</p>`
     : '';
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeXml(`Pipefill capacity: ${result.share}`)}</title><style>${STYLE}${pageStyle(options.paper ?? 'a4')}</style></head>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${EXPORT_CSP_META}<title>${escapeXml(`Pipefill capacity: ${result.share}`)}</title><style>${STYLE}${pageStyle(options.paper ?? 'a4')}</style></head>
 <body>
 <h1>${escapeXml(`Branch capacity: ${result.share}`)}</h1>
 <p class="muted">${escapeXml(`${readableUtc(result.startedAt)}; ${result.profile} ${result.op}, ${formatBinaryBytes(result.fileBytes)} files, ${result.seconds} s per step after ${result.warmupSeconds} s warm-up; SMB ${result.negotiated.dialect}; ${link}; server profile ${result.server}`)}</p>

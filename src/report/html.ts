@@ -21,7 +21,7 @@ import { formatBinaryBytes, formatByteRate, formatBytes, formatDuration, formatR
 import { barChartSvg, escapeXml } from './svg.js';
 import type { Paper } from '../contract/export.js';
 import { copyRateText, testLongLabel, testShortLabel } from '../presentation/test-labels.js';
-import { pageStyle } from './page.js';
+import { EXPORT_CSP_META, pageStyle } from './page.js';
 import { adviceOf, verdictOf } from '../contract/verdict.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { adviceHtml, VERDICT_STYLE, verdictHtml } from './verdict-html.js';
@@ -108,7 +108,7 @@ export function reportHtml(report: Report, options: HtmlOptions = {}): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+${EXPORT_CSP_META}
 <title>Pipefill report: ${escapeXml(report.target.share)}</title>
 <style>${STYLE}${pageStyle(options.paper ?? 'a4')}</style>
 </head>
