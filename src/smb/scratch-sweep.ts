@@ -12,7 +12,7 @@
 import { RELATED_FILE_ID } from './request-frames.js';
 import type { RequestOptions } from './request-frames.js';
 import { SmbError } from './errors.js';
-import { Access, closeRequest, CreateOption, createRequest, Disposition, filetimeSpan, latestTime, parseCreate, parseRead, readRequest } from './messages.js';
+import { Access, CreateOption, Disposition, filetimeSpan, latestTime, parseCreate, parseRead, readRequest } from './messages.js';
 import type { DirectoryEntry } from './messages.js';
 import { Command, Status } from './protocol.js';
 import type { SmbSession } from './session.js';
@@ -146,33 +146,26 @@ async function readMarker(session: SmbSession, folder: string, entries: readonly
   const entry = entries.find((candidate) => candidate.name === MARKER_NAME);
   if (!entry || entry.isDirectory || entry.isReparsePoint || entry.bytes > MARKER_MAX_BYTES) return undefined;
   const path = `${folder}/${MARKER_NAME}`;
-  const [created, read, closed] = await session.connection.compound(
+  const [created, read] = await session.openRelated(
+    {
+      path,
+      access: Access.readData | Access.readAttributes,
+      disposition: Disposition.open,
+      options: CreateOption.nonDirectory | CreateOption.openReparsePoint,
+    },
     [
-      {
-        command: Command.create,
-        body: createRequest({
-          path: path.replace(/\//g, '\\'),
-          access: Access.readData | Access.readAttributes,
-          disposition: Disposition.open,
-          options: CreateOption.nonDirectory | CreateOption.openReparsePoint,
-        }),
-        treeId: session.treeId,
-        what: `open ${path}`,
-      },
       {
         command: Command.read,
         body: readRequest(RELATED_FILE_ID, 0, MARKER_MAX_BYTES),
-        treeId: session.treeId,
         what: `read ${path}`,
         replyBytes: 64 + 16 + MARKER_MAX_BYTES + 8,
         anyStatus: true,
       },
-      { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: session.treeId, what: `close ${path}`, anyStatus: true },
     ],
+    'open',
     options,
   );
-  if (!created || !read) throw new SmbError('protocol', `Incomplete compound reply reading ${path}.`, 'The server log may say more.');
-  await session.closeIfLeft(created, closed, options);
+  if (!read) return undefined;
   if (parseCreate(created.body).isReparsePoint || read.header.status !== Status.success) return undefined;
   return parseMarker(parseRead(read.body, MARKER_MAX_BYTES));
 }

@@ -73,20 +73,14 @@ interface FakeFolder {
 
 /**
  * A share whose root lists these folders. The marker is read in a compound
- * of CREATE, READ and CLOSE: answered here from `marker`. `lease` says what
+ * of CREATE, READ and CLOSE (openRelated): answered here from `marker`. `lease` says what
  * opening a folder's lease for deletion answers.
  */
 function fakeShare(folders: Record<string, FakeFolder>, lease: () => Promise<unknown>, deleteFails: (path: string) => SmbError | undefined = () => undefined) {
   const deleted: string[] = [];
   const touched: string[] = [];
-  const pathOf = (body: Buffer) =>
-    body
-      .subarray(56, 56 + body.readUInt16LE(46))
-      .toString('utf16le')
-      .replace(/\\/g, '/');
   const session = {
     target: SHARE_ROOT,
-    treeId: 1,
     listDirectoryWithLinks: async () => ({ entries: Object.entries(folders).map(([name, folder]) => folderEntry(name, folder.at)), self: 1n }),
     listDirectoryClosing: async (path: string) => {
       const folder = folders[path];
@@ -99,20 +93,15 @@ function fakeShare(folders: Record<string, FakeFolder>, lease: () => Promise<unk
       ];
       return { entries, self: folder?.id ?? 7n, parent: 1n, closed: Promise.resolve() };
     },
-    connection: {
-      compound: async (specs: { body: Buffer }[]) => {
-        const path = specs[0] ? pathOf(specs[0].body) : '';
-        touched.push(path);
-        const marker = folders[path.replace(`/${MARKER_NAME}`, '')]?.marker ?? Buffer.alloc(0);
-        const created = Buffer.alloc(88);
-        const read = Buffer.alloc(16 + marker.length);
-        read.writeUInt8(80, 2);
-        read.writeUInt32LE(marker.length, 4);
-        marker.copy(read, 16);
-        return [created, read, Buffer.alloc(4)].map((body) => ({ header: { status: Status.success }, body }));
-      },
+    openRelated: async (params: { path: string }) => {
+      touched.push(params.path);
+      const marker = folders[params.path.replace(`/${MARKER_NAME}`, '')]?.marker ?? Buffer.alloc(0);
+      const read = Buffer.alloc(16 + marker.length);
+      read.writeUInt8(80, 2);
+      read.writeUInt32LE(marker.length, 4);
+      marker.copy(read, 16);
+      return [Buffer.alloc(88), read].map((body) => ({ header: { status: Status.success }, body }));
     },
-    closeIfLeft: async () => undefined,
     create: async (params: { path: string }) => {
       touched.push(params.path);
       return lease();

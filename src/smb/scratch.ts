@@ -24,9 +24,7 @@ import type { RequestOptions } from './request-frames.js';
 import { SmbError } from './errors.js';
 import {
   Access,
-  closeRequest,
   CreateOption,
-  createRequest,
   Disposition,
   FileInfoClass,
   InfoType,
@@ -237,84 +235,41 @@ export class ScratchFolder {
 
 /** Makes the folder (FILE_CREATE: never an existing name or link) and asks its id, in one compound: create, query, close. */
 async function makeFolder(session: SmbSession, name: string, options: RequestOptions): Promise<FolderMade> {
-  const [created, queried, closed] = await session.connection.compound(
-    [
-      {
-        command: Command.create,
-        body: createRequest({
-          path: name.replace(/\//g, '\\'),
-          access: Access.listDirectory | Access.readAttributes,
-          disposition: Disposition.create,
-          options: CreateOption.directory,
-          directory: true,
-        }),
-        treeId: session.treeId,
-        what: `make ${name}`,
-      },
-      {
-        command: Command.queryInfo,
-        body: queryInfoRequest(RELATED_FILE_ID, InfoType.file, FileInfoClass.internal),
-        treeId: session.treeId,
-        what: `query ${name}`,
-        anyStatus: true,
-      },
-      { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: session.treeId, what: `close ${name}`, anyStatus: true },
-    ],
+  const [created, queried] = await session.openRelated(
+    { path: name, access: Access.listDirectory | Access.readAttributes, disposition: Disposition.create, options: CreateOption.directory, directory: true },
+    [{ command: Command.queryInfo, body: queryInfoRequest(RELATED_FILE_ID, InfoType.file, FileInfoClass.internal), what: `query ${name}`, anyStatus: true }],
+    'make',
     options,
   );
-  if (!created || !queried) throw new SmbError('protocol', `Incomplete compound reply making ${name}.`, 'The server log may say more.');
-  await session.closeIfLeft(created, closed, options);
   // A server that keeps no ids (or will not say) gives 0: the marker then proves the folder by its name alone.
-  const id = queried.header.status === Status.success ? parseInternalInfo(parseQueryInfo(queried.body)) : 0n;
+  const id = queried?.header.status === Status.success ? parseInternalInfo(parseQueryInfo(queried.body)) : 0n;
   return { id, times: parseCreate(created.body).times };
 }
 
 /** Makes an empty file and deletes it (FILE_CREATE, delete-on-close, close: one compound). */
 async function deleteEmptyProbe(session: SmbSession, name: string, options: RequestOptions): Promise<void> {
-  const path = `${name}/${PROBE_NAME}`;
-  const [created, closed] = await session.connection.compound(
-    [
-      {
-        command: Command.create,
-        body: createRequest({
-          path: path.replace(/\//g, '\\'),
-          access: Access.delete | Access.readAttributes,
-          disposition: Disposition.create,
-          options: CreateOption.nonDirectory | CreateOption.deleteOnClose,
-        }),
-        treeId: session.treeId,
-        what: `make ${path}`,
-      },
-      { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: session.treeId, what: `close ${path}, deleting it`, anyStatus: true },
-    ],
+  await session.openRelated(
+    {
+      path: `${name}/${PROBE_NAME}`,
+      access: Access.delete | Access.readAttributes,
+      disposition: Disposition.create,
+      options: CreateOption.nonDirectory | CreateOption.deleteOnClose,
+    },
+    [],
+    'make',
     options,
   );
-  await session.closeIfLeft(created, closed, options);
 }
 
 /** Writes the marker: create (FILE_CREATE), write, close in one compound. */
 async function writeMarker(session: SmbSession, name: string, text: Buffer, options: RequestOptions): Promise<void> {
   const path = `${name}/${MARKER_NAME}`;
-  const [created, written, closed] = await session.connection.compound(
-    [
-      {
-        command: Command.create,
-        body: createRequest({
-          path: path.replace(/\//g, '\\'),
-          access: Access.writeData | Access.readAttributes,
-          disposition: Disposition.create,
-          options: CreateOption.nonDirectory,
-        }),
-        treeId: session.treeId,
-        what: `make ${path}`,
-      },
-      { command: Command.write, body: writeRequest(RELATED_FILE_ID, 0, text.length), payload: text, treeId: session.treeId, what: `write ${path}` },
-      { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: session.treeId, what: `close ${path}`, anyStatus: true },
-    ],
+  await session.openRelated(
+    { path, access: Access.writeData | Access.readAttributes, disposition: Disposition.create, options: CreateOption.nonDirectory },
+    [{ command: Command.write, body: writeRequest(RELATED_FILE_ID, 0, text.length), payload: text, what: `write ${path}` }],
+    'make',
     options,
   );
-  if (!created || !written) throw new SmbError('protocol', `Incomplete compound reply writing ${path}.`, 'The server log may say more.');
-  await session.closeIfLeft(created, closed, options);
 }
 
 /** Why the server would not make the scratch folder, in words a person can act on. */

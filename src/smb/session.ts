@@ -132,6 +132,9 @@ export interface OpenOptions extends RequestOptions {
  * path, with room for a domain controller's answer at login. A server that
  * trickles or stalls there ends in a typed timeout, not a wait.
  */
+/** A request of a compound after its open, on the open's handle: the session adds the tree. */
+export type RelatedRequest = Omit<RequestSpec, 'treeId'>;
+
 const toWindowsPath = (path: string): string => path.replace(/\//g, '\\').replace(/^\\+/, '');
 
 /** The most entries a listing may hold (a share root of 100,000 names is ~20 MiB of them). */
@@ -313,46 +316,51 @@ export class SmbSession {
     await this.close(fileId, { ...options, okStatuses: [Status.fileClosed] });
   }
 
-  /** A file's end-of-file as the server holds it: the CREATE reply's own EndofFile, then a related CLOSE (one round trip). */
-  async sizeOf(path: string, options: RequestOptions = {}): Promise<number> {
-    const [created, closed] = await this.connection.compound(
+  /**
+   * An open, requests on its handle, and its close, in one compound: one
+   * round trip (MS-SMB2 3.2.4.1.4). The close may answer anything; where the
+   * open succeeded and the close did not, the handle is closed on its own
+   * (closeIfLeft). Returns the replies of the open and of the requests
+   * between (pass RELATED_FILE_ID for their handle).
+   */
+  async openRelated(
+    params: CreateParams,
+    between: readonly RelatedRequest[],
+    what: string,
+    options: RequestOptions = {},
+  ): Promise<[SmbResponse, ...SmbResponse[]]> {
+    const responses = await this.connection.compound(
       [
-        {
-          command: Command.create,
-          body: createRequest({ path: toWindowsPath(path), access: Access.readAttributes, disposition: Disposition.open, options: CreateOption.nonDirectory }),
-          treeId: this.treeId,
-          what: `open ${path} for its size`,
-        },
-        { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: this.treeId, what: `close ${path}`, anyStatus: true },
+        { command: Command.create, body: createRequest({ ...params, path: toWindowsPath(params.path) }), treeId: this.treeId, what: `${what} ${params.path}` },
+        ...between.map((spec) => ({ ...spec, treeId: this.treeId })),
+        { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: this.treeId, what: `close ${params.path}`, anyStatus: true },
       ],
       options,
     );
-    if (!created) throw new SmbError('protocol', `Incomplete compound reply for ${path}.`, 'The server log may say more.');
-    await this.closeIfLeft(created, closed, options);
+    if (responses.length !== between.length + 2)
+      throw new SmbError('protocol', `Incomplete compound reply for ${params.path}.`, 'The server log may say more.');
+    await this.closeIfLeft(responses[0], responses[responses.length - 1], options);
+    return responses.slice(0, -1) as [SmbResponse, ...SmbResponse[]];
+  }
+
+  /** A file's end-of-file as the server holds it: the CREATE reply's own EndofFile, then a related CLOSE (one round trip). */
+  async sizeOf(path: string, options: RequestOptions = {}): Promise<number> {
+    const [created] = await this.openRelated(
+      { path, access: Access.readAttributes, disposition: Disposition.open, options: CreateOption.nonDirectory },
+      [],
+      'open for its size',
+      options,
+    );
     return parseCreate(created.body).endOfFile;
   }
 
   async makeDirectory(path: string, options: RequestOptions = {}): Promise<void> {
-    // The create and its related close in one compound, one round trip (MS-SMB2 3.2.4.1.4), as deletePath.
-    const [created, closed] = await this.connection.compound(
-      [
-        {
-          command: Command.create,
-          body: createRequest({
-            path: toWindowsPath(path),
-            access: Access.listDirectory | Access.readAttributes,
-            disposition: Disposition.create,
-            options: CreateOption.directory,
-            directory: true,
-          }),
-          treeId: this.treeId,
-          what: `make ${path}`,
-        },
-        { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: this.treeId, what: `close ${path}`, anyStatus: true },
-      ],
+    await this.openRelated(
+      { path, access: Access.listDirectory | Access.readAttributes, disposition: Disposition.create, options: CreateOption.directory, directory: true },
+      [],
+      'make',
       options,
     );
-    await this.closeIfLeft(created, closed, options);
   }
 
   /** Every entry of a directory, "." and ".." left out. */
@@ -464,27 +472,19 @@ export class SmbSession {
    * scratch folder's own, for the files its run made (scratch-removal.ts).
    */
   async deletePath(path: string, directory: boolean, options: RequestOptions = {}): Promise<void> {
-    // One compound, one round trip: the close is related to the open (MS-SMB2 3.2.4.1.4), and an open that
-    // fails takes the close down with it (3.3.5.2.7.2), so no handle is left either way.
-    const [created, closed] = await this.connection.compound(
-      [
-        {
-          command: Command.create,
-          body: createRequest({
-            path: toWindowsPath(path),
-            access: Access.delete | Access.readAttributes,
-            disposition: Disposition.open,
-            options: CreateOption.deleteOnClose | CreateOption.openReparsePoint | (directory ? CreateOption.directory : CreateOption.nonDirectory),
-            directory,
-          }),
-          treeId: this.treeId,
-          what: `open ${path} to delete it`,
-        },
-        { command: Command.close, body: closeRequest(RELATED_FILE_ID), treeId: this.treeId, what: `close ${path}, deleting it`, anyStatus: true },
-      ],
+    // An open that fails takes the close down with it (3.3.5.2.7.2), so no handle is left either way.
+    await this.openRelated(
+      {
+        path,
+        access: Access.delete | Access.readAttributes,
+        disposition: Disposition.open,
+        options: CreateOption.deleteOnClose | CreateOption.openReparsePoint | (directory ? CreateOption.directory : CreateOption.nonDirectory),
+        directory,
+      },
+      [],
+      'open to delete',
       options,
     );
-    await this.closeIfLeft(created, closed, options);
   }
 
   /** Logs off and closes the connection; never throws (it runs in cleanup paths). */
