@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { WINDOWS_10_11_OFFER } from '../model/smb-security.js';
-import { hex, SMB311_EXCHANGE } from '../test-support/smb-vectors.js';
+import { challengeMessage4243, hex, SMB311_EXCHANGE } from '../test-support/smb-vectors.js';
 import { SmbError } from './errors.js';
 import { parseCreate, parseDirectoryEntries, parseInternalInfo, parseQueryInfo, parseRead, parseStandardInfo, parseWrite } from './messages.js';
 import { NegotiateError, parseNegotiate } from './negotiate.js';
@@ -158,27 +158,7 @@ describe("the parsers of a server's bytes, under mutation", () => {
       parseDirectoryEntries,
       smbTyped,
     ],
-    [
-      'NTLM CHALLENGE (MS-NLMP 4.2.4.3 layout)',
-      () => {
-        const utf16 = (text: string) => Buffer.from(text, 'utf16le');
-        const info = Buffer.concat([hex('02000c00'), utf16('Domain'), hex('01000c00'), utf16('Server'), hex('00000000')]);
-        return Buffer.concat([
-          Buffer.from('NTLMSSP\0', 'latin1'),
-          hex('02000000'),
-          hex('0c000c0038000000'),
-          hex('33828ae2'),
-          hex('0123456789abcdef'),
-          Buffer.alloc(8),
-          hex('2400240044000000'),
-          hex('060070170000000f'),
-          utf16('Server'),
-          info,
-        ]);
-      },
-      parseChallenge,
-      (e: unknown) => e instanceof NtlmError || e instanceof DerError,
-    ],
+    ['NTLM CHALLENGE (MS-NLMP 4.2.4.3 layout)', challengeMessage4243, parseChallenge, (e: unknown) => e instanceof NtlmError || e instanceof DerError],
   ] as const)('%s: every failure is its own typed error', (_name, sample, parse, typed) => {
     // The sample itself parses: the mutations start from a good reply.
     expect(() => parse(sample())).not.toThrow();

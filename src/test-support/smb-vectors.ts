@@ -176,3 +176,25 @@ export const ENCRYPTION_311 = {
     '25000000001000000000000000000000000000000000000011000000170000000000000000000000',
   ),
 };
+
+/**
+ * A CHALLENGE_MESSAGE laid out as MS-NLMP 4.2.4.3: target name "Server" at
+ * 0x38, Version 6.0 build 6000 revision 15, target info (NbDomainName
+ * "Domain", NbComputerName "Server") at 0x44.
+ */
+export function challengeMessage4243(): Buffer {
+  const utf16 = (text: string) => Buffer.from(text, 'utf16le');
+  const info = Buffer.concat([hex('02000c00'), utf16('Domain'), hex('01000c00'), utf16('Server'), hex('00000000')]);
+  return Buffer.concat([
+    Buffer.from('NTLMSSP\0', 'latin1'),
+    hex('02000000'),
+    hex('0c000c0038000000'),
+    hex('33828ae2'),
+    hex('0123456789abcdef'),
+    Buffer.alloc(8),
+    hex('2400240044000000'),
+    hex('060070170000000f'),
+    utf16('Server'),
+    info,
+  ]);
+}

@@ -2,7 +2,7 @@
 
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hex, NTLM_EXAMPLE } from '../../test-support/smb-vectors.js';
+import { challengeMessage4243, hex, NTLM_EXAMPLE } from '../../test-support/smb-vectors.js';
 import { authenticateMessage, negotiateMessage, NtlmError, ntlmv2Proof, ntlmv2Temp, ntowfV2, parseChallenge, rc4, upcaseOneToOne } from './ntlm.js';
 
 const AV_DOMAIN_SERVER = hex('02000c0044006f006d00610069006e0001000c00530065007200760065007200 00000000');
@@ -60,27 +60,12 @@ describe('NTLMv2 (MS-NLMP 3.3.2)', () => {
   });
 
   it("reads what the server says of itself: the Version and computer name of MS-NLMP 4.2.4.3's CHALLENGE_MESSAGE", () => {
-    // Laid out as MS-NLMP 4.2.4.3: target name "Server" at 0x38, Version 6.0 build 6000 revision 15,
-    // target info (NbDomainName "Domain", NbComputerName "Server") at 0x44.
-    const utf16 = (text: string) => Buffer.from(text, 'utf16le');
-    const info = Buffer.concat([hex('02000c00'), utf16('Domain'), hex('01000c00'), utf16('Server'), hex('00000000')]);
-    const message = Buffer.concat([
-      Buffer.from('NTLMSSP\0', 'latin1'),
-      hex('02000000'),
-      hex('0c000c0038000000'),
-      hex('33828ae2'),
-      hex('0123456789abcdef'),
-      Buffer.alloc(8),
-      hex('2400240044000000'),
-      hex('060070170000000f'),
-      utf16('Server'),
-      info,
-    ]);
+    const message = challengeMessage4243();
     const challenge = parseChallenge(message);
     expect(challenge.version).toEqual({ major: 6, minor: 0, build: 6000, revision: 15 });
     expect(challenge.computerName).toBe('Server');
-    // A server whose payload starts where the Version would be sent none, whatever its flags say.
-    const noVersion = Buffer.concat([message.subarray(0, 48), info]);
+    // A server whose payload (the target info, at 0x44) starts where the Version would be sent none, whatever its flags say.
+    const noVersion = Buffer.concat([message.subarray(0, 48), message.subarray(0x44)]);
     noVersion.writeUInt16LE(0, 12);
     noVersion.writeUInt32LE(48, 44);
     expect(parseChallenge(noVersion).version).toBeUndefined();
