@@ -52,6 +52,17 @@ export const VerdictFixSchema = z.discriminatedUnion('kind', [
 ]);
 export type VerdictFix = z.infer<typeof VerdictFixSchema>;
 
+/** Who makes a change: the person (their PC, their copy tool), the server's team, or the network's. */
+export const TEAMS = ['pc', 'server', 'network'] as const;
+export type Team = (typeof TEAMS)[number];
+
+/** One change Pipefill names, with who makes it and what it buys for the copy it helps most (the fix's own effect for the fix). */
+export const VerdictChangeSchema = z.object({
+  ...VerdictFixSchema.options[0].shape,
+  team: z.enum(TEAMS),
+});
+export type VerdictChange = z.infer<typeof VerdictChangeSchema>;
+
 export const VerdictSchema = z.object({
   client: z.enum(CLIENT_PROFILE_IDS),
   clientLabel: z.string().max(200),
@@ -71,6 +82,11 @@ export const VerdictSchema = z.object({
   fix: VerdictFixSchema,
   /** The next change, for the costliest copy another layer holds back (absent: none worth naming). */
   next: VerdictFixSchema.optional(),
+  /**
+   * Every change Pipefill names, the fix and the next first, each once: what
+   * the ticket lists by who makes it. Absent in reports from before it.
+   */
+  changes: z.array(VerdictChangeSchema).max(40).optional(),
   /** The client's copies, the costliest first: seconds lost against the path's best, and why. */
   ranked: z
     .array(

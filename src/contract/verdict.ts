@@ -16,7 +16,7 @@ import { assessedClient, recommendFromInput } from './recommend.js';
 import type { Finding, Report } from './report.js';
 import { modelLinkOf } from './report.js';
 import { LAYER_LABELS } from '../model/layer-labels.js';
-import type { ServerSource, Verdict, VerdictFix, VerdictRate } from './verdict-schema.js';
+import type { ServerSource, Team, Verdict, VerdictChange, VerdictFix, VerdictRate } from './verdict-schema.js';
 
 type Kind = VerdictRate['workload'];
 
@@ -43,6 +43,17 @@ const PLATFORM_WORDS: Readonly<Record<RecommendationOut['platform'], string>> = 
   linux: 'on the Linux clients',
   macos: 'on the Mac clients',
   'copy-tool': 'in the copy tool',
+};
+
+/** Who makes a change on each platform: the person on their PC and copy tool, the server's team on the server. */
+const TEAM_OF: Readonly<Record<RecommendationOut['platform'], Team>> = {
+  'windows-client': 'pc',
+  linux: 'pc',
+  macos: 'pc',
+  'copy-tool': 'pc',
+  'windows-server': 'server',
+  samba: 'server',
+  ontap: 'server',
 };
 
 /** `12.5 MB/s (100 Mb/s)`: what Explorer and robocopy show, and what a link is sold in. */
@@ -157,8 +168,11 @@ function fixFor(worst: Pair | undefined, advice: RecommendResult | undefined, as
         : `No setting Pipefill knows would speed this up on this path (${LAYER_LABELS[worst.yours.limitedBy]}).`,
     };
   }
-  const { recommendation, ratio } = change;
-  // The person's own measured time, scaled to a size they know, and what the model says the change does to it.
+  return changeFix(change.recommendation, change.ratio, worst);
+}
+
+/** A change as the verdict says it: the person's own measured time for `pair`, scaled to a size they know, and what the model says the change does to it. */
+function changeFix(recommendation: RecommendationOut, ratio: number, worst: Pair): Extract<VerdictFix, { kind: 'change' }> {
   const file = worst.kind === 'file';
   const beforeSeconds = file ? (EXAMPLE_FILE_BYTES / worst.bytes) * worst.yours.measuredSeconds : worst.yours.measuredSeconds;
   const afterSeconds = beforeSeconds * ratio;
@@ -195,22 +209,57 @@ function nextChange(
   advice: RecommendResult | undefined,
   worst: Pair | undefined,
   first: Extract<VerdictFix, { kind: 'change' }>,
-): Extract<VerdictFix, { kind: 'change' }> | undefined {
+): { fix: Extract<VerdictFix, { kind: 'change' }>; pair: Pair } | undefined {
   for (const pair of rest) {
     if (!worst || pair.yours.limitedBy === worst.yours.limitedBy || pair.costSeconds < NEXT_WORTH * pair.yours.measuredSeconds) continue;
     const others = advice ? { ...advice, recommendations: advice.recommendations.filter((recommendation) => recommendation.knob !== first.knob) } : undefined;
     const fix = fixFor(pair, others, false, undefined);
-    if (fix.kind !== 'change') continue;
-    return {
-      ...fix,
-      sentence: `Next, ${LAYER_LABELS[pair.yours.limitedBy]} cost the ${pair.kind === 'file' ? 'large-file' : 'small-files'} ${pair.op} ${formatDuration(pair.costSeconds * 1000)}: ${fix.sentence.charAt(0).toLowerCase()}${fix.sentence.slice(1)}`,
-    };
+    if (fix.kind === 'change') return { fix, pair };
   }
   return undefined;
 }
 
+/** The next change as the verdict's line says it: which layer cost which copy how much, then the change. */
+function nextSentence({ fix, pair }: { fix: Extract<VerdictFix, { kind: 'change' }>; pair: Pair }): Extract<VerdictFix, { kind: 'change' }> {
+  return {
+    ...fix,
+    sentence: `Next, ${LAYER_LABELS[pair.yours.limitedBy]} cost the ${pair.kind === 'file' ? 'large-file' : 'small-files'} ${pair.op} ${formatDuration(pair.costSeconds * 1000)}: ${fix.sentence.charAt(0).toLowerCase()}${fix.sentence.slice(1)}`,
+  };
+}
+
 /** A second change is named only where its copy lost at least this share of its time. */
 const NEXT_WORTH = 0.1;
+
+/**
+ * Every change the advice names that helps a copy the person measured: the
+ * fix and the next as the verdict says them, then each other one for the
+ * copy it speeds up most (its model time with only that change made, scaled
+ * as the fix's is), the largest saving first. Each knob once.
+ */
+function everyChange(pairs: readonly Pair[], advice: RecommendResult | undefined, fix: VerdictFix, next: VerdictFix | undefined): VerdictChange[] {
+  if (!advice) return [];
+  const named = [fix, next].filter((change): change is Extract<VerdictFix, { kind: 'change' }> => change?.kind === 'change');
+  const teamOf = (knob: string) => {
+    const platform = advice.recommendations.find((recommendation) => recommendation.knob === knob)?.platform;
+    return platform ? TEAM_OF[platform] : 'pc';
+  };
+  const first = named.map((change) => ({ ...change, team: teamOf(change.knob) }));
+  const others: VerdictChange[] = [];
+  for (const recommendation of advice.recommendations) {
+    if (named.some((change) => change.knob === recommendation.knob)) continue;
+    let best: { pair: Pair; ratio: number; saved: number } | undefined;
+    for (const pair of pairs) {
+      const effect = recommendation.tests.find((candidate) => candidate.test === `${pair.op} ${pair.kind === 'file' ? 'file:100MB' : 'tr3869-dirset'}`);
+      if (!effect || !(effect.before > 0) || !Number.isFinite(effect.after)) continue;
+      const ratio = effect.after / effect.before;
+      const saved = (1 - ratio) * pair.yours.measuredSeconds;
+      if (ratio <= 1 - WORTH_A_CHANGE && (!best || saved > best.saved)) best = { pair, ratio, saved };
+    }
+    if (best) others.push({ ...changeFix(recommendation, best.ratio, best.pair), team: TEAM_OF[recommendation.platform] });
+  }
+  others.sort((a, b) => b.beforeSeconds - b.afterSeconds - (a.beforeSeconds - a.afterSeconds));
+  return [...first, ...others];
+}
 
 function ratesLine(label: string, rates: readonly VerdictRate[], pick: (rate: VerdictRate) => number | undefined): string {
   const parts: string[] = [];
@@ -265,7 +314,10 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
           costSeconds: worst?.costSeconds ?? 0,
         };
   const fix = fixFor(worst, advice, asFast, pathLimit);
-  const next = fix.kind === 'change' ? nextChange(ranked.slice(1), advice, worst, fix) : undefined;
+  const nextFound = fix.kind === 'change' ? nextChange(ranked.slice(1), advice, worst, fix) : undefined;
+  const next = nextFound ? nextSentence(nextFound) : undefined;
+  // Where the client runs as fast as the path allows, nothing is worth changing: no list of changes either.
+  const changes = worst && !asFast ? everyChange(ranked, advice, fix, nextFound?.fix) : [];
   const clientLabel = CLIENT_PROFILES[client].label;
   const lines = [
     ratesLine(`Your copies with ${clientLabel}`, rates, (rate) => rate.yoursSeconds),
@@ -290,6 +342,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
     limit,
     fix,
     ...(next ? { next } : {}),
+    changes,
     ranked: ranked.map((pair) => ({
       op: pair.op,
       workload: pair.kind,

@@ -1,11 +1,14 @@
 // The copy summary: a report in at most fifteen plain lines for a ticket
 // (the app's "Copy summary", `pipefill report summary r.json`): which share,
-// when, the path, the verdict with its numbers, and the fix. Pure.
+// when, the path, the verdict with its numbers, and every change Pipefill
+// names, by who makes it (the person's PC, the server team), each with its
+// effect and command, as the verdict says them. Pure.
 
 import type { Report } from '../contract/report.js';
 import { modelLinkOf } from '../contract/report.js';
 import { assessedClient, observationsFromReport } from '../contract/recommend.js';
-import { adviceOf, verdictOf } from '../contract/verdict.js';
+import { adviceOf, buildVerdict, verdictOf } from '../contract/verdict.js';
+import type { Team, VerdictChange } from '../contract/verdict-schema.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { formatDuration, formatRate } from '../model/units.js';
 
@@ -34,14 +37,38 @@ export function ticketSummary(report: Report): string {
   const advice = adviceOf(report);
   const verdict = verdictOf(report, advice);
   const link = modelLinkOf(report);
-  const others = advice.recommendations.length - (verdict.fix.kind === 'change' ? 1 : 0);
+  // A report from before the list of changes: the same builder makes it now.
+  const changes = verdict.changes ?? buildVerdict(report, advice).changes ?? [];
   const lines = [
     `Pipefill: copies to ${report.target.share}, ${readableUtc(report.startedAt)}, as ${report.target.domain ? `${report.target.domain}\\` : ''}${report.target.user}${report.probes.session?.login ? ` (${report.probes.session.login.mechanism === 'kerberos' ? 'Kerberos' : 'NTLMv2'}${report.probes.session.login.guest ? ', as a GUEST' : ''})` : ''}`,
     `Path: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} round trip; server ${serverText(report, verdict.server.profile)}`,
-    ...verdict.lines.slice(0, 4),
-    ...(verdict.fix.kind === 'change' ? [`Command: ${verdict.fix.command}`] : []),
-    ...(others > 0 ? [`${others} more setting${others === 1 ? ', with its' : 's, with their'} effect, in the full report (pipefill report export).`] : []),
+    ...verdict.lines.slice(0, 3),
+    ...(changes.length > 0 ? changeLines(changes) : verdict.lines.slice(3, 4)),
     `Pipefill ${report.environment.pipefillVersion}; measured, not estimated: ${report.copyTests.length} test copies in a scratch folder that was removed${report.keptByRecycleBin ? ` (the share's recycle bin ${report.keptByRecycleBin} kept its files, emptied)` : ''}.`,
   ];
   return lines.slice(0, SUMMARY_MAX_LINES).join('\n');
+}
+
+/** The lines for changes: the two header and footer lines around them and the verdict's three leave this many. */
+const MAX_CHANGE_LINES = SUMMARY_MAX_LINES - 7;
+const TEAM_WORDS: Readonly<Record<Team, string>> = { pc: 'Your PC', server: 'Server team', network: 'Network team' };
+
+/**
+ * Every change, grouped by who makes it, each one line with its effect and
+ * command. Where there are more than fit, each team's first stays (the
+ * server fix a server team needs is never the one cut) and the rest are
+ * counted.
+ */
+function changeLines(changes: readonly VerdictChange[]): string[] {
+  const order: readonly Team[] = ['pc', 'server', 'network'];
+  const room = changes.length > MAX_CHANGE_LINES ? MAX_CHANGE_LINES - 1 : MAX_CHANGE_LINES;
+  const firsts = order.map((team) => changes.find((change) => change.team === team)).filter((change): change is VerdictChange => change !== undefined);
+  const shown = new Set([...firsts, ...changes].slice(0, Math.max(room, firsts.length)));
+  const grouped = order.flatMap((team) => changes.filter((change) => change.team === team && shown.has(change)));
+  const left = changes.length - grouped.length;
+  return [
+    'What to change, by who makes it (each effect is with that change alone):',
+    ...grouped.map((change) => `${TEAM_WORDS[change.team]}: ${change.sentence} Command: ${change.command}`),
+    ...(left > 0 ? [`${left} more change${left === 1 ? ', with its' : 's, with their'} effect, in the full report (pipefill report export).`] : []),
+  ];
 }
