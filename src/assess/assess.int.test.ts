@@ -89,7 +89,7 @@ describe('assess on loopback', () => {
     expect(header).toBeLessThanOrEqual(6);
     // The app's words: plain copy names, MB/s beside Mb/s, the layer's label.
     expect(printed[header + 1]).toMatch(
-      /^(Windows 11 24H2|Best pipeline), (large file|small files) (read|write) .* [\d.]+ [kMG]?B\/s \([\d.]+ [kMG]b\/s\) +(as expected|slower than expected|faster than expected) +[A-Z]/,
+      /^(Windows 11 24H2|Best pipeline), (large file|small files) (read|write) .* [\d.]+ [kMG]?B\/s \([\d.]+ [kMG]b\/s\) +(as expected|slower than expected|faster than expected|held back: .+?) +[A-Z]/,
     );
     expect(reportHtml(report)).toContain('<h2>What to change</h2>');
     expect(server.shareContents()).toEqual([]);

@@ -87,6 +87,15 @@ export const VerdictSchema = z.object({
    * the ticket lists by who makes it. Absent in reports from before it.
    */
   changes: z.array(VerdictChangeSchema).max(40).optional(),
+  /**
+   * The client's copies a setting Pipefill names would speed up, each with
+   * that setting (the one that helps it most): such a copy is held back,
+   * whether or not it matched the model. Absent in reports from before it.
+   */
+  heldBack: z
+    .array(z.object({ op: z.enum(['read', 'write']), workload: z.enum(['file', 'small-files']), knob: Sentence }))
+    .max(8)
+    .optional(),
   /** The client's copies, the costliest first: seconds lost against the path's best, and why. */
   ranked: z
     .array(

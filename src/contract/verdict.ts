@@ -318,6 +318,10 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
   const next = nextFound ? nextSentence(nextFound) : undefined;
   // Where the client runs as fast as the path allows, nothing is worth changing: no list of changes either.
   const changes = worst && !asFast ? everyChange(ranked, advice, fix, nextFound?.fix) : [];
+  const heldBack = measured.flatMap((pair) => {
+    const change = bestChange(advice, pair);
+    return change ? [{ op: pair.op, workload: pair.kind, knob: change.recommendation.knob }] : [];
+  });
   const clientLabel = CLIENT_PROFILES[client].label;
   const lines = [
     ratesLine(`Your copies with ${clientLabel}`, rates, (rate) => rate.yoursSeconds),
@@ -343,6 +347,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
     fix,
     ...(next ? { next } : {}),
     changes,
+    heldBack,
     ranked: ranked.map((pair) => ({
       op: pair.op,
       workload: pair.kind,

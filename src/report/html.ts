@@ -23,6 +23,7 @@ import type { Paper } from '../contract/export.js';
 import { copyRateText, testLongLabel, testShortLabel } from '../presentation/test-labels.js';
 import { EXPORT_CSP_META, pageStyle } from './page.js';
 import { adviceOf, verdictOf } from '../contract/verdict.js';
+import { copyStatus } from '../presentation/copy-status.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { adviceHtml, VERDICT_STYLE, verdictHtml } from './verdict-html.js';
 
@@ -35,7 +36,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bott
 .muted{color:#5c6166}.headline{font-size:16px;background:#f3f6fa;border-left:4px solid ${EXPECTED};padding:10px 14px}
 table{border-collapse:collapse;width:100%;font-size:12.5px}th,td{text-align:left;padding:4px 6px;border-bottom:1px solid #e5e5e5;vertical-align:top}
 th{color:#5c6166}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
-.slower-than-expected{color:#c92a2a}.as-expected{color:#2b8a3e}.faster-than-expected{color:#b35c00}
+.slower-than-expected{color:#c92a2a}.as-expected{color:#2b8a3e}.faster-than-expected{color:#b35c00}.held-back{color:#b35c00}
 svg{max-width:100%;height:auto}
 @media print{body{margin:0;max-width:none}h2{break-after:avoid}table,svg,.finding{break-inside:avoid}.headline{background:none}}
 ${VERDICT_STYLE}`;
@@ -86,7 +87,8 @@ export function reportHtml(report: Report, options: HtmlOptions = {}): string {
     : '';
   const rows = findings.map((f, index) => {
     const test = report.copyTests[index];
-    return `<tr>${cell(testShortLabel(f))}${cell(`${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`, true)}${cell(formatDuration(f.expectedSeconds * 1000), true)}${cell(copyRateText(f.measuredMbps * 1e6), true)}${cell(f.verdict.replace(/-/g, ' '), false, f.verdict)}${cell(LAYER_LABELS[f.limitedBy])}${cell(test ? negotiatedText(test.negotiated) : '')}</tr>`;
+    const status = copyStatus(f, verdict);
+    return `<tr>${cell(testShortLabel(f))}${cell(`${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`, true)}${cell(formatDuration(f.expectedSeconds * 1000), true)}${cell(copyRateText(f.measuredMbps * 1e6), true)}${cell(status.text, false, status.kind)}${cell(LAYER_LABELS[f.limitedBy])}${cell(test ? negotiatedText(test.negotiated) : '')}</tr>`;
   });
   const projectedNotes = report.copyTests.flatMap((test) =>
     test.projected ? [`<li>${escapeXml(`${testShortLabel(test)}: ${projectionText(test.projected)}`)}</li>`] : [],

@@ -3,6 +3,10 @@
 // export (src/contract/report-views.ts). Pure.
 
 import type { Finding, Report } from '../../../../src/contract/report.js';
+import { verdictOf } from '../../../../src/contract/verdict.js';
+import type { CopyStatus } from '../../../../src/presentation/copy-status.js';
+import type { Verdict } from '../../../../src/contract/verdict-schema.js';
+import { copyStatus } from '../../../../src/presentation/copy-status.js';
 import { negotiatedText } from '../../../../src/presentation/report-views.js';
 import { testLongLabel, testShortLabel } from '../../../../src/presentation/test-labels.js';
 
@@ -17,7 +21,8 @@ export interface ResultRow {
   readonly projected: boolean;
   readonly expectedSeconds: number;
   readonly measuredMbps: number;
-  readonly verdict: Finding['verdict'];
+  /** As expected, slower or faster than the model, or held back by a setting Pipefill names (src/presentation/copy-status.ts). */
+  readonly status: CopyStatus;
   readonly limitedBy: Finding['limitedBy'];
   readonly sentence: string;
   readonly emulation: string | null;
@@ -25,7 +30,8 @@ export interface ResultRow {
   readonly negotiated: string;
 }
 
-export function resultRows(report: Report): ResultRow[] {
+/** The rows, each copy's status from the verdict the view shows (built from the report's own when not given). */
+export function resultRows(report: Report, verdict: Pick<Verdict, 'client' | 'heldBack'> = verdictOf(report)): ResultRow[] {
   return report.diagnosis.findings.map((finding, index) => ({
     // By place as well: an edited or future report may hold two findings of the same name.
     key: `${index}-${finding.profile}-${finding.op}-${finding.workload}`,
@@ -35,7 +41,7 @@ export function resultRows(report: Report): ResultRow[] {
     projected: finding.projected ?? false,
     expectedSeconds: finding.expectedSeconds,
     measuredMbps: finding.measuredMbps,
-    verdict: finding.verdict,
+    status: copyStatus(finding, verdict),
     limitedBy: finding.limitedBy,
     sentence: finding.sentence,
     emulation: report.copyTests[index]?.emulation ?? null,

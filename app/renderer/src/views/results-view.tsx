@@ -26,12 +26,12 @@ export interface ResultsViewProps {
 
 export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
   const [selected, setSelected] = useState<number | undefined>();
-  const rows = useMemo(() => (report ? resultRows(report) : []), [report]);
   const protection = useMemo(() => (report ? protectionSummary(report) : undefined), [report]);
   const finding = report ? (selected === undefined ? headlineFinding(report) : report.diagnosis.findings[selected]) : undefined;
   const pipe = useMemo(() => (report && finding ? pipeFor(report, finding) : undefined), [report, finding]);
   const advice = useMemo(() => (report ? adviceOf(report) : undefined), [report]);
   const verdict = useMemo(() => (report && advice ? verdictOf(report, advice) : undefined), [report, advice]);
+  const rows = useMemo(() => (report && verdict ? resultRows(report, verdict) : []), [report, verdict]);
   const summary = useMemo(() => (report ? ticketSummary(report) : ''), [report]);
 
   const bars = useMemo<ChartConfiguration>(
@@ -156,7 +156,7 @@ export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
                 </td>
                 <td className="num">{formatDuration(row.expectedSeconds * 1000)}</td>
                 <td className="num">{copyRateText(row.measuredMbps * 1e6)}</td>
-                <td className={`verdict-${row.verdict}`}>{row.verdict.replace(/-/g, ' ')}</td>
+                <td className={`verdict-${row.status.kind}`}>{row.status.text}</td>
                 <td>
                   <Term label={LAYER_LABELS[row.limitedBy]} text={LAYER_EXPLANATIONS[row.limitedBy]} />
                 </td>
