@@ -238,7 +238,7 @@ export interface SiteTrendData {
   readonly site: string;
   readonly runs: readonly TrendRun[];
   /** Each assessment's generations' rates (the store's run_generations). */
-  readonly generationRates: readonly { readonly runId: number; readonly generation: string; readonly mbps: number }[];
+  readonly generationRates: readonly { readonly runId: number; readonly generation: string; readonly workload: string; readonly mbps: number }[];
   /** The last two assessments' documents, for what changed between them. */
   readonly lastTwoAssessments: readonly Report[];
   /** Assessments this Pipefill cannot read (kept no generation rows). */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../contract/report.js';
 import { ReportSchema } from '../contract/report.js';
-import { changesBetween } from './site-trend.js';
+import { changesBetween, siteTrend } from './site-trend.js';
 
 const fixture = (name: string): Report => ReportSchema.parse(JSON.parse(readFileSync(new URL(`../report/fixtures/${name}.json`, import.meta.url), 'utf8')));
 
@@ -32,5 +32,57 @@ describe('what changed at a site', () => {
     });
     expect(changesBetween(withCredits(before, 16), withCredits(before, 512))).toEqual(['credits now 512, was 16']);
     expect(changesBetween(withCredits(before, 8320), withCredits(before, 8448))).toEqual([]);
+  });
+});
+
+describe('like with like (issue 48: a quick run after a default run is not a regression)', () => {
+  /** The same report as a --quick run would make it: every copy smaller, and slower per byte (its ramp weighs more). */
+  const quickOf = (report: Report): Report => ({
+    ...report,
+    startedAt: '2026-11-27T10:00:00.000Z',
+    diagnosis: {
+      ...report.diagnosis,
+      findings: report.diagnosis.findings.map((finding) => ({
+        ...finding,
+        workload: finding.workload.startsWith('file:') ? 'file:256KiB' : 'tr3869-dirset:0.005',
+        measuredMbps: finding.measuredMbps / 5.4,
+      })),
+    },
+  });
+
+  it('compares no rate nor limit between copies of other sizes, and says why', () => {
+    const before = fixture('lab-52mbit-75ms');
+    const changes = changesBetween(before, quickOf(before));
+    expect(changes.join('\n')).not.toMatch(/faster|slower than the run before|limited by/);
+    expect(changes).toContain(
+      'Copies of other sizes than the run before (a --quick run beside a default one, or another budget) are not compared: a smaller copy spends more of its time starting.',
+    );
+  });
+
+  it('draws a line per sample size, so a quick run starts a line of its own instead of a falling one', () => {
+    const runs = [
+      { id: 1, kind: 'assessment' as const, startedAt: '2026-11-26T10:00:00.000Z', peakMbps: null, readinessMet: null, headline: '' },
+      { id: 2, kind: 'assessment' as const, startedAt: '2026-11-27T10:00:00.000Z', peakMbps: null, readinessMet: null, headline: '' },
+      { id: 3, kind: 'assessment' as const, startedAt: '2026-11-28T10:00:00.000Z', peakMbps: null, readinessMet: null, headline: '' },
+    ];
+    const generation = 'win11-24h2 write file';
+    const trend = siteTrend({
+      site: '//fs01/share',
+      runs,
+      generationRates: [
+        { runId: 1, generation, workload: 'file:15MiB', mbps: 40 },
+        { runId: 2, generation, workload: 'file:1MiB', mbps: 7.4 },
+        { runId: 3, generation, workload: 'file:15MiB', mbps: 41 },
+      ],
+      lastTwoAssessments: [],
+      unreadable: 0,
+    });
+    expect(trend.generations).toEqual({
+      [`${generation} file:15MiB`]: [
+        { id: 1, startedAt: runs[0]?.startedAt, value: 40 },
+        { id: 3, startedAt: runs[2]?.startedAt, value: 41 },
+      ],
+      [`${generation} file:1MiB`]: [{ id: 2, startedAt: runs[1]?.startedAt, value: 7.4 }],
+    });
   });
 });

@@ -75,8 +75,10 @@ export function copyRateText(bitsPerSecond: number): string {
 
 /** A history generation key (`win11-24h2 write dirset`, src/contract/history.ts) as "Windows 11 24H2, small files write". */
 export function generationKeyLabel(key: string): string {
-  const [profile = key, op = '', kind = ''] = key.split(' ');
-  return testShortLabel({ profile, op, workload: kind === 'dirset' ? 'tr3869-dirset' : kind === 'file' ? 'file:' : kind });
+  const [profile = key, op = '', kind = '', sample] = key.split(' ');
+  const label = testShortLabel({ profile, op, workload: kind === 'dirset' ? 'tr3869-dirset' : kind === 'file' ? 'file:' : kind });
+  // A trend's series is one sample size (siteTrend): say which, so a --quick run's line is not read as the default's.
+  return sample === undefined ? label : `${label}, ${workloadText(sample).replace(/^(large file|small files) \((.*)\)$/, '$2')}`;
 }
 
 /**

@@ -10,7 +10,8 @@ import { PypiServer } from '../lab/pypi-servers.js';
 import { formatSharePath } from '../model/share-path.js';
 import { runCopyTest } from './copy-test.js';
 import { SmbError } from './errors.js';
-import { ScratchFolder } from './scratch.js';
+import { filetimeSpan } from './messages.js';
+import { removeStaleScratch, ScratchFolder, STALE_AFTER_MS } from './scratch.js';
 import { SmbSession } from './session.js';
 
 describe("impacket's smbserver", () => {
@@ -50,6 +51,22 @@ describe("impacket's smbserver", () => {
       expect(server.shareContents()).toEqual([]);
     } finally {
       await Promise.all([first.end(), second.end()]);
+    }
+  }, 30_000);
+
+  it("sweeps a dead run's folder a day old by the server's clock: its marker proves it here too (issue 47)", async () => {
+    const dead = await SmbSession.open(server.share, server.credentials);
+    const left = await ScratchFolder.createChecked(dead);
+    await dead.end();
+    const sweeper = await SmbSession.open(server.share, server.credentials);
+    try {
+      // A day and a minute later by the server's clock: the folder's own times are what the sweep goes by.
+      const later = { ...left.sweepRules(false), serverNow: left.serverMadeAt + filetimeSpan(STALE_AFTER_MS + 60_000) };
+      expect(await removeStaleScratch(sweeper, left.sweepRules(false))).toEqual([]);
+      expect(await removeStaleScratch(sweeper, later)).toEqual([left.name]);
+      expect(server.shareContents()).toEqual([]);
+    } finally {
+      await sweeper.end();
     }
   }, 30_000);
 

@@ -222,13 +222,13 @@ export async function historyStoreOn(sql: Sql, where: string): Promise<HistorySt
       }));
       const ids = new Set(runs.map((run) => run.id));
       const rates = (
-        await sql.all<{ run_id: number | string; generation: string; measured_mbps: number }>(
-          'SELECT g.run_id, substr(g.generation, 1, 256) AS generation, g.measured_mbps FROM run_generations g JOIN runs r ON r.id = g.run_id WHERE r.site = ?',
+        await sql.all<{ run_id: number | string; generation: string; workload: string; measured_mbps: number }>(
+          'SELECT g.run_id, substr(g.generation, 1, 256) AS generation, substr(g.workload, 1, 100) AS workload, g.measured_mbps FROM run_generations g JOIN runs r ON r.id = g.run_id WHERE r.site = ?',
           [key],
         )
       )
         .filter((row) => ids.has(Number(row.run_id)))
-        .map((row) => ({ runId: Number(row.run_id), generation: row.generation, mbps: Number(row.measured_mbps) }));
+        .map((row) => ({ runId: Number(row.run_id), generation: row.generation, workload: row.workload, mbps: Number(row.measured_mbps) }));
       // What changed: the last two assessments' documents, the only ones read whole, each within a report's size.
       const assessments = runs.filter((run) => run.kind === 'assessment').slice(0, 2);
       const lastTwo: Report[] = [];

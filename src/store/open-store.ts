@@ -46,6 +46,6 @@ export async function openStore(spec: StoreSpec, env: NodeJS.ProcessEnv = proces
   if (spec.kind === 'postgres') return openPostgresStore(spec.connection);
   // The data folder is this user's own or not used: SQLite's journal beside the file could be a link planted there
   // (root's service run with another user's data folder, issue 47).
-  if (dirname(spec.path) === dataDirectory(env)) ownedDirectory(dirname(spec.path));
+  if (resolve(dirname(spec.path)) === resolve(dataDirectory(env))) ownedDirectory(dirname(spec.path));
   return openSqliteStore(spec.path);
 }

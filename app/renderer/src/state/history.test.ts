@@ -70,6 +70,9 @@ describe('the History view', () => {
   it('names generations and times as a person reads them', () => {
     expect(generationKeyLabel('win7-smb1 write file')).toBe('Windows 7 (SMB1), large file write');
     expect(generationKeyLabel('future-client read thing')).toBe('future-client, thing read');
+    // A trend's series names its sample size: a --quick run's line is told apart from a default run's.
+    expect(generationKeyLabel('win11-24h2 write file file:15MiB')).toBe('Windows 11 24H2, large file write, 15 MiB');
+    expect(generationKeyLabel('win11-24h2 read dirset tr3869-dirset:0.033')).toMatch(/^Windows 11 24H2, small files read, 10 files in 1 folder, 35\.\d MB$/);
     // Local time: the page's zone, whatever it is.
     const local = new Date(2026, 10, 24, 18, 2);
     expect(localTimeText(local.toISOString())).toBe('2026-11-24 18:02');
