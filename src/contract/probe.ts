@@ -17,7 +17,8 @@ export const ProbeResultSchema = z.object({
   rtt: z.object({
     /** The round trip the model uses: the lowest of the handshakes', the ECHOs' and (fast paths) the back-to-back ECHOs' medians (src/probe/probe-path.ts, pathRttMs). */
     medianMs: z.number(),
-    tcp: LatencySchema,
+    /** The TCP handshakes; timed by the kernel (TCP_INFO, Linux) or by this process (elsewhere, and in older reports). */
+    tcp: LatencySchema.extend({ timedBy: z.enum(['kernel', 'process']).optional() }),
     smbEcho: LatencySchema,
     /** On a fast path: ECHOs sent back to back, as a copy's requests go (absent on longer paths and in older reports). */
     smbEchoBackToBack: LatencySchema.optional(),

@@ -10,4 +10,18 @@ describe('pathRttMs: the round trip the model uses', () => {
     expect(pathRttMs(stats(1.7), stats(1.36), stats(0.87))).toBe(0.87);
     expect(pathRttMs(stats(32.4), stats(32.9))).toBe(32.4);
   });
+
+  it("is the kernel-timed handshakes' median on a path that is not a fast one, however late the process's clock ran", () => {
+    // Beside a busy core (issue 48): the process timed ECHOs at 82.5 ms on a 60 ms link; the kernel's handshakes read the link.
+    expect(pathRttMs({ ...stats(60.1), timedBy: 'kernel' }, stats(82.5))).toBe(60.1);
+    expect(pathRttMs({ ...stats(60.1), timedBy: 'kernel' }, stats(59.9))).toBe(60.1);
+    // Timed by the process (not Linux, no addon, an older report): the lowest median, as before.
+    expect(pathRttMs({ ...stats(61), timedBy: 'process' }, stats(60.5))).toBe(60.5);
+  });
+
+  it("leaves the kernel's handshakes out on a fast path: there the ECHOs' server turnaround is most of a request's trip", () => {
+    // Loopback: a kernel handshake of 30 microseconds, ECHOs of 0.38 ms.
+    expect(pathRttMs({ ...stats(0.03), timedBy: 'kernel' }, stats(0.38))).toBe(0.38);
+    expect(pathRttMs({ ...stats(0.5), timedBy: 'kernel' }, stats(1.36), stats(0.87))).toBe(0.87);
+  });
 });

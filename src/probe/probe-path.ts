@@ -45,16 +45,22 @@ export function steadyTestSeconds(rttMs: number): number {
 }
 
 /**
- * The round trip the model uses: the lower of the two medians. Each sample is
- * at least one trip over the path, and only the hosts can add to it: a
- * handshake times Node's connect callback, which waits behind whatever the
- * process is doing (on a busy two-core machine, loopback handshakes read a
- * median of 1.6-7 ms against ECHOs of 0.38 ms); an ECHO adds the server's
- * turnaround, as every request of a copy does. The lower is the nearer to
- * what a copy's requests see.
+ * The round trip the model uses. Where the kernel timed the handshakes
+ * (Linux, TCP_INFO) and the path is not a fast one, their median: the path's
+ * own round trip, whatever this process was doing (beside a busy core the
+ * process's clock read a 60 ms lab link as 82.5 ms; issue 48). Otherwise the
+ * lowest of the medians: each sample is at least one trip over the path, and
+ * only the hosts can add to it: a handshake timed in the process waits
+ * behind whatever the process is doing (on a busy two-core machine, loopback
+ * handshakes read a median of 1.6-7 ms against ECHOs of 0.38 ms); an ECHO
+ * adds the server's turnaround, as every request of a copy does, which on a
+ * fast path is most of the trip (loopback's kernel handshake is tens of
+ * microseconds): the kernel's handshake is left out there.
  */
-export function pathRttMs(tcp: LatencyStats, smbEcho: LatencyStats, backToBack?: LatencyStats): number {
-  return Math.min(tcp.medianMs, smbEcho.medianMs, backToBack?.medianMs ?? Infinity);
+export function pathRttMs(tcp: LatencyStats & { readonly timedBy?: 'kernel' | 'process' }, smbEcho: LatencyStats, backToBack?: LatencyStats): number {
+  const kernel = tcp.timedBy === 'kernel';
+  if (kernel && tcp.medianMs >= BACK_TO_BACK_BELOW_MS) return tcp.medianMs;
+  return Math.min(kernel ? Infinity : tcp.medianMs, smbEcho.medianMs, backToBack?.medianMs ?? Infinity);
 }
 
 /**

@@ -4,6 +4,7 @@
 
 import { connect } from 'node:net';
 import { cancelledError, SmbError } from '../smb/errors.js';
+import { kernelRoundTrip } from '../smb/kernel-rtt.js';
 import type { SmbSession } from '../smb/session.js';
 import type { LatencyStats } from './stats.js';
 import { summarizeLatency } from './stats.js';
@@ -20,8 +21,8 @@ const SAMPLE_GAP_MS = 20;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `count` samples started SAMPLE_GAP_MS apart; the first failure or a cancel ends the probe once all have settled. */
-async function spacedSamples(count: number, signal: AbortSignal | undefined, sample: () => Promise<number>): Promise<number[]> {
-  const started: Promise<number>[] = [];
+async function spacedSamples<T>(count: number, signal: AbortSignal | undefined, sample: () => Promise<T>): Promise<T[]> {
+  const started: Promise<T>[] = [];
   for (let i = 0; i < count; i++) {
     if (signal?.aborted) break;
     const next = sample();
@@ -46,7 +47,7 @@ async function spacedSamples(count: number, signal: AbortSignal | undefined, sam
   const outcomes = await settled;
   const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
   if (failed) throw failed.reason;
-  return outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : 0));
+  return outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
 }
 
 /** A sample count: a whole number from 1 to 1000 (the median of none is nothing, and each is a round trip). */
@@ -56,7 +57,13 @@ function sampleCount(count: number | undefined): number {
   return value;
 }
 
-function oneHandshake(host: string, port: number, timeoutMs: number): Promise<number> {
+/** One handshake's round trip, and who timed it: the kernel (TCP_INFO) where it can, else this process. */
+interface Handshake {
+  readonly ms: number;
+  readonly kernel: boolean;
+}
+
+function oneHandshake(host: string, port: number, timeoutMs: number): Promise<Handshake> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const socket = connect({ host, port });
@@ -73,8 +80,10 @@ function oneHandshake(host: string, port: number, timeoutMs: number): Promise<nu
     socket.once('connect', () => {
       clearTimeout(timer);
       const elapsed = performance.now() - started;
+      // The kernel's sample of this handshake, unless it cannot be asked: the process's clock runs late on a busy machine.
+      const kernel = kernelRoundTrip(socket);
       socket.destroy();
-      resolve(elapsed);
+      resolve(kernel ? { ms: kernel.rttMs, kernel: true } : { ms: elapsed, kernel: false });
     });
     socket.once('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
@@ -97,10 +106,15 @@ export interface RttOptions {
   readonly signal?: AbortSignal;
 }
 
-/** `count` TCP handshakes to host:port; the time from SYN to established. */
-export async function tcpHandshakeRtt(host: string, port: number, options: RttOptions = {}): Promise<LatencyStats> {
+/** Handshake statistics, and who timed them: the kernel for all, or this process (for any it could not). */
+export type HandshakeStats = LatencyStats & { readonly timedBy: 'kernel' | 'process' };
+
+/** `count` TCP handshakes to host:port; the time from SYN to established, as the kernel measured it where it can. */
+export async function tcpHandshakeRtt(host: string, port: number, options: RttOptions = {}): Promise<HandshakeStats> {
   const count = sampleCount(options.count);
-  return summarizeLatency(await spacedSamples(count, options.signal, () => oneHandshake(host, port, options.timeoutMs ?? 5_000)));
+  const handshakes = await spacedSamples(count, options.signal, () => oneHandshake(host, port, options.timeoutMs ?? 5_000));
+  const kernel = handshakes.length > 0 && handshakes.every((handshake) => handshake.kernel);
+  return { ...summarizeLatency(handshakes.map((handshake) => handshake.ms)), timedBy: kernel ? 'kernel' : 'process' };
 }
 
 /**

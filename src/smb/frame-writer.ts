@@ -88,6 +88,8 @@ interface SenderAddon {
     send(parts: readonly FramePart[], sign?: NativeSignature): number;
     close(): void;
   };
+  /** The kernel's round trip for a TCP socket (src/smb/kernel-rtt.ts); undefined when it has none. Absent from a build before it. */
+  tcpRoundTrip?(fd: number): { readonly rttUs: number; readonly minRttUs: number } | undefined;
 }
 
 const SENDER_PATH = addonPath('sender', 'pipefill_sender');

@@ -59,7 +59,7 @@ const SESSION_ENDING: readonly string[] = ['cancelled', 'connection-lost', 'time
  * breaks the protocol (a listing that never ends or points into itself, a
  * reply that fails its signature) fails the run, as anywhere else.
  */
-const passOver = (error: unknown): boolean => error instanceof SmbError && error.status !== undefined && !SESSION_ENDING.includes(error.kind);
+export const passOver = (error: unknown): boolean => error instanceof SmbError && error.status !== undefined && !SESSION_ENDING.includes(error.kind);
 
 export interface SweepRules {
   /** The server keeps share modes, so a lease shows whether its run lives (ScratchFolder.enforcesShareModes). */

@@ -41,7 +41,7 @@ import { Command, Status } from './protocol.js';
 import type { SmbSession } from './session.js';
 import { LEASE_NAME, MARKER_NAME, markerText } from './scratch-marker.js';
 import { emptyAndDelete, PROBE_NAME, removeListed } from './scratch-removal.js';
-import { removeStaleScratch, workFolder } from './scratch-sweep.js';
+import { passOver, removeStaleScratch, workFolder } from './scratch-sweep.js';
 import type { SweepRules } from './scratch-sweep.js';
 
 export { isPipefillEntry } from './scratch-removal.js';
@@ -195,8 +195,9 @@ export class ScratchFolder {
   async remove(options: RequestOptions = {}): Promise<{ recycleBin?: string }> {
     // A recycle bin may not be there until something is deleted (vfs_recycle makes it then): an empty file,
     // made and deleted here first, brings it out, so the bin keeps nothing of this run's but empty files.
-    // Best-effort: a server that will not make it leaves the bin unseen (and the clean-up goes on).
-    await deleteEmptyProbe(this.session, this.name, options).catch(() => undefined);
+    // Best-effort: a server that refuses it leaves the bin unseen and the clean-up goes on; a session that ended
+    // (a server killed mid-copy) ends the clean-up here, rather than each request after it waiting out its deadline.
+    await deleteEmptyProbe(this.session, this.name, options).catch(refusedOnly);
     const bins = await recycleBins(this.session, options);
     const listing = await this.session.listDirectoryClosing(this.name, options);
     let left: string[];
@@ -232,6 +233,12 @@ export class ScratchFolder {
     const recycleBin = await recycleBinHolding(this.session, this.name, bins, options);
     return recycleBin === undefined ? {} : { recycleBin };
   }
+}
+
+/** Passes over a server's refusal (a status); anything that ends the session, or breaks the protocol, goes on up. */
+function refusedOnly(error: unknown): undefined {
+  if (passOver(error)) return undefined;
+  throw error;
 }
 
 /** Makes the folder (FILE_CREATE: never an existing name or link) and asks its id, in one compound: create, query, close. */
@@ -330,7 +337,7 @@ const RECYCLE_BIN = /^(\.recycle|#recycle|@recycle|\.trash|\$recycle\.bin)$/i;
 
 /** The recycle bins at the share's root (where vfs_recycle keeps the tree): none, on most shares. */
 async function recycleBins(session: SmbSession, options: RequestOptions): Promise<string[]> {
-  const root = await session.listDirectoryWithLinks('', options).catch(() => undefined);
+  const root = await session.listDirectoryWithLinks('', options).catch(refusedOnly);
   return (root?.entries ?? []).filter((entry) => entry.isDirectory && !entry.isReparsePoint && RECYCLE_BIN.test(entry.name)).map((entry) => entry.name);
 }
 

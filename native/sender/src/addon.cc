@@ -70,6 +70,11 @@
 #include <thread>
 #include <vector>
 
+namespace pipefill {
+// src/tcp_info.cc: the kernel's round trip for a connection (TCP_INFO).
+Napi::Value TcpRoundTrip(const Napi::CallbackInfo& info);
+}  // namespace pipefill
+
 namespace {
 
 // A buffer, a range of a file (fd >= 0), or a range of the test pattern
@@ -506,6 +511,7 @@ class Sender : public Napi::ObjectWrap<Sender> {
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("Sender", Sender::Define(env));
+  exports.Set("tcpRoundTrip", Napi::Function::New(env, pipefill::TcpRoundTrip));
   return exports;
 }
 

@@ -1,0 +1,50 @@
+// The kernel's round trip (TCP_INFO through the socket addon) of a real
+// loopback connection, and of the probe's handshakes.
+
+import { createServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tcpHandshakeRtt } from '../probe/rtt.js';
+import { senderAddon } from './frame-writer.js';
+import { kernelRoundTrip } from './kernel-rtt.js';
+
+const linux = process.platform === 'linux' && senderAddon().available;
+if (!linux) console.warn('SKIPPED: the kernel round trip needs Linux and the socket addon.');
+
+describe.skipIf(!linux)("the kernel's round trip of a TCP connection", () => {
+  const server = createServer((socket) => socket.end());
+  let port = 0;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('reads the handshake the kernel timed', async () => {
+    const socket: Socket = await new Promise((resolve, reject) => {
+      const client = connect({ host: '127.0.0.1', port }, () => resolve(client));
+      client.once('error', reject);
+    });
+    try {
+      const rtt = kernelRoundTrip(socket);
+      expect(rtt).toBeDefined();
+      expect(rtt?.rttMs).toBeGreaterThan(0);
+      expect(rtt?.minRttMs).toBeGreaterThan(0);
+      expect(rtt?.minRttMs).toBeLessThanOrEqual(rtt?.rttMs ?? 0);
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it('is what the probe times its handshakes by, and says so', async () => {
+    const handshakes = await tcpHandshakeRtt('127.0.0.1', port, { count: 5 });
+    expect(handshakes.timedBy).toBe('kernel');
+    expect(handshakes.samples).toBe(5);
+    expect(handshakes.medianMs).toBeGreaterThan(0);
+  });
+
+  it('says nothing for a socket without a descriptor', () => {
+    expect(kernelRoundTrip({} as Socket)).toBeUndefined();
+  });
+});
