@@ -18,7 +18,11 @@ export const ProbeResultSchema = z.object({
     /** The round trip the model uses: the lowest of the handshakes', the ECHOs' and (fast paths) the back-to-back ECHOs' medians (src/probe/probe-path.ts, pathRttMs). */
     medianMs: z.number(),
     /** The TCP handshakes; timed by the kernel (TCP_INFO, Linux) or by this process (elsewhere, and in older reports). */
-    tcp: LatencySchema.extend({ timedBy: z.enum(['kernel', 'process']).optional() }),
+    tcp: LatencySchema.extend({
+      timedBy: z.enum(['kernel', 'process']).optional(),
+      /** Kernel-timed: the median as this process timed the same handshakes (used on a fast path). */
+      processMedianMs: z.number().optional(),
+    }),
     smbEcho: LatencySchema,
     /** On a fast path: ECHOs sent back to back, as a copy's requests go (absent on longer paths and in older reports). */
     smbEchoBackToBack: LatencySchema.optional(),

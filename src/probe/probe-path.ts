@@ -55,12 +55,19 @@ export function steadyTestSeconds(rttMs: number): number {
  * handshakes read a median of 1.6-7 ms against ECHOs of 0.38 ms); an ECHO
  * adds the server's turnaround, as every request of a copy does, which on a
  * fast path is most of the trip (loopback's kernel handshake is tens of
- * microseconds): the kernel's handshake is left out there.
+ * microseconds): there the handshakes count as this process timed them, as
+ * before (a busy machine's ECHOs alone once put a loopback capacity model's
+ * round trip so high that its steps expected nothing).
  */
-export function pathRttMs(tcp: LatencyStats & { readonly timedBy?: 'kernel' | 'process' }, smbEcho: LatencyStats, backToBack?: LatencyStats): number {
+export function pathRttMs(
+  tcp: LatencyStats & { readonly timedBy?: 'kernel' | 'process'; readonly processMedianMs?: number },
+  smbEcho: LatencyStats,
+  backToBack?: LatencyStats,
+): number {
   const kernel = tcp.timedBy === 'kernel';
   if (kernel && tcp.medianMs >= BACK_TO_BACK_BELOW_MS) return tcp.medianMs;
-  return Math.min(kernel ? Infinity : tcp.medianMs, smbEcho.medianMs, backToBack?.medianMs ?? Infinity);
+  // A fast path as before: the handshakes as this process timed them (the kernel's left out), beside the ECHOs.
+  return Math.min(kernel ? (tcp.processMedianMs ?? Infinity) : tcp.medianMs, smbEcho.medianMs, backToBack?.medianMs ?? Infinity);
 }
 
 /**

@@ -60,6 +60,8 @@ function sampleCount(count: number | undefined): number {
 /** One handshake's round trip, and who timed it: the kernel (TCP_INFO) where it can, else this process. */
 interface Handshake {
   readonly ms: number;
+  /** As this process timed it (the connect callback): what a fast path's requests are compared with. */
+  readonly processMs: number;
   readonly kernel: boolean;
 }
 
@@ -83,7 +85,7 @@ function oneHandshake(host: string, port: number, timeoutMs: number): Promise<Ha
       // The kernel's sample of this handshake, unless it cannot be asked: the process's clock runs late on a busy machine.
       const kernel = kernelRoundTrip(socket);
       socket.destroy();
-      resolve(kernel ? { ms: kernel.rttMs, kernel: true } : { ms: elapsed, kernel: false });
+      resolve(kernel ? { ms: kernel.rttMs, processMs: elapsed, kernel: true } : { ms: elapsed, processMs: elapsed, kernel: false });
     });
     socket.once('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
@@ -106,15 +108,24 @@ export interface RttOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Handshake statistics, and who timed them: the kernel for all, or this process (for any it could not). */
-export type HandshakeStats = LatencyStats & { readonly timedBy: 'kernel' | 'process' };
+/**
+ * Handshake statistics, and who timed them: the kernel for all, or this
+ * process (for any it could not). Kernel-timed, the median as this process
+ * timed them too (probe-path.ts uses it on a fast path, as before).
+ */
+export type HandshakeStats = LatencyStats & { readonly timedBy: 'kernel' | 'process'; readonly processMedianMs?: number };
 
 /** `count` TCP handshakes to host:port; the time from SYN to established, as the kernel measured it where it can. */
 export async function tcpHandshakeRtt(host: string, port: number, options: RttOptions = {}): Promise<HandshakeStats> {
   const count = sampleCount(options.count);
   const handshakes = await spacedSamples(count, options.signal, () => oneHandshake(host, port, options.timeoutMs ?? 5_000));
   const kernel = handshakes.length > 0 && handshakes.every((handshake) => handshake.kernel);
-  return { ...summarizeLatency(handshakes.map((handshake) => handshake.ms)), timedBy: kernel ? 'kernel' : 'process' };
+  if (!kernel) return { ...summarizeLatency(handshakes.map((handshake) => handshake.processMs)), timedBy: 'process' };
+  return {
+    ...summarizeLatency(handshakes.map((handshake) => handshake.ms)),
+    timedBy: 'kernel',
+    processMedianMs: summarizeLatency(handshakes.map((handshake) => handshake.processMs)).medianMs,
+  };
 }
 
 /**
