@@ -147,6 +147,14 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('apply --target samba, on a test 
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** `pipefill recommend ... --server samba --smb-conf` the test server's smb.conf, as JSON, kept in `file` for --from. */
+  const recommendFor = async (link: readonly string[], file: string) => {
+    const recommend = capture();
+    expect(await runCli(['recommend', ...link, '--server', 'samba', '--smb-conf', server.configFile, '--json'], recommend)).toBe(0);
+    writeFileSync(join(dir, file), recommend.text());
+    return recommend;
+  };
+
   it('edits smb.conf after testparm approves, reloads smbd, and a new session sees it; rollback is byte-identical', async () => {
     const original = readFileSync(server.configFile);
     const creditsBefore = (
@@ -157,14 +165,7 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('apply --target samba, on a test 
     // (up to 32 on a quiet one, 40 beside a busy suite). So the limit is judged by what the
     // setting changes, below: the same copy after the apply holds several times as many.
 
-    const recommend = capture();
-    expect(
-      await runCli(
-        ['recommend', '--bandwidth', '155mbit', '--rtt', '75ms', '--client', 'win10-smb3', '--server', 'samba', '--smb-conf', server.configFile, '--json'],
-        recommend,
-      ),
-    ).toBe(0);
-    writeFileSync(join(dir, 'rec.json'), recommend.text());
+    const recommend = await recommendFor(['--bandwidth', '155mbit', '--rtt', '75ms', '--client', 'win10-smb3'], 'rec.json');
     const ids = (JSON.parse(recommend.text()) as { recommendations: { id: string }[] }).recommendations.map((r) => r.id);
     expect(ids).toEqual(expect.arrayContaining(['samba.smb2-max-credits', 'samba.socket-options']));
 
@@ -199,14 +200,7 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('apply --target samba, on a test 
 
   it('keeps one backup per file however it is spelt: a second apply through another spelling is refused, a rollback through a link restores', async () => {
     const original = readFileSync(server.configFile);
-    const recommend = capture();
-    expect(
-      await runCli(
-        ['recommend', '--bandwidth', '155mbit', '--rtt', '75ms', '--client', 'win10-smb3', '--server', 'samba', '--smb-conf', server.configFile, '--json'],
-        recommend,
-      ),
-    ).toBe(0);
-    writeFileSync(join(dir, 'spellings.json'), recommend.text());
+    const recommend = await recommendFor(['--bandwidth', '155mbit', '--rtt', '75ms', '--client', 'win10-smb3'], 'spellings.json');
     const state = join(dir, 'spellings-state');
     // Three names of one file: as typed, with a `.` in it (not normalised by path.join), and a link to it.
     const dotted = `${server.root}/./${basename(server.configFile)}`;
@@ -241,14 +235,7 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('apply --target samba, on a test 
 
   it('applies signing and encryption only when asked (--include-protection), and a new session is sealed; rollback is byte-identical', async () => {
     const original = readFileSync(server.configFile);
-    const recommend = capture();
-    expect(
-      await runCli(
-        ['recommend', '--bandwidth', '1gbit', '--rtt', '1ms', '--client', 'win11-24h2', '--server', 'samba', '--smb-conf', server.configFile, '--json'],
-        recommend,
-      ),
-    ).toBe(0);
-    writeFileSync(join(dir, 'protect.json'), recommend.text());
+    const recommend = await recommendFor(['--bandwidth', '1gbit', '--rtt', '1ms', '--client', 'win11-24h2'], 'protect.json');
     const result = JSON.parse(recommend.text()) as { recommendations: { id: string }[]; protections: { id: string; value: unknown; why: string }[] };
     // Listed apart, with their cost, at their strongest; never among the speed recommendations.
     expect(result.protections.map((p) => [p.id, p.value])).toEqual(

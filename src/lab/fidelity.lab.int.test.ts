@@ -38,6 +38,24 @@ async function withLab<T>(link: LabLink, body: (state: LabState) => Promise<T> |
   }
 }
 
+interface Probed {
+  readonly rtt: { readonly medianMs: number; readonly tcp: { readonly timedBy?: string } };
+  readonly bandwidth: { readonly mbps: number; readonly method: string };
+}
+
+/** `pipefill probe --json` of the lab's share, run by the built CLI in the branch. */
+function probeInBranch(state: LabState, args: readonly string[]): Probed {
+  const cli = new URL('../../dist/cli/bin.js', import.meta.url).pathname;
+  const run = inBranch(
+    state,
+    process.execPath,
+    [...ENGINE_NODE_FLAGS, cli, 'probe', '--share', `//${DATACENTER_ADDRESS}/share`, '--user', 'pipefill', '--password-env', 'PW', ...args, '--json'],
+    { env: { ...process.env, PW: state.samba?.password ?? '' } },
+  );
+  if (run.status !== 0) throw new Error(run.stderr);
+  return JSON.parse(run.stdout) as Probed;
+}
+
 describe.skipIf(!canRunLab)('WAN lab fidelity', () => {
   afterAll(async () => {
     await labDown();
@@ -143,37 +161,11 @@ describe.skipIf(!canRunLab)('WAN lab fidelity', () => {
   ] as const)(
     'pipefill probe (%s) agrees with the configured %d b/s and %d ms within 10 percent',
     async (method, bandwidthBitsPerSecond, rttMs) => {
-      const cli = new URL('../../dist/cli/bin.js', import.meta.url).pathname;
       const lineMbps = bandwidthBitsPerSecond / 1e6;
       const verdicts = await holdBounds(`lab probe (${method}) ${lineMbps} Mb/s, ${rttMs} ms`, async () => {
         const probed = await withLab(
           { bandwidthBitsPerSecond, rttMs },
-          (state) => {
-            const run = inBranch(
-              state,
-              process.execPath,
-              [
-                ...ENGINE_NODE_FLAGS,
-                cli,
-                'probe',
-                '--share',
-                `//${DATACENTER_ADDRESS}/share`,
-                '--user',
-                'pipefill',
-                '--password-env',
-                'PW',
-                '--seconds',
-                '4',
-                '--json',
-                ...(method === 'iperf3' ? ['--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`] : []),
-              ],
-              {
-                env: { ...process.env, PW: state.samba?.password ?? '' },
-              },
-            );
-            if (run.status !== 0) throw new Error(run.stderr);
-            return JSON.parse(run.stdout) as { rtt: { medianMs: number }; bandwidth: { mbps: number; method: string } };
-          },
+          (state) => probeInBranch(state, ['--seconds', '4', ...(method === 'iperf3' ? ['--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`] : [])]),
           true,
         );
         console.log(
@@ -207,7 +199,6 @@ describe.skipIf(!canRunLab)('WAN lab fidelity', () => {
   it.each([1, 2])(
     'with %d busy cores beside it, pipefill probe reads the 100 Mb/s, 60 ms link within 5 percent (the kernel times the handshakes)',
     async (busyCores) => {
-      const cli = new URL('../../dist/cli/bin.js', import.meta.url).pathname;
       const rttMs = 60;
       const verdicts = await holdBounds(`lab probe RTT, ${busyCores} busy core${busyCores === 1 ? '' : 's'}, 100 Mb/s, ${rttMs} ms`, async () => {
         const probed = await withLab(
@@ -220,29 +211,7 @@ describe.skipIf(!canRunLab)('WAN lab fidelity', () => {
             );
             try {
               await new Promise((resolve) => setTimeout(resolve, 500));
-              const run = inBranch(
-                state,
-                process.execPath,
-                [
-                  ...ENGINE_NODE_FLAGS,
-                  cli,
-                  'probe',
-                  '--share',
-                  `//${DATACENTER_ADDRESS}/share`,
-                  '--user',
-                  'pipefill',
-                  '--password-env',
-                  'PW',
-                  '--seconds',
-                  '2',
-                  '--iperf',
-                  `${DATACENTER_ADDRESS}:${IPERF_PORT}`,
-                  '--json',
-                ],
-                { env: { ...process.env, PW: state.samba?.password ?? '' } },
-              );
-              if (run.status !== 0) throw new Error(run.stderr);
-              return JSON.parse(run.stdout) as { rtt: { medianMs: number; tcp: { timedBy?: string } } };
+              return probeInBranch(state, ['--seconds', '2', '--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`]);
             } finally {
               for (const loop of loops) if (loop.pid !== undefined) process.kill(-loop.pid, 'SIGKILL');
             }

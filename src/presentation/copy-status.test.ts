@@ -1,21 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ReportSchema } from '../contract/report.js';
-import type { Report } from '../contract/report.js';
-import { adviceOf, buildVerdict } from '../contract/verdict.js';
+import { demoReport } from '../test-support/demo-report.js';
 import { formatReport } from '../cli/commands/assess.js';
 import { reportHtml } from '../report/html.js';
 import { copyStatus } from './copy-status.js';
-
-/** The demo link's report (100 Mb/s, 40 ms, Samba granting 24 credits), its advice and verdict made by this Pipefill. */
-function demoReport(): Report {
-  const json = JSON.parse(readFileSync(new URL('../report/fixtures/lab-100mbit-40ms-credits16.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-  delete json['advice'];
-  delete json['verdict'];
-  const report = ReportSchema.parse(json);
-  const advice = adviceOf(report);
-  return { ...report, advice, verdict: buildVerdict(report, advice) };
-}
 
 describe("a copy's status (issue 48: green means nothing to fix)", () => {
   it("marks the person's copies a named setting would speed up as held back, by that setting, even where they matched the model", () => {

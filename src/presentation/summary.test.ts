@@ -1,19 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ReportSchema } from '../contract/report.js';
-import type { Report } from '../contract/report.js';
-import { adviceOf, buildVerdict } from '../contract/verdict.js';
+import { demoReport } from '../test-support/demo-report.js';
 import { SUMMARY_MAX_LINES, ticketSummary } from './summary.js';
-
-/** The demo link's report (100 Mb/s, 40 ms, Samba granting 24 credits), its advice and verdict made by this Pipefill. */
-function demoReport(): Report {
-  const json = JSON.parse(readFileSync(new URL('../report/fixtures/lab-100mbit-40ms-credits16.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-  delete json['advice'];
-  delete json['verdict'];
-  const report = ReportSchema.parse(json);
-  const advice = adviceOf(report);
-  return { ...report, advice, verdict: buildVerdict(report, advice) };
-}
 
 describe('the ticket summary (issue 48: the ticket loses the server fix)', () => {
   it('lists every change, by who makes it, each with its effect and command: the server team gets its credits line', () => {
