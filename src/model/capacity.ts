@@ -239,6 +239,10 @@ function simulatedDirection(
   if (own.bytesInFlight > userInFlightBytes) return undefined;
   const buffer = bufferBytesOf(link);
   if (users * userInFlightBytes <= buffer) return undefined;
+  // A queue that cannot hold one reply (loopback's one-BDP default: 7.9 Gb/s x 0.03 ms is 30 KB, an XP read's
+  // reply 61 KB) is no regime the run of senders models: every reply overflowed it there, and one person alone was
+  // expected to move nothing (the fresh-clone suite's loopback capacity step expected 0 Mb/s, now and then).
+  if (buffer < shape.requestBytes + SMB_HEADER_BYTES_PER_REQUEST) return undefined;
 
   const unitsInFlight = Math.max(1, Math.round(own.bytesInFlight / shape.requestBytes));
   const segmentBytes = maxSegmentBytes(client.tcp.timestamps);
