@@ -179,12 +179,12 @@ export function restoreFile(path: string, snapshot: FileSnapshot): string[] {
 }
 
 /** A failure's own words, without a stack: Node's file errors say their code, call and path in one line. */
-export function reasonOf(error: unknown): string {
+function reasonOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }
 
 /** What to do about a file system that refused a write, in a person's words (undefined: not such a failure). */
-export function fileSystemHint(error: unknown, where: string): string | undefined {
+function fileSystemHint(error: unknown, where: string): string | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOSPC' || code === 'EDQUOT') return `The file system holding ${where} is full: free some space there, then apply again.`;
   if (code === 'EROFS') return `${where} is on a file system mounted read-only: remount it read-write (or give Pipefill a copy to edit), then apply again.`;

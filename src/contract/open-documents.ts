@@ -37,7 +37,6 @@ const OpenEntrySchema = z.object({
   share: z.string(),
   startedAt: z.string(),
 });
-export type OpenEntry = z.infer<typeof OpenEntrySchema>;
 
 /** What is kept, oldest first: ids, never the documents (twenty of those once made a 343 MB reply). */
 export const OpenDocumentsSchema = z.object({

@@ -150,7 +150,7 @@ export function replaceFile(path: string, content: string | Buffer, options: { m
 }
 
 /** Whether the process of this id is gone (a process of another user's still counts as there). */
-export function processGone(pid: number): boolean {
+function processGone(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return false;

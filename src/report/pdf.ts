@@ -59,7 +59,7 @@ const asRoot = () => process.getuid?.() === 0;
  * --blink-settings=scriptEnabled=false also stops headless Chromium 156's
  * print, which then writes no PDF.
  */
-export function printFlags(sandbox: boolean): string[] {
+function printFlags(sandbox: boolean): string[] {
   return [...CHROMIUM_FLAGS.filter((flag) => flag !== '--no-sandbox'), ...(sandbox ? [] : ['--no-sandbox'])];
 }
 

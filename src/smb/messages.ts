@@ -235,12 +235,6 @@ export function parseStandardInfo(value: Buffer): StandardInfo {
   return { links: value.readUInt32LE(16), deletePending: value.readUInt8(20) !== 0, isDirectory: value.readUInt8(21) !== 0 };
 }
 
-/** FILE_ATTRIBUTE_TAG_INFORMATION (MS-FSCC 2.4.6): FileAttributes, ReparseTag. */
-export function parseAttributeTag(value: Buffer): { readonly isReparsePoint: boolean; readonly reparseTag: number } {
-  needBytes(value, 8, 'QUERY_INFO FileAttributeTagInformation');
-  return { isReparsePoint: (value.readUInt32LE(0) & ATTRIBUTE_REPARSE_POINT) !== 0, reparseTag: value.readUInt32LE(4) };
-}
-
 /** FILE_INTERNAL_INFORMATION (MS-FSCC 2.4.22): IndexNumber, the file's own id on its volume (its inode on smbd). */
 export function parseInternalInfo(value: Buffer): bigint {
   needBytes(value, 8, 'QUERY_INFO FileInternalInformation');
