@@ -71,7 +71,23 @@ describe('recommend', () => {
 
   it('says how all of it together changes each test', () => {
     const result = recommend({ link: link(155, 75), client: 'win10-smb3', server: 'samba' });
-    expect(result.combined.map((c) => c.test)).toEqual(['read file:100MB', 'write file:100MB', 'read tr3869-dirset', 'write tr3869-dirset']);
+    expect(result.combined.map((c) => c.test)).toEqual(['read file:1GB', 'write file:1GB', 'read tr3869-dirset', 'write tr3869-dirset']);
     for (const c of result.combined) expect(c.after).toBeLessThanOrEqual(c.before);
+  });
+
+  it("weighs an assessment's own copies too, in every change's tests and all of them together, never as its headline", () => {
+    const result = recommend({ link: link(155, 75), client: 'win10-smb3', server: 'samba', workloads: ['file:15MiB', 'file:1GB', 'nonsense:3'] });
+    expect(result.combined.map((c) => c.test)).toEqual([
+      'read file:1GB',
+      'write file:1GB',
+      'read tr3869-dirset',
+      'write tr3869-dirset',
+      'read file:15MiB',
+      'write file:15MiB',
+    ]);
+    for (const r of result.recommendations) {
+      expect(r.tests.map((t) => t.test)).toContain('write file:15MiB');
+      expect(r.test).not.toMatch(/15MiB/);
+    }
   });
 });

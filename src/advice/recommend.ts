@@ -1,8 +1,9 @@
 // From a path (measured or planned), a client and a server to settings that
 // make copies faster: each knob's value comes from the path's BDP, the model
-// weighs it on the four TR-3869 tests (100 MB file and the 1 GiB directory
-// set, read and write), and only what the model says helps is kept, with
-// the time before and after for the test it helps most.
+// weighs it on the two copies a person recognises (a 1 GB file, and
+// TR-3869's 1 GiB folder of 300 office files), read and written, and only
+// what the model says helps is kept, with the time before and after for the
+// copy it helps most: the one effect every view quotes for the change.
 
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
@@ -20,6 +21,8 @@ import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { formatBytes, formatDuration, formatRate } from '../model/units.js';
 import type { Workload } from '../model/workloads.js';
 import { parseWorkload } from '../model/workloads.js';
+import { EFFECT_WORKLOADS } from '../model/effect-workloads.js';
+import { PipefillInputError } from '../model/errors.js';
 import type { Knob, KnobValue, Platform, Setup } from './knobs.js';
 import { clientPlatform, KNOBS, serverPlatform } from './knobs.js';
 
@@ -34,6 +37,12 @@ export interface RecommendInput {
   /** What protects the data (default: what the pair negotiates), and the session's connections (default 1). */
   readonly security?: ProtectionRequest;
   readonly channels?: number;
+  /**
+   * More workloads to weigh every change on (an assessment's own copies, a
+   * readiness target's 100 MB file): in each recommendation's `tests` and in
+   * `combined`, never what a change is chosen or headlined by.
+   */
+  readonly workloads?: readonly string[];
 }
 
 export interface Recommendation {
@@ -74,9 +83,22 @@ interface Test {
   readonly workload: Workload;
 }
 
-const TESTS: readonly Test[] = (['file:100MB', 'tr3869-dirset'] as const).flatMap((spec) =>
-  (['read', 'write'] as const).map((op) => ({ label: `${op} ${spec}`, op, workload: parseWorkload(spec) })),
-);
+const testsOf = (specs: readonly string[]): Test[] =>
+  specs.flatMap((spec) => (['read', 'write'] as const).map((op) => ({ label: `${op} ${spec}`, op, workload: parseWorkload(spec) })));
+
+const TESTS: readonly Test[] = testsOf(EFFECT_WORKLOADS);
+
+/** A workload this Pipefill can weigh (a report from a newer one may name another): weighed if so, else left out. */
+function knownWorkload(spec: unknown): spec is string {
+  if (typeof spec !== 'string') return false;
+  try {
+    parseWorkload(spec);
+    return true;
+  } catch (error) {
+    if (error instanceof PipefillInputError) return false;
+    throw error;
+  }
+}
 
 /** A change must save at least this share of a test's time to be worth a recommendation. */
 const MIN_GAIN = 0.05;
@@ -143,6 +165,7 @@ function recommendation(
   link: Link,
   best: { test: Test; before: number; after: number },
   why: string,
+  weighed: readonly Test[],
   observed = false,
 ): Recommendation {
   return {
@@ -157,7 +180,7 @@ function recommendation(
     command: knob.command(value),
     test: best.test.label,
     expectedSeconds: { before: best.before, after: best.after },
-    tests: TESTS.map((test) => ({ test: test.label, before: seconds(base, test, link), after: seconds(after, test, link) })),
+    tests: weighed.map((test) => ({ test: test.label, before: seconds(base, test, link), after: seconds(after, test, link) })),
     why,
     ...(knob.caution ? { caution: knob.caution } : {}),
     source: knob.source,
@@ -181,6 +204,8 @@ function costliest(before: Setup, after: Setup, link: Link): { test: Test; befor
 export function recommend(input: RecommendInput): RecommendResult {
   const { link } = input;
   const platforms = platformsFor(input);
+  const extra = (input.workloads ?? []).filter((spec) => !(EFFECT_WORKLOADS as readonly string[]).includes(spec) && knownWorkload(spec));
+  const weighed = [...TESTS, ...testsOf([...new Set(extra)])];
   let base: Setup = {
     client: CLIENT_PROFILES[input.client],
     server: SERVER_PROFILES[input.server],
@@ -221,6 +246,7 @@ export function recommend(input: RecommendInput): RecommendResult {
               link,
               best,
               `${knob.name} ${String(current)} -> ${String(strongest)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${pathText(link)}, with the data as protected as before.`,
+              weighed,
             ),
           );
           continue;
@@ -241,6 +267,7 @@ export function recommend(input: RecommendInput): RecommendResult {
           link,
           cost,
           `${knob.name} ${String(current)} -> ${String(strongest)} protects ${knob.protection.protects}; on ${pathText(link)} it costs ${percent <= 0 ? 'nothing the model can see' : `${percent}% (${cost.test.label}: ${formatDuration(cost.before * 1000)} -> ${formatDuration(cost.after * 1000)})`}. Yours to decide; Pipefill never proposes weaker protection.`,
+          weighed,
         ),
       );
       continue;
@@ -263,6 +290,7 @@ export function recommend(input: RecommendInput): RecommendResult {
         link,
         best,
         `${knob.name} ${observed ? `(the server granted at most ${String(current)})` : String(current)} -> ${String(value)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${pathText(link)}.`,
+        weighed,
         observed,
       ),
     );
@@ -271,7 +299,7 @@ export function recommend(input: RecommendInput): RecommendResult {
   return {
     recommendations,
     protections,
-    combined: TESTS.map((test) => ({ test: test.label, before: seconds(base, test, link), after: seconds(all, test, link) })),
+    combined: weighed.map((test) => ({ test: test.label, before: seconds(base, test, link), after: seconds(all, test, link) })),
   };
 }
 

@@ -16,12 +16,13 @@ import { withSustainedWrite } from '../model/host-costs.js';
 import type { Session } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
 import { predictTransfer } from '../model/predict.js';
+import { serverAsSeen } from '../model/server-as-seen.js';
 import type { ServerProfile } from '../model/server-profiles.js';
 import { parseWorkload } from '../model/workloads.js';
 
 /**
  * One copy against the model: expected is the generation's pattern on this
- * machine's TCP stack against the server, on the path with the hosts' own
+ * machine's TCP stack against the server as the copy saw it, on the path with the hosts' own
  * costs where a calibration measured them (a fast path). Where none did, no
  * generation is expected to beat Pipefill's deepest pipeline on the same
  * data. The diagnosis reruns the model with what the copy revealed (credits
@@ -53,7 +54,9 @@ export function findingOf(
     ...(reference && !link.hosts ? { reference: { measuredSeconds: reference.seconds, protection: protectionOf(reference) } } : {}),
     observations: observationsOfCopy(result, onThisMachine),
   };
-  const modelled = predictTransfer(client, server, result.op, workload, link, session);
+  // Expected for the server as this copy found it (the credits it granted, the window it held writes to, the
+  // signing it demanded): a default server's expectation called a copy that 16 credits held back "as expected".
+  const modelled = predictTransfer(client, serverAsSeen(server, result.op, input.observations ?? {}), result.op, workload, link, session);
   const floor = hostsExpectation(input, modelled.seconds);
   const expected = floor ? { seconds: floor.seconds, limitedBy: floor.layer } : { seconds: modelled.seconds, limitedBy: modelled.limitedBy };
   const diagnosis = diagnoseCopy(input);

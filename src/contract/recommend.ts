@@ -102,7 +102,9 @@ export function recommendFromInput(input: RecommendApiInput): RecommendResult {
     client,
     server,
     ...(input.current ? { current: input.current } : {}),
-    ...(input.report ? { observations: observationsFromReport(input.report, client) } : {}),
+    ...(input.report
+      ? { observations: observationsFromReport(input.report, client), workloads: [...new Set(input.report.copyTests.map((test) => test.workload))] }
+      : {}),
     ...(input.security === undefined ? {} : { security: input.security }),
     ...(input.channels === undefined ? {} : { channels: input.channels }),
   };

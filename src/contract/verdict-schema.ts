@@ -19,7 +19,7 @@ export const ServerSourceSchema = z.object({
 });
 export type ServerSource = z.infer<typeof ServerSourceSchema>;
 
-/** One workload in one direction: the person's client measured, and what the path allowed in the same run. */
+/** One workload in one direction: the person's client measured, and what the path allows it. */
 export const VerdictRateSchema = z.object({
   workload: z.enum(['file', 'small-files']),
   op: z.enum(['read', 'write']),
@@ -28,8 +28,23 @@ export const VerdictRateSchema = z.object({
   bytes: z.number().nonnegative(),
   yoursSeconds: z.number().positive(),
   projected: z.boolean(),
-  /** Pipefill's best pipeline on the same share in the same run: what this path allows. */
+  /**
+   * The rate the copy held once under way (its opening and TCP's ramp left
+   * out: src/model/steady-rate.ts), where it moved data long enough to show
+   * one: the rate a person reads for a file. Absent in reports from before.
+   */
+  steadyBitsPerSecond: z.number().positive().optional(),
+  /**
+   * The time this path allows the same copy: the model's for the person's
+   * client on the server as seen with every change Pipefill names made (in
+   * reports from before it: Pipefill's best pipeline's copy). What the
+   * copy's cost is counted against.
+   */
   pathSeconds: z.number().positive().optional(),
+  /** The rate the path allows on the copy a person knows (a 1 GB file, the 1 GB folder of small files): the model's, with every change made. */
+  pathBitsPerSecond: z.number().positive().optional(),
+  /** Pipefill's own deepest pipeline, measured on the same share in the same run: shown for what it is. */
+  bestPipelineSeconds: z.number().positive().optional(),
 });
 export type VerdictRate = z.infer<typeof VerdictRateSchema>;
 
@@ -42,7 +57,7 @@ export const VerdictFixSchema = z.discriminatedUnion('kind', [
     current: z.string().max(200),
     value: z.string().max(200),
     command: Sentence,
-    /** The copy it speeds up, scaled to a size a person knows, before and after (seconds). */
+    /** The copy a person knows it speeds up most (a 1 GB file, the 1 GB folder), before and after: the model's, with only this change made. */
     example: z.string().max(100),
     beforeSeconds: z.number().nonnegative(),
     afterSeconds: z.number().nonnegative(),

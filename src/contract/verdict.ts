@@ -1,16 +1,20 @@
 // The verdict: what a person reads first, for their own client. How fast
-// their copies ran, how fast this path allowed (Pipefill's best pipeline on
-// the same share in the same run), the one layer that cost them the most
-// time, and the change that helps most with what it buys. Pure: built from a
-// report and the recommendations for it; every view prints `lines`, so the
-// CLI, the report and the app say the same thing in the same words.
+// their copies ran (once under way), how fast this path allows them (the
+// model's time for their client on the server as seen, with every change
+// Pipefill names made), the one layer that cost them the most time, and the
+// change that helps most with what it buys: the model's time for a copy a
+// person knows with only that change made, the same effect every view quotes
+// (the recommendation's own). Pure: built from a report and the
+// recommendations for it; every view prints `lines`, so the CLI, the report
+// and the app say the same thing in the same words.
 
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
-import { formatByteRate, formatDuration, formatRate } from '../model/units.js';
+import { formatByteRate, formatBytes, formatDuration, formatRate } from '../model/units.js';
 import { parseWorkload } from '../model/workloads.js';
-import { PipefillError } from '../model/errors.js';
+import { steadyBytesPerSecond } from '../model/steady-rate.js';
+import { EFFECT_WORKLOADS, effectText } from '../model/effect-workloads.js';
 import type { RecommendationOut, RecommendResult } from './recommendation.js';
 import { assessedClient, recommendFromInput } from './recommend.js';
 import type { Finding, Report } from './report.js';
@@ -24,8 +28,9 @@ type Kind = VerdictRate['workload'];
 const AS_FAST_AS_PATH = 0.15;
 /** A change that saves less than this share of a copy's time is not worth leading with. */
 const WORTH_A_CHANGE = 0.05;
-/** The file a person knows: what the fix's effect is told for. */
-const EXAMPLE_FILE_BYTES = 1e9;
+/** The copies a person knows, by kind: what every effect and the path's rates are told for. */
+const EFFECT_SPEC: Readonly<Record<Kind, string>> = { file: EFFECT_WORKLOADS[0], 'small-files': EFFECT_WORKLOADS[1] };
+const effectTest = (op: Op, kind: Kind) => `${op} ${EFFECT_SPEC[kind]}`;
 
 const kindOf = (workload: string): Kind => (workload.startsWith('file:') ? 'file' : 'small-files');
 const ORDER: readonly (readonly [Kind, Op])[] = [
@@ -56,12 +61,6 @@ const TEAM_OF: Readonly<Record<RecommendationOut['platform'], Team>> = {
   ontap: 'server',
 };
 
-/** `12.5 MB/s (100 Mb/s)`: what Explorer and robocopy show, and what a link is sold in. */
-export function rateText(bytes: number, seconds: number): string {
-  const bytesPerSecond = bytes / seconds;
-  return `${formatByteRate(bytesPerSecond)} (${formatRate(bytesPerSecond * 8)})`;
-}
-
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 /** The first sentence of a longer text: a verdict line stays a line. */
 const firstSentence = (text: string) => {
@@ -90,8 +89,12 @@ interface Pair {
   readonly kind: Kind;
   readonly op: Op;
   readonly yours: Finding;
-  readonly path?: Finding;
+  /** Pipefill's own pipeline's copy of the same workload, where it ran. */
+  readonly best?: Finding;
   readonly bytes: number;
+  /** The time the path allows this copy (see VerdictRate.pathSeconds), and the rate it allows a copy a person knows. */
+  readonly pathSeconds: number;
+  readonly pathBitsPerSecond?: number;
   readonly costSeconds: number;
 }
 
@@ -101,31 +104,54 @@ function bytesOf(report: Report, finding: Finding): number {
   return copy ? copy.bytes : (finding.measuredMbps * 1e6 * finding.measuredSeconds) / 8;
 }
 
-function pairs(report: Report, client: ClientProfileId): Pair[] {
+/** A file copy's rate once under way, from its own timeline (a folder of small files is read whole: its opening is every file's). */
+function steadyOf(report: Report, finding: Finding, kind: Kind): number | undefined {
+  if (kind !== 'file') return undefined;
+  const copy = report.copyTests.find((test) => test.profile === finding.profile && test.op === finding.op && test.workload === finding.workload);
+  const rate = copy ? steadyBytesPerSecond(copy.timeline, TIMELINE_BUCKET_MS) : undefined;
+  return rate === undefined ? undefined : rate * 8;
+}
+const TIMELINE_BUCKET_MS = 100;
+
+const modelSeconds = (advice: RecommendResult | undefined, test: string) => {
+  const seconds = advice?.combined.find((entry) => entry.test === test)?.after;
+  return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+};
+
+function pairs(report: Report, client: ClientProfileId, advice: RecommendResult | undefined): Pair[] {
   const { findings } = report.diagnosis;
   const lineBytesPerSecond = modelLinkOf(report).bandwidthBitsPerSecond / 8;
   const out: Pair[] = [];
   for (const [kind, op] of ORDER) {
     const yours = findings.find((finding) => finding.profile === client && finding.op === op && kindOf(finding.workload) === kind);
     if (!yours || !(yours.measuredSeconds > 0)) continue;
-    const path =
-      client === 'pipefill-max'
-        ? yours
-        : findings.find((finding) => finding.profile === 'pipefill-max' && finding.op === op && finding.workload === yours.workload);
+    const best = findings.find((finding) => finding.profile === 'pipefill-max' && finding.op === op && finding.workload === yours.workload);
     const bytes = bytesOf(report, yours);
-    // Without Pipefill's own copy to compare, the line's time is the least the path could take; and the path allowed
-    // at least what the client itself moved (on a busy fast path the best pipeline's one run can come out slower).
-    const best = path && path.measuredSeconds > 0 ? path.measuredSeconds : lineBytesPerSecond > 0 ? bytes / lineBytesPerSecond : yours.measuredSeconds;
-    const pathSeconds = Math.min(best, yours.measuredSeconds);
-    out.push({ kind, op, yours, ...(path ? { path } : {}), bytes, costSeconds: Math.max(0, yours.measuredSeconds - pathSeconds) });
+    // The path: the model's time for this very copy with every change made. Without advice (a report that carries
+    // none and cannot be advised), Pipefill's own copy, else the line's time; and the path allowed at least what the
+    // client itself moved.
+    const fallback = best && best.measuredSeconds > 0 ? best.measuredSeconds : lineBytesPerSecond > 0 ? bytes / lineBytesPerSecond : yours.measuredSeconds;
+    const pathSeconds = Math.min(modelSeconds(advice, `${op} ${yours.workload}`) ?? fallback, yours.measuredSeconds);
+    const known = modelSeconds(advice, effectTest(op, kind));
+    const pathBitsPerSecond = known === undefined ? undefined : (parseWorkload(EFFECT_SPEC[kind]).totalBytes * 8) / known;
+    out.push({
+      kind,
+      op,
+      yours,
+      ...(best && best.measuredSeconds > 0 ? { best } : {}),
+      bytes,
+      pathSeconds,
+      ...(pathBitsPerSecond === undefined ? {} : { pathBitsPerSecond }),
+      costSeconds: Math.max(0, yours.measuredSeconds - pathSeconds),
+    });
   }
   return out;
 }
 
-/** The recommendation that speeds up the costliest copy most, with its model time before and after for that copy's test. */
+/** The recommendation that speeds up the costliest copy most (by the model, on the copy a person knows of the same kind). */
 function bestChange(advice: RecommendResult | undefined, worst: Pair): { recommendation: RecommendationOut; ratio: number } | undefined {
   if (!advice) return undefined;
-  const test = `${worst.op} ${worst.kind === 'file' ? 'file:100MB' : 'tr3869-dirset'}`;
+  const test = effectTest(worst.op, worst.kind);
   let best: { recommendation: RecommendationOut; ratio: number } | undefined;
   for (const recommendation of advice.recommendations) {
     const effect = recommendation.tests.find((candidate) => candidate.test === test);
@@ -134,16 +160,6 @@ function bestChange(advice: RecommendResult | undefined, worst: Pair): { recomme
     if (ratio <= 1 - WORTH_A_CHANGE && (!best || ratio < best.ratio)) best = { recommendation, ratio };
   }
   return best;
-}
-
-/** Files in a workload; undefined for one this Pipefill does not know (a report from a newer one). */
-function fileCount(spec: string): number | undefined {
-  try {
-    return parseWorkload(spec).files.length;
-  } catch (error) {
-    if (error instanceof PipefillError) return undefined;
-    throw error;
-  }
 }
 
 const valueText = (value: RecommendationOut['value']) => (typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value));
@@ -168,17 +184,18 @@ function fixFor(worst: Pair | undefined, advice: RecommendResult | undefined, as
         : `No setting Pipefill knows would speed this up on this path (${LAYER_LABELS[worst.yours.limitedBy]}).`,
     };
   }
-  return changeFix(change.recommendation, change.ratio, worst);
+  return changeFix(change.recommendation);
 }
 
-/** A change as the verdict says it: the person's own measured time for `pair`, scaled to a size they know, and what the model says the change does to it. */
-function changeFix(recommendation: RecommendationOut, ratio: number, worst: Pair): Extract<VerdictFix, { kind: 'change' }> {
-  const file = worst.kind === 'file';
-  const beforeSeconds = file ? (EXAMPLE_FILE_BYTES / worst.bytes) * worst.yours.measuredSeconds : worst.yours.measuredSeconds;
-  const afterSeconds = beforeSeconds * ratio;
-  const verb = worst.op === 'write' ? 'writing' : 'reading';
-  const files = fileCount(worst.yours.workload);
-  const example = file ? `${verb} a 1 GB file` : `${verb} these ${files === undefined ? '' : `${files} `}small files`;
+/**
+ * A change as the verdict says it: the recommendation's own effect (the
+ * model's time for the copy a person knows that it helps most, with only
+ * this change made), so the headline, What to change, the CLI and the
+ * ticket quote one figure for it.
+ */
+function changeFix(recommendation: RecommendationOut): Extract<VerdictFix, { kind: 'change' }> {
+  const { before: beforeSeconds, after: afterSeconds } = recommendation.expectedSeconds;
+  const example = effectText(recommendation.test) ?? recommendation.test;
   const where = PLATFORM_WORDS[recommendation.platform];
   return {
     kind: 'change',
@@ -231,35 +248,49 @@ function nextSentence({ fix, pair }: { fix: Extract<VerdictFix, { kind: 'change'
 const NEXT_WORTH = 0.1;
 
 /**
- * Every change the advice names that helps a copy the person measured: the
- * fix and the next as the verdict says them, then each other one for the
- * copy it speeds up most (its model time with only that change made, scaled
- * as the fix's is), the largest saving first. Each knob once.
+ * Every change the advice names: the fix and the next as the verdict says
+ * them, then each other one with its own effect, in the advice's order (the
+ * largest saving first). Each knob once.
  */
-function everyChange(pairs: readonly Pair[], advice: RecommendResult | undefined, fix: VerdictFix, next: VerdictFix | undefined): VerdictChange[] {
+function everyChange(advice: RecommendResult | undefined, fix: VerdictFix, next: VerdictFix | undefined): VerdictChange[] {
   if (!advice) return [];
   const named = [fix, next].filter((change): change is Extract<VerdictFix, { kind: 'change' }> => change?.kind === 'change');
   const teamOf = (knob: string) => {
     const platform = advice.recommendations.find((recommendation) => recommendation.knob === knob)?.platform;
     return platform ? TEAM_OF[platform] : 'pc';
   };
-  const first = named.map((change) => ({ ...change, team: teamOf(change.knob) }));
-  // Ranked by the time each saves on the copy as measured (a file's effect is told for 1 GB, a folder's for the test's own).
-  const others: { change: VerdictChange; saved: number }[] = [];
-  for (const recommendation of advice.recommendations) {
-    if (named.some((change) => change.knob === recommendation.knob)) continue;
-    let best: { pair: Pair; ratio: number; saved: number } | undefined;
-    for (const pair of pairs) {
-      const effect = recommendation.tests.find((candidate) => candidate.test === `${pair.op} ${pair.kind === 'file' ? 'file:100MB' : 'tr3869-dirset'}`);
-      if (!effect || !(effect.before > 0) || !Number.isFinite(effect.after)) continue;
-      const ratio = effect.after / effect.before;
-      const saved = (1 - ratio) * pair.yours.measuredSeconds;
-      if (ratio <= 1 - WORTH_A_CHANGE && (!best || saved > best.saved)) best = { pair, ratio, saved };
-    }
-    if (best) others.push({ change: { ...changeFix(recommendation, best.ratio, best.pair), team: TEAM_OF[recommendation.platform] }, saved: best.saved });
-  }
-  others.sort((a, b) => b.saved - a.saved);
-  return [...first, ...others.map((other) => other.change)];
+  const others = advice.recommendations
+    .filter((recommendation) => !named.some((change) => change.knob === recommendation.knob))
+    .map((recommendation) => ({ ...changeFix(recommendation), team: TEAM_OF[recommendation.platform] }));
+  return [...named.map((change) => ({ ...change, team: teamOf(change.knob) })), ...others];
+}
+
+/** A rate as every view prints it, from bits per second. */
+export function bitRateText(bitsPerSecond: number): string {
+  return `${formatByteRate(bitsPerSecond / 8)} (${formatRate(bitsPerSecond)})`;
+}
+
+/** The rate a person reads for their own copy: a file's once under way, else the copy's whole (a folder's opening is every file's). */
+export const yourBitsPerSecond = (rate: VerdictRate): number => rate.steadyBitsPerSecond ?? (rate.bytes * 8) / rate.yoursSeconds;
+
+/** The rate the path allows: on the copy a person knows (reports from before: the same copy's). */
+export const pathBitsPerSecondOf = (rate: VerdictRate): number | undefined =>
+  rate.pathBitsPerSecond ?? (rate.pathSeconds ? (rate.bytes * 8) / rate.pathSeconds : undefined);
+
+/** Pipefill's own pipeline's rate on the same copy, measured (as the person's is read: a file's once under way where known). */
+export const bestPipelineBitsPerSecondOf = (rate: VerdictRate): number | undefined =>
+  rate.bestPipelineSeconds ? (rate.bytes * 8) / rate.bestPipelineSeconds : undefined;
+
+/**
+ * Where a file test was too short to show the rate a file holds once under
+ * way, the rate quoted is its whole copy's, opening and TCP's ramp included:
+ * said plainly, so it is not read against what the path allows a 1 GB file.
+ */
+function shortSampleNote(rates: readonly VerdictRate[]): string {
+  const short = rates.filter((rate) => rate.workload === 'file' && rate.steadyBitsPerSecond === undefined);
+  const spec = short[0]?.spec;
+  if (!spec) return '';
+  return ` The test file (${formatBytes(short[0]?.bytes ?? 0)}) was too short to reach the rate a large file holds once under way: its rate includes the opening round trips and TCP's ramp.`;
 }
 
 function ratesLine(label: string, rates: readonly VerdictRate[], pick: (rate: VerdictRate) => number | undefined): string {
@@ -267,7 +298,7 @@ function ratesLine(label: string, rates: readonly VerdictRate[], pick: (rate: Ve
   for (const kind of ['file', 'small-files'] as const) {
     const ops = rates.filter((rate) => rate.workload === kind && pick(rate) !== undefined);
     if (ops.length === 0) continue;
-    const text = ops.map((rate) => `${rate.op === 'write' ? 'writes' : 'reads'} at ${rateText(rate.bytes, pick(rate) ?? 1)}`).join(', ');
+    const text = ops.map((rate) => `${rate.op === 'write' ? 'writes' : 'reads'} at ${bitRateText(pick(rate) ?? 0)}`).join(', ');
     parts.push(`${kind === 'file' ? 'a large file' : 'many small files'} ${text}`);
   }
   return `${label}: ${parts.join('; ')}.`;
@@ -279,22 +310,27 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
   const server = SERVER_PROFILES[report.options.server];
   const source = report.options.serverSource;
   const { bandwidthBitsPerSecond: lineBitsPerSecond, rttMs } = modelLinkOf(report);
-  const measured = pairs(report, client);
-  const rates: VerdictRate[] = measured.map((pair) => ({
-    workload: pair.kind,
-    op: pair.op,
-    spec: pair.yours.workload.slice(0, 100),
-    bytes: pair.bytes,
-    yoursSeconds: pair.yours.measuredSeconds,
-    projected: pair.yours.projected === true,
-    ...(pair.path && pair.path.measuredSeconds > 0 ? { pathSeconds: Math.min(pair.path.measuredSeconds, pair.yours.measuredSeconds) } : {}),
-  }));
+  const measured = pairs(report, client, advice);
+  const rates: VerdictRate[] = measured.map((pair) => {
+    const steady = steadyOf(report, pair.yours, pair.kind);
+    return {
+      workload: pair.kind,
+      op: pair.op,
+      spec: pair.yours.workload.slice(0, 100),
+      bytes: pair.bytes,
+      yoursSeconds: pair.yours.measuredSeconds,
+      projected: pair.yours.projected === true,
+      ...(steady === undefined ? {} : { steadyBitsPerSecond: steady }),
+      pathSeconds: pair.pathSeconds,
+      ...(pair.pathBitsPerSecond === undefined ? {} : { pathBitsPerSecond: pair.pathBitsPerSecond }),
+      ...(pair.best ? { bestPipelineSeconds: pair.best.measuredSeconds } : {}),
+    };
+  });
   const ranked = [...measured].sort((a, b) => b.costSeconds - a.costSeconds);
   const worst = ranked[0];
-  const pathSecondsOf = (pair: Pair) => pair.yours.measuredSeconds - pair.costSeconds;
-  const asFast = !worst || worst.costSeconds <= AS_FAST_AS_PATH * pathSecondsOf(worst);
+  const asFast = !worst || worst.costSeconds <= AS_FAST_AS_PATH * worst.pathSeconds;
   // What limits the path itself: Pipefill's own copy of the workload that costs the client most.
-  const pathLimit = worst?.path;
+  const pathLimit = worst?.best;
   const limit: Verdict['limit'] =
     worst && !asFast
       ? {
@@ -318,15 +354,15 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
   const nextFound = fix.kind === 'change' ? nextChange(ranked.slice(1), advice, worst, fix) : undefined;
   const next = nextFound ? nextSentence(nextFound) : undefined;
   // Where the client runs as fast as the path allows, nothing is worth changing: no list of changes either.
-  const changes = worst && !asFast ? everyChange(ranked, advice, fix, nextFound?.fix) : [];
+  const changes = worst && !asFast ? everyChange(advice, fix, nextFound?.fix) : [];
   const heldBack = measured.flatMap((pair) => {
     const change = bestChange(advice, pair);
     return change ? [{ op: pair.op, workload: pair.kind, knob: change.recommendation.knob }] : [];
   });
   const clientLabel = CLIENT_PROFILES[client].label;
   const lines = [
-    ratesLine(`Your copies with ${clientLabel}`, rates, (rate) => rate.yoursSeconds),
-    `${ratesLine('This path allows', rates, (rate) => rate.pathSeconds).replace(/\.$/, '')} — ${
+    `${ratesLine(`Your copies with ${clientLabel}`, rates, yourBitsPerSecond)}${shortSampleNote(rates)}`,
+    `${ratesLine(advice && advice.recommendations.length > 0 ? 'This path allows, with the changes below' : 'This path allows', rates, pathBitsPerSecondOf).replace(/\.$/, '')} — ${
       report.crypto?.serverOnThisMachine
         ? `the share is on this machine: no network between, ${formatDuration(rttMs)} a round trip`
         : `the line is ${formatRate(lineBitsPerSecond)}, ${formatDuration(rttMs)} round trip`

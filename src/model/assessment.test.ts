@@ -48,9 +48,12 @@ describe('compareWithModel', () => {
     link: { bandwidthBitsPerSecond: 100e6, rttMs: 50 },
   });
 
-  it('calls a copy within 0.7..1.4 of the expectation as expected', () => {
-    expect(compareWithModel(expected.seconds * 1.1, expected).verdict).toBe('as-expected');
-    expect(compareWithModel(expected.seconds / 1.3, expected).verdict).toBe('as-expected');
+  it('calls a copy within 15% of the expectation as expected, and no further', () => {
+    expect(compareWithModel(expected.seconds * 1.14, expected).verdict).toBe('as-expected');
+    expect(compareWithModel(expected.seconds * 0.86, expected).verdict).toBe('as-expected');
+    // The Windows 11 write of the issue: 3.12 s against 2.31 s expected was green in the old 0.7..1.4 band.
+    expect(compareWithModel(expected.seconds * 1.35, expected).verdict).toBe('slower-than-expected');
+    expect(compareWithModel(expected.seconds * 0.8, expected).verdict).toBe('faster-than-expected');
   });
 
   it('flags a copy far slower than expected', () => {

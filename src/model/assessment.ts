@@ -91,8 +91,14 @@ export interface Comparison {
   readonly verdict: Verdict;
 }
 
-/** Within these bounds of expected/measured, the copy went as the model expects. */
-const AS_EXPECTED = { low: 0.7, high: 1.4 };
+/**
+ * A copy went as the model expects when its time is within 15% of the
+ * model's: what the WAN lab shows the model achieves for every generation
+ * (npm run test:lab; its fidelity cells hold 5-15%). The old 0.7..1.4 band
+ * showed green a Windows 11 write 35% slower than expected.
+ */
+export const AS_EXPECTED_WITHIN = 0.15;
+const AS_EXPECTED = { low: 1 / (1 + AS_EXPECTED_WITHIN), high: 1 / (1 - AS_EXPECTED_WITHIN) };
 
 export function compareWithModel(measuredSeconds: number, expected: Pick<Prediction, 'seconds'>): Comparison {
   const efficiency = expected.seconds / measuredSeconds;

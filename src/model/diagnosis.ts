@@ -222,7 +222,7 @@ export function hostsExpectation(input: DiagnoseInput, modelSeconds: number): { 
   return undefined;
 }
 
-/** measured / explained within these bounds: the explained layer accounts for the copy (as compareWithModel's 0.7..1.4 efficiency). */
+/** measured / explained within these bounds: the explained layer accounts for the copy (wider than the green band of compareWithModel: a copy is outside the model only beyond what noise on a busy machine explains). */
 const EXPLAINED = { low: 1 / 1.4, high: 1 / 0.7 };
 
 function observedFacts(input: DiagnoseInput, server: ServerProfile): string[] {

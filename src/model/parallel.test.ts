@@ -30,4 +30,17 @@ describe('parallelSeconds', () => {
     const file = parseWorkload('file:100MB');
     expect(parallelSeconds(client, server, 'read', file, link, 8)).toBe(predictTransfer(client, server, 'read', file, link).seconds);
   });
+
+  it("shares one session's credits among the lanes: more threads never lift the credits' cap on the bytes in flight", () => {
+    // A Samba granting 16 credits (16 x 64 KiB in flight at most) on a path whose BDP is five times that.
+    const link = { bandwidthBitsPerSecond: 1e9, rttMs: 40 };
+    const samba16 = { ...SERVER_PROFILES.samba, smb2: { ...SERVER_PROFILES.samba.smb2, creditsMax: 16 } };
+    const win11 = CLIENT_PROFILES['win11-24h2'];
+    const creditCap = (16 * 65536) / (link.rttMs / 1000);
+    for (const lanes of [4, 16]) expect(dirset.totalBytes / parallelSeconds(win11, samba16, 'write', dirset, link, lanes)).toBeLessThanOrEqual(creditCap);
+    // Lifting the credits lets the same four lanes go faster: they were what held them.
+    expect(parallelSeconds(win11, SERVER_PROFILES.samba, 'write', dirset, link, 4)).toBeLessThan(
+      parallelSeconds(win11, samba16, 'write', dirset, link, 4) * 0.75,
+    );
+  });
 });

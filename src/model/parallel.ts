@@ -1,8 +1,11 @@
 // Several files at once (robocopy /MT:n): n lanes, each copying its share of
 // the files with the client's own pipeline and metadata round trips. Round
-// trips of different lanes overlap; the bytes still share one link. So the
-// copy takes as long as its slowest lane, and never less than all the bytes
-// at line rate.
+// trips of different lanes overlap; the bytes still share one link, and on
+// SMB 2 and later one session's credits (robocopy's threads share the
+// client's one connection to the server: MS-SMB2 3.2.4.1.5 charges every
+// request to the connection's credit balance). So the copy takes as long as
+// its slowest lane, each holding its share of the credits, and never less
+// than all the bytes at line rate.
 
 import type { ClientProfile, Op } from './client-profiles.js';
 import type { Session } from './in-flight.js';
@@ -28,12 +31,17 @@ export function parallelSeconds(
   const laneFiles = Array.from({ length: Math.min(lanes, workload.files.length) }, (_, lane) =>
     workload.files.filter((_file, index) => index % lanes === lane),
   );
+  // Each lane gets its share of the session's credits (at least one): 16 credits are 16 for all the lanes together.
+  const laneServer: ServerProfile =
+    client.protocol === 'smb2'
+      ? { ...server, smb2: { ...server.smb2, creditsMax: Math.max(1, Math.floor(server.smb2.creditsMax / laneFiles.length)) } }
+      : server;
   const laneSeconds = laneFiles.map((files) => {
     const directories = [
       ...new Set(files.map((file) => (file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '')).filter((dir) => dir !== '')),
     ];
     const lane: Workload = { spec: workload.spec, kind: workload.kind, directories, files, totalBytes: files.reduce((sum, file) => sum + file.bytes, 0) };
-    return predictTransfer(client, server, op, lane, link, session).seconds;
+    return predictTransfer(client, laneServer, op, lane, link, session).seconds;
   });
   const wireSeconds = (workload.totalBytes * 8) / (link.bandwidthBitsPerSecond * payloadEfficiency(client.tcp.timestamps));
   return Math.max(wireSeconds, ...laneSeconds);

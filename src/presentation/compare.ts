@@ -10,7 +10,6 @@ import { recommend } from '../advice/recommend.js';
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
 import { PipefillInputError } from '../model/errors.js';
-import { predict } from '../model/predict.js';
 import { formatDuration, formatRate, parseTimeMs } from '../model/units.js';
 import type { CapacityResult } from '../contract/capacity.js';
 import { observationsFromReport } from '../contract/recommend.js';
@@ -96,14 +95,21 @@ const testLabel = (op: Op, workload: string) => `${op} ${workload}`;
 
 function siteVerdict(report: Report, target: ReadinessTarget): SiteVerdict {
   const link = modelLinkOf(report);
-  const seconds = Math.max(
-    ...target.ops.map((op) => predict({ client: target.client, server: report.options.server, op, workload: target.workload, link }).seconds),
-  );
+  // The target's test for the server as the assessment saw it (the credits it granted, the signing it demanded),
+  // with every change weighed on the same model: the site's time and its fix are one diagnosis.
+  const advice = recommend({
+    link,
+    client: target.client,
+    server: report.options.server,
+    observations: observationsFromReport(report),
+    workloads: [target.workload],
+  });
+  const pick = (tests: readonly { test: string; before: number; after: number }[], which: 'before' | 'after') =>
+    Math.max(...target.ops.map((op) => tests.find((t) => t.test === testLabel(op, target.workload))?.[which] ?? Infinity));
+  const seconds = pick(advice.combined, 'before');
   const base = { site: report.target.share, assessedAt: report.startedAt, rttMs: link.rttMs, bandwidthMbps: report.probes.bandwidth.mbps, seconds };
   if (seconds <= target.seconds) return { ...base, passes: true };
-  const advice = recommend({ link, client: target.client, server: report.options.server, observations: observationsFromReport(report) });
-  const after = (tests: readonly { test: string; after: number }[]) =>
-    Math.max(...target.ops.map((op) => tests.find((t) => t.test === testLabel(op, target.workload))?.after ?? Infinity));
+  const after = (tests: readonly { test: string; before: number; after: number }[]) => pick(tests, 'after');
   const single = advice.recommendations
     .map((r) => ({ r, seconds: after(r.tests) }))
     .filter((x) => x.seconds <= target.seconds)

@@ -27,7 +27,7 @@ export function readableUtc(iso: string): string {
  * profile's label are assumed, not read) and the credits it granted where
  * they were fewer than the profile assumes (a server holding clients back).
  */
-function serverText(report: Report, profile: keyof typeof SERVER_PROFILES): string {
+export function serverSeenText(report: Report, profile: keyof typeof SERVER_PROFILES = report.options.server): string {
   const family = SERVER_PROFILES[profile].label.split(' (')[0] ?? profile;
   const granted = observationsFromReport(report, assessedClient(report)).creditsGranted;
   return granted !== undefined && granted < SERVER_PROFILES[profile].smb2.creditsMax ? `${family}, which granted at most ${granted} SMB credits` : family;
@@ -41,7 +41,7 @@ export function ticketSummary(report: Report): string {
   const changes = verdict.changes ?? buildVerdict(report, advice).changes ?? [];
   const lines = [
     `Pipefill: copies to ${report.target.share}, ${readableUtc(report.startedAt)}, as ${report.target.domain ? `${report.target.domain}\\` : ''}${report.target.user}${report.probes.session?.login ? ` (${report.probes.session.login.mechanism === 'kerberos' ? 'Kerberos' : 'NTLMv2'}${report.probes.session.login.guest ? ', as a GUEST' : ''})` : ''}`,
-    `Path: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} round trip; server ${serverText(report, verdict.server.profile)}`,
+    `Path: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} round trip; server ${serverSeenText(report, verdict.server.profile)}`,
     ...verdict.lines.slice(0, 3),
     ...(changes.length > 0 ? changeLines(changes) : verdict.lines.slice(3, 4)),
     `Pipefill ${report.environment.pipefillVersion}; measured, not estimated: ${report.copyTests.length} test copies in a scratch folder that was removed${report.keptByRecycleBin ? ` (the share's recycle bin ${report.keptByRecycleBin} kept its files, emptied)` : ''}.`,

@@ -28,7 +28,8 @@ describe('what a test copy is called', () => {
 describe("a recommendation's test in words", () => {
   it('says what is copied, not the spec', () => {
     expect(adviceTestText('read file:100MB')).toBe('reading a large file (100 MB)');
-    expect(adviceTestText('write tr3869-dirset')).toBe('writing small files (300 files in 14 folders, 1.07 GB)');
+    expect(adviceTestText('write tr3869-dirset')).toBe('writing the 1 GB folder of 300 small files');
+    expect(adviceTestText('read file:1GB')).toBe('reading a 1 GB file');
     expect(adviceTestText('copy something')).toBe('copy something');
   });
 });

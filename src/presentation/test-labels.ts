@@ -7,6 +7,7 @@
 import type { ClientProfileId } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { parseWorkload } from '../model/workloads.js';
+import { effectText } from '../model/effect-workloads.js';
 import { formatBinaryBytes, formatBytes, formatByteRate, formatRate } from '../model/units.js';
 
 /** Short names for charts and table cells; the profiles' own labels are the long form. */
@@ -82,15 +83,31 @@ export function generationKeyLabel(key: string): string {
 }
 
 /**
- * A recommendation's test ("read file:100MB", "write tr3869-dirset") as a
- * person reads it: "reading a large file (100 MB)", "writing small files (300
- * files in 14 folders, 1.07 GB)"; a label of another shape, as it is.
+ * A recommendation's test ("read file:1GB", "write tr3869-dirset") as a
+ * person reads it: "reading a 1 GB file", "writing the 1 GB folder of 300
+ * small files" (as the verdict says them); another workload by its size
+ * ("reading a large file (100 MB)"); a label of another shape, as it is.
  */
 export function adviceTestText(label: string): string {
   const match = /^(read|write) (\S+)$/.exec(label.trim());
   if (!match) return label;
   const [, op, spec = ''] = match;
+  // The copies every effect is told for, in the verdict's own words: one phrase for one figure everywhere.
+  const effect = effectText(label);
+  if (effect) return effect;
   const what = workloadText(spec);
   if (what === spec) return label;
   return `${op === 'read' ? 'reading' : 'writing'} ${what.startsWith('large file') ? `a ${what}` : what}`;
+}
+
+/**
+ * What every change together does to the copies a person knows (the
+ * advice's `combined` for them, where it helps), as "writing a 1 GB file"
+ * with the model's time before and after: the What to change tables' last row.
+ */
+export function togetherEffects(advice: { readonly combined: readonly { readonly test: string; readonly before: number; readonly after: number }[] }) {
+  return advice.combined.flatMap((entry) => {
+    const text = effectText(entry.test);
+    return text && Number.isFinite(entry.after) && entry.after < entry.before ? [{ text, before: entry.before, after: entry.after }] : [];
+  });
 }

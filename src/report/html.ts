@@ -3,7 +3,7 @@
 // prints cleanly (Chromium turns it into the PDF). Pure.
 
 import { recycleBinNote } from '../presentation/clean-up-text.js';
-import { readableUtc } from '../presentation/summary.js';
+import { readableUtc, serverSeenText } from '../presentation/summary.js';
 import { loginText } from '../presentation/login-text.js';
 import {
   cryptoRateRows,
@@ -24,7 +24,6 @@ import { copyRateText, testLongLabel, testShortLabel } from '../presentation/tes
 import { EXPORT_CSP_META, pageStyle } from './page.js';
 import { adviceOf, verdictOf } from '../contract/verdict.js';
 import { copyStatus } from '../presentation/copy-status.js';
-import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { adviceHtml, VERDICT_STYLE, verdictHtml } from './verdict-html.js';
 
 const MEASURED = '#d9480f';
@@ -116,7 +115,7 @@ ${EXPORT_CSP_META}
 </head>
 <body>
 <h1>Pipefill report: ${escapeXml(report.target.share)}</h1>
-<p class="muted">Assessed ${escapeXml(readableUtc(report.startedAt))} to ${escapeXml(readableUtc(report.finishedAt).replace(/^\d{4}-\d{2}-\d{2} /, ''))} as ${escapeXml(report.target.user)}, for ${escapeXml(verdict.clientLabel)}; expectations for ${escapeXml(SERVER_PROFILES[report.options.server].label)}.</p>
+<p class="muted">Assessed ${escapeXml(readableUtc(report.startedAt))} to ${escapeXml(readableUtc(report.finishedAt).replace(/^\d{4}-\d{2}-\d{2} /, ''))} as ${escapeXml(report.target.user)}, for ${escapeXml(verdict.clientLabel)}; expectations for ${escapeXml(serverSeenText(report))}, as the copies found it.</p>
 ${verdictHtml(verdict)}
 ${adviceHtml(advice)}
 <h2>Diagnosis</h2>

@@ -2,10 +2,10 @@
 // changes that help, each with its command. What a ticket reader sees before
 // any table of measurements. Pure.
 
-import { adviceTestText } from '../presentation/test-labels.js';
+import { adviceTestText, togetherEffects } from '../presentation/test-labels.js';
 import type { RecommendationOut, RecommendResult } from '../contract/recommendation.js';
 import { currentText } from '../contract/recommendation.js';
-import { rateText, WORKLOAD_LABELS } from '../contract/verdict.js';
+import { bestPipelineBitsPerSecondOf, bitRateText, pathBitsPerSecondOf, WORKLOAD_LABELS, yourBitsPerSecond } from '../contract/verdict.js';
 import type { Verdict } from '../contract/verdict-schema.js';
 import { formatDuration } from '../model/units.js';
 import { escapeXml } from './svg.js';
@@ -28,11 +28,12 @@ const PLACES: Readonly<Record<RecommendationOut['platform'], string>> = {
 };
 
 function ratesTable(verdict: Verdict): string {
+  const rate = (bitsPerSecond: number | undefined) => (bitsPerSecond === undefined ? '-' : escapeXml(bitRateText(bitsPerSecond)));
   const rows = verdict.rates.map(
-    (rate) =>
-      `<tr><td>${WORKLOAD_LABELS[rate.workload]}, ${rate.op}</td><td class="n">${escapeXml(rateText(rate.bytes, rate.yoursSeconds))}${rate.projected ? '*' : ''}</td><td class="n">${rate.pathSeconds ? escapeXml(rateText(rate.bytes, rate.pathSeconds)) : '-'}</td></tr>`,
+    (entry) =>
+      `<tr><td>${WORKLOAD_LABELS[entry.workload]}, ${entry.op}</td><td class="n">${rate(yourBitsPerSecond(entry))}${entry.projected ? '*' : ''}</td><td class="n">${rate(pathBitsPerSecondOf(entry))}</td><td class="n">${rate(bestPipelineBitsPerSecondOf(entry))}</td></tr>`,
   );
-  return `<table>\n<thead><tr><th>Copy</th><th class="n">${escapeXml(verdict.clientLabel)}</th><th class="n">This path allows</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
+  return `<table>\n<thead><tr><th>Copy</th><th class="n">${escapeXml(verdict.clientLabel)}</th><th class="n">This path allows</th><th class="n">Pipefill's own pipeline (measured)</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
 }
 
 /** The verdict box: the same lines the CLI prints first, then the rates side by side. */
@@ -56,13 +57,20 @@ function adviceRow(recommendation: RecommendationOut): string {
   return `<tr><td>${escapeXml(PLACES[recommendation.platform])}</td><td>${escapeXml(recommendation.knob)}</td><td>${escapeXml(`${currentText(recommendation)} → ${String(recommendation.value)}`)}</td><td class="n">${escapeXml(`${adviceTestText(recommendation.test)}: ${formatDuration(before * 1000)} → ${formatDuration(after * 1000)}`)}</td><td><code>${escapeXml(recommendation.command)}</code></td></tr>`;
 }
 
+/** Every change made at once, on the copies a person knows: what "this path allows" is. */
+function togetherRow(advice: RecommendResult): string {
+  if (advice.recommendations.length < 2) return '';
+  const effects = togetherEffects(advice).map((effect) => `${effect.text}: ${formatDuration(effect.before * 1000)} → ${formatDuration(effect.after * 1000)}`);
+  return `<tr><td colspan="3"><b>All of them together</b></td><td class="n">${escapeXml(effects.join('; '))}</td><td></td></tr>\n`;
+}
+
 const ADVICE_HEAD = '<thead><tr><th>Where</th><th>Setting</th><th>Now → new</th><th class="n">Effect (model, on this path)</th><th>Command</th></tr></thead>';
 
 /** "What to change": every recommendation for the assessed client and server, and the protection settings apart with their cost. */
 export function adviceHtml(advice: RecommendResult): string {
   const changes =
     advice.recommendations.length > 0
-      ? `<table>\n${ADVICE_HEAD}\n<tbody>\n${advice.recommendations.map(adviceRow).join('\n')}\n</tbody>\n</table>`
+      ? `<table>\n${ADVICE_HEAD}\n<tbody>\n${advice.recommendations.map(adviceRow).join('\n')}\n${togetherRow(advice)}</tbody>\n</table>`
       : '<p>Nothing to change: no setting Pipefill knows makes these copies faster on this path.</p>';
   const protections =
     advice.protections.length > 0

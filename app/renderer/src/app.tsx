@@ -195,6 +195,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
           {view === 'recommendations' && <RecommendationsView api={api} catalogue={catalogue} report={assessment.report} planner={planner} />}
           {view === 'capacity' && (
             <CapacityView
+              report={assessment.report}
               catalogue={catalogue}
               host={host}
               phase={capacity.phase}

@@ -5,13 +5,14 @@ import { recycleBinNote } from '../../presentation/clean-up-text.js';
 import { copyRateText, testShortLabel } from '../../presentation/test-labels.js';
 import { LAYER_LABELS } from '../../model/layer-labels.js';
 import { loginText } from '../../presentation/login-text.js';
+import { serverSeenText } from '../../presentation/summary.js';
 import type { PipefillApi } from '../../contract/api.js';
 import type { AssessInput, Report } from '../../contract/report.js';
 import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { parseHostPort } from '../../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../../probe/bandwidth.js';
-import { SERVER_PROFILE_IDS, SERVER_PROFILES } from '../../model/server-profiles.js';
+import { SERVER_PROFILE_IDS } from '../../model/server-profiles.js';
 import { verdictOf } from '../../contract/verdict.js';
 import { copyStatus } from '../../presentation/copy-status.js';
 import { formatDuration, formatRate, parseSizeBytes } from '../../model/units.js';
@@ -81,7 +82,7 @@ export function formatReport(report: Report): string {
     '',
     table,
     ...(report.diagnosis.findings.some((f) => f.projected) ? ['* projected from a copy stopped once its rate had settled (--full moves every byte)'] : []),
-    `Probed: RTT ${probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${formatRate(probes.bandwidth.mbps * 1e6)} (${probes.bandwidth.method}); expectations for ${SERVER_PROFILES[report.options.server].label}.`,
+    `Probed: RTT ${probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${formatRate(probes.bandwidth.mbps * 1e6)} (${probes.bandwidth.method}); expectations for ${serverSeenText(report)}, as the copies found it.`,
     ...(probes.session?.login ? [`Logged on with ${loginText(probes.session.login)}.`] : []),
     ...(report.keptByRecycleBin ? [recycleBinNote(report.keptByRecycleBin)] : []),
   ].join('\n');

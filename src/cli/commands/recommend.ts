@@ -2,6 +2,7 @@
 // assessment report or a bandwidth and RTT, with the model's time before and after.
 
 import { adviceTestText } from '../../presentation/test-labels.js';
+import { effectText } from '../../model/effect-workloads.js';
 import { readFileSync, statSync } from 'node:fs';
 import type { PipefillApi } from '../../contract/api.js';
 import type { RecommendApiInput, RecommendResult } from '../../contract/recommend.js';
@@ -65,7 +66,10 @@ export function formatRecommendations(result: RecommendResult): string {
     (r, index) =>
       `${index + 1}. [${r.platform}] ${r.knob}: ${currentText(r)} -> ${String(r.value)}   ${adviceTestText(r.test)}: ${formatDuration(r.expectedSeconds.before * 1000)} -> ${formatDuration(r.expectedSeconds.after * 1000)}\n   ${r.command}${r.caution ? `\n   note: ${r.caution}` : ''}\n   source: ${r.source}`,
   );
-  const combined = result.combined.map((c) => `   ${adviceTestText(c.test)}: ${formatDuration(c.before * 1000)} -> ${formatDuration(c.after * 1000)}`);
+  // On the copies every effect is told for (a report's own test copies are weighed too, for the verdict's path).
+  const combined = result.combined
+    .filter((c) => effectText(c.test) !== undefined)
+    .map((c) => `   ${adviceTestText(c.test)}: ${formatDuration(c.before * 1000)} -> ${formatDuration(c.after * 1000)}`);
   return `${heading}\n\n${items.join('\n')}\n\nAll of them together:\n${combined.join('\n')}${formatProtections(result)}`;
 }
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CAPACITY_FIXTURE } from '../../../../src/test-support/capacity-fixture.js';
+import type { Report } from '../../../../src/contract/report.js';
 import {
   applyCapacityProgress,
   capacityFormErrors,
+  capacityFormFor,
   curveChart,
   DEFAULT_CAPACITY_FORM,
   INITIAL_CAPACITY_RUN,
@@ -60,5 +62,24 @@ describe('the Capacity run and charts', () => {
     const waits = latencyChart(CAPACITY_FIXTURE);
     expect(waits.data.datasets.map((dataset) => dataset.data.length)).toEqual([2, 2, 1]);
     expect(waits.data.datasets[2]?.data[0]).toEqual({ x: 1, y: 32.1 + 8.2 });
+  });
+});
+
+describe('capacityFormFor', () => {
+  it('starts from the share just assessed: its login, the client the answer was for and the server it found', () => {
+    // The parts of a report the form reads (the renderer's tests have no file system to load a fixture with).
+    const report = {
+      target: { share: '//10.77.0.2/share', user: 'pipefill', domain: 'CORP' },
+      options: { profiles: ['pipefill-max', 'win11-24h2'], client: 'win11-24h2', server: 'netapp-tr3869' },
+    } as unknown as Report;
+    expect(capacityFormFor(report)).toMatchObject({
+      share: '//10.77.0.2/share',
+      user: 'pipefill',
+      domain: 'CORP',
+      profile: 'win11-24h2',
+      server: 'netapp-tr3869',
+      password: '',
+    });
+    expect(capacityFormFor(undefined)).toEqual(DEFAULT_CAPACITY_FORM);
   });
 });

@@ -10,6 +10,8 @@ import { MAX_CAPACITY_USERS } from '../../../../src/model/capacity.js';
 import type { CapacityOp } from '../../../../src/model/capacity.js';
 import type { ClientProfileId } from '../../../../src/model/client-profiles.js';
 import type { ServerProfileId } from '../../../../src/model/server-profiles.js';
+import type { Report } from '../../../../src/contract/report.js';
+import { assessedClient } from '../../../../src/contract/recommend.js';
 import { loginErrors, loginInput } from './start-form.js';
 
 export interface CapacityForm {
@@ -45,6 +47,25 @@ export const DEFAULT_CAPACITY_FORM: CapacityForm = {
   targetMbps: '5',
   targetMs: '50',
 };
+
+/**
+ * The form for the share just assessed: its share, login, the person's own
+ * client and the server the assessment found, so Capacity starts from the
+ * same assumptions as the answer it follows (not Windows 10 and a default
+ * Samba beside a report that recognised another). The password is never
+ * carried over: reports hold none.
+ */
+export function capacityFormFor(report: Report | undefined): CapacityForm {
+  if (!report) return DEFAULT_CAPACITY_FORM;
+  return {
+    ...DEFAULT_CAPACITY_FORM,
+    share: report.target.share,
+    user: report.target.user,
+    domain: report.target.domain ?? '',
+    profile: assessedClient(report),
+    server: report.options.server,
+  };
+}
 
 type Field = 'share' | 'user' | 'iperf' | 'clients' | 'seconds' | 'target';
 

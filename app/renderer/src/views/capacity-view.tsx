@@ -4,6 +4,7 @@
 
 import { useMemo, useState } from 'react';
 import type { CapacityResult } from '../../../../src/contract/capacity.js';
+import type { Report } from '../../../../src/contract/report.js';
 import type { HostInfo } from '../../../../src/contract/host-info.js';
 import type { Catalogue } from '../../../../src/contract/plan.js';
 import { CAPACITY_OPS } from '../../../../src/model/capacity.js';
@@ -16,7 +17,7 @@ import { PlanConfirmation } from './plan-confirmation.js';
 import { Explained, Term } from './explained.js';
 import { TERMS } from '../../../../src/presentation/glossary.js';
 import type { CapacityForm, CapacityRunState } from '../state/capacity.js';
-import { capacityFormErrors, curveChart, DEFAULT_CAPACITY_FORM, latencyChart, liveChart, toCapacityInput } from '../state/capacity.js';
+import { capacityFormErrors, capacityFormFor, curveChart, latencyChart, liveChart, toCapacityInput } from '../state/capacity.js';
 import type { CallPhase, UiError } from '../state/use-cancellable-call.js';
 import { ProfileSelect } from './profile-select.js';
 
@@ -30,6 +31,8 @@ export interface CapacityViewProps {
   readonly onStart: (form: CapacityForm) => void;
   readonly exporter: Exporter;
   readonly onCancel: () => void;
+  /** The share's assessment, where one was made in this session: the form starts from it. */
+  readonly report?: Report | undefined;
 }
 
 const number = (value: number | null | undefined, digits = 1) => (value === null || value === undefined ? '–' : value.toFixed(digits));
@@ -131,8 +134,8 @@ function Results({ result, exporter }: { readonly result: CapacityResult; readon
   );
 }
 
-export function CapacityView({ catalogue, host, phase, run, result, error, exporter, onStart, onCancel }: CapacityViewProps) {
-  const [form, setForm] = useState<CapacityForm>(DEFAULT_CAPACITY_FORM);
+export function CapacityView({ catalogue, host, phase, run, result, error, exporter, onStart, onCancel, report }: CapacityViewProps) {
+  const [form, setForm] = useState<CapacityForm>(() => capacityFormFor(report));
   const [touched, setTouched] = useState(false);
   const errors = useMemo(() => capacityFormErrors(form), [form]);
   const live = useMemo(() => liveChart(run), [run]);

@@ -3,11 +3,11 @@
 // path allows, the change that helps most with its command, every other
 // change, and the ticket summary to copy.
 
-import { adviceTestText } from '../../../../src/presentation/test-labels.js';
+import { adviceTestText, togetherEffects } from '../../../../src/presentation/test-labels.js';
 import { useState } from 'react';
 import type { RecommendResult } from '../../../../src/contract/recommendation.js';
 import { currentText } from '../../../../src/contract/recommendation.js';
-import { rateText, WORKLOAD_LABELS } from '../../../../src/contract/verdict.js';
+import { bestPipelineBitsPerSecondOf, bitRateText, pathBitsPerSecondOf, WORKLOAD_LABELS, yourBitsPerSecond } from '../../../../src/contract/verdict.js';
 import type { Verdict } from '../../../../src/contract/verdict-schema.js';
 import { formatDuration } from '../../../../src/model/units.js';
 
@@ -64,6 +64,7 @@ export function VerdictPanel({ verdict, advice, summary }: VerdictPanelProps) {
               <th>Copy</th>
               <th className="num">{verdict.clientLabel}</th>
               <th className="num">This path allows</th>
+              <th className="num">Pipefill&apos;s own pipeline (measured)</th>
             </tr>
           </thead>
           <tbody>
@@ -73,10 +74,11 @@ export function VerdictPanel({ verdict, advice, summary }: VerdictPanelProps) {
                   {WORKLOAD_LABELS[rate.workload]}, {rate.op}
                 </td>
                 <td className="num">
-                  {rateText(rate.bytes, rate.yoursSeconds)}
+                  {bitRateText(yourBitsPerSecond(rate))}
                   {rate.projected ? ' (projected)' : ''}
                 </td>
-                <td className="num">{rate.pathSeconds ? rateText(rate.bytes, rate.pathSeconds) : '-'}</td>
+                <td className="num">{optionalRate(pathBitsPerSecondOf(rate))}</td>
+                <td className="num">{optionalRate(bestPipelineBitsPerSecondOf(rate))}</td>
               </tr>
             ))}
           </tbody>
@@ -98,7 +100,7 @@ export function VerdictPanel({ verdict, advice, summary }: VerdictPanelProps) {
         {advice.recommendations.length === 0 ? (
           <p>Nothing to change: no setting Pipefill knows makes these copies faster on this path.</p>
         ) : (
-          <AdviceTable items={advice.recommendations} />
+          <AdviceTable items={advice.recommendations} together={advice.recommendations.length > 1 ? togetherEffects(advice) : []} />
         )}
         {advice.protections.length > 0 && (
           <>
@@ -112,7 +114,15 @@ export function VerdictPanel({ verdict, advice, summary }: VerdictPanelProps) {
   );
 }
 
-function AdviceTable({ items }: { readonly items: RecommendResult['recommendations'] }) {
+const optionalRate = (bitsPerSecond: number | undefined) => (bitsPerSecond === undefined ? '-' : bitRateText(bitsPerSecond));
+
+function AdviceTable({
+  items,
+  together = [],
+}: {
+  readonly items: RecommendResult['recommendations'];
+  readonly together?: readonly { readonly text: string; readonly before: number; readonly after: number }[];
+}) {
   return (
     <table>
       <thead>
@@ -138,6 +148,17 @@ function AdviceTable({ items }: { readonly items: RecommendResult['recommendatio
             </td>
           </tr>
         ))}
+        {together.length > 0 && (
+          <tr>
+            <td colSpan={2}>
+              <b>All of them together</b>
+            </td>
+            <td className="num">
+              {together.map((effect) => `${effect.text}: ${formatDuration(effect.before * 1000)} → ${formatDuration(effect.after * 1000)}`).join('; ')}
+            </td>
+            <td />
+          </tr>
+        )}
       </tbody>
     </table>
   );
