@@ -24,7 +24,7 @@ import { copyRateText, testLongLabel, testShortLabel } from '../presentation/tes
 import { EXPORT_CSP_META, pageStyle } from './page.js';
 import { adviceOf, verdictOf } from '../contract/verdict.js';
 import { copyStatus } from '../presentation/copy-status.js';
-import { adviceHtml, VERDICT_STYLE, verdictHtml } from './verdict-html.js';
+import { adviceHtml, ratesTableHtml, VERDICT_STYLE, verdictHtml } from './verdict-html.js';
 
 const MEASURED = '#d9480f';
 const EXPECTED = '#1c7ed6';
@@ -118,6 +118,7 @@ ${EXPORT_CSP_META}
 <p class="muted">Assessed ${escapeXml(readableUtc(report.startedAt))} to ${escapeXml(readableUtc(report.finishedAt).replace(/^\d{4}-\d{2}-\d{2} /, ''))} as ${escapeXml(report.target.user)}, for ${escapeXml(verdict.clientLabel)}; expectations for ${escapeXml(serverSeenText(report))}, as the copies found it.</p>
 ${verdictHtml(verdict)}
 ${adviceHtml(advice)}
+${ratesTableHtml(verdict)}
 <h2>Diagnosis</h2>
 ${sentences.join('\n')}
 <h2>Measured and expected</h2>

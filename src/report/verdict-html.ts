@@ -27,16 +27,17 @@ const PLACES: Readonly<Record<RecommendationOut['platform'], string>> = {
   'copy-tool': 'Copy tool',
 };
 
-function ratesTable(verdict: Verdict): string {
+/** The rates side by side: after What to change on the page, so page 1 of the PDF holds the answer and the changes. */
+export function ratesTableHtml(verdict: Verdict): string {
   const rate = (bitsPerSecond: number | undefined) => (bitsPerSecond === undefined ? '-' : escapeXml(bitRateText(bitsPerSecond)));
   const rows = verdict.rates.map(
     (entry) =>
       `<tr><td>${WORKLOAD_LABELS[entry.workload]}, ${entry.op}</td><td class="n">${rate(yourBitsPerSecond(entry))}${entry.projected ? '*' : ''}</td><td class="n">${rate(pathBitsPerSecondOf(entry))}</td><td class="n">${rate(bestPipelineBitsPerSecondOf(entry))}</td></tr>`,
   );
-  return `<table>\n<thead><tr><th>Copy</th><th class="n">${escapeXml(verdict.clientLabel)}</th><th class="n">This path allows</th><th class="n">Pipefill's own pipeline (measured)</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
+  return `<h2>Rates</h2>\n<table>\n<thead><tr><th>Copy</th><th class="n">${escapeXml(verdict.clientLabel)}</th><th class="n">This path allows</th><th class="n">Pipefill's own pipeline (measured)</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
 }
 
-/** The verdict box: the same lines the CLI prints first, then the rates side by side. */
+/** The verdict box: the same lines the CLI prints first. */
 export function verdictHtml(verdict: Verdict): string {
   const [yours, path, limit, fix] = verdict.lines;
   // Green only where there is truly nothing to fix; a limit no setting reaches is no good news.
@@ -48,8 +49,7 @@ export function verdictHtml(verdict: Verdict): string {
 <p class="${fixClass}">${escapeXml(fix ?? '')}</p>
 ${verdict.fix.kind === 'change' ? `<p>Command: <code>${escapeXml(verdict.fix.command)}</code></p>` : ''}
 ${verdict.next?.kind === 'change' ? `<p class="fix">${escapeXml(verdict.next.sentence)}</p>\n<p>Command: <code>${escapeXml(verdict.next.command)}</code></p>` : ''}
-</section>
-${ratesTable(verdict)}`;
+</section>`;
 }
 
 function adviceRow(recommendation: RecommendationOut): string {
