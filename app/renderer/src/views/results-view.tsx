@@ -2,6 +2,7 @@
 // path's BDP against each layer's in-flight limit (the pipe), and the
 // diagnosis in plain words.
 
+import { serverSeenText } from '../../../../src/presentation/summary.js';
 import type { ChartConfiguration } from 'chart.js';
 import { useMemo, useState } from 'react';
 import type { Report } from '../../../../src/contract/report.js';
@@ -117,7 +118,7 @@ export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
           RTT {probes.rtt.medianMs.toFixed(2)} ms (TCP handshakes {probes.rtt.tcp.medianMs.toFixed(2)} ms, SMB2 ECHO {probes.rtt.smbEcho.medianMs.toFixed(2)}{' '}
           ms: the lower median). Bandwidth {formatRate(probes.bandwidth.mbps * 1e6)} by {probes.bandwidth.method}
           {probes.bandwidth.via ? ` (${probes.bandwidth.via})` : ''}
-          {probes.bandwidth.fallbackReason ? `: ${probes.bandwidth.fallbackReason}` : ''}. Expectations for {verdict?.server.label ?? report.options.server}.
+          {probes.bandwidth.fallbackReason ? `: ${probes.bandwidth.fallbackReason}` : ''}. Expectations for {serverSeenText(report)}, as the copies found it.
           {probes.session?.login && <span data-testid="path-login"> Logged on with {loginText(probes.session.login)}.</span>}
         </p>
         <ExportButtons exporter={exporter} document={report} what="report" />

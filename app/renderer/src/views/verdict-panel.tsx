@@ -154,7 +154,11 @@ function AdviceTable({
               <b>All of them together</b>
             </td>
             <td className="num">
-              {together.map((effect) => `${effect.text}: ${formatDuration(effect.before * 1000)} → ${formatDuration(effect.after * 1000)}`).join('; ')}
+              {together.map((effect) => (
+                <div key={effect.text}>
+                  {effect.text}: {formatDuration(effect.before * 1000)} → {formatDuration(effect.after * 1000)}
+                </div>
+              ))}
             </td>
             <td />
           </tr>
