@@ -43,8 +43,8 @@ export const VerdictRateSchema = z.object({
   pathSeconds: z.number().positive().optional(),
   /** The rate the path allows on the copy a person knows (a 1 GB file, the 1 GB folder of small files): the model's, with every change made. */
   pathBitsPerSecond: z.number().positive().optional(),
-  /** Pipefill's own deepest pipeline, measured on the same share in the same run: shown for what it is. */
-  bestPipelineSeconds: z.number().positive().optional(),
+  /** Pipefill's own deepest pipeline, measured on the same share in the same run, read as the person's copy is: shown for what it is. */
+  bestPipelineBitsPerSecond: z.number().positive().optional(),
 });
 export type VerdictRate = z.infer<typeof VerdictRateSchema>;
 

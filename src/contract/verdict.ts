@@ -13,7 +13,7 @@ import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { formatByteRate, formatBytes, formatDuration, formatRate } from '../model/units.js';
 import { parseWorkload } from '../model/workloads.js';
-import { steadyBytesPerSecond } from '../model/steady-rate.js';
+import { steadyBytesPerSecond, TIMELINE_BUCKET_MS } from '../model/steady-rate.js';
 import { EFFECT_WORKLOADS, effectText } from '../model/effect-workloads.js';
 import type { RecommendationOut, RecommendResult } from './recommendation.js';
 import { assessedClient, recommendFromInput } from './recommend.js';
@@ -111,7 +111,6 @@ function steadyOf(report: Report, finding: Finding, kind: Kind): number | undefi
   const rate = copy ? steadyBytesPerSecond(copy.timeline, TIMELINE_BUCKET_MS) : undefined;
   return rate === undefined ? undefined : rate * 8;
 }
-const TIMELINE_BUCKET_MS = 100;
 
 const modelSeconds = (advice: RecommendResult | undefined, test: string) => {
   const seconds = advice?.combined.find((entry) => entry.test === test)?.after;
@@ -277,20 +276,15 @@ export const yourBitsPerSecond = (rate: VerdictRate): number => rate.steadyBitsP
 export const pathBitsPerSecondOf = (rate: VerdictRate): number | undefined =>
   rate.pathBitsPerSecond ?? (rate.pathSeconds ? (rate.bytes * 8) / rate.pathSeconds : undefined);
 
-/** Pipefill's own pipeline's rate on the same copy, measured (as the person's is read: a file's once under way where known). */
-export const bestPipelineBitsPerSecondOf = (rate: VerdictRate): number | undefined =>
-  rate.bestPipelineSeconds ? (rate.bytes * 8) / rate.bestPipelineSeconds : undefined;
-
 /**
  * Where a file test was too short to show the rate a file holds once under
  * way, the rate quoted is its whole copy's, opening and TCP's ramp included:
  * said plainly, so it is not read against what the path allows a 1 GB file.
  */
 function shortSampleNote(rates: readonly VerdictRate[]): string {
-  const short = rates.filter((rate) => rate.workload === 'file' && rate.steadyBitsPerSecond === undefined);
-  const spec = short[0]?.spec;
-  if (!spec) return '';
-  return ` The test file (${formatBytes(short[0]?.bytes ?? 0)}) was too short to reach the rate a large file holds once under way: its rate includes the opening round trips and TCP's ramp.`;
+  const short = rates.find((rate) => rate.workload === 'file' && rate.steadyBitsPerSecond === undefined);
+  if (!short) return '';
+  return ` The test file (${formatBytes(short.bytes)}) was too short to reach the rate a large file holds once under way: its rate includes the opening round trips and TCP's ramp.`;
 }
 
 function ratesLine(label: string, rates: readonly VerdictRate[], pick: (rate: VerdictRate) => number | undefined): string {
@@ -323,7 +317,8 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
       ...(steady === undefined ? {} : { steadyBitsPerSecond: steady }),
       pathSeconds: pair.pathSeconds,
       ...(pair.pathBitsPerSecond === undefined ? {} : { pathBitsPerSecond: pair.pathBitsPerSecond }),
-      ...(pair.best ? { bestPipelineSeconds: pair.best.measuredSeconds } : {}),
+      // Read as the person's own copy is (a file's rate once under way), so the two columns compare like with like.
+      ...(pair.best ? { bestPipelineBitsPerSecond: steadyOf(report, pair.best, pair.kind) ?? (pair.bytes * 8) / pair.best.measuredSeconds } : {}),
     };
   });
   const ranked = [...measured].sort((a, b) => b.costSeconds - a.costSeconds);

@@ -5,6 +5,9 @@
 // over the whole copy, a steady 60-65 in its run chart). Pure: from the
 // copy's own timeline of 100 ms buckets.
 
+/** The width of a copy's timeline buckets (src/smb/timeline.ts records them; the rate here reads them). */
+export const TIMELINE_BUCKET_MS = 100;
+
 export interface TimelineBucket {
   readonly tMs: number;
   readonly bytes: number;

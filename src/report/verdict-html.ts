@@ -5,7 +5,7 @@
 import { adviceTestText, togetherEffects } from '../presentation/test-labels.js';
 import type { RecommendationOut, RecommendResult } from '../contract/recommendation.js';
 import { currentText } from '../contract/recommendation.js';
-import { bestPipelineBitsPerSecondOf, bitRateText, pathBitsPerSecondOf, WORKLOAD_LABELS, yourBitsPerSecond } from '../contract/verdict.js';
+import { bitRateText, pathBitsPerSecondOf, WORKLOAD_LABELS, yourBitsPerSecond } from '../contract/verdict.js';
 import type { Verdict } from '../contract/verdict-schema.js';
 import { formatDuration } from '../model/units.js';
 import { escapeXml } from './svg.js';
@@ -32,7 +32,7 @@ export function ratesTableHtml(verdict: Verdict): string {
   const rate = (bitsPerSecond: number | undefined) => (bitsPerSecond === undefined ? '-' : escapeXml(bitRateText(bitsPerSecond)));
   const rows = verdict.rates.map(
     (entry) =>
-      `<tr><td>${WORKLOAD_LABELS[entry.workload]}, ${entry.op}</td><td class="n">${rate(yourBitsPerSecond(entry))}${entry.projected ? '*' : ''}</td><td class="n">${rate(pathBitsPerSecondOf(entry))}</td><td class="n">${rate(bestPipelineBitsPerSecondOf(entry))}</td></tr>`,
+      `<tr><td>${WORKLOAD_LABELS[entry.workload]}, ${entry.op}</td><td class="n">${rate(yourBitsPerSecond(entry))}${entry.projected ? '*' : ''}</td><td class="n">${rate(pathBitsPerSecondOf(entry))}</td><td class="n">${rate(entry.bestPipelineBitsPerSecond)}</td></tr>`,
   );
   return `<h2>Rates</h2>\n<table>\n<thead><tr><th>Copy</th><th class="n">${escapeXml(verdict.clientLabel)}</th><th class="n">This path allows</th><th class="n">Pipefill's own pipeline (measured)</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
 }

@@ -1,7 +1,9 @@
 // Bytes and completed operations per 100 ms, the series the Run view plots
 // (as TR-3869 plots CIFS ops/s against time).
 
-export const TIMELINE_BUCKET_MS = 100;
+import { TIMELINE_BUCKET_MS } from '../model/steady-rate.js';
+
+export { TIMELINE_BUCKET_MS };
 
 export interface TimelinePoint {
   /** Start of the bucket, ms from the start of the test. */

@@ -7,7 +7,7 @@ import { adviceTestText, togetherEffects } from '../../../../src/presentation/te
 import { useState } from 'react';
 import type { RecommendResult } from '../../../../src/contract/recommendation.js';
 import { currentText } from '../../../../src/contract/recommendation.js';
-import { bestPipelineBitsPerSecondOf, bitRateText, pathBitsPerSecondOf, WORKLOAD_LABELS, yourBitsPerSecond } from '../../../../src/contract/verdict.js';
+import { bitRateText, pathBitsPerSecondOf, WORKLOAD_LABELS, yourBitsPerSecond } from '../../../../src/contract/verdict.js';
 import type { Verdict } from '../../../../src/contract/verdict-schema.js';
 import { formatDuration } from '../../../../src/model/units.js';
 
@@ -78,7 +78,7 @@ export function VerdictPanel({ verdict, advice, summary }: VerdictPanelProps) {
                   {rate.projected ? ' (projected)' : ''}
                 </td>
                 <td className="num">{optionalRate(pathBitsPerSecondOf(rate))}</td>
-                <td className="num">{optionalRate(bestPipelineBitsPerSecondOf(rate))}</td>
+                <td className="num">{optionalRate(rate.bestPipelineBitsPerSecond)}</td>
               </tr>
             ))}
           </tbody>
