@@ -199,6 +199,8 @@ async function assessWith(input: AssessInput, options: CallOptions, startProgres
       profiles.map(driven),
       driven('pipefill-max'),
       quick ? TARGET_SECONDS.quick : TARGET_SECONDS.full,
+      // A quick budgeted run projects its directory sets from the file copies (planCopies' fromFileCopy).
+      { dirsetsCopied: !(quick && budgetSeconds !== null) },
     );
     const size = { fileBytes: input.fileBytes ?? sized.fileBytes, dirsetScale: input.dirsetScale ?? sized.dirsetScale };
 

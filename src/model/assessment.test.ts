@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Link } from './link.js';
-import { compareWithModel, fileSpec, sizeAssessment } from './assessment.js';
+import { compareWithModel, fileSpec, sizeAssessment, steadySampleBytes } from './assessment.js';
+import { STEADY_SPAN_MS } from './steady-rate.js';
 import { CLIENT_PROFILES } from './client-profiles.js';
 import { parseWorkload } from './workloads.js';
 import { asDrivenByPipefill, DEFAULT_ENGINE_STACK } from './diagnosis.js';
-import { predict } from './predict.js';
+import { predict, predictTransfer } from './predict.js';
 import { SERVER_PROFILES } from './server-profiles.js';
 
 const PROFILES = (['xp-smb1', 'win7-smb1', 'win7-smb2', 'win10-smb3', 'pipefill-max'] as const).map((id) =>
@@ -15,14 +16,35 @@ const sized = (link: Link, target: number) =>
 
 describe('sizeAssessment', () => {
   it('sizes the default run to about a minute', () => {
-    const oc3 = sized({ bandwidthBitsPerSecond: 155e6, rttMs: 32 }, 60);
+    // The default run: the person's client and Pipefill's own.
+    const pipefill = asDrivenByPipefill(CLIENT_PROFILES['pipefill-max'], DEFAULT_ENGINE_STACK);
+    const person = [asDrivenByPipefill(CLIENT_PROFILES['win11-24h2'], DEFAULT_ENGINE_STACK), pipefill];
+    const oc3 = sizeAssessment({ bandwidthBitsPerSecond: 155e6, rttMs: 32 }, SERVER_PROFILES.samba, person, pipefill, 60);
     expect(oc3.predictedSeconds).toBeGreaterThan(50);
     expect(oc3.predictedSeconds).toBeLessThanOrEqual(60);
-    // At 100 Mb/s and 50 ms the floors (1 MiB, three files) already cost 81 s:
-    // XP reads one 60 KiB request per round trip.
-    const branch = sized({ bandwidthBitsPerSecond: 100e6, rttMs: 50 }, 60);
-    expect(branch.predictedSeconds).toBeLessThanOrEqual(90);
-    expect(branch.fileBytes).toBe(1024 * 1024);
+    // At 100 Mb/s and 50 ms five generations cost more than a minute at the floors: XP reads one 60 KiB
+    // request per round trip. The file stays long enough to show Pipefill's steady rate (the budget stops XP's).
+    const link = { bandwidthBitsPerSecond: 100e6, rttMs: 50 };
+    const branch = sized(link, 60);
+    expect(branch.predictedSeconds).toBeGreaterThan(60);
+    expect(branch.dirsetScale).toBe(0.01);
+    expect(branch.fileBytes).toBe(steadySampleBytes(link, SERVER_PROFILES.samba, asDrivenByPipefill(CLIENT_PROFILES['pipefill-max'], DEFAULT_ENGINE_STACK)));
+  });
+
+  it("keeps a file long enough for a steady rate, in a quick run too (the demo link's 1 MiB quick sample read TCP's ramp)", () => {
+    const demo = { bandwidthBitsPerSecond: 100e6, rttMs: 40 };
+    const pipefill = asDrivenByPipefill(CLIENT_PROFILES['pipefill-max'], DEFAULT_ENGINE_STACK);
+    const person = [asDrivenByPipefill(CLIENT_PROFILES['win11-24h2'], DEFAULT_ENGINE_STACK), pipefill];
+    const quick = sizeAssessment(demo, SERVER_PROFILES.samba, person, pipefill, 15, { dirsetsCopied: false });
+    const full = sizeAssessment(demo, SERVER_PROFILES.samba, person, pipefill, 60);
+    // Pipefill's own copy of it moves data for at least the span a steady rate is read over, after its opening.
+    const moving = (bytes: number) =>
+      predictTransfer(pipefill, SERVER_PROFILES.samba, 'write', parseWorkload(fileSpec(bytes)), demo).seconds - (4 * demo.rttMs) / 1000;
+    expect(moving(quick.fileBytes)).toBeGreaterThanOrEqual(STEADY_SPAN_MS / 1000);
+    expect(moving(full.fileBytes)).toBeGreaterThanOrEqual(STEADY_SPAN_MS / 1000);
+    // The two runs copy files of about the same size: a quick run's target counts its file copies only.
+    expect(quick.fileBytes / full.fileBytes).toBeGreaterThan(0.8);
+    expect(quick.fileBytes / full.fileBytes).toBeLessThan(1.25);
   });
 
   it('keeps the file at two seconds of line rate when the path is fast and short', () => {

@@ -7,6 +7,7 @@ import type { Link } from './link.js';
 import type { Prediction } from './predict.js';
 import { predictTransfer } from './predict.js';
 import type { ServerProfile } from './server-profiles.js';
+import { STEADY_SPAN_MS } from './steady-rate.js';
 import { parseWorkload } from './workloads.js';
 
 export const ASSESSMENT_OPS: readonly Op[] = ['read', 'write'];
@@ -19,6 +20,9 @@ export interface AssessmentSize {
 }
 
 const MIN_FILE_BYTES = 1 * MIB;
+/** A file copy's opening and closing round trips (create, and close), outside the span its data moves in. */
+const OPEN_AND_CLOSE_RTTS = 4;
+const STEADY_SPAN_MARGIN = 1.5;
 export const MAX_FILE_BYTES = 256 * MIB;
 const MIN_DIRSET_SCALE = 0.01;
 export const START_DIRSET_SCALE = 0.05;
@@ -37,9 +41,11 @@ function predictedTotal(
   setUpClient: ClientProfile,
   fileBytes: number,
   dirsetScale: number,
+  dirsetsCopied: boolean,
 ): number {
   let total = 0;
-  for (const spec of [fileSpec(fileBytes), dirsetSpec(dirsetScale)]) {
+  const specs = dirsetsCopied ? [fileSpec(fileBytes), dirsetSpec(dirsetScale)] : [fileSpec(fileBytes)];
+  for (const spec of specs) {
     const workload = parseWorkload(spec);
     // Each read needs its source written first, each write a read-back: both with Pipefill's own pipeline.
     const setUp = ASSESSMENT_OPS.reduce((sum, op) => sum + predictTransfer(setUpClient, server, op, workload, link).seconds, 0);
@@ -52,11 +58,39 @@ function predictedTotal(
 }
 
 /**
+ * The smallest whole-MiB file whose copy by the fastest client moves data
+ * for half as long again as the span a steady rate is read over
+ * (src/model/steady-rate.ts), after its opening round trips (a server slower
+ * than the one assumed only lengthens that): the rate a person reads is then the one a
+ * 1 GB file settles at, not TCP's ramp. The demo link (100 Mb/s, 40 ms, 16
+ * credits) got a 1 MiB file in a quick run before: 7.4 Mb/s read on a 96.5
+ * Mb/s line, and History a "5.4x slower" large write.
+ */
+export function steadySampleBytes(link: Link, server: ServerProfile, fastest: ClientProfile): number {
+  const needed = (STEADY_SPAN_MARGIN * STEADY_SPAN_MS) / 1000 + (OPEN_AND_CLOSE_RTTS * link.rttMs) / 1000;
+  const seconds = (mib: number) => predictTransfer(fastest, server, 'write', parseWorkload(fileSpec(mib * MIB)), link).seconds;
+  if (seconds(MAX_FILE_BYTES / MIB) <= needed) return MAX_FILE_BYTES;
+  let low = MIN_FILE_BYTES / MIB;
+  let high = MAX_FILE_BYTES / MIB;
+  // Bounded: the model's time grows with the file, and the halving ends in at most nine steps.
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (seconds(middle) >= needed) high = middle;
+    else low = middle;
+  }
+  return seconds(low) >= needed ? low * MIB : high * MIB;
+}
+
+/**
  * Sizes the copies so the whole assessment takes about `targetSeconds` on
  * this path: a file of about two seconds at line rate, and the directory set
- * at 5%, both shrunk (to 1 MiB and 1% at least) when slow generations on a
- * long path would take longer. `clients` are the generations as the engine
- * will drive them (see asDrivenByPipefill), `setUpClient` Pipefill's own.
+ * at 5%, both shrunk when slow generations on a long path would take longer,
+ * the file never below what shows a steady rate (steadySampleBytes; a
+ * budget stops a slow generation's copy and projects it) and the directory
+ * set not below 1%. A quick run projects its directory sets from the file
+ * copies (`dirsetsCopied` false): only the file copies count against its
+ * target. `clients` are the generations as the engine will drive them (see
+ * asDrivenByPipefill), `setUpClient` Pipefill's own.
  */
 export function sizeAssessment(
   link: Link,
@@ -64,21 +98,25 @@ export function sizeAssessment(
   clients: readonly ClientProfile[],
   setUpClient: ClientProfile,
   targetSeconds: number,
+  options: { readonly dirsetsCopied?: boolean } = {},
 ): AssessmentSize {
-  let fileBytes = Math.min(MAX_FILE_BYTES, Math.max(MIN_FILE_BYTES, Math.round((link.bandwidthBitsPerSecond * 2) / 8 / MIB) * MIB));
+  const dirsetsCopied = options.dirsetsCopied ?? true;
+  const lineFile = Math.min(MAX_FILE_BYTES, Math.max(MIN_FILE_BYTES, Math.round((link.bandwidthBitsPerSecond * 2) / 8 / MIB) * MIB));
+  const fileFloor = Math.min(lineFile, steadySampleBytes(link, server, setUpClient));
+  let fileBytes = lineFile;
   let dirsetScale = START_DIRSET_SCALE;
-  let total = predictedTotal(link, server, clients, setUpClient, fileBytes, dirsetScale);
+  let total = predictedTotal(link, server, clients, setUpClient, fileBytes, dirsetScale, dirsetsCopied);
   // Fixed costs (round trips per file and per directory, the TCP ramp) do not
   // shrink with size, so one scaling undershoots; a few more settle it, and
   // the floors end it.
   for (let pass = 0; pass < 8 && total > targetSeconds; pass++) {
     const factor = targetSeconds / total;
-    const nextFile = Math.max(MIN_FILE_BYTES, Math.floor((fileBytes * factor) / MIB) * MIB);
+    const nextFile = Math.max(fileFloor, Math.floor((fileBytes * factor) / MIB) * MIB);
     const nextScale = Math.max(MIN_DIRSET_SCALE, Math.floor(dirsetScale * factor * 1000) / 1000);
     if (nextFile === fileBytes && nextScale === dirsetScale) break;
     fileBytes = nextFile;
     dirsetScale = nextScale;
-    total = predictedTotal(link, server, clients, setUpClient, fileBytes, dirsetScale);
+    total = predictedTotal(link, server, clients, setUpClient, fileBytes, dirsetScale, dirsetsCopied);
   }
   return { fileBytes, dirsetScale, predictedSeconds: total };
 }

@@ -15,6 +15,8 @@ export interface TimelineBucket {
 
 /** Buckets of data the rate is read over at least: fewer, and one request's bytes more or less move it by a fifth. */
 const MIN_STEADY_BUCKETS = 6;
+/** The span data must move over for a steady rate to be read: the ramp's third and the rate's buckets after it. */
+export const STEADY_SPAN_MS = 1.5 * MIN_STEADY_BUCKETS * TIMELINE_BUCKET_MS;
 
 /**
  * Payload bytes per second over the last two thirds of the span in which
