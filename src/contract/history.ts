@@ -13,6 +13,7 @@ import { ReportSchema } from './report.js';
 import { checkDocumentBounds } from './bounded-document.js';
 import { formatRate } from '../model/units.js';
 import { parseSharePath } from '../model/share-path.js';
+import { steadyBytesPerSecond, TIMELINE_BUCKET_MS } from '../model/steady-rate.js';
 
 export const RUN_KINDS = ['assessment', 'capacity'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
@@ -81,9 +82,10 @@ export function startedAtOf(document: RunDocument): string {
 
 /** What one generation measured in one run. */
 export interface GenerationMeasure {
-  /** The workload as run (quick runs size it to their budget, so it can differ between runs). */
+  /** The workload as run (quick runs size it to their budget, so it can differ between runs), or STEADY_FILE_SERIES. */
   readonly workload: string;
   readonly seconds: number;
+  /** The rate a person reads: a file's once under way where its timeline shows one, else the whole copy's. */
   readonly mbps: number;
   readonly limitedBy: string;
 }
@@ -108,6 +110,15 @@ export interface RunColumns {
   readonly generations: Readonly<Record<string, GenerationMeasure>>;
 }
 
+/**
+ * The series a file copy's rate once under way joins, whatever the file's
+ * size: that rate is what a 1 GB file settles at, so a quick run's 17 MiB
+ * and a default run's 15 MiB compare like with like. A copy too short to
+ * show one keeps its workload: its whole-copy rate compares only with
+ * copies of its own size.
+ */
+export const STEADY_FILE_SERIES = 'file:once-under-way';
+
 export const generationKey = (profile: string, op: string, workload: string) => `${profile} ${op} ${workload.startsWith('tr3869-dirset') ? 'dirset' : 'file'}`;
 
 export function runColumns(document: RunDocument): RunColumns {
@@ -115,10 +126,14 @@ export function runColumns(document: RunDocument): RunColumns {
     const { report } = document;
     const generations: Record<string, GenerationMeasure> = {};
     for (const finding of report.diagnosis.findings) {
+      const copy = finding.workload.startsWith('file:')
+        ? report.copyTests.find((test) => test.profile === finding.profile && test.op === finding.op && test.workload === finding.workload)
+        : undefined;
+      const steady = copy ? steadyBytesPerSecond(copy.timeline, TIMELINE_BUCKET_MS) : undefined;
       generations[generationKey(finding.profile, finding.op, finding.workload)] = {
-        workload: finding.workload,
+        workload: steady === undefined ? finding.workload : STEADY_FILE_SERIES,
         seconds: finding.measuredSeconds,
-        mbps: finding.measuredMbps,
+        mbps: steady === undefined ? finding.measuredMbps : (steady * 8) / 1e6,
         limitedBy: finding.limitedBy,
       };
     }

@@ -59,6 +59,34 @@ describe('like with like (issue 48: a quick run after a default run is not a reg
     );
   });
 
+  it('compares files of other sizes by their rate once under way (the rate a 1 GB file settles at), and only a change of it', () => {
+    const before = fixture('lab-100mbit-40ms-credits16');
+    const resized = (report: Report, workload: string, perByte: number): Report => ({
+      ...report,
+      startedAt: '2026-11-27T10:00:00.000Z',
+      copyTests: report.copyTests.map((test) => (test.workload.startsWith('file:') ? { ...test, workload } : test)),
+      diagnosis: {
+        ...report.diagnosis,
+        findings: report.diagnosis.findings.map((finding) =>
+          finding.workload.startsWith('file:') ? { ...finding, workload, measuredMbps: finding.measuredMbps / perByte } : finding,
+        ),
+      },
+    });
+    // A quick run's shorter file: its whole-copy rates lower (its ramp weighs more), its timelines the same.
+    expect(changesBetween(before, resized(before, 'file:9MiB', 1.6))).toEqual([]);
+    // The same run, its write twice as slow once under way: that is news, whatever the sizes.
+    const slower = resized(before, 'file:9MiB', 1);
+    const halved = {
+      ...slower,
+      copyTests: slower.copyTests.map((test) =>
+        test.op === 'write' && test.workload === 'file:9MiB'
+          ? { ...test, timeline: test.timeline.map((bucket) => ({ ...bucket, bytes: bucket.bytes / 2 })) }
+          : test,
+      ),
+    };
+    expect(changesBetween(before, halved).join('\n')).toMatch(/large file write: 2\.0x slower than the run before/);
+  });
+
   it('draws a line per sample size, so a quick run starts a line of its own instead of a falling one', () => {
     const runs = [
       { id: 1, kind: 'assessment' as const, startedAt: '2026-11-26T10:00:00.000Z', peakMbps: null, readinessMet: null, headline: '' },

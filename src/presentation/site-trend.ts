@@ -40,6 +40,7 @@ export function changesBetween(before: Report, after: Report): string[] {
     const layer = (id: string) => (Object.hasOwn(LAYER_LABELS, id) ? LAYER_LABELS[id as keyof typeof LAYER_LABELS] : id);
     // Copies of other sizes are not like with like: a smaller one spends more of its time starting (a --quick run's
     // 1 MiB file read 5.4x slower than the default run's 15 MiB on the same link). Neither rate nor limit is compared.
+    // Files whose rate once under way both runs read are one series (runColumns), whatever their sizes.
     if (then.workload !== now.workload) {
       otherSizes = true;
       continue;

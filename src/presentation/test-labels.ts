@@ -9,6 +9,7 @@ import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { parseWorkload } from '../model/workloads.js';
 import { effectText } from '../model/effect-workloads.js';
 import { formatBinaryBytes, formatBytes, formatByteRate, formatRate } from '../model/units.js';
+import { STEADY_FILE_SERIES } from '../contract/history.js';
 
 /** Short names for charts and table cells; the profiles' own labels are the long form. */
 const CLIENT_SHORT: Readonly<Record<ClientProfileId, string>> = {
@@ -78,8 +79,11 @@ export function copyRateText(bitsPerSecond: number): string {
 export function generationKeyLabel(key: string): string {
   const [profile = key, op = '', kind = '', sample] = key.split(' ');
   const label = testShortLabel({ profile, op, workload: kind === 'dirset' ? 'tr3869-dirset' : kind === 'file' ? 'file:' : kind });
-  // A trend's series is one sample size (siteTrend): say which, so a --quick run's line is not read as the default's.
-  return sample === undefined ? label : `${label}, ${workloadText(sample).replace(/^(large file|small files) \((.*)\)$/, '$2')}`;
+  // A trend's series is one sample size (siteTrend): say which, so a --quick run's line is not read as the default's;
+  // a file's rate once under way is one series whatever the file's size.
+  if (sample === undefined) return label;
+  if (sample === STEADY_FILE_SERIES) return `${label}, once under way`;
+  return `${label}, ${workloadText(sample).replace(/^(large file|small files) \((.*)\)$/, '$2')}`;
 }
 
 /**
