@@ -9,6 +9,7 @@ import { compareSites, parseTarget } from '../../../../src/presentation/compare.
 import type { Report } from '../../../../src/contract/report.js';
 import { parseReportText } from '../../../../src/contract/report.js';
 import type { ClientProfileId, Op } from '../../../../src/model/client-profiles.js';
+import { DEFAULT_CLIENT } from '../../../../src/model/client-profiles.js';
 
 export interface SiteRow {
   readonly site: string;
@@ -50,6 +51,19 @@ export function openedDocument(text: string, name: string): { readonly report: R
     json = undefined; // parseReportText says what is wrong with it
   }
   return isCapacityDocument(json) ? { capacity: parseCapacityText(text, name) } : { report: parseReportText(text, name) };
+}
+
+/**
+ * What Reports opens on: the person's client of the newest report open (the
+ * share just assessed; a default win10-smb3 read "Time: not tested" beside
+ * a Windows 11 assessment), its small-files write, and a readiness target for
+ * that client.
+ */
+export function reportsStart(reports: readonly Report[]): { readonly profile: ClientProfileId; readonly target: string } {
+  const newest = [...reports].sort((a, b) => b.startedAt.localeCompare(a.startedAt))[0];
+  const tested = newest?.diagnosis.findings.map((finding) => finding.profile) ?? [];
+  const chosen = newest?.options.client ?? tested.find((id) => id !== 'pipefill-max') ?? DEFAULT_CLIENT;
+  return { profile: chosen, target: `dirset<5min@${chosen}` };
 }
 
 export function siteRows(reports: readonly Report[], profile: ClientProfileId, op: Op, workloadKind: 'file' | 'dirset'): SiteRow[] {

@@ -22,6 +22,7 @@ import { toUiError } from '../state/use-cancellable-call.js';
 import { ProfileSelect } from './profile-select.js';
 import { Explained } from './explained.js';
 import { adviceTestText } from '../../../../src/presentation/test-labels.js';
+import { serverSeenText } from '../../../../src/presentation/summary.js';
 
 export interface RecommendationsViewProps {
   readonly api: PipefillApi;
@@ -75,6 +76,12 @@ export function RecommendationsView({ api, catalogue, report, planner }: Recomme
           <div>
             <label htmlFor="rec-server">Server</label>
             <ProfileSelect id="rec-server" value={server} options={catalogue?.servers} onChange={setServer} />
+            {report && server === report.options.server && (
+              // The list names a profile's defaults; the advice is for the server as the copies found it (its 16 credits, not 8192).
+              <p className="hint" data-testid="rec-server-seen">
+                As the copies found it: {serverSeenText(report, server)}.
+              </p>
+            )}
           </div>
         </div>
         {error && (

@@ -11,7 +11,7 @@ import { checkReportSize } from '../../../../src/contract/report.js';
 import type { ClientProfileId, Op } from '../../../../src/model/client-profiles.js';
 import { CLIENT_PROFILE_IDS } from '../../../../src/model/client-profiles.js';
 import { formatDuration, formatRate } from '../../../../src/model/units.js';
-import { openedDocument, readiness, siteRows } from '../state/compare.js';
+import { openedDocument, readiness, reportsStart, siteRows } from '../state/compare.js';
 import { LAYER_LABELS } from '../state/results.js';
 
 export interface ReportsViewProps {
@@ -23,11 +23,13 @@ export interface ReportsViewProps {
 }
 
 export function ReportsView({ reports, capacityRuns, onOpen, onShow }: ReportsViewProps) {
-  const [profile, setProfile] = useState<ClientProfileId>('win10-smb3');
+  // The view opens on the reports it was given: the share just assessed.
+  const [start] = useState(() => reportsStart(reports));
+  const [profile, setProfile] = useState<ClientProfileId>(start.profile);
   const [op, setOp] = useState<Op>('write');
   const [kind, setKind] = useState<'file' | 'dirset'>('dirset');
   const [errors, setErrors] = useState<string[]>([]);
-  const [target, setTarget] = useState('dirset<5min@win10-smb3');
+  const [target, setTarget] = useState(start.target);
   const rows = useMemo(() => siteRows(reports, profile, op, kind), [reports, profile, op, kind]);
   const review = useMemo(() => readiness(reports, target, capacityRuns), [reports, target, capacityRuns]);
   const targetWords = useMemo(() => {
