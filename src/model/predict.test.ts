@@ -171,3 +171,19 @@ describe('predict: bad input', () => {
     expect(inputErrorText(() => predict(scenario({ link: { bandwidthBitsPerSecond: 0, rttMs: 5 } })))).toMatch(/positive rate/);
   });
 });
+
+describe('predict: one name for one folder, whatever its sample size (issue 48)', () => {
+  // 20 Mb/s and 80 ms: the 1 GB folder written by Windows 11 spends 435 s in metadata round trips and 40 s in its
+  // small files' own request waits, beside 429 s of bytes on the wire. Counting those waits as data named the whole
+  // folder "Bandwidth" while the assessment's 1% sample of it said "Round trips".
+  const link = { bandwidthBitsPerSecond: 20e6, rttMs: 80 };
+  const layerOf = (op: 'read' | 'write', workload: string) => predict({ client: 'win11-24h2', server: 'samba', op, workload, link }).limitedBy;
+
+  it('names round trips for the folder written, and for its samples', () => {
+    for (const workload of ['tr3869-dirset', 'tr3869-dirset:0.05', 'tr3869-dirset:0.01']) expect(layerOf('write', workload)).toBe('round-trips');
+  });
+
+  it('still names the bandwidth for the folder read, whose metadata is a sixth of its bytes', () => {
+    for (const workload of ['tr3869-dirset', 'tr3869-dirset:0.05', 'tr3869-dirset:0.01']) expect(layerOf('read', workload)).toBe('bandwidth');
+  });
+});

@@ -21,7 +21,7 @@ import type { ServerProfile, ServerProfileId } from './server-profiles.js';
 import { SERVER_PROFILE_IDS, SERVER_PROFILES } from './server-profiles.js';
 import type { Observations } from './server-as-seen.js';
 import { serverAsSeen } from './server-as-seen.js';
-import { fileDataSeconds, slowStartPenaltySeconds } from './transfer-time.js';
+import { fileDataSeconds, fileWaitSeconds, slowStartPenaltySeconds } from './transfer-time.js';
 import type { Workload } from './workloads.js';
 import { parseWorkload } from './workloads.js';
 
@@ -161,6 +161,7 @@ export function predictTransfer(
   }
   const rttSeconds = link.rttMs / 1000;
   let dataSeconds = 0;
+  let waitSeconds = 0;
   const bytesByLayer = new Map<LimitLayer, number>();
   let largest: { bytes: number; shape: TransferShape } | undefined;
   // The largest file each layer paces: the one a sentence about that layer should describe.
@@ -174,6 +175,7 @@ export function predictTransfer(
       shapes.set(file.bytes, shape);
     }
     dataSeconds += fileDataSeconds(file.bytes, shape);
+    waitSeconds += fileWaitSeconds(file.bytes, shape);
     const layer = tightestBudget(shape.budgets).layer;
     bytesByLayer.set(layer, (bytesByLayer.get(layer) ?? 0) + file.bytes);
     if ((largestByLayer.get(layer)?.bytes ?? -1) < file.bytes) largestByLayer.set(layer, { bytes: file.bytes, shape });
@@ -202,10 +204,17 @@ export function predictTransfer(
 
   const seconds = dataSeconds + metadataSeconds + slowStartSeconds;
   // The largest of the three costs names the limit; when it is the data, the
-  // layer that paced most of the bytes does.
+  // layer that paced most of the bytes does. Round trips are the metadata's
+  // and the data requests' own waits (fileWaitSeconds): the Planner, predict
+  // and the assessment's sample then name one layer for one folder.
   const byteWeightedLimit = [...bytesByLayer.entries()].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
+  const roundTripSeconds = metadataSeconds + waitSeconds;
   const limitedBy: LimitLayer =
-    metadataSeconds > Math.max(dataSeconds, slowStartSeconds) ? 'round-trips' : slowStartSeconds > dataSeconds ? 'slow-start' : byteWeightedLimit;
+    roundTripSeconds > Math.max(dataSeconds - waitSeconds, slowStartSeconds)
+      ? 'round-trips'
+      : slowStartSeconds > dataSeconds
+        ? 'slow-start'
+        : byteWeightedLimit;
 
   const prediction = {
     seconds,
