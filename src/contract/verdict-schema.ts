@@ -78,6 +78,20 @@ export const VerdictChangeSchema = z.object({
 });
 export type VerdictChange = z.infer<typeof VerdictChangeSchema>;
 
+/** The person's copy that sent the most of its bytes again, where that is worth naming (src/contract/retransmissions.ts). */
+export const VerdictRetransmissionsSchema = z.object({
+  op: z.enum(['read', 'write']),
+  workload: z.enum(['file', 'small-files']),
+  /** Retransmitted bytes over bytes sent, as the kernel counted them for the copy. */
+  fraction: z.number().min(0).max(1),
+  /** `path`: lost on the way (the copy filled no queue); `own-queue`: the copy overflowed the line's queue itself. */
+  source: z.enum(['path', 'own-queue']),
+  /** Seconds the copy took beyond the model's time (0 where it kept to it). */
+  overSeconds: z.number().nonnegative(),
+  sentence: Sentence,
+});
+export type VerdictRetransmissions = z.infer<typeof VerdictRetransmissionsSchema>;
+
 export const VerdictSchema = z.object({
   client: z.enum(CLIENT_PROFILE_IDS),
   clientLabel: z.string().max(200),
@@ -111,6 +125,7 @@ export const VerdictSchema = z.object({
     .array(z.object({ op: z.enum(['read', 'write']), workload: z.enum(['file', 'small-files']), knob: Sentence }))
     .max(8)
     .optional(),
+  retransmissions: VerdictRetransmissionsSchema.optional(),
   /** The client's copies, the costliest first: seconds lost against the path's best, and why. */
   ranked: z
     .array(

@@ -20,6 +20,7 @@ import { assessedClient, recommendFromInput } from './recommend.js';
 import type { Finding, Report } from './report.js';
 import { modelLinkOf } from './report.js';
 import { LAYER_LABELS } from '../model/layer-labels.js';
+import { retransmissionsOf } from './retransmissions.js';
 import type { ServerSource, Team, Verdict, VerdictChange, VerdictFix, VerdictRate } from './verdict-schema.js';
 
 type Kind = VerdictRate['workload'];
@@ -355,6 +356,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
     return change ? [{ op: pair.op, workload: pair.kind, knob: change.recommendation.knob }] : [];
   });
   const clientLabel = CLIENT_PROFILES[client].label;
+  const retransmissions = retransmissionsOf(report, client);
   const lines = [
     `${ratesLine(`Your copies with ${clientLabel}`, rates, yourBitsPerSecond)}${shortSampleNote(rates)}`,
     `${ratesLine(advice && advice.recommendations.length > 0 ? 'This path allows, with the changes below' : 'This path allows', rates, pathBitsPerSecondOf).replace(/\.$/, '')} — ${
@@ -362,9 +364,11 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
         ? `the share is on this machine: no network between, ${formatDuration(rttMs)} a round trip`
         : `the line is ${formatRate(lineBitsPerSecond)}, ${formatDuration(rttMs)} round trip`
     }; the server is ${familyOf(server.label)} (${serverSourceText(source)}).`,
-    limit.layer === 'none'
-      ? limit.sentence
-      : `What holds them back: ${limit.label}, costing ${formatDuration(limit.costSeconds * 1000)} on the ${limit.workload === 'file' ? 'large-file' : 'small-files'} ${limit.op}. ${limit.sentence}`,
+    `${
+      limit.layer === 'none'
+        ? limit.sentence
+        : `What holds them back: ${limit.label}, costing ${formatDuration(limit.costSeconds * 1000)} on the ${limit.workload === 'file' ? 'large-file' : 'small-files'} ${limit.op}. ${limit.sentence}`
+    }${retransmissions ? ` ${retransmissions.sentence}` : ''}`,
     fix.sentence,
     ...(next ? [next.sentence] : []),
   ];
@@ -380,6 +384,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
     ...(next ? { next } : {}),
     changes,
     heldBack,
+    ...(retransmissions ? { retransmissions } : {}),
     ranked: ranked.map((pair) => ({
       op: pair.op,
       workload: pair.kind,
