@@ -15,6 +15,7 @@ import { asDrivenByPipefill, serverOnThisMachine } from '../model/diagnosis.js';
 import { SINGLE_UNPROTECTED } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
 import { predictTransfer } from '../model/predict.js';
+import { predictCopy } from '../model/parallel.js';
 import type { ScaledProjection } from '../model/scaled-projection.js';
 import { modelScaledProjection } from '../model/scaled-projection.js';
 import type { ServerProfileId } from '../model/server-profiles.js';
@@ -40,7 +41,8 @@ import type { CopyBudgetOptions } from '../smb/copy-budget.js';
 import { SETTLE_RULE_TEXT } from '../model/settle.js';
 import { cancelledError, SmbError } from '../smb/errors.js';
 import { recommendFromInput } from '../contract/recommend.js';
-import { buildVerdict } from '../contract/verdict.js';
+import { adviceOf, buildVerdict } from '../contract/verdict.js';
+import { promisesKept } from '../contract/promises.js';
 import type { ServerSource } from '../contract/verdict-schema.js';
 
 /** Without a server named or recognised, expectations assume a current Windows file server. */
@@ -118,6 +120,7 @@ async function assessWith(input: AssessInput, options: CallOptions, startProgres
   let server = input.server ?? DEFAULT_ASSESS_SERVER;
   let serverSource: ServerSource = input.server ? { kind: 'given' } : { kind: 'assumed' };
   const quick = input.quick ?? false;
+  const threads = input.threads ?? 1;
   const budgetSeconds = budgetSecondsOf(input);
   const budgetEvent = () => (budgetSeconds === null ? {} : { budget: { seconds: budgetSeconds, elapsedSeconds: spent() } });
 
@@ -193,6 +196,9 @@ async function assessWith(input: AssessInput, options: CallOptions, startProgres
     const serverOnLoopback = isThisMachine(connectHost(share));
     const serverProfile = serverOnLoopback ? serverOnThisMachine(SERVER_PROFILES[server], cryptoRates) : SERVER_PROFILES[server];
     const driven = (id: ClientProfileId) => asDrivenByPipefill(CLIENT_PROFILES[id], stack);
+    // The person's copy tool: their client's folders of small files copied as robocopy /MT:n copies them.
+    const lanesOf = (profile: ClientProfileId, workload: string): { lanes?: number } =>
+      threads > 1 && profile === client && parseWorkload(workload).kind === 'dirset' ? { lanes: threads } : {};
     const sized = sizeAssessment(
       link,
       SERVER_PROFILES[server],
@@ -214,7 +220,8 @@ async function assessWith(input: AssessInput, options: CallOptions, startProgres
       budgeted: budgetSeconds !== null,
       rttMs: link.rttMs,
       modelSeconds: (profile, op, workload, warm) =>
-        predictTransfer(driven(profile), serverProfile, op, workload, link, { ...SINGLE_UNPROTECTED, warmSender: warm }).seconds,
+        predictCopy(driven(profile), serverProfile, op, workload, link, { ...SINGLE_UNPROTECTED, warmSender: warm, ...lanesOf(profile, workload.spec) })
+          .seconds,
     });
     progress.plan(order.length);
     progress.report('making the scratch folders', 0, 0.9);
@@ -251,6 +258,7 @@ async function assessWith(input: AssessInput, options: CallOptions, startProgres
           link,
           readBackLater: readsBackLater({ op, workload }),
           ...(budget ? { budget } : {}),
+          ...lanesOf(profile, workload),
           onLive: (live) =>
             progress.report(`${step}: copy`, stepIndex, within(live.bytes), {
               bytes: live.bytes,
@@ -277,7 +285,9 @@ async function assessWith(input: AssessInput, options: CallOptions, startProgres
       // its rate settled would project the first (loopback, 256 MiB: 0.25 s projected, 0.64 s whole). Whole, it
       // costs under a second there.
       const wholeOnFastPath = calibration !== undefined && copy.op === 'write' && parseWorkload(copy.workload).kind === 'file';
-      if (keeper && !wholeOnFastPath) budget = keeper.slotFor(copy, order.slice(order.indexOf(copy)));
+      // A copy in lanes moves whole too: a budget's projection assumes one file at a time.
+      const inLanes = lanesOf(copy.profile, copy.workload).lanes !== undefined;
+      if (keeper && !wholeOnFastPath && !inLanes) budget = keeper.slotFor(copy, order.slice(order.indexOf(copy)));
       progress.report(`${copy.profile} ${copy.op} ${copy.workload} (${done + 1} of ${total})`, 1 + done);
       const copyStarted = elapsed();
       results.set(copy.index, await run(copy, copy.profile, copy.op, copy.workload, budget));
@@ -335,7 +345,13 @@ async function assessWith(input: AssessInput, options: CallOptions, startProgres
         modelSeconds: modelSeconds(fileResult, file.workload),
         ...(fileResult.projected ? { lowSeconds: fileResult.projected.lowSeconds, highSeconds: fileResult.projected.highSeconds } : {}),
       };
-      results.set(copy.index, copies.projectWithoutCopy(copy.profile, copy.op, copy.workload, modelSeconds(fileResult, copy.workload), fileCopy));
+      const lanes = lanesOf(copy.profile, copy.workload).lanes;
+      const projectedSeconds = predictCopy(driven(copy.profile), serverProfile, copy.op, parseWorkload(copy.workload), modelLink, {
+        ...sessionOf(fileResult),
+        warmSender: warmSender(copy.workload),
+        ...(lanes ? { lanes } : {}),
+      }).seconds;
+      results.set(copy.index, copies.projectWithoutCopy(copy.profile, copy.op, copy.workload, projectedSeconds, fileCopy, lanes));
     }
     const copiesSeconds = elapsed() - probeSeconds - setUpSeconds;
     const copyTests = planned.map((copy) => results.get(copy.index)).filter((result): result is CopyTestResult => result !== undefined);
@@ -389,6 +405,7 @@ async function assessWith(input: AssessInput, options: CallOptions, startProgres
         server,
         serverSource,
         quick,
+        ...(threads > 1 ? { threads } : {}),
         fileBytes: size.fileBytes,
         dirsetScale: size.dirsetScale,
         budgetSeconds,
@@ -403,8 +420,11 @@ async function assessWith(input: AssessInput, options: CallOptions, startProgres
     };
     // The answer first: for the person's client, with the change that helps most.
     const advice = recommendFromInput({ report });
-    const verdict = buildVerdict(report, advice);
-    return { ...report, advice, verdict, diagnosis: { headline: verdict.lines.slice(0, 4).join(' '), findings } };
+    // What the changes an earlier run named promised, and what this run measured (a change made, assessed again).
+    const promises = input.since ? promisesKept({ report: input.since, advice: adviceOf(input.since) }, { report, advice }) : [];
+    const checked: Report = promises.length > 0 ? { ...report, promises } : report;
+    const verdict = buildVerdict(checked, advice);
+    return { ...checked, advice, verdict, diagnosis: { headline: verdict.lines.slice(0, 4).join(' '), findings } };
   } finally {
     await copies.close();
   }

@@ -174,7 +174,7 @@ export class AssessmentCopies {
     profile: ClientProfileId,
     op: Op,
     spec: string,
-    options: { link?: Link; budget?: CopyBudgetOptions; readBackLater?: boolean } & CopyCallbacks,
+    options: { link?: Link; budget?: CopyBudgetOptions; readBackLater?: boolean; lanes?: number } & CopyCallbacks,
   ): Promise<CopyTestResult> {
     if (this.signal?.aborted) throw cancelledError();
     const session = this.sessions.get(profile);
@@ -204,6 +204,7 @@ export class AssessmentCopies {
         ...(options.link ? { link: options.link } : {}),
         ...(source ? { source } : {}),
         ...(budget ? { budget } : {}),
+        ...(options.lanes !== undefined && options.lanes > 1 ? { lanes: options.lanes } : {}),
         ...(options.onLive ? { onLive: options.onLive } : {}),
         ...(options.onVerify ? { onVerify: options.onVerify } : {}),
         ...(workload.kind === 'file' ? { onDataRate: (hint: RateHint) => this.fileRates.set(`${profile} ${op}`, hint) } : {}),
@@ -294,11 +295,16 @@ export class AssessmentCopies {
    * set): the model's time for it, scaled by the same generation's file copy
    * against the model (src/model/scaled-projection.ts). That copy must have run.
    */
-  projectWithoutCopy(profile: ClientProfileId, op: Op, spec: string, modelSeconds: number, fileCopy: FileCopyAgainstModel): CopyTestResult {
+  projectWithoutCopy(profile: ClientProfileId, op: Op, spec: string, modelSeconds: number, fileCopy: FileCopyAgainstModel, lanes?: number): CopyTestResult {
     const session = this.sessions.get(profile);
     if (!session || !this.fileRates.has(`${profile} ${op}`)) throw new Error(`${spec} is projected from ${profile}'s file ${op}, which has not run.`);
     const workload = parseWorkload(spec);
-    return { ...projectedCopy(session, profile, op, workload, modelSeconds, modelScaledProjection(modelSeconds, fileCopy)), workload: workload.spec };
+    return {
+      ...projectedCopy(session, profile, op, workload, modelSeconds, modelScaledProjection(modelSeconds, fileCopy)),
+      workload: workload.spec,
+      // Projected as the copy would have been made: in lanes, robocopy /MT:n.
+      ...(lanes !== undefined && lanes > 1 ? { lanes } : {}),
+    };
   }
 
   /**

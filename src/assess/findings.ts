@@ -16,6 +16,7 @@ import { withSustainedWrite } from '../model/host-costs.js';
 import type { Session } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
 import { predictTransfer } from '../model/predict.js';
+import { predictCopy } from '../model/parallel.js';
 import { serverAsSeen } from '../model/server-as-seen.js';
 import type { ServerProfile } from '../model/server-profiles.js';
 import { parseWorkload } from '../model/workloads.js';
@@ -56,7 +57,7 @@ export function findingOf(
   };
   // Expected for the server as this copy found it (the credits it granted, the window it held writes to, the
   // signing it demanded): a default server's expectation called a copy that 16 credits held back "as expected".
-  const modelled = predictTransfer(client, serverAsSeen(server, result.op, input.observations ?? {}), result.op, workload, link, session);
+  const modelled = predictCopy(client, serverAsSeen(server, result.op, input.observations ?? {}), result.op, workload, link, session);
   const floor = hostsExpectation(input, modelled.seconds);
   const expected = floor ? { seconds: floor.seconds, limitedBy: floor.layer } : { seconds: modelled.seconds, limitedBy: modelled.limitedBy };
   const diagnosis = diagnoseCopy(input);
@@ -111,7 +112,11 @@ export function protectionOf(result: CopyTestResult): Protection {
   return { kind: 'none' };
 }
 
-export const sessionOf = (result: CopyTestResult): Session => ({ protection: protectionOf(result), channels: 1 });
+export const sessionOf = (result: CopyTestResult): Session => ({
+  protection: protectionOf(result),
+  channels: 1,
+  ...(result.lanes ? { lanes: result.lanes } : {}),
+});
 
 /**
  * The path the expectations use: the probe's, with its bandwidth raised to

@@ -55,6 +55,8 @@ export const CopyTestResultSchema = z.object({
   /** The share's recycle bin that kept (emptied) copies of the files Pipefill removed (Samba's vfs_recycle, NAS bins). */
   keptByRecycleBin: z.string().max(64).optional(),
   verified: z.boolean(),
+  /** Files copied at once, as robocopy /MT:n copies them (absent: one at a time). */
+  lanes: z.number().int().min(2).max(128).optional(),
   /** The kernel's view of the copy's TCP connection (Linux): the server's window, time spent waiting on it, retransmissions. */
   tcp: z
     .object({

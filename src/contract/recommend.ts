@@ -97,11 +97,14 @@ export function recommendFromInput(input: RecommendApiInput): RecommendResult {
       'Give --client win11-24h2 --server samba (pipefill profiles lists them), or --report report.json.',
     );
   }
+  // A report made as robocopy /MT:n copies says the copy tool's setting as it ran: its findings are for it.
+  const threads = input.report?.options.threads;
+  const current = threads === undefined ? input.current : { 'copy-tool.robocopy-mt': threads, ...input.current };
   const request: RecommendInput = {
     link,
     client,
     server,
-    ...(input.current ? { current: input.current } : {}),
+    ...(current ? { current } : {}),
     ...(input.report
       ? { observations: observationsFromReport(input.report, client), workloads: [...new Set(input.report.copyTests.map((test) => test.workload))] }
       : {}),

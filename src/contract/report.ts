@@ -15,6 +15,7 @@ import { ShareLoginSchema } from './share-login.js';
 import { parseInput } from './validate.js';
 import { RecommendResultSchema } from './recommendation.js';
 import { ServerSourceSchema, VerdictSchema } from './verdict-schema.js';
+import { PromiseCheckSchema } from './promise-schema.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -30,6 +31,20 @@ export const AssessInputSchema = ShareLoginSchema.extend({
   server: z.enum(SERVER_PROFILE_IDS).optional(),
   /** A budget of 20 s instead of 60 (and smaller workloads). */
   quick: z.boolean().optional(),
+  /**
+   * The person's copy tool: their client's folders of small files copied as
+   * robocopy /MT:n copies them, n files at once on the one session (absent
+   * or 1: one file at a time, as Explorer copies). What proves the robocopy
+   * change Pipefill recommends.
+   */
+  threads: z.number().int().min(1).max(128).optional(),
+  /**
+   * An earlier report of the same share: the new one says what each change
+   * it named and this run no longer names promised, and what this run
+   * measured (src/contract/promises.ts). The app passes the share's open
+   * report; the CLI, --since FILE.
+   */
+  since: z.lazy(() => ReportSchema).optional(),
   /** The whole run's time budget in seconds (default 60, quick 20): copies stop once their rate has settled and the rest is projected. */
   budgetSeconds: z.number().min(5).max(3600).optional(),
   /** Move every byte of every copy, however long it takes (no budget, nothing projected). */
@@ -140,6 +155,8 @@ export const ReportSchema = z.object({
     /** How the server profile was chosen: named by the person, recognised from what the server sent, or assumed. */
     serverSource: ServerSourceSchema.optional(),
     quick: z.boolean(),
+    /** robocopy /MT:n for the person's client's folders of small files (absent: one file at a time). */
+    threads: z.number().int().min(2).max(128).optional(),
     fileBytes: z.number(),
     dirsetScale: z.number(),
     /** The time budget the run kept to; null for a full run (every byte moved). Reports from before budgets have neither. */
@@ -174,6 +191,8 @@ export const ReportSchema = z.object({
     .optional(),
   copyTests: z.array(CopyTestResultSchema),
   diagnosis: z.object({ headline: z.string(), findings: z.array(FindingSchema) }),
+  /** The changes an earlier run of the same share named that this one no longer names, with what each promised and what this run measured (src/contract/promises.ts). */
+  promises: z.array(PromiseCheckSchema).max(40).optional(),
   /** The answer for the person's client: measured, possible, what holds it back and the fix (absent in older reports: verdictOf computes it). */
   verdict: VerdictSchema.optional(),
   /** The settings the model recommends for the assessed client and server on the probed path. */

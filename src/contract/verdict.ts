@@ -21,6 +21,7 @@ import type { Finding, Report } from './report.js';
 import { modelLinkOf } from './report.js';
 import { LAYER_LABELS } from '../model/layer-labels.js';
 import { retransmissionsOf } from './retransmissions.js';
+import type { PromiseCheck } from './promise-schema.js';
 import type { ServerSource, Team, Verdict, VerdictChange, VerdictFix, VerdictRate } from './verdict-schema.js';
 
 type Kind = VerdictRate['workload'];
@@ -358,7 +359,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
   const clientLabel = CLIENT_PROFILES[client].label;
   const retransmissions = retransmissionsOf(report, client);
   const lines = [
-    `${ratesLine(`Your copies with ${clientLabel}`, rates, yourBitsPerSecond)}${shortSampleNote(rates)}`,
+    `${ratesLine(`Your copies with ${clientLabel}${report.options.threads ? `, small files by robocopy /MT:${report.options.threads}` : ''}`, rates, yourBitsPerSecond)}${shortSampleNote(rates)}`,
     `${ratesLine(advice && advice.recommendations.length > 0 ? 'This path allows, with the changes below' : 'This path allows', rates, pathBitsPerSecondOf).replace(/\.$/, '')} — ${
       report.crypto?.serverOnThisMachine
         ? `the share is on this machine: no network between, ${formatDuration(rttMs)} a round trip`
@@ -371,6 +372,8 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
     }${retransmissions ? ` ${retransmissions.sentence}` : ''}`,
     fix.sentence,
     ...(next ? [next.sentence] : []),
+    // A change made since an earlier run of the share: what it promised, and what this run measured.
+    ...(report.promises && report.promises.length > 0 ? [promisesLine(report.promises)] : []),
   ];
   return {
     client,
@@ -394,6 +397,11 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
     })),
     lines,
   };
+}
+
+/** The verdict's line for the changes made since the share's earlier run: what each promised, and what this run measured. */
+export function promisesLine(promises: readonly PromiseCheck[]): string {
+  return `Since the run of ${(promises[0]?.since ?? '').slice(0, 16).replace('T', ' ')} UTC: ${promises.map((check) => check.sentence).join(' ')}`;
 }
 
 /** A report's verdict: the one it carries, else built now (reports from before verdicts) from its advice (adviceOf). */

@@ -16,7 +16,7 @@ import type { LimitLayer, Session } from './in-flight.js';
 import { SINGLE_UNPROTECTED, transferShape } from './in-flight.js';
 import type { Link } from './link.js';
 import type { Prediction } from './predict.js';
-import { predictTransfer } from './predict.js';
+import { predictCopy } from './parallel.js';
 import type { ServerProfile } from './server-profiles.js';
 import type { Observations } from './server-as-seen.js';
 import { serverAsSeen } from './server-as-seen.js';
@@ -242,7 +242,7 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
   const client = asDrivenByPipefill(input.client, input.stack);
   const server = serverAsSeen(input.server, input.op, input.observations);
   const session = input.session ?? SINGLE_UNPROTECTED;
-  const explained: Prediction = predictTransfer(client, server, input.op, input.workload, input.link, session);
+  const explained: Prediction = predictCopy(client, server, input.op, input.workload, input.link, session);
   const measuredBitsPerSecond = (input.workload.totalBytes * 8) / input.measuredSeconds;
   const inFlightBytes = (measuredBitsPerSecond / 8) * (input.link.rttMs / 1000);
   const ratio = input.measuredSeconds / explained.seconds;

@@ -67,6 +67,8 @@ export interface Session {
    * keepsRateAcrossIdle), the transfer pays no slow start.
    */
   readonly warmSender?: boolean;
+  /** Files copied at once over the session (robocopy /MT:n: src/model/parallel.ts); one when absent. */
+  readonly lanes?: number;
 }
 
 export const SINGLE_UNPROTECTED: Session = { protection: NO_PROTECTION, channels: 1 };

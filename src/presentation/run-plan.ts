@@ -34,7 +34,7 @@ const whereOf = (share: string) => {
 
 /** The plan of an assessment from its input (pure; throws PipefillInputError for a share path that is none). */
 export function assessmentPlan(
-  input: Pick<AssessInput, 'share' | 'client' | 'compare' | 'profiles' | 'full' | 'quick' | 'budgetSeconds' | 'fileBytes' | 'dirsetScale'>,
+  input: Pick<AssessInput, 'share' | 'client' | 'compare' | 'profiles' | 'full' | 'quick' | 'budgetSeconds' | 'fileBytes' | 'dirsetScale' | 'threads'>,
 ): AssessmentPlan {
   const profiles = assessedProfiles(input);
   const client = assessedClient(input);
@@ -46,7 +46,11 @@ export function assessmentPlan(
   const maxWriteBytes = profiles.length * (fileBytes + dirsetBytes) + sourceWrites;
   const maxReadBytes = profiles.length * (fileBytes + dirsetBytes) + profiles.length * fileBytes;
   const names = profiles.map((id) =>
-    id === 'pipefill-max' ? "Pipefill's best pipeline" : id === client ? `your ${clientShortLabel(id)}` : clientShortLabel(id),
+    id === 'pipefill-max'
+      ? "Pipefill's best pipeline"
+      : id === client
+        ? `your ${clientShortLabel(id)}${input.threads !== undefined && input.threads > 1 ? ` (its small files as robocopy /MT:${input.threads})` : ''}`
+        : clientShortLabel(id),
   );
   return {
     where: whereOf(input.share),

@@ -7,7 +7,7 @@
 import type { Report } from '../contract/report.js';
 import { modelLinkOf } from '../contract/report.js';
 import { assessedClient, observationsFromReport } from '../contract/recommend.js';
-import { adviceOf, buildVerdict, verdictOf } from '../contract/verdict.js';
+import { adviceOf, buildVerdict, promisesLine, verdictOf } from '../contract/verdict.js';
 import type { Team, VerdictChange } from '../contract/verdict-schema.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { formatDuration, formatRate } from '../model/units.js';
@@ -39,11 +39,14 @@ export function ticketSummary(report: Report): string {
   const link = modelLinkOf(report);
   // A report from before the list of changes: the same builder makes it now.
   const changes = verdict.changes ?? buildVerdict(report, advice).changes ?? [];
+  const promiseLines = report.promises && report.promises.length > 0 ? [promisesLine(report.promises)] : [];
   const lines = [
     `Pipefill: copies to ${report.target.share}, ${readableUtc(report.startedAt)}, as ${report.target.domain ? `${report.target.domain}\\` : ''}${report.target.user}${report.probes.session?.login ? ` (${report.probes.session.login.mechanism === 'kerberos' ? 'Kerberos' : 'NTLMv2'}${report.probes.session.login.guest ? ', as a GUEST' : ''})` : ''}`,
     `Path: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} round trip; server ${serverSeenText(report, verdict.server.profile)}`,
     ...verdict.lines.slice(0, 3),
-    ...(changes.length > 0 ? changeLines(changes) : verdict.lines.slice(3, 4)),
+    // What a change made since the share's earlier run promised, and what it bought: the ticket's news.
+    ...promiseLines,
+    ...(changes.length > 0 ? changeLines(changes, promiseLines.length) : verdict.lines.slice(3, 4)),
     `Pipefill ${report.environment.pipefillVersion}; measured, not estimated: ${report.copyTests.length} test copies in a scratch folder that was removed${report.keptByRecycleBin ? ` (the share's recycle bin ${report.keptByRecycleBin} kept its files, emptied)` : ''}.`,
   ];
   return lines.slice(0, SUMMARY_MAX_LINES).join('\n');
@@ -59,9 +62,10 @@ const TEAM_WORDS: Readonly<Record<Team, string>> = { pc: 'Your PC', server: 'Ser
  * server fix a server team needs is never the one cut) and the rest are
  * counted.
  */
-function changeLines(changes: readonly VerdictChange[]): string[] {
+function changeLines(changes: readonly VerdictChange[], reserved: number): string[] {
   const order: readonly Team[] = ['pc', 'server', 'network'];
-  const room = changes.length > MAX_CHANGE_LINES ? MAX_CHANGE_LINES - 1 : MAX_CHANGE_LINES;
+  const most = MAX_CHANGE_LINES - reserved;
+  const room = changes.length > most ? most - 1 : most;
   const firsts = order.map((team) => changes.find((change) => change.team === team)).filter((change): change is VerdictChange => change !== undefined);
   const shown = new Set([...firsts, ...changes].slice(0, Math.max(room, firsts.length)));
   const grouped = order.flatMap((team) => changes.filter((change) => change.team === team && shown.has(change)));

@@ -163,7 +163,9 @@ function createHandlers(host: LocalApiOptions): Handlers {
       }),
     // A run's result stays open in the services as it ends, so a page reloaded during or after the run shows it.
     assess: async (input, options) => {
-      const report = await assess(input, options);
+      // Assessed again: the share's report open here is the one its promises are checked against (unless one is given).
+      const since = input.since ?? open.latestAssessmentOf(input.share);
+      const report = await assess(since ? { ...input, since } : input, options);
       open.add({ kind: 'assessment', report }, true);
       return report;
     },

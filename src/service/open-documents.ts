@@ -7,7 +7,8 @@
 // is fetched alone, so no reply carries them all.
 
 import type { RunDocument } from '../contract/history.js';
-import { shareOf, startedAtOf } from '../contract/history.js';
+import { shareOf, siteOf, startedAtOf } from '../contract/history.js';
+import type { Report } from '../contract/report.js';
 import type { OpenDocument, OpenDocuments } from '../contract/open-documents.js';
 import { MAX_OPEN_DOCUMENTS, MAX_OPEN_DOCUMENTS_BYTES } from '../contract/open-documents.js';
 import { MAX_REPORT_BYTES } from '../contract/report.js';
@@ -68,6 +69,13 @@ export class OpenDocumentsHolder {
       shownReport: kept(this.shown.assessment),
       shownCapacity: kept(this.shown.capacity),
     };
+  }
+
+  /** The newest assessment kept of this share (slashes and case aside), if any: what a run of it again is compared with. */
+  latestAssessmentOf(share: string): Report | undefined {
+    const site = siteOf(share);
+    const item = [...this.held].reverse().find((candidate) => candidate.document.kind === 'assessment' && siteOf(candidate.share) === site);
+    return item?.document.kind === 'assessment' ? item.document.report : undefined;
   }
 
   /** One kept document, whole. */

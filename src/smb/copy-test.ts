@@ -44,6 +44,8 @@ export interface CopyTestRequest {
    * taken from the session's own SMB2 ECHOs.
    */
   readonly budget?: { readonly maxSeconds: number; readonly rttMs?: number };
+  /** Files at once, as robocopy /MT:n copies (a directory set's; moves whole, without a budget). */
+  readonly lanes?: number;
 }
 
 /** The round trip as the session sees it: the quickest of a few SMB2 ECHOs (one is queued behind nothing). */
@@ -91,6 +93,8 @@ export interface TimedCopyContext extends RunContext {
   readonly source?: LocalSource;
   /** Stop once the rate has settled (or the slot is spent) and project the rest. */
   readonly budget?: CopyBudgetOptions;
+  /** Files at once, as robocopy /MT:n copies (src/smb/move-workload.ts); such a copy moves whole, without a budget. */
+  readonly lanes?: number;
   readonly onLive?: (live: { bytes: number; tMs: number; mbps: number; opsPerSecond: number }) => void;
   /** The read-back after a write: bytes checked so far. */
   readonly onVerify?: (bytes: number) => void;
@@ -121,7 +125,8 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
   // The session may have carried other copies before: the credit waits are this copy's own.
   const creditsBefore = session.connection.credits.checkpoint();
   // The budget reads the copy's own clock (the recorder's), so its times and the timeline's agree.
-  const budget = context.budget ? new CopyBudget(() => recorder.elapsedMs, context.budget) : undefined;
+  const lanes = context.lanes !== undefined && context.lanes > 1 ? context.lanes : undefined;
+  const budget = context.budget && !lanes ? new CopyBudget(() => recorder.elapsedMs, context.budget) : undefined;
   const recorder: TimelineRecorder = new TimelineRecorder((bytes) => {
     budget?.noteTotal(bytes);
     const recent = recorder.recent();
@@ -132,6 +137,7 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
     ...(context.link ? { link: context.link } : {}),
     ...(context.source ? { source: context.source } : {}),
     ...(budget ? { budget } : {}),
+    ...(lanes ? { lanes } : {}),
   });
   const seconds = recorder.elapsedMs / 1000;
   // The credits the copy itself waited on: taken before any read-back, which runs on the same session.
@@ -173,6 +179,7 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
     negotiated,
     emulation: emulationNote(profile, session.negotiated),
     verified: context.verify && !readBackLater,
+    ...(lanes ? { lanes } : {}),
     ...(tcp ? { tcp } : {}),
     ...(projected
       ? {
@@ -345,6 +352,7 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
         ...(request.link ? { link: request.link } : {}),
         ...(local ? { source: local } : {}),
         ...(budget ? { budget } : {}),
+        ...(request.lanes === undefined ? {} : { lanes: request.lanes }),
         onVerify: (bytes) => progress('verify', bytes),
         onLive: (live) =>
           onProgress?.({

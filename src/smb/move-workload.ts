@@ -36,6 +36,13 @@ export interface MoveOptions {
   readonly budget?: CopyBudget;
   /** Only these files, and only this many bytes of each (a read-back of what a stopped copy wrote). */
   readonly only?: ReadonlyMap<string, number>;
+  /**
+   * Files at once, as robocopy /MT:n copies: the folders walked first, one at
+   * a time, then the files dealt round-robin to this many lanes on the one
+   * session (src/model/parallel.ts models exactly this). Moves whole: a
+   * budget's projection assumes one file at a time.
+   */
+  readonly lanes?: number;
 }
 
 export interface Moved {
@@ -75,7 +82,8 @@ export async function moveWorkload(
   let dataSecondsTotal = 0;
   const directory = async (path: string) => {
     const started = recorder.elapsedMs;
-    roundTrips += await replay(directorySequence, { session, op, path, kind: 'directory', bytes: 0, recorder, options: requestOptions });
+    const trips = await replay(directorySequence, { session, op, path, kind: 'directory', bytes: 0, recorder, options: requestOptions });
+    roundTrips += trips;
     budget?.folderDone((recorder.elapsedMs - started) / 1000);
   };
   // A copy reads from a folder it lists, and writes into one that exists (made before the clock starts).
@@ -86,52 +94,90 @@ export async function moveWorkload(
     const folder = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '';
     byDirectory.set(folder, [...(byDirectory.get(folder) ?? []), file]);
   }
-  walk: for (const [folder, files] of byDirectory) {
-    if (budget && !budget.mayStartNext()) break;
-    if (folder !== '') await directory(scratchPath(root, folder));
-    for (const file of files) {
-      if (budget && !budget.mayStartNext()) break walk;
-      const path = scratchPath(root, file.path);
-      const bytes = options.only?.get(file.path) ?? file.bytes;
-      const started = recorder.elapsedMs;
-      let dataSeconds = 0;
-      let moved = 0;
-      roundTrips += await replay(fileSequence, {
-        session,
-        op,
-        path,
-        kind: 'file',
-        bytes,
-        recorder,
-        options: requestOptions,
-        ...(options.only ? { prefix: true } : {}),
-        moveData: async (fileId) => {
-          const local = op === 'write' ? options.source : undefined;
-          budget?.beginData();
-          const dataStarted = recorder.elapsedMs;
-          moved = await transferFile({
-            session,
-            fileId,
-            op,
-            fileBytes: bytes,
-            pipeline: pipelineFor(profile, session.negotiated, op, bytes, options.link),
-            ...growthOption(pipelineGrowth(profile, session.negotiated, op, options.link)),
-            pattern: new PatternSource(seed, file.path),
-            ...(local ? { source: local.writeSource(file.path) } : {}),
-            verify: options.verify,
-            recorder,
-            label: file.path,
-            ...(context.signal ? { signal: context.signal } : {}),
-            ...(budget ? { until: () => budget.shouldStopData() } : {}),
-          });
-          dataSeconds = (recorder.elapsedMs - dataStarted) / 1000;
-          await local?.closeFile(file.path);
-        },
-      });
-      prefixes.set(file.path, moved);
-      dataSecondsTotal += dataSeconds;
-      budget?.fileDone({ fullBytes: bytes, movedBytes: moved, seconds: (recorder.elapsedMs - started) / 1000, dataSeconds });
+  const copyFile = async (file: Workload['files'][number]) => {
+    const path = scratchPath(root, file.path);
+    const bytes = options.only?.get(file.path) ?? file.bytes;
+    const started = recorder.elapsedMs;
+    let dataSeconds = 0;
+    let moved = 0;
+    // Read after the await: \`roundTrips += await …\` would add to the count as it was before, losing other lanes' trips.
+    const trips = await replay(fileSequence, {
+      session,
+      op,
+      path,
+      kind: 'file',
+      bytes,
+      recorder,
+      options: requestOptions,
+      ...(options.only ? { prefix: true } : {}),
+      moveData: async (fileId) => {
+        const local = op === 'write' ? options.source : undefined;
+        budget?.beginData();
+        const dataStarted = recorder.elapsedMs;
+        moved = await transferFile({
+          session,
+          fileId,
+          op,
+          fileBytes: bytes,
+          pipeline: pipelineFor(profile, session.negotiated, op, bytes, options.link),
+          ...growthOption(pipelineGrowth(profile, session.negotiated, op, options.link)),
+          pattern: new PatternSource(seed, file.path),
+          ...(local ? { source: local.writeSource(file.path) } : {}),
+          verify: options.verify,
+          recorder,
+          label: file.path,
+          ...(context.signal ? { signal: context.signal } : {}),
+          ...(budget ? { until: () => budget.shouldStopData() } : {}),
+        });
+        dataSeconds = (recorder.elapsedMs - dataStarted) / 1000;
+        await local?.closeFile(file.path);
+      },
+    });
+    roundTrips += trips;
+    prefixes.set(file.path, moved);
+    dataSecondsTotal += dataSeconds;
+    budget?.fileDone({ fullBytes: bytes, movedBytes: moved, seconds: (recorder.elapsedMs - started) / 1000, dataSeconds });
+  };
+  const lanes = options.lanes ?? 1;
+  if (lanes > 1) {
+    if (budget) throw new Error('A copy in lanes moves whole: a budget projects one file at a time.');
+    for (const folder of byDirectory.keys()) if (folder !== '') await directory(scratchPath(root, folder));
+    // Dealt in the workload's order, as the model deals them; lanes overlap, so their data seconds overlap too.
+    const files = workload.files.filter((file) => !options.only || options.only.has(file.path));
+    await inLanes(files, lanes, copyFile);
+  } else {
+    walk: for (const [folder, files] of byDirectory) {
+      if (budget && !budget.mayStartNext()) break;
+      if (folder !== '') await directory(scratchPath(root, folder));
+      for (const file of files) {
+        if (budget && !budget.mayStartNext()) break walk;
+        await copyFile(file);
+      }
     }
   }
   return { roundTrips, prefixes, dataSeconds: dataSecondsTotal, dataBytes: [...prefixes.values()].reduce((sum, bytes) => sum + bytes, 0) };
+}
+
+/**
+ * Runs `each` over `items` dealt round-robin to `lanes` lanes, each lane one
+ * item at a time. The first failure stops every lane from starting another
+ * item; the call waits for those under way, then throws that failure.
+ */
+export async function inLanes<T>(items: readonly T[], lanes: number, each: (item: T) => Promise<void>): Promise<void> {
+  let failure: { error: unknown } | undefined;
+  const dealt = Array.from({ length: Math.min(lanes, items.length) }, (_, lane) => items.filter((_item, index) => index % lanes === lane));
+  await Promise.all(
+    dealt.map(async (mine) => {
+      for (const item of mine) {
+        if (failure) return;
+        try {
+          await each(item);
+        } catch (error) {
+          failure ??= { error };
+          return;
+        }
+      }
+    }),
+  );
+  if (failure) throw failure.error;
 }

@@ -26,17 +26,23 @@ import { NO_HISTORY_OPTION, saveToHistory } from '../history-save.js';
 import { checkOutPath, writeOutFile } from '../out-file.js';
 import { confirmPlan, YES_HELP, YES_OPTION } from '../confirm-plan.js';
 import { assessmentPlan, assessmentPlanText } from '../../presentation/run-plan.js';
+import { siteOf } from '../../contract/history.js';
+import { readReportFile } from './recommend.js';
 
 export const ASSESS_USAGE = `pipefill assess --share //HOST[:PORT]/SHARE[/FOLDER] --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} [--iperf HOST[:PORT]]
   [--client <id>] [--compare <ids|all>] [--profiles ${'<ids>'}] [--server <id>] [--quick | --budget SECONDS | --full]
-  [--file-size SIZE] [--dirset-scale S] [--json] [--out report.json] [--no-history] [--yes]
+  [--threads N] [--since EARLIER.json] [--file-size SIZE] [--dirset-scale S] [--json] [--out report.json] [--no-history] [--yes]
   Probes the path, copies as your client does (--client, default win11-24h2) and as Pipefill's best
   pipeline does (what the path allows), and says first how fast your copies run, what holds them
   back and what to change. --compare adds older generations (a readiness check); --profiles names
   every generation to test instead. The server is recognised from what it sends unless --server
   names it. Within a time budget: 60 s, --quick 20 s, or --budget SECONDS. A copy stops once its rate has settled and
   the rest of its workload is projected (the report says which figures are projected); --full moves
-  every byte instead, however long that takes. The report holds no password. The run is kept in
+  every byte instead, however long that takes. --threads N copies your client's folders of small
+  files as robocopy /MT:N does (N files at once; 1, the default, is Explorer's one at a time): run
+  it after changing the copy tool to measure what the change bought. --since names an earlier
+  report of the same share: each change it named that this run no longer names is told with what
+  it promised and what this run measured. The report holds no password. The run is kept in
   the site history (pipefill history) unless --no-history. It says first what it will write, read
   and load; at a terminal it asks before it starts.
 ${YES_HELP}
@@ -52,6 +58,8 @@ const OPTIONS = {
   quick: { type: 'boolean' },
   budget: { type: 'string' },
   full: { type: 'boolean' },
+  threads: { type: 'string' },
+  since: { type: 'string' },
   'file-size': { type: 'string' },
   'dirset-scale': { type: 'string' },
   out: { type: 'string' },
@@ -111,6 +119,13 @@ function parseNumber(flag: string, text: string, min: number, max: number): numb
   return value;
 }
 
+function parseWholeNumber(flag: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !(value >= min && value <= max))
+    throw new PipefillInputError(`${flag} ${JSON.stringify(text)} is not a whole number from ${min} to ${max}.`, ASSESS_USAGE);
+  return value;
+}
+
 export async function assessCommand(argv: readonly string[], api: PipefillApi, output: Output): Promise<void> {
   const { values, positionals } = parseOptions(argv, OPTIONS, ASSESS_USAGE);
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, ASSESS_USAGE);
@@ -130,6 +145,12 @@ export async function assessCommand(argv: readonly string[], api: PipefillApi, o
   const budget = optional(values, 'budget');
   const fileSize = optional(values, 'file-size');
   const dirsetScale = optional(values, 'dirset-scale');
+  const threads = optional(values, 'threads');
+  // An earlier report that cannot be read fails now, before the password prompt and a minute of copies.
+  const sincePath = optional(values, 'since');
+  const since = sincePath === undefined ? undefined : readReportFile(sincePath);
+  if (since && siteOf(since.target.share) !== siteOf(shareLoginOptions(values).share))
+    throw new PipefillInputError(`${sincePath} is a report of ${since.target.share}, not of this share.`, 'Give --since a report of the share assessed now.');
   if ([values.quick, values.full, budget !== undefined].filter(Boolean).length > 1)
     throw new PipefillInputError('Give at most one of --quick, --budget and --full.', ASSESS_USAGE);
   // A bad address fails here, before the password prompt.
@@ -144,6 +165,8 @@ export async function assessCommand(argv: readonly string[], api: PipefillApi, o
     ...(values.quick ? { quick: true } : {}),
     ...(values.full ? { full: true } : {}),
     ...(budget === undefined ? {} : { budgetSeconds: parseNumber('--budget', budget, 5, 3600) }),
+    ...(threads === undefined ? {} : { threads: parseWholeNumber('--threads', threads, 1, 128) }),
+    ...(since === undefined ? {} : { since }),
     ...(fileSize === undefined ? {} : { fileBytes: Math.round(parseSizeBytes(fileSize)) }),
     ...(dirsetScale === undefined ? {} : { dirsetScale: parseNumber('--dirset-scale', dirsetScale, 0.01, 1.4) }),
   };

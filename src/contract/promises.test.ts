@@ -1,0 +1,76 @@
+// What a change promised, and what the run after it measured (issue 48:
+// "promised 1 min 31 s for a 1 GB write; measured 1 min 34 s").
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Report } from './report.js';
+import { ReportSchema } from './report.js';
+import { promisesKept } from './promises.js';
+import { adviceOf, buildVerdict } from './verdict.js';
+import { ticketSummary } from '../presentation/summary.js';
+
+const fixture = (name: string): Report => ReportSchema.parse(JSON.parse(readFileSync(new URL(`../report/fixtures/${name}.json`, import.meta.url), 'utf8')));
+
+/** The earlier run as it was (its own advice), and the same share assessed again later with the copy tool at /MT:4. */
+const earlierRun = (): Report => {
+  // Without the advice and verdict it was saved with: made now by this Pipefill, as the comparison makes them.
+  const report = fixture('lab-100mbit-40ms-credits16');
+  return { ...report, verdict: undefined, advice: undefined };
+};
+const againWithThreads = (earlier: Report, dirsetWriteSeconds?: (modelNow: number) => number): Report => {
+  const again: Report = { ...earlier, startedAt: '2026-11-28T09:00:00.000Z', options: { ...earlier.options, threads: 4 } };
+  if (!dirsetWriteSeconds) return again;
+  const modelNow = adviceOf(again).combined.find((entry) => entry.test === 'write tr3869-dirset:0.033')?.before ?? NaN;
+  return {
+    ...again,
+    diagnosis: {
+      ...again.diagnosis,
+      findings: again.diagnosis.findings.map((finding) =>
+        finding.profile === 'win11-24h2' && finding.op === 'write' && finding.workload.startsWith('tr3869')
+          ? { ...finding, measuredSeconds: dirsetWriteSeconds(modelNow) }
+          : finding,
+      ),
+    },
+  };
+};
+
+describe('promises kept', () => {
+  const earlier = earlierRun();
+  const earlierAdvice = adviceOf(earlier);
+  const robocopy = earlierAdvice.recommendations.find((recommendation) => recommendation.id === 'copy-tool.robocopy-mt');
+
+  it('holds the change to its own promise: a run that copies as the model says after the change measures what was promised', () => {
+    expect(robocopy?.value).toBe(4);
+    const now = againWithThreads(earlier, (model) => model);
+    const checks = promisesKept({ report: earlier, advice: earlierAdvice }, { report: now, advice: adviceOf(now) });
+    const check = checks.find((entry) => entry.knob === 'robocopy /MT:n');
+    expect(check).toMatchObject({ value: '4', test: 'write tr3869-dirset', kept: true, since: earlier.startedAt });
+    // One model: the promise and the measurement of a copy made exactly as modelled are the same figure.
+    expect(check?.measuredSeconds).toBeCloseTo(robocopy?.expectedSeconds.after ?? NaN, 6);
+    expect(check?.sentence).toMatch(/^robocopy \/MT:n at 4 promised [\d.]+ s for writing the 1 GB folder of 300 small files; this run measured [\d.]+ s\.$/);
+    // The credits change is still named (the server still grants 16): no promise of it is checked.
+    expect(checks.some((entry) => entry.knob.includes('credits'))).toBe(false);
+  });
+
+  it('says by how much a change fell short, in the verdict and the ticket', () => {
+    // The copy tool set, but the folder written no faster than one file at a time: the promise is not kept.
+    const now = againWithThreads(earlier, (model) => model * 3);
+    const advice = adviceOf(now);
+    const report = { ...now, promises: promisesKept({ report: earlier, advice: earlierAdvice }, { report: now, advice }) };
+    const check = report.promises.find((entry) => entry.knob === 'robocopy /MT:n');
+    expect(check?.kept).toBe(false);
+    expect(check?.sentence).toMatch(/, slower than promised by 200%\.$/);
+    const verdict = buildVerdict(report, advice);
+    expect(verdict.lines.at(-1)).toBe(`Since the run of ${earlier.startedAt.slice(0, 10)} ${earlier.startedAt.slice(11, 16)} UTC: ${check?.sentence}`);
+    expect(ticketSummary({ ...report, verdict, advice })).toContain(check?.sentence);
+  });
+
+  it('checks nothing against a run of another share, or a later one', () => {
+    const now = againWithThreads(earlier, (model) => model);
+    const advice = adviceOf(now);
+    expect(
+      promisesKept({ report: { ...earlier, target: { ...earlier.target, share: '//other/share' } }, advice: earlierAdvice }, { report: now, advice }),
+    ).toEqual([]);
+    expect(promisesKept({ report: now, advice }, { report: earlier, advice: earlierAdvice })).toEqual([]);
+  });
+});

@@ -1,0 +1,93 @@
+// What a change promised, and what it bought: when a share is assessed again
+// after a change Pipefill named, the new report says both ("robocopy /MT:4
+// promised 97.4 s for writing the 1 GB folder of 300 small files; this run
+// measured 1 min 41 s"). The promise is the earlier run's advice, the one
+// every view quoted; the measurement is this run's own copy of the same
+// direction and kind, told for the same copy a person knows. Pure.
+
+import { EFFECT_WORKLOADS, effectText } from '../model/effect-workloads.js';
+import { steadyBytesPerSecond, TIMELINE_BUCKET_MS } from '../model/steady-rate.js';
+import { formatDuration } from '../model/units.js';
+import { parseWorkload } from '../model/workloads.js';
+import { siteOf } from './history.js';
+import type { RecommendationOut, RecommendResult } from './recommendation.js';
+import type { Report } from './report.js';
+import type { PromiseCheck } from './promise-schema.js';
+
+/** Within this of the promise, the change bought what it promised: what the lab shows the model achieves (AS_EXPECTED_WITHIN). */
+export const PROMISE_KEPT_WITHIN = 0.15;
+
+const kindOf = (workload: string) => (workload.startsWith('file:') ? 'file' : 'dirset');
+
+/**
+ * This run's time for `test` (an effect workload: a 1 GB file, the 1 GB
+ * folder), from the person's own copy of the same direction and kind. A file
+ * copy that showed a steady rate: its time plus the rest of the bytes at
+ * that rate (the opening and TCP's ramp counted once, as a 1 GB file pays
+ * them). Otherwise its time scaled by the model's ratio of the two copies
+ * for the path as it is now (`advice.combined`'s before: nothing changed).
+ */
+function measuredFor(report: Report, advice: RecommendResult, client: string, test: string): number | undefined {
+  const [op, spec] = test.split(' ');
+  if (op === undefined || spec === undefined) return undefined;
+  const effect = parseWorkload(spec);
+  const finding = report.diagnosis.findings.find((f) => f.profile === client && f.op === op && kindOf(f.workload) === kindOf(spec));
+  if (!finding || !(finding.measuredSeconds > 0)) return undefined;
+  const copy = report.copyTests.find((c) => c.profile === finding.profile && c.op === finding.op && c.workload === finding.workload);
+  const steady = copy && !copy.projected && effect.kind === 'file' ? steadyBytesPerSecond(copy.timeline, TIMELINE_BUCKET_MS) : undefined;
+  if (copy && steady !== undefined && effect.totalBytes >= copy.bytes) return finding.measuredSeconds + (effect.totalBytes - copy.bytes) / steady;
+  const modelNow = (name: string) => advice.combined.find((entry) => entry.test === name)?.before;
+  const whole = modelNow(test);
+  const sample = modelNow(`${op} ${finding.workload}`);
+  return whole !== undefined && sample !== undefined && sample > 0 ? (finding.measuredSeconds * whole) / sample : undefined;
+}
+
+/**
+ * The changes the earlier run of the same share named that this run no
+ * longer names (made, or no longer worth making), each with what it promised
+ * and what this run measured for the same copy. Empty where the runs are of
+ * other shares, or the earlier one is not earlier.
+ */
+export function promisesKept(
+  earlier: { readonly report: Report; readonly advice: RecommendResult },
+  now: { readonly report: Report; readonly advice: RecommendResult },
+): PromiseCheck[] {
+  if (siteOf(earlier.report.target.share) !== siteOf(now.report.target.share)) return [];
+  if (!(earlier.report.startedAt < now.report.startedAt) || earlier.advice.client !== now.advice.client) return [];
+  const stillNamed = new Set(now.advice.recommendations.map((recommendation) => recommendation.id));
+  const checks: PromiseCheck[] = [];
+  for (const recommendation of earlier.advice.recommendations) {
+    if (stillNamed.has(recommendation.id) || !(EFFECT_WORKLOADS as readonly string[]).includes(recommendation.test.split(' ')[1] ?? '')) continue;
+    const promisedSeconds = recommendation.expectedSeconds.after;
+    const measuredSeconds = measuredFor(now.report, now.advice, now.advice.client, recommendation.test);
+    if (measuredSeconds === undefined || !(promisedSeconds > 0)) continue;
+    checks.push(checkOf(recommendation, promisedSeconds, measuredSeconds, earlier.report.startedAt));
+  }
+  // Each promise was for its change alone: where several were made, say so beside each.
+  return checks.map((check) => (checks.length > 1 ? withOthers(check, checks.length - 1) : check));
+}
+
+function withOthers(check: PromiseCheck, others: number): PromiseCheck {
+  return {
+    ...check,
+    alsoMade: others,
+    sentence: check.sentence.replace(/\.$/, ` (with ${others} other change made since: the promise was for this one alone).`),
+  };
+}
+
+function checkOf(recommendation: RecommendationOut, promisedSeconds: number, measuredSeconds: number, since: string): PromiseCheck {
+  const kept = Math.abs(measuredSeconds / promisedSeconds - 1) <= PROMISE_KEPT_WITHIN;
+  const value = typeof recommendation.value === 'boolean' ? (recommendation.value ? 'on' : 'off') : String(recommendation.value);
+  const copy = effectText(recommendation.test) ?? recommendation.test;
+  return {
+    knob: recommendation.knob,
+    value,
+    test: recommendation.test,
+    promisedSeconds,
+    measuredSeconds,
+    since,
+    kept,
+    alsoMade: 0,
+    sentence: `${recommendation.knob} at ${value} promised ${formatDuration(promisedSeconds * 1000)} for ${copy}; this run measured ${formatDuration(measuredSeconds * 1000)}${kept ? '' : `, ${measuredSeconds > promisedSeconds ? 'slower' : 'faster'} than promised by ${Math.round(Math.abs(measuredSeconds / promisedSeconds - 1) * 100)}%`}.`,
+  };
+}
