@@ -44,6 +44,9 @@ describe('start form', () => {
         server: 'samba',
       }),
     ).toMatchObject({ client: 'win10-smb3', compare: ['xp-smb1'], server: 'samba' });
+    // The copy tool: robocopy /MT:4 copies the folders four files at once; Explorer's one at a time is the default, left out.
+    expect(toAssessInput({ ...DEFAULT_FORM, share: '//srv/share', user: 'u', threads: 4 })).toMatchObject({ threads: 4 });
+    expect(toAssessInput({ ...DEFAULT_FORM, share: '//srv/share', user: 'u', threads: 1 })).not.toHaveProperty('threads');
   });
 });
 

@@ -22,6 +22,8 @@ export interface StartForm {
   /** `recognise`: take the server's profile from what it says of itself. */
   readonly server: ServerProfileId | 'recognise';
   readonly quick: boolean;
+  /** The person's copy tool: 1, one file at a time (Explorer); n, robocopy /MT:n (its folders of small files n files at once). */
+  readonly threads: number;
   /** `required`: sign every message even where neither side asks for it. */
   readonly signing: 'auto' | 'required';
   /** `required`: encrypt; `off`: stop where the server or share requires encryption. */
@@ -40,6 +42,7 @@ export const DEFAULT_FORM: StartForm = {
   compare: [],
   server: 'recognise',
   quick: false,
+  threads: 1,
   signing: 'auto',
   encryption: 'auto',
   keepPassword: false,
@@ -91,6 +94,9 @@ export function startFormErrors(form: StartForm): Partial<Record<'share' | 'user
   return loginErrors(form);
 }
 
+/** The copy tools the Start form offers: Explorer, and robocopy at the thread counts its advice proposes. */
+export const COPY_TOOL_THREADS: readonly number[] = [1, 2, 4, 8, 16, 32, 64, 128];
+
 /** The generations a person may compare with: every one but their own and Pipefill's best pipeline, which always run. */
 export function comparable(ids: readonly ClientProfileId[], client: ClientProfileId): ClientProfileId[] {
   return ids.filter((id) => id !== client && id !== 'pipefill-max');
@@ -120,6 +126,7 @@ export function toAssessInput(form: StartForm): AssessInput {
     ...(form.compare.length === 0 ? {} : { compare: comparable(form.compare, form.client) }),
     ...(form.server === 'recognise' ? {} : { server: form.server }),
     quick: form.quick,
+    ...(form.threads > 1 ? { threads: form.threads } : {}),
     ...(form.signing === 'auto' ? {} : { signing: form.signing }),
     ...(form.encryption === 'auto' ? {} : { encryption: form.encryption }),
   };

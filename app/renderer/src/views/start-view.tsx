@@ -8,7 +8,7 @@ import type { AssessInput } from '../../../../src/contract/report.js';
 import type { ClientProfileId } from '../../../../src/model/client-profiles.js';
 import { startFormErrors } from '../state/start-form.js';
 import type { StartForm } from '../state/start-form.js';
-import { comparable, toAssessInput } from '../state/start-form.js';
+import { comparable, COPY_TOOL_THREADS, toAssessInput } from '../state/start-form.js';
 import { ProfileSelect } from './profile-select.js';
 import { PlanConfirmation } from './plan-confirmation.js';
 import { assessmentPlan, assessmentPlanText } from '../../../../src/presentation/run-plan.js';
@@ -149,6 +149,14 @@ export function StartView({ catalogue, host, form, onFormChange, onAssess, onPla
             <option value="auto">Automatic (where the server or the share requires it)</option>
             <option value="required">Every message (SMB 3)</option>
             <option value="off">Off (stop where encryption is required)</option>
+          </select>
+          <label htmlFor="copy-tool">Copy tool</label>
+          <select id="copy-tool" value={form.threads} onChange={(e) => set('threads', Number(e.target.value))}>
+            {COPY_TOOL_THREADS.map((threads) => (
+              <option key={threads} value={threads}>
+                {threads === 1 ? 'Explorer (one file at a time)' : `robocopy /MT:${threads} (${threads} files at once)`}
+              </option>
+            ))}
           </select>
           <div className="checks">
             <label>
