@@ -116,6 +116,8 @@ export const HostCostsSchema = z
     turnaroundSeconds: z.object({ read: z.number().nonnegative().finite(), write: z.number().nonnegative().finite() }).strict().optional(),
     /** Measured across a network: the costs are the hosts' own pace, beside the line's (src/model/host-costs.ts). */
     acrossNetwork: z.boolean().optional(),
+    /** The calibration's own noise: its repeated runs' largest spread (src/model/host-costs.ts runSpread). */
+    noise: z.number().nonnegative().finite().optional(),
   })
   .strict();
 

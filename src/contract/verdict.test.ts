@@ -119,3 +119,19 @@ describe('the verdict on a server that holds its credits back (lab: 100 Mb/s, 40
     expect(summary).not.toMatch(/8192/);
   });
 });
+
+describe('a busy machine (issue 48)', () => {
+  it("says so where the hosts' calibration runs were far apart, and not where they agreed", () => {
+    const report = fixture('lab-100mbit-40ms-credits16');
+    const hosts = { read: { secondsPerRequest: 0, secondsPerByte: 0 }, write: { secondsPerRequest: 0, secondsPerByte: 0 }, metadataSeconds: 0 };
+    const withNoise = (noise: number): Report => ({
+      ...report,
+      verdict: undefined,
+      pathModel: { bandwidthBitsPerSecond: 96.6e6, rttMs: 40.9, bandwidthFrom: 'probe' as const, ...report.pathModel, hostCosts: { ...hosts, noise } },
+    });
+    expect(buildVerdict(withNoise(0.8), recommendFromInput({ report: withNoise(0.8) })).lines[1]).toMatch(
+      /This PC was busy while Pipefill measured the two machines \(runs of one transfer 1\.8x apart\)/,
+    );
+    expect(buildVerdict(withNoise(0.1), recommendFromInput({ report: withNoise(0.1) })).lines.join('\n')).not.toMatch(/busy/);
+  });
+});

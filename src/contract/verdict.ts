@@ -20,6 +20,7 @@ import { assessedClient, recommendFromInput } from './recommend.js';
 import type { Finding, Report } from './report.js';
 import { modelLinkOf } from './report.js';
 import { LAYER_LABELS } from '../model/layer-labels.js';
+import { BUSY_CALIBRATION_NOISE } from '../model/host-costs.js';
 import { retransmissionsOf } from './retransmissions.js';
 import type { PromiseCheck } from './promise-schema.js';
 import type { ServerSource, Team, Verdict, VerdictChange, VerdictFix, VerdictRate } from './verdict-schema.js';
@@ -300,6 +301,13 @@ function ratesLine(label: string, rates: readonly VerdictRate[], pick: (rate: Ve
   return `${label}: ${parts.join('; ')}.`;
 }
 
+/** Where this machine was too busy to measure the two machines well: said, with how far its runs differed. */
+function busyNote(report: Report): string {
+  const noise = report.pathModel?.hostCosts?.noise;
+  if (noise === undefined || !(noise >= BUSY_CALIBRATION_NOISE)) return '';
+  return ` This PC was busy while Pipefill measured the two machines (runs of one transfer ${(1 + noise).toFixed(1)}x apart): what they allow is that much less sure, and no copy within it is called outside the model.`;
+}
+
 /** The verdict for a report, from the recommendations for its client and server (`advice`; absent: none). */
 export function buildVerdict(report: Report, advice: RecommendResult | undefined): Verdict {
   const client = assessedClient(report);
@@ -364,7 +372,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
       report.crypto?.serverOnThisMachine
         ? `the share is on this machine: no network between, ${formatDuration(rttMs)} a round trip`
         : `the line is ${formatRate(lineBitsPerSecond)}, ${formatDuration(rttMs)} round trip`
-    }; the server is ${familyOf(server.label)} (${serverSourceText(source)}).`,
+    }; the server is ${familyOf(server.label)} (${serverSourceText(source)}).${busyNote(report)}`,
     `${
       limit.layer === 'none'
         ? limit.sentence

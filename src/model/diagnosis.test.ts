@@ -41,6 +41,25 @@ describe('diagnoseCopy', () => {
     expect(diagnosis.sentence).toMatch(/1 MiB/);
   });
 
+  it("calls a copy outside the model only beyond the hosts' calibration's own noise (a busy machine's runs differ)", () => {
+    // 1.6x the model's time: outside its 1.4x band on a quiet machine, inside it where the calibration's runs were 1.3x apart.
+    const hosts = { read: { secondsPerRequest: 0, secondsPerByte: 0 }, write: { secondsPerRequest: 0, secondsPerByte: 0 }, metadataSeconds: 0 };
+    const measured = 1.6 * truth('win10-smb3', 'read', branch, samba);
+    const on = (noise: number) =>
+      diagnoseCopy({
+        client: CLIENT_PROFILES['win10-smb3'],
+        server: samba,
+        op: 'read',
+        workload: file,
+        link: { ...branch, hosts: { ...hosts, noise } },
+        measuredSeconds: measured,
+        stack,
+        observations: {},
+      }).limitedBy;
+    expect(on(0)).toBe('unexplained');
+    expect(on(0.3)).not.toBe('unexplained');
+  });
+
   it('calls the same copy unexplained when the copy did not reveal the grant', () => {
     const real = { ...samba, smb2: { ...samba.smb2, creditsMax: 16, creditsInitial: 16 } };
     const measured = truth('pipefill-max', 'read', longFat, real);

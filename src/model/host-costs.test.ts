@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT_PROFILES, KIB, MIB } from './client-profiles.js';
 import type { HostCosts } from './host-costs.js';
-import { costsFromSamples, fitRequestCosts, hostBytesPerSecond, hostCostsFor, hostSecondsFor, withSustainedWrite } from './host-costs.js';
+import { costsFromSamples, fitRequestCosts, hostBytesPerSecond, hostCostsFor, hostSecondsFor, runSpread, withSustainedWrite } from './host-costs.js';
 import { SINGLE_UNPROTECTED, transferShape } from './in-flight.js';
 import { predictTransfer } from './predict.js';
 import { SERVER_PROFILES } from './server-profiles.js';
@@ -173,5 +173,14 @@ describe('host costs in the model', () => {
     const without = predictTransfer(CLIENT_PROFILES['win11-24h2'], server, 'read', parseWorkload('file:100MB'), wan);
     expect(withHosts.limitedBy).toBe(without.limitedBy);
     expect(withHosts.seconds / without.seconds).toBeLessThan(1.03);
+  });
+});
+
+describe("the calibration's own noise", () => {
+  it("is the slowest run's time per byte over the fastest's, less one; nothing for a single run", () => {
+    const run = (seconds: number) => ({ requestBytes: 65536, requests: 16, bytes: 1 << 20, seconds });
+    expect(runSpread([run(0.1), run(0.12), run(0.15)])).toBeCloseTo(0.5, 10);
+    expect(runSpread([run(0.1)])).toBe(0);
+    expect(runSpread([])).toBe(0);
   });
 });

@@ -36,6 +36,14 @@ export interface HostCosts {
    */
   readonly storageWriteSecondsPerByte?: number | undefined;
   /**
+   * The calibration's own noise: across the repeated runs of each of its
+   * transfers, the slowest's time per byte over the fastest's, less one (the
+   * largest of them). A machine busy with other work shows it here; a copy
+   * is outside the model only beyond it (src/model/diagnosis.ts). Absent in
+   * reports made before it was measured.
+   */
+  readonly noise?: number | undefined;
+  /**
    * Measured across a network (a LAN): each cost is the hosts' own time for
    * a request in a deep pipeline, which runs beside the line's rather than
    * after it, so it caps the rate and adds nothing to a request's latency
@@ -51,6 +59,15 @@ export interface CalibrationSample {
   readonly requests: number;
   readonly bytes: number;
   readonly seconds: number;
+}
+
+/** Above this noise the machine was too busy to measure its hosts well, and the verdict says so: runs of one transfer 1.5x apart. */
+export const BUSY_CALIBRATION_NOISE = 0.5;
+
+/** The repeated runs' spread: the slowest's time per byte over the fastest's, less one (0 for fewer than two). */
+export function runSpread(runs: readonly CalibrationSample[]): number {
+  const perByte = runs.filter((run) => run.seconds > 0 && run.bytes > 0).map((run) => run.seconds / run.bytes);
+  return perByte.length < 2 ? 0 : Math.max(...perByte) / Math.min(...perByte) - 1;
 }
 
 /**

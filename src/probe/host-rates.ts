@@ -22,7 +22,7 @@ import type { ClientProfileId } from '../model/client-profiles.js';
 import { CLIENT_PROFILES, KIB, MIB, SECTOR_BYTES } from '../model/client-profiles.js';
 import type { Protection } from '../model/crypto-cost.js';
 import type { CalibrationSample, HostCosts, RequestCosts } from '../model/host-costs.js';
-import { costsFromSamples } from '../model/host-costs.js';
+import { costsFromSamples, runSpread } from '../model/host-costs.js';
 import type { FilePipeline } from '../model/in-flight.js';
 import { payloadEfficiency } from '../model/link.js';
 import { median } from '../model/stats.js';
@@ -169,6 +169,8 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
       }
     };
     const written = new Map<string, number>();
+    // The largest spread of any transfer's repeated runs: the calibration's own noise (HostCosts.noise).
+    let noise = 0;
 
     // On a network path a sample the line paced says nothing of the hosts. One it did not is the hosts' own pace: in a
     // deep pipeline their work runs beside the line's, so the whole of its time is theirs (the model caps the rate with
@@ -207,6 +209,7 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
             const sample = await transfer(on, op, name, shape);
             if (sample) runs.push(sample);
           }
+          noise = Math.max(noise, runSpread(runs));
           const typical = medianSample(runs);
           if (typical) samples.push({ ...typical, op, protection });
           kept.push(typical ? hostsPaced(typical) : undefined);
@@ -266,6 +269,7 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
         ...(guardedCosts ? { protected: guardedCosts } : {}),
         metadataSeconds,
         turnaroundSeconds,
+        noise,
         ...(options.lineBitsPerSecond === undefined ? {} : { acrossNetwork: true }),
       },
       samples,
