@@ -156,4 +156,62 @@ describe.skipIf(!canRunLab)('assessment across the WAN lab', () => {
       await labDown(state.id);
     }
   }, 900_000);
+
+  it("the demo's branch: a default run and a --quick run tell the same story (the same layer for each copy, the same first change, the person's rates within 10%)", async () => {
+    const state = await labUp(DEMO_BRANCH_LINK, { sambaGlobals: DEMO_SERVER_SETTINGS });
+    try {
+      const { share, password } = labEndpoints(state);
+      const verdicts = await holdBounds('demo branch, default and quick', async () => {
+        const full = assessInLab(state, share ?? '', password ?? '', ['--no-history'], { recognise: true }).report;
+        const quick = assessInLab(state, share ?? '', password ?? '', ['--no-history', '--quick'], { recognise: true }).report;
+        for (const [name, report] of [
+          ['default', full],
+          ['quick', quick],
+        ] as const)
+          for (const line of report.verdict?.lines ?? []) console.log(`  ${name}: ${line}`);
+        const kind = (workload: string) => (workload.startsWith('file:') ? 'file' : 'small files');
+        const layers = (report: Report) => new Map(report.diagnosis.findings.map((f) => [`${f.profile} ${f.op} ${kind(f.workload)}`, f.limitedBy]));
+        const [a, b] = [layers(full), layers(quick)];
+        const differing = [...a.keys()].filter((key) => a.get(key) !== b.get(key));
+        for (const key of differing) console.log(`  ${key}: default ${a.get(key) ?? 'none'}, quick ${b.get(key) ?? 'none'}`);
+        const firstChange = (report: Report) => (report.verdict?.fix.kind === 'change' ? report.verdict.fix.knob : 'none');
+        // The rates a person reads: each copy of theirs, once under way where the run showed it.
+        const rates = (report: Report) =>
+          new Map(
+            (report.verdict?.rates ?? []).map((rate) => [`${rate.op} ${rate.workload}`, rate.steadyBitsPerSecond ?? (rate.bytes * 8) / rate.yoursSeconds]),
+          );
+        const [ra, rb] = [rates(full), rates(quick)];
+        const worst = Math.max(...[...ra.keys()].map((key) => Math.abs((rb.get(key) ?? 0) / (ra.get(key) ?? 1) - 1)));
+        return [
+          {
+            cell: 'the same layer for each copy',
+            measured: differing.length,
+            model: 0,
+            unit: 'copies naming another',
+            bound: 'none',
+            holds: differing.length === 0,
+          },
+          {
+            cell: 'the same first change',
+            measured: firstChange(full) === firstChange(quick) ? 1 : 0,
+            model: 1,
+            unit: `(1: both ${firstChange(full)})`,
+            bound: 'the same',
+            holds: firstChange(full) === firstChange(quick),
+          },
+          {
+            cell: "the person's rates, quick against default",
+            measured: worst,
+            model: 0,
+            unit: '(largest relative difference)',
+            bound: 'within 10%',
+            holds: worst <= 0.1,
+          },
+        ];
+      });
+      expect(failures(verdicts)).toEqual([]);
+    } finally {
+      await labDown(state.id);
+    }
+  }, 1_800_000);
 });
