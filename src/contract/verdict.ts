@@ -305,7 +305,7 @@ function ratesLine(label: string, rates: readonly VerdictRate[], pick: (rate: Ve
 function busyNote(report: Report): string {
   const noise = report.pathModel?.hostCosts?.noise;
   if (noise === undefined || !(noise >= BUSY_CALIBRATION_NOISE)) return '';
-  return ` This PC was busy while Pipefill measured the two machines (runs of one transfer ${(1 + noise).toFixed(1)}x apart): what they allow is that much less sure, and no copy within it is called outside the model.`;
+  return ` This PC was busy while Pipefill measured the two machines (its repeated runs strayed ${Math.round(noise * 100)}% from their median): what they allow is that much less sure, and no copy within it is called outside the model.`;
 }
 
 /** The verdict for a report, from the recommendations for its client and server (`advice`; absent: none). */

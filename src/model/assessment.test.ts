@@ -87,6 +87,15 @@ describe('compareWithModel', () => {
   it('flags a copy faster than the model allows', () => {
     expect(compareWithModel(expected.seconds / 2, expected).verdict).toBe('faster-than-expected');
   });
+
+  it("holds a copy to 15% of the model, and on a fast path to that and the hosts' calibration's own scatter together", () => {
+    // 1.25x the model's time: slower than expected on a WAN path; within a calibration whose runs scattered by a fifth.
+    expect(compareWithModel(1.25, { seconds: 1 }).verdict).toBe('slower-than-expected');
+    expect(compareWithModel(1.25, { seconds: 1 }, 0.2).verdict).toBe('as-expected');
+    expect(compareWithModel(1.14, { seconds: 1 }).verdict).toBe('as-expected');
+    expect(compareWithModel(0.8, { seconds: 1 }).verdict).toBe('faster-than-expected');
+    expect(compareWithModel(0.8, { seconds: 1 }, 0.2).verdict).toBe('as-expected');
+  });
 });
 
 describe('fileSpec', () => {

@@ -37,8 +37,8 @@ export interface HostCosts {
   readonly storageWriteSecondsPerByte?: number | undefined;
   /**
    * The calibration's own noise: across the repeated runs of each of its
-   * transfers, the slowest's time per byte over the fastest's, less one (the
-   * largest of them). A machine busy with other work shows it here; a copy
+   * transfers, how far their times per byte stray from their median (runSpread;
+   * the largest of them). A machine busy with other work shows it here; a copy
    * is outside the model only beyond it (src/model/diagnosis.ts). Absent in
    * reports made before it was measured.
    */
@@ -61,13 +61,27 @@ export interface CalibrationSample {
   readonly seconds: number;
 }
 
-/** Above this noise the machine was too busy to measure its hosts well, and the verdict says so: runs of one transfer 1.5x apart. */
+/** Above this noise the machine was too busy to measure its hosts well, and the verdict says so: runs straying half their median (idle loopback: 0.14-0.22; beside two busy cores 0.26-0.30). */
 export const BUSY_CALIBRATION_NOISE = 0.5;
 
-/** The repeated runs' spread: the slowest's time per byte over the fastest's, less one (0 for fewer than two). */
+/**
+ * The repeated runs' spread: their median absolute deviation from the median
+ * time per byte, relative to that median (0 for fewer than two). One stalled
+ * run of three does not move it; runs that disagree throughout do. The range
+ * (slowest over fastest) read 0.9-1.2 on an idle loopback, where the runs of
+ * a few milliseconds each jitter by a stall apiece.
+ */
 export function runSpread(runs: readonly CalibrationSample[]): number {
   const perByte = runs.filter((run) => run.seconds > 0 && run.bytes > 0).map((run) => run.seconds / run.bytes);
-  return perByte.length < 2 ? 0 : Math.max(...perByte) / Math.min(...perByte) - 1;
+  if (perByte.length < 2) return 0;
+  const middle = median(perByte);
+  return middle > 0 ? median(perByte.map((value) => Math.abs(value - middle))) / middle : 0;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const half = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[half] ?? 0) : ((sorted[half - 1] ?? 0) + (sorted[half] ?? 0)) / 2;
 }
 
 /**
