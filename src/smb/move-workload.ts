@@ -100,7 +100,7 @@ export async function moveWorkload(
     const started = recorder.elapsedMs;
     let dataSeconds = 0;
     let moved = 0;
-    // Read after the await: \`roundTrips += await …\` would add to the count as it was before, losing other lanes' trips.
+    // Read after the await: `roundTrips += await …` would add to the count as it was before, losing other lanes' trips.
     const trips = await replay(fileSequence, {
       session,
       op,
