@@ -95,6 +95,25 @@ describe('assess on loopback', () => {
     expect(server.shareContents()).toEqual([]);
   }, 120_000);
 
+  it("copies the person's folders of small files as robocopy /MT:4 when asked: whole, in lanes, on a whole source, and says so", async () => {
+    // A budget short enough that Pipefill's own write of the folder, the lanes' read source, would be stopped were it budgeted.
+    const report = await assess({ share: input().share, ...server.credentials, threads: 4, budgetSeconds: 8, fileBytes: 1 << 20, dirsetScale: 0.1 });
+    expect(report.options.threads).toBe(4);
+    const lanes = report.copyTests.filter((copy) => copy.profile === 'win11-24h2' && copy.workload.startsWith('tr3869-dirset'));
+    expect(lanes.map((copy) => `${copy.op} ${String(copy.lanes)} ${copy.projected?.stoppedBy ?? 'whole'} ${String(copy.verified)}`).sort()).toEqual([
+      'read 4 whole true',
+      'write 4 whole true',
+    ]);
+    // The source the lanes read was written whole.
+    const source = report.copyTests.find((copy) => copy.profile === 'pipefill-max' && copy.op === 'write' && copy.workload.startsWith('tr3869-dirset'));
+    expect(source?.projected).toBeUndefined();
+    expect(report.verdict?.lines[0]).toMatch(/^Your copies with Windows 11 24H2.*, small files by robocopy \/MT:4:/);
+    // The copy tool is set as recommended or further: robocopy is not proposed again at 4 or fewer threads.
+    const robocopy = report.advice?.recommendations.find((recommendation) => recommendation.id === 'copy-tool.robocopy-mt');
+    if (robocopy) expect(Number(robocopy.value)).toBeGreaterThan(4);
+    expect(server.shareContents()).toEqual([]);
+  }, 180_000);
+
   /** Pipefill's own write of a 1 MiB file with its read-back deferred, then `body`; the share empty after. */
   async function afterDeferredWrite(body: (copies: AssessmentCopies) => Promise<void>): Promise<void> {
     const copies = await AssessmentCopies.open(parseSharePath(input().share), server.credentials, ['pipefill-max']);
