@@ -52,6 +52,24 @@ describe('promises kept', () => {
     expect(checks.some((entry) => entry.knob.includes('credits'))).toBe(false);
   });
 
+  it('checks a change made even where the new run names it again from there (the lab: /MT:4 made, /MT:8 proposed next)', () => {
+    const now = againWithThreads(earlier, (model) => model);
+    const advice = adviceOf(now);
+    const further = robocopy ? [{ ...robocopy, current: 4, value: 8 }] : [];
+    const namedAgain = { ...advice, recommendations: [...advice.recommendations.filter((r) => r.id !== 'copy-tool.robocopy-mt'), ...further] };
+    expect(promisesKept({ report: earlier, advice: earlierAdvice }, { report: now, advice: namedAgain }).map((check) => check.knob)).toContain(
+      'robocopy /MT:n',
+    );
+    // Named again from the value it had before (not made): no check.
+    const notMade = {
+      ...advice,
+      recommendations: [...advice.recommendations.filter((r) => r.id !== 'copy-tool.robocopy-mt'), ...(robocopy ? [robocopy] : [])],
+    };
+    expect(promisesKept({ report: earlier, advice: earlierAdvice }, { report: now, advice: notMade }).map((check) => check.knob)).not.toContain(
+      'robocopy /MT:n',
+    );
+  });
+
   it('says by how much a change fell short, in the verdict and the ticket', () => {
     // The copy tool set, but the folder written no faster than one file at a time: the promise is not kept.
     const now = againWithThreads(earlier, (model) => model * 3);

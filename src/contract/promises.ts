@@ -43,9 +43,9 @@ function measuredFor(report: Report, advice: RecommendResult, client: string, te
 }
 
 /**
- * The changes the earlier run of the same share named that this run no
- * longer names (made, or no longer worth making), each with what it promised
- * and what this run measured for the same copy. Empty where the runs are of
+ * The changes the earlier run of the same share named that this run found
+ * made (no longer named, or named again from the value proposed then), each
+ * with what it promised and what this run measured for the same copy. Empty where the runs are of
  * other shares, or the earlier one is not earlier.
  */
 export function promisesKept(
@@ -54,10 +54,15 @@ export function promisesKept(
 ): PromiseCheck[] {
   if (siteOf(earlier.report.target.share) !== siteOf(now.report.target.share)) return [];
   if (!(earlier.report.startedAt < now.report.startedAt) || earlier.advice.client !== now.advice.client) return [];
-  const stillNamed = new Set(now.advice.recommendations.map((recommendation) => recommendation.id));
+  const namedNow = new Map(now.advice.recommendations.map((recommendation) => [recommendation.id, recommendation]));
+  // Made: no longer named, or named again from the value the earlier run proposed (robocopy at /MT:4 may still gain from 8).
+  const made = (recommendation: RecommendationOut) => {
+    const again = namedNow.get(recommendation.id);
+    return again === undefined || String(again.current) === String(recommendation.value);
+  };
   const checks: PromiseCheck[] = [];
   for (const recommendation of earlier.advice.recommendations) {
-    if (stillNamed.has(recommendation.id) || !(EFFECT_WORKLOADS as readonly string[]).includes(recommendation.test.split(' ')[1] ?? '')) continue;
+    if (!made(recommendation) || !(EFFECT_WORKLOADS as readonly string[]).includes(recommendation.test.split(' ')[1] ?? '')) continue;
     const promisedSeconds = recommendation.expectedSeconds.after;
     const measuredSeconds = measuredFor(now.report, now.advice, now.advice.client, recommendation.test);
     if (measuredSeconds === undefined || !(promisedSeconds > 0)) continue;
