@@ -71,8 +71,19 @@ export function historyStoreSuite(backend: Backend): void {
         expect(trend.runs).toBe(2);
         // Each series holds the runs that measured it like with like, oldest first; between them, both runs.
         const series = Object.values(trend.generations);
-        expect(series.every((points) => points.map((point) => point.id).join() === points.map((point) => point.id).sort((a, b) => a - b).join())).toBe(true);
-        expect([...new Set(series.flatMap((points) => points.map((point) => point.id)))].sort((a, b) => a - b)).toEqual([first.id, second.id].sort((a, b) => a - b));
+        expect(
+          series.every(
+            (points) =>
+              points.map((point) => point.id).join() ===
+              points
+                .map((point) => point.id)
+                .sort((a, b) => a - b)
+                .join(),
+          ),
+        ).toBe(true);
+        expect([...new Set(series.flatMap((points) => points.map((point) => point.id)))].sort((a, b) => a - b)).toEqual(
+          [first.id, second.id].sort((a, b) => a - b),
+        );
         expect(series.some((points) => points.length === 2)).toBe(true);
         expect(trend.changes).toEqual(
           expect.arrayContaining([
