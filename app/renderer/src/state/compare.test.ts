@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CAPACITY_FIXTURE } from '../../../../src/test-support/capacity-fixture.js';
-import { readFileSync } from 'node:fs';
 import type { Report } from '../../../../src/contract/report.js';
-import { ReportSchema } from '../../../../src/contract/report.js';
 import { mergeCapacityRuns, openedDocument, reportsStart, siteRows } from './compare.js';
 
 // Sites with capacity runs on their rows: compareSites in src/report/report.test.ts, and the e2e's Reports step.
@@ -22,17 +20,28 @@ describe('the Reports view: reports and capacity runs', () => {
 });
 
 describe('what Reports opens on (issue 48: "Time: not tested" for the share just tested)', () => {
-  const fixture = (name: string): Report =>
-    ReportSchema.parse(JSON.parse(readFileSync(new URL(`../../../../src/report/fixtures/${name}.json`, import.meta.url), 'utf8')));
+  /** A report of `share` for `client` at `startedAt`, with a finding for its small-files write (the fields Reports reads). */
+  const reportOf = (share: string, client: Report['options']['client'], startedAt: string): Report =>
+    ({
+      startedAt,
+      target: { share, user: 'u' },
+      options: { profiles: [client, 'pipefill-max'], client, server: 'samba', quick: false, fileBytes: 1 << 20, dirsetScale: 0.01 },
+      probes: { rtt: { medianMs: 40 }, bandwidth: { mbps: 96 } },
+      copyTests: [],
+      diagnosis: {
+        headline: '',
+        findings: [{ profile: client, op: 'write', workload: 'tr3869-dirset:0.01', measuredSeconds: 11, limitedBy: 'round-trips' }],
+      },
+    }) as unknown as Report;
 
   it("shows the newest report's own client, so its row has a time", () => {
-    const older = fixture('lab-52mbit-75ms');
-    const newest = { ...fixture('lab-100mbit-40ms-credits16'), startedAt: '2099-01-01T00:00:00.000Z' };
-    const start = reportsStart([newest, older]);
-    expect(start.profile).toBe(newest.options.client ?? 'win11-24h2');
-    expect(start.target).toBe(`dirset<5min@${start.profile}`);
-    const row = siteRows([newest], start.profile, 'write', 'dirset')[0];
-    expect(row?.seconds).toBeGreaterThan(0);
+    const older = reportOf('//fs01/a', 'win10-smb3', '2026-11-26T10:00:00.000Z');
+    const newest = reportOf('//fs01/b', 'win11-24h2', '2026-11-27T10:00:00.000Z');
+    const start = reportsStart([older, newest]);
+    expect(start).toEqual({ profile: 'win11-24h2', target: 'dirset<5min@win11-24h2' });
+    expect(siteRows([newest], start.profile, 'write', 'dirset')[0]?.seconds).toBe(11);
+    // The default win10-smb3 found no such copy in it: "not tested".
+    expect(siteRows([newest], 'win10-smb3', 'write', 'dirset')[0]?.seconds).toBeUndefined();
   });
 
   it('opens on the default client with nothing open', () => {
