@@ -85,9 +85,9 @@ export function steadySampleBytes(link: Link, server: ServerProfile, fastest: Cl
  * Sizes the copies so the whole assessment takes about `targetSeconds` on
  * this path: a file of about two seconds at line rate, and the directory set
  * at 5%, both shrunk when slow generations on a long path would take longer,
- * the file never below what shows a steady rate (steadySampleBytes; a
- * budget stops a slow generation's copy and projects it) and the directory
- * set not below 1%. A quick run projects its directory sets from the file
+ * the file not below what shows a steady rate (steadySampleBytes) where the
+ * run can afford it, else not below 1 MiB, and the directory set not below
+ * 1%. A quick run projects its directory sets from the file
  * copies (`dirsetsCopied` false): only the file copies count against its
  * target. `clients` are the generations as the engine will drive them (see
  * asDrivenByPipefill), `setUpClient` Pipefill's own.
@@ -102,7 +102,12 @@ export function sizeAssessment(
 ): AssessmentSize {
   const dirsetsCopied = options.dirsetsCopied ?? true;
   const lineFile = Math.min(MAX_FILE_BYTES, Math.max(MIN_FILE_BYTES, Math.round((link.bandwidthBitsPerSecond * 2) / 8 / MIB) * MIB));
-  const fileFloor = Math.min(lineFile, steadySampleBytes(link, server, setUpClient));
+  // The steady floor where the run can afford it; where even the floors' copies would overrun the target (five
+  // generations on a long path: the lab's quick readiness run at 52 Mb/s / 75 ms took 25.3 s of its 20), the old
+  // floor, and the verdict says the file was too short to show a steady rate (shortSampleNote).
+  const steady = Math.min(lineFile, steadySampleBytes(link, server, setUpClient));
+  const fits = predictedTotal(link, server, clients, setUpClient, steady, MIN_DIRSET_SCALE, dirsetsCopied) <= targetSeconds;
+  const fileFloor = fits ? steady : MIN_FILE_BYTES;
   let fileBytes = lineFile;
   let dirsetScale = START_DIRSET_SCALE;
   let total = predictedTotal(link, server, clients, setUpClient, fileBytes, dirsetScale, dirsetsCopied);
