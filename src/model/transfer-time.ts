@@ -16,12 +16,19 @@ import { tightestBudget } from './in-flight.js';
  * pipeline on a fat link gets latency + bytes / bandwidth.
  */
 export function fileDataSeconds(fileBytes: number, shape: TransferShape): number {
+  const { latencyBound, windowBound } = fileBounds(fileBytes, shape);
+  return Math.max(latencyBound, windowBound);
+}
+
+/** A file's two bounds: one request latency plus its bytes at the line's payload rate, and its bytes at the tightest window's rate. */
+function fileBounds(fileBytes: number, shape: TransferShape): { latencyBound: number; windowBound: number } {
   const bandwidth = shape.budgets.find((budget) => budget.layer === 'bandwidth');
   if (!bandwidth) throw new Error('Layer budgets must include the bandwidth.');
   const windowed = shape.budgets.filter((budget) => budget.layer !== 'bandwidth');
-  const latencyBound = shape.requestLatencyMs / 1000 + fileBytes / bandwidth.bytesPerSecond;
-  const windowBound = windowed.length > 0 ? fileBytes / tightestBudget(windowed).bytesPerSecond : 0;
-  return Math.max(latencyBound, windowBound);
+  return {
+    latencyBound: shape.requestLatencyMs / 1000 + fileBytes / bandwidth.bytesPerSecond,
+    windowBound: windowed.length > 0 ? fileBytes / tightestBudget(windowed).bytesPerSecond : 0,
+  };
 }
 
 /**
@@ -35,11 +42,7 @@ export function fileDataSeconds(fileBytes: number, shape: TransferShape): number
  * and its 1% sample "Round trips".
  */
 export function fileWaitSeconds(fileBytes: number, shape: TransferShape): number {
-  const bandwidth = shape.budgets.find((budget) => budget.layer === 'bandwidth');
-  if (!bandwidth) throw new Error('Layer budgets must include the bandwidth.');
-  const windowed = shape.budgets.filter((budget) => budget.layer !== 'bandwidth');
-  const latencyBound = shape.requestLatencyMs / 1000 + fileBytes / bandwidth.bytesPerSecond;
-  const windowBound = windowed.length > 0 ? fileBytes / tightestBudget(windowed).bytesPerSecond : 0;
+  const { latencyBound, windowBound } = fileBounds(fileBytes, shape);
   return latencyBound >= windowBound ? shape.requestLatencyMs / 1000 : 0;
 }
 
