@@ -107,6 +107,10 @@ describe('assess on loopback', () => {
     // The source the lanes read was written whole.
     const source = report.copyTests.find((copy) => copy.profile === 'pipefill-max' && copy.op === 'write' && copy.workload.startsWith('tr3869-dirset'));
     expect(source?.projected).toBeUndefined();
+    // Pipefill's own read of the folder stops after the files its source holds: the model's time for the whole
+    // folder, scaled by what those files took against the model's time for them.
+    const ownRead = report.copyTests.find((copy) => copy.profile === 'pipefill-max' && copy.op === 'read' && copy.workload.startsWith('tr3869-dirset'));
+    expect(ownRead?.projected).toMatchObject({ rateFrom: 'model-scaled', modelSeconds: expect.any(Number), modelScale: expect.any(Number) });
     expect(report.verdict?.lines[0]).toMatch(/^Your copies with Windows 11 24H2.*, small files by robocopy \/MT:4:/);
     // The copy tool is set as recommended or further: robocopy is not proposed again at 4 or fewer threads.
     const robocopy = report.advice?.recommendations.find((recommendation) => recommendation.id === 'copy-tool.robocopy-mt');

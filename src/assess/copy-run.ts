@@ -16,7 +16,7 @@ import { modelScaledProjection } from '../model/scaled-projection.js';
 import type { SharePath } from '../model/share-path.js';
 import type { Workload } from '../model/workloads.js';
 import { parseWorkload } from '../model/workloads.js';
-import type { CopyBudgetOptions, RateHint } from '../smb/copy-budget.js';
+import type { CopyBudgetOptions } from '../smb/copy-budget.js';
 import { projectedCopy, timedCopy } from '../smb/copy-test.js';
 import { cancelledError } from '../smb/errors.js';
 import { LocalSource } from '../smb/local-source.js';
@@ -52,8 +52,8 @@ export class AssessmentCopies {
   private readonly onShare = new Set<string>();
   private targets = 0;
   private closing: Promise<{ keptByRecycleBin?: string }> | undefined;
-  /** Each generation's data rate on its file copy, by `profile op`: a directory set's data goes at it. */
-  private readonly fileRates = new Map<string, RateHint>();
+  /** Each generation's file copies that ran (`profile op`): a quick run's folders are projected from them. */
+  private readonly fileCopies = new Set<string>();
   /** Read-backs of writes copied with `readBackLater`, by `profile op workload`, for readBackWrites. */
   private readonly readBacks = new Map<string, (on?: SmbSession) => Promise<void>>();
   /** Copy roots made ahead of their copies (prepareFolders). */
@@ -193,7 +193,7 @@ export class AssessmentCopies {
     }
     if (op === 'write' && !this.made.delete(root)) await session.makeDirectory(root, this.signal ? { signal: this.signal } : {});
     const source = op === 'write' ? await this.localSource(workload) : undefined;
-    const budget = this.budgetFor(profile, op, workload, writesSource, options.budget);
+    const budget = this.budgetFor(op, workload, writesSource, options.budget);
     const result = await timedCopy(
       {
         session,
@@ -207,7 +207,6 @@ export class AssessmentCopies {
         ...(options.lanes !== undefined && options.lanes > 1 ? { lanes: options.lanes } : {}),
         ...(options.onLive ? { onLive: options.onLive } : {}),
         ...(options.onVerify ? { onVerify: options.onVerify } : {}),
-        ...(workload.kind === 'file' ? { onDataRate: (hint: RateHint) => this.fileRates.set(`${profile} ${op}`, hint) } : {}),
         ...(options.readBackLater
           ? { deferReadBack: (readBack: (on?: SmbSession) => Promise<void>) => this.readBacks.set(readBackKey(profile, op, workload.spec), readBack) }
           : {}),
@@ -217,6 +216,7 @@ export class AssessmentCopies {
       root,
     );
     if (writesSource) this.onShare.add(workload.spec);
+    if (workload.kind === 'file') this.fileCopies.add(`${profile} ${op}`);
     // A read of a file's source that moved it whole checked each byte against the pattern, as the source
     // write's own read-back would: that read-back is dropped (a megabyte less on a quick run's link).
     const sourceKey = readBackKey('pipefill-max', 'write', workload.spec);
@@ -236,21 +236,14 @@ export class AssessmentCopies {
    * A copy's budget: none for the file's read source (every byte, the reads
    * need them all); whole files only, two of them, for a directory set's
    * source (the reads need their first file whole and the second begun); a
-   * directory set's data at the rate of the generation's file copy.
+   * directory set's read no further than that source. assess() projects a
+   * stopped directory set from the model, scaled by the files it moved.
    */
-  private budgetFor(
-    profile: ClientProfileId,
-    op: Op,
-    workload: Workload,
-    writesSource: boolean,
-    budget: CopyBudgetOptions | undefined,
-  ): CopyBudgetOptions | undefined {
+  private budgetFor(op: Op, workload: Workload, writesSource: boolean, budget: CopyBudgetOptions | undefined): CopyBudgetOptions | undefined {
     if (!budget || (writesSource && workload.kind === 'file')) return undefined;
     if (workload.kind === 'file') return budget;
-    const rateHint = this.fileRates.get(`${profile} ${op}`);
     return {
       ...budget,
-      ...(rateHint ? { rateHint } : {}),
       ...(writesSource ? { wholeFiles: SOURCE_WHOLE_FILES } : {}),
       ...(op === 'read' ? { maxFiles: SOURCE_WHOLE_FILES } : {}),
     };
@@ -297,7 +290,7 @@ export class AssessmentCopies {
    */
   projectWithoutCopy(profile: ClientProfileId, op: Op, spec: string, modelSeconds: number, fileCopy: FileCopyAgainstModel, lanes?: number): CopyTestResult {
     const session = this.sessions.get(profile);
-    if (!session || !this.fileRates.has(`${profile} ${op}`)) throw new Error(`${spec} is projected from ${profile}'s file ${op}, which has not run.`);
+    if (!session || !this.fileCopies.has(`${profile} ${op}`)) throw new Error(`${spec} is projected from ${profile}'s file ${op}, which has not run.`);
     const workload = parseWorkload(spec);
     return {
       ...projectedCopy(session, profile, op, workload, modelSeconds, modelScaledProjection(modelSeconds, fileCopy)),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inputErrorText } from '../test-support/input-error.js';
-import { parseWorkload, seededRandom, TR3869_DIRSET, tr3869DirectorySet } from './workloads.js';
+import { filesInCopyOrder, leadingPart, parseWorkload, seededRandom, TR3869_DIRSET, tr3869DirectorySet } from './workloads.js';
 
 describe('tr3869DirectorySet', () => {
   const set = tr3869DirectorySet();
@@ -64,5 +64,36 @@ describe('seededRandom', () => {
     expect(mean).toBeLessThan(0.52);
     expect(Math.min(...draws)).toBeGreaterThanOrEqual(0);
     expect(Math.max(...draws)).toBeLessThan(1);
+  });
+});
+
+describe('filesInCopyOrder and leadingPart', () => {
+  const set = parseWorkload('tr3869-dirset');
+  it('walks the set folder by folder, each folder in workload order', () => {
+    const ordered = filesInCopyOrder(set);
+    expect(ordered).toHaveLength(set.files.length);
+    expect(new Set(ordered.map((file) => file.path))).toEqual(new Set(set.files.map((file) => file.path)));
+    // 300 files in 14 folders, dealt in turn: dir01 holds the 1st, 15th, 29th, ... 295th (22 files).
+    expect(ordered.slice(0, 2).map((file) => file.path)).toEqual(['dir01/file001.xls', 'dir01/file015.ppt']);
+    expect(ordered[22]?.path).toBe('dir02/file002.doc');
+  });
+  it('is the first files a stopped copy moved, the last cut to the bytes moved, and only their folders', () => {
+    const ordered = filesInCopyOrder(set);
+    const dir01 = ordered.slice(0, 22).reduce((sum, file) => sum + file.bytes, 0);
+    const part = leadingPart(set, 23, dir01 + 1000);
+    expect(part.kind).toBe('dirset');
+    expect(part.files.map((file) => file.bytes)).toEqual([...ordered.slice(0, 22).map((file) => file.bytes), 1000]);
+    expect(part.totalBytes).toBe(dir01 + 1000);
+    expect(part.directories).toEqual(['dir01', 'dir02']);
+    expect(leadingPart(set, 3, 10).directories).toEqual(['dir01']);
+    // A file opened after the bytes ran out keeps its round trips, with no bytes.
+    expect(leadingPart(set, 2, 10).files.map((file) => file.bytes)).toEqual([10, 0]);
+  });
+  it.each([
+    [0, 100],
+    [1.5, 100],
+    [2, 0],
+  ])('refuses %d files holding %d bytes', (files, bytes) => {
+    expect(() => leadingPart(set, files, bytes)).toThrow(/leading part/);
   });
 });

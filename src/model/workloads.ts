@@ -126,3 +126,47 @@ export function parseWorkload(spec: string): Workload {
   }
   throw new PipefillInputError(`Unknown workload ${JSON.stringify(spec)}.`, `Expected ${WORKLOAD_EXPECTED}.`);
 }
+
+/** A file's folder within the workload ('' for one at its root). */
+export const folderOf = (path: string): string => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+
+/**
+ * The workload's files in the order a copy moves them: folder by folder (the
+ * folders in the order their first file appears), each folder's files in
+ * workload order, as Explorer and robocopy walk a tree.
+ */
+export function filesInCopyOrder(workload: Pick<Workload, 'files'>): WorkloadFile[] {
+  const byFolder = new Map<string, WorkloadFile[]>();
+  for (const file of workload.files) byFolder.set(folderOf(file.path), [...(byFolder.get(folderOf(file.path)) ?? []), file]);
+  return [...byFolder.values()].flat();
+}
+
+/**
+ * What a copy stopped part-way through a workload moved: its first `files`
+ * files in copy order, the last cut so that they hold `bytes` in all (a file
+ * opened after the bytes ran out holds none), and
+ * the folders they sit in. The model's time for it is set against the
+ * copy's measured time (a budgeted run's directory set, src/assess/assess.ts).
+ */
+export function leadingPart(workload: Workload, files: number, bytes: number): Workload {
+  if (!Number.isInteger(files) || files < 1 || !(bytes > 0)) {
+    throw new PipefillInputError(`A workload's leading part needs a file and some bytes (got ${files} files, ${bytes} bytes).`, 'Report this as a bug.');
+  }
+  const ordered = filesInCopyOrder(workload).slice(0, files);
+  let left = bytes;
+  const moved = ordered.map((file) => {
+    const taken = Math.min(file.bytes, Math.max(0, left));
+    left -= taken;
+    return { path: file.path, bytes: taken };
+  });
+  // A file opened whose data had not begun (the slot ran out) keeps its round trips: it stays, with no bytes.
+  const kept = moved;
+  const folders = new Set(kept.map((file) => folderOf(file.path)));
+  return {
+    spec: `${workload.spec} (first ${kept.length} of ${workload.files.length} files)`,
+    kind: workload.kind,
+    directories: workload.directories.filter((directory) => folders.has(directory)),
+    files: kept,
+    totalBytes: kept.reduce((sum, file) => sum + file.bytes, 0),
+  };
+}

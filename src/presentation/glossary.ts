@@ -45,7 +45,7 @@ export const TERMS = {
   },
   projected: {
     label: 'Projected',
-    text: "The copy was stopped once its rate had settled, to keep the run short; its time for the whole workload comes from that rate (the run's --full moves every byte).",
+    text: "The copy was stopped part-way to keep the run short: once its rate had settled, or, for a folder of small files, once it had moved its first files; its time for the whole workload is projected from what it measured (the run's --full moves every byte).",
   },
   bdp: {
     label: 'Bandwidth-delay product (BDP)',

@@ -29,6 +29,25 @@ describe('projectionText', () => {
     );
   });
 
+  it('says how a folder stopped after its first files was projected: the model scaled by those files, with no slot to blame', () => {
+    const text = projectionText({
+      ...base,
+      measuredBytes: 5.05e6,
+      measuredSeconds: 1.25,
+      filesTouched: 2,
+      stoppedBy: 'settled',
+      rateFrom: 'model-scaled',
+      modelSeconds: 5.11,
+      modelScale: 1.06,
+      rateRelativeHalfWidth: null,
+      lowSeconds: 5.4,
+      highSeconds: null,
+    });
+    expect(text).toBe(
+      "projected from 5.05 MB in 1.25 s, 2 files (the model's 5.11 s for the whole x 1.06, this copy's time over the model's for what it moved); no range can be given",
+    );
+  });
+
   it('says plainly when no copy of the workload ran, and how the model was scaled', () => {
     const notRun = { ...base, stoppedBy: 'not-run' as const, measuredBytes: 0, measuredSeconds: 0, filesTouched: 0, rateRelativeHalfWidth: null };
     expect(projectionText({ ...notRun, rateFrom: 'model-scaled', modelSeconds: 3.36, modelScale: 0.96, lowSeconds: 3.23, highSeconds: null })).toBe(

@@ -39,7 +39,7 @@ export function projectionText(projected: NonNullable<CopyTestResult['projected'
   const spread = projected.rateRelativeHalfWidth === null ? '' : ` ± ${(projected.rateRelativeHalfWidth * 100).toFixed(0)}%`;
   const how =
     projected.rateFrom === 'model-scaled' && projected.modelSeconds !== undefined && projected.modelScale !== undefined
-      ? `slot ran out before the rate settled; the model's ${projected.modelSeconds.toFixed(2)} s for the whole x ${projected.modelScale.toFixed(2)}, this copy's time over the model's for what it moved`
+      ? `${projected.stoppedBy === 'time' ? 'slot ran out before the rate settled; ' : ''}the model's ${projected.modelSeconds.toFixed(2)} s for the whole x ${projected.modelScale.toFixed(2)}, this copy's time over the model's for what it moved`
       : projected.rateFrom === 'file-copy'
         ? `round trips measured on the first files; data at the file copy's ${formatRate(projected.rateMbps * 1e6)}${spread}`
         : projected.stoppedBy === 'settled'

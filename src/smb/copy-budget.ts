@@ -10,14 +10,6 @@ export interface CopyBudgetOptions {
   readonly rttMs: number;
   /** The copy's time slot: it stops here even if its rate has not settled. */
   readonly maxSeconds: number;
-  /**
-   * A directory set whose data rate is known already (the same generation's
-   * file copy, on the same session, just before): the copy then only needs
-   * the round trips of its files and folders, measured on the first whole
-   * file, and what each file's data costs beyond that rate (its first
-   * request's wait). It stops once one file is whole and the next has begun.
-   */
-  readonly rateHint?: RateHint;
   /** Move whole files only, and stop after this many (the read source of a directory set, which later reads must find whole). */
   readonly wholeFiles?: number;
   /** Never begin more files than this (a read of a source that holds only so many). */
@@ -27,22 +19,11 @@ export interface CopyBudgetOptions {
 export type StoppedBy = 'settled' | 'time';
 
 /**
- * What a file copy showed of a generation's data phase: its rate after the
- * ramp when it stopped early (settled, or read over its last stretch when its
- * slot ran out: relativeHalfWidth is then Infinity), and its data bytes and time.
- */
-export interface RateHint {
-  readonly afterRamp?: { readonly bytesPerSecond: number; readonly relativeHalfWidth: number };
-  readonly dataBytes: number;
-  readonly dataSeconds: number;
-}
-
-/**
  * A file's data phase takes a wait w (its first request's round trip, and a
  * congestion window that restarts after the metadata's pauses) plus bytes / r.
  * A settled rate gives r; w is then what the whole files took beyond it.
- * Without one, a line through the whole files' (bytes, seconds), and the file
- * copy's as one more point, gives both; one point alone, bytes / seconds.
+ * Without one, a line through the whole files' (bytes, seconds) gives both;
+ * one point alone, bytes / seconds.
  */
 export function dataPhase(
   points: readonly { readonly bytes: number; readonly seconds: number }[],
@@ -76,7 +57,7 @@ interface Touched {
   readonly dataSeconds: number;
 }
 
-/** Completions after the ramp that make a copy's own rate, unsettled, a better guide than another copy's. */
+/** Completions after the ramp that make a copy's own rate, unsettled, a better guide than a line through its files. */
 const MIN_OWN_COMPLETIONS = 6;
 
 /** How often the rate is re-examined while data moves: often enough for a quick stop, rarely enough to cost nothing. */
@@ -164,19 +145,6 @@ export class CopyBudget {
     return true;
   }
 
-  /**
-   * A copy that moved all its data before its rate settled: the rate of its
-   * last stretch (a ramp only climbs), if that is quicker than its average,
-   * for a directory set of the same generation to be projected with.
-   */
-  lastStretch(): { bytesPerSecond: number; relativeHalfWidth: number } | undefined {
-    const recent = recentRate({ completions: this.completions, fromMs: this.dataFromMs, rttMs: this.options.rttMs });
-    const before = this.completions.filter((event) => event.tMs < this.dataFromMs).at(-1)?.totalBytes ?? 0;
-    const last = this.completions[this.completions.length - 1];
-    const average = last && last.tMs > this.dataFromMs ? ((last.totalBytes - before) * 1000) / (last.tMs - this.dataFromMs) : 0;
-    return recent.bytesPerSecond > average ? { bytesPerSecond: recent.bytesPerSecond, relativeHalfWidth: Infinity } : undefined;
-  }
-
   fileDone(file: { fullBytes: number; movedBytes: number; seconds: number; dataSeconds: number }): void {
     this.files.push({
       fullBytes: file.fullBytes,
@@ -208,12 +176,8 @@ export class CopyBudget {
     const partial = this.files
       .filter((file) => file.movedBytes < file.fullBytes && file.movedBytes > 0)
       .map((file) => ({ bytes: file.movedBytes, seconds: file.dataSeconds }));
-    const hint = this.options.rateHint;
-    // A file stopped part-way is a point on the same line (its prefix took that long); the file copy's, one more.
-    const own = this.settled ?? this.unsettled;
-    const points = [...whole, ...partial, ...(hint && !own ? [{ bytes: hint.dataBytes, seconds: hint.dataSeconds }] : [])];
-    const phase = dataPhase(points, own ?? hint?.afterRamp);
-    const usedHint = hint !== undefined && !own;
+    // A file stopped part-way is a point on the same line (its prefix took that long).
+    const phase = dataPhase([...whole, ...partial], this.settled ?? this.unsettled);
     const rate = { bytesPerSecond: phase.bytesPerSecond, relativeHalfWidth: phase.relativeHalfWidth };
     // Every file not begun owes its wait too (those begun have paid it).
     const owed = remainingMetadataSeconds + untouchedFiles.length * phase.waitSeconds;
@@ -225,7 +189,6 @@ export class CopyBudget {
       measuredSeconds,
       filesTouched: this.files.length,
       rateMbps: (rate.bytesPerSecond * 8) / 1e6,
-      rateFrom: usedHint ? 'file-copy' : 'this-copy',
       rateRelativeHalfWidth: rate.relativeHalfWidth,
       projection,
     };
@@ -240,8 +203,6 @@ export interface BudgetedCopy {
   readonly measuredSeconds: number;
   readonly filesTouched: number;
   readonly rateMbps: number;
-  /** The copy's own settled rate, or the same generation's file copy's (a directory set). */
-  readonly rateFrom: 'this-copy' | 'file-copy';
   readonly rateRelativeHalfWidth: number;
   readonly projection: Projection;
 }

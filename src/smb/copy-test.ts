@@ -11,7 +11,7 @@ import { roundTripsPerDirectory, roundTripsPerFile } from '../model/metadata.js'
 import type { ScaledProjection } from '../model/scaled-projection.js';
 import type { SharePath } from '../model/share-path.js';
 import type { Workload } from '../model/workloads.js';
-import { parseWorkload } from '../model/workloads.js';
+import { filesInCopyOrder, parseWorkload } from '../model/workloads.js';
 import type { RequestOptions } from './request-frames.js';
 import { emulationNote } from './drivers.js';
 import { cancelledError, SmbError } from './errors.js';
@@ -22,7 +22,7 @@ import { SmbSession } from './session.js';
 import { sampleTcpInfo, tcpEvidence } from './tcp-info.js';
 import type { CreditCheckpoint } from './credits.js';
 import { TimelineRecorder } from './timeline.js';
-import type { BudgetedCopy, CopyBudgetOptions, RateHint } from './copy-budget.js';
+import type { CopyBudgetOptions } from './copy-budget.js';
 import { CopyBudget } from './copy-budget.js';
 import type { RunContext } from './move-workload.js';
 import { foldersVisited, moveWorkload } from './move-workload.js';
@@ -75,17 +75,6 @@ export interface CopyTestOptions {
 /** How long cleanup may take after a failure or cancel, so a cancel still ends promptly. */
 const CLEANUP_TIMEOUT_MS = 5_000;
 
-/** A stopped copy's own rate; a whole one's last stretch (see CopyBudget.lastStretch). */
-function afterRampOf(budget: CopyBudget | undefined, budgeted: BudgetedCopy | undefined): Pick<RateHint, 'afterRamp'> {
-  if (!budget || !budgeted) return {};
-  if (!budgeted.complete)
-    return budgeted.rateFrom === 'this-copy' && budgeted.rateMbps > 0
-      ? { afterRamp: { bytesPerSecond: (budgeted.rateMbps * 1e6) / 8, relativeHalfWidth: budgeted.rateRelativeHalfWidth } }
-      : {};
-  const stretch = budget.lastStretch();
-  return stretch ? { afterRamp: stretch } : {};
-}
-
 export interface TimedCopyContext extends RunContext {
   readonly link?: Link;
   readonly verify: boolean;
@@ -98,8 +87,6 @@ export interface TimedCopyContext extends RunContext {
   readonly onLive?: (live: { bytes: number; tMs: number; mbps: number; opsPerSecond: number }) => void;
   /** The read-back after a write: bytes checked so far. */
   readonly onVerify?: (bytes: number) => void;
-  /** The copy's data rate (after the ramp when it stopped early, else bytes over time in data phases), for projecting a directory set of the same generation. */
-  readonly onDataRate?: (hint: RateHint) => void;
   /**
    * For a write: take its read-back to run later instead of now (an
    * assessment runs those of all its file writes at once, after its copies:
@@ -143,12 +130,7 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
   // The credits the copy itself waited on: taken before any read-back, which runs on the same session.
   const negotiated = negotiatedOf(session, creditsBefore);
   const tcp = tcpEvidence(tcpBefore, await sampleTcpInfo(session.connection.endpoints));
-  const budgeted = budget?.project({ files: workload.files, folders: foldersVisited(workload, op) }, seconds);
-  context.onDataRate?.({
-    dataBytes: moved.dataBytes,
-    dataSeconds: moved.dataSeconds,
-    ...afterRampOf(budget, budgeted),
-  });
+  const budgeted = budget?.project({ files: filesInCopyOrder(workload), folders: foldersVisited(workload, op) }, seconds);
   const readBackLater = op === 'write' && context.verify && context.deferReadBack !== undefined;
   if (op === 'write' && context.verify) {
     // Read back what was written (all of it, or the prefix of each file a stopped copy reached).
@@ -189,7 +171,8 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
             measuredSeconds: projected.measuredSeconds,
             filesTouched: projected.filesTouched,
             rateMbps: projected.rateMbps,
-            rateFrom: projected.rateFrom,
+            // Its own rate; assess() puts the model scaled by what it moved in place of a directory set's.
+            rateFrom: 'this-copy',
             rateRelativeHalfWidth: Number.isFinite(projected.rateRelativeHalfWidth) ? projected.rateRelativeHalfWidth : null,
             lowSeconds: projected.projection.lowSeconds,
             highSeconds: Number.isFinite(projected.projection.highSeconds) ? projected.projection.highSeconds : null,

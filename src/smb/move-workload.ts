@@ -7,6 +7,7 @@ import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import type { Link } from '../model/link.js';
 import type { Workload } from '../model/workloads.js';
+import { filesInCopyOrder, folderOf } from '../model/workloads.js';
 import type { RequestOptions } from './request-frames.js';
 import type { CopyBudget } from './copy-budget.js';
 import { pipelineFor, pipelineGrowth } from './drivers.js';
@@ -56,9 +57,7 @@ export interface Moved {
 
 /** Folders a workload's copy visits: its files' folders, and for a read the root it lists first. */
 export function foldersVisited(workload: Workload, op: Op): number {
-  const folders = new Set(
-    workload.files.map((file) => (file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '')).filter((folder) => folder !== ''),
-  );
+  const folders = new Set(workload.files.map((file) => folderOf(file.path)).filter((folder) => folder !== ''));
   return folders.size + (op === 'read' ? 1 : 0);
 }
 
@@ -88,11 +87,11 @@ export async function moveWorkload(
   };
   // A copy reads from a folder it lists, and writes into one that exists (made before the clock starts).
   if (op === 'read') await directory(root);
+  // Folder by folder, in the order the model's leading part of a stopped copy counts them (filesInCopyOrder).
   const byDirectory = new Map<string, Workload['files'][number][]>();
-  for (const file of workload.files) {
+  for (const file of filesInCopyOrder(workload)) {
     if (options.only && !options.only.has(file.path)) continue;
-    const folder = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '';
-    byDirectory.set(folder, [...(byDirectory.get(folder) ?? []), file]);
+    byDirectory.set(folderOf(file.path), [...(byDirectory.get(folderOf(file.path)) ?? []), file]);
   }
   const copyFile = async (file: Workload['files'][number]) => {
     const path = scratchPath(root, file.path);
