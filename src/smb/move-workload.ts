@@ -48,9 +48,6 @@ export interface MoveOptions {
 
 export interface Moved {
   readonly roundTrips: number;
-  /** Time spent moving data (inside files' data phases), and the bytes moved in it. */
-  readonly dataSeconds: number;
-  readonly dataBytes: number;
   /** Bytes moved of each file touched: a prefix of it. */
   readonly prefixes: Map<string, number>;
 }
@@ -78,7 +75,6 @@ export async function moveWorkload(
   const fileSequence = op === 'read' ? profile.metadata.readPerFile : profile.metadata.writePerFile;
   const prefixes = new Map<string, number>();
   let roundTrips = 0;
-  let dataSecondsTotal = 0;
   const directory = async (path: string) => {
     const started = recorder.elapsedMs;
     const trips = await replay(directorySequence, { session, op, path, kind: 'directory', bytes: 0, recorder, options: requestOptions });
@@ -134,7 +130,6 @@ export async function moveWorkload(
     });
     roundTrips += trips;
     prefixes.set(file.path, moved);
-    dataSecondsTotal += dataSeconds;
     budget?.fileDone({ fullBytes: bytes, movedBytes: moved, seconds: (recorder.elapsedMs - started) / 1000, dataSeconds });
   };
   const lanes = options.lanes ?? 1;
@@ -154,7 +149,7 @@ export async function moveWorkload(
       }
     }
   }
-  return { roundTrips, prefixes, dataSeconds: dataSecondsTotal, dataBytes: [...prefixes.values()].reduce((sum, bytes) => sum + bytes, 0) };
+  return { roundTrips, prefixes };
 }
 
 /**
