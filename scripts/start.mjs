@@ -12,11 +12,19 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureBuild, ensureNodeModules, ensureSupportedNode, root } from './lib/setup.mjs';
+import { APP_PACKAGES, ensureBuild, ensureNodeModules, ensureSupportedNode, missingDebianPackages, root } from './lib/setup.mjs';
 
 ensureSupportedNode();
 ensureNodeModules();
-ensureBuild();
+// What the app does without, in one line with the one command that adds it (root's: the app itself never needs root).
+const missing = missingDebianPackages(APP_PACKAGES);
+if (missing.length > 0) {
+  process.stderr.write(
+    `pipefill: starting without ${missing.join(', ')} (the demo share, the faster probe and Kerberos use them); to add them, once, as root: sudo apt-get install -y ${missing.join(' ')}\n`,
+  );
+}
+const compiler = missingDebianPackages({ 'g++': 'g++', make: 'make' });
+ensureBuild({ quiet: missing.length > 0, ...(compiler.length > 0 ? { withoutCompiler: `${compiler.join(' and ')} missing` } : {}) });
 
 const { electronBinary, electronDownloadDecision, hasDisplay } = await import('../dist/platform/desktop.js');
 // Electron's main process runs the copies: it gets the engine's V8 flags, as this process did from `npm start` (src/platform/engine-flags.ts).
@@ -56,4 +64,6 @@ process.stderr.write(
   `pipefill: ${electron ? 'no display for Electron' : (why ?? `Electron's binary is not installed here${decision.attempt ? '' : ` (not fetched: ${decision.why})`}`)}: starting the web mode instead (the same app in a browser).\n`,
 );
 const { runCli } = await import('../dist/cli/main.js');
+const { endOnUnexpectedErrors } = await import('../dist/cli/unexpected-error.js');
+endOnUnexpectedErrors();
 process.exitCode = await runCli(['ui', '--demo', ...process.argv.slice(2)]);

@@ -18,7 +18,7 @@ ensureSupportedNode();
 ensureNodeModules();
 ensureDebianPackages({
   smbd: 'samba',
-  smbpasswd: 'samba',
+  pdbedit: 'samba',
   smbclient: 'smbclient',
   iperf3: 'iperf3',
   '/usr/include/iperf_api.h': 'libiperf-dev',

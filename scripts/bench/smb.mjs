@@ -5,7 +5,7 @@ import { ensureBuild, ensureDebianPackages, ensureNodeModules, ensureSupportedNo
 
 ensureSupportedNode();
 ensureNodeModules();
-ensureDebianPackages({ smbd: 'samba', smbpasswd: 'samba', smbclient: 'smbclient' });
+ensureDebianPackages({ smbd: 'samba', pdbedit: 'samba', smbclient: 'smbclient' });
 ensureBuild();
 const bench = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/smb.ts')], { cwd: root, stdio: 'inherit' });
 // A SIGTERM sent to this process alone reaches the bench, which stops its servers and frees its tmpfs folder first.

@@ -10,7 +10,7 @@ import { ensureBuild, ensureDebianPackages, ensureNodeModules, ensureSupportedNo
 
 ensureSupportedNode();
 ensureNodeModules();
-ensureDebianPackages({ smbd: 'samba', smbpasswd: 'samba', smbclient: 'smbclient', iperf3: 'iperf3', ip: 'iproute2', cc: 'gcc' });
+ensureDebianPackages({ smbd: 'samba', pdbedit: 'samba', smbclient: 'smbclient', iperf3: 'iperf3', ip: 'iproute2', cc: 'gcc' });
 ensureBuild();
 const { ENGINE_NODE_FLAGS } = await import('../../dist/platform/engine-flags.js');
 const run = spawnSync(process.execPath, [...ENGINE_NODE_FLAGS, join(root, 'dist/cli/bin.js'), 'lab', 'bench', '--size', '16MiB', ...process.argv.slice(2)], {

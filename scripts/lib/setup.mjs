@@ -64,7 +64,7 @@ export function ensureNodeModules() {
  * a plain-Node path, and `fallback` says which. Node's own headers come from
  * the installed Node (include/node beside bin/), so node-gyp downloads nothing.
  */
-function ensureAddon({ dir: name, target, what, fallback, missing }) {
+function ensureAddon({ dir: name, target, what, fallback, missing }, quiet = false) {
   const dir = join(root, 'native', name);
   const built = join(dir, 'build', 'Release', `${target}.node`);
   // native/common holds headers more than one addon includes.
@@ -75,7 +75,8 @@ function ensureAddon({ dir: name, target, what, fallback, missing }) {
   );
   if (mtime(built) >= sources) return true;
   if (missing) {
-    process.stderr.write(`pipefill: ${what} is not built: ${missing}; ${fallback}\n`);
+    // `quiet`: the caller has said in one line what to install (npm start).
+    if (!quiet) process.stderr.write(`pipefill: ${what} is not built: ${missing}; ${fallback}\n`);
     return false;
   }
   const nodeDir = join(dirname(process.execPath), '..');
@@ -94,14 +95,17 @@ function ensureAddon({ dir: name, target, what, fallback, missing }) {
 }
 
 /** The libiperf binding (native/iperf3); without it the probe runs the iperf3 executable. */
-export function ensureIperfAddon() {
-  return ensureAddon({
-    dir: 'iperf3',
-    target: 'pipefill_iperf3',
-    what: 'the libiperf binding',
-    fallback: 'iperf3 tests will use the iperf3 executable',
-    missing: existsSync('/usr/include/iperf_api.h') ? undefined : "Debian's libiperf-dev is missing (apt-get install libiperf-dev)",
-  });
+export function ensureIperfAddon(quiet = false) {
+  return ensureAddon(
+    {
+      dir: 'iperf3',
+      target: 'pipefill_iperf3',
+      what: 'the libiperf binding',
+      fallback: 'iperf3 tests will use the iperf3 executable',
+      missing: existsSync('/usr/include/iperf_api.h') ? undefined : "Debian's libiperf-dev is missing (apt-get install libiperf-dev)",
+    },
+    quiet,
+  );
 }
 
 /** Why an addon that uses the OpenSSL Node carries cannot build here, or undefined. */
@@ -114,14 +118,17 @@ function missingOpenSslHeaders() {
  * The socket sender (native/sender, Linux only; it makes the test pattern
  * with the OpenSSL Node carries); without it connections send through Node's socket.
  */
-export function ensureSenderAddon() {
-  return ensureAddon({
-    dir: 'sender',
-    target: 'pipefill_sender',
-    what: 'the socket sender addon',
-    fallback: "SMB requests will go through Node's socket",
-    missing: process.platform === 'linux' ? missingOpenSslHeaders() : `it is Linux-only (this is ${process.platform})`,
-  });
+export function ensureSenderAddon(quiet = false) {
+  return ensureAddon(
+    {
+      dir: 'sender',
+      target: 'pipefill_sender',
+      what: 'the socket sender addon',
+      fallback: "SMB requests will go through Node's socket",
+      missing: process.platform === 'linux' ? missingOpenSslHeaders() : `it is Linux-only (this is ${process.platform})`,
+    },
+    quiet,
+  );
 }
 
 /**
@@ -129,37 +136,51 @@ export function ensureSenderAddon() {
  * carries; without it encrypted replies are opened with Node's Decipher and
  * encrypted writes sealed with Node's Cipher.
  */
-export function ensureCryptoAddon() {
-  return ensureAddon({
-    dir: 'crypto',
-    target: 'pipefill_crypto',
-    what: 'the in-place encryption addon',
-    fallback: "encrypted SMB messages will be sealed and opened with Node's crypto (slower)",
-    missing: missingOpenSslHeaders(),
-  });
+export function ensureCryptoAddon(quiet = false) {
+  return ensureAddon(
+    {
+      dir: 'crypto',
+      target: 'pipefill_crypto',
+      what: 'the in-place encryption addon',
+      fallback: "encrypted SMB messages will be sealed and opened with Node's crypto (slower)",
+      missing: missingOpenSslHeaders(),
+    },
+    quiet,
+  );
 }
 
 /** Kerberos through the platform's GSS-API (native/gssapi, MIT krb5's libgssapi_krb5); without it logons use NTLMv2 and say why. */
-export function ensureGssapiAddon() {
-  return ensureAddon({
-    dir: 'gssapi',
-    target: 'pipefill_gssapi',
-    what: 'the Kerberos addon',
-    fallback: 'logons will use NTLMv2 only',
-    missing:
-      process.platform !== 'linux'
-        ? `it is built on Linux only so far (this is ${process.platform})`
-        : existsSync('/usr/include/gssapi/gssapi_krb5.h')
-          ? undefined
-          : "MIT Kerberos's headers are missing (apt-get install libkrb5-dev)",
-  });
+export function ensureGssapiAddon(quiet = false) {
+  return ensureAddon(
+    {
+      dir: 'gssapi',
+      target: 'pipefill_gssapi',
+      what: 'the Kerberos addon',
+      fallback: 'logons will use NTLMv2 only',
+      missing:
+        process.platform !== 'linux'
+          ? `it is built on Linux only so far (this is ${process.platform})`
+          : existsSync('/usr/include/gssapi/gssapi_krb5.h')
+            ? undefined
+            : "MIT Kerberos's headers are missing (apt-get install libkrb5-dev)",
+    },
+    quiet,
+  );
 }
 
-export function ensureBuild() {
-  ensureIperfAddon();
-  ensureGssapiAddon();
-  ensureSenderAddon();
-  ensureCryptoAddon();
+/**
+ * Builds what is missing or stale. `options.withoutCompiler` (why no addon
+ * can be built here) skips the addons, each of which has a plain-Node path;
+ * `options.quiet` leaves out the lines on missing headers, which the caller
+ * has already summed up in one install line.
+ */
+export function ensureBuild(options = {}) {
+  if (!options.withoutCompiler) {
+    ensureIperfAddon(options.quiet);
+    ensureGssapiAddon(options.quiet);
+    ensureSenderAddon(options.quiet);
+    ensureCryptoAddon(options.quiet);
+  }
   const stamp = join(root, 'dist', '.build-stamp');
   const sources = Math.max(
     newestIn(join(root, 'src'), (name) => name.endsWith('.ts') && !name.endsWith('.test.ts')),
@@ -192,20 +213,40 @@ export function ensureBuild() {
  * (as on the project's machines and CI). A temporary policy-rc.d keeps the
  * packages from starting system services (a system smbd on port 445).
  */
-export function ensureDebianPackages(commandToPackage) {
-  // A key is a command on the PATH, or an absolute path (a header, say).
+/** The Debian packages of `commandToPackage` whose command (on the PATH) or file (an absolute path) is missing, each once. */
+export function missingDebianPackages(commandToPackage) {
   const onPath = (command) =>
     command.startsWith('/') ? existsSync(command) : ['/usr/sbin', '/usr/bin', '/sbin', '/bin'].some((dir) => existsSync(join(dir, command)));
-  const missing = [
+  return [
     ...new Set(
       Object.entries(commandToPackage)
         .filter(([command]) => !onPath(command))
         .map(([, pkg]) => pkg),
     ),
   ];
+}
+
+/**
+ * What the app uses from Debian when it has it, and does without when not:
+ * the demo share (samba, iperf3), the libiperf binding and the Kerberos addon
+ * (their headers), and a compiler for Pipefill's addons.
+ */
+export const APP_PACKAGES = {
+  smbd: 'samba',
+  pdbedit: 'samba',
+  iperf3: 'iperf3',
+  '/usr/include/iperf_api.h': 'libiperf-dev',
+  '/usr/include/gssapi/gssapi_krb5.h': 'libkrb5-dev',
+  'g++': 'g++',
+  make: 'make',
+};
+
+export function ensureDebianPackages(commandToPackage) {
+  // A key is a command on the PATH, or an absolute path (a header, say).
+  const missing = missingDebianPackages(commandToPackage);
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
-    process.stderr.write(`pipefill: the tests need ${missing.join(', ')}; install as root: apt-get install -y ${missing.join(' ')}\n`);
+    process.stderr.write(`pipefill: the tests need ${missing.join(', ')}; install them as root: sudo apt-get install -y ${missing.join(' ')}\n`);
     process.exit(1);
   }
   const policy = '/usr/sbin/policy-rc.d';

@@ -22,6 +22,7 @@ import { UI_USAGE, uiCommand } from './commands/ui.js';
 import { didYouMean } from './did-you-mean.js';
 import type { Output } from './output.js';
 import { ignoreClosedOutput, processOutput } from './output.js';
+import { unexpectedErrorText } from './unexpected-error.js';
 
 const COMMANDS = {
   predict: { run: predictCommand, usage: PREDICT_USAGE },
@@ -109,7 +110,7 @@ export async function runCli(argv: readonly string[], output: Output = processOu
       output.err(`error: ${error.message}\nhint: ${error.hint}`);
       return 1;
     }
-    output.err(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    output.err(unexpectedErrorText(error, process.env.PIPEFILL_DEBUG === '1'));
     return 1;
   }
 }

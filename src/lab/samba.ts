@@ -2,15 +2,17 @@
 // Debian's samba package with its own smb.conf, state directories, port and
 // test login, started and stopped by PID (its whole process group).
 //
-// The login `pipefill` is mapped onto the existing `nobody` account through a
-// username map, so no system user is ever created on the machine.
+// The login `pipefill` is mapped through a username map onto an account that
+// exists: `nobody` when root starts the server, else the person's own (smbd
+// then serves the share as them, with no setuid), so no system user is ever
+// created on the machine and the demo share needs no root.
 
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join, relative } from 'node:path';
 
 export interface SambaOptions {
@@ -47,7 +49,8 @@ export interface SambaShare {
 }
 
 export const SAMBA_USER = 'pipefill';
-const UNIX_ACCOUNT = 'nobody';
+/** The account smbd serves the login as: `nobody` under root; a server started by anyone else can only be them. */
+const unixAccount = (): string => (process.getuid?.() === 0 ? 'nobody' : userInfo().username);
 const START_TIMEOUT_MS = 15_000;
 
 /**
@@ -74,7 +77,7 @@ function serverRootParent(): string {
 }
 
 export function sambaAvailable(): boolean {
-  return ['/usr/sbin/smbd', '/usr/bin/smbpasswd'].every((path) => existsSync(path));
+  return ['/usr/sbin/smbd', '/usr/bin/pdbedit'].every((path) => existsSync(path));
 }
 
 /** A port the kernel reports free on `address` right now. */
@@ -190,13 +193,22 @@ export class SambaServer {
       // The share is written by `nobody`; the folder is Pipefill's own, made for this server.
       chmodSync(sharePath, 0o777);
       writeFileSync(join(root, 'readonly', 'existing.txt'), 'a file the test login may read but not change\n');
-      writeFileSync(join(root, 'usermap'), `${UNIX_ACCOUNT} = ${SAMBA_USER}\n`);
+      const account = unixAccount();
+      writeFileSync(join(root, 'usermap'), `${account} = ${SAMBA_USER}\n`);
       const port = options.port ?? (options.commandPrefix ? 445 : await freePort(address));
       const configFile = join(root, 'smb.conf');
       writeFileSync(configFile, smbConf(root, port, address, sharePath, options));
       const password = randomBytes(9).toString('base64url');
-      const added = spawnSync('smbpasswd', ['-c', configFile, '-a', '-s', UNIX_ACCOUNT], { input: `${password}\n${password}\n`, encoding: 'utf8' });
-      if (added.status !== 0) throw new Error(`smbpasswd failed: ${added.stderr || added.stdout}`);
+      // pdbedit writes this server's own password database directly, as any user who owns it may; smbpasswd run
+      // by anyone but root only asks a running server to change that user's password (and printed its usage).
+      const added = spawnSync('/usr/bin/pdbedit', [`--configfile=${configFile}`, '-a', '-u', account, '-t'], {
+        input: `${password}\n${password}\n`,
+        encoding: 'utf8',
+      });
+      if (added.status !== 0) {
+        const why = `${added.stderr}\n${added.stdout}`.split('\n').find((line) => line.trim() !== '') ?? `exit ${String(added.status)}`;
+        throw new Error(`pdbedit could not add the share's login for ${account}: ${why.trim()}`);
+      }
       const server = new SambaServer(root, configFile, address, port, sharePath, password, options);
       await server.launch();
       return server;
@@ -232,11 +244,18 @@ export class SambaServer {
     const child = spawn(command, args, { detached: true, stdio: ['ignore', 'ignore', this.options.detach ? 'ignore' : 'pipe'] });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // smbd that cannot be run at all (not executable for this user, say) fails here, not as an uncaught error event.
+    let failedToRun: Error | undefined;
+    child.once('error', (error) => (failedToRun = error));
     if (this.options.detach) child.unref();
     this.process = child;
     const deadline = Date.now() + START_TIMEOUT_MS;
     // Poll until smbd accepts connections: at most START_TIMEOUT_MS / 100 tries.
     while (Date.now() < deadline) {
+      if (failedToRun) {
+        this.process = undefined;
+        throw new Error(`smbd could not be run (${failedToRun.message})`);
+      }
       if (child.exitCode !== null) throw new Error(`smbd exited at start (${child.exitCode}): ${stderr.trim()}`);
       if (!this.options.commandPrefix && (await canConnect(this.address, this.port))) return;
       if (this.options.commandPrefix && this.listeningInNamespace()) return;

@@ -16,7 +16,7 @@ import { PipefillInputError } from '../../model/errors.js';
 import { exportTarget, runWindowsScript } from '../../apply/export-scripts.js';
 import { applySysctl, DEFAULT_SYSCTL_CONF, planSysctl, rollbackSysctl } from '../../apply/linux-sysctl.js';
 import type { ApplyOutcome, ApplyTarget, Preview } from '../../apply/plan.js';
-import { APPLY_TARGETS, defaultStateDir } from '../../apply/plan.js';
+import { APPLY_TARGETS, defaultStateDir, requireRoot } from '../../apply/plan.js';
 import { trustedRecommendations } from '../../apply/trusted.js';
 import { applySamba, planSamba, rollbackSamba } from '../../apply/samba-conf.js';
 import { optional, parseOptions } from '../args.js';
@@ -147,6 +147,8 @@ export async function applyCommand(argv: readonly string[], api: PipefillApi, ou
   if (target === 'fstab' && mountPoint === undefined)
     throw new PipefillInputError('--target fstab needs --mount-point DIR (the cifs mount to change).', APPLY_USAGE);
   const fstab = { fstab: optional(values, 'fstab') ?? DEFAULT_FSTAB, mountPoint: mountPoint ?? '', stateDir };
+  // What changes this machine says so before anything starts (issue 49); a preview (--dry-run) needs no root.
+  if (target === 'linux' && values['dry-run'] !== true) requireRoot("Changing this machine's TCP settings", `pipefill apply ${argv.join(' ')}`);
   const show = (outcome: ApplyOutcome) =>
     values.json ? printJson(output, outcome) : output.out(`${formatPreview(outcome.preview)}\n\n${formatOutcome(outcome)}`);
 

@@ -139,18 +139,36 @@ async function startBranchDemoService(store: StoreSpec | undefined): Promise<Run
   }
 }
 
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]?.trim() ?? '';
+
+/**
+ * The loopback demo, or none: the app starts without its demo share when
+ * smbd or iperf3 cannot start here (a port taken, a state folder that cannot
+ * be written), and says so in one line; the Planner, a share of one's own,
+ * reports and history all work without it.
+ */
+async function loopbackDemoOrNone(output: Output, whyLoopback: string): Promise<RunningDemo | undefined> {
+  try {
+    const demo = await startLoopbackDemo();
+    output.err(`pipefill ui: the demo share is on loopback (${whyLoopback}).`);
+    return demo;
+  } catch (error) {
+    output.err(`pipefill ui: no demo share: it did not start here (${firstLine(error)}); the Planner and your own shares work without it.`);
+    return undefined;
+  }
+}
+
 async function startDemo(path: 'branch' | 'loopback' | 'auto', store: StoreSpec | undefined, output: Output): Promise<RunningDemo | undefined> {
   if (!sambaAvailable()) {
-    if (path !== 'auto') throw new PipefillInputError('No demo share: Samba is not installed.', 'apt-get install samba; the planner works without one.');
-    output.err('pipefill ui: no demo share: Samba is not installed (apt-get install samba); the planner works without one.');
+    if (path !== 'auto') throw new PipefillInputError('No demo share: Samba is not installed.', 'sudo apt-get install samba; the planner works without one.');
+    output.err('pipefill ui: no demo share: Samba is not installed (sudo apt-get install samba); the Planner and your own shares work without it.');
     return undefined;
   }
   if (path === 'loopback') return startLoopbackDemo();
   const unavailable = branchDemoUnavailable();
   if (unavailable !== undefined) {
     if (path === 'branch') throw new PipefillInputError(`No branch demo here: ${unavailable}.`, 'Use --demo-path loopback, or run it on Linux as root.');
-    output.err(`pipefill ui: the demo share is on loopback (no branch link: ${unavailable}).`);
-    return startLoopbackDemo();
+    return loopbackDemoOrNone(output, `no branch link: ${unavailable}`);
   }
   let demo: RunningDemo;
   try {
@@ -158,10 +176,7 @@ async function startDemo(path: 'branch' | 'loopback' | 'auto', store: StoreSpec 
   } catch (error) {
     // The lab could not come up here (a kernel without TUN support, a tool missing): the loopback demo still works.
     if (path === 'branch') throw error;
-    output.err(
-      `pipefill ui: the demo share is on loopback (the branch link did not come up: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}).`,
-    );
-    return startLoopbackDemo();
+    return loopbackDemoOrNone(output, `the branch link did not come up: ${firstLine(error)}`);
   }
   output.err(
     `pipefill ui: the demo share sits behind an emulated branch link (${formatRate(DEMO_BRANCH_LINK.bandwidthBitsPerSecond)}, ${DEMO_BRANCH_LINK.rttMs} ms) on a Samba server set to ${demo.demo.path?.kind === 'branch' ? demo.demo.path.serverSetting : ''}.`,

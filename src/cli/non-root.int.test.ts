@@ -1,0 +1,149 @@
+// The app for a person who is not root (issue 49): the built CLI's `ui
+// --demo`, run as an unprivileged account this test makes, starts its demo
+// share on loopback (smbd serving as that account, its password database
+// written by pdbedit), and the share answers a quick assessment made as the
+// same account; with smbd unusable for it, the app still starts and says in
+// one line why there is no demo share; `apply` as that account is one line
+// naming sudo. The suite runs as root, which is what makes the account.
+
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReportSchema } from '../contract/report.js';
+import { sambaAvailable } from '../lab/samba.js';
+
+const cli = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const ACCOUNT = 'pipefill-nonroot';
+const canRun = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/setpriv') && sambaAvailable();
+
+/** The account's uid and gid, making it first (a system account: no login shell, no home of its own). */
+function account(): { uid: number; gid: number } {
+  const id = (flag: string) => Number(spawnSync('id', [flag, ACCOUNT], { encoding: 'utf8' }).stdout.trim());
+  if (spawnSync('id', [ACCOUNT]).status !== 0) {
+    const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', ACCOUNT], { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(`useradd ${ACCOUNT}: ${made.stderr}`);
+  }
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+describe.skipIf(!canRun)('the app as a person who is not root', () => {
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  /** setpriv drops root and execs the command itself: signals reach the app, not a wrapper. */
+  let drop: string[];
+  const running: ChildProcessWithoutNullStreams[] = [];
+
+  beforeAll(() => {
+    const { uid, gid } = account();
+    drop = ['setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'];
+    // The account's own home for this run: its history store and data folder go there.
+    home = mkdtempSync(join(tmpdir(), 'pipefill-nonroot-'));
+    chownSync(home, uid, gid);
+    chmodSync(home, 0o700);
+    env = { PATH: `${join(process.execPath, '..')}:/usr/sbin:/usr/bin:/sbin:/bin`, HOME: home, TMPDIR: home, LANG: 'C.UTF-8' };
+  });
+  afterAll(() => {
+    for (const child of running) if (child.pid !== undefined && child.exitCode === null) child.kill('SIGKILL');
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  const envArgs = (vars: NodeJS.ProcessEnv) => Object.entries(vars).map(([key, value]) => `${key}=${value ?? ''}`);
+  /** A command as the account. */
+  const asAccount = (args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}) =>
+    spawnSync(drop[0] ?? 'setpriv', [...drop.slice(1), 'env', '-i', ...envArgs({ ...env, ...extraEnv }), ...args], { encoding: 'utf8', timeout: 240_000 });
+
+  /** `pipefill ui --demo --no-open` as the account, until it has printed its address (and the demo's line, or why there is none). */
+  async function startUi(prefix: readonly string[] = []): Promise<{ child: ChildProcessWithoutNullStreams; stderr: () => string; stdout: () => string }> {
+    const [command = 'setpriv', ...rest] = [...prefix, ...drop];
+    const child = spawn(command, [...rest, 'env', '-i', ...envArgs(env), process.execPath, cli, 'ui', '--demo', '--no-open'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    running.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // Polled every 100 ms for at most 60 s: the address comes after the demo share is up (or given up).
+    const deadline = Date.now() + 60_000;
+    while (!/http:\/\/127\.0\.0\.1:\d+\//.test(stdout) && child.exitCode === null && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    return { child, stderr: () => stderr, stdout: () => stdout };
+  }
+
+  async function stopUi(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // The app itself (setpriv and sh exec it): it stops its demo share on the way out.
+    child.kill('SIGINT');
+    return Promise.race([exited, new Promise<number | null>((resolve) => setTimeout(() => resolve(-1), 20_000))]);
+  }
+
+  it('serves the app and a demo share on loopback that a quick assessment, as the same person, reaches', async () => {
+    const ui = await startUi();
+    try {
+      expect(ui.stdout(), ui.stderr()).toMatch(/http:\/\/127\.0\.0\.1:\d+\//);
+      expect(ui.stderr()).toContain('the demo share is on loopback');
+      const demo = /the demo share is (\/\/127\.0\.0\.1:\d+\/share), user (\S+), password (\S+) /.exec(ui.stderr());
+      const iperf = /--iperf (127\.0\.0\.1:\d+)/.exec(ui.stderr());
+      expect(demo, ui.stderr()).not.toBeNull();
+      const [, share = '', user = '', password = ''] = demo ?? [];
+      const report = join(home, 'report.json');
+      const assessed = asAccount(
+        [
+          process.execPath,
+          cli,
+          'assess',
+          '--share',
+          share,
+          '--user',
+          user,
+          '--password-env',
+          'PIPEFILL_DEMO_PASSWORD',
+          ...(iperf?.[1] ? ['--iperf', iperf[1]] : []),
+          '--quick',
+          '--yes',
+          '--no-history',
+          '--out',
+          report,
+          '--json',
+        ],
+        { PIPEFILL_DEMO_PASSWORD: password },
+      );
+      expect(assessed.status, assessed.stderr).toBe(0);
+      const parsed = ReportSchema.parse(JSON.parse(assessed.stdout));
+      expect(parsed.verdict?.lines[0]).toMatch(/^Your copies with /);
+      expect(assessed.stderr).not.toMatch(/\n\s+at \S/);
+
+      // apply, as this person: one line and a hint that names sudo, before anything is touched.
+      const applied = asAccount([process.execPath, cli, 'apply', '--target', 'linux', '--from', report, '--yes']);
+      expect(applied.status).not.toBe(0);
+      expect(applied.stderr.trim().split('\n')).toHaveLength(2);
+      expect(applied.stderr).toMatch(/^error: .*\nhint: .*sudo/);
+    } finally {
+      expect(await stopUi(ui.child)).toBe(0);
+    }
+  }, 300_000);
+
+  it('starts without a demo share where smbd cannot run for this person, and says why in one line', async () => {
+    // smbd out of this person's reach: in a mount namespace of the test's own, /usr/sbin/smbd is an empty file.
+    const empty = join(home, 'no-smbd');
+    spawnSync('sh', ['-c', `: > '${empty}'`]);
+    const ui = await startUi(['unshare', '--mount', '--propagation', 'private', 'sh', '-c', `mount --bind '${empty}' /usr/sbin/smbd && exec "$@"`, 'sh']);
+    try {
+      expect(ui.stdout(), ui.stderr()).toMatch(/http:\/\/127\.0\.0\.1:\d+\//);
+      const said = ui
+        .stderr()
+        .split('\n')
+        .filter((line) => line.includes('no demo share'));
+      expect(said, ui.stderr()).toHaveLength(1);
+      expect(said[0]).toMatch(/the Planner and your own shares work without it/);
+      expect(ui.stderr()).not.toContain('the demo share is on loopback');
+      expect(ui.stderr()).not.toMatch(/\n\s+at \S/);
+    } finally {
+      expect(await stopUi(ui.child)).toBe(0);
+    }
+  }, 120_000);
+});
