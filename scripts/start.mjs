@@ -12,8 +12,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { APP_PACKAGES, ensureBuild, ensureNodeModules, ensureSupportedNode, missingDebianPackages, root } from './lib/setup.mjs';
+import { APP_PACKAGES, endOnSetupErrors, ensureBuild, ensureNodeModules, ensureSupportedNode, missingDebianPackages, root } from './lib/setup.mjs';
 
+const setupDone = endOnSetupErrors();
 ensureSupportedNode();
 ensureNodeModules();
 // What the app does without, in one line with the one command that adds it (root's: the app itself never needs root).
@@ -65,5 +66,6 @@ process.stderr.write(
 );
 const { runCli } = await import('../dist/cli/main.js');
 const { endOnUnexpectedErrors } = await import('../dist/cli/unexpected-error.js');
+setupDone();
 endOnUnexpectedErrors();
 process.exitCode = await runCli(['ui', '--demo', ...process.argv.slice(2)]);

@@ -5,11 +5,46 @@
 // Only Node built-ins here: this runs before node_modules exists.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function writable(path) {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A set-up failure nobody foresaw ends the process with one line and what to
+ * do, not Node's stack (PIPEFILL_DEBUG=1 shows it): `npm start`'s first
+ * minute must never greet a person with a trace.
+ */
+export function endOnSetupErrors() {
+  const end = (error) => {
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    const code = typeof error === 'object' && error !== null ? error.code : undefined;
+    const hint =
+      code === 'EACCES' || code === 'EPERM'
+        ? 'this user may not write there: run it in a clone of your own, or as the user who owns this one'
+        : 'run it again with PIPEFILL_DEBUG=1 to see where, and report that';
+    process.stderr.write(`pipefill: set-up failed: ${message} (${hint})\n`);
+    if (process.env.PIPEFILL_DEBUG === '1' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    process.exit(1);
+  };
+  process.on('uncaughtException', end);
+  process.on('unhandledRejection', end);
+  // Set-up done: the app's own handler takes over (src/cli/unexpected-error.ts).
+  return () => {
+    process.off('uncaughtException', end);
+    process.off('unhandledRejection', end);
+  };
+}
 
 function mtime(path) {
   return existsSync(path) ? statSync(path).mtimeMs : 0;
@@ -190,6 +225,17 @@ export function ensureBuild(options = {}) {
     mtime(join(root, 'package-lock.json')),
   );
   if (existsSync(stamp) && mtime(stamp) >= sources) return;
+  if (!writable(root) || (existsSync(join(root, 'dist')) && !writable(join(root, 'dist')))) {
+    // A clone another user owns (an install shared by a team): its build is theirs to redo; the one there runs.
+    if (existsSync(join(root, 'dist', 'cli', 'bin.js'))) {
+      process.stderr.write(
+        `pipefill: this clone's build is older than its sources, and ${root} is not this user's to rebuild: running the build that is there.\n`,
+      );
+      return;
+    }
+    process.stderr.write(`pipefill: ${root} is not built, and not this user's to build: run npm start in a clone of your own, or once as its owner.\n`);
+    process.exit(1);
+  }
   // A clean build: files removed from src/ must not linger in dist/.
   rmSync(join(root, 'dist'), { recursive: true, force: true });
   runStep('building (tsc)', process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);

@@ -17,6 +17,7 @@ import { ReportSchema } from '../contract/report.js';
 import { sambaAvailable } from '../lab/samba.js';
 
 const cli = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const repository = fileURLToPath(new URL('../..', import.meta.url));
 const ACCOUNT = 'pipefill-nonroot';
 const canRun = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/setpriv') && sambaAvailable();
 
@@ -47,7 +48,13 @@ describe.skipIf(!canRun)('the app as a person who is not root', () => {
     env = { PATH: `${join(process.execPath, '..')}:/usr/sbin:/usr/bin:/sbin:/bin`, HOME: home, TMPDIR: home, LANG: 'C.UTF-8' };
   });
   afterAll(() => {
-    for (const child of running) if (child.pid !== undefined && child.exitCode === null) child.kill('SIGKILL');
+    for (const child of running) {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // That group has ended already.
+      }
+    }
     if (home) rmSync(home, { recursive: true, force: true });
   });
 
@@ -57,11 +64,12 @@ describe.skipIf(!canRun)('the app as a person who is not root', () => {
     spawnSync(drop[0] ?? 'setpriv', [...drop.slice(1), 'env', '-i', ...envArgs({ ...env, ...extraEnv }), ...args], { encoding: 'utf8', timeout: 240_000 });
 
   /** `pipefill ui --demo --no-open` as the account, until it has printed its address (and the demo's line, or why there is none). */
-  async function startUi(prefix: readonly string[] = []): Promise<{ child: ChildProcessWithoutNullStreams; stderr: () => string; stdout: () => string }> {
+  async function startUi(
+    prefix: readonly string[] = [],
+    app: readonly string[] = [process.execPath, cli, 'ui', '--demo', '--no-open'],
+  ): Promise<{ child: ChildProcessWithoutNullStreams; stderr: () => string; stdout: () => string }> {
     const [command = 'setpriv', ...rest] = [...prefix, ...drop];
-    const child = spawn(command, [...rest, 'env', '-i', ...envArgs(env), process.execPath, cli, 'ui', '--demo', '--no-open'], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(command, [...rest, 'env', '-i', ...envArgs(env), ...app], { stdio: ['pipe', 'pipe', 'pipe'], cwd: repository, detached: true });
     running.push(child);
     let stdout = '';
     let stderr = '';
@@ -76,8 +84,8 @@ describe.skipIf(!canRun)('the app as a person who is not root', () => {
 
   async function stopUi(child: ChildProcessWithoutNullStreams): Promise<number | null> {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    // The app itself (setpriv and sh exec it): it stops its demo share on the way out.
-    child.kill('SIGINT');
+    // Ctrl-C, as a terminal sends it: to the whole process group (npm and the app under it); the app stops its demo share on the way out.
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGINT');
     return Promise.race([exited, new Promise<number | null>((resolve) => setTimeout(() => resolve(-1), 20_000))]);
   }
 
@@ -126,6 +134,20 @@ describe.skipIf(!canRun)('the app as a person who is not root', () => {
       expect(await stopUi(ui.child)).toBe(0);
     }
   }, 300_000);
+
+  it('npm start, as this person, prints the address and offers the demo share', async () => {
+    // The clone is root's here: npm start runs the build it finds (saying so if the sources are newer) rather than failing.
+    const started = await startUi([], ['npm', 'start', '--', '--no-open']);
+    try {
+      expect(started.stdout(), started.stderr()).toMatch(/http:\/\/127\.0\.0\.1:\d+\/#launch=/);
+      expect(started.stderr()).toMatch(/the demo share is \/\/127\.0\.0\.1:\d+\/share, user pipefill/);
+      expect(started.stderr()).not.toMatch(/\n\s+at \S/);
+    } finally {
+      // npm passes Ctrl-C on to the app, which stops its demo share (and removes its folder) before npm exits.
+      await stopUi(started.child);
+      expect(spawnSync('pgrep', ['-u', ACCOUNT]).stdout.toString().trim()).toBe('');
+    }
+  }, 180_000);
 
   it('starts without a demo share where smbd cannot run for this person, and says why in one line', async () => {
     // smbd out of this person's reach: in a mount namespace of the test's own, /usr/sbin/smbd is an empty file.
