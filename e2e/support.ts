@@ -26,10 +26,24 @@ export interface WebMode {
   stop(): Promise<void>;
 }
 
-/** Starts `pipefill ui --no-open` (with `--demo` unless `demo` is false, and `env` added) and waits (at most 30 s) for the address it prints. */
-export function startWebMode(options: { readonly demo?: boolean; readonly env?: Readonly<Record<string, string>> } = {}): Promise<WebMode> {
+/**
+ * Starts `pipefill ui --no-open` (with `--demo` unless `demo` is false, and `env` added) and waits (at most 30 s) for
+ * the address it prints. `prefix`: words before it that run it otherwise (as another account: unprivileged-account.ts).
+ */
+export function startWebMode(
+  options: { readonly demo?: boolean; readonly env?: Readonly<Record<string, string>>; readonly prefix?: readonly string[] } = {},
+): Promise<WebMode> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...ENGINE_NODE_FLAGS, CLI, 'ui', '--no-open', ...(options.demo === false ? [] : ['--demo'])], {
+    const [command = process.execPath, ...args] = [
+      ...(options.prefix ?? []),
+      process.execPath,
+      ...ENGINE_NODE_FLAGS,
+      CLI,
+      'ui',
+      '--no-open',
+      ...(options.demo === false ? [] : ['--demo']),
+    ];
+    const child = spawn(command, args, {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, ...options.env },
     });

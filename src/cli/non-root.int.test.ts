@@ -8,44 +8,25 @@
 
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportSchema } from '../contract/report.js';
 import { sambaAvailable } from '../lab/samba.js';
+import type { UnprivilegedAccount } from '../test-support/unprivileged-account.js';
+import { canActAsAnotherAccount, UNPRIVILEGED_ACCOUNT, unprivilegedAccount } from '../test-support/unprivileged-account.js';
 
 const cli = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 const repository = fileURLToPath(new URL('../..', import.meta.url));
-const ACCOUNT = 'pipefill-nonroot';
-const canRun = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/setpriv') && sambaAvailable();
 
-/** The account's uid and gid, making it first (a system account: no login shell, no home of its own). */
-function account(): { uid: number; gid: number } {
-  const id = (flag: string) => Number(spawnSync('id', [flag, ACCOUNT], { encoding: 'utf8' }).stdout.trim());
-  if (spawnSync('id', [ACCOUNT]).status !== 0) {
-    const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', ACCOUNT], { encoding: 'utf8' });
-    if (made.status !== 0) throw new Error(`useradd ${ACCOUNT}: ${made.stderr}`);
-  }
-  return { uid: id('-u'), gid: id('-g') };
-}
-
-describe.skipIf(!canRun)('the app as a person who is not root', () => {
+describe.skipIf(!canActAsAnotherAccount || !sambaAvailable())('the app as a person who is not root', () => {
+  let account: UnprivilegedAccount;
   let home: string;
-  let env: NodeJS.ProcessEnv;
-  /** setpriv drops root and execs the command itself: signals reach the app, not a wrapper. */
-  let drop: string[];
   const running: ChildProcessWithoutNullStreams[] = [];
 
   beforeAll(() => {
-    const { uid, gid } = account();
-    drop = ['setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'];
-    // The account's own home for this run: its history store and data folder go there.
-    home = mkdtempSync(join(tmpdir(), 'pipefill-nonroot-'));
-    chownSync(home, uid, gid);
-    chmodSync(home, 0o700);
-    env = { PATH: `${join(process.execPath, '..')}:/usr/sbin:/usr/bin:/sbin:/bin`, HOME: home, TMPDIR: home, LANG: 'C.UTF-8' };
+    account = unprivilegedAccount();
+    home = account.home;
   });
   afterAll(() => {
     for (const child of running) {
@@ -55,21 +36,22 @@ describe.skipIf(!canRun)('the app as a person who is not root', () => {
         // That group has ended already.
       }
     }
-    if (home) rmSync(home, { recursive: true, force: true });
+    account?.remove();
   });
 
-  const envArgs = (vars: NodeJS.ProcessEnv) => Object.entries(vars).map(([key, value]) => `${key}=${value ?? ''}`);
   /** A command as the account. */
-  const asAccount = (args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}) =>
-    spawnSync(drop[0] ?? 'setpriv', [...drop.slice(1), 'env', '-i', ...envArgs({ ...env, ...extraEnv }), ...args], { encoding: 'utf8', timeout: 240_000 });
+  const asAccount = (args: readonly string[], env: NodeJS.ProcessEnv = {}) => {
+    const [command = 'setpriv', ...rest] = [...account.prefix(env), ...args];
+    return spawnSync(command, rest, { encoding: 'utf8', timeout: 240_000 });
+  };
 
   /** `pipefill ui --demo --no-open` as the account, until it has printed its address (and the demo's line, or why there is none). */
   async function startUi(
     prefix: readonly string[] = [],
     app: readonly string[] = [process.execPath, cli, 'ui', '--demo', '--no-open'],
   ): Promise<{ child: ChildProcessWithoutNullStreams; stderr: () => string; stdout: () => string }> {
-    const [command = 'setpriv', ...rest] = [...prefix, ...drop];
-    const child = spawn(command, [...rest, 'env', '-i', ...envArgs(env), ...app], { stdio: ['pipe', 'pipe', 'pipe'], cwd: repository, detached: true });
+    const [command = 'setpriv', ...rest] = [...prefix, ...account.prefix(), ...app];
+    const child = spawn(command, rest, { stdio: ['pipe', 'pipe', 'pipe'], cwd: repository, detached: true });
     running.push(child);
     let stdout = '';
     let stderr = '';
@@ -145,7 +127,7 @@ describe.skipIf(!canRun)('the app as a person who is not root', () => {
     } finally {
       // npm passes Ctrl-C on to the app, which stops its demo share (and removes its folder) before npm exits.
       await stopUi(started.child);
-      expect(spawnSync('pgrep', ['-u', ACCOUNT]).stdout.toString().trim()).toBe('');
+      expect(spawnSync('pgrep', ['-u', UNPRIVILEGED_ACCOUNT]).stdout.toString().trim()).toBe('');
     }
   }, 180_000);
 
