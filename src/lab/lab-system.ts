@@ -16,7 +16,7 @@ export function requireLab(): void {
   if (process.platform !== 'linux')
     throw new PipefillError('lab-unsupported', 'The WAN lab runs on Linux only.', 'Use a Linux machine (network namespaces and /dev/net/tun are needed).');
   if (process.getuid?.() !== 0)
-    throw new PipefillError('lab-unsupported', 'The WAN lab needs root.', 'Run it as root (it creates network namespaces and TUN devices).');
+    throw new PipefillError('lab-unsupported', 'The WAN lab needs root.', 'Run it again with sudo (it creates network namespaces and TUN devices).');
   if (!existsSync('/dev/net/tun')) throw new PipefillError('lab-unsupported', '/dev/net/tun is missing.', 'Load the tun module or run where it exists.');
 }
 
