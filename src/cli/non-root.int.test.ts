@@ -117,12 +117,19 @@ describe.skipIf(!canActAsAnotherAccount || !sambaAvailable())('the app as a pers
     }
   }, 300_000);
 
-  it('npm start, as this person, prints the address and offers the demo share', async () => {
+  it('npm start, as this person, prints the address, offers the demo share, and names a missing package in one sudo line', async () => {
     // The clone is root's here: npm start runs the build it finds (saying so if the sources are newer) rather than failing.
-    const started = await startUi([], ['npm', 'start', '--', '--no-open']);
+    // MIT Kerberos's headers out of sight (an empty folder over theirs, in a mount namespace of the test's own): libkrb5-dev is "missing".
+    const hideHeaders = ['unshare', '--mount', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs none /usr/include/gssapi && exec "$@"', 'sh'];
+    const started = await startUi(hideHeaders, ['npm', 'start', '--', '--no-open']);
     try {
       expect(started.stdout(), started.stderr()).toMatch(/http:\/\/127\.0\.0\.1:\d+\/#launch=/);
       expect(started.stderr()).toMatch(/the demo share is \/\/127\.0\.0\.1:\d+\/share, user pipefill/);
+      const install = started
+        .stderr()
+        .split('\n')
+        .filter((line) => line.includes('apt-get'));
+      expect(install).toEqual([expect.stringMatching(/^pipefill: starting without libkrb5-dev .*: sudo apt-get install -y libkrb5-dev$/)]);
       expect(started.stderr()).not.toMatch(/\n\s+at \S/);
     } finally {
       // npm passes Ctrl-C on to the app, which stops its demo share (and removes its folder) before npm exits.
