@@ -233,7 +233,18 @@ function nextChange(
     if (!worst || pair.yours.limitedBy === worst.yours.limitedBy || pair.costSeconds < NEXT_WORTH * pair.yours.measuredSeconds) continue;
     const others = advice ? { ...advice, recommendations: advice.recommendations.filter((recommendation) => recommendation.knob !== first.knob) } : undefined;
     const fix = fixFor(pair, others, false, undefined);
-    if (fix.kind === 'change') return { fix, pair };
+    if (fix.kind !== 'change') continue;
+    // The line names one copy: the one whose effect it quotes, where the same layer cost that copy enough too
+    // ("cost the large-file read ...: then reading a 1 GB file takes ..."). A default run said the credits cost the
+    // read, a quick run of the same share the write, then both quoted reading: the two costs were a near tie.
+    const test = others?.recommendations.find((recommendation) => recommendation.knob === fix.knob)?.test;
+    const quoted = rest.find(
+      (other) =>
+        effectTest(other.op, other.kind) === test &&
+        other.yours.limitedBy === pair.yours.limitedBy &&
+        other.costSeconds >= NEXT_WORTH * other.yours.measuredSeconds,
+    );
+    return { fix, pair: quoted ?? pair };
   }
   return undefined;
 }
