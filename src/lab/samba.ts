@@ -49,6 +49,17 @@ export interface SambaShare {
 }
 
 export const SAMBA_USER = 'pipefill';
+
+/**
+ * A standalone server never asks a winbindd: Samba's client library finds one
+ * at its built-in path (/run/samba/winbindd; the `winbindd socket directory`
+ * setting does not move it), where a Samba AD DC's winbindd (the tests' own, or
+ * any other on the machine) answered this server's account lookups, and every
+ * NTLM logon to it failed (NT_STATUS_LOGON_FAILURE, 40 of 40 smbclient logons
+ * while the domain fixture ran). `_NO_WINBINDD=1` is Samba's own switch for a
+ * process that must not ask one (winbindd sets it for itself).
+ */
+const NO_WINBINDD = { _NO_WINBINDD: '1' } as const;
 /** The account smbd serves the login as: `nobody` under root; a server started by anyone else can only be them. */
 const unixAccount = (): string => (process.getuid?.() === 0 ? 'nobody' : userInfo().username);
 const START_TIMEOUT_MS = 15_000;
@@ -241,7 +252,11 @@ export class SambaServer {
     const [command, ...args] = [...prefix, '/usr/sbin/smbd', '--foreground', '--no-process-group', `--configfile=${this.configFile}`, '--debug-stdout', '-d0'];
     if (!command) throw new Error('No command to start smbd.');
     // A process group of its own, so stop() reaches the per-client children too.
-    const child = spawn(command, args, { detached: true, stdio: ['ignore', 'ignore', this.options.detach ? 'ignore' : 'pipe'] });
+    const child = spawn(command, args, {
+      detached: true,
+      stdio: ['ignore', 'ignore', this.options.detach ? 'ignore' : 'pipe'],
+      env: { ...process.env, ...NO_WINBINDD },
+    });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     // smbd that cannot be run at all (not executable for this user, say) fails here, not as an uncaught error event.

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assess } from '../assess/assess.js';
 import { DOMAIN_HOST, DOMAIN_NETBIOS, SambaDomain } from '../lab/samba-domain.js';
-import { freePort } from '../lab/samba.js';
+import { freePort, SambaServer } from '../lab/samba.js';
 import { shareTarget } from '../model/share-path.js';
 import { runCopyTest } from './copy-test.js';
 import { framed, hostileRelay } from '../test-support/hostile-relay.js';
@@ -210,4 +210,20 @@ describe('the traps, each a one-line error with its fix', () => {
       await domain.restart({ ntlm: 'disabled' });
     }
   }, 90_000);
+});
+
+describe('fixtures that never meet (issue 50)', () => {
+  it("a private smbd started beside the domain takes NTLM logons: the domain's winbindd is not its", async () => {
+    // With both at Samba's default winbindd socket path, every NTLM logon to the private server failed
+    // (NT_STATUS_LOGON_FAILURE, 40 of 40) while the domain ran.
+    const server = await SambaServer.start();
+    try {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const session = await SmbSession.open(server.share, { ...server.credentials });
+        await session.end();
+      }
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });
