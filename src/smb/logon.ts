@@ -28,6 +28,7 @@ import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { kerberosPrincipal, ntlmIdentity, parseLoginName } from '../model/login-name.js';
 import { connectHost } from '../model/share-path.js';
 import { movedUpOffer } from '../model/smb-security.js';
+import { SMB1_DIALECT, speaksSmb1 } from './smb1-probe.js';
 
 export const PHASE_DEADLINES_MS = { connect: 5_000, negotiate: 5_000, loginStep: 8_000, treeConnect: 5_000 } as const;
 
@@ -223,6 +224,18 @@ async function negotiateDialect(
   // What the server speaks, asked on a connection of its own, so the error can name both sides.
   const refused = async (detail: string) => {
     const serverChoice = offer.movesUp ? undefined : await serverDialect(target, options).catch(() => undefined);
+    // Every SMB 2 and 3 dialect refused: a server that speaks only SMB1 is named as such (no current Windows reaches it).
+    if (
+      !offer.movesUp &&
+      serverChoice === undefined &&
+      (await speaksSmb1(connectHost(target), target.port, options.signal ? { signal: options.signal } : {}))
+    ) {
+      return new SmbError(
+        'negotiation',
+        `${target.host} speaks only SMB1 (${SMB1_DIALECT}): it refused every SMB 2 and 3 dialect, and Windows 10 and 11 speak no other (they ship without SMB1 since Windows 10 1709). No client Pipefill tests can reach it.`,
+        'Turn SMB 2 and 3 on at the server (Samba: remove server max protocol = NT1, or set it to SMB3; a NAS: the highest SMB version in its file-sharing settings), then SMB1 off once no old device needs it.',
+      );
+    }
     // A dialect this client offers after all: the refusal was of an SMB 3.1.1 algorithm list, not the dialects.
     if (serverChoice !== undefined && offer.dialects.includes(serverChoice)) {
       const cause = await refusedAlgorithms(target, offer, options).catch(() => undefined);
