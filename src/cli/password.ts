@@ -34,7 +34,10 @@ export async function readPassword(envName: string | undefined, user: string): P
     return value;
   }
   if (!process.stdin.isTTY) {
-    throw new PipefillInputError('No password given.', 'Name an environment variable that holds it with --password-env VAR, or run in a terminal to be asked.');
+    throw new PipefillInputError(
+      'No password given.',
+      'Name an environment variable that holds it with --password-env VAR, or run in a terminal to be asked; or log on with Kerberos (kinit user@REALM, then name the server, not its address): a ticket held is used with no password.',
+    );
   }
   return promptHidden(`Password for ${user}: `);
 }

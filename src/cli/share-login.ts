@@ -6,6 +6,8 @@ import { parseLoginName } from '../model/login-name.js';
 import { formatSharePath, parseSharePath, shareTarget } from '../model/share-path.js';
 import { optional, required } from './args.js';
 import { readPassword } from './password.js';
+import { holdsKerberosTicket } from '../platform/kerberos-ticket.js';
+import { isIP } from 'node:net';
 
 export const SHARE_LOGIN_OPTIONS = {
   share: { type: 'string' },
@@ -25,8 +27,8 @@ export const SECURITY_USAGE = '[--signing auto|required] [--encrypt | --no-encry
 
 /** How a person logs on, for the usage text of every command that opens a share. */
 export const LOGIN_HELP = `  --user: alice, CORP\\alice or alice@corp.example.com. Kerberos where it can work (the server by its name,
-  with the password or your own ticket: --kerberos asks for no password), NTLMv2 where it cannot (the
-  result says why); --ntlm uses NTLMv2 only. --address IP connects there, the server keeping its name (smbclient -I).
+  with the password or your own ticket: a ticket you hold, from kinit or a domain logon, is used with no
+  password asked), NTLMv2 where it cannot (the result says why); --kerberos insists on Kerberos, --ntlm uses NTLMv2 only. --address IP connects there, the server keeping its name (smbclient -I).
   A FOLDER after the share (//fs01/projects/team/scratch) is where Pipefill works, for people who may write only there.`;
 
 /** --signing, --encrypt and --no-encrypt as the contract's fields; a bad value or both encryption flags are an input error. */
@@ -77,12 +79,24 @@ export function shareLoginOptions(values: Record<string, unknown>): Omit<ShareLo
 }
 
 /**
- * Asks for the password last, once everything else has been checked. With
- * --kerberos and no --password-env, none is asked: the person's own ticket
- * (their Windows logon, or kinit) is used.
+ * Asks for the password last, once everything else has been checked. With no
+ * --password-env, none is asked where the person's own Kerberos ticket can
+ * log on (their domain logon, or kinit): with --kerberos, or without --ntlm
+ * where the share is named (Kerberos needs the server's name) and a ticket
+ * is held. The result says Kerberos was used, and for whom.
  */
-export async function withPassword<T extends Omit<ShareLogin, 'password'>>(login: T, values: Record<string, unknown>): Promise<T & { password: string }> {
+export async function withPassword<T extends Omit<ShareLogin, 'password'>>(
+  login: T,
+  values: Record<string, unknown>,
+  ticketHeld: () => boolean = holdsKerberosTicket,
+): Promise<T & { password: string }> {
   const envName = optional(values, 'password-env');
-  if (login.auth === 'kerberos' && envName === undefined) return { ...login, password: '' };
+  if (envName === undefined && usesOwnTicket(login, ticketHeld)) return { ...login, password: '' };
   return { ...login, password: await readPassword(envName, login.user) };
+}
+
+/** Whether a login with no password given logs on with the person's own ticket. */
+export function usesOwnTicket(login: Pick<ShareLogin, 'auth' | 'share'>, ticketHeld: () => boolean = holdsKerberosTicket): boolean {
+  if (login.auth === 'kerberos') return true;
+  return login.auth !== 'ntlm' && isIP(parseSharePath(login.share).host) === 0 && ticketHeld();
 }

@@ -5,11 +5,14 @@
 // person meets (address instead of name, no service principal, wrong
 // password, expired ticket, a clock off) as a one-line error with its fix.
 
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assess } from '../assess/assess.js';
+import type { Report } from '../contract/report.js';
 import { DOMAIN_HOST, DOMAIN_NETBIOS, SambaDomain } from '../lab/samba-domain.js';
 import { freePort, SambaServer } from '../lab/samba.js';
 import { shareTarget } from '../model/share-path.js';
@@ -210,6 +213,37 @@ describe('the traps, each a one-line error with its fix', () => {
       await domain.restart({ ntlm: 'disabled' });
     }
   }, 90_000);
+});
+
+describe("the person's own ticket by default, from the CLI (issue 50)", () => {
+  const cli = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+  const run = (args: readonly string[], cache: string) =>
+    spawnSync(process.execPath, [cli, ...args, '--share', domain.share.share, '--address', '127.0.0.1', '--user', 'alice@pipefill.test', '--yes', '--json'], {
+      encoding: 'utf8',
+      // Not a terminal: were a password needed, the command would stop and say so.
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, KRB5_CONFIG: domain.krb5Conf, KRB5CCNAME: cache },
+      timeout: 170_000,
+    });
+
+  it('copies signed and sealed, and runs a quick assessment, with no password and no --kerberos, and says Kerberos was used', async () => {
+    const cache = `FILE:${join(caches, 'alice-cli')}`;
+    domain.kinit(cache);
+    for (const protection of [[], ['--encrypt']]) {
+      const copied = run(['copy-test', '--profile', 'win11-24h2', '--op', 'write', '--workload', 'file:1MiB', ...protection], cache);
+      expect(copied.status, copied.stderr).toBe(0);
+      const result = JSON.parse(copied.stdout) as { negotiated: { login?: { mechanism: string }; signing: string | null; encryption: string | null } };
+      expect(result.negotiated.login?.mechanism).toBe('kerberos');
+      expect(result.negotiated.signing ?? result.negotiated.encryption).not.toBeNull();
+    }
+    const assessed = run(['assess', '--quick', '--no-history', '--profiles', 'win11-24h2'], cache);
+    expect(assessed.status, assessed.stderr).toBe(0);
+    expect((JSON.parse(assessed.stdout) as Report).probes.session?.login).toEqual({ mechanism: 'kerberos', principal: domain.user.principal });
+    // With no ticket, a password is asked for, and the error names Kerberos as the other way.
+    const none = run(['copy-test', '--profile', 'win11-24h2', '--op', 'write', '--workload', 'file:1MiB'], `FILE:${join(caches, 'none')}`);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/No password given\.\nhint: .*kinit/);
+  }, 180_000);
 });
 
 describe('fixtures that never meet (issue 50)', () => {

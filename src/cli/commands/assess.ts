@@ -178,7 +178,8 @@ export async function assessCommand(argv: readonly string[], api: PipefillApi, o
   try {
     // The budget counts from the process's start (performance.now()'s origin): the command is what a person times.
     // Where a person was asked something (the plan, a password), from their last answer instead.
-    const answered = asked || (login.auth !== 'kerberos' && optional(values, 'password-env') === undefined);
+    // (No password is asked where the person's own Kerberos ticket logs on: withPassword gives an empty one.)
+    const answered = asked || (input.password !== '' && optional(values, 'password-env') === undefined);
     const report = await api.assess(input, { signal: interrupt.signal, onProgress: progress.update, startedAtMs: answered ? performance.now() : 0 });
     progress.done();
     // The run is printed and kept first: a file that cannot be written (a full disk) must not lose it.
