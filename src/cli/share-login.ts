@@ -100,3 +100,32 @@ export function usesOwnTicket(login: Pick<ShareLogin, 'auth' | 'share'>, ticketH
   if (login.auth === 'kerberos') return true;
   return login.auth !== 'ntlm' && isIP(parseSharePath(login.share).host) === 0 && ticketHeld();
 }
+
+/** The kinds of failure a logon with the person's own ticket ends in where the ticket will not do (see SmbErrorKind). */
+const TICKET_REFUSED = new Set(['kerberos', 'auth-failed']);
+
+/**
+ * Runs `call` with `input`; where that logged on with the person's own ticket
+ * (no password given, Kerberos not insisted on) and the ticket would not do
+ * (a server in no realm of theirs, a ticket for another realm), asks for the
+ * password once at a terminal and runs it again: NTLMv2 where the server
+ * takes it, as Windows asks when a ticket will not do. Away from a terminal
+ * the Kerberos failure stands: it says why.
+ */
+export async function passwordIfTicketRefused<T extends Pick<ShareLogin, 'auth' | 'user' | 'password'>, R>(
+  input: T,
+  values: Record<string, unknown>,
+  call: (input: T) => Promise<R>,
+  tell: (line: string) => void,
+  atTerminal: () => boolean = () => process.stdin.isTTY === true,
+): Promise<R> {
+  try {
+    return await call(input);
+  } catch (error) {
+    const kind = typeof error === 'object' && error !== null ? (error as { kind?: unknown }).kind : undefined;
+    const ticketTried = input.password === '' && input.auth !== 'kerberos' && optional(values, 'password-env') === undefined;
+    if (!ticketTried || typeof kind !== 'string' || !TICKET_REFUSED.has(kind) || !atTerminal()) throw error;
+    tell(`Your Kerberos ticket did not log on (${error instanceof Error ? error.message : String(error)}); the password, then.`);
+    return call({ ...input, password: await readPassword(undefined, input.user) });
+  }
+}

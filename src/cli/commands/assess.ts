@@ -20,7 +20,7 @@ import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { interruptSignal, terminalProgress } from '../progress.js';
-import { LOGIN_HELP, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
+import { LOGIN_HELP, passwordIfTicketRefused, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import { formatTable } from '../table.js';
 import { NO_HISTORY_OPTION, saveToHistory } from '../history-save.js';
 import { checkOutPath, writeOutFile } from '../out-file.js';
@@ -180,7 +180,12 @@ export async function assessCommand(argv: readonly string[], api: PipefillApi, o
     // Where a person was asked something (the plan, a password), from their last answer instead.
     // (No password is asked where the person's own Kerberos ticket logs on: withPassword gives an empty one.)
     const answered = asked || (input.password !== '' && optional(values, 'password-env') === undefined);
-    const report = await api.assess(input, { signal: interrupt.signal, onProgress: progress.update, startedAtMs: answered ? performance.now() : 0 });
+    const report = await passwordIfTicketRefused(
+      input,
+      values,
+      (login) => api.assess(login, { signal: interrupt.signal, onProgress: progress.update, startedAtMs: answered ? performance.now() : 0 }),
+      (line) => output.err(line),
+    );
     progress.done();
     // The run is printed and kept first: a file that cannot be written (a full disk) must not lose it.
     if (values.json) printJson(output, report);

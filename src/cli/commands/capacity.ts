@@ -15,7 +15,7 @@ import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { interruptSignal, terminalProgress } from '../progress.js';
-import { LOGIN_HELP, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
+import { LOGIN_HELP, passwordIfTicketRefused, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import { formatTable } from '../table.js';
 import { formatOf, TARGET_NOT_MET, writeCapacity } from './report.js';
 import { NO_HISTORY_OPTION, saveToHistory } from '../history-save.js';
@@ -179,7 +179,12 @@ export async function capacityCommand(argv: readonly string[], api: PipefillApi,
   const progress = terminalProgress('capacity');
   const interrupt = interruptSignal();
   try {
-    const result = await api.capacity(input as CapacityInput, { signal: interrupt.signal, onProgress: progress.update });
+    const result = await passwordIfTicketRefused(
+      input as CapacityInput,
+      values,
+      (login) => api.capacity(login, { signal: interrupt.signal, onProgress: progress.update }),
+      (line) => output.err(line),
+    );
     progress.done();
     // The run is printed and kept first: a file that cannot be written must not lose it.
     if (values.json) printJson(output, result);

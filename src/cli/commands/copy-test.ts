@@ -15,7 +15,7 @@ import { PipefillInputError } from '../../model/errors.js';
 import { formatBinaryBytes, formatBytes, formatDuration } from '../../model/units.js';
 import { parseWorkload } from '../../model/workloads.js';
 import { parseOptions, required } from '../args.js';
-import { LOGIN_HELP, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
+import { LOGIN_HELP, passwordIfTicketRefused, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { interruptSignal, terminalProgress } from '../progress.js';
@@ -94,7 +94,12 @@ export async function copyTestCommand(argv: readonly string[], api: PipefillApi,
   const progress = terminalProgress(`${input.profile} ${input.op}`);
   const interrupt = interruptSignal();
   try {
-    const result = await api.copyTest(input as CopyTestInput, { signal: interrupt.signal, onProgress: progress.update });
+    const result = await passwordIfTicketRefused(
+      input as CopyTestInput,
+      values,
+      (login) => api.copyTest(login, { signal: interrupt.signal, onProgress: progress.update }),
+      (line) => output.err(line),
+    );
     progress.done();
     if (values.json) printJson(output, result);
     else output.out(formatCopyTest(login.share, result));

@@ -9,7 +9,7 @@ import { parseHostPort } from '../../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../../probe/bandwidth.js';
 import { formatRate } from '../../model/units.js';
 import { optional, parseOptions } from '../args.js';
-import { LOGIN_HELP, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
+import { LOGIN_HELP, passwordIfTicketRefused, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { interruptSignal } from '../progress.js';
@@ -54,7 +54,12 @@ export async function probeCommand(argv: readonly string[], api: PipefillApi, ou
   );
   const interrupt = interruptSignal();
   try {
-    const result = await api.probe(input, { signal: interrupt.signal });
+    const result = await passwordIfTicketRefused(
+      input,
+      values,
+      (login) => api.probe(login, { signal: interrupt.signal }),
+      (line) => output.err(line),
+    );
     if (values.json) printJson(output, result);
     else output.out(formatProbe(login.share, result));
   } finally {
