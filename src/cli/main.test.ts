@@ -233,7 +233,7 @@ describe('a report for a ticket, and its recommendations', () => {
     const lines = out.trimEnd().split('\n');
     expect(lines.length).toBeLessThanOrEqual(15);
     expect(lines[0]).toMatch(/^Pipefill: copies to \/\/10\.77\.0\.2\/share, 2026-11-22 \d\d:\d\d UTC, as pipefill$/);
-    expect(out).toMatch(/^Your copies with Windows 10\/11, SMB3: /m);
+    expect(out).toMatch(/^Your copies with Windows 10\/11, SMB 2\.1, unsigned: /m);
     expect(out).toMatch(/^What holds them back: Round trips/m);
     expect(out).toMatch(/^Your PC: Set robocopy \/MT:n to \d+ in the copy tool: then .*\. Command: robocopy <source> <destination> \/E \/MT:\d+$/m);
   });

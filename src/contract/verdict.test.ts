@@ -21,7 +21,7 @@ describe('the verdict', () => {
     expect(VerdictSchema.parse(verdict)).toEqual(verdict);
     expect(verdict.client).toBe('win10-smb3');
     expect(verdict.lines.length).toBeLessThanOrEqual(6);
-    expect(verdict.lines[0]).toMatch(/^Your copies with Windows 10\/11, SMB3: a large file writes at [\d.]+ [KM]B\/s \([\d.]+ [kM]b\/s\)/);
+    expect(verdict.lines[0]).toMatch(/^Your copies with Windows 10\/11, SMB 2\.1, unsigned: a large file writes at [\d.]+ [KM]B\/s \([\d.]+ [kM]b\/s\)/);
     // The small-files write costs the most: 6.48 s against the path's time for it, the model's for Windows 10 on
     // this server with every change Pipefill names made (not Pipefill's own 2.83 s copy, shown for what it is).
     const advice = recommendFromInput({ report });

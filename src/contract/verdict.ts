@@ -22,6 +22,7 @@ import { modelLinkOf } from './report.js';
 import { LAYER_LABELS } from '../model/layer-labels.js';
 import { BUSY_CALIBRATION_NOISE } from '../model/host-costs.js';
 import { retransmissionsOf } from './retransmissions.js';
+import { clientAsNegotiated } from './client-as-negotiated.js';
 import type { PromiseCheck } from './promise-schema.js';
 import type { ServerSource, Team, Verdict, VerdictChange, VerdictFix, VerdictRate } from './verdict-schema.js';
 
@@ -375,7 +376,8 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
     const change = bestChange(advice, pair);
     return change ? [{ op: pair.op, workload: pair.kind, knob: change.recommendation.knob }] : [];
   });
-  const clientLabel = CLIENT_PROFILES[client].label;
+  // As the copies negotiated it (the dialect, the signing or sealing), not the profile's nominal security.
+  const clientLabel = clientAsNegotiated(CLIENT_PROFILES[client], report.copyTests.find((copy) => copy.profile === client)?.negotiated);
   const retransmissions = retransmissionsOf(report, client);
   const lines = [
     `${ratesLine(`Your copies with ${clientLabel}${report.options.threads ? `, small files by robocopy /MT:${report.options.threads}` : ''}`, rates, yourBitsPerSecond)}${shortSampleNote(rates)}`,
