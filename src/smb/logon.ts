@@ -45,6 +45,17 @@ class RefusedOldDialect extends Error {
   }
 }
 
+/** A TREE_CONNECT refused after a logon that worked: the share lets in other accounts, not this one. */
+function shareRefusesAccount(target: SmbTarget, credentials: SmbCredentials, cause: SmbError): SmbError {
+  return new SmbError(
+    'access-denied',
+    `The share ${target.share} refuses ${credentials.user}: the server took the logon, then denied this account the share.`,
+    "Only some accounts may use this share (Samba: valid users; Windows: the share's permissions): log on as one of them, or ask for this one to be let in.",
+    cause.status,
+    { cause },
+  );
+}
+
 const dialectList = (dialects: readonly string[]): string => dialects.map((dialect) => `SMB ${dialect}`).join(', ');
 
 /** TREE_CONNECT request (MS-SMB2 2.2.9): 8 fixed bytes, the UNC path at offset 72. */
@@ -63,6 +74,8 @@ export interface LoggedOn {
   readonly connection: SmbConnection;
   readonly negotiated: Negotiated;
   readonly treeId: number;
+  /** The TREE_CONNECT response's MaximalAccess (MS-SMB2 2.2.10): what this account may do on the share at most. */
+  readonly shareMaximalAccess?: number;
 }
 
 /**
@@ -175,8 +188,12 @@ async function openWith(target: SmbTarget, credentials: SmbCredentials, offer: S
       .catch((error: unknown) => {
         // A share that requires encryption refuses a client without it at TREE_CONNECT.
         if (!smb3 && error instanceof SmbError && error.kind === 'access-denied') throw new RefusedOldDialect(error);
+        // Logged on, then refused the share: the account is not among those the share lets in (issue 50).
+        if (error instanceof SmbError && error.kind === 'access-denied') throw shareRefusesAccount(target, credentials, error);
         throw error;
       });
+    // StructureSize, ShareType, Reserved, ShareFlags, Capabilities, then MaximalAccess at offset 12 (MS-SMB2 2.2.10).
+    const shareMaximalAccess = tree.body.length >= 16 ? tree.body.readUInt32LE(12) : undefined;
     const shareFlags = tree.body.length >= 8 ? tree.body.readUInt32LE(4) : 0;
     const forShare = shareEncryption((shareFlags & SHAREFLAG_ENCRYPT_DATA) !== 0, security.sealAll, security.sealer !== undefined, policy);
     if (forShare === 'refused-by-person') {
@@ -207,7 +224,7 @@ async function openWith(target: SmbTarget, credentials: SmbCredentials, offer: S
       serverSays: login.serverSays,
       login: login.login,
     };
-    return { connection, negotiated, treeId: tree.header.treeId };
+    return { connection, negotiated, treeId: tree.header.treeId, ...(shareMaximalAccess === undefined ? {} : { shareMaximalAccess }) };
   } catch (error) {
     connection.destroy();
     throw error;

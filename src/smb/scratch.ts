@@ -282,6 +282,7 @@ async function writeMarker(session: SmbSession, name: string, text: Buffer, opti
 
 /** Why the server would not make the scratch folder, in words a person can act on. */
 async function explainRefusedFolder(session: SmbSession, name: string, error: unknown, options: RequestOptions): Promise<unknown> {
+  if (error instanceof SmbError && error.kind === 'access-denied') return refusedFolder(session, error);
   const missing = error instanceof SmbError && (error.status === Status.objectNameNotFound || error.status === Status.objectPathNotFound);
   if (!missing) return error;
   // Below the share, the folder the person named may not be there (or not visible to them).
@@ -301,6 +302,36 @@ async function explainRefusedFolder(session: SmbSession, name: string, error: un
     'Allow dot-named files on this share for the test (Samba: drop /.*/ from veto files, or add a share without it), or test another share.',
     error.status,
     { cause: error },
+  );
+}
+
+/** FILE_ADD_FILE, FILE_ADD_SUBDIRECTORY, GENERIC_ALL, GENERIC_WRITE: any of them in a share's MaximalAccess lets this account write somewhere on it. */
+const SHARE_WRITE_ACCESS = 0x2 | 0x4 | 0x10000000 | 0x40000000;
+
+/**
+ * Making the scratch folder was refused (issue 50): a share read-only for
+ * this account (its TREE_CONNECT MaximalAccess holds no write right) is told
+ * apart from a share the account may write in, but not where Pipefill tried:
+ * there the fix is the folder it may write in, named in the share path.
+ */
+function refusedFolder(session: SmbSession, cause: SmbError): SmbError {
+  const { host, share, folder } = session.target;
+  const access = session.shareMaximalAccess;
+  if (access !== undefined && (access & SHARE_WRITE_ACCESS) === 0) {
+    return new SmbError(
+      'access-denied',
+      `The share ${share} is read-only for this account: Pipefill could not make its scratch folder there.`,
+      'Pipefill writes only in a folder it makes and removes: test a share this account may write to (Samba: read only = no, or write list), or log on as an account that may.',
+      cause.status,
+      { cause },
+    );
+  }
+  return new SmbError(
+    'access-denied',
+    `${folder ? `The folder ${folder} of the share ${share}` : `The top of the share ${share}`} refuses new folders to this account, though the share lets it write.`,
+    `If this account may write only in a folder of the share, name that folder: //${host}/${share}/FOLDER (Pipefill makes its scratch folder there and removes it).`,
+    cause.status,
+    { cause },
   );
 }
 

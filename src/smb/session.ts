@@ -153,6 +153,8 @@ export class SmbSession {
     readonly target: SmbTarget,
     readonly negotiated: Negotiated,
     readonly treeId: number,
+    /** What this account may do on the share at most (TREE_CONNECT's MaximalAccess), where the server said. */
+    readonly shareMaximalAccess?: number,
   ) {}
 
   /**
@@ -160,8 +162,8 @@ export class SmbSession {
    * share (src/smb/logon.ts). Fails with a typed SmbError.
    */
   static async open(target: SmbTarget, credentials: SmbCredentials, options: OpenOptions = {}): Promise<SmbSession> {
-    const { connection, negotiated, treeId } = await logOn(target, credentials, options);
-    return new SmbSession(connection, target, negotiated, treeId);
+    const { connection, negotiated, treeId, shareMaximalAccess } = await logOn(target, credentials, options);
+    return new SmbSession(connection, target, negotiated, treeId, shareMaximalAccess);
   }
 
   private request(
