@@ -328,7 +328,7 @@ function refusedFolder(session: SmbSession, cause: SmbError): SmbError {
   }
   return new SmbError(
     'access-denied',
-    `${folder ? `The folder ${folder} of the share ${share}` : `The top of the share ${share}`} refuses new folders to this account, though the share lets it write.`,
+    `${folder ? `The folder ${folder} of the share ${share}` : `The top of the share ${share}`} refuses new folders to this account${access === undefined ? '' : ', though the share lets it write'}.`,
     `If this account may write only in a folder of the share, name that folder: //${host}/${share}/FOLDER (Pipefill makes its scratch folder there and removes it).`,
     cause.status,
     { cause },
