@@ -153,6 +153,12 @@ describe('the traps, each a one-line error with its fix', () => {
     }
   }, 30_000);
 
+  it('a realm typed wrong, with a password: the Kerberos reason, not "check the password" (issue 50)', async () => {
+    const failure = await smbFailure(SmbSession.open(target(), withPassword('alice@WRONG.TEST')));
+    expect(failure.message).toMatch(/Kerberos failed first: .*WRONG\.TEST/i);
+    expect(failure.hint).toMatch(/check the password\.$/);
+  });
+
   it('a wrong password', async () => {
     const error = await smbFailure(SmbSession.open(target(), { user: 'alice@pipefill.test', password: 'not-the-password' }));
     expect(error.kind).toBe('auth-failed');

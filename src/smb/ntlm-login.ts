@@ -62,6 +62,17 @@ export async function ntlmLogon(
           { cause: error },
         );
       }
+      // NTLM was the fallback of a Kerberos logon that failed (a realm typed wrong, no KDC for it): that reason is the
+      // one to act on, more likely than the password (issue 50: alice@WRONG.TEST read "check the password").
+      if (error instanceof SmbError && error.kind === 'auth-failed' && kerberosFix !== undefined) {
+        throw new SmbError(
+          'auth-failed',
+          `The server refused the NTLM login as ${identity.user}, tried because Kerberos failed first: ${whyNotKerberos}.`,
+          `${kerberosFix.replace(/\.?$/, '.')} If that part is right, check the password.`,
+          error.status,
+          { cause: error },
+        );
+      }
       throw error;
     },
   );
