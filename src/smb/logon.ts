@@ -452,11 +452,13 @@ async function authenticate(
   const { flags } = parseSessionSetup(final);
   if ((flags & (SessionFlag.isGuest | SessionFlag.isNull)) !== 0) {
     // A guest session has no key: nothing can be signed or sealed.
+    // Windows 11 24H2 and Windows Server 2025 sign every connection and refuse insecure guest logons: a share
+    // that takes people as guests is one they will not open (issue 50, the readiness of a share for 24H2).
     if (signingRequired)
       throw new SmbError(
         'auth-failed',
-        `The server logged ${credentials.user} in as a guest, and a guest session cannot sign.`,
-        'Check the user name and password; the server maps unknown users to guest.',
+        `The server logged ${credentials.user} on as a guest, and a guest session cannot sign: Windows 11 24H2 and Windows Server 2025, which sign every connection and refuse guest logons, will refuse this share as it is set up.`,
+        'Log on with a real account and its password (a name or password the server does not know is taken as a guest: Samba map to guest = Bad User); on the server, give people accounts and set map to guest = never.',
       );
     return { flags, serverSays, login: { ...login, guest: true } };
   }
