@@ -5,7 +5,7 @@
 // vetoed, one signing algorithm, one cipher). Each copy ends byte-exact or
 // in an error that names the real cause.
 
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assess } from '../assess/assess.js';
@@ -117,12 +117,37 @@ describe('a NAS-style Samba share', () => {
 describe('refusals that once read as something else', () => {
   describe('hidden names vetoed (veto files = /.*/)', () => {
     const server = withServer({ shareOptions: { 'veto files': '/.*/' } });
-    it('says the dot-named scratch folder was refused, not that a path does not exist', async () => {
-      const error = await smbFailure(
-        runCopyTest({ share: server().share, credentials: server().credentials, profile: 'win10-smb3', op: 'write', workload: 'file:1MiB' }),
+    it('works in a visible scratch folder, with a visible lease and marker, and leaves nothing (issue 50)', async () => {
+      // Before, the run stopped: the dotted scratch folder was refused, and so were its lease and marker.
+      let seen: string[] = [];
+      const result = await runCopyTest(
+        { share: server().share, credentials: server().credentials, profile: 'win10-smb3', op: 'write', workload: 'file:1MiB' },
+        { onProgress: () => (seen = seen.length > 0 ? seen : server().shareContents()) },
       );
-      expect(error.message).toMatch(/starts with a dot.*veto files/);
+      expect(result.verified).toBe(true);
+      expect(seen[0]).toMatch(/^pipefill-scratch-\d{8}T\d{6}-[0-9a-f]{8}$/);
+      expect(seen).toEqual(expect.arrayContaining([`${seen[0]}/pipefill-lease`, `${seen[0]}/pipefill-run`]));
       expect(server().shareContents()).toEqual([]);
+    }, 30_000);
+
+    it("sweeps a dead run's visible folder by its marker, and never one without it", async () => {
+      const { SmbSession } = await import('./session.js');
+      const { ScratchFolder, removeStaleScratch } = await import('./scratch.js');
+      const session = await SmbSession.open(server().share, server().credentials);
+      try {
+        // A run that died: its folder made, its session gone (so its lease is no longer held).
+        const dead = await SmbSession.open(server().share, server().credentials);
+        const left = await ScratchFolder.create(dead);
+        dead.connection.destroy();
+        // Someone else's folder of the same look, with no marker: never touched.
+        const lookalike = left.name.replace(/[0-9a-f]{8}$/, 'deadbeef');
+        mkdirSync(join(server().sharePath, lookalike));
+        // Judged by age on the server's clock (two days on), not by its lease: no race with the server noticing the dead session.
+        await removeStaleScratch(session, { orphansByLease: false, serverNow: left.serverMadeAt + 2n * 864_000_000_000n });
+        expect(server().shareContents()).toEqual([lookalike]);
+      } finally {
+        await session.end();
+      }
     }, 30_000);
   });
 

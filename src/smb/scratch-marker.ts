@@ -10,11 +10,42 @@
 // target's id, not the one the marker names, and a marker copied from
 // another run names that run's folder.
 
-export const MARKER_NAME = '.pipefill-run';
-/** The run's lease: held open while the run lives (scratch.ts). */
-export const LEASE_NAME = '.lease';
-/** A scratch folder's name: `.pipefill-<stamp>-<random>`. */
-export const SCRATCH_FOLDER_NAME = /^\.pipefill-\d{8}T\d{6}-[0-9a-f]{8}$/;
+/**
+ * The names a scratch folder and its bookkeeping go by. Dotted first (hidden
+ * in a listing, as a person would want it); visible where the share refuses
+ * names that start with a dot (Samba's veto files of every dot name, common on NAS boxes
+ * for macOS litter): `pipefill-scratch-<stamp>-<random>` with its lease and
+ * marker visible too, under the same rules (issue 50).
+ */
+export interface ScratchNames {
+  readonly folderPrefix: string;
+  /** The marker that proves the folder is a run's. */
+  readonly marker: string;
+  /** The run's lease: held open while the run lives (scratch.ts). */
+  readonly lease: string;
+  /** The empty file a clean-up makes and deletes first, to bring out a recycle bin (scratch.ts). */
+  readonly probe: string;
+}
+
+export const DOTTED_NAMES: ScratchNames = { folderPrefix: '.pipefill-', marker: '.pipefill-run', lease: '.lease', probe: '.recycle-probe' };
+export const VISIBLE_NAMES: ScratchNames = {
+  folderPrefix: 'pipefill-scratch-',
+  marker: 'pipefill-run',
+  lease: 'pipefill-lease',
+  probe: 'pipefill-recycle-probe',
+};
+
+/** A scratch folder's name: `.pipefill-<stamp>-<random>`, or `pipefill-scratch-<stamp>-<random>` on a share that hides nothing. */
+export const SCRATCH_FOLDER_NAME = /^(\.pipefill-|pipefill-scratch-)\d{8}T\d{6}-[0-9a-f]{8}$/;
+
+/** The names that go with a scratch folder of this name (its last path component). */
+export function namesOf(folder: string): ScratchNames {
+  return folder.startsWith('.') ? DOTTED_NAMES : VISIBLE_NAMES;
+}
+
+/** The dotted scheme's marker and lease, the names most of the code and its tests know. */
+export const MARKER_NAME = DOTTED_NAMES.marker;
+export const LEASE_NAME = DOTTED_NAMES.lease;
 /** A marker is a few dozen bytes; anything larger is not one (and is never read whole). */
 export const MARKER_MAX_BYTES = 256;
 const HEADER = 'Pipefill scratch folder 1';

@@ -40,19 +40,16 @@ import type { SmbSession } from './session.js';
  */
 const LAYOUT: readonly { readonly directories: RegExp; readonly files: RegExp }[] = [
   // A copy's root: `source`/`target`, or an assessment's `source-file`, `target-3`...; a capacity run's `capacity`;
-  // the lease, the marker, the clean-up's recycle-bin probe, the probe's file and the hosts' calibration files
+  // the lease, the marker, the clean-up's recycle-bin probe (dotted, or visible: scratch-marker.ts), the probe's file and the hosts' calibration files
   // (src/probe/host-rates.ts).
   {
     directories: /^((source|target)(-[a-z0-9]{1,16})?|capacity)$/,
-    files: /^(\.lease|\.pipefill-run|\.recycle-probe|bandwidth-probe\.bin|calibration-\d{1,2}\.bin)$/,
+    files: /^(\.lease|\.pipefill-run|\.recycle-probe|pipefill-lease|pipefill-run|pipefill-recycle-probe|bandwidth-probe\.bin|calibration-\d{1,2}\.bin)$/,
   },
   // In a capacity run's folder: each simulated person's file and the small file the latency samples open.
   { directories: /^dir\d{2}$/, files: /^(pipefill-test\.bin|user-\d{2}\.bin|latency\.bin)$/ },
   { directories: /^(?!)/, files: /^file\d{3}\.[a-z0-9]{1,5}$/ },
 ];
-
-/** The empty file a clean-up makes and deletes first, to bring out a recycle bin (scratch.ts). */
-export const PROBE_NAME = '.recycle-probe';
 
 /** Whether Pipefill makes an entry of this name and kind at this depth of a scratch folder. */
 export function isPipefillEntry(depth: number, name: string, isDirectory: boolean): boolean {

@@ -16,10 +16,13 @@ import { Access, CreateOption, Disposition, filetimeSpan, latestTime, parseCreat
 import type { DirectoryEntry } from './messages.js';
 import { Command, Status } from './protocol.js';
 import type { SmbSession } from './session.js';
-import { LEASE_NAME, MARKER_MAX_BYTES, MARKER_NAME, markerProves, parseMarker, SCRATCH_FOLDER_NAME } from './scratch-marker.js';
+import { MARKER_MAX_BYTES, markerProves, namesOf, parseMarker, SCRATCH_FOLDER_NAME } from './scratch-marker.js';
 import { reachedThroughLink, removeListed } from './scratch-removal.js';
 
 export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/** A path's last component: a scratch folder's own name, which says its lease's and marker's (scratch-marker.ts). */
+const leafOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
 /** The folder scratch folders go in, as a path prefix: '' for the share's root, `team/scratch/` below it. */
 export const workFolder = (session: SmbSession): string => (session.target.folder ? `${session.target.folder}/` : '');
@@ -29,7 +32,7 @@ async function isOrphan(session: SmbSession, name: string, options: RequestOptio
   try {
     const lease = await session.create(
       {
-        path: `${name}/${LEASE_NAME}`,
+        path: `${name}/${namesOf(leafOf(name)).lease}`,
         access: Access.delete | Access.readAttributes,
         disposition: Disposition.open,
         options: CreateOption.nonDirectory | CreateOption.openReparsePoint,
@@ -132,20 +135,21 @@ async function sweepFolder(
     if (!markerProves(await readMarker(session, name, listing.entries, options), entry.name, listing.self)) return false;
     if (!(await leftByDeadRun(session, name, entry, how, options))) return false;
     // The marker goes last, so a sweep cut short leaves a folder the next one still knows.
-    const left = await removeListed(session, name, 0, options, { ...expectedParent, keep: new Set([MARKER_NAME]) }, listing);
+    const left = await removeListed(session, name, 0, options, { ...expectedParent, keep: new Set([namesOf(entry.name).marker]) }, listing);
     if (left.length > 0) return false;
   } finally {
     await listing.closed;
   }
-  await session.deletePath(`${name}/${MARKER_NAME}`, false, options);
+  await session.deletePath(`${name}/${namesOf(entry.name).marker}`, false, options);
   return true;
 }
 
 /** What a folder's marker says, read without following a link: undefined where there is none that could be one. */
 async function readMarker(session: SmbSession, folder: string, entries: readonly DirectoryEntry[], options: RequestOptions) {
-  const entry = entries.find((candidate) => candidate.name === MARKER_NAME);
+  const marker = namesOf(leafOf(folder)).marker;
+  const entry = entries.find((candidate) => candidate.name === marker);
   if (!entry || entry.isDirectory || entry.isReparsePoint || entry.bytes > MARKER_MAX_BYTES) return undefined;
-  const path = `${folder}/${MARKER_NAME}`;
+  const path = `${folder}/${marker}`;
   const [created, read] = await session.openRelated(
     {
       path,

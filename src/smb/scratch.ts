@@ -1,4 +1,5 @@
 // The only place a test copy writes: a private folder `.pipefill-<stamp>-<random>`
+// (`pipefill-scratch-<stamp>-<random>` on a share that refuses dot names)
 // at the root of the share, or in the folder the share path names below it
 // (`\\server\share\team\scratch`, for people who may write only there).
 // It is removed on success, failure and cancel, and
@@ -39,8 +40,9 @@ import {
 import type { FileTimes } from './messages.js';
 import { Command, Status } from './protocol.js';
 import type { SmbSession } from './session.js';
-import { LEASE_NAME, MARKER_NAME, markerText } from './scratch-marker.js';
-import { emptyAndDelete, PROBE_NAME, removeListed } from './scratch-removal.js';
+import type { ScratchNames } from './scratch-marker.js';
+import { DOTTED_NAMES, markerText, namesOf, VISIBLE_NAMES } from './scratch-marker.js';
+import { emptyAndDelete, removeListed } from './scratch-removal.js';
 import { passOver, removeStaleScratch, workFolder } from './scratch-sweep.js';
 import type { SweepRules } from './scratch-sweep.js';
 
@@ -48,7 +50,7 @@ export { isPipefillEntry } from './scratch-removal.js';
 export { removeStaleScratch, STALE_AFTER_MS } from './scratch-sweep.js';
 export type { SweepRules } from './scratch-sweep.js';
 
-export const SCRATCH_PREFIX = '.pipefill-';
+export const SCRATCH_PREFIX = DOTTED_NAMES.folderPrefix;
 
 /** A name's stamp is only for people reading a listing: age is judged by the server's clock, never by it. */
 function stamp(date: Date): string {
@@ -109,9 +111,24 @@ export class ScratchFolder {
     }
   }
 
-  /** Creates a new scratch folder, takes its lease and writes its marker. */
+  /**
+   * Creates a new scratch folder, takes its lease and writes its marker:
+   * dotted, or, on a share that refuses names starting with a dot (it answers
+   * "no such file" for one where the folder it goes in exists), visible.
+   */
   static async create(session: SmbSession, options: RequestOptions = {}, now = new Date()): Promise<ScratchFolder> {
-    const leaf = `${SCRATCH_PREFIX}${stamp(now)}-${randomBytes(4).toString('hex')}`;
+    try {
+      return await ScratchFolder.createNamed(session, DOTTED_NAMES, options, now);
+    } catch (error) {
+      if (!(error instanceof DotsRefused)) throw error;
+      return ScratchFolder.createNamed(session, VISIBLE_NAMES, options, now).catch((visible: unknown) => {
+        throw visible instanceof DotsRefused ? visible.cause : visible;
+      });
+    }
+  }
+
+  private static async createNamed(session: SmbSession, names: ScratchNames, options: RequestOptions, now: Date): Promise<ScratchFolder> {
+    const leaf = `${names.folderPrefix}${stamp(now)}-${randomBytes(4).toString('hex')}`;
     const name = `${workFolder(session)}${leaf}`;
     const made = await makeFolder(session, name, options).catch(async (error: unknown) => {
       throw await explainRefusedFolder(session, name, error, options);
@@ -120,7 +137,7 @@ export class ScratchFolder {
     try {
       const lease = await session.create(
         {
-          path: `${name}/${LEASE_NAME}`,
+          path: `${name}/${names.lease}`,
           access: Access.readData | Access.writeData | Access.delete,
           disposition: Disposition.create,
           options: CreateOption.nonDirectory | CreateOption.deleteOnClose,
@@ -134,10 +151,15 @@ export class ScratchFolder {
     } catch (error) {
       const quick = { timeoutMs: 5_000 };
       if (leaseId) await session.close(leaseId, quick).catch(() => undefined);
-      await session.deletePath(`${name}/${MARKER_NAME}`, false, quick).catch(() => undefined);
+      await session.deletePath(`${name}/${names.marker}`, false, quick).catch(() => undefined);
       await session.deletePath(name, true, quick).catch(() => undefined);
       throw error;
     }
+  }
+
+  /** This folder's lease, marker and probe names (dotted, or visible: scratch-marker.ts). */
+  private get names(): ScratchNames {
+    return namesOf(this.name.slice(this.name.lastIndexOf('/') + 1));
   }
 
   /** A path inside the folder, for every create the engine makes. */
@@ -180,7 +202,7 @@ export class ScratchFolder {
   private async discardEmpty(): Promise<void> {
     const quick = { timeoutMs: 5_000 };
     await this.session.close(this.leaseId, quick).catch(() => undefined);
-    await this.session.deletePath(`${this.name}/${MARKER_NAME}`, false, quick).catch(() => undefined);
+    await this.session.deletePath(`${this.name}/${this.names.marker}`, false, quick).catch(() => undefined);
     await this.session.deletePath(this.name, true, quick).catch(() => undefined);
   }
 
@@ -211,14 +233,14 @@ export class ScratchFolder {
           this.name,
           0,
           options,
-          { keep: new Set([LEASE_NAME, MARKER_NAME]), ...(bins.length > 0 ? { emptyFilesMadeSince: this.made.times.created } : {}) },
+          { keep: new Set([this.names.lease, this.names.marker]), ...(bins.length > 0 ? { emptyFilesMadeSince: this.made.times.created } : {}) },
           listing,
         );
     } finally {
       await listing.closed;
     }
     if (left.length > 0) throw leftError(this.name, left);
-    const marker = `${this.name}/${MARKER_NAME}`;
+    const marker = `${this.name}/${this.names.marker}`;
     if (bins.length > 0) await emptyAndDelete(this.session, marker, this.made.times.created, options);
     else await this.session.deletePath(marker, false, options);
     // The lease is delete-on-close: closing it deletes it, and the folder is then empty.
@@ -258,7 +280,7 @@ async function makeFolder(session: SmbSession, name: string, options: RequestOpt
 async function deleteEmptyProbe(session: SmbSession, name: string, options: RequestOptions): Promise<void> {
   await session.openRelated(
     {
-      path: `${name}/${PROBE_NAME}`,
+      path: `${name}/${namesOf(name.slice(name.lastIndexOf('/') + 1)).probe}`,
       access: Access.delete | Access.readAttributes,
       disposition: Disposition.create,
       options: CreateOption.nonDirectory | CreateOption.deleteOnClose,
@@ -271,7 +293,7 @@ async function deleteEmptyProbe(session: SmbSession, name: string, options: Requ
 
 /** Writes the marker: create (FILE_CREATE), write, close in one compound. */
 async function writeMarker(session: SmbSession, name: string, text: Buffer, options: RequestOptions): Promise<void> {
-  const path = `${name}/${MARKER_NAME}`;
+  const path = `${name}/${namesOf(name.slice(name.lastIndexOf('/') + 1)).marker}`;
   await session.openRelated(
     { path, access: Access.writeData | Access.readAttributes, disposition: Disposition.create, options: CreateOption.nonDirectory },
     [{ command: Command.write, body: writeRequest(RELATED_FILE_ID, 0, text.length), payload: text, what: `write ${path}` }],
@@ -296,13 +318,22 @@ async function explainRefusedFolder(session: SmbSession, name: string, error: un
       { cause: error },
     );
   // Making a folder where the parent exists cannot miss a path: the server hides or refuses names that start with a dot.
-  return new SmbError(
+  const refusal = new SmbError(
     'access-denied',
     `The server would not make Pipefill's scratch folder ${name}: it answers "no such file" for a name that starts with a dot, as Samba does with veto files = /.*/ (hidden files refused).`,
     'Allow dot-named files on this share for the test (Samba: drop /.*/ from veto files, or add a share without it), or test another share.',
     error.status,
     { cause: error },
   );
+  // A dotted name refused: create() tries the visible names; a visible one refused is this refusal after all.
+  return name.slice(name.lastIndexOf('/') + 1).startsWith('.') ? new DotsRefused(refusal) : refusal;
+}
+
+/** The share refused a dotted scratch folder's name (a veto of every dot name): the visible names go next. */
+class DotsRefused extends Error {
+  constructor(override readonly cause: SmbError) {
+    super(cause.message);
+  }
 }
 
 /** FILE_ADD_FILE, FILE_ADD_SUBDIRECTORY, GENERIC_ALL, GENERIC_WRITE: any of them in a share's MaximalAccess lets this account write somewhere on it. */
@@ -382,7 +413,12 @@ async function recycleBinHolding(session: SmbSession, name: string, bins: readon
 async function holdsShareModes(session: SmbSession, name: string, options: RequestOptions): Promise<boolean> {
   try {
     const probe = await session.create(
-      { path: `${name}/${LEASE_NAME}`, access: Access.delete | Access.readAttributes, disposition: Disposition.open, options: CreateOption.nonDirectory },
+      {
+        path: `${name}/${namesOf(name.slice(name.lastIndexOf('/') + 1)).lease}`,
+        access: Access.delete | Access.readAttributes,
+        disposition: Disposition.open,
+        options: CreateOption.nonDirectory,
+      },
       options,
     );
     // Not delete-on-close: closing this handle leaves the lease (and its own delete-on-close) as they were.
