@@ -44,6 +44,8 @@ export class SmbConnection {
   private readonly silence: SilenceWatchdog;
   /** A message of the frame being handled answered (or was an interim reply to) a request. */
   private frameAnswered = false;
+  /** Whether any encrypted reply has come back on this connection: a server that never answers one is named for it (issue 50). */
+  private encryptedAnswered = false;
   private unsolicitedMessages = 0;
   private fastestMs = Infinity;
   /** What the replies still owed can bring back, in all (bounds the next frame). */
@@ -237,14 +239,7 @@ export class SmbConnection {
           // A caller's own deadline (clean-up paths that must end promptly), counted from the ask: the credit wait is in it.
           pending.timer = setTimeout(
             () => {
-              this.settle(
-                pending,
-                new SmbError(
-                  'timeout',
-                  `The server did not answer ${spec.what} within ${timeoutMs / 1000} s.`,
-                  'The server or the path to it may be overloaded; try again.',
-                ),
-              );
+              this.settle(pending, new SmbError('timeout', `The server did not answer ${spec.what} within ${timeoutMs / 1000} s.`, this.silenceHint(sealed)));
             },
             Math.max(1, timeoutMs - (performance.now() - askedAt)),
           );
@@ -279,15 +274,27 @@ export class SmbConnection {
     return Math.max(charge, Math.min(8192, charge + Math.max(0, this.creditTarget - held)));
   }
 
+  /**
+   * What to do about a request that got no answer. Sealed requests on a
+   * connection where no encrypted reply ever came are the server's handling
+   * of encryption, not its load: "overloaded, try again" sent a person round
+   * in circles on a server that never answered one (issue 50).
+   */
+  private silenceHint(sealed: boolean, otherwise = 'The server or the path to it may be overloaded; try again.'): string {
+    if (!sealed || this.encryptedAnswered) return otherwise;
+    return 'The server has answered no encrypted request on this connection: it negotiated SMB 3 encryption but does not handle it. Test without encryption (--no-encrypt, where the share allows it), or fix the server (its SMB 3 encryption settings or firmware).';
+  }
+
   private checkSilence(): void {
     const overdue = this.pending.size === 0 ? undefined : this.silence.overdue();
     if (!overdue) return;
     const trickled = overdue.trickledBytes > 0 ? ` (only ${overdue.trickledBytes} bytes, and no answer)` : '';
+    const sealed = [...this.pending.values()].some((pending) => pending.sealed);
     this.fail(
       new SmbError(
         'timeout',
         `The server ${this.host}:${this.port} has made no progress for ${Math.round(overdue.silentMs / 100) / 10} s with requests outstanding${trickled}.`,
-        'The server or the path to it has stalled; check both and try again.',
+        this.silenceHint(sealed, 'The server or the path to it has stalled; check both and try again.'),
       ),
     );
     this.socket.destroy();
@@ -344,6 +351,7 @@ export class SmbConnection {
         return;
       }
       this.frameAnswered = false;
+      if (encrypted) this.encryptedAnswered = true;
       for (const message of messages) {
         if (!this.onMessage(message, encrypted)) return;
       }

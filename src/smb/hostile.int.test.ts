@@ -338,6 +338,28 @@ describe.skipIf(!existsSync('/usr/sbin/smbd'))('a hostile server', () => {
     await server?.stop();
   });
 
+  it('a server that negotiates encryption and never answers an encrypted request: named for that, not "overloaded" (issue 50)', async () => {
+    // Every frame from the server from its first encrypted one (SMB2 TRANSFORM_HEADER, 0xFD 'SMB': MS-SMB2 2.2.41) on: nothing.
+    const relay = await hostileRelay(server.share, (frame) => (frame.readUInt32BE(0) === 0xfd534d42 ? { kind: 'silence' } : { kind: 'pass' }));
+    try {
+      const error = await smbFailure(
+        runCopyTest({
+          share: { ...server.share, port: relay.port },
+          credentials: { ...server.credentials, security: { encryption: 'required' } },
+          profile: 'pipefill-max',
+          op: 'read',
+          workload: 'file:1MiB',
+        }),
+      );
+      expect(relay.acted()).toBeGreaterThan(0);
+      expect(error.kind).toBe('timeout');
+      expect(error.hint).toMatch(/^The server has answered no encrypted request on this connection/);
+      expect(server.shareContents()).toEqual([]);
+    } finally {
+      await relay.close();
+    }
+  }, 60_000);
+
   it.each(CASES)(
     '$name: a one-line $kind error within its bound, bounded memory, no scratch left',
     async ({ scenario, signing, kind, message, withinMs }) => {
