@@ -41,6 +41,8 @@ export interface SecurityOffer {
    * Learn, "Guest access in SMB2 and SMB3 disabled by default in Windows").
    */
   readonly refusesGuest?: boolean;
+  /** Set on an offer Pipefill made in a generation's place after the server refused its own dialects (movedUpOffer): those dialects. */
+  readonly movedUpFrom?: readonly DialectName[];
 }
 
 /**
@@ -61,7 +63,14 @@ export const WINDOWS_10_11_OFFER: SecurityOffer = {
 /** What a moved-up old generation offers: its own dialects, then SMB 3 as Windows 10/11 offers it. */
 export function movedUpOffer(offer: SecurityOffer): SecurityOffer {
   const dialects = [...new Set([...offer.dialects, ...WINDOWS_10_11_OFFER.dialects])];
-  return { ...WINDOWS_10_11_OFFER, dialects, signingRequired: offer.signingRequired, movesUp: false, refusesGuest: offer.refusesGuest ?? false };
+  return {
+    ...WINDOWS_10_11_OFFER,
+    dialects,
+    signingRequired: offer.signingRequired,
+    movesUp: false,
+    refusesGuest: offer.refusesGuest ?? false,
+    movedUpFrom: offer.dialects,
+  };
 }
 
 /**

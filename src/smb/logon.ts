@@ -261,10 +261,21 @@ async function negotiateDialect(
           cause === 'signing'
             ? ['signing algorithms', offer.signing, 'server smb3 signing algorithms']
             : ['ciphers', offer.ciphers, 'server smb3 encryption algorithms'];
+        // Whose offer it was: a generation moved up to SMB 3 offers what Pipefill offered in its place (issue 50).
+        const offered = offer.movedUpFrom
+          ? `which Pipefill offered in this client's place once the server refused its own ${dialectList(offer.movedUpFrom)}`
+          : 'which this client offers';
+        // No list sent: SMB 3.1.1 then signs with AES-128-CMAC (MS-SMB2 3.3.5.4) and encrypts with nothing.
+        const allowed =
+          list.length > 0
+            ? `it allows none of the ${what} offered for SMB 3.1.1 (${list.join(', ')})`
+            : cause === 'signing'
+              ? "it does not allow AES-128-CMAC, SMB 3.1.1's signing where the client sends no list of signing algorithms, as this one does not"
+              : 'this client sends no list of ciphers, so it can encrypt with none';
         return new SmbError(
           'negotiation',
-          `${target.host} refused this client's NEGOTIATE${detail}, though it speaks SMB ${serverChoice}, which this client offers: it allows none of the ${what} this client offers for SMB 3.1.1 (${list.join(', ') || 'none'}).`,
-          `Let the server allow one of them (Samba: ${setting}), or test with a client generation that offers what the server allows.`,
+          `${target.host} refused this client's NEGOTIATE${detail}, though it speaks SMB ${serverChoice}, ${offered}: ${allowed}.`,
+          `Let the server allow ${list.length > 0 ? 'one of them' : cause === 'signing' ? 'AES-128-CMAC' : 'a cipher'} (Samba: ${setting}), or test with a client generation that offers what the server allows.`,
         );
       }
     }
