@@ -9,6 +9,8 @@ import { formatDuration, formatRate } from '../model/units.js';
 export const HostInfoSchema = z.object({
   shell: z.enum(['web', 'electron', 'cli']),
   version: z.string(),
+  /** The Kerberos ticket the person holds on the machine the service runs on: a share named by its server logs on with it, no password (issue 50). */
+  kerberos: z.object({ principal: z.string().max(256) }).optional(),
   demo: z
     .object({
       share: z.string(),

@@ -12,3 +12,16 @@ export function holdsKerberosTicket(): boolean {
   const klist = spawnSync('klist', ['-s'], { stdio: 'ignore', timeout: 2_000 });
   return klist.status === 0;
 }
+
+/**
+ * The principal of the ticket held (klist's "Default principal"), for the
+ * Start view's "log on as you are"; undefined where none is held. klist runs
+ * in the C locale, so its words are the ones parsed.
+ */
+export function heldTicketPrincipal(): string | undefined {
+  if (!holdsKerberosTicket()) return undefined;
+  const klist = spawnSync('klist', [], { encoding: 'utf8', timeout: 2_000, env: { ...process.env, LANG: 'C', LC_ALL: 'C' } });
+  const principal = /^Default principal:\s*(\S+)\s*$/m.exec(klist.stdout ?? '')?.[1];
+  // A name from a file the person controls, shown in a page: a principal's own characters only, and short.
+  return principal !== undefined && /^[\w.$@/-]{1,256}$/.test(principal) ? principal : undefined;
+}

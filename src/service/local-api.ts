@@ -32,6 +32,7 @@ import { openStore, parseStoreSpec } from '../store/open-store.js';
 import { siteTrend } from '../presentation/site-trend.js';
 import { OpenDocumentsHolder } from './open-documents.js';
 import { exportDocumentAsync, exportFileName, localePaper, mediaTypeOf } from '../report/export.js';
+import { heldTicketPrincipal } from '../platform/kerberos-ticket.js';
 
 export interface LocalApiOptions {
   /** Which shell serves this API. */
@@ -221,7 +222,7 @@ function createHandlers(host: LocalApiOptions): Handlers {
     settings: () => readSettings(settingsFile),
     settingsUpdate: (input) =>
       writeSettings({ ...readSettings(settingsFile), ...(input.keepHistory === undefined ? {} : { keepHistory: input.keepHistory }) }, settingsFile),
-    hostInfo: () => ({ shell: host.shell ?? 'cli', version: pipefillVersion(), ...(host.demo ? { demo: host.demo } : {}) }),
+    hostInfo: () => ({ shell: host.shell ?? 'cli', version: pipefillVersion(), ...heldTicket(), ...(host.demo ? { demo: host.demo } : {}) }),
   };
 }
 
@@ -241,4 +242,10 @@ export function createLocalApi(host: LocalApiOptions = {}): PipefillApi {
   return Object.fromEntries(
     API_METHODS.map((method) => [method, (input: never, options?: CallOptions) => call(handlers, method, input, options)]),
   ) as unknown as PipefillApi;
+}
+
+/** The person's Kerberos ticket, for HostInfo: asked each time (a kinit while the app runs counts). */
+export function heldTicket(): { kerberos?: { principal: string } } {
+  const principal = heldTicketPrincipal();
+  return principal === undefined ? {} : { kerberos: { principal } };
 }

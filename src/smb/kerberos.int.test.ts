@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assess } from '../assess/assess.js';
 import type { Report } from '../contract/report.js';
+import { createLocalApi } from '../service/local-api.js';
 import { DOMAIN_HOST, DOMAIN_NETBIOS, SambaDomain } from '../lab/samba-domain.js';
 import { freePort, SambaServer } from '../lab/samba.js';
 import { shareTarget } from '../model/share-path.js';
@@ -250,6 +251,20 @@ describe("the person's own ticket by default, from the CLI (issue 50)", () => {
     expect(none.status).toBe(2);
     expect(none.stderr).toMatch(/No password given\.\nhint: .*kinit/);
   }, 180_000);
+});
+
+describe("the app's host says which ticket the person holds (issue 50)", () => {
+  it("for the Start view's 'log on as you are', and nothing where none is held", async () => {
+    const cache = `FILE:${join(caches, 'alice-host')}`;
+    domain.kinit(cache);
+    process.env['KRB5CCNAME'] = cache;
+    try {
+      await expect(createLocalApi().hostInfo({})).resolves.toMatchObject({ kerberos: { principal: domain.user.principal } });
+    } finally {
+      process.env['KRB5CCNAME'] = `FILE:${join(caches, 'none')}`;
+    }
+    expect((await createLocalApi().hostInfo({})).kerberos).toBeUndefined();
+  }, 30_000);
 });
 
 describe('fixtures that never meet (issue 50)', () => {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { PipefillApi } from '../../contract/api.js';
 import type { HostInfo } from '../../contract/host-info.js';
-import { createLocalApi } from '../../service/local-api.js';
+import { createLocalApi, heldTicket } from '../../service/local-api.js';
 import type { StoreSpec } from '../../store/open-store.js';
 import type { LoopbackServers } from '../../lab/loopback-servers.js';
 import { startLoopbackServers } from '../../lab/loopback-servers.js';
@@ -118,7 +118,7 @@ async function startBranchDemoService(store: StoreSpec | undefined): Promise<Run
       ...(store ? { env: { PIPEFILL_STORE: store.kind === 'postgres' ? store.connection : `sqlite:${store.path}` } } : {}),
     });
     // The page asks this process what it offers; the child's copies and history answer the rest.
-    const hostInfo: PipefillApi['hostInfo'] = () => Promise.resolve({ shell: 'web', version: pipefillVersion(), demo: branch.demo });
+    const hostInfo: PipefillApi['hostInfo'] = () => Promise.resolve({ shell: 'web', version: pipefillVersion(), ...heldTicket(), demo: branch.demo });
     return {
       demo: branch.demo,
       api: { ...service.api, hostInfo },
