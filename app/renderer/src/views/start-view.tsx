@@ -96,11 +96,6 @@ export function StartView({ catalogue, host, form, onFormChange, onAssess, onPla
           {touched && errors.user && <p className="error">{errors.user}</p>}
           <label htmlFor="password">Password</label>
           <input id="password" type="password" autoComplete="current-password" value={form.password} onChange={(e) => set('password', e.target.value)} />
-          {host?.kerberos && (
-            <p className="hint" data-testid="current-logon">
-              Or leave it empty to log on as you are: your Kerberos ticket for {host.kerberos.principal} (name the server by its DNS name, not its address).
-            </p>
-          )}
           <div className="checks">
             <label>
               <input type="checkbox" checked={form.keepPassword} onChange={(e) => set('keepPassword', e.target.checked)} /> Keep it in this form after the run
@@ -108,7 +103,14 @@ export function StartView({ catalogue, host, form, onFormChange, onAssess, onPla
             </label>
           </div>
           <p className="hint">
-            Used for this run only; never saved and never written to a report. Leave it empty to log on with your own Kerberos ticket (your domain logon).
+            Used for this run only; never saved and never written to a report.{' '}
+            {host?.kerberos ? (
+              <span data-testid="current-logon">
+                Leave it empty to log on as you are: your Kerberos ticket for {host.kerberos.principal} (name the server by its DNS name, not its address).
+              </span>
+            ) : (
+              'Leave it empty to log on with your own Kerberos ticket (your domain logon).'
+            )}
           </p>
           <label htmlFor="domain">Domain (optional)</label>
           <input id="domain" type="text" value={form.domain} onChange={(e) => set('domain', e.target.value)} />
