@@ -38,9 +38,9 @@ export const VISIBLE_NAMES: ScratchNames = {
 /** A scratch folder's name: `.pipefill-<stamp>-<random>`, or `pipefill-scratch-<stamp>-<random>` on a share that hides nothing. */
 export const SCRATCH_FOLDER_NAME = /^(\.pipefill-|pipefill-scratch-)\d{8}T\d{6}-[0-9a-f]{8}$/;
 
-/** The names that go with a scratch folder of this name (its last path component). */
+/** The names that go with a scratch folder, by its name or its path on the share (its last component decides). */
 export function namesOf(folder: string): ScratchNames {
-  return folder.startsWith('.') ? DOTTED_NAMES : VISIBLE_NAMES;
+  return folder.slice(folder.lastIndexOf('/') + 1).startsWith('.') ? DOTTED_NAMES : VISIBLE_NAMES;
 }
 
 /** The dotted scheme's marker and lease, the names most of the code and its tests know. */

@@ -21,9 +21,6 @@ import { reachedThroughLink, removeListed } from './scratch-removal.js';
 
 export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
-/** A path's last component: a scratch folder's own name, which says its lease's and marker's (scratch-marker.ts). */
-const leafOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
-
 /** The folder scratch folders go in, as a path prefix: '' for the share's root, `team/scratch/` below it. */
 export const workFolder = (session: SmbSession): string => (session.target.folder ? `${session.target.folder}/` : '');
 
@@ -32,7 +29,7 @@ async function isOrphan(session: SmbSession, name: string, options: RequestOptio
   try {
     const lease = await session.create(
       {
-        path: `${name}/${namesOf(leafOf(name)).lease}`,
+        path: `${name}/${namesOf(name).lease}`,
         access: Access.delete | Access.readAttributes,
         disposition: Disposition.open,
         options: CreateOption.nonDirectory | CreateOption.openReparsePoint,
@@ -146,7 +143,7 @@ async function sweepFolder(
 
 /** What a folder's marker says, read without following a link: undefined where there is none that could be one. */
 async function readMarker(session: SmbSession, folder: string, entries: readonly DirectoryEntry[], options: RequestOptions) {
-  const marker = namesOf(leafOf(folder)).marker;
+  const marker = namesOf(folder).marker;
   const entry = entries.find((candidate) => candidate.name === marker);
   if (!entry || entry.isDirectory || entry.isReparsePoint || entry.bytes > MARKER_MAX_BYTES) return undefined;
   const path = `${folder}/${marker}`;

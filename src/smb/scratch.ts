@@ -159,7 +159,7 @@ export class ScratchFolder {
 
   /** This folder's lease, marker and probe names (dotted, or visible: scratch-marker.ts). */
   private get names(): ScratchNames {
-    return namesOf(this.name.slice(this.name.lastIndexOf('/') + 1));
+    return namesOf(this.name);
   }
 
   /** A path inside the folder, for every create the engine makes. */
@@ -280,7 +280,7 @@ async function makeFolder(session: SmbSession, name: string, options: RequestOpt
 async function deleteEmptyProbe(session: SmbSession, name: string, options: RequestOptions): Promise<void> {
   await session.openRelated(
     {
-      path: `${name}/${namesOf(name.slice(name.lastIndexOf('/') + 1)).probe}`,
+      path: `${name}/${namesOf(name).probe}`,
       access: Access.delete | Access.readAttributes,
       disposition: Disposition.create,
       options: CreateOption.nonDirectory | CreateOption.deleteOnClose,
@@ -293,7 +293,7 @@ async function deleteEmptyProbe(session: SmbSession, name: string, options: Requ
 
 /** Writes the marker: create (FILE_CREATE), write, close in one compound. */
 async function writeMarker(session: SmbSession, name: string, text: Buffer, options: RequestOptions): Promise<void> {
-  const path = `${name}/${namesOf(name.slice(name.lastIndexOf('/') + 1)).marker}`;
+  const path = `${name}/${namesOf(name).marker}`;
   await session.openRelated(
     { path, access: Access.writeData | Access.readAttributes, disposition: Disposition.create, options: CreateOption.nonDirectory },
     [{ command: Command.write, body: writeRequest(RELATED_FILE_ID, 0, text.length), payload: text, what: `write ${path}` }],
@@ -326,7 +326,7 @@ async function explainRefusedFolder(session: SmbSession, name: string, error: un
     { cause: error },
   );
   // A dotted name refused: create() tries the visible names; a visible one refused is this refusal after all.
-  return name.slice(name.lastIndexOf('/') + 1).startsWith('.') ? new DotsRefused(refusal) : refusal;
+  return namesOf(name) === DOTTED_NAMES ? new DotsRefused(refusal) : refusal;
 }
 
 /** The share refused a dotted scratch folder's name (a veto of every dot name): the visible names go next. */
@@ -414,7 +414,7 @@ async function holdsShareModes(session: SmbSession, name: string, options: Reque
   try {
     const probe = await session.create(
       {
-        path: `${name}/${namesOf(name.slice(name.lastIndexOf('/') + 1)).lease}`,
+        path: `${name}/${namesOf(name).lease}`,
         access: Access.delete | Access.readAttributes,
         disposition: Disposition.open,
         options: CreateOption.nonDirectory,
