@@ -3,6 +3,7 @@
 
 import type { ClientProfile, Op } from './client-profiles.js';
 import { MIB } from './client-profiles.js';
+import { MODEL_RESOLUTION } from './layer-naming.js';
 import type { Link } from './link.js';
 import type { Prediction } from './predict.js';
 import { predictTransfer } from './predict.js';
@@ -135,12 +136,11 @@ export interface Comparison {
 }
 
 /**
- * A copy went as the model expects when its time is within 15% of the
- * model's: what the WAN lab shows the model achieves for every generation
- * (npm run test:lab; its fidelity cells hold 5-15%). The old 0.7..1.4 band
- * showed green a Windows 11 write 35% slower than expected.
+ * A copy went as the model expects when its time is within the model's
+ * resolution (15%) of the model's. The old 0.7..1.4 band showed green a
+ * Windows 11 write 35% slower than expected.
  */
-export const AS_EXPECTED_WITHIN = 0.15;
+export const AS_EXPECTED_WITHIN = MODEL_RESOLUTION;
 
 /**
  * `noise`: the hosts' calibration's own (HostCosts.noise), where the

@@ -112,7 +112,13 @@ function layerSentence(layer: LayerBudget, input: ExplainInput, client: ClientPr
         ? `${formatDuration(costs.secondsPerRequest * 1000)} per request and ${formatDuration(costs.secondsPerByte * 1e9)} per MB`
         : 'their measured cost per request and per byte';
       const protection = input.session.protection.kind === 'none' ? '' : ` with ${input.session.protection.kind} (${input.session.protection.algorithm})`;
-      return `the two machines are the limit: measured on this share, their CPUs, memory, storage and network stacks take ${perRequest} ${op === 'read' ? 'reading' : 'writing'}${protection}, ${rate} with ${formatBinaryBytes(input.requestBytes)} requests, below the ${formatRate(link.bandwidthBitsPerSecond)} the path carries.`;
+      // Where the server's file-system work on the metadata exchanges is a real part of the time, say so (predictTransfer counts it as the hosts').
+      const fileSystemSeconds = input.breakdown.metadataRoundTrips * (link.hosts?.metadataSeconds ?? 0);
+      const fileSystem =
+        fileSystemSeconds > input.breakdown.dataSeconds / 4
+          ? `, and the server's file-system work takes ${formatDuration((link.hosts?.metadataSeconds ?? 0) * 1000)} on each of ${input.breakdown.metadataRoundTrips} metadata exchanges (${formatDuration(fileSystemSeconds * 1000)} in all)`
+          : '';
+      return `the two machines are the limit: measured on this share, their CPUs, memory, storage and network stacks take ${perRequest} ${op === 'read' ? 'reading' : 'writing'}${protection}, ${rate} with ${formatBinaryBytes(input.requestBytes)} requests, below the ${formatRate(link.bandwidthBitsPerSecond)} the path carries${fileSystem}.`;
     }
     case 'bandwidth':
       return `every layer keeps the path's ${formatBytes(input.bdpBytes)} BDP in flight: the link itself is the limit, ${rate} of payload on ${formatRate(link.bandwidthBitsPerSecond)}.`;

@@ -22,6 +22,7 @@ import type { Prediction } from './predict.js';
 import { predictTransfer } from './predict.js';
 import type { ServerProfile } from './server-profiles.js';
 import type { Workload } from './workloads.js';
+import { onThisMachine } from './layer-naming.js';
 
 /** Most files a copy tool moves at once: robocopy /MT takes 1 to 128 (Microsoft Learn: robocopy). */
 export const MAX_LANES = 128;
@@ -67,7 +68,8 @@ export function predictParallel(
     ...slowest.prediction,
     seconds,
     throughputBitsPerSecond: (workload.totalBytes * 8) / seconds,
-    limitedBy: wireSeconds >= slowest.seconds ? 'bandwidth' : slowest.prediction.limitedBy,
+    // Lanes that together fill the line are held by it (on a share on this machine, the hosts' pace is that "line").
+    limitedBy: wireSeconds >= slowest.seconds ? (onThisMachine(link) ? 'hosts' : 'bandwidth') : slowest.prediction.limitedBy,
     files: workload.files.length,
     totalBytes: workload.totalBytes,
   };

@@ -16,6 +16,7 @@ import { negotiate } from './negotiation.js';
 import type { Link } from './link.js';
 import { bdpBytes, bufferBytesOf, maxSegmentBytes } from './link.js';
 import { keepsRateAcrossIdle, shallowQueueRamp } from './congestion.js';
+import { namedBudgetLayer } from './layer-naming.js';
 import { roundTripsPerDirectory, roundTripsPerFile } from './metadata.js';
 import type { ServerProfile, ServerProfileId } from './server-profiles.js';
 import { SERVER_PROFILE_IDS, SERVER_PROFILES } from './server-profiles.js';
@@ -176,7 +177,7 @@ export function predictTransfer(
     }
     dataSeconds += fileDataSeconds(file.bytes, shape);
     waitSeconds += fileWaitSeconds(file.bytes, shape);
-    const layer = tightestBudget(shape.budgets).layer;
+    const layer = namedBudgetLayer(shape.budgets, link);
     bytesByLayer.set(layer, (bytesByLayer.get(layer) ?? 0) + file.bytes);
     if ((largestByLayer.get(layer)?.bytes ?? -1) < file.bytes) largestByLayer.set(layer, { bytes: file.bytes, shape });
     if (!largest || file.bytes > largest.bytes) largest = { bytes: file.bytes, shape };
@@ -203,18 +204,26 @@ export function predictTransfer(
   const slowStartSeconds = warm ? 0 : coldStart();
 
   const seconds = dataSeconds + metadataSeconds + slowStartSeconds;
-  // The largest of the three costs names the limit; when it is the data, the
-  // layer that paced most of the bytes does. Round trips are the metadata's
-  // and the data requests' own waits (fileWaitSeconds): the Planner, predict
-  // and the assessment's sample then name one layer for one folder.
+  // The largest of the costs names the limit; when it is the data, the layer
+  // that paced most of the bytes does. Round trips are the path's: the
+  // metadata exchanges' and the data requests' own waits (fileWaitSeconds), so
+  // the Planner, predict and the assessment's sample name one layer for one
+  // folder. The server's file-system work on each exchange is the hosts' (on a
+  // loopback share it was most of a "round trip", and a small-files write
+  // named round trips or hosts from one run to the next).
   const byteWeightedLimit = [...bytesByLayer.entries()].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
-  const roundTripSeconds = metadataSeconds + waitSeconds;
+  const fileSystemSeconds = metadataRoundTrips * (link.hosts?.metadataSeconds ?? 0);
+  const roundTripSeconds = metadataSeconds - fileSystemSeconds + waitSeconds;
+  const movingSeconds = dataSeconds - waitSeconds;
+  const hostsSeconds = fileSystemSeconds + (byteWeightedLimit === 'hosts' ? movingSeconds : 0);
   const limitedBy: LimitLayer =
-    roundTripSeconds > Math.max(dataSeconds - waitSeconds, slowStartSeconds)
+    roundTripSeconds > Math.max(movingSeconds, hostsSeconds, slowStartSeconds)
       ? 'round-trips'
       : slowStartSeconds > dataSeconds
         ? 'slow-start'
-        : byteWeightedLimit;
+        : hostsSeconds > movingSeconds
+          ? 'hosts'
+          : byteWeightedLimit;
 
   const prediction = {
     seconds,
