@@ -51,6 +51,13 @@ export async function protectionCheck(input: ProtectionCheckInput): Promise<Prot
       sentence: `Not run: every session ${what}${plain.negotiated.signingRequiredBy === 'server' || plain.negotiated.encryptionRequiredBy ? ' because the server requires it' : ''}, so there is no unsigned copy to compare with. The model's ${plain.negotiated.encryption ? 'encryption' : 'signing'} layer weighs its cost instead.`,
     };
   }
+  // A guest session has no key: nothing can be signed, and the readiness lines say what that means (issue 50). Asking for
+  // a signed copy on one stopped the whole assessment of a guest share.
+  if (plain.negotiated.login?.guest)
+    return {
+      ran: false,
+      sentence: 'Not run: the server logged Pipefill on as a guest, and a guest session has no key to sign with.',
+    };
   const security = { ...(input.credentials.security ?? {}), signing: 'required' as const };
   const signed = input.readSigned
     ? await input.readSigned(plain.workload, security)

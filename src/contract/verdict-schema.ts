@@ -92,6 +92,16 @@ export const VerdictRetransmissionsSchema = z.object({
 });
 export type VerdictRetransmissions = z.infer<typeof VerdictRetransmissionsSchema>;
 
+/** Whether a client generation will open this share as it is set up (src/contract/readiness.ts), with the fix where it will not. */
+export const VerdictReadinessSchema = z.object({
+  profile: z.enum(CLIENT_PROFILE_IDS),
+  /** `at-risk`: it opens only while something the client or its domain can turn off (NTLM) stays on. */
+  status: z.enum(['ready', 'at-risk', 'refuses']),
+  sentence: Sentence,
+  fix: Sentence.optional(),
+});
+export type VerdictReadiness = z.infer<typeof VerdictReadinessSchema>;
+
 export const VerdictSchema = z.object({
   client: z.enum(CLIENT_PROFILE_IDS),
   clientLabel: z.string().max(200),
@@ -126,6 +136,8 @@ export const VerdictSchema = z.object({
     .max(8)
     .optional(),
   retransmissions: VerdictRetransmissionsSchema.optional(),
+  /** Will the newest Windows generations open this share, newest first (absent in reports from before it). */
+  readiness: z.array(VerdictReadinessSchema).max(4).optional(),
   /** The client's copies, the costliest first: seconds lost against the path's best, and why. */
   ranked: z
     .array(
@@ -138,7 +150,7 @@ export const VerdictSchema = z.object({
       }),
     )
     .max(8),
-  /** The answer in at most five plain lines (yours, the path and its server, the limit, the fix, the next fix): what the CLI prints first, the report's page 1 and the ticket summary. */
-  lines: z.array(Sentence).min(1).max(6),
+  /** The answer in plain lines (yours, the path and its server, the limit, the fix, the next fix, the newest clients' readiness, what an earlier change bought): what the CLI prints first, the report's page 1 and the ticket summary. */
+  lines: z.array(Sentence).min(1).max(7),
 });
 export type Verdict = z.infer<typeof VerdictSchema>;

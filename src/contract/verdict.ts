@@ -22,6 +22,7 @@ import { modelLinkOf } from './report.js';
 import { LAYER_LABELS } from '../model/layer-labels.js';
 import { BUSY_CALIBRATION_NOISE } from '../model/host-costs.js';
 import { retransmissionsOf } from './retransmissions.js';
+import { readinessLine, readinessOf } from './readiness.js';
 import { clientAsNegotiated } from './client-as-negotiated.js';
 import type { PromiseCheck } from './promise-schema.js';
 import type { ServerSource, Team, Verdict, VerdictChange, VerdictFix, VerdictRate } from './verdict-schema.js';
@@ -379,6 +380,8 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
   // As the copies negotiated it (the dialect, the signing or sealing), not the profile's nominal security.
   const clientLabel = clientAsNegotiated(CLIENT_PROFILES[client], report.copyTests.find((copy) => copy.profile === client)?.negotiated);
   const retransmissions = retransmissionsOf(report, client);
+  const readiness = readinessOf(report, client);
+  const readyLine = readinessLine(readiness);
   const lines = [
     `${ratesLine(`Your copies with ${clientLabel}${report.options.threads ? `, small files by robocopy /MT:${report.options.threads}` : ''}`, rates, yourBitsPerSecond)}${shortSampleNote(rates)}`,
     `${ratesLine(advice && advice.recommendations.length > 0 ? 'This path allows, with the changes below' : 'This path allows', rates, pathBitsPerSecondOf).replace(/\.$/, '')} — ${
@@ -393,6 +396,8 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
     }${retransmissions ? ` ${retransmissions.sentence}` : ''}`,
     fix.sentence,
     ...(next ? [next.sentence] : []),
+    // Will Windows 11 24H2 and Server 2025 open this share as it is set up (issue 50).
+    ...(readyLine ? [readyLine] : []),
     // A change made since an earlier run of the share: what it promised, and what this run measured.
     ...(report.promises && report.promises.length > 0 ? [promisesLine(report.promises)] : []),
   ];
@@ -409,6 +414,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
     changes,
     heldBack,
     ...(retransmissions ? { retransmissions } : {}),
+    ...(readiness.length > 0 ? { readiness } : {}),
     ranked: ranked.map((pair) => ({
       op: pair.op,
       workload: pair.kind,

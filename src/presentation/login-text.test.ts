@@ -13,10 +13,10 @@ describe('how a session logged on, in words', () => {
 
   it("says what an NTLM logon means where NTLM is blocked, and the fix (issue 50: Windows 11 24H2 and Server 2025's readiness)", () => {
     expect(loginText({ mechanism: 'ntlmv2', account: 'alice', whyNotKerberos: 'the server was reached by its address; Kerberos needs its name' })).toMatch(
-      /; where NTLM is blocked \(Windows 11 24H2 can block it; Windows Server 2025 domains restrict it\), the same share by its DNS name logs on with Kerberos$/,
+      /; where NTLM is blocked \(Windows 11 24H2 can block it; Windows Server 2025 domains restrict it\), reach the share by its DNS name, so Kerberos is used$/,
     );
     expect(loginText({ mechanism: 'ntlmv2', account: 'alice', whyNotKerberos: 'the server offers no Kerberos' })).toMatch(
-      /this share will not open until its server takes Kerberos \(joins the domain\)$/,
+      /join the server to the domain \(Samba: security = ads\), so it takes Kerberos$/,
     );
     expect(loginText({ mechanism: 'kerberos', principal: 'alice@CORP.EXAMPLE.COM' })).not.toMatch(/blocked/);
   });

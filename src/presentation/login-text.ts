@@ -2,6 +2,7 @@
 // "Kerberos (alice@CORP.EXAMPLE.COM)", or NTLMv2 with why not Kerberos, and
 // a guest logon called what it is.
 
+import { ntlmRisk } from '../contract/readiness.js';
 import type { LoginUsedDto } from '../contract/share-login.js';
 
 export function loginText(login: LoginUsedDto | undefined): string | undefined {
@@ -16,17 +17,13 @@ export function loginText(login: LoginUsedDto | undefined): string | undefined {
 }
 
 /**
- * What an NTLM logon means for the newest clients (issue 50): Windows 11 24H2
- * can block NTLM for SMB, and domains moving to Windows Server 2025 restrict
- * it; where Kerberos was possible but not used, the fix is the server's name.
- * Nothing where NTLM was asked for, or where this machine cannot do Kerberos.
+ * What an NTLM logon means for the newest clients (issue 50), for the
+ * login line: where NTLM is blocked, the fix (src/contract/readiness.ts
+ * decides it). Nothing where NTLM was asked for, or where this machine could
+ * not try Kerberos: the share was not shown to need NTLM.
  */
 export function ntlmReadiness(login: LoginUsedDto): string | undefined {
-  if (login.mechanism !== 'ntlmv2' || login.guest) return undefined;
-  const why = login.whyNotKerberos ?? '';
-  if (/reached by its address/.test(why))
-    return 'where NTLM is blocked (Windows 11 24H2 can block it; Windows Server 2025 domains restrict it), the same share by its DNS name logs on with Kerberos';
-  if (/offers no Kerberos/.test(why))
-    return 'where NTLM is blocked (Windows 11 24H2 can block it; Windows Server 2025 domains restrict it), this share will not open until its server takes Kerberos (joins the domain)';
-  return undefined;
+  const risk = ntlmRisk(login);
+  if (!risk || risk.kerberosUntried) return undefined;
+  return `where NTLM is blocked (Windows 11 24H2 can block it; Windows Server 2025 domains restrict it), ${risk.fix}`;
 }

@@ -5,6 +5,7 @@
 // effect and command, as the verdict says them. Pure.
 
 import type { Report } from '../contract/report.js';
+import { readinessLine } from '../contract/readiness.js';
 import { modelLinkOf } from '../contract/report.js';
 import { assessedClient, observationsFromReport } from '../contract/recommend.js';
 import { adviceOf, buildVerdict, promisesLine, verdictOf } from '../contract/verdict.js';
@@ -40,13 +41,17 @@ export function ticketSummary(report: Report): string {
   // A report from before the list of changes: the same builder makes it now.
   const changes = verdict.changes ?? buildVerdict(report, advice).changes ?? [];
   const promiseLines = report.promises && report.promises.length > 0 ? [promisesLine(report.promises)] : [];
+  const readyLine = verdict.readiness ? readinessLine(verdict.readiness) : undefined;
+  const readiness = readyLine ? [`Readiness: ${readyLine}`] : [];
   const lines = [
     `Pipefill: copies to ${report.target.share}, ${readableUtc(report.startedAt)}, as ${report.target.domain ? `${report.target.domain}\\` : ''}${report.target.user}${report.probes.session?.login ? ` (${report.probes.session.login.mechanism === 'kerberos' ? 'Kerberos' : 'NTLMv2'}${report.probes.session.login.guest ? ', as a GUEST' : ''})` : ''}`,
     `Path: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} round trip; server ${serverSeenText(report, verdict.server.profile)}`,
     ...verdict.lines.slice(0, 3),
     // What a change made since the share's earlier run promised, and what it bought: the ticket's news.
     ...promiseLines,
-    ...(changes.length > 0 ? changeLines(changes, promiseLines.length) : verdict.lines.slice(3, 4)),
+    ...(changes.length > 0 ? changeLines(changes, promiseLines.length + readiness.length) : verdict.lines.slice(3, 4)),
+    // Will Windows 11 24H2 and Server 2025 open it: the readiness a branch review asks for (issue 50).
+    ...readiness,
     `Pipefill ${report.environment.pipefillVersion}; measured, not estimated: ${report.copyTests.length} test copies in a scratch folder that was removed${report.keptByRecycleBin ? ` (the share's recycle bin ${report.keptByRecycleBin} kept its files, emptied)` : ''}.`,
   ];
   return lines.slice(0, SUMMARY_MAX_LINES).join('\n');

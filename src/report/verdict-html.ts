@@ -7,6 +7,7 @@ import type { RecommendationOut, RecommendResult } from '../contract/recommendat
 import { currentText } from '../contract/recommendation.js';
 import { bitRateText, pathBitsPerSecondOf, WORKLOAD_LABELS, yourBitsPerSecond } from '../contract/verdict.js';
 import type { Verdict } from '../contract/verdict-schema.js';
+import { readinessLine } from '../contract/readiness.js';
 import { formatDuration } from '../model/units.js';
 import { escapeXml } from './svg.js';
 
@@ -40,6 +41,7 @@ export function ratesTableHtml(verdict: Verdict): string {
 /** The verdict box: the same lines the CLI prints first. */
 export function verdictHtml(verdict: Verdict): string {
   const [yours, path, limit, fix] = verdict.lines;
+  const readiness = verdict.readiness ? readinessLine(verdict.readiness) : undefined;
   // Green only where there is truly nothing to fix; a limit no setting reaches is no good news.
   const fixClass = verdict.fix.kind === 'change' ? 'fix' : verdict.limit.layer === 'none' ? 'none' : 'fix';
   return `<section class="verdict">
@@ -49,6 +51,7 @@ export function verdictHtml(verdict: Verdict): string {
 <p class="${fixClass}">${escapeXml(fix ?? '')}</p>
 ${verdict.fix.kind === 'change' ? `<p>Command: <code>${escapeXml(verdict.fix.command)}</code></p>` : ''}
 ${verdict.next?.kind === 'change' ? `<p class="fix">${escapeXml(verdict.next.sentence)}</p>\n<p>Command: <code>${escapeXml(verdict.next.command)}</code></p>` : ''}
+${readiness ? `<p class="${verdict.readiness?.[0]?.status === 'ready' ? 'none' : 'fix'}">${escapeXml(readiness)}</p>` : ''}
 </section>`;
 }
 

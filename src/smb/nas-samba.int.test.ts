@@ -112,6 +112,18 @@ describe('a NAS-style Samba share', () => {
     const sealed = await smbFailure(copy('pipefill-max', 'write', 'file:1MiB', { user: 'nosuchuser', security: { encryption: 'required' } }));
     expect(sealed.message).toMatch(/guest session has no key to encrypt with/);
   }, 60_000);
+
+  it("a guest share assessed with Windows 7, which takes guests: the verdict, the JSON and the ticket say that 24H2 and Windows 10 will refuse it, with the server's fix (issue 50)", async () => {
+    const report = await assess({ share: formatSharePath(server().share), ...server().credentials, user: 'nosuchuser', quick: true, client: 'win7-smb2' });
+    expect(report.verdict?.readiness?.map((entry) => [entry.profile, entry.status])).toEqual([
+      ['win11-24h2', 'refuses'],
+      ['win10-smb3', 'refuses'],
+    ]);
+    const line = /Windows 11 24H2 and Windows Server 2025 will refuse this share: it logs people on as guests, and a guest session cannot sign/;
+    expect(report.verdict?.lines.some((text) => line.test(text))).toBe(true);
+    expect(JSON.stringify(report)).toMatch(line);
+    expect(ticketSummary(report)).toMatch(/^Readiness: Windows 11 24H2 .*map to guest = never/m);
+  }, 180_000);
 });
 
 describe('refusals that once read as something else', () => {

@@ -9,6 +9,7 @@ import type { RecommendResult } from '../../../../src/contract/recommendation.js
 import { currentText } from '../../../../src/contract/recommendation.js';
 import { bitRateText, pathBitsPerSecondOf, WORKLOAD_LABELS, yourBitsPerSecond } from '../../../../src/contract/verdict.js';
 import type { Verdict } from '../../../../src/contract/verdict-schema.js';
+import { readinessLine } from '../../../../src/contract/readiness.js';
 import { formatDuration } from '../../../../src/model/units.js';
 
 export interface VerdictPanelProps {
@@ -20,6 +21,7 @@ export interface VerdictPanelProps {
 export function VerdictPanel({ verdict, advice, summary }: VerdictPanelProps) {
   const [copied, setCopied] = useState<'copied' | 'shown' | undefined>();
   const [yours, path, limit, fix] = verdict.lines;
+  const readiness = verdict.readiness ? readinessLine(verdict.readiness) : undefined;
   const copy = () => {
     // 127.0.0.1 is a secure context, so the clipboard is there; where a browser refuses, the text is shown to copy by hand.
     navigator.clipboard.writeText(summary).then(
@@ -57,6 +59,11 @@ export function VerdictPanel({ verdict, advice, summary }: VerdictPanelProps) {
               Command: <code>{verdict.next.command}</code>
             </p>
           </>
+        )}
+        {readiness && (
+          <p className={verdict.readiness?.[0]?.status === 'ready' ? 'verdict-line' : 'verdict-fix'} data-testid="verdict-readiness">
+            {readiness}
+          </p>
         )}
         <table>
           <thead>
