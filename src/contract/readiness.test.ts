@@ -9,7 +9,7 @@ import { readinessLine, readinessOf } from './readiness.js';
 import type { Report } from './report.js';
 import { ReportSchema } from './report.js';
 import type { LoginUsedDto } from './share-login.js';
-import { buildVerdict } from './verdict.js';
+import { adviceOf, buildVerdict } from './verdict.js';
 import { VerdictSchema } from './verdict-schema.js';
 
 const base = ReportSchema.parse(JSON.parse(readFileSync(new URL('../report/fixtures/lab-100mbit-40ms-credits16.json', import.meta.url), 'utf8')));
@@ -65,7 +65,7 @@ describe('readiness for the newest Windows', () => {
 
   it('is in the verdict (its lines, its own field) and in the ticket summary', () => {
     const report = loggedOn(BY_ADDRESS);
-    const verdict = VerdictSchema.parse(buildVerdict(report));
+    const verdict = VerdictSchema.parse(buildVerdict(report, adviceOf(report)));
     expect(verdict.readiness?.[0]?.status).toBe('at-risk');
     expect(verdict.lines.some((line) => line.startsWith('Windows 11 24H2 and Windows Server 2025 open it only where NTLM is allowed'))).toBe(true);
     expect(ticketSummary({ ...report, verdict })).toMatch(/^Readiness: Windows 11 24H2 and Windows Server 2025 open it only where NTLM is allowed.*DNS name/m);
@@ -73,6 +73,6 @@ describe('readiness for the newest Windows', () => {
 
   it('says nothing where the run did not see how it logged on (reports from before)', () => {
     expect(readinessOf(base, 'win11-24h2')).toEqual([]);
-    expect(buildVerdict(base).readiness).toBeUndefined();
+    expect(buildVerdict(base, adviceOf(base)).readiness).toBeUndefined();
   });
 });
