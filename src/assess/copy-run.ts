@@ -53,7 +53,8 @@ export class AssessmentCopies {
   private targets = 0;
   private closing: Promise<{ keptByRecycleBin?: string }> | undefined;
   /** Each generation's file copies that ran (`profile op`): a quick run's folders are projected from them. */
-  private readonly fileCopies = new Set<string>();
+  /** Each generation's file copy by `profile op`, with what it saw of the credits: a folder projected from it assumes the same. */
+  private readonly fileCopies = new Map<string, Pick<CopyTestResult['negotiated'], 'creditsHeldWhileWaiting' | 'creditWaitingFraction'>>();
   /** Read-backs of writes copied with `readBackLater`, by `profile op workload`, for readBackWrites. */
   private readonly readBacks = new Map<string, (on?: SmbSession) => Promise<void>>();
   /** Copy roots made ahead of their copies (prepareFolders). */
@@ -216,7 +217,13 @@ export class AssessmentCopies {
       root,
     );
     if (writesSource) this.onShare.add(workload.spec);
-    if (workload.kind === 'file') this.fileCopies.add(`${profile} ${op}`);
+    if (workload.kind === 'file') {
+      const { creditsHeldWhileWaiting, creditWaitingFraction } = result.negotiated;
+      this.fileCopies.set(`${profile} ${op}`, {
+        ...(creditsHeldWhileWaiting === undefined ? {} : { creditsHeldWhileWaiting }),
+        ...(creditWaitingFraction === undefined ? {} : { creditWaitingFraction }),
+      });
+    }
     // A read of a file's source that moved it whole checked each byte against the pattern, as the source
     // write's own read-back would: that read-back is dropped (a megabyte less on a quick run's link).
     const sourceKey = readBackKey('pipefill-max', 'write', workload.spec);
@@ -290,10 +297,14 @@ export class AssessmentCopies {
    */
   projectWithoutCopy(profile: ClientProfileId, op: Op, spec: string, modelSeconds: number, fileCopy: FileCopyAgainstModel, lanes?: number): CopyTestResult {
     const session = this.sessions.get(profile);
-    if (!session || !this.fileCopies.has(`${profile} ${op}`)) throw new Error(`${spec} is projected from ${profile}'s file ${op}, which has not run.`);
+    const credits = this.fileCopies.get(`${profile} ${op}`);
+    if (!session || !credits) throw new Error(`${spec} is projected from ${profile}'s file ${op}, which has not run.`);
     const workload = parseWorkload(spec);
+    const projected = projectedCopy(session, profile, op, workload, modelSeconds, modelScaledProjection(modelSeconds, fileCopy));
     return {
-      ...projectedCopy(session, profile, op, workload, modelSeconds, modelScaledProjection(modelSeconds, fileCopy)),
+      ...projected,
+      // Scaled from the file copy, it waited for credits as that copy did: a quick run names the layer a default run does (issue 48).
+      negotiated: { ...projected.negotiated, ...credits },
       workload: workload.spec,
       // Projected as the copy would have been made: in lanes, robocopy /MT:n.
       ...(lanes !== undefined && lanes > 1 ? { lanes } : {}),

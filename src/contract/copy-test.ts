@@ -116,6 +116,7 @@ export function observationsOfCopy(result: Pick<CopyTestResult, 'negotiated' | '
     ...(tcp?.peerWindowBytes === undefined ? {} : { peerWindowBytes: tcp.peerWindowBytes }),
     ...(tcp?.peerWindowLimitedFraction === undefined ? {} : { peerWindowLimitedFraction: tcp.peerWindowLimitedFraction }),
     ...(tcp?.retransmittedFraction === undefined || onThisMachine ? {} : { retransmittedFraction: tcp.retransmittedFraction }),
+    ...(result.negotiated.creditWaitingFraction === undefined ? {} : { creditWaitingFraction: result.negotiated.creditWaitingFraction }),
   };
 }
 

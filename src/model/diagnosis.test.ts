@@ -32,6 +32,27 @@ describe('diagnoseCopy', () => {
   const longFat: Link = { bandwidthBitsPerSecond: 155e6, rttMs: 150 };
   const branch: Link = { bandwidthBitsPerSecond: 155e6, rttMs: 32 };
 
+  describe("where the server's credits and the line allow about the same (the demo branch: 16 credits, 96.5 Mb/s, 40 ms)", () => {
+    const demo: Link = { bandwidthBitsPerSecond: 96.5e6, rttMs: 40.1 };
+    const sixteen = { creditsGranted: 16 };
+    // Measured on the demo share: Pipefill's 15 MiB read took 1.89 s against the model's 1.64, waiting for a credit 88% of the time.
+    it('names the credits when the copy waited for them a real share of its time: never "Bandwidth" beside "waited for more credits 88%" (issue 48)', () => {
+      const diagnosis = diagnose('pipefill-max', 'read', demo, 1.89 * 2.2, { ...sixteen, creditWaitingFraction: 0.88 });
+      expect(diagnosis.limitedBy).toBe('credits');
+      expect(diagnosis.sentence).toMatch(
+        /SMB credits and the line allow about the same here \(98\.\d Mb\/s and 92\.\d Mb\/s\), and the copy had a request ready but no credit to send it with 88% of the time/,
+      );
+    });
+
+    it('names the line where the copy hardly waited for a credit', () => {
+      expect(diagnose('pipefill-max', 'read', demo, 1.89 * 2.2, { ...sixteen, creditWaitingFraction: 0.1 }).limitedBy).toBe('bandwidth');
+    });
+
+    it('names the line where the credits allow far more than it, however long a deep pipeline waited on them', () => {
+      expect(diagnose('pipefill-max', 'read', demo, 1.64 * 2.2, { creditsGranted: 512, creditWaitingFraction: 0.88 }).limitedBy).toBe('bandwidth');
+    });
+  });
+
   it('names the credits when the server granted only 16', () => {
     const real = { ...samba, smb2: { ...samba.smb2, creditsMax: 16, creditsInitial: 16 } };
     const measured = truth('pipefill-max', 'read', longFat, real);

@@ -12,9 +12,11 @@ import { closedPipelineSecondsPerRequest } from './closed-pipeline.js';
 import { asCongestionControl } from './congestion.js';
 import type { CryptoRates, Protection } from './crypto-cost.js';
 import { describeProtection, protectionSecondsPerByte } from './crypto-cost.js';
-import type { LimitLayer, Session } from './in-flight.js';
+import type { LayerBudget, LimitLayer, Session } from './in-flight.js';
 import { SINGLE_UNPROTECTED, transferShape } from './in-flight.js';
 import type { Link } from './link.js';
+import { isFloor, withinResolution } from './layer-naming.js';
+import { CREDIT_WAITING_LIMITED } from './credits-seen.js';
 import type { Prediction } from './predict.js';
 import { predictCopy } from './parallel.js';
 import type { ServerProfile } from './server-profiles.js';
@@ -222,6 +224,34 @@ export function hostsExpectation(input: DiagnoseInput, modelSeconds: number): { 
   return undefined;
 }
 
+/** What a floor is called in a sentence about the credits that tie with it. */
+const LAYER_WORDS: Partial<Record<string, string>> = {
+  bandwidth: 'the line',
+  'bottleneck-queue': "the line's queue",
+  'packet-loss': 'the loss on the path',
+  hosts: 'the two machines',
+};
+
+/**
+ * Where the model names a floor (the line, the hosts) and the credits' budget
+ * is within its resolution of it, the model cannot tell which held the copy;
+ * the copy can: one that waited for credits a real share of its time
+ * (CREDIT_WAITING_LIMITED) was held by them. A deep pipeline waits on
+ * credits whenever it has more requests than credits, so the wait alone says
+ * nothing where the credits allow far more than the line (issue 48: rows read
+ * "Bandwidth (BDP)" beside "waited for more credits 87% of the time").
+ */
+function creditsHeldIt(
+  explained: Prediction,
+  observations: Observations,
+): { readonly credits: LayerBudget; readonly floor: LayerBudget; readonly waiting: number } | undefined {
+  const waiting = observations.creditWaitingFraction ?? 0;
+  if (waiting < CREDIT_WAITING_LIMITED || !isFloor(explained.limitedBy)) return undefined;
+  const floor = explained.layers.find((layer) => layer.layer === explained.limitedBy);
+  const credits = explained.layers.find((layer) => layer.layer === 'credits');
+  return floor && credits && withinResolution(credits.bytesPerSecond, floor.bytesPerSecond) ? { credits, floor, waiting } : undefined;
+}
+
 /** measured / explained within these bounds: the explained layer accounts for the copy (wider than the green band of compareWithModel: a copy is outside the model only beyond what noise on a busy machine explains). */
 const EXPLAINED = { low: 1 / 1.4, high: 1 / 0.7 };
 
@@ -261,10 +291,22 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
     const protection = session.protection;
     const protectionBound =
       protection.kind !== 'none' && cryptoShareOfRequest(explained, client, server, input.op, input.link, session) > 1 / 2 ? protection : undefined;
-    const limitedBy = protectionBound ? protectionBound.kind : explained.limitedBy;
+    const credits = protectionBound ? undefined : creditsHeldIt(explained, input.observations);
+    const limitedBy = protectionBound ? protectionBound.kind : credits ? 'credits' : explained.limitedBy;
     const why = protectionBound
       ? ` Most of each request's time is ${protectionBound.algorithm} at the two ends: ${protectionBound.kind === 'signing' ? 'the signature' : 'the encryption'}, not the link, limits you.`
       : '';
+    if (credits) {
+      const cause = `SMB credits and ${LAYER_WORDS[credits.floor.layer] ?? 'the path'} allow about the same here (${formatRate(credits.credits.bytesPerSecond * 8)} and ${formatRate(credits.floor.bytesPerSecond * 8)}), and the copy had a request ready but no credit to send it with ${Math.round(credits.waiting * 100)}% of the time: the credits the server granted held it back.`;
+      return {
+        limitedBy,
+        explainedSeconds: explained.seconds,
+        measuredBitsPerSecond,
+        inFlightBytes,
+        sentence: `${measured}.${seen} ${cause}`,
+        why: cause,
+      };
+    }
     return {
       limitedBy,
       explainedSeconds: explained.seconds,

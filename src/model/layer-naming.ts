@@ -36,6 +36,11 @@ export function onThisMachine(link: Link): boolean {
 /** The layers no setting on either end changes: the path (its line, its queue, its loss) and the two machines. */
 const FLOORS: readonly BudgetLayer[] = ['bandwidth', 'bottleneck-queue', 'packet-loss', 'hosts'];
 
+export const isFloor = (layer: string): boolean => (FLOORS as readonly string[]).includes(layer);
+
+/** Two rates the model cannot rank: the higher within its resolution of the lower. */
+export const withinResolution = (a: number, b: number): boolean => Math.max(a, b) <= Math.min(a, b) * (1 + MODEL_RESOLUTION);
+
 /**
  * The layer a file's budgets name: the tightest, unless a floor is within the
  * model's resolution of it, and then that floor. On this machine the
@@ -47,8 +52,7 @@ export function namedBudgetLayer(budgets: readonly LayerBudget[], link: Link): B
   const nearFloor =
     FLOORS.includes(tightest.layer) || floors.length === 0
       ? tightest
-      : (floors
-          .filter((floor) => floor.bytesPerSecond <= tightest.bytesPerSecond * (1 + MODEL_RESOLUTION))
-          .sort((a, b) => a.bytesPerSecond - b.bytesPerSecond)[0] ?? tightest);
+      : (floors.filter((floor) => withinResolution(floor.bytesPerSecond, tightest.bytesPerSecond)).sort((a, b) => a.bytesPerSecond - b.bytesPerSecond)[0] ??
+        tightest);
   return nearFloor.layer === 'bandwidth' && onThisMachine(link) ? 'hosts' : nearFloor.layer;
 }

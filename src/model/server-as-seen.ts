@@ -14,6 +14,8 @@ export interface Observations {
   readonly peerWindowBytes?: number;
   readonly peerWindowLimitedFraction?: number;
   readonly retransmittedFraction?: number;
+  /** The share of the copy's time it had a request ready and no credit to send it with (src/model/credits-seen.ts). */
+  readonly creditWaitingFraction?: number;
   /** The server insisted on signing or encryption (the copies said who required it). */
   readonly signingRequired?: boolean;
   readonly encryptionRequired?: boolean;
