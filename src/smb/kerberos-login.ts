@@ -5,6 +5,7 @@
 // one, and the session key from the complete context. Every Kerberos
 // failure a person can fix is a one-line error with its fix.
 
+import { heldTicketPrincipal } from '../platform/kerberos-ticket.js';
 import type { SmbResponse } from './request-frames.js';
 import { SmbError } from './errors.js';
 import type { GssContext, GssFailure, GssFailureKind } from './native-gssapi.js';
@@ -92,6 +93,13 @@ const MEANINGS: Record<GssFailureKind, { kind: 'auth-failed' | 'kerberos' | 'int
     fix: 'Log on to the domain (or run kinit), or give the password.',
     fallsBack: true,
   },
+  // Set here, not by the addon: the cache holds a ticket, but for someone else (another user, another realm).
+  'other-ticket': {
+    kind: 'kerberos',
+    say: 'the Kerberos ticket held is for another principal',
+    fix: "Run as the ticket's principal to use it (--user exactly as the ticket names it), or give this user's password, or kinit as this user.",
+    fallsBack: true,
+  },
   'bad-reply': {
     kind: 'integrity',
     say: "the server's Kerberos reply does not verify",
@@ -127,8 +135,15 @@ export class KerberosError extends SmbError {
   }
 }
 
-function fromGss(error: GssFailure, login: KerberosLogin): KerberosError {
+function fromGss(error: GssFailure, login: KerberosLogin, heldPrincipal: () => string | undefined): KerberosError {
   const who = login.principal ?? 'the ticket cache';
+  // No ticket for this principal, but one for another (a user@OTHER.REALM typed while holding the domain's ticket):
+  // say whose ticket is held, rather than that there is none (issue 50, item 9).
+  const held = error.kind === 'no-ticket' && login.password === undefined ? heldPrincipal() : undefined;
+  if (held !== undefined && held.toLowerCase() !== login.principal?.toLowerCase())
+    return new KerberosError('other-ticket', `the ticket held is for ${held}, not ${who}; for cifs/${login.host}: ${error.message}`, undefined, {
+      cause: error,
+    });
   return new KerberosError(error.kind, `${who} for cifs/${login.host}: ${error.message}`, undefined, { cause: error });
 }
 
@@ -161,7 +176,11 @@ export async function kerberosLogon(login: KerberosLogin, step: SetupStep): Prom
       if (!isGssFailure(error)) throw error;
       // Reading the server's AP-REP asks the KDC nothing: an integrity failure there (KRB5KRB_AP_ERR_BAD_INTEGRITY,
       // which in the first step's ticket exchange means a wrong password) is the server's reply failing its check.
-      throw fromGss(token !== null && error.kind === 'wrong-password' ? Object.assign(error, { kind: 'bad-reply' as const }) : error, login);
+      throw fromGss(
+        token !== null && error.kind === 'wrong-password' ? Object.assign(error, { kind: 'bad-reply' as const }) : error,
+        login,
+        heldTicketPrincipal,
+      );
     } finally {
       clearTimeout(timer);
     }

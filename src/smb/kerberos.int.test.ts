@@ -210,6 +210,74 @@ describe('the traps, each a one-line error with its fix', () => {
     }
   }, 30_000);
 
+  it('a ticket held for another principal: says whose it is and how to use it, not that there is none (issue 50)', async () => {
+    const cache = `FILE:${join(caches, 'alice-other')}`;
+    domain.kinit(cache);
+    process.env['KRB5CCNAME'] = cache;
+    try {
+      const error = await smbFailure(SmbSession.open(target(), { user: 'alice@OTHER.TEST', password: '' }));
+      expect(error.kind).toBe('kerberos');
+      expect(error.message).toMatch(/the ticket held is for alice@PIPEFILL\.TEST, not alice@OTHER\.TEST/);
+      expect(error.message).not.toMatch(/there is no Kerberos ticket/);
+      expect(error.hint).toMatch(/--user exactly as the ticket names it/);
+    } finally {
+      process.env['KRB5CCNAME'] = `FILE:${join(caches, 'none')}`;
+    }
+  }, 30_000);
+
+  describe("this computer's clock two hours behind the domain (libfaketime, for the CLI only)", () => {
+    const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+    const cli = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+    const behind = (cache: string) => ({
+      ...process.env,
+      KRB5_CONFIG: domain.krb5Conf,
+      KRB5CCNAME: cache,
+      LD_PRELOAD: LIBFAKETIME,
+      FAKETIME: '-2h',
+      FAKETIME_DONT_RESET: '1',
+    });
+    const copy = (cache: string) =>
+      spawnSync(
+        process.execPath,
+        [
+          cli,
+          'copy-test',
+          '--share',
+          domain.share.share,
+          '--address',
+          '127.0.0.1',
+          '--user',
+          'alice@pipefill.test',
+          '--profile',
+          'win11-24h2',
+          '--op',
+          'write',
+          '--workload',
+          'file:1MiB',
+          '--yes',
+          '--json',
+        ],
+        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: behind(cache), timeout: 60_000 },
+      );
+
+    it("with a ticket got on that clock, logs on with Kerberos (the cache keeps the KDC's offset), as smbclient does", () => {
+      const cache = `FILE:${join(caches, 'behind-kinit')}`;
+      spawnSync('kinit', [domain.user.principal], { env: behind(cache), input: `${domain.user.password}\n`, encoding: 'utf8', timeout: 30_000 });
+      const copied = copy(cache);
+      expect(copied.status, copied.stderr).toBe(0);
+      expect((JSON.parse(copied.stdout) as { negotiated: { login?: { mechanism: string } } }).negotiated.login?.mechanism).toBe('kerberos');
+    }, 60_000);
+
+    it('with a ticket got before the clock moved, says the clocks differ and how to fix them, not a generic ticket error', () => {
+      const cache = `FILE:${join(caches, 'behind-moved')}`;
+      domain.kinit(cache);
+      const copied = copy(cache);
+      expect(copied.status).not.toBe(0);
+      expect(copied.stderr).toMatch(/^error: Kerberos logon failed: the clocks of this computer, the server and the domain controller differ/m);
+      expect(copied.stderr).toMatch(/^hint: Set the clock that is off/m);
+    }, 60_000);
+  });
+
   it("a file server whose clock is an hour off (the domain's is right)", async () => {
     await domain.restart({ ntlm: 'disabled', fileServerClock: '+1h' });
     try {

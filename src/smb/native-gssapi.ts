@@ -37,6 +37,7 @@ export type GssFailureKind =
   | 'kdc-unreachable'
   | 'no-realm'
   | 'no-ticket'
+  | 'other-ticket'
   | 'bad-reply'
   | 'kerberos-failed';
 
