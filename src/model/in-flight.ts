@@ -233,8 +233,16 @@ export function transferShape(
   // The hosts' work and any crypto not in it share their CPUs: per byte, they add (measured on one connection, so
   // channels do not multiply it). Where the protection is most of that work, the protection is what limits, and the
   // budget carries its name: a signed copy paced by the CPU is paced by its signing.
+  // The protection's share of that work comes from the crypto rates (measured here by a microbenchmark that holds still, or
+  // published), not from the protected calibration's difference from the plain one: on a busy machine that difference
+  // strays by a third, and a Windows 11 copy signed with AES-GMAC (0.04 ns a byte) read "signing" or "hosts" from one run to
+  // the next (issue 48).
   const unprotectedRate = link.hosts ? hostBytesPerSecond(link.hosts[op], request) : Infinity;
-  const protectionShare = session.protection.kind !== 'none' && Number.isFinite(hostRate) ? 1 - hostRate / unprotectedRate : 0;
+  const cryptoPerByte = protectionSecondsPerByte(session.protection, dataSender, dataReceiver);
+  const protectionShare =
+    session.protection.kind !== 'none' && Number.isFinite(hostRate) && Number.isFinite(unprotectedRate) && cryptoPerByte > 0
+      ? cryptoPerByte / (1 / unprotectedRate + cryptoPerByte)
+      : 0;
   const hostLayer: BudgetLayer = session.protection.kind !== 'none' && protectionShare > 1 / 2 ? session.protection.kind : 'hosts';
   const cryptoBytesPerSecond =
     host?.includesProtection || hostLayer !== 'hosts' ? Infinity : protectionBytesPerSecond(session.protection, dataSender, dataReceiver, channels);

@@ -4,6 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { CLIENT_PROFILES, MIB } from './client-profiles.js';
+import type { CryptoRates } from './crypto-cost.js';
+import { asDrivenByPipefill, DEFAULT_ENGINE_STACK, serverOnThisMachine } from './diagnosis.js';
 import type { HostCosts } from './host-costs.js';
 import type { LayerBudget } from './in-flight.js';
 import { MODEL_RESOLUTION, namedBudgetLayer, onThisMachine } from './layer-naming.js';
@@ -68,5 +70,39 @@ describe("a folder's metadata exchanges", () => {
 
   it('are round trips on a long path, where the round trip is most of each exchange', () => {
     expect(predictTransfer(client, server, 'write', folder, { bandwidthBitsPerSecond: 20e6, rttMs: 80 }).limitedBy).toBe('round-trips');
+  });
+});
+
+describe('a signed copy on a share on this machine', () => {
+  // This machine's rates as an assessment measured them (2026-11-27): AES-GMAC about 24 GB/s a core, AES-CMAC about 1.1.
+  const rates: CryptoRates = { 'AES-128-GMAC': { protect: 24e9, check: 24e9 }, 'AES-128-CMAC': { protect: 1.1e9, check: 1.1e9 } };
+  const client = asDrivenByPipefill(CLIENT_PROFILES['win11-24h2'], { ...DEFAULT_ENGINE_STACK, crypto: rates });
+  const server = serverOnThisMachine(SERVER_PROFILES.samba, rates);
+  // A busy machine's protected calibration, a third slower than its plain one: noise, not the signature.
+  const hosts: HostCosts = {
+    ...LOOPBACK_HOSTS,
+    protected: {
+      protection: { kind: 'signing', algorithm: 'AES-128-GMAC' },
+      read: { secondsPerRequest: 71e-6, secondsPerByte: 1.5e-9 },
+      write: { secondsPerRequest: 47e-6, secondsPerByte: 1.6e-9 },
+    },
+  };
+  const file = parseWorkload('file:256MiB');
+
+  it("is held by the hosts where the signature is a small part of each byte's work, however the protected calibration strayed (issue 48)", () => {
+    const signed = predictTransfer(
+      client,
+      server,
+      'read',
+      file,
+      { ...LOOPBACK, hosts },
+      { protection: { kind: 'signing', algorithm: 'AES-128-GMAC' }, channels: 1 },
+    );
+    expect(signed.limitedBy).toBe('hosts');
+  });
+
+  it('is held by the signing where the algorithm costs more than the rest of the work', () => {
+    const signed = predictTransfer(client, server, 'read', file, LOOPBACK, { protection: { kind: 'signing', algorithm: 'AES-128-CMAC' }, channels: 1 });
+    expect(signed.limitedBy).toBe('signing');
   });
 });
