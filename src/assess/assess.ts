@@ -31,6 +31,7 @@ import { probePath } from '../probe/probe-path.js';
 import type { HostCalibration } from '../probe/host-rates.js';
 import { FAST_PATH_RTT_MS, measureHostCosts } from '../probe/host-rates.js';
 import { credentialsFrom } from '../smb/session.js';
+import { withFolderLeft } from '../smb/scratch-end.js';
 import { pipefillVersion } from '../platform/package-root.js';
 import { measureCryptoRates } from '../smb/security/crypto-rates.js';
 import { localEngineStack } from '../apply/engine-stack.js';
@@ -151,11 +152,11 @@ async function assessWith(input: AssessInput, options: CallOptions, startProgres
       }),
     );
   } catch (error) {
-    await copiesOpening.then(
+    const closed = await copiesOpening.then(
       (copies) => copies.close(),
       () => undefined,
     );
-    throw error;
+    throw withFolderLeft(error, [closed?.left]);
   }
   const probeSeconds = elapsed();
   if (!input.server) {
@@ -457,6 +458,9 @@ async function assessWith(input: AssessInput, options: CallOptions, startProgres
     const checked: Report = promises.length > 0 ? { ...report, promises } : report;
     const verdict = buildVerdict(checked, advice);
     return { ...checked, advice, verdict, diagnosis: { headline: verdict.lines.slice(0, 4).join(' '), findings } };
+  } catch (error) {
+    // The run's folder removed first, so the error can say where it stayed, if it did.
+    throw withFolderLeft(error, [(await copies.close()).left]);
   } finally {
     await copies.close();
   }

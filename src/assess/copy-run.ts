@@ -51,7 +51,7 @@ export class AssessmentCopies {
   /** Workloads whose read source is on the share (written by Pipefill's own write copy). */
   private readonly onShare = new Set<string>();
   private targets = 0;
-  private closing: Promise<{ keptByRecycleBin?: string }> | undefined;
+  private closing: Promise<{ keptByRecycleBin?: string; left?: string }> | undefined;
   /** Each generation's file copies that ran (`profile op`): a quick run's folders are projected from them. */
   /** Each generation's file copy by `profile op`, with what it saw of the credits: a folder projected from it assumes the same. */
   private readonly fileCopies = new Map<string, Pick<CopyTestResult['negotiated'], 'creditsHeldWhileWaiting' | 'creditWaitingFraction'>>();
@@ -343,11 +343,11 @@ export class AssessmentCopies {
    * says where a recycle bin kept the removed files. Never throws; a second
    * call waits for the first.
    */
-  close(): Promise<{ keptByRecycleBin?: string }> {
+  close(): Promise<{ keptByRecycleBin?: string; left?: string }> {
     return (this.closing ??= this.closeOnce());
   }
 
-  private async closeOnce(): Promise<{ keptByRecycleBin?: string }> {
+  private async closeOnce(): Promise<{ keptByRecycleBin?: string; left?: string }> {
     let kept: string | undefined;
     for (const source of this.sources.values()) {
       await source.close().catch(() => undefined);
@@ -360,16 +360,24 @@ export class AssessmentCopies {
     const signed = this.signed && 'session' in this.signed ? [this.signed.session] : [];
     this.signed = undefined;
     const broken = [...this.sessions.values()].some((session) => !session.connection.isOpen);
-    if (!broken) kept = (await this.scratch.remove(quick).catch(() => undefined))?.recycleBin;
+    let removed = false;
+    if (!broken)
+      kept = await this.scratch.remove(quick).then(
+        (cleaned) => ((removed = true), cleaned.recycleBin),
+        () => undefined,
+      );
     // On a broken path a log-off would wait out its own timeout on every session: the sockets just close.
     await Promise.all([...this.sessions.values(), ...signed].map((session) => (broken ? session.connection.end() : session.end()).catch(() => undefined)));
     if (broken) {
       const fresh = await SmbSession.open(this.share, this.credentials, { timeoutMs: 3_000 }).catch(() => undefined);
       if (fresh) {
-        await removeStaleScratch(fresh, this.scratch.sweepRules(false), quick).catch(() => undefined);
+        removed = await removeStaleScratch(fresh, this.scratch.sweepRules(false), quick).then(
+          (swept) => swept.includes(this.scratch.name),
+          () => false,
+        );
         await fresh.end().catch(() => undefined);
       }
     }
-    return kept === undefined ? {} : { keptByRecycleBin: kept };
+    return { ...(kept === undefined ? {} : { keptByRecycleBin: kept }), ...(removed ? {} : { left: this.scratch.name }) };
   }
 }

@@ -9,6 +9,7 @@ import { pipelineFor } from '../smb/drivers.js';
 import { Access, CreateOption, Disposition } from '../smb/messages.js';
 import { PatternSource } from '../smb/pattern.js';
 import { ScratchFolder } from '../smb/scratch.js';
+import { removeAtEnd, withFolderLeft } from '../smb/scratch-end.js';
 import type { SmbCredentials, SmbTarget } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
 import { TimelineRecorder } from '../smb/timeline.js';
@@ -84,6 +85,19 @@ export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCreden
   for (const opening of extraSessions) opening.catch(() => undefined);
   const opened: ReadConnection[] = [];
   let scratch: ScratchFolder | undefined;
+  // Once, from whichever of catch and finally comes first: the open files, the folder (on a fresh session if this one died), the sessions.
+  let closed: Promise<string | undefined> | undefined;
+  const closeDown = () =>
+    (closed ??= (async () => {
+      for (const on of opened.slice(1)) await on.session.close(on.fileId).catch(() => undefined);
+      if (opened[0]) await session.close(opened[0].fileId).catch(() => undefined);
+      const left = scratch
+        ? (await removeAtEnd(scratch, session, () => SmbSession.open(target, credentials, { timeoutMs: 3_000 }), { timeoutMs: 5_000 })).left
+        : undefined;
+      for (const opening of extraSessions) await opening.then((extra) => extra.end()).catch(() => undefined);
+      await session.end();
+      return left;
+    })());
   try {
     const created = await ScratchFolder.createChecked(session);
     await created.sweepOthersAside(() => SmbSession.open(target, credentials, request));
@@ -221,11 +235,10 @@ export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCreden
       ...(connectionCount > 1 ? { streams: connectionCount } : {}),
       ...(steady === undefined ? {} : { estimate: 'steady' as const }),
     };
+  } catch (error) {
+    // Cleaned up here, so the error can say where the probe's folder stayed, if it did.
+    throw withFolderLeft(error, [await closeDown()]);
   } finally {
-    for (const on of opened.slice(1)) await on.session.close(on.fileId).catch(() => undefined);
-    if (opened[0]) await session.close(opened[0].fileId).catch(() => undefined);
-    if (scratch) await scratch.remove({ timeoutMs: 5_000 }).catch(() => undefined);
-    for (const opening of extraSessions) await opening.then((extra) => extra.end()).catch(() => undefined);
-    await session.end();
+    await closeDown();
   }
 }

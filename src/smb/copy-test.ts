@@ -16,7 +16,8 @@ import type { RequestOptions } from './request-frames.js';
 import { emulationNote } from './drivers.js';
 import { cancelledError, SmbError } from './errors.js';
 import { LocalSource } from './local-source.js';
-import { removeStaleScratch, ScratchFolder, scratchPath } from './scratch.js';
+import { ScratchFolder, scratchPath } from './scratch.js';
+import { removeAtEnd, withFolderLeft } from './scratch-end.js';
 import type { OpenOptions, SmbCredentials } from './session.js';
 import { SmbSession } from './session.js';
 import { sampleTcpInfo, tcpEvidence } from './tcp-info.js';
@@ -269,20 +270,17 @@ export function projectedCopy(
   };
 }
 
-/** Removes the scratch folder, on a fresh session if the test's own one died. Never throws. */
-async function cleanUp(scratch: ScratchFolder | undefined, session: SmbSession, request: CopyTestRequest): Promise<void> {
-  const quick: RequestOptions = { timeoutMs: CLEANUP_TIMEOUT_MS };
-  if (scratch && session.connection.isOpen) {
-    await scratch.remove(quick).catch(() => undefined);
-  } else if (scratch) {
-    // The lease went with the dead connection: the sweep now sees an orphan.
-    const fresh = await SmbSession.open(request.share, request.credentials, { timeoutMs: 3_000, ...sessionOptions(request) }).catch(() => undefined);
-    if (fresh) {
-      await removeStaleScratch(fresh, scratch.sweepRules(false), quick).catch(() => undefined);
-      await fresh.end();
-    }
-  }
+/** Removes the scratch folder (on a fresh session if the test's own one died) and ends the session. Never throws; the folder's name where it stayed. */
+async function cleanUp(scratch: ScratchFolder | undefined, session: SmbSession, request: CopyTestRequest): Promise<string | undefined> {
+  const left = scratch
+    ? (
+        await removeAtEnd(scratch, session, () => SmbSession.open(request.share, request.credentials, { timeoutMs: 3_000, ...sessionOptions(request) }), {
+          timeoutMs: CLEANUP_TIMEOUT_MS,
+        })
+      ).left
+    : undefined;
   await session.end();
+  return left;
 }
 
 export type { CopyTestResult };
@@ -301,6 +299,14 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
   const session = await SmbSession.open(request.share, request.credentials, { ...sessionOptions(request), ...(signal ? { signal } : {}) });
   let scratch: ScratchFolder | undefined;
   let local: LocalSource | undefined;
+  // Once, from whichever of catch and finally comes first: the local source, then the share's folder and the session.
+  let closed: Promise<string | undefined> | undefined;
+  const closeDown = () =>
+    (closed ??= (async () => {
+      await local?.close();
+      local?.remove();
+      return cleanUp(scratch, session, request);
+    })());
   try {
     const created = await ScratchFolder.createChecked(session);
     // What dead runs left, swept on a connection of its own before anything is written (see sweepOthersAside).
@@ -355,10 +361,10 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
     return { ...copy, workload: workload.spec, ...(cleaned.recycleBin === undefined ? {} : { keptByRecycleBin: cleaned.recycleBin }) };
   } catch (error) {
     if (signal?.aborted && !(error instanceof SmbError && error.kind === 'cancelled')) throw cancelledError();
-    throw error;
+    // Cleaned up here, so the error can say where its folder stayed; the finally then has nothing left to do.
+    const left = await closeDown();
+    throw withFolderLeft(error, [left]);
   } finally {
-    await local?.close();
-    local?.remove();
-    await cleanUp(scratch, session, request);
+    await closeDown();
   }
 }

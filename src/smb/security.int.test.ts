@@ -8,6 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SambaOptions } from '../lab/samba.js';
 import { SambaServer } from '../lab/samba.js';
+import { assess } from '../assess/assess.js';
+import { formatSharePath } from '../model/share-path.js';
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILE_IDS, CLIENT_PROFILES } from '../model/client-profiles.js';
 import type { Scenario } from '../test-support/hostile-relay.js';
@@ -17,6 +19,68 @@ import { runCopyTest } from './copy-test.js';
 import type { SmbError } from './errors.js';
 import { smbFailure } from '../test-support/smb-failure.js';
 import type { SecurityPolicy } from './session.js';
+
+/**
+ * A server whose signatures stop verifying once a copy is under way, and on
+ * every connection after (issue 50, item 8: six runs left six scratch folders
+ * on such a server): from the first frame over 1 MiB on, every signed reply's
+ * signature has a byte flipped (the SMB2 header's Signature, bytes 48-63).
+ */
+const signaturesFailFromFirstLargeFrame = (): Scenario => {
+  let broken = false;
+  return (frame) => {
+    if (frame.length > 1024 * 1024) broken = true;
+    const signed = frame.length >= 64 && ((frame.readUInt32LE(16) ?? 0) & 0x8) !== 0;
+    if (!broken || !signed) return { kind: 'pass' };
+    const changed = Buffer.from(frame);
+    changed[48] = (changed[48] ?? 0) ^ 0x01;
+    return { kind: 'replace', bytes: framed(changed) };
+  };
+};
+
+describe('a server whose signatures stop verifying mid-copy, and on every connection after (issue 50)', () => {
+  it('the integrity error names the scratch folder it could not remove, and the next run with a sound server sweeps it', async () => {
+    const server = await SambaServer.start({ globals: { 'server signing': 'mandatory' } });
+    const relay = await hostileRelay(server.share, signaturesFailFromFirstLargeFrame());
+    try {
+      const error = await failure(
+        runCopyTest({
+          share: { ...server.share, port: relay.port },
+          credentials: server.credentials,
+          profile: 'pipefill-max',
+          op: 'read',
+          workload: 'file:8MiB',
+        }),
+        'integrity',
+      );
+      const [left] = server.shareContents().filter((path) => !path.includes('/'));
+      expect(left).toMatch(/^\.pipefill-/);
+      expect(error.hint).toContain(`The scratch folder ${left} is still on the share`);
+      expect(error.hint).toMatch(/next run on this share removes it/);
+      // The next run, on a server that signs soundly: the folder's lease went with the dead run, and its marker proves it Pipefill's.
+      await copy(server, 'pipefill-max', 'write', undefined, 'file:1MiB');
+    } finally {
+      await relay.close();
+      await server.stop();
+    }
+  }, 60_000);
+
+  it("an assessment stopped by it names every folder it left (its probe's and its copies'), and the next run sweeps them", async () => {
+    const server = await SambaServer.start({ globals: { 'server signing': 'mandatory' } });
+    const relay = await hostileRelay(server.share, signaturesFailFromFirstLargeFrame());
+    try {
+      const error = await failure(assess({ share: formatSharePath({ ...server.share, port: relay.port }), ...server.credentials, quick: true }), 'integrity');
+      const left = server.shareContents().filter((path) => !path.includes('/'));
+      expect(left.length).toBeGreaterThan(0);
+      for (const name of left) expect(error.hint).toContain(name);
+      expect(error.hint).toMatch(/still on the share: .* next run on this share removes them|removes it/);
+      await copy(server, 'pipefill-max', 'write', undefined, 'file:1MiB');
+    } finally {
+      await relay.close();
+      await server.stop();
+    }
+  }, 120_000);
+});
 
 const OPS: Op[] = ['write', 'read'];
 /** The generations that speak no SMB 3 of their own and move up where a server demands it. */
