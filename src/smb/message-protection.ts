@@ -16,7 +16,8 @@ export function integrityError(message: string, cause?: unknown): SmbError {
   return new SmbError(
     'integrity',
     message,
-    'Something between Pipefill and the server changed the traffic, or the server signs wrongly: the copy stopped before using any of it.',
+    // Either cause stops Windows 11 24H2 and Server 2025 as well: they sign every connection (issue 50, "cannot sign with this server").
+    "Something between Pipefill and the server changed the traffic, or the server signs wrongly: the copy stopped before using any of it. Either way Windows 11 24H2 and Windows Server 2025, which sign every connection, will fail on this path too: find the device that rewrites SMB (a WAN optimiser, an inspecting firewall), or update the server's SMB software.",
     undefined,
     cause === undefined ? undefined : { cause },
   );
