@@ -126,6 +126,21 @@ describe('a NAS-style Samba share', () => {
   }, 180_000);
 });
 
+describe('server signing = disabled (issue 50: the readiness of a server set up not to sign)', () => {
+  const server = withServer({ globals: { 'server signing': 'disabled' } });
+  it("Windows 11 24H2's copies still sign (SMB 2 and 3 sign whenever the client requires it), so the readiness never says it refuses the share", async () => {
+    const report = await assess({ share: formatSharePath(server().share), ...server().credentials, quick: true });
+    const signed = report.copyTests.filter((copy) => copy.profile === 'win11-24h2');
+    expect(signed.length).toBeGreaterThan(0);
+    for (const copy of signed) expect(copy.negotiated.signing).not.toBeNull();
+    const [newest] = report.verdict?.readiness ?? [];
+    expect(newest?.profile).toBe('win11-24h2');
+    // Reached by its address, the logon was NTLM: at risk where NTLM is blocked, and nothing about signing.
+    expect(newest?.status).toBe('at-risk');
+    expect(newest?.sentence).not.toMatch(/sign/);
+  }, 180_000);
+});
+
 describe('refusals that once read as something else', () => {
   describe('hidden names vetoed (veto files = /.*/)', () => {
     const server = withServer({ shareOptions: { 'veto files': '/.*/' } });
