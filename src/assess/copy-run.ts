@@ -361,11 +361,11 @@ export class AssessmentCopies {
     this.signed = undefined;
     const broken = [...this.sessions.values()].some((session) => !session.connection.isOpen);
     let removed = false;
-    if (!broken)
-      kept = await this.scratch.remove(quick).then(
-        (cleaned) => ((removed = true), cleaned.recycleBin),
-        () => undefined,
-      );
+    if (!broken) {
+      const cleaned = await this.scratch.remove(quick).catch(() => undefined);
+      removed = cleaned !== undefined;
+      kept = cleaned?.recycleBin;
+    }
     // On a broken path a log-off would wait out its own timeout on every session: the sockets just close.
     await Promise.all([...this.sessions.values(), ...signed].map((session) => (broken ? session.connection.end() : session.end()).catch(() => undefined)));
     if (broken) {

@@ -20,8 +20,13 @@ import type { Link } from './link.js';
  */
 export const MODEL_RESOLUTION = 0.15;
 
-/** A loopback round trip is tens of microseconds; any network's, LAN included, is well above it on a busy machine's timing. */
-const LOOPBACK_RTT_MS = 1;
+/**
+ * Below this round trip a path with measured hosts is this machine's: the
+ * probe measures the hosts only on paths under 2 ms (src/probe/host-rates.ts
+ * FAST_PATH_RTT_MS), so a busy loopback whose round trip reads 1-2 ms keeps
+ * its name; a WAN's tens of milliseconds never do.
+ */
+const LOOPBACK_RTT_MS = 2;
 
 /**
  * A share on this machine: the hosts were measured with no network between

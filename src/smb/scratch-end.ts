@@ -24,10 +24,7 @@ export async function removeAtEnd(
   options: RequestOptions,
 ): Promise<{ readonly recycleBin?: string; readonly left?: string }> {
   if (session.connection.isOpen) {
-    return scratch.remove(options).then(
-      (cleaned) => cleaned,
-      () => ({ left: scratch.name }),
-    );
+    return scratch.remove(options).catch(() => ({ left: scratch.name }));
   }
   const fresh = await openFresh().catch(() => undefined);
   if (!fresh) return { left: scratch.name };

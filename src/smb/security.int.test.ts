@@ -30,7 +30,8 @@ const signaturesFailFromFirstLargeFrame = (): Scenario => {
   let broken = false;
   return (frame) => {
     if (frame.length > 1024 * 1024) broken = true;
-    const signed = frame.length >= 64 && ((frame.readUInt32LE(16) ?? 0) & 0x8) !== 0;
+    // SMB2 header Flags (offset 16): SMB2_FLAGS_SIGNED is 0x8 (MS-SMB2 2.2.1.2).
+    const signed = frame.length >= 64 && (frame.readUInt32LE(16) & 0x8) !== 0;
     if (!broken || !signed) return { kind: 'pass' };
     const changed = Buffer.from(frame);
     changed[48] = (changed[48] ?? 0) ^ 0x01;
