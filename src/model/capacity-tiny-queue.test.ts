@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expectedCapacity } from './capacity.js';
+import { expectedCapacity, MIN_SIMULATED_COUNT_SECONDS } from './capacity.js';
+import { simulatedTimes } from './shared-queue-sim.js';
 import { CLIENT_PROFILES } from './client-profiles.js';
 import { SERVER_PROFILES } from './server-profiles.js';
 
@@ -18,5 +19,45 @@ describe('a queue smaller than one reply', () => {
       });
       expect(expected.aggregateBitsPerSecond, `queue of ${bufferBytes} bytes`).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('a line so fast that the simulated count is shorter than a few timeouts', () => {
+  // Loopback as the suite's capacity run can probe it: 26.3 Gb/s and 0.019 ms give a one-BDP queue of 63 KB, one
+  // XP reply. The packet-level run of two people could afford 35 ms of counting there, less than one 200 ms
+  // retransmission timeout, and both people sat in one through it.
+  const loopback = { bandwidthBitsPerSecond: 26.33e9, rttMs: 0.0192 };
+  it('never expects two people to move nothing', () => {
+    const expected = expectedCapacity({
+      client: CLIENT_PROFILES['xp-smb1'],
+      server: SERVER_PROFILES.samba,
+      op: 'read',
+      link: loopback,
+      users: 2,
+      fileBytes: 1024 * 1024,
+      schedule: { steps: [1, 2], warmupSeconds: 0.3, measureSeconds: 1 },
+    });
+    expect(expected.aggregateBitsPerSecond).toBeGreaterThan(0);
+  });
+  it('answers from the packet-level run only where its count spans five shortest timeouts', () => {
+    const times = simulatedTimes({
+      steps: [1, 2],
+      lineBitsPerSecond: loopback.bandwidthBitsPerSecond,
+      segmentBytes: 1448,
+      packetOverheadBytes: 66,
+      warmupSeconds: 0.3,
+      measureSeconds: 1,
+    });
+    expect(times.measureSeconds).toBeLessThan(MIN_SIMULATED_COUNT_SECONDS);
+    // The WAN lab's capacity cell (155 Mb/s; 1, 4 and 16 people; 5 s warm-up, 8 s counted) is simulated.
+    const lab = simulatedTimes({
+      steps: [1, 4, 16],
+      lineBitsPerSecond: 155e6,
+      segmentBytes: 1448,
+      packetOverheadBytes: 66,
+      warmupSeconds: 5,
+      measureSeconds: 8,
+    });
+    expect(lab.measureSeconds).toBeGreaterThanOrEqual(MIN_SIMULATED_COUNT_SECONDS);
   });
 });

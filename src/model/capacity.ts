@@ -23,7 +23,8 @@ import { bdpBytes, bufferBytesOf, maxSegmentBytes, payloadEfficiency } from './l
 import { validateLink } from './predict.js';
 import type { ServerProfile } from './server-profiles.js';
 import type { SharedQueueInput } from './queue-sim/input.js';
-import { simulateSharedQueue } from './shared-queue-sim.js';
+import { simulatedTimes, simulateSharedQueue } from './shared-queue-sim.js';
+import { MIN_RTO_SECONDS } from './queue-sim/person.js';
 
 export const CAPACITY_OPS = ['read', 'write', 'mixed'] as const;
 export type CapacityOp = (typeof CAPACITY_OPS)[number];
@@ -59,6 +60,8 @@ export interface CapacitySchedule {
 
 /** When nobody says how people come: all at once, a warm-up and a count long enough for a mean. */
 export const DEFAULT_SCHEDULE = { warmupSeconds: 5, measureSeconds: 10 } as const;
+/** The shortest count a packet-level run is trusted with: five of TCP's shortest retransmission timeouts. */
+export const MIN_SIMULATED_COUNT_SECONDS = 5 * MIN_RTO_SECONDS;
 /** The most people a packet-level run takes; beyond, the cycle model answers. */
 export const MAX_SIMULATED_PEOPLE = MAX_CAPACITY_USERS;
 /**
@@ -263,6 +266,11 @@ function simulatedDirection(
     warmupSeconds: schedule.warmupSeconds,
     measureSeconds: schedule.measureSeconds,
   };
+  // A line so fast that the run it can afford counts for less than a few retransmission timeouts: one timeout
+  // (200 ms at least, whatever the line) then decides the step. Two loopback people behind a queue that held one
+  // reply were expected to move nothing in a count shortened to 35 ms (the fresh-clone suite's capacity step,
+  // now and then); the cycle model answers there.
+  if (simulatedTimes(simulation).measureSeconds < MIN_SIMULATED_COUNT_SECONDS) return undefined;
   const step = meanSimulatedStep(simulation, users);
   const demand = users * own.bytesPerSecond;
   const aggregate = step.aggregateBitsPerSecond / 8;

@@ -60,6 +60,19 @@ const MAX_EVENTS = 2_000_000;
 /** How often the queue is sampled for its mean. */
 const QUEUE_SAMPLE_SECONDS = 0.001;
 
+/**
+ * Each step's warm-up and count as a run simulates them: long runs on fast lines are shortened, warm-up and
+ * count alike, to what MAX_PACKETS carry at the line rate. The TCP timers are not shortened with them.
+ */
+export function simulatedTimes(
+  input: Pick<SharedQueueInput, 'steps' | 'lineBitsPerSecond' | 'segmentBytes' | 'packetOverheadBytes' | 'warmupSeconds' | 'measureSeconds'>,
+): { readonly warmupSeconds: number; readonly measureSeconds: number } {
+  const packetsPerSecond = input.lineBitsPerSecond / 8 / (input.segmentBytes + input.packetOverheadBytes);
+  const wanted = input.steps.length * (input.warmupSeconds + input.measureSeconds);
+  const scale = Math.min(1, MAX_PACKETS / packetsPerSecond / wanted);
+  return { warmupSeconds: input.warmupSeconds * scale, measureSeconds: input.measureSeconds * scale };
+}
+
 /** Runs the people's copies over the shared bottleneck (see the top of this file). Deterministic for a seed. */
 export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult {
   validateSharedQueueInput(input);
@@ -70,12 +83,7 @@ export function simulateSharedQueue(input: SharedQueueInput): SharedQueueResult 
   const segmentsPerUnit = Math.ceil(input.unitBytes / input.segmentBytes);
   const lastSegmentBytes = input.unitBytes - (segmentsPerUnit - 1) * input.segmentBytes;
   const payloadPerUnit = input.payloadBytesPerUnit ?? input.unitBytes;
-  // Long runs on fast lines are shortened, warm-up and count alike, to what MAX_PACKETS carry at the line rate.
-  const packetsPerSecond = bytesPerSecond / (input.segmentBytes + input.packetOverheadBytes);
-  const wanted = input.steps.length * (input.warmupSeconds + input.measureSeconds);
-  const scale = Math.min(1, MAX_PACKETS / packetsPerSecond / wanted);
-  const warmup = input.warmupSeconds * scale;
-  const measure = input.measureSeconds * scale;
+  const { warmupSeconds: warmup, measureSeconds: measure } = simulatedTimes(input);
   const events = new EventQueue();
   const people: Person[] = [];
   const results: SharedQueueStep[] = [];
