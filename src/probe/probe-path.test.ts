@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pathRttMs } from './probe-path.js';
+import { pathRttMs, wantsBackToBack } from './probe-path.js';
 
 const stats = (medianMs: number) => ({ samples: 10, minMs: medianMs / 2, medianMs, p95Ms: medianMs * 2, jitterMs: 0.1 });
 
@@ -25,5 +25,16 @@ describe('pathRttMs: the round trip the model uses', () => {
     expect(pathRttMs({ ...stats(0.5), timedBy: 'kernel', processMedianMs: 1.7 }, stats(1.36), stats(0.87))).toBe(0.87);
     // A busy machine's ECHOs late, its handshakes less so: the lowest, as before the kernel was asked.
     expect(pathRttMs({ ...stats(0.04), timedBy: 'kernel', processMedianMs: 2.5 }, stats(40))).toBe(2.5);
+  });
+});
+
+describe('wantsBackToBack: whether the spaced ECHOs show a fast path', () => {
+  it('goes by their least, which a busy machine does not raise', () => {
+    // Loopback beside two busy loops (2026-11-27): spaced ECHOs of 0.11-0.21 ms at least, their median up to 1.55 ms.
+    expect(wantsBackToBack({ samples: 10, minMs: 0.122, medianMs: 2.4, p95Ms: 9, jitterMs: 1.5 })).toBe(true);
+    expect(wantsBackToBack(stats(1.36))).toBe(true);
+    // A WAN path: its least ECHO is the path's round trip.
+    expect(wantsBackToBack({ samples: 10, minMs: 32.1, medianMs: 32.9, p95Ms: 34, jitterMs: 0.3 })).toBe(false);
+    expect(wantsBackToBack({ samples: 10, minMs: 2, medianMs: 2.2, p95Ms: 3, jitterMs: 0.1 })).toBe(false);
   });
 });
