@@ -22,6 +22,10 @@ describe.skipIf(!canRunE2e)('settings across two runs of the web mode', () => {
   });
 
   const keepBox = (page: Page) => page.getByRole('checkbox', { name: /Keep each finished assessment and capacity run/ });
+  // The box is disabled until the services have told the choice, and while they save one: then it shows theirs.
+  const settled = (page: Page) => keepBox(page).isEnabled();
+  // Generous: on a busy machine the web mode's first answers can take seconds; a settled box is then read once.
+  const SETTLE_MS = 30_000;
 
   it('"keep my runs" turned off in one run is still off in the next, on another port', async () => {
     const env = { PIPEFILL_DATA_DIR: dataDir, PIPEFILL_STORE: '' };
@@ -35,9 +39,12 @@ describe.skipIf(!canRunE2e)('settings across two runs of the web mode', () => {
       await page.getByRole('heading', { name: 'Start' }).waitFor();
       await page.getByRole('button', { name: 'History', exact: true }).click();
       await page.getByRole('heading', { name: 'History' }).waitFor();
-      await expect.poll(() => keepBox(page).isChecked()).toBe(true);
+      await expect.poll(() => settled(page), { timeout: SETTLE_MS }).toBe(true);
+      expect(await keepBox(page).isChecked()).toBe(true);
       await keepBox(page).uncheck();
-      await expect.poll(() => keepBox(page).isChecked()).toBe(false);
+      // Enabled again once the services have saved the choice: only then may the window close.
+      await expect.poll(() => settled(page), { timeout: SETTLE_MS }).toBe(true);
+      expect(await keepBox(page).isChecked()).toBe(false);
       await page.close();
       expect(errors).toEqual([]);
     } finally {
@@ -51,7 +58,8 @@ describe.skipIf(!canRunE2e)('settings across two runs of the web mode', () => {
       await page.getByRole('heading', { name: 'Start' }).waitFor();
       await page.getByRole('button', { name: 'History', exact: true }).click();
       await page.getByRole('heading', { name: 'History' }).waitFor();
-      await expect.poll(() => keepBox(page).isChecked()).toBe(false);
+      await expect.poll(() => settled(page), { timeout: SETTLE_MS }).toBe(true);
+      expect(await keepBox(page).isChecked()).toBe(false);
       await page.close();
     } finally {
       await second.stop();

@@ -234,6 +234,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
               key={`${historyStore.where ?? 'default'} ${historyStore.address}`}
               api={api}
               keep={history.keep}
+              keepSettled={history.keepSettled}
               onKeepChange={(keep) => void history.setKeep(keep)}
               lastSave={history.lastSave}
               onShow={showReport}

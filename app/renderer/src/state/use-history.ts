@@ -29,13 +29,25 @@ export function useHistorySaving(api: PipefillApi) {
       current = false;
     };
   }, [api]);
+  // The box shows the choice at once and stays disabled until the services have saved it (a start closed
+  // meanwhile would forget it); a save that failed puts back what the services hold.
+  const [saving, setSaving] = useState(false);
   const setKeep = useCallback(
     async (value: boolean) => {
       setKeepState(value);
+      setSaving(true);
       try {
         setKeepState((await api.settingsUpdate({ keepHistory: value })).keepHistory);
       } catch (error) {
         setLastSave({ error: toUiError(error) });
+        setKeepState(
+          await api.settings({}).then(
+            (settings) => settings.keepHistory,
+            () => undefined,
+          ),
+        );
+      } finally {
+        setSaving(false);
       }
     },
     [api],
@@ -58,7 +70,7 @@ export function useHistorySaving(api: PipefillApi) {
     },
     [api, keep],
   );
-  return { keep: keep ?? true, setKeep, lastSave, save };
+  return { keep: keep ?? true, keepSettled: keep !== undefined && !saving, setKeep, lastSave, save };
 }
 
 export function useHistoryBrowser(api: PipefillApi) {

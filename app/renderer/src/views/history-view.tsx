@@ -15,6 +15,8 @@ import { useHistoryBrowser } from '../state/use-history.js';
 export interface HistoryViewProps {
   readonly api: PipefillApi;
   readonly keep: boolean;
+  /** False until the services have told (or saved) the choice: the box is disabled meanwhile. */
+  readonly keepSettled: boolean;
   readonly onKeepChange: (keep: boolean) => void;
   readonly lastSave: SaveOutcome | undefined;
   readonly onShow: (report: Report) => void;
@@ -25,7 +27,18 @@ export interface HistoryViewProps {
   readonly onStoreChange: (address: string) => void;
 }
 
-export function HistoryView({ api, keep, onKeepChange, lastSave, onShow, onShowCapacity, storeAddress, storeError, onStoreChange }: HistoryViewProps) {
+export function HistoryView({
+  api,
+  keep,
+  keepSettled,
+  onKeepChange,
+  lastSave,
+  onShow,
+  onShowCapacity,
+  storeAddress,
+  storeError,
+  onStoreChange,
+}: HistoryViewProps) {
   const history = useHistoryBrowser(api);
   const [confirming, setConfirming] = useState<number | undefined>();
   const [typedStore, setTypedStore] = useState(storeAddress);
@@ -38,8 +51,8 @@ export function HistoryView({ api, keep, onKeepChange, lastSave, onShow, onShowC
       <h2>History</h2>
       <section className="panel">
         <label>
-          <input type="checkbox" checked={keep} onChange={(e) => onKeepChange(e.target.checked)} /> Keep each finished assessment and capacity run in the site
-          history
+          <input type="checkbox" checked={keep} disabled={!keepSettled} onChange={(e) => onKeepChange(e.target.checked)} /> Keep each finished assessment and
+          capacity run in the site history
         </label>
         {lastSave &&
           ('error' in lastSave ? (
