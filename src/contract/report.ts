@@ -118,6 +118,11 @@ export const HostCostsSchema = z
     acrossNetwork: z.boolean().optional(),
     /** The calibration's own noise: its repeated runs' largest spread (src/model/host-costs.ts runSpread). */
     noise: z.number().nonnegative().finite().optional(),
+    /** Other programs' use of this machine as the calibration began (src/platform/cpu-load.ts). */
+    load: z
+      .object({ otherCores: z.number().nonnegative().max(4096), cores: z.number().int().min(1).max(4096) })
+      .strict()
+      .optional(),
   })
   .strict();
 

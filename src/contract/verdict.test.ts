@@ -156,4 +156,24 @@ describe('a busy machine (issue 48)', () => {
     );
     expect(buildVerdict(withNoise(0.1), recommendFromInput({ report: withNoise(0.1) })).lines.join('\n')).not.toMatch(/busy/);
   });
+
+  it('says so where other programs kept the cores busy that the two ends needed', () => {
+    const report = fixture('lab-100mbit-40ms-credits16');
+    const hosts = { read: { secondsPerRequest: 0, secondsPerByte: 0 }, write: { secondsPerRequest: 0, secondsPerByte: 0 }, metadataSeconds: 0, noise: 0.2 };
+    const withLoad = (otherCores: number): Report => ({
+      ...report,
+      verdict: undefined,
+      pathModel: {
+        bandwidthBitsPerSecond: 96.6e6,
+        rttMs: 40.9,
+        bandwidthFrom: 'probe' as const,
+        ...report.pathModel,
+        hostCosts: { ...hosts, load: { otherCores, cores: 2 } },
+      },
+    });
+    expect(buildVerdict(withLoad(1.99), recommendFromInput({ report: withLoad(1.99) })).lines[1]).toMatch(
+      /This PC was busy: other programs kept 2\.0 of its 2 cores busy as Pipefill measured the two machines.*no copy is called outside the model/,
+    );
+    expect(buildVerdict(withLoad(0.1), recommendFromInput({ report: withLoad(0.1) })).lines.join('\n')).not.toMatch(/busy/);
+  });
 });

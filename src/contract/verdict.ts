@@ -20,7 +20,7 @@ import { assessedClient, recommendFromInput } from './recommend.js';
 import type { Finding, Report } from './report.js';
 import { modelLinkOf } from './report.js';
 import { LAYER_LABELS } from '../model/layer-labels.js';
-import { BUSY_CALIBRATION_NOISE } from '../model/host-costs.js';
+import { BUSY_CALIBRATION_NOISE, crowdedByOthers } from '../model/host-costs.js';
 import { retransmissionsOf } from './retransmissions.js';
 import { readinessLine, readinessOf } from './readiness.js';
 import { clientAsNegotiated } from './client-as-negotiated.js';
@@ -316,7 +316,11 @@ function ratesLine(label: string, rates: readonly VerdictRate[], pick: (rate: Ve
 
 /** Where this machine was too busy to measure the two machines well: said, with how far its runs differed. */
 function busyNote(report: Report): string {
-  const noise = report.pathModel?.hostCosts?.noise;
+  const hosts = report.pathModel?.hostCosts;
+  if (hosts?.load && crowdedByOthers(hosts)) {
+    return ` This PC was busy: other programs kept ${hosts.load.otherCores.toFixed(1)} of its ${hosts.load.cores} cores busy as Pipefill measured the two machines, so a copy ran on whatever they left. What the two machines allow is less sure, and no copy is called outside the model; run again with them closed for a surer answer.`;
+  }
+  const noise = hosts?.noise;
   if (noise === undefined || !(noise >= BUSY_CALIBRATION_NOISE)) return '';
   return ` This PC was busy while Pipefill measured the two machines (its repeated runs strayed ${Math.round(noise * 100)}% from their median): what they allow is that much less sure, and no copy within it is called outside the model.`;
 }

@@ -81,6 +81,33 @@ describe('diagnoseCopy', () => {
     expect(on(0.3)).not.toBe('unexplained');
   });
 
+  it('calls no copy outside the model where other programs left the two ends of a share on this machine too few cores', () => {
+    // Beside two busy loops on two cores (2026-11-27) a signed copy ran 1.98x a model whose calibration strayed 19%.
+    const hosts = { read: { secondsPerRequest: 0, secondsPerByte: 0 }, write: { secondsPerRequest: 0, secondsPerByte: 0 }, metadataSeconds: 0, noise: 0.19 };
+    const measured = 1.98 * truth('win10-smb3', 'read', branch, samba);
+    const on = (load: { otherCores: number; cores: number } | undefined, acrossNetwork?: true) =>
+      diagnoseCopy({
+        client: CLIENT_PROFILES['win10-smb3'],
+        server: samba,
+        op: 'read',
+        workload: file,
+        link: { ...branch, hosts: { ...hosts, ...(load ? { load } : {}), ...(acrossNetwork ? { acrossNetwork } : {}) } },
+        measuredSeconds: measured,
+        stack,
+        observations: {},
+      });
+    expect(on(undefined).limitedBy).toBe('unexplained');
+    // As good as idle, and one busy core of eight: both ends still have a core each.
+    expect(on({ otherCores: 0.2, cores: 2 }).limitedBy).toBe('unexplained');
+    expect(on({ otherCores: 1, cores: 8 }).limitedBy).toBe('unexplained');
+    const crowded = on({ otherCores: 1.99, cores: 2 });
+    expect(crowded.limitedBy).not.toBe('unexplained');
+    expect(crowded.sentence).toMatch(/It took 2\.0x that: other programs kept 2\.0 of its 2 cores busy/);
+    // Across a network only the client is here: one free core is enough.
+    expect(on({ otherCores: 1, cores: 2 }, true).limitedBy).toBe('unexplained');
+    expect(on({ otherCores: 1, cores: 2 }).limitedBy).not.toBe('unexplained');
+  });
+
   it('calls the same copy unexplained when the copy did not reveal the grant', () => {
     const real = { ...samba, smb2: { ...samba.smb2, creditsMax: 16, creditsInitial: 16 } };
     const measured = truth('pipefill-max', 'read', longFat, real);

@@ -15,6 +15,8 @@ import { describeProtection, protectionSecondsPerByte } from './crypto-cost.js';
 import type { LayerBudget, LimitLayer, Session } from './in-flight.js';
 import { SINGLE_UNPROTECTED, transferShape } from './in-flight.js';
 import type { Link } from './link.js';
+import type { HostCosts } from './host-costs.js';
+import { crowdedByOthers } from './host-costs.js';
 import { isFloor, withinResolution } from './layer-naming.js';
 import { CREDIT_WAITING_LIMITED } from './credits-seen.js';
 import type { Prediction } from './predict.js';
@@ -252,6 +254,13 @@ function creditsHeldIt(
   return floor && credits && withinResolution(credits.bytesPerSecond, floor.bytesPerSecond) ? { credits, floor, waiting } : undefined;
 }
 
+/** What a crowded machine (crowdedByOthers) means for a copy slower than the model's band. */
+function crowdedSentence(hosts: HostCosts | undefined, ratio: number): string {
+  const load = hosts?.load;
+  const others = load ? `${load.otherCores.toFixed(1)} of its ${load.cores} cores` : 'its cores';
+  return `It took ${ratio.toFixed(1)}x that: other programs kept ${others} busy, and a copy here runs on what they leave, which the scheduler shares out differently from one copy to the next.`;
+}
+
 /** measured / explained within these bounds: the explained layer accounts for the copy (wider than the green band of compareWithModel: a copy is outside the model only beyond what noise on a busy machine explains). */
 const EXPLAINED = { low: 1 / 1.4, high: 1 / 0.7 };
 
@@ -285,7 +294,10 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
   // and the expectation made from their median is no surer than that (2 of 3 runs on a loaded machine named a copy
   // 'outside the model', the third 'SMB signing').
   const noise = 1 + Math.max(0, input.link.hosts?.noise ?? 0);
-  const explains = (measuredOverModel: number) => measuredOverModel >= EXPLAINED.low / noise && measuredOverModel <= EXPLAINED.high * noise;
+  // Where other programs left the ends too few cores, no copy is slower than the model can say (crowdedByOthers).
+  const crowded = crowdedByOthers(input.link.hosts);
+  const explains = (measuredOverModel: number) => measuredOverModel >= EXPLAINED.low / noise && (crowded || measuredOverModel <= EXPLAINED.high * noise);
+  const crowdedNote = crowded && ratio > EXPLAINED.high * noise ? ` ${crowdedSentence(input.link.hosts, ratio)}` : '';
   if (explains(ratio)) {
     // A request-granular layer whose requests spend most of their time being signed or sealed is the protection's limit.
     const protection = session.protection;
@@ -303,8 +315,8 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
         explainedSeconds: explained.seconds,
         measuredBitsPerSecond,
         inFlightBytes,
-        sentence: `${measured}.${seen} ${cause}`,
-        why: cause,
+        sentence: `${measured}.${seen} ${cause}${crowdedNote}`,
+        why: `${cause}${crowdedNote}`,
       };
     }
     return {
@@ -312,8 +324,8 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
       explainedSeconds: explained.seconds,
       measuredBitsPerSecond,
       inFlightBytes,
-      sentence: `${measured}.${seen} ${explained.explanation}${why}`,
-      why: `${explained.explanation}${why}`,
+      sentence: `${measured}.${seen} ${explained.explanation}${why}${crowdedNote}`,
+      why: `${explained.explanation}${why}${crowdedNote}`,
     };
   }
   const protection = session.protection;

@@ -44,6 +44,12 @@ export interface HostCosts {
    */
   readonly noise?: number | undefined;
   /**
+   * Other programs' use of this machine while the calibration began, in
+   * cores, beside the cores Pipefill may run on (src/platform/cpu-load.ts).
+   * Absent where it could not be read (not Linux) and in older reports.
+   */
+  readonly load?: { readonly otherCores: number; readonly cores: number } | undefined;
+  /**
    * Measured across a network (a LAN): each cost is the hosts' own time for
    * a request in a deep pipeline, which runs beside the line's rather than
    * after it, so it caps the rate and adds nothing to a request's latency
@@ -63,6 +69,26 @@ export interface CalibrationSample {
 
 /** Above this noise the machine was too busy to measure its hosts well, and the verdict says so: runs straying half their median (idle loopback: 0.14-0.22; beside two busy cores 0.26-0.30). */
 export const BUSY_CALIBRATION_NOISE = 0.5;
+
+/** Other programs' use below this (cores) leaves the machine as good as idle, whatever its size. */
+const IDLE_OTHER_CORES = 0.5;
+
+/**
+ * Whether other programs left fewer free cores than the ends on this machine
+ * need (both, for a share on it; the client, across a network). There a
+ * copy runs on whatever share of a CPU the scheduler gives it against them,
+ * which no calibration a few seconds earlier pins down: beside two busy loops
+ * on two cores, copies whose calibration strayed 13-26% ran 1.0-2.0x their
+ * model (2026-11-27), and neither the calibration's spread nor the engine's
+ * own wait for a CPU (0.12 and 0.25 in the two slowest, against 0.46 and
+ * 0.38 while calibrating) foretold which.
+ */
+export function crowdedByOthers(hosts: Pick<HostCosts, 'load' | 'acrossNetwork'> | undefined): boolean {
+  const load = hosts?.load;
+  if (!load) return false;
+  const endsHere = hosts.acrossNetwork ? 1 : 2;
+  return load.otherCores >= IDLE_OTHER_CORES && load.cores - load.otherCores < endsHere;
+}
 
 /**
  * The repeated runs' spread: their median absolute deviation from the median

@@ -36,6 +36,7 @@ import type { SmbCredentials, SmbTarget } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
 import { transferFileWithDepth } from '../smb/transfer.js';
 import { SpanRecorder } from './read-rate.js';
+import { otherProgramsLoad } from '../platform/cpu-load.js';
 
 /** Paths with a round trip below this are fast: the hosts may well be slower than the network (a LAN, loopback). */
 export const FAST_PATH_RTT_MS = 2;
@@ -63,6 +64,8 @@ const TURNAROUND_REQUESTS = 16;
 const TURNAROUND_RUNS = 3;
 /** Files created and closed one at a time for the metadata cost. */
 const METADATA_FILES = 8;
+/** How long the calibration first waits to see what other programs use of this machine. */
+const QUIET_MS = 250;
 /** A sample moving at least this share of the line's payload rate is paced by the network: it says nothing of the hosts. */
 const NETWORK_BOUND_SHARE = 0.9;
 
@@ -98,6 +101,8 @@ const protectionOfSession = (session: SmbSession): Protection =>
 export async function measureHostCosts(target: SmbTarget, credentials: SmbCredentials, options: HostCalibrationOptions): Promise<HostCalibration> {
   const { signal } = options;
   const request = signal ? { signal } : {};
+  // Other programs' use of the machine, while this one waits: a copy beside them runs on what they leave.
+  const load = await otherProgramsLoad(QUIET_MS, signal);
   const session = await SmbSession.open(target, credentials, request);
   let guarded: SmbSession | undefined;
   let scratch: ScratchFolder | undefined;
@@ -270,6 +275,7 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
         metadataSeconds,
         turnaroundSeconds,
         noise,
+        ...(load ? { load } : {}),
         ...(options.lineBitsPerSecond === undefined ? {} : { acrossNetwork: true }),
       },
       samples,
