@@ -102,7 +102,7 @@ describe('diagnoseCopy', () => {
     expect(on({ otherCores: 1, cores: 8 }).limitedBy).toBe('unexplained');
     const crowded = on({ otherCores: 1.99, cores: 2 });
     expect(crowded.limitedBy).not.toBe('unexplained');
-    expect(crowded.sentence).toMatch(/It took 2\.0x that: other programs kept 2\.0 of its 2 cores busy/);
+    expect(crowded.sentence).toMatch(/It took 2\.0x the time the model gives: other programs kept 2\.0 of its 2 cores busy/);
     // Across a network only the client is here: one free core is enough.
     expect(on({ otherCores: 1, cores: 2 }, true).limitedBy).toBe('unexplained');
     expect(on({ otherCores: 1, cores: 2 }).limitedBy).not.toBe('unexplained');

@@ -258,7 +258,7 @@ function creditsHeldIt(
 function crowdedSentence(hosts: HostCosts | undefined, ratio: number): string {
   const load = hosts?.load;
   const others = load ? `${load.otherCores.toFixed(1)} of its ${load.cores} cores` : 'its cores';
-  return `It took ${ratio.toFixed(1)}x that: other programs kept ${others} busy, and a copy here runs on what they leave, which the scheduler shares out differently from one copy to the next.`;
+  return `It took ${ratio.toFixed(1)}x the time the model gives: other programs kept ${others} busy, and a copy here runs on what they leave, which the scheduler shares out differently from one copy to the next.`;
 }
 
 /** measured / explained within these bounds: the explained layer accounts for the copy (wider than the green band of compareWithModel: a copy is outside the model only beyond what noise on a busy machine explains). */
