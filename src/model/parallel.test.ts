@@ -25,6 +25,17 @@ describe('parallelSeconds', () => {
     expect(many).toBeGreaterThanOrEqual((dirset.totalBytes * 8) / 100e6);
   });
 
+  it("shares the connection's TCP windows among the lanes: a server window that holds one lane holds them all", () => {
+    // The demo's link, a Samba whose SO_RCVBUF holds writes to about 80 KiB: 80 KiB a round trip is 16 Mb/s, lanes or not.
+    const link = { bandwidthBitsPerSecond: 96.5e6, rttMs: 40.1 };
+    const held = { ...SERVER_PROFILES.samba, tcp: { ...SERVER_PROFILES.samba.tcp, receiveWindowBytes: 81_408 } };
+    const windowSeconds = dirset.totalBytes / (81_408 / 0.0401);
+    const win11 = CLIENT_PROFILES['win11-24h2'];
+    for (const lanes of [2, 8, 32]) expect(parallelSeconds(win11, held, 'write', dirset, link, lanes)).toBeGreaterThanOrEqual(0.95 * windowSeconds);
+    // Reads are the server's send window's, which SO_RCVBUF leaves alone: lanes still overlap their round trips there.
+    expect(parallelSeconds(win11, held, 'read', dirset, link, 8)).toBeLessThan(parallelSeconds(win11, held, 'read', dirset, link, 1));
+  });
+
   it('does not help a single file', () => {
     const link = { bandwidthBitsPerSecond: 100e6, rttMs: 75 };
     const file = parseWorkload('file:100MB');
