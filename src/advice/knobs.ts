@@ -6,6 +6,7 @@
 // since the model cannot show that they help.
 
 import type { Observations } from '../model/server-as-seen.js';
+import { windowHeldWrites } from '../model/server-as-seen.js';
 import type { ClientProfile, ClientProfileId } from '../model/client-profiles.js';
 import { KIB, MIB } from '../model/client-profiles.js';
 import { BYTES_PER_CREDIT } from '../model/in-flight.js';
@@ -498,6 +499,9 @@ export const KNOBS: readonly Knob[] = [
     source: SMB_CONF,
     caution: 'A fixed SO_RCVBUF or SO_SNDBUF turns off Linux receive and send buffer auto-tuning for smbd: the window stays at that size on every path.',
     command: (value) => `socket options = ${String(value)}`,
+    // A window that held the copies' writes is a fixed receive buffer, whatever smb.conf says: the default
+    // (TCP_NODELAY) would otherwise be assumed, and the change that lifts the window never proposed.
+    observed: (seen) => (windowHeldWrites(seen) ? `SO_RCVBUF=${Math.round(seen.peerWindowBytes ?? 0)}` : undefined),
     // A fixed buffer pins smbd's window near that size (Linux doubles the
     // request and gives about half to payload); without one, the windows
     // auto-tune up to the host's maxima, as the Samba profile has them.

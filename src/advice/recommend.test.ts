@@ -90,4 +90,26 @@ describe('recommend', () => {
       expect(r.test).not.toMatch(/15MiB/);
     }
   });
+
+  it("proposes taking a fixed receive buffer out of Samba's socket options where the copies' writes waited on the server's window", () => {
+    // The demo's link with SO_RCVBUF=65536 (lab, 2026-11-27): writes held to 79.5 KiB in flight 90% of the time. Before,
+    // socket options were assumed at their default (TCP_NODELAY, the proposal) and never named, and robocopy /MT:8 was
+    // promised the folder in 99 s through a window that allows 1 GB no faster than 500 s.
+    const result = recommend({
+      link: { bandwidthBitsPerSecond: 96.5e6, rttMs: 40.1, lossRate: 0 },
+      client: 'win11-24h2',
+      server: 'samba',
+      observations: { peerWindowBytes: 81_408, peerWindowLimitedFraction: 0.9 },
+    });
+    const window = result.recommendations.find((recommendation) => recommendation.id === 'samba.socket-options');
+    expect(window?.value).toBe('TCP_NODELAY');
+    expect(window?.current).toBe('SO_RCVBUF=81408');
+    expect(window?.why).toMatch(/socket options \(SO_RCVBUF=81408, as the copies' writes saw the server's window\) -> TCP_NODELAY/);
+    const robocopy = result.recommendations.find((recommendation) => recommendation.id === 'copy-tool.robocopy-mt');
+    const windowSeconds = 1e9 / (81_408 / 0.0401);
+    if (robocopy) expect(robocopy.expectedSeconds.after).toBeGreaterThan(0.9 * windowSeconds);
+    // Without the observation nothing says the buffer was changed, and nothing is proposed.
+    const unseen = recommend({ link: { bandwidthBitsPerSecond: 96.5e6, rttMs: 40.1, lossRate: 0 }, client: 'win11-24h2', server: 'samba' });
+    expect(unseen.recommendations.some((recommendation) => recommendation.id === 'samba.socket-options')).toBe(false);
+  });
 });

@@ -123,6 +123,11 @@ function observedValue(knob: Knob, input: RecommendInput): KnobValue | undefined
   return input.current?.[knob.id] === undefined && input.observations ? knob.observed?.(input.observations) : undefined;
 }
 
+/** What the copies showed of a setting: the credits the server granted, or the receive buffer its window gave away. */
+function observedWords(current: KnobValue): string {
+  return typeof current === 'number' ? `(the server granted at most ${current})` : `(${String(current)}, as the copies' writes saw the server's window)`;
+}
+
 /** What is set today: read (input.current), else what the copies showed (the credits the server granted), else the default. */
 function currentValue(knob: Knob, input: RecommendInput): KnobValue {
   return input.current?.[knob.id] ?? observedValue(knob, input) ?? knob.defaultValue;
@@ -289,7 +294,7 @@ export function recommend(input: RecommendInput): RecommendResult {
         after,
         link,
         best,
-        `${knob.name} ${observed ? `(the server granted at most ${String(current)})` : String(current)} -> ${String(value)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${pathText(link)}.`,
+        `${knob.name} ${observed ? observedWords(current) : String(current)} -> ${String(value)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${pathText(link)}.`,
         weighed,
         observed,
       ),

@@ -24,10 +24,15 @@ export interface Observations {
 /** Sends waited on the server's window this much of the time or more: the window held the copy back. */
 const WINDOW_LIMITED = 0.25;
 
+/** Whether writes waited on the window the server advertised a real share of the time: that window held them. */
+export function windowHeldWrites(seen: Pick<Observations, 'peerWindowBytes' | 'peerWindowLimitedFraction'>): boolean {
+  return seen.peerWindowBytes !== undefined && (seen.peerWindowLimitedFraction ?? 0) >= WINDOW_LIMITED;
+}
+
 /** The server as the copy found it: the assumed profile, corrected by what was observed. */
 export function serverAsSeen(server: ServerProfile, op: Op, seen: Observations): ServerProfile {
   const credits = seen.creditsGranted !== undefined && seen.creditsGranted > 0 ? seen.creditsGranted : undefined;
-  const windowHeld = op === 'write' && seen.peerWindowBytes !== undefined && (seen.peerWindowLimitedFraction ?? 0) >= WINDOW_LIMITED;
+  const windowHeld = op === 'write' && windowHeldWrites(seen);
   return {
     ...server,
     smb2: credits === undefined ? server.smb2 : { ...server.smb2, creditsMax: credits, creditsInitial: Math.min(server.smb2.creditsInitial, credits) },
