@@ -142,6 +142,22 @@ describe('the verdict on a server that holds its credits back (lab: 100 Mb/s, 40
   });
 });
 
+describe("a server's small TCP window (lab: SO_RCVBUF=65536 on the demo's link)", () => {
+  const report = fixture('lab-100mbit-40ms-rcvbuf64k');
+  const fresh = { ...report, verdict: undefined };
+  const verdict = buildVerdict(fresh, recommendFromInput({ report: fresh }));
+
+  it('names the window, and as its fix the socket options that lift it, with the time the model gives', () => {
+    expect(verdict.lines[2]).toMatch(/^What holds them back: Server TCP window/);
+    expect(verdict.lines[3]).toMatch(/^Set socket options to TCP_NODELAY on the Samba server: then writing the 1 GB folder of 300 small files takes /);
+  });
+
+  it('says no "Next" change whose effect is for no copy the named layer held back', () => {
+    // Before: "Next, Bandwidth (BDP) cost the small-files read 1.79 s: set robocopy /MT:n to 2 ...: then writing the 1 GB folder ...".
+    expect(verdict.lines.filter((line) => line.startsWith('Next, '))).toEqual([]);
+  });
+});
+
 describe('a busy machine (issue 48)', () => {
   it("says so where the hosts' calibration runs were far apart, and not where they agreed", () => {
     const report = fixture('lab-100mbit-40ms-credits16');
