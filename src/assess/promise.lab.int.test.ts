@@ -6,7 +6,8 @@
 // again with the earlier report (--since): what the new run measured for the
 // same copy is within 15% of what was promised, for the folder of small
 // files (robocopy /MT:n, copied as robocopy copies) and for the file (the
-// server's credits).
+// server's credits; and, on a server of its own, a fixed 64 KiB receive
+// buffer taken out of its socket options).
 
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -94,6 +95,58 @@ describe.skipIf(!canRunLab)('promises proved by running again, across the WAN la
           cells.push(cell(CREDITS, again, 'smb2 max credits'));
         }
         return cells;
+      });
+      expect(failures(verdicts)).toEqual([]);
+      expect(server?.shareContents()).toEqual([]);
+    } finally {
+      await server?.stop();
+      rmSync(folder, { recursive: true, force: true });
+      await labDown(state.id);
+    }
+  }, 1_800_000);
+
+  it("a server's small TCP window (socket options = SO_RCVBUF=65536) on the demo's link: without it, the new run's write measures within 15% of the promise", async () => {
+    const state = await labUp(DEMO_BRANCH_LINK, { samba: false });
+    const folder = mkdtempSync(join(tmpdir(), 'pipefill-promise-'));
+    let server: SambaServer | undefined;
+    const serve = async (socketOptions: string) => {
+      await server?.stop();
+      server = await SambaServer.start({
+        address: DATACENTER_ADDRESS,
+        port: PORT,
+        commandPrefix: ['ip', 'netns', 'exec', state.datacenter],
+        bindAll: true,
+        socketOptions,
+      });
+      return server;
+    };
+    try {
+      // The server as a tuning guide left it: a fixed 64 KiB receive buffer, so writes stop at 64 KiB in flight.
+      const before = await serve('TCP_NODELAY SO_RCVBUF=65536');
+      const earlier = assessInLab(state, SHARE, before.password, ['--no-history'], { recognise: true }).report;
+      for (const line of earlier.verdict?.lines ?? []) console.log(`  before: ${line}`);
+      const window = (earlier.advice?.recommendations ?? []).find((recommendation) => recommendation.id === 'samba.socket-options');
+      // A write the window holds: the file, or the folder of small files, whichever the change helps most.
+      expect(window?.test).toMatch(/^write (file:1GB|tr3869-dirset)$/);
+      const earlierPath = join(folder, 'earlier.json');
+      writeFileSync(earlierPath, JSON.stringify(earlier));
+      const NAME = `socket options = ${String(window?.value)} promise`;
+      const verdicts = await holdBounds('promise on 100 Mb/s, 40 ms, a 64 KiB server window', async () => {
+        // The server changed alone, as proposed.
+        await serve(String(window?.value));
+        const again = assessInLab(state, SHARE, server?.password ?? '', ['--no-history', '--since', earlierPath], { recognise: true }).report;
+        const check = again.promises?.find((candidate) => candidate.knob === 'socket options');
+        console.log(`  ${NAME}: ${check?.sentence ?? `no promise checked; the run named ${again.advice?.recommendations.map((r) => r.knob).join(', ')}`}`);
+        return [
+          {
+            cell: NAME,
+            measured: check?.measuredSeconds ?? NaN,
+            model: check?.promisedSeconds ?? NaN,
+            unit: `s (${check?.test ?? window?.test ?? 'a write'})`,
+            bound: `within ${PROMISE_KEPT_WITHIN * 100}% of the promise`,
+            holds: check !== undefined && withinRelative(check.measuredSeconds, check.promisedSeconds, PROMISE_KEPT_WITHIN),
+          },
+        ];
       });
       expect(failures(verdicts)).toEqual([]);
       expect(server?.shareContents()).toEqual([]);
