@@ -624,6 +624,8 @@ export const KNOBS: readonly Knob[] = [
     protection: { strongest: GMAC_FIRST, protects: SIGNING_PROTECTS },
     caution: 'Which SMB 3.1.1 signing algorithms smbd offers; without AES-128-GMAC every client signs with AES-CMAC at about six times the CPU.',
     command: (value) => `server smb3 signing algorithms = ${String(value)}`,
+    // A copy that listed AES-128-GMAC first and was given another showed a server without it, whatever smb.conf says.
+    observed: (seen) => (seen.signingChoice?.passedOver.includes('AES-128-GMAC') ? seen.signingChoice.chosen : undefined),
     effect: (setup, value) => withServer(setup, { security: { ...setup.server.security, signing: listOf(value) as ServerProfile['security']['signing'] } }),
     propose: ({ setup }) => (setup.server.security.signing.length > 0 && !setup.server.security.signing.includes('AES-128-GMAC') ? GMAC_FIRST : undefined),
   },

@@ -104,12 +104,28 @@ describe('recommend', () => {
     const window = result.recommendations.find((recommendation) => recommendation.id === 'samba.socket-options');
     expect(window?.value).toBe('TCP_NODELAY');
     expect(window?.current).toBe('SO_RCVBUF=81408');
-    expect(window?.why).toMatch(/socket options \(SO_RCVBUF=81408, as the copies' writes saw the server's window\) -> TCP_NODELAY/);
+    expect(window?.why).toMatch(/socket options \(SO_RCVBUF=81408, as the copies saw it\) -> TCP_NODELAY/);
     const robocopy = result.recommendations.find((recommendation) => recommendation.id === 'copy-tool.robocopy-mt');
     const windowSeconds = 1e9 / (81_408 / 0.0401);
     if (robocopy) expect(robocopy.expectedSeconds.after).toBeGreaterThan(0.9 * windowSeconds);
     // Without the observation nothing says the buffer was changed, and nothing is proposed.
     const unseen = recommend({ link: { bandwidthBitsPerSecond: 96.5e6, rttMs: 40.1, lossRate: 0 }, client: 'win11-24h2', server: 'samba' });
     expect(unseen.recommendations.some((recommendation) => recommendation.id === 'samba.socket-options')).toBe(false);
+  });
+
+  it('proposes AES-128-GMAC first where a 3.1.1 copy listed it first and the server chose AES-128-CMAC', () => {
+    // A loopback Samba with server smb3 signing algorithms = AES-128-CMAC: Windows 11 24H2 signs every message with it.
+    // Before, the server was assumed to offer GMAC (Samba's default), the change equal to it, and never named.
+    const link = { bandwidthBitsPerSecond: 13.7e9, rttMs: 0.18, lossRate: 0 };
+    const seen = { signingRequired: true, signingChoice: { chosen: 'AES-128-CMAC' as const, passedOver: ['AES-128-GMAC' as const] } };
+    const result = recommend({ link, client: 'win11-24h2', server: 'samba', observations: seen });
+    const algorithms = result.recommendations.find((recommendation) => recommendation.id === 'samba.signing-algorithms');
+    expect(algorithms?.current).toBe('AES-128-CMAC');
+    expect(algorithms?.currentFrom).toBe('observed');
+    expect(String(algorithms?.value)).toMatch(/^AES-128-GMAC/);
+    expect(algorithms?.why).toMatch(/server smb3 signing algorithms \(AES-128-CMAC, as the copies saw it\) -> AES-128-GMAC/);
+    expect(algorithms?.expectedSeconds.after).toBeLessThan(algorithms?.expectedSeconds.before ?? 0);
+    const unseen = recommend({ link, client: 'win11-24h2', server: 'samba', observations: { signingRequired: true } });
+    expect(unseen.recommendations.some((recommendation) => recommendation.id === 'samba.signing-algorithms')).toBe(false);
   });
 });

@@ -125,7 +125,7 @@ function observedValue(knob: Knob, input: RecommendInput): KnobValue | undefined
 
 /** What the copies showed of a setting: the credits the server granted, or the receive buffer its window gave away. */
 function observedWords(current: KnobValue): string {
-  return typeof current === 'number' ? `(the server granted at most ${current})` : `(${String(current)}, as the copies' writes saw the server's window)`;
+  return typeof current === 'number' ? `(the server granted at most ${current})` : `(${String(current)}, as the copies saw it)`;
 }
 
 /** What is set today: read (input.current), else what the copies showed (the credits the server granted), else the default. */
@@ -250,8 +250,9 @@ export function recommend(input: RecommendInput): RecommendResult {
               after,
               link,
               best,
-              `${knob.name} ${String(current)} -> ${String(strongest)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${pathText(link)}, with the data as protected as before.`,
+              `${knob.name} ${observedValue(knob, input) !== undefined ? observedWords(current) : String(current)} -> ${String(strongest)}: ${best.test.label} from ${formatDuration(best.before * 1000)} to ${formatDuration(best.after * 1000)} on ${pathText(link)}, with the data as protected as before.`,
               weighed,
+              observedValue(knob, input) !== undefined,
             ),
           );
           continue;

@@ -2,7 +2,7 @@
 // which direction and workload in; the timed result out.
 
 import { z } from 'zod';
-import { CLIENT_PROFILE_IDS } from '../model/client-profiles.js';
+import { CLIENT_PROFILE_IDS, CLIENT_PROFILES } from '../model/client-profiles.js';
 import { creditsSeen } from '../model/credits-seen.js';
 import type { Observations } from '../model/server-as-seen.js';
 import { CIPHERS, DIALECTS, SIGNING_ALGORITHMS } from '../model/smb-security.js';
@@ -108,7 +108,7 @@ export type CopyTestResult = z.infer<typeof CopyTestResultSchema>;
  * which has no path to lose packets on (its retransmissions are the hosts'
  * timers firing late).
  */
-export function observationsOfCopy(result: Pick<CopyTestResult, 'negotiated' | 'tcp'>, onThisMachine: boolean): Observations {
+export function observationsOfCopy(result: Pick<CopyTestResult, 'negotiated' | 'tcp' | 'profile'>, onThisMachine: boolean): Observations {
   const credits = creditsSeen([result.negotiated]);
   const tcp = result.tcp;
   return {
@@ -117,7 +117,17 @@ export function observationsOfCopy(result: Pick<CopyTestResult, 'negotiated' | '
     ...(tcp?.peerWindowLimitedFraction === undefined ? {} : { peerWindowLimitedFraction: tcp.peerWindowLimitedFraction }),
     ...(tcp?.retransmittedFraction === undefined || onThisMachine ? {} : { retransmittedFraction: tcp.retransmittedFraction }),
     ...(result.negotiated.creditWaitingFraction === undefined ? {} : { creditWaitingFraction: result.negotiated.creditWaitingFraction }),
+    ...signingChoiceOf(result),
   };
+}
+
+/** An SMB 3.1.1 copy's signing algorithm, beside those its generation listed ahead of it (Observations.signingChoice). */
+export function signingChoiceOf(result: Pick<CopyTestResult, 'negotiated' | 'profile'>): Pick<Observations, 'signingChoice'> {
+  const chosen = result.negotiated.signing;
+  if (result.negotiated.dialect !== '3.1.1' || !chosen) return {};
+  const listed = CLIENT_PROFILES[result.profile].offer.signing;
+  const at = listed.indexOf(chosen);
+  return at > 0 ? { signingChoice: { chosen, passedOver: listed.slice(0, at) } } : {};
 }
 
 export const ProgressEventSchema = z.object({

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { RecommendInput, RecommendResult as RecommendResultOf } from '../advice/recommend.js';
 import { recommend } from '../advice/recommend.js';
 import type { Observations } from '../model/server-as-seen.js';
+import { signingChoiceOf } from './copy-test.js';
 import type { ClientProfileId } from '../model/client-profiles.js';
 import { CLIENT_PROFILE_IDS, DEFAULT_CLIENT } from '../model/client-profiles.js';
 import { PipefillInputError } from '../model/errors.js';
@@ -60,6 +61,8 @@ export function observationsFromReport(report: Report, client?: ClientProfileId)
     ...(report.copyTests.some((test) => test.negotiated.signingRequiredBy === 'server') ? { signingRequired: true } : {}),
     ...(report.copyTests.some((test) => test.negotiated.encryptionRequiredBy === 'server') ? { encryptionRequired: true } : {}),
     ...(credits === undefined ? {} : { creditsGranted: credits }),
+    // What the client's own copies (else any) showed of the server's SMB 3.1.1 signing algorithms.
+    ...(own.length > 0 ? own : report.copyTests).map(signingChoiceOf).find((choice) => choice.signingChoice !== undefined),
     ...(held?.tcp?.peerWindowBytes !== undefined
       ? { peerWindowBytes: held.tcp.peerWindowBytes, peerWindowLimitedFraction: held.tcp.peerWindowLimitedFraction ?? 0 }
       : {}),

@@ -5,6 +5,7 @@
 
 import type { Op } from './client-profiles.js';
 import type { ServerProfile } from './server-profiles.js';
+import type { SigningAlgorithm } from './smb-security.js';
 
 /** What a copy revealed about the server and the path. */
 export interface Observations {
@@ -16,6 +17,12 @@ export interface Observations {
   readonly retransmittedFraction?: number;
   /** The share of the copy's time it had a request ready and no credit to send it with (src/model/credits-seen.ts). */
   readonly creditWaitingFraction?: number;
+  /**
+   * An SMB 3.1.1 copy's signing: the algorithm the server chose, and those the client listed ahead of it, which the
+   * server therefore does not offer (the client lists its preference, MS-SMB2 2.2.3.1.7, and the server takes the
+   * first it supports: src/model/negotiation.ts).
+   */
+  readonly signingChoice?: { readonly chosen: SigningAlgorithm; readonly passedOver: readonly SigningAlgorithm[] };
   /** The server insisted on signing or encryption (the copies said who required it). */
   readonly signingRequired?: boolean;
   readonly encryptionRequired?: boolean;
@@ -39,8 +46,16 @@ export function serverAsSeen(server: ServerProfile, op: Op, seen: Observations):
     tcp: windowHeld ? { ...server.tcp, receiveWindowBytes: seen.peerWindowBytes ?? server.tcp.receiveWindowBytes } : server.tcp,
     security: {
       ...server.security,
+      signing: signingAsSeen(server.security.signing, seen.signingChoice),
       signingRequired: server.security.signingRequired || seen.signingRequired === true,
       encryptionRequired: server.security.encryptionRequired || seen.encryptionRequired === true,
     },
   };
+}
+
+/** The server's SMB 3.1.1 signing algorithms as a copy's choice showed them: those passed over dropped, the chosen one kept. */
+function signingAsSeen(offered: readonly SigningAlgorithm[], choice: Observations['signingChoice']): readonly SigningAlgorithm[] {
+  if (!choice || choice.passedOver.length === 0) return offered;
+  const kept = offered.filter((algorithm) => !choice.passedOver.includes(algorithm));
+  return kept.includes(choice.chosen) ? kept : [choice.chosen, ...kept];
 }
