@@ -7,17 +7,22 @@
 // same copy is within 15% of what was promised, for the folder of small
 // files (robocopy /MT:n, copied as robocopy copies) and for the file (the
 // server's credits; and, on a server of its own, a fixed 64 KiB receive
-// buffer taken out of its socket options).
+// buffer taken out of its socket options). On a share on this machine, where
+// signing can be the limit: a Samba that signs with AES-128-CMAC only, given
+// AES-128-GMAC first as proposed.
 
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import type { Report } from '../contract/report.js';
+import { ReportSchema } from '../contract/report.js';
 import { assessInLab } from '../lab/bench.js';
 import { DEMO_BRANCH_LINK } from '../lab/branch-demo.js';
 import { DATACENTER_ADDRESS } from '../lab/lab-network.js';
-import { SambaServer } from '../lab/samba.js';
+import { SambaServer, sambaAvailable } from '../lab/samba.js';
 import { labDown, labUp } from '../lab/wan-lab.js';
 import type { Observation } from '../test-support/lab-fidelity.js';
 import { failures, holdBounds, withinRelative } from '../test-support/lab-fidelity.js';
@@ -27,6 +32,7 @@ const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && ex
 if (!canRunLab) console.warn('SKIPPED: the promise lab tests need Linux, root and /dev/net/tun.');
 
 const PORT = 1445;
+const cliEntry = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 const SHARE = `//${DATACENTER_ADDRESS}:${PORT}/share`;
 
 describe.skipIf(!canRunLab)('promises proved by running again, across the WAN lab', () => {
@@ -154,6 +160,69 @@ describe.skipIf(!canRunLab)('promises proved by running again, across the WAN la
       await server?.stop();
       rmSync(folder, { recursive: true, force: true });
       await labDown(state.id);
+    }
+  }, 1_800_000);
+});
+
+describe.skipIf(!sambaAvailable())('promises proved by running again, on a share on this machine', () => {
+  it('a server that signs with AES-128-CMAC only: with AES-128-GMAC first, as proposed, the new run measures within 15% of the promise', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pipefill-promise-'));
+    let server: SambaServer | undefined;
+    const serve = async (algorithms: string) => {
+      await server?.stop();
+      server = await SambaServer.start({ globals: { 'server smb3 signing algorithms': algorithms } });
+      return server;
+    };
+    const assess = (on: SambaServer, extra: readonly string[]): Report => {
+      const run = spawnSync(
+        process.execPath,
+        [
+          cliEntry,
+          'assess',
+          '--share',
+          `//127.0.0.1:${on.port}/share`,
+          '--user',
+          'pipefill',
+          '--password-env',
+          'PIPEFILL_TEST_PASSWORD',
+          '--json',
+          '--no-history',
+          ...extra,
+        ],
+        { encoding: 'utf8', timeout: 400_000, env: { ...process.env, PIPEFILL_TEST_PASSWORD: on.password } },
+      );
+      expect(run.status, run.stderr).toBe(0);
+      return ReportSchema.parse(JSON.parse(run.stdout));
+    };
+    try {
+      // Windows 11 24H2 signs every message; a server without AES-128-GMAC has it sign with AES-CMAC, about six times the CPU.
+      const earlier = assess(await serve('AES-128-CMAC'), []);
+      for (const line of earlier.verdict?.lines ?? []) console.log(`  before: ${line}`);
+      const algorithms = (earlier.advice?.recommendations ?? []).find((recommendation) => recommendation.id === 'samba.signing-algorithms');
+      expect(String(algorithms?.value)).toMatch(/^AES-128-GMAC/);
+      const earlierPath = join(folder, 'earlier.json');
+      writeFileSync(earlierPath, JSON.stringify(earlier));
+      const NAME = 'server smb3 signing algorithms promise';
+      const verdicts = await holdBounds('promise on loopback, a server signing with AES-128-CMAC', async () => {
+        const again = assess(await serve(String(algorithms?.value)), ['--since', earlierPath]);
+        const check = again.promises?.find((candidate) => candidate.knob === 'server smb3 signing algorithms');
+        console.log(`  ${NAME}: ${check?.sentence ?? `no promise checked; the run named ${again.advice?.recommendations.map((r) => r.knob).join(', ')}`}`);
+        return [
+          {
+            cell: NAME,
+            measured: check?.measuredSeconds ?? NaN,
+            model: check?.promisedSeconds ?? NaN,
+            unit: `s (${check?.test ?? algorithms?.test ?? 'a copy'})`,
+            bound: `within ${PROMISE_KEPT_WITHIN * 100}% of the promise`,
+            holds: check !== undefined && withinRelative(check.measuredSeconds, check.promisedSeconds, PROMISE_KEPT_WITHIN),
+          },
+        ];
+      });
+      expect(failures(verdicts)).toEqual([]);
+      expect(server?.shareContents()).toEqual([]);
+    } finally {
+      await server?.stop();
+      rmSync(folder, { recursive: true, force: true });
     }
   }, 1_800_000);
 });
