@@ -501,6 +501,9 @@ export const KNOBS: readonly Knob[] = [
     command: (value) => `socket options = ${String(value)}`,
     // A window that held the copies' writes is a fixed receive buffer, whatever smb.conf says: the default
     // (TCP_NODELAY) would otherwise be assumed, and the change that lifts the window never proposed.
+    // The window as the setting the model reads it as (the effect below: a fixed SO_RCVBUF is the window), so the
+    // value stays one smb.conf takes and a recommendations file carrying it passes the catalogue's checks
+    // (src/apply/trusted.ts); the person reads it with ", as the copies saw it".
     observed: (seen) => (windowHeldWrites(seen) ? `SO_RCVBUF=${Math.round(seen.peerWindowBytes ?? 0)}` : undefined),
     // A fixed buffer pins smbd's window near that size (Linux doubles the
     // request and gives about half to payload); without one, the windows

@@ -104,6 +104,7 @@ describe('recommend', () => {
     const window = result.recommendations.find((recommendation) => recommendation.id === 'samba.socket-options');
     expect(window?.value).toBe('TCP_NODELAY');
     expect(window?.current).toBe('SO_RCVBUF=81408');
+    expect(window?.currentFrom).toBe('observed');
     expect(window?.why).toMatch(/socket options \(SO_RCVBUF=81408, as the copies saw it\) -> TCP_NODELAY/);
     const robocopy = result.recommendations.find((recommendation) => recommendation.id === 'copy-tool.robocopy-mt');
     const windowSeconds = 1e9 / (81_408 / 0.0401);

@@ -42,6 +42,14 @@ describe('recommendations from a file are checked against the catalogue', () => 
     expect(seen).toBeGreaterThan(50);
   }, 60_000);
 
+  it("passes what a report's copies showed as the current value (a server window, a signing algorithm)", () => {
+    const report = JSON.parse(readFileSync(new URL('../report/fixtures/lab-100mbit-40ms-rcvbuf64k.json', import.meta.url), 'utf8')) as unknown;
+    const result = recommendFromInput({ report: report as never });
+    const observed = result.recommendations.filter((r) => r.currentFrom === 'observed' && r.platform === 'samba');
+    expect(observed.map((r) => r.id)).toContain('samba.socket-options');
+    expect(() => trustedRecommendations(result.recommendations)).not.toThrow();
+  });
+
   it('rebuilds every command from the catalogue, ignoring the text in the file', () => {
     const hostile = edit(windows, 'windows-server.smb2-credits-max', { command: 'Remove-Item -Recurse -Force C:\\' });
     const script = windowsScript(hostile, '2026-11-23T00:00:00.000Z');

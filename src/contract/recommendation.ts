@@ -42,8 +42,8 @@ export type RecommendResult = z.infer<typeof RecommendResultSchema>;
 
 /**
  * A recommendation's value now, as a person reads it: "28 granted" where the copies showed a number (the credits
- * the server let them use), "SO_RCVBUF=81408, as the copies saw it" where they showed a setting (the window the
- * server held writes to, the signing algorithm it chose), else the value.
+ * the server let them use), "AES-128-CMAC, as the copies saw it" where they showed a setting (the signing algorithm
+ * the server chose, the receive buffer its window gave away), else the value.
  */
 export function currentText(recommendation: Pick<RecommendationOut, 'current' | 'currentFrom'>): string {
   if (recommendation.currentFrom !== 'observed') return String(recommendation.current);
