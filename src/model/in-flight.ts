@@ -69,6 +69,13 @@ export interface Session {
   readonly warmSender?: boolean;
   /** Files copied at once over the session (robocopy /MT:n: src/model/parallel.ts); one when absent. */
   readonly lanes?: number;
+  /**
+   * The share of the connection this transfer holds, where several copy at once over it (a lane of robocopy
+   * /MT:n holds 1/n): its share of the credits in flight and of both TCP windows. Requests are still sized by
+   * the whole grant, as the client sizes them by what the connection holds (src/smb/transfer.ts fitToCredits).
+   * One when absent.
+   */
+  readonly connectionShare?: number;
 }
 
 export const SINGLE_UNPROTECTED: Session = { protection: NO_PROTECTION, channels: 1 };
@@ -201,10 +208,12 @@ export function transferShape(
   const perUnit = (unitBytes: number, units: number): number =>
     (units * unitBytes) / (latencySeconds + unitBytes / payloadBytesPerSecond + unitBytes * cryptoSecondsPerByte + hostSeconds(unitBytes));
 
-  // Credits and TCP windows belong to each connection: multichannel multiplies them.
-  const creditRequests = Math.max(1, Math.floor(creditBytes(client, server, request) / request)) * channels;
-  const clientWindow = (op === 'read' ? client.tcp.receiveWindowBytes : client.tcp.sendWindowBytes) * channels;
-  const serverWindow = (op === 'read' ? server.tcp.sendWindowBytes : server.tcp.receiveWindowBytes) * channels;
+  // Credits and TCP windows belong to each connection: multichannel multiplies them, and transfers that share a
+  // connection (robocopy's lanes) share them: on average a lane holds its share of the requests the grant allows.
+  const share = Math.min(1, Math.max(0, session.connectionShare ?? 1)) || 1;
+  const creditRequests = Math.max(1, Math.floor(creditBytes(client, server, request) / request)) * channels * share;
+  const clientWindow = (op === 'read' ? client.tcp.receiveWindowBytes : client.tcp.sendWindowBytes) * channels * share;
+  const serverWindow = (op === 'read' ? server.tcp.sendWindowBytes : server.tcp.receiveWindowBytes) * channels * share;
   const pipelineBytes = depth * chunkBytes;
 
   const budgets: LayerBudget[] = [

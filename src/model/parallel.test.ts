@@ -36,6 +36,19 @@ describe('parallelSeconds', () => {
     expect(parallelSeconds(win11, held, 'read', dirset, link, 8)).toBeLessThan(parallelSeconds(win11, held, 'read', dirset, link, 1));
   });
 
+  it("sizes each lane's requests by the connection's whole grant, and shares its requests in flight among the lanes", () => {
+    // The demo's link, a Samba granting 16 credits: Windows 11's 1 MiB reads of large files go one at a time, however
+    // many lanes wait. Before, each lane's 4 credits were split into 128 KiB requests, 2 in flight per lane, and the
+    // line was the limit.
+    const link = { bandwidthBitsPerSecond: 96.5e6, rttMs: 40.1 };
+    const held = { ...SERVER_PROFILES.samba, smb2: { ...SERVER_PROFILES.samba.smb2, creditsMax: 16, creditsInitial: 16 } };
+    const win11 = CLIENT_PROFILES['win11-24h2'];
+    const big = parseWorkload('file:100MB');
+    const lanes = { ...big, files: Array.from({ length: 4 }, (_, index) => ({ path: `f${index}.bin`, bytes: 25e6 })) };
+    const oneRequestAtATime = (lanes.totalBytes / (1024 * 1024)) * (0.0401 + (1024 * 1024 * 8) / (96.5e6 * 0.94));
+    expect(parallelSeconds(win11, held, 'read', lanes, link, 4)).toBeGreaterThanOrEqual(0.95 * oneRequestAtATime);
+  });
+
   it('does not help a single file', () => {
     const link = { bandwidthBitsPerSecond: 100e6, rttMs: 75 };
     const file = parseWorkload('file:100MB');
