@@ -101,7 +101,7 @@ function knownWorkload(spec: unknown): spec is string {
 }
 
 /** A change must save at least this share of a test's time to be worth a recommendation. */
-const MIN_GAIN = 0.05;
+export const MIN_GAIN = 0.05;
 const ROBOCOPY_LANES = [2, 4, 8, 16, 32, 64, 128];
 
 /** The session a setup negotiates; undefined when the pair could not connect at all with these settings. */

@@ -79,7 +79,14 @@ describe('promises kept', () => {
     expect(check?.kept).toBe(false);
     expect(check?.sentence).toMatch(/, slower than promised by 200%\.$/);
     const verdict = buildVerdict(report, advice);
-    expect(verdict.lines.at(-1)).toBe(`Since the run of ${earlier.startedAt.slice(0, 10)} ${earlier.startedAt.slice(11, 16)} UTC: ${check?.sentence}`);
+    // Each copy a person knows that the change promised to speed up: the folder written (its own test) and read.
+    expect(report.promises.filter((entry) => entry.knob === 'robocopy /MT:n').map((entry) => entry.test)).toEqual([
+      'write tr3869-dirset',
+      'read tr3869-dirset',
+    ]);
+    expect(verdict.lines.at(-1)).toBe(
+      `Since the run of ${earlier.startedAt.slice(0, 10)} ${earlier.startedAt.slice(11, 16)} UTC: ${report.promises.map((entry) => entry.sentence).join(' ')}`,
+    );
     expect(ticketSummary({ ...report, verdict, advice })).toContain(check?.sentence);
   });
 
