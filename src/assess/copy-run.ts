@@ -23,6 +23,7 @@ import { LocalSource } from '../smb/local-source.js';
 import { removeStaleScratch, ScratchFolder } from '../smb/scratch.js';
 import type { SmbCredentials } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
+import { SETTLE_RULE } from '../model/settle.js';
 
 /** How long clean-up may take after a failure or cancel, so a cancel still ends promptly. */
 const CLEANUP_TIMEOUT_MS = 5_000;
@@ -50,6 +51,8 @@ export class AssessmentCopies {
   private readonly sources = new Map<string, LocalSource>();
   /** Workloads whose read source is on the share (written by Pipefill's own write copy). */
   private readonly onShare = new Set<string>();
+  /** How many whole files each directory set's source holds, where its write stopped early. */
+  private readonly sourceFiles = new Map<string, number>();
   private targets = 0;
   private closing: Promise<{ keptByRecycleBin?: string; left?: string }> | undefined;
   /** Each generation's file copies that ran (`profile op`): a quick run's folders are projected from them. */
@@ -216,7 +219,11 @@ export class AssessmentCopies {
       op,
       root,
     );
-    if (writesSource) this.onShare.add(workload.spec);
+    if (writesSource) {
+      this.onShare.add(workload.spec);
+      // The whole files the source holds: the reads of it go as far.
+      this.sourceFiles.set(workload.spec, result.projected ? result.projected.filesTouched : workload.files.length);
+    }
     if (workload.kind === 'file') {
       const { creditsHeldWhileWaiting, creditWaitingFraction } = result.negotiated;
       this.fileCopies.set(`${profile} ${op}`, {
@@ -251,8 +258,8 @@ export class AssessmentCopies {
     if (workload.kind === 'file') return budget;
     return {
       ...budget,
-      ...(writesSource ? { wholeFiles: SOURCE_WHOLE_FILES } : {}),
-      ...(op === 'read' ? { maxFiles: SOURCE_WHOLE_FILES } : {}),
+      ...(writesSource ? { wholeFiles: SOURCE_WHOLE_FILES, minSpanMs: SETTLE_RULE.minSpanMs } : {}),
+      ...(op === 'read' ? { maxFiles: this.sourceFiles.get(workload.spec) ?? SOURCE_WHOLE_FILES } : {}),
     };
   }
 

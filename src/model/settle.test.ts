@@ -40,7 +40,13 @@ describe('settledRate', () => {
   it('needs a span of eight round trips after the ramp', () => {
     const quick = completions(100, 1, () => 65_536); // 100 ms of steady data on a 20 ms path: only five round trips
     expect(settledRate({ completions: quick, fromMs: 0, rttMs: 20 }).settled).toBe(false);
-    expect(settledRate({ completions: completions(200, 1, () => 65_536), fromMs: 0, rttMs: 20 }).settled).toBe(true);
+    expect(settledRate({ completions: completions(201, 1, () => 65_536), fromMs: 0, rttMs: 20 }).settled).toBe(true);
+  });
+
+  it('needs 200 ms after the ramp, however short the round trip', () => {
+    // Loopback: eight round trips are under a millisecond; 50 ms of a steady small-files copy is not yet a rate.
+    expect(settledRate({ completions: completions(100, 0.5, () => 1_048_576), fromMs: 0, rttMs: 0.08 }).settled).toBe(false);
+    expect(settledRate({ completions: completions(500, 0.5, () => 1_048_576), fromMs: 0, rttMs: 0.08 }).settled).toBe(true);
   });
 
   it('is not settled when the rate swings between halves', () => {

@@ -12,8 +12,8 @@
 // The ramp (TCP slow start, a pipeline filling) is the leading stretch whose
 // rate, over a window of four round trips, is below 90% of the rate of the
 // later half; it is left out, as iperf3's --omit leaves it out. The rate has
-// settled when what follows spans at least eight round trips and sixteen
-// completions and its two halves agree within 5%. A rate still climbing has
+// settled when what follows spans at least eight round trips, 200 ms and
+// sixteen completions and its two halves agree within 5%. A rate still climbing has
 // halves that differ.
 
 /** The rule an assessment stops copies by; stated in the report. */
@@ -22,6 +22,13 @@ export const SETTLE_RULE = {
   agreement: 0.05,
   /** The span after the ramp covers at least this many round trips... */
   minRtts: 8,
+  /**
+   * ...and this long, whatever the round trip: on a fast path eight round trips are a millisecond, and one stall
+   * of the scheduler or a garbage collection (up to 10 ms here) moves a rate read over less than 200 ms by more
+   * than the agreement. An idle loopback's small-files copies settled after 2 of their 15 files and were projected
+   * 1.3-3.7x their model (2026-11-27).
+   */
+  minSpanMs: 200,
   /** ...and this many completions. */
   minCompletions: 16,
   /** The ramp's rate is taken over windows of this many round trips (at least one completion gap). */
@@ -31,7 +38,7 @@ export const SETTLE_RULE = {
 } as const;
 
 /** The rule in words, for the report. */
-export const SETTLE_RULE_TEXT = `A budgeted copy stops once its rate, after the ramp (windows of ${SETTLE_RULE.windowRtts} round trips below ${SETTLE_RULE.rampShare * 100}% of the later rate), has spanned ${SETTLE_RULE.minRtts} round trips and ${SETTLE_RULE.minCompletions} completions with its two halves within ${SETTLE_RULE.agreement * 100}% of each other, or when its share of the budget is spent; the rest of the workload is projected at that rate, with the metadata times measured on the files and folders it reached.`;
+export const SETTLE_RULE_TEXT = `A budgeted copy stops once its rate, after the ramp (windows of ${SETTLE_RULE.windowRtts} round trips below ${SETTLE_RULE.rampShare * 100}% of the later rate), has spanned ${SETTLE_RULE.minRtts} round trips, ${SETTLE_RULE.minSpanMs} ms and ${SETTLE_RULE.minCompletions} completions with its two halves within ${SETTLE_RULE.agreement * 100}% of each other, or when its share of the budget is spent; the rest of the workload is projected at that rate, with the metadata times measured on the files and folders it reached.`;
 
 export interface Completion {
   /** ms from the start of the copy. */
@@ -117,7 +124,12 @@ export function settledRate(input: RateInput): SettledRate {
   const later = rateBetween(split, last);
   if (!(rate > 0)) return { ...none, rampEndMs: from.tMs };
   const disagreement = early > 0 && later > 0 ? Math.abs(later - early) / rate : Infinity;
-  const settled = last.tMs - from.tMs >= SETTLE_RULE.minRtts * rtt && steady.length - 1 >= SETTLE_RULE.minCompletions && disagreement <= SETTLE_RULE.agreement;
+  const span = last.tMs - from.tMs;
+  const settled =
+    span >= SETTLE_RULE.minRtts * rtt &&
+    span >= SETTLE_RULE.minSpanMs &&
+    steady.length - 1 >= SETTLE_RULE.minCompletions &&
+    disagreement <= SETTLE_RULE.agreement;
   return { settled, bytesPerSecond: rate, relativeHalfWidth: disagreement, completions: steady.length - 1, rampEndMs: from.tMs };
 }
 

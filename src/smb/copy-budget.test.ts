@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataPhase } from './copy-budget.js';
+import { CopyBudget, dataPhase } from './copy-budget.js';
 
 const MB = 1e6;
 
@@ -28,5 +28,34 @@ describe('dataPhase', () => {
 
   it('with one point, bytes over seconds and no wait', () => {
     expect(dataPhase([{ bytes: 3 * MB, seconds: 1 }])).toEqual({ bytesPerSecond: 3 * MB, waitSeconds: 0, relativeHalfWidth: Infinity });
+  });
+});
+
+describe('CopyBudget with whole files (a directory set read source)', () => {
+  const run = (msPerFile: number, options: { minSpanMs?: number; maxSeconds?: number }) => {
+    let now = 0;
+    const budget = new CopyBudget(() => now, { rttMs: 0.08, maxSeconds: options.maxSeconds ?? 10, wholeFiles: 2, ...options });
+    let files = 0;
+    for (; files < 15 && budget.mayStartNext(); files++) {
+      budget.beginData();
+      now += msPerFile;
+      budget.fileDone({ fullBytes: 3.5 * MB, movedBytes: 3.5 * MB, seconds: msPerFile / 1000, dataSeconds: msPerFile / 1000 });
+    }
+    return files;
+  };
+
+  it('stops after two whole files where they took long enough', () => {
+    expect(run(300, { minSpanMs: 200 })).toBe(2);
+  });
+
+  it('goes on with whole files on a fast path until the settle span has passed, or all are moved', () => {
+    // An idle loopback: 3 ms a file. Two files were 5-8 ms of copying, projected at 1.4-1.5x the model.
+    expect(run(3, { minSpanMs: 200 })).toBe(15);
+    expect(run(30, { minSpanMs: 200 })).toBe(7);
+    expect(run(3, {})).toBe(2);
+  });
+
+  it('never beyond its slot', () => {
+    expect(run(30, { minSpanMs: 200, maxSeconds: 0.1 })).toBe(4);
   });
 });
