@@ -24,9 +24,9 @@ export const SETTLE_RULE = {
   minRtts: 8,
   /**
    * ...and this long, whatever the round trip: on a fast path eight round trips are a millisecond, and one stall
-   * of the scheduler or a garbage collection (up to 10 ms here) moves a rate read over less than 200 ms by more
-   * than the agreement. An idle loopback's small-files copies settled after 2 of their 15 files and were projected
-   * 1.3-3.7x their model (2026-11-27).
+   * of a few milliseconds (a scheduler tick, a garbage collection) moves a rate read over so short a span by more
+   * than the agreement. The same span holds a directory set's read source on a fast path (src/assess/copy-run.ts):
+   * an idle loopback's folders projected from 2 files, 5-8 ms of copying, came out 1.3-3.7x their model.
    */
   minSpanMs: 200,
   /** ...and this many completions. */
