@@ -107,10 +107,16 @@ describe('assess on loopback', () => {
     // The source the lanes read was written whole.
     const source = report.copyTests.find((copy) => copy.profile === 'pipefill-max' && copy.op === 'write' && copy.workload.startsWith('tr3869-dirset'));
     expect(source?.projected).toBeUndefined();
-    // Pipefill's own read of the folder stops after the files its source holds: the model's time for the whole
-    // folder, scaled by what those files took against the model's time for them.
+    // Pipefill's own read of the folder (budgeted, no lanes) goes no further than its source, here the whole folder,
+    // and stops once its rate has settled (200 ms at least) or its slot is spent: on loopback that may be never.
+    // Where it stopped, its time is the model's for the whole folder, scaled by what it took against the model's.
     const ownRead = report.copyTests.find((copy) => copy.profile === 'pipefill-max' && copy.op === 'read' && copy.workload.startsWith('tr3869-dirset'));
-    expect(ownRead?.projected).toMatchObject({ rateFrom: 'model-scaled', modelSeconds: expect.any(Number), modelScale: expect.any(Number) });
+    if (ownRead?.projected) {
+      expect(ownRead.projected).toMatchObject({ rateFrom: 'model-scaled', modelSeconds: expect.any(Number), modelScale: expect.any(Number) });
+    } else {
+      expect(ownRead?.verified).toBe(true);
+      expect(ownRead?.bytes).toBe(source?.bytes);
+    }
     expect(report.verdict?.lines[0]).toMatch(/^Your copies with Windows 11 24H2.*, small files by robocopy \/MT:4:/);
     // The copy tool is set as recommended or further: robocopy is not proposed again at 4 or fewer threads.
     const robocopy = report.advice?.recommendations.find((recommendation) => recommendation.id === 'copy-tool.robocopy-mt');

@@ -259,6 +259,7 @@ export class AssessmentCopies {
     return {
       ...budget,
       ...(writesSource ? { wholeFiles: SOURCE_WHOLE_FILES, minSpanMs: SETTLE_RULE.minSpanMs } : {}),
+      // A read goes no further than its source: the files it holds (on a fast path, those of the settle span).
       ...(op === 'read' ? { maxFiles: this.sourceFiles.get(workload.spec) ?? SOURCE_WHOLE_FILES } : {}),
     };
   }
