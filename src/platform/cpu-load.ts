@@ -50,15 +50,16 @@ export async function otherProgramsLoad(ms: number, signal?: AbortSignal): Promi
   const own = process.cpuUsage();
   const startedAt = performance.now();
   await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    // The listener goes with the wait: an assessment's signal lives on through every later step.
+    const stop = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', stop, { once: true });
   });
   const after = readBusy();
   if (after === undefined || signal?.aborted) return undefined;
