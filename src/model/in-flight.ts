@@ -210,7 +210,8 @@ export function transferShape(
 
   // Credits and TCP windows belong to each connection: multichannel multiplies them, and transfers that share a
   // connection (robocopy's lanes) share them: on average a lane holds its share of the requests the grant allows.
-  const share = Math.min(1, Math.max(0, session.connectionShare ?? 1)) || 1;
+  const given = session.connectionShare;
+  const share = given !== undefined && given > 0 && given < 1 ? given : 1;
   const creditRequests = Math.max(1, Math.floor(creditBytes(client, server, request) / request)) * channels * share;
   const clientWindow = (op === 'read' ? client.tcp.receiveWindowBytes : client.tcp.sendWindowBytes) * channels * share;
   const serverWindow = (op === 'read' ? server.tcp.sendWindowBytes : server.tcp.receiveWindowBytes) * channels * share;

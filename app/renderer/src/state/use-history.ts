@@ -34,23 +34,25 @@ export function useHistorySaving(api: PipefillApi) {
   const [saving, setSaving] = useState(false);
   const setKeep = useCallback(
     async (value: boolean) => {
+      const before = keep;
       setKeepState(value);
       setSaving(true);
       try {
         setKeepState((await api.settingsUpdate({ keepHistory: value })).keepHistory);
       } catch (error) {
         setLastSave({ error: toUiError(error) });
+        // What the services hold; where they cannot say, what the box showed before (never a box left disabled).
         setKeepState(
           await api.settings({}).then(
             (settings) => settings.keepHistory,
-            () => undefined,
+            () => before,
           ),
         );
       } finally {
         setSaving(false);
       }
     },
-    [api],
+    [api, keep],
   );
   const save = useCallback(
     async (document: unknown) => {
