@@ -22,7 +22,9 @@ import { ReportSchema } from '../contract/report.js';
 import { assessInLab } from '../lab/bench.js';
 import { DEMO_BRANCH_LINK } from '../lab/branch-demo.js';
 import { DATACENTER_ADDRESS } from '../lab/lab-network.js';
+import type { SambaOptions } from '../lab/samba.js';
 import { SambaServer, sambaAvailable } from '../lab/samba.js';
+import type { LabState } from '../lab/wan-lab.js';
 import { labDown, labUp } from '../lab/wan-lab.js';
 import type { Observation } from '../test-support/lab-fidelity.js';
 import { failures, holdBounds, withinRelative } from '../test-support/lab-fidelity.js';
@@ -62,6 +64,30 @@ function promiseCells(name: string, report: Report, knob: string): Observation[]
   });
 }
 
+/** One Samba in the lab's datacenter on PORT, started again with other settings as each change is made. */
+function datacenterSamba(state: LabState) {
+  let server: SambaServer | undefined;
+  return {
+    get current(): SambaServer | undefined {
+      return server;
+    },
+    async serve(settings: Pick<SambaOptions, 'maxCredits' | 'socketOptions'>): Promise<SambaServer> {
+      await server?.stop();
+      server = await SambaServer.start({
+        address: DATACENTER_ADDRESS,
+        port: PORT,
+        commandPrefix: ['ip', 'netns', 'exec', state.datacenter],
+        bindAll: true,
+        ...settings,
+      });
+      return server;
+    },
+    async stop(): Promise<void> {
+      await server?.stop();
+    },
+  };
+}
+
 describe.skipIf(!canRunLab)('promises proved by running again, across the WAN lab', () => {
   afterAll(async () => {
     await labDown();
@@ -70,18 +96,8 @@ describe.skipIf(!canRunLab)('promises proved by running again, across the WAN la
   it("the demo branch's changes, each made alone: the new run measures within 15% of the promise, for the folder of small files and for the file", async () => {
     const state = await labUp(DEMO_BRANCH_LINK, { samba: false });
     const folder = mkdtempSync(join(tmpdir(), 'pipefill-promise-'));
-    let server: SambaServer | undefined;
-    const serve = async (maxCredits: number) => {
-      await server?.stop();
-      server = await SambaServer.start({
-        address: DATACENTER_ADDRESS,
-        port: PORT,
-        commandPrefix: ['ip', 'netns', 'exec', state.datacenter],
-        bindAll: true,
-        maxCredits,
-      });
-      return server;
-    };
+    const samba = datacenterSamba(state);
+    const serve = (maxCredits: number) => samba.serve({ maxCredits });
     try {
       // The branch as it is: 16 credits, Explorer's one file at a time.
       const before = await serve(16);
@@ -101,24 +117,24 @@ describe.skipIf(!canRunLab)('promises proved by running again, across the WAN la
         const cells: Observation[] = [];
         // The copy tool changed alone: the same server, the folders copied as robocopy /MT:n copies them.
         if (wants(only, ROBOCOPY)) {
-          await serve(16);
-          const again = assessInLab(state, SHARE, server?.password ?? '', ['--no-history', '--threads', String(robocopy?.value), '--since', earlierPath], {
+          const on = await serve(16);
+          const again = assessInLab(state, SHARE, on.password, ['--no-history', '--threads', String(robocopy?.value), '--since', earlierPath], {
             recognise: true,
           }).report;
           cells.push(...promiseCells(ROBOCOPY, again, 'robocopy /MT:n'));
         }
         // The server changed alone: its credits as proposed, the copies one file at a time again.
         if (wants(only, CREDITS)) {
-          await serve(Number(credits?.value));
-          const again = assessInLab(state, SHARE, server?.password ?? '', ['--no-history', '--since', earlierPath], { recognise: true }).report;
+          const on = await serve(Number(credits?.value));
+          const again = assessInLab(state, SHARE, on.password, ['--no-history', '--since', earlierPath], { recognise: true }).report;
           cells.push(...promiseCells(CREDITS, again, 'smb2 max credits'));
         }
         return cells;
       });
       expect(failures(verdicts)).toEqual([]);
-      expect(server?.shareContents()).toEqual([]);
+      expect(samba.current?.shareContents()).toEqual([]);
     } finally {
-      await server?.stop();
+      await samba.stop();
       rmSync(folder, { recursive: true, force: true });
       await labDown(state.id);
     }
@@ -127,18 +143,8 @@ describe.skipIf(!canRunLab)('promises proved by running again, across the WAN la
   it("a server's small TCP window (socket options = SO_RCVBUF=65536) on the demo's link: without it, the new run's write measures within 15% of the promise", async () => {
     const state = await labUp(DEMO_BRANCH_LINK, { samba: false });
     const folder = mkdtempSync(join(tmpdir(), 'pipefill-promise-'));
-    let server: SambaServer | undefined;
-    const serve = async (socketOptions: string) => {
-      await server?.stop();
-      server = await SambaServer.start({
-        address: DATACENTER_ADDRESS,
-        port: PORT,
-        commandPrefix: ['ip', 'netns', 'exec', state.datacenter],
-        bindAll: true,
-        socketOptions,
-      });
-      return server;
-    };
+    const samba = datacenterSamba(state);
+    const serve = (socketOptions: string) => samba.serve({ socketOptions });
     try {
       // The server as a tuning guide left it: a fixed 64 KiB receive buffer, so writes stop at 64 KiB in flight.
       const before = await serve('TCP_NODELAY SO_RCVBUF=65536');
@@ -152,14 +158,14 @@ describe.skipIf(!canRunLab)('promises proved by running again, across the WAN la
       const NAME = `socket options = ${String(window?.value)} promise`;
       const verdicts = await holdBounds('promise on 100 Mb/s, 40 ms, a 64 KiB server window', async () => {
         // The server changed alone, as proposed.
-        await serve(String(window?.value));
-        const again = assessInLab(state, SHARE, server?.password ?? '', ['--no-history', '--since', earlierPath], { recognise: true }).report;
+        const on = await serve(String(window?.value));
+        const again = assessInLab(state, SHARE, on.password, ['--no-history', '--since', earlierPath], { recognise: true }).report;
         return promiseCells(NAME, again, 'socket options');
       });
       expect(failures(verdicts)).toEqual([]);
-      expect(server?.shareContents()).toEqual([]);
+      expect(samba.current?.shareContents()).toEqual([]);
     } finally {
-      await server?.stop();
+      await samba.stop();
       rmSync(folder, { recursive: true, force: true });
       await labDown(state.id);
     }
