@@ -15,6 +15,7 @@ import type { ClientProfileId } from '../model/client-profiles.js';
 import { formatSharePath } from '../model/share-path.js';
 import { ticketSummary } from '../presentation/summary.js';
 import { runCopyTest } from './copy-test.js';
+import { crashRun } from '../test-support/dead-run.js';
 import { smbFailure } from '../test-support/smb-failure.js';
 import type { SecurityPolicy } from './session.js';
 
@@ -165,11 +166,11 @@ describe('refusals that once read as something else', () => {
         // A run that died: its folder made, its session gone (so its lease is no longer held).
         const dead = await SmbSession.open(server().share, server().credentials);
         const left = await ScratchFolder.create(dead);
-        dead.connection.destroy();
+        await crashRun(dead, server().sharePath, left.name);
         // Someone else's folder of the same look, with no marker: never touched.
         const lookalike = left.name.replace(/[0-9a-f]{8}$/, 'deadbeef');
         mkdirSync(join(server().sharePath, lookalike));
-        // Judged by age on the server's clock (two days on), not by its lease: no race with the server noticing the dead session.
+        // Judged by age on the server's clock (two days on), not by its lease.
         await removeStaleScratch(session, { orphansByLease: false, serverNow: left.serverMadeAt + 2n * 864_000_000_000n });
         expect(server().shareContents()).toEqual([lookalike]);
       } finally {

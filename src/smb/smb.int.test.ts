@@ -14,6 +14,7 @@ import { senderAddon } from './frame-writer.js';
 import { SmbError } from './errors.js';
 import { removeStaleScratch, ScratchFolder } from './scratch.js';
 import { SmbSession } from './session.js';
+import { crashRun } from '../test-support/dead-run.js';
 import { smbFailure } from '../test-support/smb-failure.js';
 
 const PROFILES: ClientProfileId[] = ['xp-smb1', 'win7-smb1', 'vista-smb2', 'win7-smb2', 'win10-smb3', 'pipefill-max'];
@@ -116,8 +117,7 @@ describe('copy tests against smbd', () => {
     const share = { ...server.share, folder: 'team/scratch' };
     // A run that died in the same folder: its lease went with its connection.
     const dead = await SmbSession.open(share, server.credentials);
-    await ScratchFolder.create(dead);
-    dead.connection.destroy();
+    await crashRun(dead, server.sharePath, (await ScratchFolder.create(dead)).name);
     try {
       for (const op of ['write', 'read'] as const) {
         const result = await runCopyTest({ share, credentials: server.credentials, profile: 'win10-smb3', op, workload: 'tr3869-dirset:0.005' });
@@ -150,8 +150,7 @@ describe('copy tests against smbd', () => {
       const live = await ScratchFolder.create(session);
       const other = await SmbSession.open(server.share, server.credentials);
       const orphan = await ScratchFolder.create(other);
-      other.connection.destroy(); // the run "crashes": its lease goes with its connection
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await crashRun(other, server.sharePath, orphan.name); // the run "crashes": its lease goes with its connection
       const sweeper = await SmbSession.open(server.share, server.credentials);
       const removed = await removeStaleScratch(sweeper, live.sweepRules(false));
       expect(removed).toEqual([orphan.name]);
@@ -182,7 +181,7 @@ describe('copy tests against smbd', () => {
     const root = server.sharePath;
     const other = await SmbSession.open(server.share, server.credentials);
     const stale = (await ScratchFolder.create(other)).name;
-    other.connection.destroy();
+    await crashRun(other, server.sharePath, stale);
     mkdirSync(join(root, 'victim'));
     writeFileSync(join(root, 'victim', 'pipefill-test.bin'), 'keep me');
     mkdirSync(join(root, stale, 'target'), { recursive: true });

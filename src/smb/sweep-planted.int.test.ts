@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SambaServer } from '../lab/samba.js';
 import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
 import { runCliCaptured } from '../test-support/cli-run.js';
+import { crashRun } from '../test-support/dead-run.js';
 import { ScratchFolder } from './scratch.js';
 import { SmbSession } from './session.js';
 
@@ -100,7 +101,7 @@ describe("the sweep of dead runs' folders, against smbd with planted links", () 
     const folder = await ScratchFolder.create(session);
     writable(join(server.sharePath, folder.name, 'source-file'));
     writable(join(server.sharePath, folder.name, 'source-file', 'pipefill-test.bin'), randomBytes(100));
-    session.connection.destroy();
+    await crashRun(session, server.sharePath, folder.name);
     return folder.name;
   }
 
