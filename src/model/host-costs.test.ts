@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT_PROFILES, KIB, MIB } from './client-profiles.js';
 import type { HostCosts } from './host-costs.js';
-import { costsFromSamples, fitRequestCosts, hostBytesPerSecond, hostCostsFor, hostSecondsFor, runSpread, withSustainedWrite } from './host-costs.js';
+import {
+  costsFromSamples,
+  fitRequestCosts,
+  hostBytesPerSecond,
+  hostCostsFor,
+  hostSecondsFor,
+  metadataSecondsFrom,
+  runSpread,
+  withSustainedWrite,
+} from './host-costs.js';
 import { SINGLE_UNPROTECTED, transferShape } from './in-flight.js';
 import { predictTransfer } from './predict.js';
 import { SERVER_PROFILES } from './server-profiles.js';
@@ -184,5 +193,28 @@ describe("the calibration's own noise", () => {
     expect(runSpread([run(0.1), run(0.1), run(0.9)])).toBe(0);
     expect(runSpread([run(0.1)])).toBe(0);
     expect(runSpread([])).toBe(0);
+  });
+});
+
+describe('host costs: the metadata exchange', () => {
+  // Creates about twice a close, as smbd's were on loopback (2026-11-27), with a little jitter each.
+  const files = [
+    { createMs: 0.21, closeMs: 0.09 },
+    { createMs: 0.19, closeMs: 0.11 },
+    { createMs: 0.22, closeMs: 0.08 },
+    { createMs: 0.2, closeMs: 0.1 },
+  ];
+
+  it("is a file's two exchanges averaged, less the round trip: not the edge between creates and closes", () => {
+    expect(metadataSecondsFrom(files, 0.05)).toBeCloseTo(0.1e-3, 6);
+    // One file stalled (both its exchanges twice as slow) leaves it where it was. Pooled, the median of the exchanges
+    // moved to the creates' edge: 0.08 0.09 0.11 0.19 | 0.2 0.21 0.22 0.4, 145 us.
+    const stalled = [...files.slice(0, 3), { createMs: 0.4, closeMs: 0.2 }];
+    expect(metadataSecondsFrom(stalled, 0.05)).toBeCloseTo(0.1e-3, 6);
+  });
+
+  it('is never below nothing, and nothing without files', () => {
+    expect(metadataSecondsFrom(files, 1)).toBe(0);
+    expect(metadataSecondsFrom([], 0.05)).toBe(0);
   });
 });

@@ -104,6 +104,25 @@ export function runSpread(runs: readonly CalibrationSample[]): number {
   return middle > 0 ? median(perByte.map((value) => Math.abs(value - middle))) / middle : 0;
 }
 
+/** One file of the metadata calibration: its create's and its close's exchanges, each timed whole (milliseconds). */
+export interface MetadataExchangeTimes {
+  readonly createMs: number;
+  readonly closeMs: number;
+}
+
+/**
+ * The server's own work per metadata exchange (HostCosts.metadataSeconds):
+ * the median over files of the mean of each file's two exchanges, less the
+ * round trip. By file, not pooled: a create costs a server about twice a
+ * close (smbd on loopback: 180-270 us against 90-120), so the median of the
+ * pooled exchanges falls on the edge between the two and jumps between them
+ * from run to run.
+ */
+export function metadataSecondsFrom(files: readonly MetadataExchangeTimes[], rttMs: number): number {
+  if (files.length === 0) return 0;
+  return Math.max(0, median(files.map((file) => (file.createMs + file.closeMs) / 2)) - rttMs) / 1000;
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const half = Math.floor(sorted.length / 2);
