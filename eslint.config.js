@@ -63,15 +63,17 @@ const layerPlugin = {
 const ALLOWED_LAYERS = {
   // What a person reads of the contract's documents: report views, ticket summaries, comparisons, CSV rows.
   presentation: ['model', 'advice', 'contract'],
-  smb: ['model', 'contract', 'platform'],
-  probe: ['model', 'contract', 'platform', 'smb'],
+  smb: ['model', 'platform'],
+  // The copy emulator: how each client generation copies, over the protocol library below it.
+  copy: ['model', 'contract', 'platform', 'smb'],
+  probe: ['model', 'contract', 'platform', 'smb', 'copy'],
   apply: ['model', 'advice', 'contract', 'platform'],
   report: ['model', 'contract', 'presentation'],
   store: ['model', 'contract', 'platform'],
-  lab: ['model', 'contract', 'platform', 'smb'],
-  capacity: ['model', 'contract', 'platform', 'smb', 'probe', 'apply'],
-  assess: ['model', 'contract', 'platform', 'smb', 'probe', 'apply', 'store'],
-  service: ['model', 'advice', 'contract', 'presentation', 'platform', 'smb', 'probe', 'apply', 'report', 'store', 'assess', 'capacity'],
+  lab: ['model', 'contract', 'platform', 'smb', 'copy'],
+  capacity: ['model', 'contract', 'platform', 'smb', 'copy', 'probe', 'apply'],
+  assess: ['model', 'contract', 'platform', 'smb', 'copy', 'probe', 'apply', 'store'],
+  service: ['model', 'advice', 'contract', 'presentation', 'platform', 'smb', 'copy', 'probe', 'apply', 'report', 'store', 'assess', 'capacity'],
   web: ['model', 'contract', 'platform', 'service'],
   cli: ['model', 'advice', 'contract', 'presentation', 'platform', 'probe', 'apply', 'report', 'store', 'lab', 'service', 'web'],
 };

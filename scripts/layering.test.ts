@@ -22,9 +22,12 @@ describe('layering rules', () => {
     [
       'src/smb/x.ts',
       "import { y } from '../service/local-api.js';\nexport const x = y;",
-      /src\/smb may import only src\/model, src\/contract, src\/platform .*not src\/service/,
+      /src\/smb may import only src\/model, src\/platform .*not src\/service/,
     ],
     ['src/assess/x.ts', "import { y } from '../cli/main.js';\nexport const x = y;", /src\/assess may import only .*not src\/cli/],
+    // The protocol library knows nothing of the copy emulator above it, and the emulator nothing of the probes above it.
+    ['src/smb/x.ts', "import { y } from '../copy/copy-test.js';\nexport const x = y;", /src\/smb may import only .*not src\/copy/],
+    ['src/copy/x.ts', "import { y } from '../probe/rtt.js';\nexport const x = y;", /src\/copy may import only .*not src\/probe/],
     // The two leaks issue 36 found: the orchestrators importing each other, and test code in a layer.
     ['src/capacity/x.ts', "import { y } from '../assess/assess.js';\nexport const x = y;", /src\/capacity may import only .*not src\/assess/],
     ['src/assess/x.ts', "import { y } from '../capacity/capacity.js';\nexport const x = y;", /src\/assess may import only .*not src\/capacity/],
@@ -46,6 +49,7 @@ describe('layering rules', () => {
     ['src/model/x.ts', "import { y } from './units.js';\nexport const x = y;"],
     ['src/contract/x.ts', "import { z } from 'zod';\nimport { y } from '../model/units.js';\nexport const x = [z, y];"],
     ['src/assess/x.ts', "import { y } from '../contract/api.js';\nexport const x = y;"],
+    ['src/copy/x.ts', "import { y } from '../smb/session.js';\nexport const x = y;"],
     ['src/service/x.ts', "import { y } from '../capacity/capacity.js';\nexport const x = y;"],
     ['src/cli/commands/x.ts', "import { y } from '../output.js';\nimport { z } from '../../service/local-api.js';\nexport const x = [y, z];"],
     ['app/renderer/x.ts', "import { y } from '../../src/model/units.js';\nexport const x = y;"],

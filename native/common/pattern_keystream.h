@@ -1,4 +1,4 @@
-// Pipefill's test pattern (src/smb/pattern.ts), made in C: the AES-128-CTR
+// Pipefill's test pattern (src/copy/pattern.ts), made in C: the AES-128-CTR
 // keystream of a file's 16-byte key whose counter block is the 64-bit
 // big-endian number of the 16-byte block (the upper 8 bytes zero), from any
 // byte offset. Used by the sender addon (the bytes of a WRITE, made as they

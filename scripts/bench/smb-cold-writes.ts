@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { withAuthenticationFile } from '../../src/lab/smbclient-auth.js';
 import type { SambaServer } from '../../src/lab/samba.js';
 import { ENGINE_NODE_FLAGS } from '../../src/platform/engine-flags.js';
-import { PatternSource } from '../../src/smb/pattern.js';
+import { PatternSource } from '../../src/copy/pattern.js';
 
 export type Protection = 'plain' | 'sign' | 'encrypt';
 export const PROTECTIONS: readonly Protection[] = ['plain', 'sign', 'encrypt'];

@@ -4,7 +4,7 @@
 
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PatternSource } from '../../src/smb/pattern.js';
+import { PatternSource } from '../../src/copy/pattern.js';
 import { measureCryptoRates } from '../../src/smb/security/crypto-rates.js';
 
 export const median = (values: number[]) => {

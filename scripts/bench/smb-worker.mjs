@@ -5,13 +5,13 @@
 
 import { readFileSync } from 'node:fs';
 import { CLIENT_PROFILES } from '../../dist/model/client-profiles.js';
-import { pipelineFor } from '../../dist/smb/drivers.js';
+import { pipelineFor } from '../../dist/copy/drivers.js';
 import { Access, CreateOption, Disposition } from '../../dist/smb/messages.js';
-import { LocalSource } from '../../dist/smb/local-source.js';
-import { PatternSource } from '../../dist/smb/pattern.js';
+import { LocalSource } from '../../dist/copy/local-source.js';
+import { PatternSource } from '../../dist/copy/pattern.js';
 import { SmbSession } from '../../dist/smb/session.js';
-import { TimelineRecorder } from '../../dist/smb/timeline.js';
-import { transferFile } from '../../dist/smb/transfer.js';
+import { TimelineRecorder } from '../../dist/copy/timeline.js';
+import { transferFile } from '../../dist/copy/transfer.js';
 
 const [op, path, bytesText, verifyText, localPath] = process.argv.slice(2);
 const local = op === 'write' && localPath ? LocalSource.forFile(localPath) : undefined;

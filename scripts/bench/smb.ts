@@ -23,7 +23,7 @@ import type { SambaServer } from '../../src/lab/samba.js';
 import { SambaServer as Samba } from '../../src/lab/samba.js';
 import { probePath } from '../../src/probe/probe-path.js';
 import { CLIENT_PROFILES } from '../../src/model/client-profiles.js';
-import { PatternSource } from '../../src/smb/pattern.js';
+import { PatternSource } from '../../src/copy/pattern.js';
 import { cryptoPerCore, median, patternFile, warmAllocator } from './smb-helpers.js';
 import { cliCopyTest, coldCliWrites, pipefillJson, PROTECTIONS, smbclientRate } from './smb-cold-writes.js';
 

@@ -14,7 +14,7 @@ import { recommendFromInput } from '../contract/recommend.js';
 import { runCli } from '../cli/main.js';
 import type { Output } from '../cli/output.js';
 import { SambaServer } from '../lab/samba.js';
-import { runCopyTest } from '../smb/copy-test.js';
+import { runCopyTest } from '../copy/copy-test.js';
 import { parseTestparmGlobals, testparm } from './current-values.js';
 
 const cli = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));

@@ -3,7 +3,7 @@
 // to come, weighed by the model's time for it and every copy after it, less
 // what copies so far took beyond their slots (src/model/settle.ts budgetSlot).
 
-import type { CopyBudgetOptions } from '../smb/copy-budget.js';
+import type { CopyBudgetOptions } from '../copy/copy-budget.js';
 import { budgetSlot } from '../model/settle.js';
 import type { PlannedCopy } from './copy-plan.js';
 import { readsBackLater } from './copy-plan.js';

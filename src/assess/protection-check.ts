@@ -17,7 +17,7 @@ import type { ServerProfile } from '../model/server-profiles.js';
 import type { SharePath } from '../model/share-path.js';
 import { formatRate } from '../model/units.js';
 import { parseWorkload } from '../model/workloads.js';
-import { runCopyTest } from '../smb/copy-test.js';
+import { runCopyTest } from '../copy/copy-test.js';
 import type { SmbCredentials } from '../smb/session.js';
 
 export interface ProtectionCheckInput {

@@ -11,7 +11,7 @@ import { createLocalApi } from '../service/local-api.js';
 import { CapacityResultSchema } from '../contract/capacity.js';
 import { SambaServer } from '../lab/samba.js';
 import { SmbError } from '../smb/errors.js';
-import { sampleConnectionsTo } from '../smb/tcp-info.js';
+import { sampleConnectionsTo } from '../platform/tcp-info.js';
 import { measureCapacity } from './run-capacity.js';
 
 describe('capacity against smbd', () => {

@@ -7,13 +7,13 @@ import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import type { Link } from '../model/link.js';
 import type { SharePath } from '../model/share-path.js';
-import { pipelineFor, pipelineGrowth } from '../smb/drivers.js';
+import { pipelineFor, pipelineGrowth } from '../copy/drivers.js';
 import { Access, CreateOption, Disposition, FileInfoClass, sizeInfo } from '../smb/messages.js';
-import { PatternSource } from '../smb/pattern.js';
+import { PatternSource } from '../copy/pattern.js';
 import type { SmbCredentials } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
-import { TimelineRecorder } from '../smb/timeline.js';
-import { transferFile } from '../smb/transfer.js';
+import { TimelineRecorder } from '../copy/timeline.js';
+import { transferFile } from '../copy/transfer.js';
 
 export interface LoadUserSpec {
   /** 0-based; mixed runs give even people reads and odd ones writes. */

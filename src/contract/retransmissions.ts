@@ -1,6 +1,6 @@
 // Retransmissions a person should read in the verdict: the share of a copy's
 // bytes TCP sent again, and where they come from. The kernel counts them for
-// the copies Pipefill makes (src/smb/tcp-info.ts); before this they showed
+// the copies Pipefill makes (src/platform/tcp-info.ts); before this they showed
 // only on the report's page 5 (10.7% on a small-files write). Pure.
 
 import type { ClientProfileId } from '../model/client-profiles.js';

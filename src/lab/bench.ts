@@ -23,7 +23,7 @@ import { formatDuration, formatRate } from '../model/units.js';
 import { parseWorkload } from '../model/workloads.js';
 import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
 import { freshDirectory } from '../platform/safe-file.js';
-import { PatternSource } from '../smb/pattern.js';
+import { PatternSource } from '../copy/pattern.js';
 import { withAuthenticationFile } from './smbclient-auth.js';
 import type { LabLink, LabState } from './wan-lab.js';
 import { handshakeTimesMs, inBranch, labDown, labEndpoints, labUp } from './wan-lab.js';

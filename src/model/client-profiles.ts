@@ -11,7 +11,7 @@ import type { CongestionControl } from './congestion.js';
 import type { CryptoSide } from './crypto-cost.js';
 import { PUBLISHED_X86_RATES } from './crypto-cost.js';
 import type { SecurityOffer } from './smb-security.js';
-import { WINDOWS_10_11_OFFER, WINDOWS_11_24H2_OFFER } from './smb-security.js';
+import { PIPEFILL_OFFER, WINDOWS_10_11_OFFER, WINDOWS_11_24H2_OFFER } from './smb-security.js';
 
 export type Op = 'read' | 'write';
 
@@ -288,7 +288,7 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     // filer's 2 MB window, cost 1.1 (write-100MB: 57 s for 1600 writes at GbE).
     roundTripsPerRequest: { read: 1.56, write: 1.1 },
     metadata: SMB1_METADATA,
-    // SMB1 is emulated over SMB2 (src/smb/drivers.ts): the lowest dialects, never SMB 3.
+    // SMB1 is emulated over SMB2 (src/copy/drivers.ts): the lowest dialects, never SMB 3.
     offer: { dialects: ['2.0.2', '2.1'], ciphers: [], signing: [], signingRequired: false, movesUp: true },
     crypto: WINDOWS_CRYPTO,
   },
@@ -398,14 +398,7 @@ export const CLIENT_PROFILES: Readonly<Record<ClientProfileId, ClientProfile>> =
     tcp: LINUX_TCP,
     roundTripsPerRequest: { read: 1, write: 1 },
     metadata: PIPEFILL_METADATA,
-    // Everything, cheapest first: GCM and GMAC cost a fraction of CCM and CMAC per byte.
-    offer: {
-      dialects: ['2.0.2', '2.1', '3.0', '3.0.2', '3.1.1'],
-      ciphers: ['AES-128-GCM', 'AES-256-GCM', 'AES-128-CCM', 'AES-256-CCM'],
-      signing: ['AES-128-GMAC', 'AES-128-CMAC', 'HMAC-SHA256'],
-      signingRequired: false,
-      movesUp: false,
-    },
+    offer: PIPEFILL_OFFER,
     // Pipefill's own figures replace these when it drives a copy (an assessment measures them).
     crypto: LINUX_CRYPTO,
   },

@@ -72,7 +72,7 @@ export interface Session {
   /**
    * The share of the connection this transfer holds, where several copy at once over it (a lane of robocopy
    * /MT:n holds 1/n): its share of the credits in flight and of both TCP windows. Requests are still sized by
-   * the whole grant, as the client sizes them by what the connection holds (src/smb/transfer.ts fitToCredits).
+   * the whole grant, as the client sizes them by what the connection holds (src/copy/transfer.ts fitToCredits).
    * One when absent.
    */
   readonly connectionShare?: number;
@@ -107,7 +107,7 @@ export function requestBytes(client: ClientProfile, server: ServerProfile, op: O
 /**
  * A request that costs more credits than the server grants is split: half
  * the grant each, so that two are in flight while one is answered. The model
- * and Pipefill's engine (src/smb/transfer.ts fitToCredits) both size with it.
+ * and Pipefill's engine (src/copy/transfer.ts fitToCredits) both size with it.
  */
 export function requestWithinGrant(request: number, credits: number): number {
   if (creditCharge(request) <= credits) return request;

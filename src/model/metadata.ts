@@ -30,7 +30,7 @@ export function roundTripsPerDirectory(sequences: MetadataSequences, op: 'read' 
 /**
  * Round trips of a file's sequence before its data moves: the engine moves
  * the data just before the data handle's first flush or close
- * (src/smb/replay.ts), and every file sequence opens that handle before any
+ * (src/copy/replay.ts), and every file sequence opens that handle before any
  * other is closed. A budgeted copy spends these whatever its slot.
  */
 export function roundTripsBeforeData(sequences: MetadataSequences, op: 'read' | 'write'): number {

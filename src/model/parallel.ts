@@ -3,7 +3,7 @@
 // own pipeline and metadata round trips. Robocopy's main thread makes the
 // destination's folders as it walks the source and hands files to its
 // threads (Microsoft Learn: robocopy /MT); Pipefill's copy as robocopy makes
-// it does the same (src/smb/move-workload.ts), so a lane never meets a
+// it does the same (src/copy/move-workload.ts), so a lane never meets a
 // folder another lane is making. Round trips of different lanes overlap; the
 // bytes still share one link, and on SMB 2 and later one session's credits
 // (robocopy's threads share the client's one connection to the server:

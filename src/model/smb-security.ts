@@ -60,6 +60,19 @@ export const WINDOWS_10_11_OFFER: SecurityOffer = {
   refusesGuest: true,
 };
 
+/**
+ * Pipefill's own offer: every dialect and algorithm, cheapest first (GCM and
+ * GMAC cost a fraction of CCM and CMAC per byte). The log-on's default, and
+ * what it offers to learn what a server would pick.
+ */
+export const PIPEFILL_OFFER: SecurityOffer = {
+  dialects: ['2.0.2', '2.1', '3.0', '3.0.2', '3.1.1'],
+  ciphers: ['AES-128-GCM', 'AES-256-GCM', 'AES-128-CCM', 'AES-256-CCM'],
+  signing: ['AES-128-GMAC', 'AES-128-CMAC', 'HMAC-SHA256'],
+  signingRequired: false,
+  movesUp: false,
+};
+
 /** What a moved-up old generation offers: its own dialects, then SMB 3 as Windows 10/11 offers it. */
 export function movedUpOffer(offer: SecurityOffer): SecurityOffer {
   const dialects = [...new Set([...offer.dialects, ...WINDOWS_10_11_OFFER.dialects])];

@@ -5,7 +5,7 @@
 // over the whole copy, a steady 60-65 in its run chart). Pure: from the
 // copy's own timeline of 100 ms buckets.
 
-/** The width of a copy's timeline buckets (src/smb/timeline.ts records them; the rate here reads them). */
+/** The width of a copy's timeline buckets (src/copy/timeline.ts records them; the rate here reads them). */
 export const TIMELINE_BUCKET_MS = 100;
 
 export interface TimelineBucket {

@@ -4,7 +4,7 @@
 // late and in a bunch). Used by the SMB read fallback and the hosts'
 // calibration.
 
-import { TimelineRecorder } from '../smb/timeline.js';
+import { TimelineRecorder } from '../copy/timeline.js';
 
 /** One whole-file read of the probe: when its first and last replies were taken in (ms), and their payload. */
 export interface ReadSpan {

@@ -5,15 +5,15 @@
 
 import { MIB } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
-import { pipelineFor } from '../smb/drivers.js';
+import { pipelineFor } from '../copy/drivers.js';
 import { Access, CreateOption, Disposition } from '../smb/messages.js';
-import { PatternSource } from '../smb/pattern.js';
-import { ScratchFolder } from '../smb/scratch.js';
-import { removeAtEnd, withFolderLeft } from '../smb/scratch-end.js';
+import { PatternSource } from '../copy/pattern.js';
+import { ScratchFolder } from '../copy/scratch.js';
+import { removeAtEnd, withFolderLeft } from '../copy/scratch-end.js';
 import type { SmbCredentials, SmbTarget } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
-import { TimelineRecorder } from '../smb/timeline.js';
-import { transferFile } from '../smb/transfer.js';
+import { TimelineRecorder } from '../copy/timeline.js';
+import { transferFile } from '../copy/transfer.js';
 import type { BandwidthResult } from './bandwidth.js';
 import type { ReadSpan } from './read-rate.js';
 import { ArrivalLog, SpanRecorder, steadyReadRate } from './read-rate.js';

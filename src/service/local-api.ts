@@ -24,7 +24,7 @@ import { readLinuxSysctlValues, readSmbConfValues } from '../apply/current-value
 import { pipefillVersion } from '../platform/package-root.js';
 import { assess } from '../assess/assess.js';
 import { runCapacity } from '../capacity/capacity.js';
-import { runCopyTest } from '../smb/copy-test.js';
+import { runCopyTest } from '../copy/copy-test.js';
 import { credentialsFrom } from '../smb/session.js';
 import type { HistoryStore, SavedBy } from '../store/history-store.js';
 import type { StoreSpec } from '../store/open-store.js';

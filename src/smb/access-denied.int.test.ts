@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SambaServer, sambaAvailable } from '../lab/samba.js';
 import { smbFailure } from '../test-support/smb-failure.js';
-import { ScratchFolder } from './scratch.js';
+import { ScratchFolder } from '../copy/scratch.js';
 import { SmbSession } from './session.js';
 
 describe.skipIf(!sambaAvailable())('access denied, told apart', () => {

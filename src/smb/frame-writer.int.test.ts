@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FramePart, FrameWriter } from './frame-writer.js';
 import { openFrameWriter, senderAddon } from './frame-writer.js';
-import { PatternSource } from './pattern.js';
+import { PatternSource } from '../copy/pattern.js';
 import { createSigner, prepareToSign, SIGNATURE_OFFSET } from './security/signing.js';
 
 interface Peer {

@@ -23,7 +23,7 @@ export interface FileRange {
 }
 
 /**
- * Bytes of Pipefill's test pattern (src/smb/pattern.ts): the AES-128-CTR
+ * Bytes of Pipefill's test pattern (src/copy/pattern.ts): the AES-128-CTR
  * keystream of `patternKey` from byte `offset`, made by the sender thread as
  * it sends them.
  */

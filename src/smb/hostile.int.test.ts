@@ -12,7 +12,7 @@ import { SambaServer } from '../lab/samba.js';
 import type { FrameAction, FrameInfo, Scenario } from '../test-support/hostile-relay.js';
 import { framed, hostileRelay } from '../test-support/hostile-relay.js';
 import { smbFailure } from '../test-support/smb-failure.js';
-import { runCopyTest } from './copy-test.js';
+import { runCopyTest } from '../copy/copy-test.js';
 import { SILENCE_TIMEOUT_MS } from './silence-watchdog.js';
 import { SmbError } from './errors.js';
 import { PHASE_DEADLINES_MS } from './logon.js';

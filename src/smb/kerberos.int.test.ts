@@ -17,7 +17,7 @@ import { createLocalApi } from '../service/local-api.js';
 import { DOMAIN_HOST, DOMAIN_NETBIOS, SambaDomain } from '../lab/samba-domain.js';
 import { freePort, SambaServer } from '../lab/samba.js';
 import { shareTarget } from '../model/share-path.js';
-import { runCopyTest } from './copy-test.js';
+import { runCopyTest } from '../copy/copy-test.js';
 import { framed, hostileRelay } from '../test-support/hostile-relay.js';
 import { smbFailure } from '../test-support/smb-failure.js';
 import type { SecurityPolicy, SmbCredentials } from './session.js';

@@ -21,13 +21,12 @@ import { deriveSessionKeys } from './security/kdf.js';
 import { PreauthHash } from './security/preauth.js';
 import { createSigner, isSigned, verifyMessage } from './security/signing.js';
 import { Sealer } from './security/transform.js';
-import type { Negotiated, OpenOptions, ServerSays, SmbCredentials, SmbTarget } from './session.js';
+import type { LoginUsed, Negotiated, OpenOptions, ServerSays, SmbCredentials, SmbTarget } from './session-types.js';
 import { sessionEncryptionRequiredBy, shareEncryption, signingRequiredBy as signingRequiredByOf } from './protection-policy.js';
 import { BYTES_PER_CREDIT } from '../model/in-flight.js';
-import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { kerberosPrincipal, ntlmIdentity, parseLoginName } from '../model/login-name.js';
 import { connectHost } from '../model/share-path.js';
-import { movedUpOffer } from '../model/smb-security.js';
+import { movedUpOffer, PIPEFILL_OFFER } from '../model/smb-security.js';
 import { SMB1_DIALECT, speaksSmb1 } from './smb1-probe.js';
 
 export const PHASE_DEADLINES_MS = { connect: 5_000, negotiate: 5_000, loginStep: 8_000, treeConnect: 5_000 } as const;
@@ -85,7 +84,7 @@ export interface LoggedOn {
  * and says so in `negotiated.movedUpFrom`. Fails with a typed SmbError.
  */
 export async function logOn(target: SmbTarget, credentials: SmbCredentials, options: OpenOptions = {}): Promise<LoggedOn> {
-  const offer = options.offer ?? CLIENT_PROFILES['pipefill-max'].offer;
+  const offer = options.offer ?? PIPEFILL_OFFER;
   try {
     return await openWith(target, credentials, offer, options);
   } catch (error) {
@@ -330,7 +329,7 @@ async function negotiateDialect(
  * each one NEGOTIATE on a connection of its own (an error path only).
  */
 async function refusedAlgorithms(target: SmbTarget, offer: SecurityOffer, options: OpenOptions): Promise<'signing' | 'cipher' | undefined> {
-  const everything = CLIENT_PROFILES['pipefill-max'].offer;
+  const everything = PIPEFILL_OFFER;
   // A list the offer already has whole cannot be the cause.
   if (offer.signing.length < everything.signing.length && (await acceptsOffer(target, { ...offer, signing: everything.signing }, options))) return 'signing';
   if (offer.ciphers.length < everything.ciphers.length && (await acceptsOffer(target, { ...offer, ciphers: everything.ciphers }, options))) return 'cipher';
@@ -353,7 +352,7 @@ async function acceptsOffer(target: SmbTarget, offer: SecurityOffer, options: Op
 
 /** The dialect a server picks when offered all of them: one NEGOTIATE on a connection of its own, 3 s at most. */
 async function serverDialect(target: SmbTarget, options: OpenOptions): Promise<DialectName | undefined> {
-  const everything = CLIENT_PROFILES['pipefill-max'].offer;
+  const everything = PIPEFILL_OFFER;
   const connection = await SmbConnection.connect(connectHost(target), target.port, { timeoutMs: 3_000, ...(options.signal ? { signal: options.signal } : {}) });
   try {
     const reply = await connection.request({ command: Command.negotiate, body: negotiateRequest(everything), what: 'NEGOTIATE' }, { timeoutMs: 3_000 });
@@ -361,18 +360,6 @@ async function serverDialect(target: SmbTarget, options: OpenOptions): Promise<D
   } finally {
     connection.destroy();
   }
-}
-
-/** How a session logged on: the mechanism, and why not Kerberos where NTLMv2 was used. */
-export interface LoginUsed {
-  readonly mechanism: 'kerberos' | 'ntlmv2';
-  /** The Kerberos principal the ticket was for. */
-  readonly principal?: string;
-  readonly whyNotKerberos?: string;
-  /** NTLMv2: the account the AUTHENTICATE message named, DOMAIN\\user or the user alone. */
-  readonly account?: string;
-  /** The server logged the person on as a guest (no key: nothing signed or sealed). */
-  readonly guest?: boolean;
 }
 
 /**

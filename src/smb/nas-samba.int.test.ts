@@ -14,7 +14,7 @@ import { SambaServer } from '../lab/samba.js';
 import type { ClientProfileId } from '../model/client-profiles.js';
 import { formatSharePath } from '../model/share-path.js';
 import { ticketSummary } from '../presentation/summary.js';
-import { runCopyTest } from './copy-test.js';
+import { runCopyTest } from '../copy/copy-test.js';
 import { crashRun } from '../test-support/dead-run.js';
 import { smbFailure } from '../test-support/smb-failure.js';
 import type { SecurityPolicy } from './session.js';
@@ -160,7 +160,7 @@ describe('refusals that once read as something else', () => {
 
     it("sweeps a dead run's visible folder by its marker, and never one without it", async () => {
       const { SmbSession } = await import('./session.js');
-      const { ScratchFolder, removeStaleScratch } = await import('./scratch.js');
+      const { ScratchFolder, removeStaleScratch } = await import('../copy/scratch.js');
       const session = await SmbSession.open(server().share, server().credentials);
       try {
         // A run that died: its folder made, its session gone (so its lease is no longer held).

@@ -9,7 +9,7 @@ import { ntlmInMechList } from './negotiate.js';
 import { Status } from './protocol.js';
 import type { SmbResponse } from './request-frames.js';
 import { authenticateMessage, negotiateMessage, NtlmError, parseChallenge } from './security/ntlm.js';
-import type { ServerSays } from './session.js';
+import type { ServerSays } from './session-types.js';
 
 export interface NtlmResult {
   readonly final: SmbResponse;

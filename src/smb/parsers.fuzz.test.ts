@@ -11,7 +11,7 @@ import { challengeMessage4243, hex, SMB311_EXCHANGE } from '../test-support/smb-
 import { SmbError } from './errors.js';
 import { parseCreate, parseDirectoryEntries, parseInternalInfo, parseQueryInfo, parseRead, parseStandardInfo, parseWrite } from './messages.js';
 import { NegotiateError, parseNegotiate } from './negotiate.js';
-import { parseMarker } from './scratch-marker.js';
+import { parseMarker } from '../copy/scratch-marker.js';
 import { DerError } from './security/der.js';
 import { NegotiateContextError, parseServerContexts } from './security/negotiate-contexts.js';
 import { NtlmError, parseChallenge } from './security/ntlm.js';

@@ -4,7 +4,7 @@
 // 2.2.10), the client generation's own offer, and the person's choice. Pure:
 // the log-on (src/smb/logon.ts) asks, and refuses what cannot be given.
 
-import type { Negotiated, SecurityPolicy } from './session.js';
+import type { Negotiated, SecurityPolicy } from './session-types.js';
 
 /** The server's requirement wins, then the generation's (Windows 11 24H2 signs), then the person's `--signing required`. */
 export function signingRequiredBy(serverRequires: boolean, profileRequires: boolean, policy: SecurityPolicy): Negotiated['signingRequiredBy'] {

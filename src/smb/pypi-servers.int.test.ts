@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assess } from '../assess/assess.js';
 import { PypiServer } from '../lab/pypi-servers.js';
 import { formatSharePath } from '../model/share-path.js';
-import { runCopyTest } from './copy-test.js';
+import { runCopyTest } from '../copy/copy-test.js';
 import { SmbError } from './errors.js';
 import { filetimeSpan } from './messages.js';
-import { removeStaleScratch, ScratchFolder, STALE_AFTER_MS } from './scratch.js';
+import { removeStaleScratch, ScratchFolder, STALE_AFTER_MS } from '../copy/scratch.js';
 import { SmbSession } from './session.js';
 
 describe("impacket's smbserver", () => {

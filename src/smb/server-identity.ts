@@ -13,9 +13,9 @@ import { negotiateRequest, parseNegotiate } from './negotiate.js';
 import { Command, Status } from './protocol.js';
 import { negotiateMessage, parseChallenge } from './security/ntlm.js';
 import { parseSessionSetup, sessionSetupRequest } from './session-setup.js';
-import type { ServerSays, SmbTarget } from './session.js';
-import { CLIENT_PROFILES } from '../model/client-profiles.js';
+import type { ServerSays, SmbTarget } from './session-types.js';
 import { connectHost } from '../model/share-path.js';
+import { PIPEFILL_OFFER } from '../model/smb-security.js';
 
 /** The whole ask takes at most this long: it only names the server, and a copy waits for it. */
 const ASK_MS = 3_000;
@@ -27,7 +27,7 @@ export async function askServerIdentity(target: SmbTarget, signal?: AbortSignal)
   const connection = await SmbConnection.connect(connectHost(target), target.port, left()).catch(() => undefined);
   if (!connection) return undefined;
   try {
-    const offer = CLIENT_PROFILES['pipefill-max'].offer;
+    const offer = PIPEFILL_OFFER;
     const negotiated = await connection.request({ command: Command.negotiate, body: negotiateRequest(offer), what: 'NEGOTIATE' }, left());
     parseNegotiate(negotiated.message, offer);
     const reply = await connection.request(

@@ -11,7 +11,7 @@
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { namesOf } from '../smb/scratch-marker.js';
+import { namesOf } from '../copy/scratch-marker.js';
 import type { SmbSession } from '../smb/session.js';
 
 /** Longest wait for the server to notice the cut connection; smbd takes milliseconds when idle. */

@@ -154,7 +154,7 @@ done:
   return result;
 }
 
-// The test pattern (native/common/pattern_keystream.h) for src/smb/pattern.ts:
+// The test pattern (native/common/pattern_keystream.h) for src/copy/pattern.ts:
 //   patternFill(key, offset, target): target's bytes become the pattern's from `offset`;
 //   patternMatches(key, offset, data) -> boolean: whether data holds exactly those bytes.
 // key: 16 bytes; offset: a whole number of bytes below 2^53. Synchronous.

@@ -2,7 +2,7 @@
 // thread of its own, and reads a WRITE's data from the local source file
 // itself, a cache-sized slice at a time, sending each slice while it is still
 // in the CPU cache. A copy test with no local file sends Pipefill's test
-// pattern (src/smb/pattern.ts: the AES-128-CTR keystream of the file's key)
+// pattern (src/copy/pattern.ts: the AES-128-CTR keystream of the file's key)
 // the same way: the thread generates each slice in place and sends it.
 //
 // Why: on a fast path the client's CPU, not the wire, sets the pace of a

@@ -9,13 +9,13 @@
 // whose clock runs ahead must not take a live run's folder for an old one
 // (a run under faketime +2d once emptied a live run's folder as it copied).
 
-import { RELATED_FILE_ID } from './request-frames.js';
-import type { RequestOptions } from './request-frames.js';
-import { SmbError } from './errors.js';
-import { Access, CreateOption, Disposition, filetimeSpan, latestTime, parseCreate, parseRead, readRequest } from './messages.js';
-import type { DirectoryEntry } from './messages.js';
-import { Command, Status } from './protocol.js';
-import type { SmbSession } from './session.js';
+import { RELATED_FILE_ID } from '../smb/request-frames.js';
+import type { RequestOptions } from '../smb/request-frames.js';
+import { SmbError } from '../smb/errors.js';
+import { Access, CreateOption, Disposition, filetimeSpan, latestTime, parseCreate, parseRead, readRequest } from '../smb/messages.js';
+import type { DirectoryEntry } from '../smb/messages.js';
+import { Command, Status } from '../smb/protocol.js';
+import type { SmbSession } from '../smb/session.js';
 import { MARKER_MAX_BYTES, markerProves, namesOf, parseMarker, SCRATCH_FOLDER_NAME } from './scratch-marker.js';
 import { reachedThroughLink, removeListed } from './scratch-removal.js';
 

@@ -8,10 +8,10 @@ import { setMaxListeners } from 'node:events';
 import type { FilePipeline } from '../model/in-flight.js';
 import { requestWithinGrant } from '../model/in-flight.js';
 import { deliveryRate, selfSizedDepth } from '../model/self-sizing.js';
-import { cancelledError, SmbError } from './errors.js';
-import type { FileRange } from './frame-writer.js';
+import { cancelledError, SmbError } from '../smb/errors.js';
+import type { FileRange } from '../smb/frame-writer.js';
 import type { PatternSource } from './pattern.js';
-import type { SmbSession } from './session.js';
+import type { SmbSession } from '../smb/session.js';
 import type { TimelineRecorder } from './timeline.js';
 
 /** Where a write's bytes come from: a local file, read into pooled buffers or named as a range of it. */

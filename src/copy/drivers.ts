@@ -7,7 +7,7 @@ import { KIB, MIB } from '../model/client-profiles.js';
 import type { FilePipeline } from '../model/in-flight.js';
 import { BYTES_PER_CREDIT, filePipeline } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
-import type { Negotiated } from './session.js';
+import type { Negotiated } from '../smb/session.js';
 import type { PipelineGrowth } from './transfer.js';
 
 /**

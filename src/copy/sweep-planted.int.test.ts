@@ -18,7 +18,7 @@ import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
 import { runCliCaptured } from '../test-support/cli-run.js';
 import { crashRun } from '../test-support/dead-run.js';
 import { ScratchFolder } from './scratch.js';
-import { SmbSession } from './session.js';
+import { SmbSession } from '../smb/session.js';
 
 const cliEntry = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 const PASSWORD_ENV = 'PIPEFILL_SWEEP_TEST_PASSWORD';

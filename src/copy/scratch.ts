@@ -20,9 +20,9 @@
 // touched. What a clean-up removes, and how, is scratch-removal.ts.
 
 import { randomBytes } from 'node:crypto';
-import { RELATED_FILE_ID } from './request-frames.js';
-import type { RequestOptions } from './request-frames.js';
-import { SmbError } from './errors.js';
+import { RELATED_FILE_ID } from '../smb/request-frames.js';
+import type { RequestOptions } from '../smb/request-frames.js';
+import { SmbError } from '../smb/errors.js';
 import {
   Access,
   CreateOption,
@@ -36,10 +36,10 @@ import {
   queryInfoRequest,
   ShareAccess,
   writeRequest,
-} from './messages.js';
-import type { FileTimes } from './messages.js';
-import { Command, Status } from './protocol.js';
-import type { SmbSession } from './session.js';
+} from '../smb/messages.js';
+import type { FileTimes } from '../smb/messages.js';
+import { Command, Status } from '../smb/protocol.js';
+import type { SmbSession } from '../smb/session.js';
 import type { ScratchNames } from './scratch-marker.js';
 import { DOTTED_NAMES, markerText, namesOf, VISIBLE_NAMES } from './scratch-marker.js';
 import { emptyAndDelete, removeListed } from './scratch-removal.js';

@@ -4,7 +4,7 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PatternSource } from './pattern.js';
-import type { SmbSession } from './session.js';
+import type { SmbSession } from '../smb/session.js';
 import { TimelineRecorder } from './timeline.js';
 import type { FileTransfer } from './transfer.js';
 import { transferFileWithDepth } from './transfer.js';

@@ -5,11 +5,11 @@
 // item 8). The next run sweeps such a folder (its lease went with the dead
 // run, its marker proves it Pipefill's); until then, the person is told.
 
-import { SmbError } from './errors.js';
-import type { RequestOptions } from './request-frames.js';
+import { SmbError } from '../smb/errors.js';
+import type { RequestOptions } from '../smb/request-frames.js';
 import type { ScratchFolder } from './scratch.js';
 import { removeStaleScratch } from './scratch-sweep.js';
-import type { SmbSession } from './session.js';
+import type { SmbSession } from '../smb/session.js';
 
 /**
  * Removes the folder over the run's own session where it is still open, else

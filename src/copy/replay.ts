@@ -18,9 +18,9 @@
 //    data handle's flush or close. ['create-directory', 'close'] makes a
 //    directory and closes it in one compound, leaving no handle.
 
-import { RELATED_FILE_ID } from './request-frames.js';
-import type { RequestOptions, SmbResponse } from './request-frames.js';
-import { SmbError } from './errors.js';
+import { RELATED_FILE_ID } from '../smb/request-frames.js';
+import type { RequestOptions, SmbResponse } from '../smb/request-frames.js';
+import { SmbError } from '../smb/errors.js';
 import type { MetadataOp, RoundTrip } from '../model/metadata.js';
 import {
   Access,
@@ -38,9 +38,9 @@ import {
   queryInfoRequest,
   setInfoRequest,
   sizeInfo,
-} from './messages.js';
-import { Command, Status } from './protocol.js';
-import type { SmbSession } from './session.js';
+} from '../smb/messages.js';
+import { Command, Status } from '../smb/protocol.js';
+import type { SmbSession } from '../smb/session.js';
 import type { TimelineRecorder } from './timeline.js';
 
 export interface ReplayTarget {

@@ -9,9 +9,9 @@
 // file. Deleting a name is safe either way (the link goes, not its target);
 // walking into a linked folder, or cutting a linked file, is not.
 
-import { RELATED_FILE_ID } from './request-frames.js';
-import type { RequestOptions } from './request-frames.js';
-import { SmbError } from './errors.js';
+import { RELATED_FILE_ID } from '../smb/request-frames.js';
+import type { RequestOptions } from '../smb/request-frames.js';
+import { SmbError } from '../smb/errors.js';
 import {
   Access,
   closeRequest,
@@ -26,10 +26,10 @@ import {
   queryInfoRequest,
   setInfoRequest,
   sizeInfo,
-} from './messages.js';
-import type { DirectoryEntry } from './messages.js';
-import { Command, Status } from './protocol.js';
-import type { SmbSession } from './session.js';
+} from '../smb/messages.js';
+import type { DirectoryEntry } from '../smb/messages.js';
+import { Command, Status } from '../smb/protocol.js';
+import type { SmbSession } from '../smb/session.js';
 
 /**
  * The names Pipefill creates inside a scratch folder, by depth: the lease,

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { SmbError } from './errors.js';
+import { SmbError } from '../smb/errors.js';
 import { isPipefillEntry, removeStaleScratch, scratchPath } from './scratch.js';
 import type { SweepRules } from './scratch.js';
 import { markerText, MARKER_NAME } from './scratch-marker.js';
-import { filetimeSpan } from './messages.js';
+import { filetimeSpan } from '../smb/messages.js';
 
 /** The share's root: where these sessions' scratch folders are (no folder below the share). */
 const SHARE_ROOT = { host: 'fs01', port: 445, share: 'projects' };
-import type { SmbSession } from './session.js';
-import { Status } from './protocol.js';
+import type { SmbSession } from '../smb/session.js';
+import { Status } from '../smb/protocol.js';
 import { parseWorkload } from '../model/workloads.js';
 
 describe('scratchPath', () => {

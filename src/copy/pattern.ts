@@ -17,8 +17,8 @@
 
 import type { Cipheriv } from 'node:crypto';
 import { createCipheriv, createHash } from 'node:crypto';
-import type { PatternRange } from './frame-writer.js';
-import { cryptoAddon } from './native-crypto.js';
+import type { PatternRange } from '../smb/frame-writer.js';
+import { cryptoAddon } from '../smb/native-crypto.js';
 
 const BLOCK_BYTES = 16;
 export const PIECE_BYTES = 1024 * 1024;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deflateRawSync } from 'node:zlib';
-import type { CryptoAddon } from './native-crypto.js';
-import { cryptoAddon } from './native-crypto.js';
+import type { CryptoAddon } from '../smb/native-crypto.js';
+import { cryptoAddon } from '../smb/native-crypto.js';
 import { PatternSource } from './pattern.js';
 
 /** Runs `body` with the crypto addon turned off: Node's Cipher makes the pattern. */

@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Workload } from '../model/workloads.js';
 import { MAX_IN_FLIGHT_BYTES } from './drivers.js';
-import { cancelledError } from './errors.js';
-import type { FileRange } from './frame-writer.js';
+import { cancelledError } from '../smb/errors.js';
+import type { FileRange } from '../smb/frame-writer.js';
 import type { WriteSource } from './transfer.js';
 import { PatternSource } from './pattern.js';
 

@@ -12,16 +12,16 @@ import type { ScaledProjection } from '../model/scaled-projection.js';
 import type { SharePath } from '../model/share-path.js';
 import type { Workload } from '../model/workloads.js';
 import { filesInCopyOrder, parseWorkload } from '../model/workloads.js';
-import type { RequestOptions } from './request-frames.js';
+import type { RequestOptions } from '../smb/request-frames.js';
 import { emulationNote } from './drivers.js';
-import { cancelledError, SmbError } from './errors.js';
+import { cancelledError, SmbError } from '../smb/errors.js';
 import { LocalSource } from './local-source.js';
 import { ScratchFolder, scratchPath } from './scratch.js';
 import { removeAtEnd, withFolderLeft } from './scratch-end.js';
-import type { OpenOptions, SmbCredentials } from './session.js';
-import { SmbSession } from './session.js';
-import { sampleTcpInfo, tcpEvidence } from './tcp-info.js';
-import type { CreditCheckpoint } from './credits.js';
+import type { OpenOptions, SmbCredentials } from '../smb/session.js';
+import { SmbSession } from '../smb/session.js';
+import { sampleTcpInfo, tcpEvidence } from '../platform/tcp-info.js';
+import type { CreditCheckpoint } from '../smb/credits.js';
 import { TimelineRecorder } from './timeline.js';
 import type { CopyBudgetOptions } from './copy-budget.js';
 import { CopyBudget } from './copy-budget.js';
@@ -83,7 +83,7 @@ export interface TimedCopyContext extends RunContext {
   readonly source?: LocalSource;
   /** Stop once the rate has settled (or the slot is spent) and project the rest. */
   readonly budget?: CopyBudgetOptions;
-  /** Files at once, as robocopy /MT:n copies (src/smb/move-workload.ts); such a copy moves whole, without a budget. */
+  /** Files at once, as robocopy /MT:n copies (src/copy/move-workload.ts); such a copy moves whole, without a budget. */
   readonly lanes?: number;
   readonly onLive?: (live: { bytes: number; tMs: number; mbps: number; opsPerSecond: number }) => void;
   /** The read-back after a write: bytes checked so far. */
