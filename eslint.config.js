@@ -4,6 +4,7 @@
 import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { ALLOWED_LAYERS } from './scripts/lib/layers.mjs';
 
 /** @param {string | string[]} regexes @param {string} message */
 const restrict = (regexes, message) => ({
@@ -59,25 +60,6 @@ const layerPlugin = {
   },
 };
 
-/** Each folder of src/ from smb up, and the project layers it may import (an allow-list, as VS Code's layer rules are). */
-const ALLOWED_LAYERS = {
-  // What a person reads of the contract's documents: report views, ticket summaries, comparisons, CSV rows.
-  presentation: ['model', 'advice', 'contract'],
-  smb: ['model', 'platform'],
-  // The copy emulator: how each client generation copies, over the protocol library below it.
-  copy: ['model', 'contract', 'platform', 'smb'],
-  probe: ['model', 'contract', 'platform', 'smb', 'copy'],
-  apply: ['model', 'advice', 'contract', 'platform'],
-  report: ['model', 'contract', 'presentation'],
-  store: ['model', 'contract', 'platform'],
-  lab: ['model', 'contract', 'platform', 'smb', 'copy'],
-  capacity: ['model', 'contract', 'platform', 'smb', 'copy', 'probe', 'apply'],
-  assess: ['model', 'contract', 'platform', 'smb', 'copy', 'probe', 'apply', 'store'],
-  service: ['model', 'advice', 'contract', 'presentation', 'platform', 'smb', 'copy', 'probe', 'apply', 'report', 'store', 'assess', 'capacity'],
-  web: ['model', 'contract', 'platform', 'service'],
-  cli: ['model', 'advice', 'contract', 'presentation', 'platform', 'probe', 'apply', 'report', 'store', 'lab', 'service', 'web'],
-};
-
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'e2e/screenshots/**', 'native/**/build/**', '.pipefill-tmp/**'] },
   js.configs.recommended,
@@ -88,7 +70,7 @@ export default tseslint.config(
     ignores: ['**/*.config.js', '**/*.config.ts'],
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'No default exports (DESIGN.md naming).' }],
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'No default exports (docs/architecture.md, "Naming").' }],
     },
   },
   layer(['src/model/**/*.ts'], '^(?!\\./)', 'src/model is pure: it imports only its own files (no Node, no packages, no other layer).'),
@@ -135,7 +117,7 @@ export default tseslint.config(
       // ... and nothing of the Electron main process or preload.
       '(^|/)app/(main|preload)/|^\\.\\./(main|preload)/',
     ],
-    'The renderer imports only src/contract, src/presentation and src/model (DESIGN.md).',
+    'The renderer imports only src/contract, src/presentation and src/model (docs/architecture.md, "Layers").',
   ),
   // The renderer's build config runs in Node, not in the page.
   { files: ['app/renderer/vite.config.ts'], rules: { 'no-restricted-imports': 'off' } },

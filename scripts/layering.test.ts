@@ -1,4 +1,4 @@
-// The dependency direction of DESIGN.md is enforced by ESLint; this checks the
+// The dependency direction of docs/architecture.md ("Layers") is enforced by ESLint; this checks the
 // rules still fire, so a config change cannot quietly switch them off.
 
 import { ESLint } from 'eslint';

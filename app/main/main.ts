@@ -1,5 +1,5 @@
 // Electron's main process: one window on the built renderer, a menu, and the
-// contract registered over IPC. Security baseline (DESIGN.md): context
+// contract registered over IPC. Security baseline (docs/architecture.md, "Electron"): context
 // isolation, sandbox, no Node in the page, a strict CSP (in the page), no
 // remote content, navigation and new windows refused, every IPC message from
 // our own page only.

@@ -3,7 +3,7 @@
 // time = metadata round trips x RTT                    (per file, per directory)
 //      + sum over files of max(latency + bytes / bandwidth, bytes / tightest budget rate)
 //      + the slow-start ramp, once per connection
-// (DESIGN.md, "The model, in one paragraph").
+// (docs/architecture.md, "The model in a paragraph").
 
 import type { ClientProfile, ClientProfileId, Op } from './client-profiles.js';
 import { CLIENT_PROFILE_IDS, CLIENT_PROFILES } from './client-profiles.js';
