@@ -1,0 +1,116 @@
+// The assessment's judging step on its own: measurements in, findings out,
+// no share. The measurements are a lab run's (100 Mb/s, 40 ms, Samba with
+// smb2 max credits = 16).
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { CopyTestResult } from '../contract/copy-test.js';
+import { ReportSchema } from '../contract/report.js';
+import { CLIENT_PROFILES } from '../model/client-profiles.js';
+import type { ClientProfileId, Op } from '../model/client-profiles.js';
+import { asDrivenByPipefill, DEFAULT_ENGINE_STACK } from '../model/diagnosis.js';
+import type { FileCopyAgainstModel } from '../model/scaled-projection.js';
+import { SERVER_PROFILES } from '../model/server-profiles.js';
+import type { PlannedCopy } from './copy-plan.js';
+import type { JudgeInput } from './judge.js';
+import { judgeCopies } from './judge.js';
+
+const report = ReportSchema.parse(JSON.parse(readFileSync(new URL('../report/fixtures/lab-100mbit-40ms-credits16.json', import.meta.url), 'utf8')));
+const planned: PlannedCopy[] = report.copyTests.map((test, index) => ({
+  index,
+  profile: test.profile,
+  op: test.op,
+  workload: test.workload,
+  expectedSeconds: report.diagnosis.findings[index]?.expectedSeconds ?? 0,
+  minimumSeconds: 0,
+  fromFileCopy: false,
+}));
+const measured = (): Map<number, CopyTestResult> => new Map(report.copyTests.map((test, index) => [index, test]));
+
+function inputWith(changes: Partial<JudgeInput> = {}): JudgeInput {
+  return {
+    planned,
+    order: planned,
+    results: measured(),
+    link: { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs },
+    calibrationSamples: [],
+    server: SERVER_PROFILES.samba,
+    serverOnLoopback: false,
+    stack: DEFAULT_ENGINE_STACK,
+    driven: (profile) => asDrivenByPipefill(CLIENT_PROFILES[profile], DEFAULT_ENGINE_STACK),
+    lanesOf: () => ({}),
+    warmSender: (workload) => workload.startsWith('tr3869-dirset'),
+    projectWithoutCopy: () => {
+      throw new Error('nothing is projected without a copy here');
+    },
+    ...changes,
+  };
+}
+
+const WIN11_FILE_READ = 0;
+const WIN11_FILE_WRITE = 1;
+const WIN11_FOLDER_READ = 4;
+
+describe('judging a run', () => {
+  it('sets every copy against the model for the server as that copy saw it: the 16 credits hold back the Windows 11 file copies', () => {
+    const judged = judgeCopies(inputWith());
+    // The file copies moved whole and stand as measured; the folders a budget stopped part-way are projected from the
+    // model's time for what they moved.
+    expect(judged.copyTests.slice(0, 4)).toEqual(report.copyTests.slice(0, 4));
+    expect(judged.copyTests[WIN11_FOLDER_READ]?.projected?.rateFrom).toBe('model-scaled');
+    expect(judged.findings).toHaveLength(report.copyTests.length);
+    expect(judged.findings[WIN11_FILE_READ]?.limitedBy).toBe('credits');
+    expect(judged.findings[WIN11_FILE_WRITE]?.limitedBy).toBe('credits');
+    // The same measurements, the same judgement.
+    expect(judgeCopies(inputWith())).toEqual(judged);
+  });
+
+  it('raises the path to what a file copy proved it carries, and the expectations use it', () => {
+    const slowProbe = inputWith({ link: { bandwidthBitsPerSecond: 20e6, rttMs: report.probes.rtt.medianMs } });
+    const judged = judgeCopies(slowProbe);
+    expect(judged.pathModel.bandwidthFrom).toBe('copy');
+    expect(judged.modelLink.bandwidthBitsPerSecond).toBeGreaterThan(20e6);
+  });
+
+  it("projects a file copy its slot stopped from the model's time for what it moved, not a straight line", () => {
+    const results = measured();
+    const write = results.get(WIN11_FILE_WRITE);
+    if (!write) throw new Error('the fixture has no Windows 11 file write');
+    const projected = { stoppedBy: 'time', measuredBytes: 4 * 2 ** 20, measuredSeconds: 1, rateFrom: 'this-copy', lowSeconds: 2, highSeconds: 4 };
+    results.set(WIN11_FILE_WRITE, { ...write, projected } as unknown as CopyTestResult);
+    const judged = judgeCopies(inputWith({ results }));
+    const result = judged.copyTests[WIN11_FILE_WRITE];
+    expect(result?.projected?.rateFrom).toBe('model-scaled');
+    expect(result?.projected?.modelSeconds).toBe(planned[WIN11_FILE_WRITE]?.expectedSeconds);
+    // A quarter of the file moved in 1 s, its ramp and opening round trips included: the whole takes less than 4 s.
+    expect(result?.seconds).toBeGreaterThan(1);
+    expect(result?.seconds).toBeLessThan(4);
+  });
+
+  it("projects a quick run's folder from its generation's file copy, as that session would have copied it", () => {
+    const quickPlan = planned.map((copy) => (copy.index === WIN11_FOLDER_READ ? { ...copy, fromFileCopy: true } : copy));
+    const results = measured();
+    results.delete(WIN11_FOLDER_READ);
+    const calls: { profile: ClientProfileId; op: Op; spec: string; modelSeconds: number; fileCopy: FileCopyAgainstModel }[] = [];
+    const folder = report.copyTests[WIN11_FOLDER_READ] as CopyTestResult;
+    const judged = judgeCopies(
+      inputWith({
+        planned: quickPlan,
+        order: quickPlan.filter((copy) => !copy.fromFileCopy),
+        results,
+        projectWithoutCopy: (profile, op, spec, modelSeconds, fileCopy) => {
+          calls.push({ profile, op, spec, modelSeconds, fileCopy });
+          return folder;
+        },
+      }),
+    );
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ profile: 'win11-24h2', op: 'read', spec: folder.workload });
+    expect(calls[0]?.fileCopy.seconds).toBe(report.copyTests[WIN11_FILE_READ]?.seconds);
+    expect(calls[0]?.modelSeconds).toBeGreaterThan(0);
+    expect(judged.copyTests[WIN11_FOLDER_READ]).toBe(folder);
+    // Without the file copy it is projected from, the run says so rather than guess.
+    results.delete(WIN11_FILE_READ);
+    expect(() => judgeCopies(inputWith({ planned: quickPlan, results }))).toThrow(/projected from the file copy of the same generation, which did not run/);
+  });
+});

@@ -1,0 +1,180 @@
+// What a run's copies mean: the assessment's judging step, apart from its
+// I/O. Given what was measured (each copy's result, the probe's path, the
+// hosts' calibration) and the server as recognised, it projects what a
+// budget stopped or a quick run did not copy, finds the path the
+// expectations use, and sets each copy against the model. Pure: the same
+// measurements give the same findings, and tests give it measurements
+// without a share.
+
+import type { CopyTestResult } from '../contract/copy-test.js';
+import { observationsOfCopy } from '../contract/copy-test.js';
+import type { Finding } from '../contract/report.js';
+import { fileSpec } from '../model/assessment.js';
+import type { ClientProfile, ClientProfileId, Op } from '../model/client-profiles.js';
+import type { EngineStack } from '../model/diagnosis.js';
+import type { CalibrationSample, HostCosts } from '../model/host-costs.js';
+import type { Link } from '../model/link.js';
+import { predictCopy } from '../model/parallel.js';
+import { predictTransfer } from '../model/predict.js';
+import type { FileCopyAgainstModel, ScaledProjection } from '../model/scaled-projection.js';
+import { modelScaledProjection } from '../model/scaled-projection.js';
+import { serverAsSeen } from '../model/server-as-seen.js';
+import type { ServerProfile } from '../model/server-profiles.js';
+import type { Workload } from '../model/workloads.js';
+import { leadingPart, parseWorkload } from '../model/workloads.js';
+import type { PlannedCopy } from './copy-plan.js';
+import { findingOf, pathOfRun, sessionOf, sustainedHostCosts } from './findings.js';
+
+export interface JudgeInput {
+  /** Every copy in report order, and the copies that ran, in the order they ran (copy-plan.ts). */
+  readonly planned: readonly PlannedCopy[];
+  readonly order: readonly PlannedCopy[];
+  /** Each copy's result by its index in `planned`, read-backs verified. */
+  readonly results: ReadonlyMap<number, CopyTestResult>;
+  /** The path as the probe found it, with the hosts' calibrated costs where they were measured. */
+  readonly link: Link;
+  readonly calibrationSamples: readonly CalibrationSample[];
+  /** The server as recognised (or named, or assumed), on this machine's CPUs where it is on loopback. */
+  readonly server: ServerProfile;
+  readonly serverOnLoopback: boolean;
+  readonly stack: EngineStack;
+  /** A generation as Pipefill's engine drives it on this machine's TCP stack. */
+  readonly driven: (profile: ClientProfileId) => ClientProfile;
+  /** The lanes a copy runs in (robocopy /MT:n for the person's folders), if any. */
+  readonly lanesOf: (profile: ClientProfileId, workload: string) => { lanes?: number };
+  /** Whether a copy of this workload finds the sender warm from an earlier one. */
+  readonly warmSender: (workload: string) => boolean;
+  /** A folder a quick run did not copy, as its generation's session would have copied it (AssessmentCopies.projectWithoutCopy). */
+  readonly projectWithoutCopy: (
+    profile: ClientProfileId,
+    op: Op,
+    spec: string,
+    modelSeconds: number,
+    fileCopy: FileCopyAgainstModel,
+    lanes?: number,
+  ) => CopyTestResult;
+}
+
+export interface Judgement {
+  /** Every copy in report order, measured or projected. */
+  readonly copyTests: readonly CopyTestResult[];
+  readonly findings: readonly Finding[];
+  /** The path the expectations use (pathOfRun), with the hosts' costs as the copies found them. */
+  readonly pathModel: ReturnType<typeof pathOfRun>;
+  readonly hostCosts?: HostCosts;
+  readonly modelLink: Link;
+}
+
+/** A stopped copy's result with the model-scaled projection in place of its straight-line one; what it measured is kept. */
+export function withModelScaledProjection(result: CopyTestResult, modelSeconds: number, projection: ScaledProjection): CopyTestResult {
+  if (!result.projected) return result;
+  return {
+    ...result,
+    seconds: projection.seconds,
+    throughputMbps: (result.bytes * 8) / projection.seconds / 1e6,
+    projected: {
+      ...result.projected,
+      rateFrom: 'model-scaled',
+      modelSeconds,
+      modelScale: projection.scale,
+      lowSeconds: projection.lowSeconds,
+      highSeconds: projection.highSeconds,
+    },
+  };
+}
+
+/**
+ * A file copy whose slot ran out before its rate settled moved a shorter
+ * file, whole (its closing round trips included): the model's time for the
+ * whole file, scaled by that copy's time over the model's for what it moved.
+ * Its rate so far is still TCP's ramp and the opening round trips, which the
+ * model has and a straight line does not.
+ */
+function projectStoppedFiles(input: JudgeInput, results: Map<number, CopyTestResult>): void {
+  for (const copy of input.order) {
+    const result = results.get(copy.index);
+    if (result?.projected?.stoppedBy !== 'time' || parseWorkload(copy.workload).kind !== 'file' || !(result.projected.measuredBytes > 0)) continue;
+    const moved = parseWorkload(fileSpec(result.projected.measuredBytes));
+    const movedSeconds = predictTransfer(input.driven(copy.profile), input.server, copy.op, moved, input.link).seconds;
+    const projection = modelScaledProjection(copy.expectedSeconds, { seconds: result.projected.measuredSeconds, modelSeconds: movedSeconds });
+    results.set(copy.index, withModelScaledProjection(result, copy.expectedSeconds, projection));
+  }
+}
+
+/** The path the expectations use, with the hosts as the copies found them (a long write shows the server's storage). */
+function pathOfCopies(input: JudgeInput, copied: readonly CopyTestResult[]): Pick<Judgement, 'pathModel' | 'hostCosts' | 'modelLink'> {
+  const pathModel = pathOfRun(input.link, copied, input.calibrationSamples);
+  const calibratedLink: Link = {
+    bandwidthBitsPerSecond: pathModel.bandwidthBitsPerSecond,
+    rttMs: pathModel.rttMs,
+    ...(input.link.hosts ? { hosts: input.link.hosts } : {}),
+  };
+  const hostCosts = calibratedLink.hosts
+    ? sustainedHostCosts({ ...calibratedLink, hosts: calibratedLink.hosts }, copied, input.server, input.stack)
+    : undefined;
+  return { pathModel, ...(hostCosts ? { hostCosts } : {}), modelLink: { ...calibratedLink, ...(hostCosts ? { hosts: hostCosts } : {}) } };
+}
+
+/** Sets a run's measurements against the model: the copies (projected where they were stopped or not run) and their findings. */
+export function judgeCopies(input: JudgeInput): Judgement {
+  const results = new Map(input.results);
+  projectStoppedFiles(input, results);
+  const path = pathOfCopies(input, [...results.values()]);
+  const { modelLink } = path;
+  // The model's time for a workload on that path, with the protection the generation's copy negotiated, against the
+  // server as that copy found it (the credits it granted): the findings expect every copy so. Against the profile's
+  // 8192 credits, a file read that 16 credits held back scaled the folder projected from it by the credits' cost
+  // on a file (1.37x), where a folder of small files pays little of it: the demo's quick run read its small-files
+  // write 22% slower than the default run measured it, and named another layer.
+  const asSeenBy = (result: CopyTestResult) => serverAsSeen(input.server, result.op, observationsOfCopy(result, input.serverOnLoopback));
+  // `moved`: the part of the workload the copy moved, where a budget stopped it (leadingPart).
+  const modelSeconds = (result: CopyTestResult, workload: string, moved?: Workload) =>
+    predictTransfer(input.driven(result.profile), asSeenBy(result), result.op, moved ?? parseWorkload(workload), modelLink, {
+      ...sessionOf(result),
+      warmSender: input.warmSender(workload),
+    }).seconds;
+  // A directory set a budget stopped part-way (its read source holds two files; or its slot ran out): the model's
+  // time for the whole set, scaled by this copy's time over the model's for the files it moved, as a quick run
+  // scales its folders by the file copy. Projecting the rest at the file copy's rate read the demo's Windows 11
+  // small-files read at 7.12 s where moving it whole took 5.45-5.53 s: its 4 MB files read at 73 Mb/s on a session
+  // whose 15 MiB file, held by 16 credits, read at 58.
+  for (const copy of input.planned) {
+    const result = results.get(copy.index);
+    const workload = parseWorkload(copy.workload);
+    if (!result?.projected || result.projected.stoppedBy === 'not-run' || workload.kind !== 'dirset' || !(result.projected.measuredBytes > 0)) continue;
+    const moved = leadingPart(workload, result.projected.filesTouched, result.projected.measuredBytes);
+    const whole = modelSeconds(result, copy.workload);
+    const projection = modelScaledProjection(whole, { seconds: result.projected.measuredSeconds, modelSeconds: modelSeconds(result, copy.workload, moved) });
+    results.set(copy.index, withModelScaledProjection(result, whole, projection));
+  }
+  for (const copy of input.planned) {
+    if (!copy.fromFileCopy) continue;
+    // The same generation's file copy, measured or projected, against the model's time for it on the same path.
+    const file = input.planned.find((other) => other.profile === copy.profile && other.op === copy.op && parseWorkload(other.workload).kind === 'file');
+    const fileResult = file ? results.get(file.index) : undefined;
+    if (!file || !fileResult)
+      throw new Error(`${copy.profile} ${copy.op} ${copy.workload} is projected from the file copy of the same generation, which did not run.`);
+    const fileCopy = {
+      seconds: fileResult.seconds,
+      modelSeconds: modelSeconds(fileResult, file.workload),
+      ...(fileResult.projected ? { lowSeconds: fileResult.projected.lowSeconds, highSeconds: fileResult.projected.highSeconds } : {}),
+    };
+    const lanes = input.lanesOf(copy.profile, copy.workload).lanes;
+    const projectedSeconds = predictCopy(input.driven(copy.profile), asSeenBy(fileResult), copy.op, parseWorkload(copy.workload), modelLink, {
+      ...sessionOf(fileResult),
+      warmSender: input.warmSender(copy.workload),
+      ...(lanes ? { lanes } : {}),
+    }).seconds;
+    results.set(copy.index, input.projectWithoutCopy(copy.profile, copy.op, copy.workload, projectedSeconds, fileCopy, lanes));
+  }
+  const copyTests = input.planned.map((copy) => results.get(copy.index)).filter((result): result is CopyTestResult => result !== undefined);
+  // Each copy against the model; every other generation's also against Pipefill's own copy of the same data, which shows what
+  // these hosts take per byte (and, for a protected copy, what this CPU path costs without that protection).
+  const findings = copyTests.map((result) => {
+    const reference = copyTests.find(
+      (other) => other.profile === 'pipefill-max' && other !== result && other.op === result.op && other.workload === result.workload,
+    );
+    return findingOf(result, input.server, modelLink, input.stack, input.warmSender(result.workload), input.serverOnLoopback, reference);
+  });
+  return { copyTests, findings, ...path };
+}
