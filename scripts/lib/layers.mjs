@@ -24,7 +24,7 @@ export const ALLOWED_LAYERS = {
   store: ['model', 'contract', 'platform'],
   lab: ['model', 'contract', 'platform', 'smb', 'copy'],
   capacity: ['model', 'contract', 'platform', 'smb', 'copy', 'probe', 'apply'],
-  assess: ['model', 'contract', 'platform', 'smb', 'copy', 'probe', 'apply', 'store'],
+  assess: ['model', 'contract', 'presentation', 'platform', 'smb', 'copy', 'probe', 'apply', 'store'],
   service: ['model', 'advice', 'contract', 'presentation', 'platform', 'smb', 'copy', 'probe', 'apply', 'report', 'store', 'assess', 'capacity'],
   web: ['model', 'contract', 'platform', 'service'],
   cli: ['model', 'advice', 'contract', 'presentation', 'platform', 'probe', 'apply', 'report', 'store', 'lab', 'service', 'web'],

@@ -23,7 +23,7 @@ import type { CopyBudgetOptions } from '../copy/copy-budget.js';
 import { SETTLE_RULE_TEXT } from '../model/settle.js';
 import { cancelledError } from '../smb/errors.js';
 import { recommendFromInput } from '../contract/recommend.js';
-import { adviceOf, buildVerdict } from '../contract/verdict.js';
+import { adviceOf, buildVerdict } from '../presentation/verdict.js';
 import { promisesKept } from '../contract/promises.js';
 
 import type { Probed, RunModel, RunPlan, RunSetup } from './run-phases.js';

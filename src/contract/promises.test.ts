@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Report } from './report.js';
 import { ReportSchema } from './report.js';
 import { promisesKept } from './promises.js';
-import { adviceOf, buildVerdict } from './verdict.js';
+import { adviceOf, buildVerdict } from '../presentation/verdict.js';
 import { ticketSummary } from '../presentation/summary.js';
 
 const fixture = (name: string): Report => ReportSchema.parse(JSON.parse(readFileSync(new URL(`../report/fixtures/${name}.json`, import.meta.url), 'utf8')));

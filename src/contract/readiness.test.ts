@@ -9,7 +9,7 @@ import { readinessLine, readinessOf } from './readiness.js';
 import type { Report } from './report.js';
 import { ReportSchema } from './report.js';
 import type { LoginUsedDto } from './share-login.js';
-import { adviceOf, buildVerdict } from './verdict.js';
+import { adviceOf, buildVerdict } from '../presentation/verdict.js';
 import { VerdictSchema } from './verdict-schema.js';
 
 const base = ReportSchema.parse(JSON.parse(readFileSync(new URL('../report/fixtures/lab-100mbit-40ms-credits16.json', import.meta.url), 'utf8')));

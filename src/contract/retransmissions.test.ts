@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Report } from './report.js';
 import { ReportSchema } from './report.js';
 import { retransmissionsOf } from './retransmissions.js';
-import { buildVerdict } from './verdict.js';
+import { buildVerdict } from '../presentation/verdict.js';
 import { recommendFromInput } from './recommend.js';
 import { ticketSummary } from '../presentation/summary.js';
 

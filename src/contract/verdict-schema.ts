@@ -1,5 +1,5 @@
 // The verdict's shape: the answer a person reads first, for their own client.
-// Apart from verdict.ts (which builds it from a report) so that the report's
+// Apart from src/presentation/verdict.ts (which builds it from a report) so that the report's
 // schema can hold it without importing the builder.
 
 import { z } from 'zod';

@@ -8,7 +8,7 @@ import type { Report } from '../contract/report.js';
 import { readinessLine } from '../contract/readiness.js';
 import { modelLinkOf } from '../contract/report.js';
 import { assessedClient, observationsFromReport } from '../contract/recommend.js';
-import { adviceOf, buildVerdict, promisesLine, verdictOf } from '../contract/verdict.js';
+import { adviceOf, buildVerdict, promisesLine, verdictOf } from './verdict.js';
 import type { Team, VerdictChange } from '../contract/verdict-schema.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { formatDuration, formatRate } from '../model/units.js';

@@ -22,7 +22,7 @@ import { barChartSvg, escapeXml } from './svg.js';
 import type { Paper } from '../contract/export.js';
 import { copyRateText, testLongLabel, testShortLabel } from '../presentation/test-labels.js';
 import { EXPORT_CSP_META, pageStyle } from './page.js';
-import { adviceOf, verdictOf } from '../contract/verdict.js';
+import { adviceOf, verdictOf } from '../presentation/verdict.js';
 import { copyStatus } from '../presentation/copy-status.js';
 import { adviceHtml, ratesTableHtml, VERDICT_STYLE, verdictHtml } from './verdict-html.js';
 

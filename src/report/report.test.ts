@@ -13,7 +13,7 @@ import { pathEvents, pipeFor } from '../presentation/report-views.js';
 import { reportCsv } from './csv.js';
 import { reportHtml } from './html.js';
 import { escapeXml } from './svg.js';
-import { adviceOf, verdictOf } from '../contract/verdict.js';
+import { adviceOf, verdictOf } from '../presentation/verdict.js';
 import { CAPACITY_FIXTURE } from '../test-support/capacity-fixture.js';
 import { formatComparison } from '../cli/commands/report.js';
 

@@ -5,7 +5,7 @@
 import { adviceTestText, togetherEffects } from '../presentation/test-labels.js';
 import type { RecommendationOut, RecommendResult } from '../contract/recommendation.js';
 import { currentText } from '../contract/recommendation.js';
-import { bitRateText, pathBitsPerSecondOf, WORKLOAD_LABELS, yourBitsPerSecond } from '../contract/verdict.js';
+import { bitRateText, pathBitsPerSecondOf, WORKLOAD_LABELS, yourBitsPerSecond } from '../presentation/verdict.js';
 import type { Verdict } from '../contract/verdict-schema.js';
 import { readinessLine } from '../contract/readiness.js';
 import { formatDuration } from '../model/units.js';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { ReportSchema } from '../contract/report.js';
 import type { Report } from '../contract/report.js';
-import { adviceOf, buildVerdict } from '../contract/verdict.js';
+import { adviceOf, buildVerdict } from '../presentation/verdict.js';
 
 export function demoReport(): Report {
   const json = JSON.parse(readFileSync(new URL('../report/fixtures/lab-100mbit-40ms-credits16.json', import.meta.url), 'utf8')) as Record<string, unknown>;

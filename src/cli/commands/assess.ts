@@ -13,7 +13,7 @@ import { PipefillInputError } from '../../model/errors.js';
 import { parseHostPort } from '../../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../../probe/bandwidth.js';
 import { SERVER_PROFILE_IDS } from '../../model/server-profiles.js';
-import { verdictOf } from '../../contract/verdict.js';
+import { verdictOf } from '../../presentation/verdict.js';
 import { copyStatus } from '../../presentation/copy-status.js';
 import { formatDuration, formatRate, parseSizeBytes } from '../../model/units.js';
 import { optional, parseOptions } from '../args.js';

@@ -3,7 +3,7 @@
 // export (src/contract/report-views.ts). Pure.
 
 import type { Finding, Report } from '../../../../src/contract/report.js';
-import { verdictOf } from '../../../../src/contract/verdict.js';
+import { verdictOf } from '../../../../src/presentation/verdict.js';
 import type { CopyStatus } from '../../../../src/presentation/copy-status.js';
 import type { Verdict } from '../../../../src/contract/verdict-schema.js';
 import { copyStatus } from '../../../../src/presentation/copy-status.js';

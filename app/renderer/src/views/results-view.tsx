@@ -13,7 +13,7 @@ import { ExportButtons } from './export-buttons.js';
 import { loginText } from '../../../../src/presentation/login-text.js';
 import { Explained, Term } from './explained.js';
 import { LAYER_EXPLANATIONS, TERMS } from '../../../../src/presentation/glossary.js';
-import { adviceOf, verdictOf } from '../../../../src/contract/verdict.js';
+import { adviceOf, verdictOf } from '../../../../src/presentation/verdict.js';
 import { ticketSummary } from '../../../../src/presentation/summary.js';
 import { VerdictPanel } from './verdict-panel.js';
 import { binaryLogTicks, headlineFinding, LAYER_LABELS, pipeFor, protectionSummary, resultRows } from '../state/results.js';

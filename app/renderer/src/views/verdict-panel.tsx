@@ -7,7 +7,7 @@ import { adviceTestText, togetherEffects } from '../../../../src/presentation/te
 import { useState } from 'react';
 import type { RecommendResult } from '../../../../src/contract/recommendation.js';
 import { currentText } from '../../../../src/contract/recommendation.js';
-import { bitRateText, pathBitsPerSecondOf, WORKLOAD_LABELS, yourBitsPerSecond } from '../../../../src/contract/verdict.js';
+import { bitRateText, pathBitsPerSecondOf, WORKLOAD_LABELS, yourBitsPerSecond } from '../../../../src/presentation/verdict.js';
 import type { Verdict } from '../../../../src/contract/verdict-schema.js';
 import { readinessLine } from '../../../../src/contract/readiness.js';
 import { formatDuration } from '../../../../src/model/units.js';

@@ -3,13 +3,13 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Report } from './report.js';
-import { ReportSchema } from './report.js';
-import { recommendFromInput } from './recommend.js';
-import { currentText } from './recommendation.js';
-import { ticketSummary } from '../presentation/summary.js';
+import type { Report } from '../contract/report.js';
+import { ReportSchema } from '../contract/report.js';
+import { recommendFromInput } from '../contract/recommend.js';
+import { currentText } from '../contract/recommendation.js';
+import { ticketSummary } from './summary.js';
 import { buildVerdict, verdictOf } from './verdict.js';
-import { VerdictSchema } from './verdict-schema.js';
+import { VerdictSchema } from '../contract/verdict-schema.js';
 
 const fixture = (name: string): Report => ReportSchema.parse(JSON.parse(readFileSync(new URL(`../report/fixtures/${name}.json`, import.meta.url), 'utf8')));
 
