@@ -11,23 +11,23 @@ import type { NegotiateResult } from './negotiate.js';
 import { KerberosError, kerberosLogon, type SetupStep } from './kerberos-login.js';
 import { planLogin } from './login-choice.js';
 import { gssapiAddon } from './native-gssapi.js';
-import { kerberosInMechList, NegotiateError, negotiateRequest, parseNegotiate, SecurityMode } from './negotiate.js';
+import { kerberosInMechList, SecurityMode } from './negotiate.js';
 import { ntlmLogon } from './ntlm-login.js';
 import { parseSessionSetup, sessionSetupRequest } from './session-setup.js';
 import { Command, Status } from './protocol.js';
-import type { DialectName, SecurityOffer } from './security/algorithms.js';
-import { dialectId, isSmb3 } from './security/algorithms.js';
+import type { SecurityOffer } from './security/algorithms.js';
+import { isSmb3 } from './security/algorithms.js';
 import { deriveSessionKeys } from './security/kdf.js';
 import { PreauthHash } from './security/preauth.js';
 import { createSigner, isSigned, verifyMessage } from './security/signing.js';
 import { Sealer } from './security/transform.js';
-import type { LoginUsed, Negotiated, OpenOptions, ServerSays, SmbCredentials, SmbTarget } from './session-types.js';
+import type { LoginUsed, Negotiated, OpenOptions, SecurityPolicy, ServerSays, SmbCredentials, SmbTarget } from './session-types.js';
 import { sessionEncryptionRequiredBy, shareEncryption, signingRequiredBy as signingRequiredByOf } from './protection-policy.js';
 import { BYTES_PER_CREDIT } from '../model/in-flight.js';
 import { kerberosPrincipal, ntlmIdentity, parseLoginName } from '../model/login-name.js';
 import { connectHost } from '../model/share-path.js';
 import { movedUpOffer, PIPEFILL_OFFER } from '../model/smb-security.js';
-import { SMB1_DIALECT, speaksSmb1 } from './smb1-probe.js';
+import { negotiateDialect, RefusedOldDialect } from './negotiate-dialect.js';
 
 export const PHASE_DEADLINES_MS = { connect: 5_000, negotiate: 5_000, loginStep: 8_000, treeConnect: 5_000 } as const;
 
@@ -36,13 +36,6 @@ const withDeadline = <T extends RequestOptions>(options: T, ms: number): T => ({
 
 const SessionFlag = { isGuest: 0x1, isNull: 0x2, encryptData: 0x4 } as const;
 const SHAREFLAG_ENCRYPT_DATA = 0x8000;
-
-/** The server refused what an old generation offers, in a way SMB 3 can cure: the caller may move up. */
-class RefusedOldDialect extends Error {
-  constructor(override readonly cause: SmbError) {
-    super(cause.message);
-  }
-}
 
 /** A TREE_CONNECT refused after a logon that worked: the share lets in other accounts, not this one. */
 function shareRefusesAccount(target: SmbTarget, credentials: SmbCredentials, cause: SmbError): SmbError {
@@ -54,8 +47,6 @@ function shareRefusesAccount(target: SmbTarget, credentials: SmbCredentials, cau
     { cause },
   );
 }
-
-const dialectList = (dialects: readonly string[]): string => dialects.map((dialect) => `SMB ${dialect}`).join(', ');
 
 /** TREE_CONNECT request (MS-SMB2 2.2.9): 8 fixed bytes, the UNC path at offset 72. */
 function treeConnectRequest(unc: string): Buffer {
@@ -103,113 +94,17 @@ async function openWith(target: SmbTarget, credentials: SmbCredentials, offer: S
     const policy = options.security ?? credentials.security ?? {};
     const preauth = new PreauthHash();
     const negotiate = await negotiateDialect(connection, target, offer, preauth, withDeadline(options, PHASE_DEADLINES_MS.negotiate));
-    const smb3 = isSmb3(negotiate.dialect);
-    if (policy.encryption === 'required' && !negotiate.cipher) {
-      // An old generation asked to encrypt moves up to SMB 3, as it does for a server that requires it.
-      if (!smb3 && offer.movesUp) throw new RefusedOldDialect(new SmbError('negotiation', 'Encryption needs SMB 3.', 'Choose an SMB 3 client profile.'));
-      throw new SmbError(
-        'negotiation',
-        `Encryption was asked for, but ${target.host} and this client agreed on no cipher (SMB ${negotiate.dialect}${smb3 ? '' : ', which has no encryption'}).`,
-        smb3
-          ? `The server must allow a cipher this client offers (${offer.ciphers.join(', ') || 'none: this client generation cannot encrypt'}); Samba: server smb3 encryption algorithms.`
-          : 'Encryption needs SMB 3: let the server allow it (server max protocol = SMB3).',
-      );
-    }
+    refuseEncryptionWithoutCipher(target, offer, negotiate, policy);
     const serverRequires = (negotiate.securityMode & SecurityMode.signingRequired) !== 0;
     const signingRequiredBy = signingRequiredByOf(serverRequires, offer.signingRequired, policy);
+    const login = await logIn(connection, target, credentials, offer, negotiate, preauth, signingRequiredBy !== null, options);
+    refuseGuest(login, offer, credentials, policy);
+    const session = sessionSecurity(target, offer, login, policy, signingRequiredBy);
+    connection.security = session.security;
+    const tree = await connectTree(connection, target, credentials, negotiate, session.security, policy, options);
+    const encryptionRequiredBy = tree.sealedForShare ? 'share' : session.encryptionRequiredBy;
+    const { security } = session;
     const largeMtu = negotiate.dialect !== '2.0.2' && (negotiate.capabilities & 0x4) !== 0;
-    const login = await authenticate(
-      connection,
-      target,
-      credentials,
-      negotiate,
-      preauth,
-      signingRequiredBy !== null,
-      withDeadline(options, PHASE_DEADLINES_MS.loginStep),
-    ).catch((error: unknown) => {
-      // Samba refuses a client that cannot encrypt at SESSION_SETUP when it requires encryption.
-      if (!(error instanceof SmbError) || error.kind !== 'access-denied') throw error;
-      if (!smb3) throw new RefusedOldDialect(error);
-      if (!negotiate.cipher) {
-        throw new SmbError(
-          'negotiation',
-          `${target.host} refused the login, and it agreed no cipher with this client (offered: ${offer.ciphers.join(', ') || 'none'}): a server that requires encryption refuses such a client.`,
-          'The server requires a cipher this client generation does not offer (Samba: server smb3 encryption algorithms); try a profile that offers it, or allow a common one.',
-          error.status,
-          { cause: error },
-        );
-      }
-      throw error;
-    });
-    if (login.login.guest) {
-      if (offer.refusesGuest)
-        throw new SmbError(
-          'auth-failed',
-          `The server logged ${credentials.user} on as a guest (it takes unknown users and wrong passwords as guests), and Windows 10 and 11 refuse guest logons.`,
-          'Check the user name and password. On the server, stop mapping bad logons to guest (Samba: map to guest = Never); Windows clients would need AllowInsecureGuestAuth, which Microsoft advises against.',
-        );
-      if (policy.encryption === 'required')
-        throw new SmbError(
-          'negotiation',
-          `Encryption was asked for, but the server logged ${credentials.user} on as a guest, and a guest session has no key to encrypt with.`,
-          'Check the user name and password (the server maps unknown users to guest), or run without --encrypt.',
-        );
-    }
-    let encryptionRequiredBy = sessionEncryptionRequiredBy((login.flags & SessionFlag.encryptData) !== 0, policy);
-    if (encryptionRequiredBy === 'server' && policy.encryption === 'off') {
-      throw new SmbError(
-        'negotiation',
-        `${target.host} requires every session to be encrypted, and encryption was turned off for this test.`,
-        'Run without --no-encrypt (or set Encryption to automatic), or test against a server that allows unencrypted sessions.',
-      );
-    }
-    if (encryptionRequiredBy !== null && !login.sealer) {
-      throw new SmbError(
-        'negotiation',
-        `${target.host} requires encryption but agreed no cipher with this client.`,
-        `The server must allow a cipher this client offers (${offer.ciphers.join(', ') || 'none: this client generation cannot encrypt'}); Samba: server smb3 encryption algorithms.`,
-      );
-    }
-    const security: ConnectionSecurity = {
-      ...(login.signer ? { signer: login.signer } : {}),
-      ...(login.sealer ? { sealer: login.sealer } : {}),
-      signAll: signingRequiredBy !== null && login.signer !== undefined,
-      sealAll: encryptionRequiredBy !== null,
-    };
-    connection.security = security;
-
-    const unc = `\\\\${target.host}\\${target.share}`;
-    const tree = await connection
-      .request(
-        { command: Command.treeConnect, body: treeConnectRequest(unc), what: `connect to share ${target.share}`, sign: negotiate.dialect === '3.1.1' },
-        withDeadline(options, PHASE_DEADLINES_MS.treeConnect),
-      )
-      .catch((error: unknown) => {
-        // A share that requires encryption refuses a client without it at TREE_CONNECT.
-        if (!smb3 && error instanceof SmbError && error.kind === 'access-denied') throw new RefusedOldDialect(error);
-        // Logged on, then refused the share: the account is not among those the share lets in (issue 50).
-        if (error instanceof SmbError && error.kind === 'access-denied') throw shareRefusesAccount(target, credentials, error);
-        throw error;
-      });
-    // StructureSize, ShareType, Reserved, ShareFlags, Capabilities, then MaximalAccess at offset 12 (MS-SMB2 2.2.10).
-    const shareMaximalAccess = tree.body.length >= 16 ? tree.body.readUInt32LE(12) : undefined;
-    const shareFlags = tree.body.length >= 8 ? tree.body.readUInt32LE(4) : 0;
-    const forShare = shareEncryption((shareFlags & SHAREFLAG_ENCRYPT_DATA) !== 0, security.sealAll, security.sealer !== undefined, policy);
-    if (forShare === 'refused-by-person') {
-      throw new SmbError(
-        'negotiation',
-        `The share ${target.share} requires encryption, and encryption was turned off for this test.`,
-        'Run without --no-encrypt (or set Encryption to automatic), or choose a share that allows unencrypted access.',
-      );
-    }
-    if (forShare === 'needs-smb3')
-      throw new RefusedOldDialect(
-        new SmbError('negotiation', `The share ${target.share} requires encryption, which SMB ${negotiate.dialect} cannot give.`, 'Encryption needs SMB 3.'),
-      );
-    if (forShare === 'share') {
-      security.sealAll = true;
-      encryptionRequiredBy = 'share';
-    }
     const negotiated: Negotiated = {
       dialect: negotiate.dialect,
       maxReadSize: largeMtu ? negotiate.maxReadSize : Math.min(negotiate.maxReadSize, BYTES_PER_CREDIT),
@@ -223,143 +118,156 @@ async function openWith(target: SmbTarget, credentials: SmbCredentials, offer: S
       serverSays: login.serverSays,
       login: login.login,
     };
-    return { connection, negotiated, treeId: tree.header.treeId, ...(shareMaximalAccess === undefined ? {} : { shareMaximalAccess }) };
+    const { treeId, shareMaximalAccess } = tree;
+    return { connection, negotiated, treeId, ...(shareMaximalAccess === undefined ? {} : { shareMaximalAccess }) };
   } catch (error) {
     connection.destroy();
     throw error;
   }
 }
 
-async function negotiateDialect(
+/** Encryption the person asked for, on a dialect or a server that agreed no cipher: refused with what would allow it. */
+function refuseEncryptionWithoutCipher(target: SmbTarget, offer: SecurityOffer, negotiate: NegotiateResult, policy: SecurityPolicy): void {
+  if (policy.encryption !== 'required' || negotiate.cipher) return;
+  const smb3 = isSmb3(negotiate.dialect);
+  // An old generation asked to encrypt moves up to SMB 3, as it does for a server that requires it.
+  if (!smb3 && offer.movesUp) throw new RefusedOldDialect(new SmbError('negotiation', 'Encryption needs SMB 3.', 'Choose an SMB 3 client profile.'));
+  throw new SmbError(
+    'negotiation',
+    `Encryption was asked for, but ${target.host} and this client agreed on no cipher (SMB ${negotiate.dialect}${smb3 ? '' : ', which has no encryption'}).`,
+    smb3
+      ? `The server must allow a cipher this client offers (${offer.ciphers.join(', ') || 'none: this client generation cannot encrypt'}); Samba: server smb3 encryption algorithms.`
+      : 'Encryption needs SMB 3: let the server allow it (server max protocol = SMB3).',
+  );
+}
+
+type LoggedIn = Awaited<ReturnType<typeof authenticate>>;
+
+/** The logon, with a refusal that means "this client cannot encrypt" said so. */
+async function logIn(
   connection: SmbConnection,
   target: SmbTarget,
+  credentials: SmbCredentials,
   offer: SecurityOffer,
+  negotiate: NegotiateResult,
   preauth: PreauthHash,
-  options: RequestOptions,
-): Promise<NegotiateResult> {
-  // What the server speaks, asked on a connection of its own, so the error can name both sides.
-  const refused = async (detail: string) => {
-    const serverChoice = offer.movesUp ? undefined : await serverDialect(target, options).catch(() => undefined);
-    // Every SMB 2 and 3 dialect refused: a server that speaks only SMB1 is named as such (no current Windows reaches it).
-    if (
-      !offer.movesUp &&
-      serverChoice === undefined &&
-      (await speaksSmb1(connectHost(target), target.port, options.signal ? { signal: options.signal } : {}))
-    ) {
-      return new SmbError(
-        'negotiation',
-        `${target.host} speaks only SMB1 (${SMB1_DIALECT}): it refused every SMB 2 and 3 dialect, and Windows 10 and 11 speak no other (they ship without SMB1 since Windows 10 1709). No client Pipefill tests can reach it.`,
-        'Turn SMB 2 and 3 on at the server (Samba: remove server max protocol = NT1, or set it to SMB3; a NAS: the highest SMB version in its file-sharing settings), then SMB1 off once no old device needs it.',
-      );
-    }
-    // A dialect this client offers after all: the refusal was of an SMB 3.1.1 algorithm list, not the dialects.
-    if (serverChoice !== undefined && offer.dialects.includes(serverChoice)) {
-      const cause = await refusedAlgorithms(target, offer, options).catch(() => undefined);
-      if (cause) {
-        const [what, list, setting] =
-          cause === 'signing'
-            ? ['signing algorithms', offer.signing, 'server smb3 signing algorithms']
-            : ['ciphers', offer.ciphers, 'server smb3 encryption algorithms'];
-        // Whose offer it was: a generation moved up to SMB 3 offers what Pipefill offered in its place (issue 50).
-        const offered = offer.movedUpFrom
-          ? `which Pipefill offered in this client's place once the server refused its own ${dialectList(offer.movedUpFrom)}`
-          : 'which this client offers';
-        // No list sent: SMB 3.1.1 then signs with AES-128-CMAC (MS-SMB2 3.3.5.4) and encrypts with nothing.
-        const allowed =
-          list.length > 0
-            ? `it allows none of the ${what} offered for SMB 3.1.1 (${list.join(', ')})`
-            : cause === 'signing'
-              ? "it does not allow AES-128-CMAC, SMB 3.1.1's signing where the client sends no list of signing algorithms, as this one does not"
-              : 'this client sends no list of ciphers, so it can encrypt with none';
-        return new SmbError(
+  signingRequired: boolean,
+  options: OpenOptions,
+): Promise<LoggedIn> {
+  const smb3 = isSmb3(negotiate.dialect);
+  return authenticate(connection, target, credentials, negotiate, preauth, signingRequired, withDeadline(options, PHASE_DEADLINES_MS.loginStep)).catch(
+    (error: unknown) => {
+      // Samba refuses a client that cannot encrypt at SESSION_SETUP when it requires encryption.
+      if (!(error instanceof SmbError) || error.kind !== 'access-denied') throw error;
+      if (!smb3) throw new RefusedOldDialect(error);
+      if (!negotiate.cipher) {
+        throw new SmbError(
           'negotiation',
-          `${target.host} refused this client's NEGOTIATE${detail}, though it speaks SMB ${serverChoice}, ${offered}: ${allowed}.`,
-          `Let the server allow ${list.length > 0 ? 'one of them' : cause === 'signing' ? 'AES-128-CMAC' : 'a cipher'} (Samba: ${setting}), or test with a client generation that offers what the server allows.`,
+          `${target.host} refused the login, and it agreed no cipher with this client (offered: ${offer.ciphers.join(', ') || 'none'}): a server that requires encryption refuses such a client.`,
+          'The server requires a cipher this client generation does not offer (Samba: server smb3 encryption algorithms); try a profile that offers it, or allow a common one.',
+          error.status,
+          { cause: error },
         );
       }
-    }
-    return new RefusedOldDialect(
-      new SmbError(
-        'negotiation',
-        `${target.host} accepted none of the dialects this client offered (${dialectList(offer.dialects)})${detail}${serverChoice ? `; offered everything, it chooses SMB ${serverChoice}` : ''}.`,
-        offer.dialects.every((dialect) => !isSmb3(dialect))
-          ? 'The server allows only newer dialects (server min protocol); an SMB 3 client profile can test it.'
-          : "Check the server's min and max protocol settings.",
-      ),
+      throw error;
+    },
+  );
+}
+
+/** A guest logon where Windows 10 and 11 refuse one, or where encryption was asked for (a guest has no key). */
+function refuseGuest(login: LoggedIn, offer: SecurityOffer, credentials: SmbCredentials, policy: SecurityPolicy): void {
+  if (!login.login.guest) return;
+  if (offer.refusesGuest)
+    throw new SmbError(
+      'auth-failed',
+      `The server logged ${credentials.user} on as a guest (it takes unknown users and wrong passwords as guests), and Windows 10 and 11 refuse guest logons.`,
+      'Check the user name and password. On the server, stop mapping bad logons to guest (Samba: map to guest = Never); Windows clients would need AllowInsecureGuestAuth, which Microsoft advises against.',
     );
+  if (policy.encryption === 'required')
+    throw new SmbError(
+      'negotiation',
+      `Encryption was asked for, but the server logged ${credentials.user} on as a guest, and a guest session has no key to encrypt with.`,
+      'Check the user name and password (the server maps unknown users to guest), or run without --encrypt.',
+    );
+}
+
+/** What the session signs and seals, and who wanted its encryption; refused where the server's demand cannot be met. */
+function sessionSecurity(
+  target: SmbTarget,
+  offer: SecurityOffer,
+  login: LoggedIn,
+  policy: SecurityPolicy,
+  signingRequiredBy: Negotiated['signingRequiredBy'],
+): { security: ConnectionSecurity; encryptionRequiredBy: Negotiated['encryptionRequiredBy'] } {
+  const encryptionRequiredBy = sessionEncryptionRequiredBy((login.flags & SessionFlag.encryptData) !== 0, policy);
+  if (encryptionRequiredBy === 'server' && policy.encryption === 'off') {
+    throw new SmbError(
+      'negotiation',
+      `${target.host} requires every session to be encrypted, and encryption was turned off for this test.`,
+      'Run without --no-encrypt (or set Encryption to automatic), or test against a server that allows unencrypted sessions.',
+    );
+  }
+  if (encryptionRequiredBy !== null && !login.sealer) {
+    throw new SmbError(
+      'negotiation',
+      `${target.host} requires encryption but agreed no cipher with this client.`,
+      `The server must allow a cipher this client offers (${offer.ciphers.join(', ') || 'none: this client generation cannot encrypt'}); Samba: server smb3 encryption algorithms.`,
+    );
+  }
+  const security: ConnectionSecurity = {
+    ...(login.signer ? { signer: login.signer } : {}),
+    ...(login.sealer ? { sealer: login.sealer } : {}),
+    signAll: signingRequiredBy !== null && login.signer !== undefined,
+    sealAll: encryptionRequiredBy !== null,
   };
-  let reply: SmbResponse;
-  try {
-    reply = await connection.request(
-      { command: Command.negotiate, body: negotiateRequest(offer), what: 'NEGOTIATE', onWire: (message) => preauth.update(message) },
-      options,
-    );
-  } catch (error) {
-    // smbd answers a NEGOTIATE with no dialect in common with an error status
-    // (NOT_SUPPORTED; INVALID_PARAMETER when its SMB 3 algorithm lists leave
-    // no room for SMB 2), or hangs up.
-    if (error instanceof SmbError && (error.status !== undefined || error.kind === 'connection-lost')) {
-      throw await refused(error.kind === 'connection-lost' ? ': it closed the connection' : ` (status 0x${(error.status ?? 0).toString(16).padStart(8, '0')})`);
-    }
-    throw error;
-  }
-  let negotiate: NegotiateResult;
-  try {
-    negotiate = parseNegotiate(reply.message, offer);
-  } catch (error) {
-    if (error instanceof NegotiateError && error.noCommonDialect) throw await refused(`: ${error.message}`);
-    if (error instanceof NegotiateError)
-      throw new SmbError(
-        'protocol',
-        `The server's NEGOTIATE response is not valid: ${error.message}.`,
-        error.hint ?? 'The server or something on the path is misbehaving.',
-        undefined,
-        { cause: error },
-      );
-    throw error;
-  }
-  if (negotiate.dialect === '3.1.1') preauth.update(reply.message);
-  connection.dialect = dialectId(negotiate.dialect);
-  return negotiate;
+  return { security, encryptionRequiredBy };
 }
 
 /**
- * Which of a 3.1.1 offer's algorithm lists the server refused: the offer
- * again with Pipefill's full signing list, then with its full cipher list,
- * each one NEGOTIATE on a connection of its own (an error path only).
+ * The share's tree, and whether the share itself requires encryption (then
+ * every message is sealed from here on: `security.sealAll` is set). A share
+ * that refuses the account, or that an old dialect cannot encrypt for, says so.
  */
-async function refusedAlgorithms(target: SmbTarget, offer: SecurityOffer, options: OpenOptions): Promise<'signing' | 'cipher' | undefined> {
-  const everything = PIPEFILL_OFFER;
-  // A list the offer already has whole cannot be the cause.
-  if (offer.signing.length < everything.signing.length && (await acceptsOffer(target, { ...offer, signing: everything.signing }, options))) return 'signing';
-  if (offer.ciphers.length < everything.ciphers.length && (await acceptsOffer(target, { ...offer, ciphers: everything.ciphers }, options))) return 'cipher';
-  return undefined;
-}
-
-/** Whether the server answers `offer`'s NEGOTIATE with a dialect (3 s at most). */
-async function acceptsOffer(target: SmbTarget, offer: SecurityOffer, options: OpenOptions): Promise<boolean> {
-  const connection = await SmbConnection.connect(connectHost(target), target.port, { timeoutMs: 3_000, ...(options.signal ? { signal: options.signal } : {}) });
-  try {
-    const reply = await connection.request({ command: Command.negotiate, body: negotiateRequest(offer), what: 'NEGOTIATE' }, { timeoutMs: 3_000 });
-    parseNegotiate(reply.message, offer);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    connection.destroy();
+async function connectTree(
+  connection: SmbConnection,
+  target: SmbTarget,
+  credentials: SmbCredentials,
+  negotiate: NegotiateResult,
+  security: ConnectionSecurity,
+  policy: SecurityPolicy,
+  options: OpenOptions,
+): Promise<{ treeId: number; shareMaximalAccess?: number; sealedForShare: boolean }> {
+  const smb3 = isSmb3(negotiate.dialect);
+  const unc = `\\\\${target.host}\\${target.share}`;
+  const tree = await connection
+    .request(
+      { command: Command.treeConnect, body: treeConnectRequest(unc), what: `connect to share ${target.share}`, sign: negotiate.dialect === '3.1.1' },
+      withDeadline(options, PHASE_DEADLINES_MS.treeConnect),
+    )
+    .catch((error: unknown) => {
+      // A share that requires encryption refuses a client without it at TREE_CONNECT.
+      if (!smb3 && error instanceof SmbError && error.kind === 'access-denied') throw new RefusedOldDialect(error);
+      // Logged on, then refused the share: the account is not among those the share lets in (issue 50).
+      if (error instanceof SmbError && error.kind === 'access-denied') throw shareRefusesAccount(target, credentials, error);
+      throw error;
+    });
+  // StructureSize, ShareType, Reserved, ShareFlags, Capabilities, then MaximalAccess at offset 12 (MS-SMB2 2.2.10).
+  const shareMaximalAccess = tree.body.length >= 16 ? tree.body.readUInt32LE(12) : undefined;
+  const shareFlags = tree.body.length >= 8 ? tree.body.readUInt32LE(4) : 0;
+  const forShare = shareEncryption((shareFlags & SHAREFLAG_ENCRYPT_DATA) !== 0, security.sealAll, security.sealer !== undefined, policy);
+  if (forShare === 'refused-by-person') {
+    throw new SmbError(
+      'negotiation',
+      `The share ${target.share} requires encryption, and encryption was turned off for this test.`,
+      'Run without --no-encrypt (or set Encryption to automatic), or choose a share that allows unencrypted access.',
+    );
   }
-}
-
-/** The dialect a server picks when offered all of them: one NEGOTIATE on a connection of its own, 3 s at most. */
-async function serverDialect(target: SmbTarget, options: OpenOptions): Promise<DialectName | undefined> {
-  const everything = PIPEFILL_OFFER;
-  const connection = await SmbConnection.connect(connectHost(target), target.port, { timeoutMs: 3_000, ...(options.signal ? { signal: options.signal } : {}) });
-  try {
-    const reply = await connection.request({ command: Command.negotiate, body: negotiateRequest(everything), what: 'NEGOTIATE' }, { timeoutMs: 3_000 });
-    return parseNegotiate(reply.message, everything).dialect;
-  } finally {
-    connection.destroy();
-  }
+  if (forShare === 'needs-smb3')
+    throw new RefusedOldDialect(
+      new SmbError('negotiation', `The share ${target.share} requires encryption, which SMB ${negotiate.dialect} cannot give.`, 'Encryption needs SMB 3.'),
+    );
+  if (forShare === 'share') security.sealAll = true;
+  return { treeId: tree.header.treeId, ...(shareMaximalAccess === undefined ? {} : { shareMaximalAccess }), sealedForShare: forShare === 'share' };
 }
 
 /**
