@@ -6,7 +6,8 @@
 // into typed errors.
 
 import type { Socket } from 'node:net';
-import { CreditStarvationError, CreditWaitEnded, CreditWindow } from './credits.js';
+import { CreditWindow } from './credits.js';
+import { takeMessageIds } from './credit-wait.js';
 import { cancelledError, errorForStatus, SmbError, waitUnlessCancelled } from './errors.js';
 import { FrameReader } from './framing.js';
 import type { FrameWriter, WriterChoice } from './frame-writer.js';
@@ -165,43 +166,8 @@ export class SmbConnection {
   private async send(specs: readonly RequestSpec[], options: RequestOptions): Promise<SmbResponse[]> {
     this.throwIfClosed();
     if (options.signal?.aborted) throw cancelledError();
-    const ids: bigint[] = [];
     const askedAt = performance.now();
-    try {
-      // A compound's credits are taken at once, its messages numbered one after the other from the first id:
-      // taken one message at a time, compounds sent side by side could each hold part of the window and all
-      // wait for the rest, with nothing on the wire to bring a grant (cleanup's parallel 3-message deletes
-      // wedged a 16-credit connection for good).
-      const charges = specs.map((spec) => spec.creditCharge ?? 1);
-      // The caller's deadline and cancel cover the wait for credits too: a clean-up behind a starved window ends on time.
-      let next = await this.credits.acquire(
-        charges.reduce((sum, charge) => sum + charge, 0),
-        {
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-        },
-      );
-      for (const charge of charges) {
-        ids.push(next);
-        next += BigInt(charge);
-      }
-    } catch (error) {
-      if (error instanceof CreditWaitEnded) {
-        if (error.reason === 'cancelled') throw cancelledError();
-        throw new SmbError(
-          'timeout',
-          `The server granted no credits for ${specs[0]?.what ?? 'a request'} within ${(options.timeoutMs ?? 0) / 1000} s.`,
-          'The server or the path to it may be overloaded; try again.',
-          undefined,
-          { cause: error },
-        );
-      }
-      if (error instanceof CreditStarvationError)
-        throw new SmbError('protocol', error.message, 'The server stopped granting SMB2 credits; check its credit settings (smb2 max credits).', undefined, {
-          cause: error,
-        });
-      throw error;
-    }
+    const ids = await takeMessageIds(this.credits, specs, options);
     this.throwIfClosed();
 
     const { frames, nativeSign, messages, sealed } = frameRequests(specs, ids, {
