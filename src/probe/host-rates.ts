@@ -101,6 +101,200 @@ const protectionOfSession = (session: SmbSession): Protection =>
       ? { kind: 'signing', algorithm: session.negotiated.signing }
       : { kind: 'none' };
 
+/**
+ * One calibration's work in its scratch folder: the transfers, their samples
+ * and spread, and the files they make (named in turn, so nothing is written
+ * twice and every read finds what was written before it).
+ */
+class CalibrationRun {
+  private files = 0;
+  private readonly written = new Map<string, number>();
+  private turnaroundFile: string | undefined;
+  /** The largest spread of any transfer's repeated runs: the calibration's own noise (HostCosts.noise). */
+  noise = 0;
+  readonly samples: HostCalibration['samples'][number][] = [];
+  private readonly request: { signal?: AbortSignal };
+
+  constructor(
+    private readonly folder: ScratchFolder,
+    private readonly source: LocalSource,
+    private readonly sourceFile: string,
+    private readonly options: HostCalibrationOptions,
+  ) {
+    this.request = options.signal ? { signal: options.signal } : {};
+  }
+
+  private nextName(): string {
+    this.files += 1;
+    return `calibration-${this.files}.bin`;
+  }
+
+  /**
+   * One transfer of `shape` to or from file `name` in the folder, as a sample.
+   * `steady`: the sample runs from the first reply to the last, the rate the
+   * hosts keep once the pipeline is full (a deep pipeline's fill is a round
+   * trip the model counts apart, and 4 MiB x 4 over 64 MiB is a quarter of the
+   * transfer: timed whole, Pipefill's loopback reads were expected 1.4-1.6x
+   * slow, 2026-11-25). Otherwise the whole transfer.
+   */
+  async transfer(
+    on: SmbSession,
+    op: 'read' | 'write',
+    name: string,
+    shape: { readonly pipeline: FilePipeline; readonly fileBytes: number },
+    steady = true,
+  ): Promise<CalibrationSample | undefined> {
+    const handle = await on.create(
+      {
+        path: this.folder.path(name),
+        access: op === 'write' ? Access.readData | Access.writeData : Access.readData,
+        disposition: op === 'write' ? Disposition.create : Disposition.open,
+        options: CreateOption.nonDirectory,
+      },
+      this.request,
+    );
+    try {
+      const { pipeline } = shape;
+      const startedAt = performance.now();
+      const recorder = new SpanRecorder();
+      // Reads go as far as the file written before them, which the cut-off may have ended early.
+      const fileBytes = op === 'read' ? Math.min(shape.fileBytes, this.written.get(name) ?? 0) : shape.fileBytes;
+      if (fileBytes === 0) return undefined;
+      const outcome = await transferFileWithDepth({
+        session: on,
+        fileId: handle.fileId,
+        op,
+        fileBytes,
+        pipeline,
+        pattern: new PatternSource(this.folder.name, this.sourceFile),
+        ...(op === 'write' ? { source: this.source.writeSource(this.sourceFile) } : {}),
+        verify: op === 'read',
+        recorder,
+        label: name,
+        until: () => performance.now() - startedAt > TRANSFER_CUTOFF_MS,
+        ...this.request,
+      });
+      const wholeSeconds = (performance.now() - startedAt) / 1000;
+      const wholeBytes = recorder.bytes > 0 ? recorder.bytes : outcome.bytes;
+      if (op === 'write') this.written.set(name, wholeBytes);
+      const span = recorder.span();
+      const [bytes, seconds] =
+        steady && span && span.lastMs > span.firstMs && span.bytes > span.firstBytes
+          ? [span.bytes - span.firstBytes, (span.lastMs - span.firstMs) / 1000]
+          : [wholeBytes, wholeSeconds];
+      return bytes > 0 && seconds > 0
+        ? { requestBytes: pipeline.requestBytes, requests: Math.max(1, Math.round(bytes / pipeline.requestBytes)), bytes, seconds }
+        : undefined;
+    } finally {
+      await on.close(handle.fileId, this.request).catch(() => undefined);
+    }
+  }
+
+  /**
+   * On a network path a sample the line paced says nothing of the hosts. One
+   * it did not is the hosts' own pace: in a deep pipeline their work runs
+   * beside the line's, so the whole of its time is theirs (the model caps the
+   * rate with it and adds only the turnaround to a request:
+   * HostCosts.acrossNetwork). Taking the line's time off instead left Windows
+   * 7's SMB1 copies on a LAN (740-780 Mb/s where the line carried 940)
+   * expected at the line's pace.
+   */
+  private hostsPaced(sample: CalibrationSample): CalibrationSample | undefined {
+    if (this.options.lineBitsPerSecond === undefined) return sample;
+    const payload = (this.options.lineBitsPerSecond / 8) * payloadEfficiency(false);
+    return sample.bytes / sample.seconds >= NETWORK_BOUND_SHARE * payload ? undefined : sample;
+  }
+
+  /** The costs per request and per byte on session `on`, each way, with `profile`'s pipeline for the large requests. */
+  async costsOn(on: SmbSession, profile: ClientProfileId): Promise<{ read: RequestCosts; write: RequestCosts }> {
+    const protection = protectionOfSession(on).kind;
+    const shapesFor = (op: 'read' | 'write') => [
+      // A server's maximum is its word: at least a sector, so a server that says 0 gets no transfer of empty requests.
+      {
+        pipeline: {
+          ...SMALL,
+          requestBytes: Math.max(SECTOR_BYTES, Math.min(SMALL.requestBytes, op === 'read' ? on.negotiated.maxReadSize : on.negotiated.maxWriteSize)),
+        },
+        fileBytes: SMALL_FILE_BYTES,
+      },
+      { pipeline: pipelineFor(CLIENT_PROFILES[profile], on.negotiated, op, LARGE_FILE_BYTES), fileBytes: LARGE_FILE_BYTES },
+    ];
+    // Each shape's files: three written, then each read back twice.
+    const names = [0, 1].map(() => [this.nextName(), this.nextName(), this.nextName()] as const);
+    const fit = async (op: 'read' | 'write'): Promise<RequestCosts> => {
+      const kept: (CalibrationSample | undefined)[] = [];
+      for (const [index, shape] of shapesFor(op).entries()) {
+        // The median run: the copies the costs predict are single runs, typical ones. The fastest of several was
+        // the tail (a 24H2 signed read, six runs of 64 MiB: 157-262 ms; copies expected from the fastest read
+        // 1.3-1.5x slow on loopback, 2026-11-25), and one stalled run does not move a median of three or six.
+        const runs: CalibrationSample[] = [];
+        const files = names[index] ?? [];
+        for (const name of op === 'read' ? [...files, ...files] : files) {
+          const sample = await this.transfer(on, op, name, shape);
+          if (sample) runs.push(sample);
+        }
+        this.noise = Math.max(this.noise, runSpread(runs));
+        const typical = medianSample(runs);
+        if (typical) this.samples.push({ ...typical, op, protection });
+        kept.push(typical ? this.hostsPaced(typical) : undefined);
+      }
+      const [small, large] = kept;
+      return costsFromSamples(small, large);
+    };
+    const write = await fit('write');
+    const read = await fit('read');
+    return { read, write };
+  }
+
+  /**
+   * The server's file-system work per metadata exchange: new files created
+   * and closed one at a time (metadataSecondsFrom). Pooled, the exchanges'
+   * median read 66-231 us from run to run on loopback against a CMAC-only
+   * Samba, and the 1 GB folder's promise came 15% slow. The first files, a
+   * connection's first opens in a new folder, only warm the server.
+   */
+  async metadataSeconds(session: SmbSession): Promise<number> {
+    const perFile: MetadataExchangeTimes[] = [];
+    const started = performance.now();
+    for (let index = 0; index < METADATA_WARMUP_FILES + METADATA_FILES; index += 1) {
+      if (perFile.length >= METADATA_MIN_FILES && performance.now() - started > METADATA_BUDGET_MS) break;
+      const createdAt = performance.now();
+      const handle = await session.create(
+        {
+          path: this.folder.path(this.nextName()),
+          access: Access.readData | Access.writeData,
+          disposition: Disposition.create,
+          options: CreateOption.nonDirectory,
+        },
+        this.request,
+      );
+      const closedAt = performance.now();
+      await session.close(handle.fileId, this.request);
+      if (index >= METADATA_WARMUP_FILES) perFile.push({ createMs: closedAt - createdAt, closeMs: performance.now() - closedAt });
+    }
+    return metadataSecondsFrom(perFile, this.options.rttMs);
+  }
+
+  /**
+   * The server's turnaround for a data request: 64 KiB requests one at a
+   * time (as XP and a small file's copy go), each less the round trip and its
+   * time on the line. Deep pipelines hide it; a synchronous client pays it on
+   * every request (lab, 1 Gb/s / 0.5 ms: XP's reads took 0.28 ms a request
+   * beyond the path, its writes none). The reads read the last write's file.
+   */
+  async turnaround(session: SmbSession, op: 'read' | 'write'): Promise<number> {
+    const perRequest: number[] = [];
+    const line = this.options.lineBitsPerSecond === undefined ? Infinity : (this.options.lineBitsPerSecond / 8) * payloadEfficiency(false);
+    for (let run = 0; run < TURNAROUND_RUNS; run += 1) {
+      const name = op === 'write' ? this.nextName() : (this.turnaroundFile ?? '');
+      const sample = await this.transfer(session, op, name, { pipeline: LONE, fileBytes: TURNAROUND_REQUESTS * LONE.requestBytes }, false);
+      if (op === 'write') this.turnaroundFile = name;
+      if (sample) perRequest.push(sample.seconds / sample.requests - sample.requestBytes / line);
+    }
+    return perRequest.length > 0 ? Math.max(0, median(perRequest) - this.options.rttMs / 1000) : 0;
+  }
+}
+
 export async function measureHostCosts(target: SmbTarget, credentials: SmbCredentials, options: HostCalibrationOptions): Promise<HostCalibration> {
   const { signal } = options;
   const request = signal ? { signal } : {};
@@ -116,162 +310,15 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
     const sourceWorkload = parseWorkload(`file:${LARGE_FILE_BYTES}B`);
     const sourceFile = sourceWorkload.files[0]?.path ?? '';
     local = await LocalSource.create(sourceWorkload, scratch.name, signal);
-    const source = local;
-    const folder = scratch;
-    let files = 0;
-    const samples: HostCalibration['samples'][number][] = [];
-
-    // `steady`: the sample runs from the first reply to the last, the rate the hosts keep once the pipeline is full (a
-    // deep pipeline's fill is a round trip the model counts apart, and 4 MiB x 4 over 64 MiB is a quarter of the transfer:
-    // timed whole, Pipefill's loopback reads were expected 1.4-1.6x slow, 2026-11-25). Otherwise the whole transfer.
-    const transfer = async (
-      on: SmbSession,
-      op: 'read' | 'write',
-      name: string,
-      shape: { readonly pipeline: FilePipeline; readonly fileBytes: number },
-      steady = true,
-    ): Promise<CalibrationSample | undefined> => {
-      const handle = await on.create(
-        {
-          path: folder.path(name),
-          access: op === 'write' ? Access.readData | Access.writeData : Access.readData,
-          disposition: op === 'write' ? Disposition.create : Disposition.open,
-          options: CreateOption.nonDirectory,
-        },
-        request,
-      );
-      try {
-        const { pipeline } = shape;
-        const startedAt = performance.now();
-        const recorder = new SpanRecorder();
-        // Reads go as far as the file written before them, which the cut-off may have ended early.
-        const fileBytes = op === 'read' ? Math.min(shape.fileBytes, written.get(name) ?? 0) : shape.fileBytes;
-        if (fileBytes === 0) return undefined;
-        const outcome = await transferFileWithDepth({
-          session: on,
-          fileId: handle.fileId,
-          op,
-          fileBytes,
-          pipeline,
-          pattern: new PatternSource(folder.name, sourceFile),
-          ...(op === 'write' ? { source: source.writeSource(sourceFile) } : {}),
-          verify: op === 'read',
-          recorder,
-          label: name,
-          until: () => performance.now() - startedAt > TRANSFER_CUTOFF_MS,
-          ...request,
-        });
-        const wholeSeconds = (performance.now() - startedAt) / 1000;
-        const wholeBytes = recorder.bytes > 0 ? recorder.bytes : outcome.bytes;
-        if (op === 'write') written.set(name, wholeBytes);
-        const span = recorder.span();
-        const [bytes, seconds] =
-          steady && span && span.lastMs > span.firstMs && span.bytes > span.firstBytes
-            ? [span.bytes - span.firstBytes, (span.lastMs - span.firstMs) / 1000]
-            : [wholeBytes, wholeSeconds];
-        return bytes > 0 && seconds > 0
-          ? { requestBytes: pipeline.requestBytes, requests: Math.max(1, Math.round(bytes / pipeline.requestBytes)), bytes, seconds }
-          : undefined;
-      } finally {
-        await on.close(handle.fileId, request).catch(() => undefined);
-      }
-    };
-    const written = new Map<string, number>();
-    // The largest spread of any transfer's repeated runs: the calibration's own noise (HostCosts.noise).
-    let noise = 0;
-
-    // On a network path a sample the line paced says nothing of the hosts. One it did not is the hosts' own pace: in a
-    // deep pipeline their work runs beside the line's, so the whole of its time is theirs (the model caps the rate with
-    // it and adds only the turnaround to a request: HostCosts.acrossNetwork). Taking the line's time off instead left
-    // Windows 7's SMB1 copies on a LAN (740-780 Mb/s where the line carried 940) expected at the line's pace.
-    const hostsPaced = (sample: CalibrationSample): CalibrationSample | undefined => {
-      if (options.lineBitsPerSecond === undefined) return sample;
-      const payload = (options.lineBitsPerSecond / 8) * payloadEfficiency(false);
-      return sample.bytes / sample.seconds >= NETWORK_BOUND_SHARE * payload ? undefined : sample;
-    };
-
-    const costsOn = async (on: SmbSession, profile: ClientProfileId): Promise<{ read: RequestCosts; write: RequestCosts }> => {
-      const protection = protectionOfSession(on).kind;
-      const shapesFor = (op: 'read' | 'write') => [
-        // A server's maximum is its word: at least a sector, so a server that says 0 gets no transfer of empty requests.
-        {
-          pipeline: {
-            ...SMALL,
-            requestBytes: Math.max(SECTOR_BYTES, Math.min(SMALL.requestBytes, op === 'read' ? on.negotiated.maxReadSize : on.negotiated.maxWriteSize)),
-          },
-          fileBytes: SMALL_FILE_BYTES,
-        },
-        { pipeline: pipelineFor(CLIENT_PROFILES[profile], on.negotiated, op, LARGE_FILE_BYTES), fileBytes: LARGE_FILE_BYTES },
-      ];
-      // Each shape's files: three written, then each read back twice.
-      const names = [0, 1].map(() => [`calibration-${++files}.bin`, `calibration-${++files}.bin`, `calibration-${++files}.bin`] as const);
-      const fit = async (op: 'read' | 'write'): Promise<RequestCosts> => {
-        const kept: (CalibrationSample | undefined)[] = [];
-        for (const [index, shape] of shapesFor(op).entries()) {
-          // The median run: the copies the costs predict are single runs, typical ones. The fastest of several was
-          // the tail (a 24H2 signed read, six runs of 64 MiB: 157-262 ms; copies expected from the fastest read
-          // 1.3-1.5x slow on loopback, 2026-11-25), and one stalled run does not move a median of three or six.
-          const runs: CalibrationSample[] = [];
-          const files = names[index] ?? [];
-          for (const name of op === 'read' ? [...files, ...files] : files) {
-            const sample = await transfer(on, op, name, shape);
-            if (sample) runs.push(sample);
-          }
-          noise = Math.max(noise, runSpread(runs));
-          const typical = medianSample(runs);
-          if (typical) samples.push({ ...typical, op, protection });
-          kept.push(typical ? hostsPaced(typical) : undefined);
-        }
-        const [small, large] = kept;
-        return costsFromSamples(small, large);
-      };
-      const write = await fit('write');
-      const read = await fit('read');
-      return { read, write };
-    };
-
-    // The server's file-system work per metadata exchange: new files created and closed one at a time (metadataSecondsFrom).
-    // Pooled, the exchanges' median read 66-231 us from run to run on loopback against a CMAC-only Samba, and the 1 GB
-    // folder's promise came 15% slow. The first files, a connection's first opens in a new folder, only warm the server.
-    const perFile: MetadataExchangeTimes[] = [];
-    const metadataStarted = performance.now();
-    for (let index = 0; index < METADATA_WARMUP_FILES + METADATA_FILES; index += 1) {
-      if (perFile.length >= METADATA_MIN_FILES && performance.now() - metadataStarted > METADATA_BUDGET_MS) break;
-      const name = `calibration-${++files}.bin`;
-      const createdAt = performance.now();
-      const handle = await session.create(
-        { path: folder.path(name), access: Access.readData | Access.writeData, disposition: Disposition.create, options: CreateOption.nonDirectory },
-        request,
-      );
-      const closedAt = performance.now();
-      await session.close(handle.fileId, request);
-      if (index >= METADATA_WARMUP_FILES) perFile.push({ createMs: closedAt - createdAt, closeMs: performance.now() - closedAt });
-    }
-    const metadataSeconds = metadataSecondsFrom(perFile, options.rttMs);
-
-    const plain = await costsOn(session, 'pipefill-max');
-
-    // The server's turnaround for a data request: 64 KiB requests one at a time (as XP and a small file's copy go),
-    // each less the round trip and its time on the line. Deep pipelines hide it; a synchronous client pays it on
-    // every request (lab, 1 Gb/s / 0.5 ms: XP's reads took 0.28 ms a request beyond the path, its writes none).
-    const turnaround = async (op: 'read' | 'write'): Promise<number> => {
-      const perRequest: number[] = [];
-      const line = options.lineBitsPerSecond === undefined ? Infinity : (options.lineBitsPerSecond / 8) * payloadEfficiency(false);
-      for (let run = 0; run < TURNAROUND_RUNS; run += 1) {
-        const name = op === 'write' ? `calibration-${++files}.bin` : (turnaroundFile ?? '');
-        const sample = await transfer(session, op, name, { pipeline: LONE, fileBytes: TURNAROUND_REQUESTS * LONE.requestBytes }, false);
-        if (op === 'write') turnaroundFile = name;
-        if (sample) perRequest.push(sample.seconds / sample.requests - sample.requestBytes / line);
-      }
-      return perRequest.length > 0 ? Math.max(0, median(perRequest) - options.rttMs / 1000) : 0;
-    };
-    let turnaroundFile: string | undefined;
-    const turnaroundSeconds = { write: await turnaround('write'), read: await turnaround('read') };
+    const run = new CalibrationRun(scratch, local, sourceFile, options);
+    const metadataSeconds = await run.metadataSeconds(session);
+    const plain = await run.costsOn(session, 'pipefill-max');
+    const turnaroundSeconds = { write: await run.turnaround(session, 'write'), read: await run.turnaround(session, 'read') };
     let guardedCosts: HostCosts['protected'];
     if (options.client) {
       guarded = await SmbSession.open(target, credentials, { offer: CLIENT_PROFILES[options.client].offer, ...request });
       const protection = protectionOfSession(guarded);
-      if (protection.kind !== 'none') guardedCosts = { protection, ...(await costsOn(guarded, options.client)) };
+      if (protection.kind !== 'none') guardedCosts = { protection, ...(await run.costsOn(guarded, options.client)) };
     }
     await scratch.remove(request);
     scratch = undefined;
@@ -281,11 +328,11 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
         ...(guardedCosts ? { protected: guardedCosts } : {}),
         metadataSeconds,
         turnaroundSeconds,
-        noise,
+        noise: run.noise,
         ...(load ? { load } : {}),
         ...(options.lineBitsPerSecond === undefined ? {} : { acrossNetwork: true }),
       },
-      samples,
+      samples: run.samples,
     };
   } finally {
     if (scratch) await scratch.remove({ timeoutMs: 5_000 }).catch(() => undefined);
