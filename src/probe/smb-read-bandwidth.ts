@@ -102,136 +102,22 @@ export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCreden
     const created = await ScratchFolder.createChecked(session);
     await created.sweepOthersAside(() => SmbSession.open(target, credentials, request));
     scratch = created;
-    const path = scratch.path('bandwidth-probe.bin');
-    const pattern = new PatternSource(scratch.name, 'bandwidth-probe.bin');
-    const profile = CLIENT_PROFILES['pipefill-max'];
-    const writeHandle = await session.create({
-      path,
-      access: Access.readData | Access.writeData,
-      disposition: Disposition.create,
-      options: CreateOption.nonDirectory,
-    });
-    await transferFile({
-      session,
-      fileBytes: PROBE_FILE_BYTES,
-      pattern,
-      verify: false,
-      label: path,
-      ...request,
-      fileId: writeHandle.fileId,
-      op: 'write',
-      pipeline: pipelineFor(profile, session.negotiated, 'write', PROBE_FILE_BYTES),
-      recorder: new TimelineRecorder(),
-    });
-    await session.close(writeHandle.fileId);
+    const probeFile = await writeProbeFile(session, scratch, request);
     for (const on of [session, ...(await Promise.all(extraSessions))]) {
-      const handle = await on.create({ path, access: Access.readData, disposition: Disposition.open, options: CreateOption.nonDirectory }, request);
+      const handle = await on.create(
+        { path: probeFile.path, access: Access.readData, disposition: Disposition.open, options: CreateOption.nonDirectory },
+        request,
+      );
       opened.push({ session: on, fileId: handle.fileId });
     }
-    // Each connection reads its share of the file, so that N connections move what one did per round (a slow link's
-    // first reads take no longer than one whole-file read did).
-    const readBytes = Math.ceil(PROBE_FILE_BYTES / connectionCount);
-    const started = performance.now();
     const seconds = options.seconds ?? 5;
-    let endMs = started + seconds * 1000;
-    const spans: ReadSpan[] = [];
-    const stream = new ArrivalLog();
-    // Over a network path, reads go on past the time given while the stream's rate still rises (TCP's ramp not
-    // over), a window at a time, up to three times the time given.
-    const capMs = started + EXTENDED_AT_MOST * seconds * 1000;
-    const windowMs = Math.max(PLATEAU_WINDOW_LEAST_MS, PLATEAU_WINDOW_RTTS * (options.rttMs ?? 0));
-    let extended = false;
-    let plateau = false;
-    const keepReading = (): boolean => {
-      const now = performance.now();
-      if (now < endMs) return true;
-      if (connectionCount === 1 || plateau || now >= capMs) return false;
-      const last = stream.slopeBetween(now - windowMs, now);
-      const before = stream.slopeBetween(now - 2 * windowMs, now - windowMs);
-      if (last === undefined || before === undefined || !(last > before * STILL_RISING)) {
-        plateau = true;
-        return false;
-      }
-      endMs = Math.min(capMs, now + windowMs);
-      extended = true;
-      return true;
-    };
-    // Whole reads until the time is up: at most seconds x (1 GB/s / the read) of them per reader.
-    const reader = async (on: ReadConnection, onFirstRead: () => void = () => undefined) => {
-      // The whole read asked for at once: the path is what is measured, so no pipeline of a guessed depth may hold the
-      // reads back (four 4 MiB requests read a 622 Mb/s, 150 ms link, 11.7 MB in flight, as 400-490 Mb/s).
-      // The server's credits still bound what is outstanding on each connection.
-      const best = pipelineFor(profile, on.session.negotiated, 'read', readBytes);
-      // Over several connections the rate is read off the replies as they come, and a 4 MiB reply is one point every
-      // 3.4 s at 10 Mb/s: the replies are made small enough to give the line many (their headers are 0.1% of them).
-      const sized =
-        connectionCount > 1
-          ? { ...best, chunkBytes: Math.min(best.chunkBytes, STREAM_REPLY_BYTES), requestBytes: Math.min(best.requestBytes, STREAM_REPLY_BYTES) }
-          : best;
-      const whole = { ...sized, depth: Math.max(sized.depth, Math.ceil(readBytes / sized.chunkBytes)) };
-      do {
-        const recorder = new SpanRecorder(stream);
-        await transferFile({
-          session: on.session,
-          fileId: on.fileId,
-          op: 'read',
-          fileBytes: readBytes,
-          pipeline: whole,
-          pattern,
-          verify: false,
-          label: path,
-          recorder,
-          ...request,
-        });
-        const span = recorder.span();
-        if (span) spans.push(span);
-        onFirstRead();
-      } while (keepReading());
-    };
-    // Between two reads a connection idles a round trip (the last reply, then the next read's requests): where a read
-    // is short beside that, a second reader on the connection keeps it busy (its window open), and the rate is read
-    // over the stream of replies from the moment every connection has one.
-    let joined = 0;
-    let streamFrom: number | undefined;
-    const readers = opened.map((on) => {
-      let second: Promise<void> | undefined;
-      const first = reader(on, () => {
-        if (second || performance.now() > endMs - SECOND_READER_LEAST_MS) return;
-        second = reader(on);
-        second.catch(() => undefined);
-        joined += 1;
-        if (joined === opened.length) streamFrom = performance.now();
-      });
-      return first.then(() => second);
-    });
-    const settled = await Promise.allSettled(readers);
-    const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-    if (failed) throw failed.reason;
-    const elapsed = (performance.now() - started) / 1000;
-    // Over a network path the rate is the second half's, as iperf3's steady estimate: a connection's first read ends
-    // inside TCP's ramp (622 Mb/s, 150 ms: four connections read 566-569 Mb/s from their first reads' ends, 579-589
-    // over six seconds, against a 595 Mb/s payload limit).
-    // Extended, the rate is the last two windows', where it stopped rising.
-    const from =
-      streamFrom === undefined
-        ? undefined
-        : connectionCount === 1
-          ? streamFrom
-          : Math.max(streamFrom, extended ? endMs - 2 * windowMs : started + (seconds * 1000) / 2);
-    const steady =
-      from !== undefined
-        ? connectionCount > 1
-          ? stream.slopeBetween(from, endMs)
-          : stream.rateBetween(from, endMs)
-        : connectionCount === 1
-          ? steadyReadRate(spans)
-          : // Every connection still in its first read when the time was up (a slow link): the stream of all of them.
-            stream.slopeBetween(started, Infinity);
+    const reads = await readTogether(opened, probeFile, seconds, options);
+    const steady = rateOfReads(reads, opened.length, seconds);
     return {
-      mbps: (steady ?? (stream.bytes * 8) / elapsed) / 1e6,
+      mbps: (steady ?? (reads.stream.bytes * 8) / reads.elapsed) / 1e6,
       method: 'smb-read',
       direction: 'download',
-      seconds: elapsed,
+      seconds: reads.elapsed,
       ...(connectionCount > 1 ? { streams: connectionCount } : {}),
       ...(steady === undefined ? {} : { estimate: 'steady' as const }),
     };
@@ -241,4 +127,159 @@ export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCreden
   } finally {
     await closeDown();
   }
+}
+
+/** The probe file, written with Pipefill's own pipeline (untimed): its path and the pattern its bytes follow. */
+async function writeProbeFile(session: SmbSession, scratch: ScratchFolder, request: { signal?: AbortSignal }): Promise<ProbeFile> {
+  const path = scratch.path('bandwidth-probe.bin');
+  const pattern = new PatternSource(scratch.name, 'bandwidth-probe.bin');
+  const writeHandle = await session.create({
+    path,
+    access: Access.readData | Access.writeData,
+    disposition: Disposition.create,
+    options: CreateOption.nonDirectory,
+  });
+  await transferFile({
+    session,
+    fileBytes: PROBE_FILE_BYTES,
+    pattern,
+    verify: false,
+    label: path,
+    ...request,
+    fileId: writeHandle.fileId,
+    op: 'write',
+    pipeline: pipelineFor(CLIENT_PROFILES['pipefill-max'], session.negotiated, 'write', PROBE_FILE_BYTES),
+    recorder: new TimelineRecorder(),
+  });
+  await session.close(writeHandle.fileId);
+  return { path, pattern };
+}
+
+interface ProbeFile {
+  readonly path: string;
+  readonly pattern: PatternSource;
+}
+
+/** What the reads left to read a rate from: their spans, the stream of replies, and the times that bound the rate. */
+interface ReadLog {
+  readonly spans: readonly ReadSpan[];
+  readonly stream: ArrivalLog;
+  readonly started: number;
+  readonly endMs: number;
+  readonly windowMs: number;
+  readonly extended: boolean;
+  /** When every connection had a reply: the rate is read from here. */
+  readonly streamFrom: number | undefined;
+  readonly elapsed: number;
+}
+
+/**
+ * Reads the probe file over every connection at once, whole reads until the
+ * time is up: at most seconds x (1 GB/s / the read) of them per reader. Over
+ * a network path, reads go on past the time given while the stream's rate
+ * still rises (TCP's ramp not over), a window at a time, up to three times
+ * the time given.
+ */
+async function readTogether(opened: readonly ReadConnection[], file: ProbeFile, seconds: number, options: SmbReadOptions): Promise<ReadLog> {
+  const request = options.signal ? { signal: options.signal } : {};
+  const connectionCount = opened.length;
+  // Each connection reads its share of the file, so that N connections move what one did per round (a slow link's
+  // first reads take no longer than one whole-file read did).
+  const readBytes = Math.ceil(PROBE_FILE_BYTES / connectionCount);
+  const started = performance.now();
+  let endMs = started + seconds * 1000;
+  const spans: ReadSpan[] = [];
+  const stream = new ArrivalLog();
+  const capMs = started + EXTENDED_AT_MOST * seconds * 1000;
+  const windowMs = Math.max(PLATEAU_WINDOW_LEAST_MS, PLATEAU_WINDOW_RTTS * (options.rttMs ?? 0));
+  let extended = false;
+  let plateau = false;
+  const keepReading = (): boolean => {
+    const now = performance.now();
+    if (now < endMs) return true;
+    if (connectionCount === 1 || plateau || now >= capMs) return false;
+    const last = stream.slopeBetween(now - windowMs, now);
+    const before = stream.slopeBetween(now - 2 * windowMs, now - windowMs);
+    if (last === undefined || before === undefined || !(last > before * STILL_RISING)) {
+      plateau = true;
+      return false;
+    }
+    endMs = Math.min(capMs, now + windowMs);
+    extended = true;
+    return true;
+  };
+  const reader = async (on: ReadConnection, onFirstRead: () => void = () => undefined) => {
+    // The whole read asked for at once: the path is what is measured, so no pipeline of a guessed depth may hold the
+    // reads back (four 4 MiB requests read a 622 Mb/s, 150 ms link, 11.7 MB in flight, as 400-490 Mb/s).
+    // The server's credits still bound what is outstanding on each connection.
+    const best = pipelineFor(CLIENT_PROFILES['pipefill-max'], on.session.negotiated, 'read', readBytes);
+    // Over several connections the rate is read off the replies as they come, and a 4 MiB reply is one point every
+    // 3.4 s at 10 Mb/s: the replies are made small enough to give the line many (their headers are 0.1% of them).
+    const sized =
+      connectionCount > 1
+        ? { ...best, chunkBytes: Math.min(best.chunkBytes, STREAM_REPLY_BYTES), requestBytes: Math.min(best.requestBytes, STREAM_REPLY_BYTES) }
+        : best;
+    const whole = { ...sized, depth: Math.max(sized.depth, Math.ceil(readBytes / sized.chunkBytes)) };
+    do {
+      const recorder = new SpanRecorder(stream);
+      await transferFile({
+        session: on.session,
+        fileId: on.fileId,
+        op: 'read',
+        fileBytes: readBytes,
+        pipeline: whole,
+        pattern: file.pattern,
+        verify: false,
+        label: file.path,
+        recorder,
+        ...request,
+      });
+      const span = recorder.span();
+      if (span) spans.push(span);
+      onFirstRead();
+    } while (keepReading());
+  };
+  // Between two reads a connection idles a round trip (the last reply, then the next read's requests): where a read
+  // is short beside that, a second reader on the connection keeps it busy (its window open), and the rate is read
+  // over the stream of replies from the moment every connection has one.
+  let joined = 0;
+  let streamFrom: number | undefined;
+  const readers = opened.map((on) => {
+    let second: Promise<void> | undefined;
+    const first = reader(on, () => {
+      if (second || performance.now() > endMs - SECOND_READER_LEAST_MS) return;
+      second = reader(on);
+      second.catch(() => undefined);
+      joined += 1;
+      if (joined === opened.length) streamFrom = performance.now();
+    });
+    return first.then(() => second);
+  });
+  const settled = await Promise.allSettled(readers);
+  const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  return { spans, stream, started, endMs, windowMs, extended, streamFrom, elapsed: (performance.now() - started) / 1000 };
+}
+
+/**
+ * The payload rate the reads reached. Over a network path the rate is the
+ * second half's, as iperf3's steady estimate: a connection's first read ends
+ * inside TCP's ramp (622 Mb/s, 150 ms: four connections read 566-569 Mb/s
+ * from their first reads' ends, 579-589 over six seconds, against a 595 Mb/s
+ * payload limit). Extended, the rate is the last two windows', where it
+ * stopped rising. Undefined where no steady rate can be read.
+ */
+function rateOfReads(log: ReadLog, connectionCount: number, seconds: number): number | undefined {
+  const { streamFrom, stream, endMs } = log;
+  const from =
+    streamFrom === undefined
+      ? undefined
+      : connectionCount === 1
+        ? streamFrom
+        : Math.max(streamFrom, log.extended ? endMs - 2 * log.windowMs : log.started + (seconds * 1000) / 2);
+  if (from !== undefined) return connectionCount > 1 ? stream.slopeBetween(from, endMs) : stream.rateBetween(from, endMs);
+  return connectionCount === 1
+    ? steadyReadRate(log.spans)
+    : // Every connection still in its first read when the time was up (a slow link): the stream of all of them.
+      stream.slopeBetween(log.started, Infinity);
 }
