@@ -115,6 +115,76 @@ function stepUsers(request: CapacityRequest, from: number, to: number, root: str
   });
 }
 
+/** The file a person's click opens: small, written once. */
+async function writeLatencyFile(observer: SmbSession, scratchName: string, root: string, requestOptions: RequestOptions): Promise<string> {
+  const smallFile = scratchPath(root, 'latency.bin');
+  const { fileId } = await observer.create(
+    {
+      path: smallFile,
+      access: Access.readData | Access.writeData | Access.readAttributes,
+      disposition: Disposition.overwriteIf,
+      options: CreateOption.nonDirectory,
+    },
+    requestOptions,
+  );
+  await observer.write(
+    fileId,
+    0,
+    new PatternSource(createHash('sha256').update(scratchName).digest('hex').slice(0, 16), smallFile).bytes(0, 4096),
+    requestOptions,
+  );
+  await observer.close(fileId, requestOptions);
+  return smallFile;
+}
+
+type ReportProgress = (phase: CapacityProgress['phase'], step: number, users: number, aggregateMbps?: number) => void;
+
+/**
+ * One step, its people copying: the warm-up, then the measured seconds with
+ * the observer's clicks timed beside them, each person's bytes counted by
+ * the kernel's counter for their connection where it lists one.
+ */
+async function measureStep(at: {
+  readonly request: CapacityRequest;
+  readonly users: readonly LoadUser[];
+  readonly observer: SmbSession;
+  readonly smallFile: string;
+  readonly step: number;
+  readonly target: number;
+  readonly report: ReportProgress;
+  readonly signal: AbortSignal | undefined;
+}): Promise<MeasuredStep> {
+  const { request, users, step, target, report, signal } = at;
+  report('warm-up', step, target);
+  await pause(request.warmupSeconds * 1000, signal);
+  const before = await snapshot(users, request.share.port);
+  report('measure', step, target);
+  const endsAt = before.atMs + request.seconds * 1000;
+  const live = setInterval(() => {
+    const bits = users.reduce((sum, user) => sum + user.recorder.recent().bitsPerSecond, 0);
+    report('measure', step, target, bits / 1e6);
+  }, LIVE_INTERVAL_MS);
+  let latency: LatencySamples;
+  try {
+    latency = await sampleLatency(at.observer, at.smallFile, endsAt, signal);
+    const left = endsAt - performance.now();
+    if (left > 0) await pause(left, signal);
+  } finally {
+    clearInterval(live);
+  }
+  const after = await snapshot(users, request.share.port);
+  const counted = users.map((_, index) => countedBytes(before, after, index));
+  const perUser = users.map((user, index): MeasuredUser => ({
+    user: user.spec.index,
+    op: user.spec.op,
+    bytes: counted[index]?.bytes ?? 0,
+    ...(user.failure === undefined ? {} : { failed: user.failure }),
+  }));
+  // Counted by the kernel when every person still copying was (those who stopped moved nothing more).
+  const byTcp = users.every((user, index) => user.failure !== undefined || counted[index]?.byTcp === true);
+  return { users: target, measuredBy: byTcp ? 'tcp' : 'requests', seconds: (after.atMs - before.atMs) / 1000, perUser, latency };
+}
+
 /** Runs every step; the scratch folder and every session are gone when it returns or throws. */
 export async function measureCapacity(
   request: CapacityRequest,
@@ -125,7 +195,7 @@ export async function measureCapacity(
   if (steps.length === 0 || steps.some((users, index) => !Number.isInteger(users) || users < 1 || (index > 0 && users <= (steps[index - 1] ?? 0)))) {
     throw new RangeError('Capacity steps must be whole numbers of people, rising.');
   }
-  const report = (phase: CapacityProgress['phase'], step: number, users: number, aggregateMbps?: number) =>
+  const report: ReportProgress = (phase, step, users, aggregateMbps) =>
     onProgress?.({ phase, step, steps: steps.length, users, ...(aggregateMbps === undefined ? {} : { aggregateMbps }) });
   report('connect', 0, 0);
   const requestOptions: RequestOptions = signal ? { signal } : {};
@@ -146,24 +216,7 @@ export async function measureCapacity(
     scratch = created;
     const root = scratch.path('capacity');
     await observer.makeDirectory(root, requestOptions);
-    // The file a person's click opens: small, written once.
-    const smallFile = scratchPath(root, 'latency.bin');
-    const { fileId } = await observer.create(
-      {
-        path: smallFile,
-        access: Access.readData | Access.writeData | Access.readAttributes,
-        disposition: Disposition.overwriteIf,
-        options: CreateOption.nonDirectory,
-      },
-      requestOptions,
-    );
-    await observer.write(
-      fileId,
-      0,
-      new PatternSource(createHash('sha256').update(scratch.name).digest('hex').slice(0, 16), smallFile).bytes(0, 4096),
-      requestOptions,
-    );
-    await observer.close(fileId, requestOptions);
+    const smallFile = await writeLatencyFile(observer, scratch.name, root, requestOptions);
 
     report('idle', 0, 0);
     const idle = await sampleLatency(observer, smallFile, performance.now() + IDLE_SECONDS * 1000, signal);
@@ -193,34 +246,7 @@ export async function measureCapacity(
       }
       for (const user of users) user.start(stop.signal);
 
-      report('warm-up', step, target);
-      await pause(request.warmupSeconds * 1000, signal);
-      const before = await snapshot(users, request.share.port);
-      report('measure', step, target);
-      const endsAt = before.atMs + request.seconds * 1000;
-      const live = setInterval(() => {
-        const bits = users.reduce((sum, user) => sum + user.recorder.recent().bitsPerSecond, 0);
-        report('measure', step, target, bits / 1e6);
-      }, LIVE_INTERVAL_MS);
-      let latency: LatencySamples;
-      try {
-        latency = await sampleLatency(observer, smallFile, endsAt, signal);
-        const left = endsAt - performance.now();
-        if (left > 0) await pause(left, signal);
-      } finally {
-        clearInterval(live);
-      }
-      const after = await snapshot(users, request.share.port);
-      const counted = users.map((_, index) => countedBytes(before, after, index));
-      const perUser = users.map((user, index): MeasuredUser => ({
-        user: user.spec.index,
-        op: user.spec.op,
-        bytes: counted[index]?.bytes ?? 0,
-        ...(user.failure === undefined ? {} : { failed: user.failure }),
-      }));
-      // Counted by the kernel when every person still copying was (those who stopped moved nothing more).
-      const byTcp = users.every((user, index) => user.failure !== undefined || counted[index]?.byTcp === true);
-      measured.push({ users: target, measuredBy: byTcp ? 'tcp' : 'requests', seconds: (after.atMs - before.atMs) / 1000, perUser, latency });
+      measured.push(await measureStep({ request, users, observer, smallFile, step, target, report, signal }));
     }
     const { dialect, signing, encryption } = observer.negotiated;
     return { negotiated: { dialect, signing, encryption }, idle, steps: measured };
