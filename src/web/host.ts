@@ -13,7 +13,6 @@
 // POST /api/<method> streams newline-delimited frames: progress events, then
 // one result or one error. A client that goes away cancels its call.
 
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
@@ -24,6 +23,7 @@ import type { WireFrame } from '../contract/transport.js';
 import { errorFrame, isApiMethod } from '../contract/transport.js';
 import { MAX_REPORT_BYTES } from '../contract/report.js';
 import { PipefillInputError } from '../model/errors.js';
+import { SESSION_IDLE_MS, WebSessions } from './web-sessions.js';
 
 export interface WebHostOptions {
   readonly api: PipefillApi;
@@ -54,19 +54,6 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
-/** A launch code unused this long is forgotten: the page is opened within seconds of printing it. */
-export const LAUNCH_CODE_TTL_MS = 10 * 60 * 1000;
-/** Sessions the host keeps at once; the oldest goes first (each page load makes one). */
-const MAX_SESSIONS = 64;
-/**
- * A session no call has used for this long ends: a page left open overnight
- * must open a new address, and a session someone else traded a code for
- * does not last for ever. A running assessment uses its session at its start.
- */
-export const SESSION_IDLE_MS = 4 * 60 * 60 * 1000;
-/** Spent launch codes remembered (to tell a second use from a wrong code), at most this many. */
-const MAX_SPENT_CODES = 256;
-
 const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * Calls that carry a whole saved document (a report to keep in the history,
@@ -87,12 +74,6 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 /** The renderer needs nothing from elsewhere: scripts and styles from here, data only from this API. */
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 function readBody(request: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -119,84 +100,67 @@ function refuse(response: ServerResponse, status: number, message: string): void
   response.end(message);
 }
 
+/** A file of the built page, with its security headers; only files under the renderer's folder. */
+function serveFile(rendererDir: string, indexFile: string, path: string, response: ServerResponse): void {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    refuse(response, 400, 'Bad path.');
+    return;
+  }
+  const file = path === '/' ? indexFile : normalize(join(rendererDir, decoded));
+  // Only files under the renderer's folder.
+  if (!file.startsWith(rendererDir + sep) || !existsSync(file) || !statSync(file).isFile()) {
+    refuse(response, 404, 'Not found.');
+    return;
+  }
+  response.writeHead(200, {
+    'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+    'content-security-policy': CSP,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  });
+  response.end(readFileSync(file));
+}
+
+/** Trades a launch code, once, for a session; a code used twice says that something else opened the address first. */
+async function serveLaunch(sessions: WebSessions, onReused: (() => void) | undefined, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  let code = '';
+  try {
+    const parsed = JSON.parse(await readBody(request, MAX_BODY_BYTES)) as unknown;
+    if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { launch?: unknown }).launch === 'string')
+      code = (parsed as { launch: string }).launch;
+  } catch {
+    // an empty or broken body spends nothing
+  }
+  if (!sessions.spendLaunchCode(code)) {
+    if (code !== '' && sessions.wasSpent(code)) {
+      // Opened twice: if the person opened it once, something else on this machine opened it first.
+      onReused?.();
+      refuse(
+        response,
+        403,
+        'This launch address was used already, by another page or program. If you opened it only now, something else on this computer read it and opened it first: stop Pipefill (Ctrl-C) and start it again.',
+      );
+      return;
+    }
+    refuse(response, 403, "This launch address has expired, or is not this run's.");
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  response.end(JSON.stringify({ token: sessions.add() }));
+}
+
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
-  const newSecret = () => randomBytes(24).toString('base64url');
-  const idleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
-  const clock = options.now ?? Date.now;
-  /** Each session and when a call last used it. */
-  const sessions = new Map<string, number>();
-  const addSession = () => {
-    const session = newSecret();
-    sessions.set(session, clock());
-    if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value ?? '');
-    return session;
-  };
-  const token = addSession();
-  const spentCodes: string[] = [];
-  const launchCodes = new Map<string, number>();
-  const newLaunchCode = () => {
-    const code = newSecret();
-    launchCodes.set(code, clock() + LAUNCH_CODE_TTL_MS);
-    return code;
-  };
-  /** Spends a launch code: true once, for a code this host made and that has not expired. */
-  const spendLaunchCode = (given: string): boolean => {
-    const now = clock();
-    for (const [code, expires] of launchCodes) {
-      if (expires < now) launchCodes.delete(code);
-      else if (sameToken(given, code)) {
-        launchCodes.delete(code);
-        spentCodes.push(code);
-        if (spentCodes.length > MAX_SPENT_CODES) spentCodes.shift();
-        return true;
-      }
-    }
-    return false;
-  };
-  const wasSpent = (given: string) => spentCodes.some((code) => sameToken(given, code));
-  /** A live session: used within the idle limit (and marked used now); an idle one ends here. */
-  const isSession = (given: string) => {
-    const now = clock();
-    for (const [session, lastUsed] of sessions) {
-      if (!sameToken(given, session)) continue;
-      if (now - lastUsed > idleMs) {
-        sessions.delete(session);
-        return false;
-      }
-      sessions.set(session, now);
-      return true;
-    }
-    return false;
-  };
+  const sessions = new WebSessions(options.sessionIdleMs ?? SESSION_IDLE_MS, options.now ?? Date.now);
+  const token = sessions.add();
   const indexFile = join(options.rendererDir, 'index.html');
   if (!existsSync(indexFile))
     throw new PipefillInputError(`The renderer is not built (${indexFile} is missing).`, 'Run `npm run build` (npm start and npm test build it on first use).');
   const allowedHosts = new Set<string>();
   const allowedOrigins = new Set<string>();
-
-  const serveFile = (path: string, response: ServerResponse) => {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(path);
-    } catch {
-      refuse(response, 400, 'Bad path.');
-      return;
-    }
-    const file = path === '/' ? indexFile : normalize(join(options.rendererDir, decoded));
-    // Only files under the renderer's folder.
-    if (!file.startsWith(options.rendererDir + sep) || !existsSync(file) || !statSync(file).isFile()) {
-      refuse(response, 404, 'Not found.');
-      return;
-    }
-    response.writeHead(200, {
-      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-      'content-security-policy': CSP,
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-      'cache-control': 'no-store',
-    });
-    response.end(readFileSync(file));
-  };
 
   const serveCall = async (method: string, request: IncomingMessage, response: ServerResponse) => {
     if (!isApiMethod(method)) {
@@ -204,7 +168,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
-    if (!isSession(given)) {
+    if (!sessions.isLive(given)) {
       refuse(response, 401, "This page's session has ended (unused for hours, or Pipefill restarted).");
       return;
     }
@@ -238,33 +202,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     response.end();
   };
 
-  const serveLaunch = async (request: IncomingMessage, response: ServerResponse) => {
-    let code = '';
-    try {
-      const parsed = JSON.parse(await readBody(request, MAX_BODY_BYTES)) as unknown;
-      if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { launch?: unknown }).launch === 'string')
-        code = (parsed as { launch: string }).launch;
-    } catch {
-      // an empty or broken body spends nothing
-    }
-    if (!spendLaunchCode(code)) {
-      if (code !== '' && wasSpent(code)) {
-        // Opened twice: if the person opened it once, something else on this machine opened it first.
-        options.onLaunchCodeReused?.();
-        refuse(
-          response,
-          403,
-          'This launch address was used already, by another page or program. If you opened it only now, something else on this computer read it and opened it first: stop Pipefill (Ctrl-C) and start it again.',
-        );
-        return;
-      }
-      refuse(response, 403, "This launch address has expired, or is not this run's.");
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-    response.end(JSON.stringify({ token: addSession() }));
-  };
-
   const server: Server = createServer((request, response) => {
     // DNS rebinding and cross-site requests: only this host, only this origin.
     if (!allowedHosts.has(request.headers.host ?? '')) {
@@ -278,7 +215,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     if (request.method === 'POST' && path === '/session') {
-      void serveLaunch(request, response);
+      void serveLaunch(sessions, options.onLaunchCodeReused, request, response);
       return;
     }
     if (request.method === 'POST' && path.startsWith('/api/')) {
@@ -286,7 +223,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
     if (request.method === 'GET' || request.method === 'HEAD') {
-      serveFile(path, response);
+      serveFile(options.rendererDir, indexFile, path, response);
       return;
     }
     refuse(response, 405, 'Method not allowed.');
@@ -307,7 +244,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   allowedHosts.add(`127.0.0.1:${port}`);
   allowedHosts.add(`localhost:${port}`);
   for (const host of allowedHosts) allowedOrigins.add(`http://${host}`);
-  const launchUrl = () => `${origin}/#launch=${newLaunchCode()}`;
+  const launchUrl = () => `${origin}/#launch=${sessions.newLaunchCode()}`;
   return {
     url: launchUrl(),
     origin,
