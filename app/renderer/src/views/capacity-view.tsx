@@ -134,6 +134,57 @@ function Results({ result, exporter }: { readonly result: CapacityResult; readon
   );
 }
 
+/** What each person copies, how many people step by step, how long each step is measured, and the target. */
+function LoadFields({
+  form,
+  errors,
+  catalogue,
+  set,
+}: {
+  readonly form: CapacityForm;
+  readonly errors: ReturnType<typeof capacityFormErrors>;
+  readonly catalogue: Catalogue | undefined;
+  readonly set: <K extends keyof CapacityForm>(key: K, value: CapacityForm[K]) => void;
+}) {
+  return (
+    <>
+      <label htmlFor="capacity-profile">Each person copies as</label>
+      <ProfileSelect id="capacity-profile" value={form.profile} options={catalogue?.clients} onChange={(profile) => set('profile', profile)} />
+      <label htmlFor="capacity-server">The server is</label>
+      <ProfileSelect id="capacity-server" value={form.server} options={catalogue?.servers} onChange={(server) => set('server', server)} />
+      <label htmlFor="capacity-op">Copies</label>
+      <select
+        id="capacity-op"
+        value={form.op}
+        onChange={(e) => set('op', (CAPACITY_OPS as readonly string[]).includes(e.target.value) ? (e.target.value as CapacityOp) : 'read')}
+      >
+        <option value="read">read from the share</option>
+        <option value="write">write to the share</option>
+        <option value="mixed">half read, half write</option>
+      </select>
+      <label htmlFor="capacity-clients">People at once, step by step</label>
+      <input id="capacity-clients" type="text" value={form.clients} onChange={(e) => set('clients', e.target.value)} />
+      {errors.clients && <p className="error">{errors.clients}</p>}
+      <label htmlFor="capacity-seconds">Seconds measured per step (after a warm-up)</label>
+      <input id="capacity-seconds" type="text" value={form.seconds} onChange={(e) => set('seconds', e.target.value)} />
+      {errors.seconds && <p className="error">{errors.seconds}</p>}
+      <fieldset className="checks">
+        <legend>Target (optional)</legend>
+        <label>
+          people <input aria-label="target people" type="text" size={4} value={form.targetUsers} onChange={(e) => set('targetUsers', e.target.value)} />
+        </label>
+        <label>
+          Mb/s each <input aria-label="target Mb/s each" type="text" size={4} value={form.targetMbps} onChange={(e) => set('targetMbps', e.target.value)} />
+        </label>
+        <label>
+          ms added at most <input aria-label="target ms added" type="text" size={4} value={form.targetMs} onChange={(e) => set('targetMs', e.target.value)} />
+        </label>
+      </fieldset>
+      {errors.target && <p className="error">{errors.target}</p>}
+    </>
+  );
+}
+
 export function CapacityView({ catalogue, host, phase, run, result, error, exporter, onStart, onCancel, report }: CapacityViewProps) {
   const [form, setForm] = useState<CapacityForm>(() => capacityFormFor(report));
   const [touched, setTouched] = useState(false);
@@ -189,40 +240,7 @@ export function CapacityView({ catalogue, host, phase, run, result, error, expor
           <label htmlFor="capacity-iperf">iperf3 server (optional)</label>
           <input id="capacity-iperf" type="text" value={form.iperf} placeholder="host or host:port" onChange={(e) => set('iperf', e.target.value)} />
           {form.iperf !== '' && errors.iperf && <p className="error">{errors.iperf}</p>}
-          <label htmlFor="capacity-profile">Each person copies as</label>
-          <ProfileSelect id="capacity-profile" value={form.profile} options={catalogue?.clients} onChange={(profile) => set('profile', profile)} />
-          <label htmlFor="capacity-server">The server is</label>
-          <ProfileSelect id="capacity-server" value={form.server} options={catalogue?.servers} onChange={(server) => set('server', server)} />
-          <label htmlFor="capacity-op">Copies</label>
-          <select
-            id="capacity-op"
-            value={form.op}
-            onChange={(e) => set('op', (CAPACITY_OPS as readonly string[]).includes(e.target.value) ? (e.target.value as CapacityOp) : 'read')}
-          >
-            <option value="read">read from the share</option>
-            <option value="write">write to the share</option>
-            <option value="mixed">half read, half write</option>
-          </select>
-          <label htmlFor="capacity-clients">People at once, step by step</label>
-          <input id="capacity-clients" type="text" value={form.clients} onChange={(e) => set('clients', e.target.value)} />
-          {errors.clients && <p className="error">{errors.clients}</p>}
-          <label htmlFor="capacity-seconds">Seconds measured per step (after a warm-up)</label>
-          <input id="capacity-seconds" type="text" value={form.seconds} onChange={(e) => set('seconds', e.target.value)} />
-          {errors.seconds && <p className="error">{errors.seconds}</p>}
-          <fieldset className="checks">
-            <legend>Target (optional)</legend>
-            <label>
-              people <input aria-label="target people" type="text" size={4} value={form.targetUsers} onChange={(e) => set('targetUsers', e.target.value)} />
-            </label>
-            <label>
-              Mb/s each <input aria-label="target Mb/s each" type="text" size={4} value={form.targetMbps} onChange={(e) => set('targetMbps', e.target.value)} />
-            </label>
-            <label>
-              ms added at most{' '}
-              <input aria-label="target ms added" type="text" size={4} value={form.targetMs} onChange={(e) => set('targetMs', e.target.value)} />
-            </label>
-          </fieldset>
-          {errors.target && <p className="error">{errors.target}</p>}
+          <LoadFields form={form} errors={errors} catalogue={catalogue} set={set} />
           {plan !== undefined && phase !== 'running' && (
             <PlanConfirmation
               plan={plan}

@@ -94,78 +94,106 @@ export function RecommendationsView({ api, catalogue, report, planner }: Recomme
         )}
       </section>
       {result &&
-        grouped(result).map(({ group, items }) => (
-          <section className="panel" key={group} data-testid={`group-${group}`}>
-            <h3>{group[0]?.toUpperCase() + group.slice(1)}</h3>
-            <table>
-              <thead>
-                <tr>
-                  <th>Setting</th>
-                  <th>Now</th>
-                  <th>Set to</th>
-                  <th>Speeds up</th>
-                  <th className="num">Before</th>
-                  <th className="num">After</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((r) => (
-                  <tr key={r.id}>
-                    <td>
-                      {r.knob}
-                      <Explained term={`Where ${r.knob} comes from`}>{`${r.source}${r.caution ? `. ${r.caution}` : ''}`}</Explained>
-                    </td>
-                    <td>{currentText(r)}</td>
-                    <td>{String(r.value)}</td>
-                    <td>{adviceTestText(r.test)}</td>
-                    <td className="num">{formatDuration(r.expectedSeconds.before * 1000)}</td>
-                    <td className="num">{formatDuration(r.expectedSeconds.after * 1000)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <div className="row">
-              <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(scriptFor(result, items))}>
-                Copy as a script
-              </button>
-              <button type="button" className="secondary" onClick={() => download(scriptName(items), scriptFor(result, items), 'text/plain')}>
-                Save as a script
-              </button>
-              <button type="button" className="primary" onClick={() => setPreview(items)}>
-                Apply…
-              </button>
-            </div>
-          </section>
-        ))}
-      {result && preview && (
-        <section className="panel" data-testid="apply-preview">
-          <h3>Preview</h3>
-          <ul>
-            {preview.map((r) => (
-              <li key={r.id}>
-                {r.knob}: {currentText(r)} → {String(r.value)} ({r.platform})
-              </li>
-            ))}
-          </ul>
-          <p>Pipefill applies these from the command line, on the machine they belong to, with a backup, a check that the new values took, and a rollback:</p>
-          <pre className="script">
-            {[...new Set(preview.map((r) => `pipefill apply --target ${APPLY_TARGET[r.platform]} --from recommendations.json`))].join('\n')}
-          </pre>
-          <p className="hint">Save the recommendations as JSON for --from, or give it the assessment report.</p>
-          <div className="row">
-            <button
-              type="button"
-              className="secondary"
-              onClick={() => download('recommendations.json', `${JSON.stringify(result, null, 2)}\n`, 'application/json')}
-            >
-              Save recommendations.json
-            </button>
-            <button type="button" className="secondary" onClick={() => setPreview(undefined)}>
-              Close
-            </button>
-          </div>
-        </section>
-      )}
+        grouped(result).map(({ group, items }) => <RecommendationGroup key={group} group={group} items={items} result={result} onApply={setPreview} />)}
+      {result && preview && <ApplyPreview result={result} preview={preview} onClose={() => setPreview(undefined)} />}
     </>
+  );
+}
+
+/** One group of changes (client, server, copy tool): each with its effect, and the group as a script or to apply. */
+function RecommendationGroup({
+  group,
+  items,
+  result,
+  onApply,
+}: {
+  readonly group: string;
+  readonly items: RecommendationOut[];
+  readonly result: RecommendResult;
+  readonly onApply: (items: RecommendationOut[]) => void;
+}) {
+  return (
+    <section className="panel" data-testid={`group-${group}`}>
+      <h3>{group[0]?.toUpperCase() + group.slice(1)}</h3>
+      <table>
+        <thead>
+          <tr>
+            <th>Setting</th>
+            <th>Now</th>
+            <th>Set to</th>
+            <th>Speeds up</th>
+            <th className="num">Before</th>
+            <th className="num">After</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((r) => (
+            <tr key={r.id}>
+              <td>
+                {r.knob}
+                <Explained term={`Where ${r.knob} comes from`}>{`${r.source}${r.caution ? `. ${r.caution}` : ''}`}</Explained>
+              </td>
+              <td>{currentText(r)}</td>
+              <td>{String(r.value)}</td>
+              <td>{adviceTestText(r.test)}</td>
+              <td className="num">{formatDuration(r.expectedSeconds.before * 1000)}</td>
+              <td className="num">{formatDuration(r.expectedSeconds.after * 1000)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="row">
+        <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(scriptFor(result, items))}>
+          Copy as a script
+        </button>
+        <button type="button" className="secondary" onClick={() => download(scriptName(items), scriptFor(result, items), 'text/plain')}>
+          Save as a script
+        </button>
+        <button type="button" className="primary" onClick={() => onApply(items)}>
+          Apply…
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** What applying a group changes, from what to what, and the command that applies it with a backup and a rollback. */
+function ApplyPreview({
+  result,
+  preview,
+  onClose,
+}: {
+  readonly result: RecommendResult;
+  readonly preview: readonly RecommendationOut[];
+  readonly onClose: () => void;
+}) {
+  return (
+    <section className="panel" data-testid="apply-preview">
+      <h3>Preview</h3>
+      <ul>
+        {preview.map((r) => (
+          <li key={r.id}>
+            {r.knob}: {currentText(r)} → {String(r.value)} ({r.platform})
+          </li>
+        ))}
+      </ul>
+      <p>Pipefill applies these from the command line, on the machine they belong to, with a backup, a check that the new values took, and a rollback:</p>
+      <pre className="script">
+        {[...new Set(preview.map((r) => `pipefill apply --target ${APPLY_TARGET[r.platform]} --from recommendations.json`))].join('\n')}
+      </pre>
+      <p className="hint">Save the recommendations as JSON for --from, or give it the assessment report.</p>
+      <div className="row">
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => download('recommendations.json', `${JSON.stringify(result, null, 2)}\n`, 'application/json')}
+        >
+          Save recommendations.json
+        </button>
+        <button type="button" className="secondary" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </section>
   );
 }
