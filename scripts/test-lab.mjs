@@ -7,12 +7,16 @@
 // at a time, so their timings are the emulated link's and not those of other
 // tests sharing the two cores. Prints every cell's measured/model ratio as a
 // table, then the plain closing line. Run it whenever the model, the engine or
-// the lab changes. Arguments go to Vitest (`npm run test:lab -- queue`).
+// the lab changes. Arguments go to Vitest (`npm run test:lab -- queue`);
+// `--changed [ref]` runs only the experiments a change touches
+// (scripts/lib/lab-selection.mjs), for a check in one sitting.
 
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuild, ensureDebianPackages, ensureNodeModules, ensureSupportedNode, root } from './lib/setup.mjs';
 import { FIDELITY_TESTS, finish, runVitest } from './lib/vitest-run.mjs';
+import { changedFiles, labTestsTouchedBy } from './lib/lab-selection.mjs';
+import { spawnSync } from 'node:child_process';
 
 ensureSupportedNode();
 ensureNodeModules();
@@ -33,7 +37,26 @@ ensureBuild();
 const started = Date.now();
 const table = join(root, 'node_modules', '.cache', 'pipefill', 'lab-fidelity.jsonl');
 rmSync(table, { force: true });
-const selected = process.argv.slice(2);
+// `--changed [ref]`: only the experiments whose tests depend on a file changed since `ref` (default: the last commit).
+const args = process.argv.slice(2);
+const changedAt = args.indexOf('--changed');
+let selected = args;
+if (changedAt >= 0) {
+  const refGiven = args[changedAt + 1] !== undefined && !args[changedAt + 1].startsWith('-');
+  const ref = refGiven ? args[changedAt + 1] : 'HEAD';
+  const rest = args.filter((_, index) => index !== changedAt && !(refGiven && index === changedAt + 1));
+  const tests = spawnSync('git', ['ls-files', ...FIDELITY_TESTS.map((glob) => `src/${glob}`)], { cwd: root, encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean);
+  const touched = labTestsTouchedBy(root, changedFiles(root, ref), tests);
+  if (touched.length === 0) {
+    console.log(`No lab experiment depends on what changed since ${ref}.`);
+    process.exit(0);
+  }
+  console.log(`Lab experiments touched by the changes since ${ref} (${touched.length} of ${tests.length}):`);
+  for (const { test, because } of touched) console.log(`  ${test}  (depends on ${because})`);
+  selected = [...rest, ...touched.map(({ test }) => test)];
+}
 const run = runVitest(
   'the lab experiments, one file at a time',
   ['--no-file-parallelism', ...(selected.length > 0 ? selected : FIDELITY_TESTS.map((glob) => glob.replace('**/*', '')))],

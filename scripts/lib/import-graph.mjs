@@ -13,15 +13,15 @@ const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 const SOURCE = /\.(ts|tsx|mts|cts)$/;
 const TEST = /\.test\.tsx?$/;
 
-/** Every source file (not tests) under `dirs` of `root`, as paths relative to `root`. */
-function sourceFiles(root, dirs) {
+/** Every source file under `dirs` of `root` (tests too, where asked), as paths relative to `root`. */
+function sourceFiles(root, dirs, withTests = false) {
   const found = [];
   const walk = (dir) => {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
       if (name === 'node_modules' || name === 'dist') continue;
       if (statSync(path).isDirectory()) walk(path);
-      else if (SOURCE.test(name) && !TEST.test(name)) found.push(relative(root, path));
+      else if (SOURCE.test(name) && (withTests || !TEST.test(name))) found.push(relative(root, path));
     }
   };
   for (const dir of dirs) if (existsSync(join(root, dir))) walk(join(root, dir));
@@ -36,10 +36,13 @@ function resolveSpecifier(root, from, specifier) {
   return hit ? relative(root, hit) : undefined;
 }
 
-/** The import graph of the source under `dirs`: each file and the project files it imports. */
-export function importGraph(root, dirs = ['src', 'app']) {
+/**
+ * The import graph of the source under `dirs`: each file and the project
+ * files it imports (`withTests`: test files are nodes too).
+ */
+export function importGraph(root, dirs = ['src', 'app'], { withTests = false } = {}) {
   const graph = new Map();
-  for (const file of sourceFiles(root, dirs)) {
+  for (const file of sourceFiles(root, dirs, withTests)) {
     const text = readFileSync(join(root, file), 'utf8');
     const targets = new Set();
     for (const match of text.matchAll(SPECIFIER)) {
@@ -49,6 +52,20 @@ export function importGraph(root, dirs = ['src', 'app']) {
     graph.set(file, [...targets].sort());
   }
   return graph;
+}
+
+/** Every file `start` depends on, itself included, through `graph`. */
+export function dependenciesOf(graph, start) {
+  const seen = new Set([start]);
+  const queue = [start];
+  while (queue.length > 0) {
+    for (const next of graph.get(queue.pop()) ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(next);
+    }
+  }
+  return seen;
 }
 
 /**
