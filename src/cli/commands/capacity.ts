@@ -17,7 +17,7 @@ import { printJson } from '../output.js';
 import { interruptSignal, terminalProgress } from '../progress.js';
 import { LOGIN_HELP, passwordIfTicketRefused, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import { formatTable } from '../table.js';
-import { formatOf, TARGET_NOT_MET, writeCapacity } from './report.js';
+import { formatOf, TARGET_NOT_MET, writeExport } from './report.js';
 import { NO_HISTORY_OPTION, saveToHistory } from '../history-save.js';
 import { checkOutPath } from '../out-file.js';
 import { confirmPlan, YES_HELP, YES_OPTION } from '../confirm-plan.js';
@@ -191,7 +191,7 @@ export async function capacityCommand(argv: readonly string[], api: PipefillApi,
     else output.out(formatCapacity(result));
     await saveToHistory(api, result, values, output);
     if (out !== undefined && outFormat !== undefined) {
-      writeCapacity(result, outFormat, out);
+      await writeExport(api, result, outFormat, out);
       output.err(`Wrote ${out}`);
     }
     return result.readiness?.met === false ? TARGET_NOT_MET : 0;

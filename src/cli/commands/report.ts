@@ -6,13 +6,14 @@ import type { PipefillApi } from '../../contract/api.js';
 import type { CapacityResult } from '../../contract/capacity.js';
 import { isCapacityDocument, parseCapacityText } from '../../contract/capacity.js';
 import type { Comparison } from '../../presentation/compare.js';
+import type { Report } from '../../contract/report.js';
 import { checkReportSize } from '../../contract/report.js';
 import { compareSites, parseTarget } from '../../presentation/compare.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { formatDuration, formatRate } from '../../model/units.js';
 import type { Paper } from '../../contract/export.js';
 import { EXPORT_FORMATS, PAPERS } from '../../contract/export.js';
-import { exportDocument, localePaper } from '../../report/export.js';
+import { localePaper } from '../../report/export.js';
 import { checkOutPath, writeOutFile } from '../out-file.js';
 import { optional, parseOptions, required } from '../args.js';
 import type { Output } from '../output.js';
@@ -53,9 +54,21 @@ export function formatOf(path: string): (typeof FORMATS)[number] {
 /** Without --target: the 1 GiB directory copy, both ways, under five minutes with Windows 10. */
 const DEFAULT_TARGET = 'dirset<5min@win10-smb3';
 
-/** A capacity run in any of the export formats, on the paper of this machine's locale unless one is named. */
-export function writeCapacity(result: CapacityResult, format: (typeof FORMATS)[number], out: string, paper: Paper = localePaper()): void {
-  writeOutFile(out, exportDocument({ kind: 'capacity', capacity: result }, format, paper));
+/**
+ * A report or a capacity run in one of the export formats, made by the
+ * contract's exportDocument (the call the app's Export buttons make, so the
+ * two cannot drift apart), written to `out`. On the paper of this machine's
+ * locale unless one is named.
+ */
+export async function writeExport(
+  api: PipefillApi,
+  document: Report | CapacityResult,
+  format: (typeof FORMATS)[number],
+  out: string,
+  paper: Paper = localePaper(),
+): Promise<void> {
+  const file = await api.exportDocument({ document, format, paper });
+  writeOutFile(out, Buffer.from(file.base64, 'base64'));
 }
 
 /** --paper a4|letter, else the locale's. */
@@ -84,7 +97,7 @@ function readCapacityFileIfOne(path: string): CapacityResult | undefined {
   return isCapacityDocument(json) ? parseCapacityText(text, path) : undefined;
 }
 
-function exportReport(argv: readonly string[], output: Output): void {
+async function exportReport(argv: readonly string[], api: PipefillApi, output: Output): Promise<void> {
   const { values, positionals } = parseOptions(argv, EXPORT_OPTIONS, REPORT_USAGE);
   if (positionals.length !== 1) throw new PipefillInputError('report export takes one report file.', REPORT_USAGE);
   const out = required(values, 'out', 'report.html');
@@ -96,8 +109,7 @@ function exportReport(argv: readonly string[], output: Output): void {
   // A capacity run (pipefill capacity --out) exports the same ways.
   const capacity = readCapacityFileIfOne(path);
   const paper = paperOption(optional(values, 'paper'));
-  if (capacity) writeCapacity(capacity, format as (typeof FORMATS)[number], out, paper);
-  else writeOutFile(out, exportDocument({ kind: 'assessment', report: readReportFile(path) }, format as (typeof FORMATS)[number], paper));
+  await writeExport(api, capacity ?? readReportFile(path), format as (typeof FORMATS)[number], out, paper);
   output.err(`Wrote ${out}`);
 }
 
@@ -150,18 +162,18 @@ function compare(argv: readonly string[], output: Output): number {
   return comparison.sites.some((site) => site.passes) ? 0 : TARGET_NOT_MET;
 }
 
-/** Synchronous work behind the CLI's asynchronous command signature. */
+/** The ticket summary of a report file: what a person pastes into a ticket. */
 function summary(argv: readonly string[], output: Output): void {
   const { positionals } = parseOptions(argv, {}, REPORT_USAGE);
   if (positionals.length !== 1) throw new PipefillInputError('report summary takes one report file.', REPORT_USAGE);
   output.out(ticketSummary(readReportFile(positionals[0] ?? '')));
 }
 
-export function reportCommand(argv: readonly string[], _api: PipefillApi, output: Output): Promise<number> {
+export async function reportCommand(argv: readonly string[], api: PipefillApi, output: Output): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub === 'export') exportReport(rest, output);
+  if (sub === 'export') await exportReport(rest, api, output);
   else if (sub === 'summary') summary(rest, output);
-  else if (sub === 'compare') return Promise.resolve(compare(rest, output));
+  else if (sub === 'compare') return compare(rest, output);
   else throw new PipefillInputError(`report needs export, summary or compare${sub === undefined ? '' : `, not ${JSON.stringify(sub)}`}.`, REPORT_USAGE);
-  return Promise.resolve(0);
+  return 0;
 }
