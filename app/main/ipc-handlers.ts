@@ -12,7 +12,7 @@
 import type { PipefillApi } from '../../src/contract/api.js';
 import type { ProgressEvent } from '../../src/contract/copy-test.js';
 import type { WireFrame } from '../../src/contract/transport.js';
-import { errorFrame, isApiMethod } from '../../src/contract/transport.js';
+import { errorFrame, isApiMethod, refusedMethod } from '../../src/contract/transport.js';
 import { PipefillError } from '../../src/model/errors.js';
 
 export const CHANNELS = { call: 'pipefill:call', cancel: 'pipefill:cancel', frame: 'pipefill:frame' } as const;
@@ -39,13 +39,9 @@ export function registerContract(ipc: IpcMainLike, api: PipefillApi, isTrusted: 
     const reply = (frame: WireFrame) => {
       if (!event.sender.isDestroyed?.()) event.sender.send(CHANNELS.frame, callId, frame);
     };
-    if (typeof method !== 'string' || !isApiMethod(method)) {
-      reply({
-        type: 'error',
-        error: errorFrame(
-          new PipefillError('protocol', `No such method: ${String(method)}.`, 'The app and its service are different versions; restart Pipefill.'),
-        ),
-      });
+    const refused = refusedMethod(method);
+    if (refused || typeof method !== 'string' || !isApiMethod(method)) {
+      reply({ type: 'error', error: errorFrame(refused ?? new PipefillError('protocol', 'No such method.', 'Restart Pipefill.')) });
       return;
     }
     const controller = new AbortController();

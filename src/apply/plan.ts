@@ -11,8 +11,10 @@ import { z } from 'zod';
 import { PipefillError } from '../model/errors.js';
 import { createExclusive, fileMeta, privateDirectory, removeFile, replaceFile, resolveTarget } from '../platform/safe-file.js';
 
-export type ApplyTarget = 'linux' | 'samba' | 'fstab' | 'windows' | 'ontap' | 'macos';
-export const APPLY_TARGETS: readonly ApplyTarget[] = ['linux', 'samba', 'fstab', 'windows', 'ontap', 'macos'];
+import type { ApplyTarget } from '../contract/apply.js';
+
+export type { ApplyTarget } from '../contract/apply.js';
+export { APPLY_TARGETS } from '../contract/apply.js';
 
 export interface Change {
   readonly knob: string;

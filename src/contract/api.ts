@@ -23,6 +23,7 @@ import {
 } from './history.js';
 import { HostInfoSchema } from './host-info.js';
 import { ExportDocumentInputSchema, ExportDocumentResultSchema } from './export.js';
+import { ApplyInputSchema, ApplyOutcomeSchema } from './apply.js';
 import {
   OpenDocumentInputSchema,
   OpenDocumentSchema,
@@ -64,6 +65,8 @@ export const apiContract = {
   // What the services remember between runs (src/contract/settings.ts): keeping runs, and the team store historyStore set.
   settings: { input: z.object({}).strict(), output: SettingsSchema },
   settingsUpdate: { input: SettingsUpdateSchema, output: SettingsSchema },
+  // Recommendations applied to this machine (src/contract/apply.ts): local only, no transport serves it (transport.ts).
+  apply: { input: ApplyInputSchema, output: ApplyOutcomeSchema },
 } as const;
 
 export type ApiMethod = keyof typeof apiContract;

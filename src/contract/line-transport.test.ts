@@ -50,6 +50,24 @@ describe('the contract over lines', () => {
     await expect(client.api.predict({ client: 'no-such-client' } as never)).rejects.toBeInstanceOf(PipefillError);
   });
 
+  it('refuses apply, which changes the machine the services run on: no page may ask for it, and the service never sees it', async () => {
+    let applied = false;
+    const spied: PipefillApi = {
+      ...local,
+      apply: (input) => {
+        applied = true;
+        return local.apply(input);
+      },
+    };
+    const { client } = joined(spied);
+    await expect(client.api.apply({ target: 'linux', action: 'preview' })).rejects.toMatchObject({
+      kind: 'bad-input',
+      message: expect.stringMatching(/apply changes the machine the services run on, and is not served to pages/),
+      hint: expect.stringMatching(/pipefill apply/),
+    });
+    expect(applied).toBe(false);
+  });
+
   it('streams progress, and a cancel reaches the call in the service', async () => {
     let aborted = false;
     const slow: PipefillApi = {

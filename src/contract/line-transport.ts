@@ -16,7 +16,7 @@ import { PipefillError } from '../model/errors.js';
 import type { ApiMethod, CallOptions, PipefillApi } from './api.js';
 import type { ProgressEvent } from './copy-test.js';
 import type { WireFrame } from './transport.js';
-import { apiOverTransport, errorFrame, errorFromFrame, isApiMethod, WireFrameSchema } from './transport.js';
+import { apiOverTransport, errorFrame, errorFromFrame, isApiMethod, refusedMethod, WireFrameSchema } from './transport.js';
 
 /**
  * The longest line either side accepts: a saved report or capacity run (the
@@ -67,13 +67,9 @@ export function serveApiOverLines(api: PipefillApi, send: (line: string) => void
       reply(id, { type: 'error', error: errorFrame(new PipefillError('protocol', `Call ${id} is already running.`, 'Each call needs an id of its own.')) });
       return;
     }
-    if (!isApiMethod(method)) {
-      reply(id, {
-        type: 'error',
-        error: errorFrame(
-          new PipefillError('protocol', `No such method: ${method.slice(0, 64)}.`, 'The app and its service are different versions; restart Pipefill.'),
-        ),
-      });
+    const refused = refusedMethod(method);
+    if (refused || !isApiMethod(method)) {
+      reply(id, { type: 'error', error: errorFrame(refused ?? new PipefillError('protocol', 'No such method.', 'Restart Pipefill.')) });
       return;
     }
     const controller = new AbortController();

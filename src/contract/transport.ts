@@ -5,7 +5,7 @@
 // both carry these frames, so the renderer has one client for both.
 
 import { z } from 'zod';
-import { PipefillError } from '../model/errors.js';
+import { PipefillError, PipefillInputError } from '../model/errors.js';
 import type { ApiInput, ApiMethod, ApiOutput, CallOptions, PipefillApi } from './api.js';
 import { apiContract } from './api.js';
 import type { ProgressEvent } from './copy-test.js';
@@ -40,6 +40,22 @@ export const API_METHODS = Object.keys(apiContract) as ApiMethod[];
 
 export function isApiMethod(name: string): name is ApiMethod {
   return (API_METHODS as string[]).includes(name);
+}
+
+/**
+ * Calls no transport serves: they change the machine the services run on
+ * (apply), so only a front end on that machine, in the services' own process
+ * (the CLI), makes them. A page, whether the web mode's or Electron's, cannot.
+ */
+export const LOCAL_ONLY_METHODS: ReadonlySet<string> = new Set<ApiMethod>(['apply']);
+
+/** Why a transport will not serve `name`: no such method, or a local-only one; undefined when it may. */
+export function refusedMethod(name: unknown): PipefillError | undefined {
+  if (typeof name !== 'string' || !isApiMethod(name))
+    return new PipefillError('protocol', `No such method: ${String(name).slice(0, 64)}.`, 'The app and its service are different versions; restart Pipefill.');
+  if (LOCAL_ONLY_METHODS.has(name))
+    return new PipefillInputError(`${name} changes the machine the services run on, and is not served to pages.`, `Run \`pipefill ${name}\` on that machine.`);
+  return undefined;
 }
 
 /** Sends one call and resolves with the raw result value (the transport turns error frames into rejections). */

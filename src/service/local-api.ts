@@ -32,6 +32,7 @@ import { openStore, parseStoreSpec } from '../store/open-store.js';
 import { siteTrend } from '../presentation/site-trend.js';
 import { OpenDocumentsHolder } from './open-documents.js';
 import { exportDocumentAsync, exportFileName, localePaper, mediaTypeOf } from '../report/export.js';
+import { runApply } from '../apply/run-apply.js';
 import { heldTicketPrincipal } from '../platform/kerberos-ticket.js';
 
 export interface LocalApiOptions {
@@ -177,6 +178,7 @@ function createHandlers(host: LocalApiOptions): Handlers {
     },
     openDocuments: () => open.get(),
     openDocument: (input) => open.document(input.id),
+    apply: async (input) => runApply(input),
     exportDocument: async (input) => {
       const document = documentToSave(input.document);
       const content = await exportDocumentAsync(document, input.format, input.paper ?? localePaper());

@@ -94,6 +94,16 @@ describe('web host', () => {
     expect((await raw(`${host.origin}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'not json' })).status).toBe(403);
   });
 
+  it('refuses apply to a page, even with a live session: it changes this machine, and only its CLI asks for it', async () => {
+    const refused = await raw(`${host.origin}/api/apply`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` },
+      body: JSON.stringify({ target: 'linux', action: 'apply' }),
+    });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatch(/not served to pages/);
+  });
+
   it('serves the page with a strict CSP, and nothing outside its folder', async () => {
     const page = await raw(`${host.origin}/`, {});
     expect(page.status).toBe(200);

@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import type { PipefillApi } from '../contract/api.js';
 import type { WireFrame } from '../contract/transport.js';
-import { errorFrame, isApiMethod } from '../contract/transport.js';
+import { errorFrame, isApiMethod, refusedMethod } from '../contract/transport.js';
 import { MAX_REPORT_BYTES } from '../contract/report.js';
 import { PipefillInputError } from '../model/errors.js';
 import { SESSION_IDLE_MS, WebSessions } from './web-sessions.js';
@@ -163,8 +163,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const allowedOrigins = new Set<string>();
 
   const serveCall = async (method: string, request: IncomingMessage, response: ServerResponse) => {
-    if (!isApiMethod(method)) {
-      refuse(response, 404, `No such method: ${method}.`);
+    const refused = refusedMethod(method);
+    if (refused || !isApiMethod(method)) {
+      refuse(response, 404, refused?.message ?? 'No such method.');
       return;
     }
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';

@@ -3,7 +3,6 @@
 // sysctls and a reachable Samba smb.conf are changed here; Windows, ONTAP and
 // macOS get scripts to run there.
 
-import { applyFstab, DEFAULT_FSTAB, planFstab, rollbackFstab } from '../../apply/cifs-fstab.js';
 import { readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import type { PipefillApi } from '../../contract/api.js';
@@ -13,12 +12,11 @@ import { checkReportSize, ReportSchema } from '../../contract/report.js';
 import type { ClientProfileId } from '../../model/client-profiles.js';
 import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';
-import { exportTarget, runWindowsScript } from '../../apply/export-scripts.js';
-import { applySysctl, DEFAULT_SYSCTL_CONF, planSysctl, rollbackSysctl } from '../../apply/linux-sysctl.js';
-import type { ApplyOutcome, ApplyTarget, Preview } from '../../apply/plan.js';
-import { APPLY_TARGETS, defaultStateDir, requireRoot } from '../../apply/plan.js';
+import { runWindowsScript } from '../../apply/export-scripts.js';
+import { DEFAULT_SYSCTL_CONF } from '../../apply/linux-sysctl.js';
+import type { ApplyOutcomeOut, ApplyTarget } from '../../contract/apply.js';
+import { APPLY_TARGETS, requireRoot } from '../../apply/plan.js';
 import { trustedRecommendations } from '../../apply/trusted.js';
-import { applySamba, planSamba, rollbackSamba } from '../../apply/samba-conf.js';
 import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
@@ -106,13 +104,13 @@ async function loadRecommendations(
   return [...result.recommendations, ...(includeProtection ? result.protections : [])];
 }
 
-export function formatPreview(preview: Preview): string {
+export function formatPreview(preview: ApplyOutcomeOut['preview']): string {
   const changes =
     preview.changes.length === 0 ? ['  (no changes)'] : preview.changes.flatMap((c) => [`  ${c.name}: ${c.from} -> ${c.to}`, `      ${c.command}`]);
   return [`${preview.target}: ${preview.where}`, ...changes, 'Steps:', ...preview.steps.map((step, index) => `  ${index + 1}. ${step}`)].join('\n');
 }
 
-function formatOutcome(outcome: ApplyOutcome): string {
+function formatOutcome(outcome: ApplyOutcomeOut): string {
   const status = outcome.written
     ? `Written: ${outcome.written.join(', ')}`
     : outcome.applied
@@ -140,23 +138,31 @@ export async function applyCommand(argv: readonly string[], api: PipefillApi, ou
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, APPLY_USAGE);
   const target = parseTarget(optional(values, 'target'));
   const smbConf = optional(values, 'smb-conf');
-  const stateDir = optional(values, 'state-dir') ?? defaultStateDir();
-  const sysctl = { confPath: optional(values, 'sysctl-conf') ?? DEFAULT_SYSCTL_CONF, stateDir };
   if (target === 'samba' && smbConf === undefined) throw new PipefillInputError('--target samba needs --smb-conf PATH.', APPLY_USAGE);
   const mountPoint = optional(values, 'mount-point');
   if (target === 'fstab' && mountPoint === undefined)
     throw new PipefillInputError('--target fstab needs --mount-point DIR (the cifs mount to change).', APPLY_USAGE);
-  const fstab = { fstab: optional(values, 'fstab') ?? DEFAULT_FSTAB, mountPoint: mountPoint ?? '', stateDir };
+  // The paths the person named, as the contract's apply call takes them (the services fill in the defaults).
+  const named = (key: string, option: string) => (optional(values, option) === undefined ? {} : { [key]: optional(values, option) });
+  const where = {
+    target,
+    ...named('smbConf', 'smb-conf'),
+    ...named('sysctlConf', 'sysctl-conf'),
+    ...named('fstab', 'fstab'),
+    ...named('mountPoint', 'mount-point'),
+    ...named('stateDir', 'state-dir'),
+    ...named('outDir', 'out'),
+  };
   // What changes this machine says so before anything starts (issue 49); a preview (--dry-run) needs no root.
   if (target === 'linux' && values['dry-run'] !== true) requireRoot("Changing this machine's TCP settings", `pipefill apply ${argv.join(' ')}`);
-  const show = (outcome: ApplyOutcome) =>
+  const show = (outcome: ApplyOutcomeOut) =>
     values.json ? printJson(output, outcome) : output.out(`${formatPreview(outcome.preview)}\n\n${formatOutcome(outcome)}`);
 
   if (values.rollback === true) {
     if (target !== 'linux' && target !== 'samba' && target !== 'fstab')
       throw new PipefillInputError(`--rollback works for linux, samba and fstab; for ${target}, run the exported script's undo.`, APPLY_USAGE);
     if (!(await confirm(`Restore the state from before Pipefill's last apply (${target})?`, values.yes === true))) return;
-    show(target === 'linux' ? rollbackSysctl(sysctl) : target === 'fstab' ? rollbackFstab(fstab) : rollbackSamba(smbConf ?? '', stateDir));
+    show(await api.apply({ ...where, action: 'rollback' }));
     return;
   }
 
@@ -166,9 +172,11 @@ export async function applyCommand(argv: readonly string[], api: PipefillApi, ou
   if (client !== undefined && !(CLIENT_PROFILE_IDS as readonly string[]).includes(client))
     throw new PipefillInputError(`Unknown client ${JSON.stringify(client)}.`, `Valid: ${CLIENT_PROFILE_IDS.join(', ')}.`);
   const recommendations = await loadRecommendations(from, target, client as ClientProfileId | undefined, smbConf, api, values['include-protection'] === true);
+  const dryRun = values['dry-run'] === true;
 
   if (target === 'windows' || target === 'ontap' || target === 'macos') {
-    const exported = exportTarget(target, recommendations, optional(values, 'out') ?? '.', { dryRun: values['dry-run'] === true });
+    // Writing the scripts is the whole action (a dry run writes nothing).
+    const exported = await api.apply({ ...where, action: dryRun ? 'preview' : 'apply', recommendations });
     // On Windows itself the script runs here (elevated or it refuses); elsewhere writing it is the whole action.
     const script = exported.written?.[0];
     if (target === 'windows' && process.platform === 'win32' && script && (await confirm('Run the script now?', values.yes === true))) {
@@ -179,26 +187,15 @@ export async function applyCommand(argv: readonly string[], api: PipefillApi, ou
     return;
   }
 
-  const preview =
-    target === 'linux'
-      ? planSysctl(recommendations, sysctl).preview
-      : target === 'fstab'
-        ? planFstab(recommendations, fstab).preview
-        : planSamba(recommendations, smbConf ?? '').preview;
-  if (values['dry-run'] === true || preview.changes.length === 0) {
-    show({ preview, applied: false, verified: true, notes: [preview.changes.length === 0 ? 'Nothing to change.' : 'Dry run: nothing was changed.'] });
+  const previewed = await api.apply({ ...where, action: 'preview', recommendations });
+  if (dryRun || previewed.preview.changes.length === 0) {
+    show(previewed);
     return;
   }
-  if (!values.json) output.err(formatPreview(preview));
+  if (!values.json) output.err(formatPreview(previewed.preview));
   if (!(await confirm('Apply these changes?', values.yes === true))) {
     output.err('Not applied.');
     return;
   }
-  show(
-    target === 'linux'
-      ? applySysctl(recommendations, sysctl)
-      : target === 'fstab'
-        ? applyFstab(recommendations, fstab)
-        : applySamba(recommendations, smbConf ?? '', stateDir),
-  );
+  show(await api.apply({ ...where, action: 'apply', recommendations }));
 }
