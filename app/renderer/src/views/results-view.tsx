@@ -3,9 +3,8 @@
 // diagnosis in plain words.
 
 import { serverSeenText } from '../../../../src/presentation/summary.js';
-import type { ChartConfiguration } from 'chart.js';
 import { useMemo, useState } from 'react';
-import type { Report } from '../../../../src/contract/report.js';
+import type { Finding, Report } from '../../../../src/contract/report.js';
 import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../../../../src/model/units.js';
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
 import type { Exporter } from '../state/use-export.js';
@@ -16,7 +15,9 @@ import { LAYER_EXPLANATIONS, TERMS } from '../../../../src/presentation/glossary
 import { adviceOf, verdictOf } from '../../../../src/presentation/verdict.js';
 import { ticketSummary } from '../../../../src/presentation/summary.js';
 import { VerdictPanel } from './verdict-panel.js';
-import { binaryLogTicks, headlineFinding, LAYER_LABELS, pipeFor, protectionSummary, resultRows } from '../state/results.js';
+import type { ResultRow } from '../state/results.js';
+import { headlineFinding, LAYER_LABELS, pipeFor, protectionSummary, resultRows } from '../state/results.js';
+import { measuredBarsChart, pipeChartOf } from '../state/results-charts.js';
 import { copyRateText, testLongLabel } from '../../../../src/presentation/test-labels.js';
 
 export interface ResultsViewProps {
@@ -35,64 +36,8 @@ export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
   const rows = useMemo(() => (report && verdict ? resultRows(report, verdict) : []), [report, verdict]);
   const summary = useMemo(() => (report ? ticketSummary(report) : ''), [report]);
 
-  const bars = useMemo<ChartConfiguration>(
-    () => ({
-      type: 'bar',
-      data: {
-        labels: rows.map((row) => row.label),
-        datasets: [
-          { label: 'measured', data: rows.map((row) => row.measuredSeconds), backgroundColor: SERIES_COLOURS[0] },
-          { label: 'expected', data: rows.map((row) => row.expectedSeconds), backgroundColor: SERIES_COLOURS[1] },
-        ],
-      },
-      options: {
-        indexAxis: 'y',
-        // Linear, from zero: a person compares these times, and a log axis makes 26 s and 5 min look alike.
-        scales: { x: { type: 'linear', beginAtZero: true, title: { display: true, text: 'seconds' } } },
-        plugins: { legend: { position: 'bottom' } },
-      },
-    }),
-    [rows],
-  );
-
-  const pipeChart = useMemo<ChartConfiguration | undefined>(() => {
-    if (!pipe) return undefined;
-    const finite = pipe.bars.filter((bar) => Number.isFinite(bar.bytesInFlight));
-    const values = [pipe.bdpBytes, ...finite.map((bar) => bar.bytesInFlight)].filter((value) => value > 0);
-    const ticks = binaryLogTicks(Math.min(...values), Math.max(...values));
-    return {
-      type: 'bar',
-      data: {
-        labels: ['Path BDP', ...finite.map((bar) => bar.layer)],
-        datasets: [
-          {
-            label: 'bytes in flight',
-            data: [pipe.bdpBytes, ...finite.map((bar) => bar.bytesInFlight)],
-            backgroundColor: [
-              pipe.bandwidthLimits ? SERIES_COLOURS[0] : '#868e96',
-              ...finite.map((bar) => (bar.limiting ? SERIES_COLOURS[0] : SERIES_COLOURS[1])),
-            ],
-          },
-        ],
-      },
-      options: {
-        indexAxis: 'y',
-        scales: {
-          x: {
-            type: 'logarithmic',
-            ...(ticks.length > 1 ? { min: ticks[0], max: ticks[ticks.length - 1] } : {}),
-            // Powers of two in KiB and MiB, as windows and credits are sized, not "100,000 ... 20,000,000".
-            afterBuildTicks: (axis) => {
-              if (ticks.length > 1) axis.ticks = ticks.map((value) => ({ value }));
-            },
-            ticks: { callback: (value) => formatBinaryBytes(Number(value)) },
-            title: { display: true, text: 'bytes in flight (log scale)' },
-          },
-        },
-        plugins: { legend: { display: false } },
-      },
-    };
-  }, [pipe]);
+  const bars = useMemo(() => measuredBarsChart(rows, SERIES_COLOURS), [rows]);
+  const pipeChart = useMemo(() => (pipe ? pipeChartOf(pipe, SERIES_COLOURS) : undefined), [pipe]);
 
   if (!report) {
     return (
@@ -125,47 +70,7 @@ export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
       </section>
       <section className="panel">
         <h3>Measured and expected</h3>
-        <table data-testid="measured-table">
-          <thead>
-            <tr>
-              <th>Test</th>
-              <th className="num">Measured</th>
-              <th className="num">Expected</th>
-              <th className="num">Rate</th>
-              <th>Verdict</th>
-              <th>Limited by</th>
-              <th>Negotiated</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row, index) => (
-              <tr key={row.key}>
-                <td>
-                  <button type="button" className="link" onClick={() => setSelected(index)} aria-pressed={finding === report.diagnosis.findings[index]}>
-                    {row.label}
-                  </button>
-                  {row.emulation && <Explained term={`How ${row.label} is emulated`}>{row.emulation}</Explained>}
-                </td>
-                <td className="num">
-                  {formatDuration(row.measuredSeconds * 1000)}
-                  {row.projected && (
-                    <>
-                      {' '}
-                      <Term label="(projected)" text={TERMS.projected.text} />
-                    </>
-                  )}
-                </td>
-                <td className="num">{formatDuration(row.expectedSeconds * 1000)}</td>
-                <td className="num">{copyRateText(row.measuredMbps * 1e6)}</td>
-                <td className={`verdict-${row.status.kind}`}>{row.status.text}</td>
-                <td>
-                  <Term label={LAYER_LABELS[row.limitedBy]} text={LAYER_EXPLANATIONS[row.limitedBy]} />
-                </td>
-                <td>{row.negotiated}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <MeasuredTable rows={rows} selected={finding} findings={report.diagnosis.findings} onSelect={setSelected} />
         {rows.some((row) => row.emulation) && (
           <p className="hint">SMB1 generations are emulated over SMB2 with their I/O pattern (the ? beside each says how).</p>
         )}
@@ -205,5 +110,62 @@ export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
         </section>
       )}
     </>
+  );
+}
+
+/** Every copy measured against expected; a click on one shows its pipe and diagnosis. */
+function MeasuredTable({
+  rows,
+  selected,
+  findings,
+  onSelect,
+}: {
+  readonly rows: readonly ResultRow[];
+  readonly selected: Finding | undefined;
+  readonly findings: readonly Finding[];
+  readonly onSelect: (index: number) => void;
+}) {
+  return (
+    <table data-testid="measured-table">
+      <thead>
+        <tr>
+          <th>Test</th>
+          <th className="num">Measured</th>
+          <th className="num">Expected</th>
+          <th className="num">Rate</th>
+          <th>Verdict</th>
+          <th>Limited by</th>
+          <th>Negotiated</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row, index) => (
+          <tr key={row.key}>
+            <td>
+              <button type="button" className="link" onClick={() => onSelect(index)} aria-pressed={selected === findings[index]}>
+                {row.label}
+              </button>
+              {row.emulation && <Explained term={`How ${row.label} is emulated`}>{row.emulation}</Explained>}
+            </td>
+            <td className="num">
+              {formatDuration(row.measuredSeconds * 1000)}
+              {row.projected && (
+                <>
+                  {' '}
+                  <Term label="(projected)" text={TERMS.projected.text} />
+                </>
+              )}
+            </td>
+            <td className="num">{formatDuration(row.expectedSeconds * 1000)}</td>
+            <td className="num">{copyRateText(row.measuredMbps * 1e6)}</td>
+            <td className={`verdict-${row.status.kind}`}>{row.status.text}</td>
+            <td>
+              <Term label={LAYER_LABELS[row.limitedBy]} text={LAYER_EXPLANATIONS[row.limitedBy]} />
+            </td>
+            <td>{row.negotiated}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
