@@ -101,40 +101,7 @@ export function ReportsView({ reports, capacityRuns, onOpen, onShow }: ReportsVi
             {targetWords ? `Each site passes when ${targetWords}, as the model times it on the site's measured path.` : ''} Written as
             &lt;dirset|file&gt;[/read|/write]&lt;&lt;time&gt;@&lt;client&gt;.
           </p>
-          {'error' in review ? (
-            <p className="error">{review.error}</p>
-          ) : (
-            <table data-testid="readiness">
-              <thead>
-                <tr>
-                  <th>Site</th>
-                  <th className="num">Time</th>
-                  <th>Verdict</th>
-                  <th>To pass</th>
-                  {withCapacity && <th>People copying at once</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {review.sites.map((site) => (
-                  <tr key={`${site.site}-${site.assessedAt}`}>
-                    <td>{site.site}</td>
-                    <td className="num">{formatDuration(site.seconds * 1000)}</td>
-                    <td className={site.passes ? 'verdict-as-expected' : 'verdict-slower-than-expected'}>{site.passes ? 'passes' : 'fails'}</td>
-                    <td>{site.fix ?? ''}</td>
-                    {withCapacity && (
-                      <td
-                        className={
-                          site.capacity?.met === true ? 'verdict-as-expected' : site.capacity?.met === false ? 'verdict-slower-than-expected' : undefined
-                        }
-                      >
-                        {site.capacity?.text ?? ''}
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          {'error' in review ? <p className="error">{review.error}</p> : <ReadinessTable sites={review.sites} withCapacity={withCapacity} />}
           {!('error' in review) && review.capacityWithoutAssessment.length > 0 && (
             <p className="hint">Capacity runs with no assessment of the same share open: {review.capacityWithoutAssessment.join(', ')}.</p>
           )}
@@ -145,46 +112,95 @@ export function ReportsView({ reports, capacityRuns, onOpen, onShow }: ReportsVi
         {reports.length === 0 ? (
           <p>No reports open. Run an assessment, or open saved ones above.</p>
         ) : (
-          <table data-testid="sites">
-            <thead>
-              <tr>
-                <th>Site</th>
-                <th className="num">RTT</th>
-                <th className="num">Bandwidth</th>
-                <th className="num">Time</th>
-                <th>Limited by</th>
-                <th>Assessed</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row, index) => (
-                <tr key={`${row.site}-${row.startedAt}`}>
-                  <td>{row.site}</td>
-                  <td className="num">{row.rttMs.toFixed(1)} ms</td>
-                  <td className="num">{formatRate(row.bandwidthMbps * 1e6)}</td>
-                  <td className="num">{row.seconds === undefined ? 'not tested' : formatDuration(row.seconds * 1000)}</td>
-                  <td>{row.limitedBy ? LAYER_LABELS[row.limitedBy as keyof typeof LAYER_LABELS] : ''}</td>
-                  <td>{row.startedAt.slice(0, 16).replace('T', ' ')}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="secondary"
-                      onClick={() => {
-                        const report = reports.find((r) => r.startedAt === row.startedAt && r.target.share === row.site);
-                        if (report) onShow(report);
-                      }}
-                      aria-label={`Show the results of report ${index + 1}`}
-                    >
-                      Show
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <SitesTable rows={rows} reports={reports} onShow={onShow} />
         )}
       </section>
     </>
+  );
+}
+
+type Review = ReturnType<typeof readiness>;
+
+/** Each site against the target: its time, pass or fail, the change that would make it pass, and its capacity where a run was opened. */
+function ReadinessTable({ sites, withCapacity }: { readonly sites: Exclude<Review, { error: string }>['sites']; readonly withCapacity: boolean }) {
+  return (
+    <table data-testid="readiness">
+      <thead>
+        <tr>
+          <th>Site</th>
+          <th className="num">Time</th>
+          <th>Verdict</th>
+          <th>To pass</th>
+          {withCapacity && <th>People copying at once</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {sites.map((site) => (
+          <tr key={`${site.site}-${site.assessedAt}`}>
+            <td>{site.site}</td>
+            <td className="num">{formatDuration(site.seconds * 1000)}</td>
+            <td className={site.passes ? 'verdict-as-expected' : 'verdict-slower-than-expected'}>{site.passes ? 'passes' : 'fails'}</td>
+            <td>{site.fix ?? ''}</td>
+            {withCapacity && (
+              <td className={site.capacity?.met === true ? 'verdict-as-expected' : site.capacity?.met === false ? 'verdict-slower-than-expected' : undefined}>
+                {site.capacity?.text ?? ''}
+              </td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The open reports' sites, ranked by the chosen copy, each with a button to show its results. */
+function SitesTable({
+  rows,
+  reports,
+  onShow,
+}: {
+  readonly rows: ReturnType<typeof siteRows>;
+  readonly reports: readonly Report[];
+  readonly onShow: (report: Report) => void;
+}) {
+  return (
+    <table data-testid="sites">
+      <thead>
+        <tr>
+          <th>Site</th>
+          <th className="num">RTT</th>
+          <th className="num">Bandwidth</th>
+          <th className="num">Time</th>
+          <th>Limited by</th>
+          <th>Assessed</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row, index) => (
+          <tr key={`${row.site}-${row.startedAt}`}>
+            <td>{row.site}</td>
+            <td className="num">{row.rttMs.toFixed(1)} ms</td>
+            <td className="num">{formatRate(row.bandwidthMbps * 1e6)}</td>
+            <td className="num">{row.seconds === undefined ? 'not tested' : formatDuration(row.seconds * 1000)}</td>
+            <td>{row.limitedBy ? LAYER_LABELS[row.limitedBy as keyof typeof LAYER_LABELS] : ''}</td>
+            <td>{row.startedAt.slice(0, 16).replace('T', ' ')}</td>
+            <td>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => {
+                  const report = reports.find((r) => r.startedAt === row.startedAt && r.target.share === row.site);
+                  if (report) onShow(report);
+                }}
+                aria-label={`Show the results of report ${index + 1}`}
+              >
+                Show
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
