@@ -31,9 +31,6 @@ export function StartView({ catalogue, host, form, onFormChange, onAssess, onPla
     setPlan(undefined);
     onFormChange({ ...form, [key]: value });
   };
-  const toggleCompared = (id: ClientProfileId) => set('compare', form.compare.includes(id) ? form.compare.filter((p) => p !== id) : [...form.compare, id]);
-  const clients = catalogue?.clients.filter((client) => client.id !== 'pipefill-max');
-  const compared = clients?.filter((client) => comparable([client.id], form.client).length > 0);
   // Before the first byte the person reads what the run will do, and starts it (issue 38).
   const [plan, setPlan] = useState<string | undefined>();
   const submit = () => {
@@ -118,59 +115,7 @@ export function StartView({ catalogue, host, form, onFormChange, onAssess, onPla
           <input id="iperf" type="text" value={form.iperf} placeholder="host or host:port" onChange={(e) => set('iperf', e.target.value)} />
           {form.iperf !== '' && errors.iperf && <p className="error">{errors.iperf}</p>}
           <p className="hint">Without one, bandwidth comes from Pipefill's deepest SMB read pipeline.</p>
-          <label htmlFor="client">Your users' client</label>
-          <ProfileSelect id="client" value={form.client} options={clients} onChange={(client) => set('client', client)} />
-          <p className="hint">Pipefill copies as this client does, and as its own best pipeline does: what this path allows.</p>
-          <details>
-            <summary>Compare with other generations (a readiness check)</summary>
-            <fieldset className="checks">
-              <legend>Also test</legend>
-              {compared?.map((client) => (
-                <label key={client.id}>
-                  <input type="checkbox" checked={form.compare.includes(client.id)} onChange={() => toggleCompared(client.id)} />
-                  {client.label}
-                </label>
-              ))}
-            </fieldset>
-          </details>
-          <label htmlFor="server">The server is</label>
-          <select id="server" value={form.server} onChange={(e) => set('server', e.target.value as StartForm['server'])}>
-            <option value="recognise">Recognised from what it sends (Samba, a Windows release)</option>
-            {catalogue?.servers.map((server) => (
-              <option key={server.id} value={server.id}>
-                {server.label}
-              </option>
-            ))}
-          </select>
-          <label htmlFor="signing">Signing</label>
-          <select id="signing" value={form.signing} onChange={(e) => set('signing', e.target.value === 'required' ? 'required' : 'auto')}>
-            <option value="auto">Automatic (where the server or the client requires it)</option>
-            <option value="required">Every message (as Windows 11 24H2 does)</option>
-          </select>
-          <label htmlFor="encryption">Encryption</label>
-          <select
-            id="encryption"
-            value={form.encryption}
-            onChange={(e) => set('encryption', e.target.value === 'required' ? 'required' : e.target.value === 'off' ? 'off' : 'auto')}
-          >
-            <option value="auto">Automatic (where the server or the share requires it)</option>
-            <option value="required">Every message (SMB 3)</option>
-            <option value="off">Off (stop where encryption is required)</option>
-          </select>
-          <label htmlFor="copy-tool">Copy tool</label>
-          <select id="copy-tool" value={form.threads} onChange={(e) => set('threads', Number(e.target.value))}>
-            {COPY_TOOL_THREADS.map((threads) => (
-              <option key={threads} value={threads}>
-                {threads === 1 ? 'Explorer (one file at a time)' : `robocopy /MT:${threads} (${threads} files at once)`}
-              </option>
-            ))}
-          </select>
-          <div className="checks">
-            <label>
-              <input type="checkbox" checked={form.quick} onChange={(e) => set('quick', e.target.checked)} /> Quick run (about 15 s of copies instead of a
-              minute)
-            </label>
-          </div>
+          <CopyFields form={form} catalogue={catalogue} set={set} />
           {plan === undefined ? (
             <div className="row">
               <button type="submit" className="primary">
@@ -185,6 +130,77 @@ export function StartView({ catalogue, host, form, onFormChange, onAssess, onPla
           )}
         </form>
       </section>
+    </>
+  );
+}
+
+/** How the run copies: the person's client (and others to compare), the server, signing, encryption, the copy tool, quick or not. */
+function CopyFields({
+  form,
+  catalogue,
+  set,
+}: {
+  readonly form: StartForm;
+  readonly catalogue: Catalogue | undefined;
+  readonly set: <K extends keyof StartForm>(key: K, value: StartForm[K]) => void;
+}) {
+  const toggleCompared = (id: ClientProfileId) => set('compare', form.compare.includes(id) ? form.compare.filter((p) => p !== id) : [...form.compare, id]);
+  const clients = catalogue?.clients.filter((client) => client.id !== 'pipefill-max');
+  const compared = clients?.filter((client) => comparable([client.id], form.client).length > 0);
+  return (
+    <>
+      <label htmlFor="client">Your users' client</label>
+      <ProfileSelect id="client" value={form.client} options={clients} onChange={(client) => set('client', client)} />
+      <p className="hint">Pipefill copies as this client does, and as its own best pipeline does: what this path allows.</p>
+      <details>
+        <summary>Compare with other generations (a readiness check)</summary>
+        <fieldset className="checks">
+          <legend>Also test</legend>
+          {compared?.map((client) => (
+            <label key={client.id}>
+              <input type="checkbox" checked={form.compare.includes(client.id)} onChange={() => toggleCompared(client.id)} />
+              {client.label}
+            </label>
+          ))}
+        </fieldset>
+      </details>
+      <label htmlFor="server">The server is</label>
+      <select id="server" value={form.server} onChange={(e) => set('server', e.target.value as StartForm['server'])}>
+        <option value="recognise">Recognised from what it sends (Samba, a Windows release)</option>
+        {catalogue?.servers.map((server) => (
+          <option key={server.id} value={server.id}>
+            {server.label}
+          </option>
+        ))}
+      </select>
+      <label htmlFor="signing">Signing</label>
+      <select id="signing" value={form.signing} onChange={(e) => set('signing', e.target.value === 'required' ? 'required' : 'auto')}>
+        <option value="auto">Automatic (where the server or the client requires it)</option>
+        <option value="required">Every message (as Windows 11 24H2 does)</option>
+      </select>
+      <label htmlFor="encryption">Encryption</label>
+      <select
+        id="encryption"
+        value={form.encryption}
+        onChange={(e) => set('encryption', e.target.value === 'required' ? 'required' : e.target.value === 'off' ? 'off' : 'auto')}
+      >
+        <option value="auto">Automatic (where the server or the share requires it)</option>
+        <option value="required">Every message (SMB 3)</option>
+        <option value="off">Off (stop where encryption is required)</option>
+      </select>
+      <label htmlFor="copy-tool">Copy tool</label>
+      <select id="copy-tool" value={form.threads} onChange={(e) => set('threads', Number(e.target.value))}>
+        {COPY_TOOL_THREADS.map((threads) => (
+          <option key={threads} value={threads}>
+            {threads === 1 ? 'Explorer (one file at a time)' : `robocopy /MT:${threads} (${threads} files at once)`}
+          </option>
+        ))}
+      </select>
+      <div className="checks">
+        <label>
+          <input type="checkbox" checked={form.quick} onChange={(e) => set('quick', e.target.checked)} /> Quick run (about 15 s of copies instead of a minute)
+        </label>
+      </div>
     </>
   );
 }
