@@ -2,28 +2,17 @@
 // every generation's predicted time for the large file and the directory
 // set, recomputed in the page as the sliders move.
 
-import { adviceTestText, clientShortLabel, copyRateText } from '../../../../src/presentation/test-labels.js';
+import { adviceTestText, copyRateText } from '../../../../src/presentation/test-labels.js';
 import { Term } from './explained.js';
-import type { ChartConfiguration } from 'chart.js';
 import { useMemo } from 'react';
-import type { Catalogue } from '../../../../src/contract/plan.js';
+import type { Catalogue, PlanResult } from '../../../../src/contract/plan.js';
 import { formatBytes, formatDuration, formatRate } from '../../../../src/model/units.js';
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
 import { download } from '../download.js';
 import type { PlannerSecurity, PlannerSettings } from '../state/planner.js';
-import {
-  asCustom,
-  bandwidthToSlider,
-  plan,
-  planCsv,
-  PLANNER_BUFFER_SHARES,
-  PLANNER_CHANNELS,
-  plannerHash,
-  settingsFromPreset,
-  SLIDER_STEPS,
-  sliderToBandwidth,
-} from '../state/planner.js';
+import { asCustom, bandwidthToSlider, plan, planCsv, PLANNER_BUFFER_SHARES, PLANNER_CHANNELS, plannerHash, settingsFromPreset, SLIDER_STEPS, sliderToBandwidth } from '../state/planner.js';
 import { LAYER_LABELS } from '../state/results.js';
+import { plannerChart } from '../state/planner-chart.js';
 import { ProfileSelect } from './profile-select.js';
 
 export interface PlannerViewProps {
@@ -36,34 +25,7 @@ export function PlannerView({ catalogue, settings, onChange }: PlannerViewProps)
   const result = useMemo(() => plan(settings), [settings]);
   // Moving a slider makes the link a custom one.
   const change = (patch: Partial<PlannerSettings>) => onChange(asCustom({ ...settings, ...patch }));
-  const chart = useMemo<ChartConfiguration>(() => {
-    const clients = [...new Set(result.cells.map((cell) => cell.client))];
-    const tests = [...new Set(result.cells.map((cell) => `${cell.op} ${cell.workload}`))];
-    // Minutes where the longest copy runs past two of them: ticks at whole minutes, not at "16 min 40 s".
-    const inMinutes = Math.max(...result.cells.map((cell) => cell.seconds)) > 120;
-    const scale = inMinutes ? 60 : 1;
-    return {
-      type: 'bar',
-      data: {
-        labels: tests.map(adviceTestText),
-        datasets: clients.map((client, index) => ({
-          label: clientShortLabel(client),
-          data: tests.map((test) => {
-            const seconds = result.cells.find((cell) => cell.client === client && `${cell.op} ${cell.workload}` === test)?.seconds;
-            return seconds === undefined ? null : seconds / scale;
-          }),
-          backgroundColor: SERIES_COLOURS[index % SERIES_COLOURS.length],
-        })),
-      },
-      // Linear from zero: a person compares these times (a log axis made 26 s and 5 min look alike); the ticks read as times.
-      options: {
-        scales: {
-          y: { type: 'linear', beginAtZero: true, title: { display: true, text: inMinutes ? 'minutes' : 'seconds' } },
-        },
-        plugins: { legend: { position: 'bottom' } },
-      },
-    };
-  }, [result]);
+  const chart = useMemo(() => plannerChart(result, SERIES_COLOURS), [result]);
 
   return (
     <>
@@ -167,39 +129,46 @@ export function PlannerView({ catalogue, settings, onChange }: PlannerViewProps)
         <ChartCanvas config={chart} label="Predicted seconds for every client generation and test" height={320} testId="chart-planner" />
       </section>
       <section className="panel">
-        <table data-testid="planner-table">
-          <thead>
-            <tr>
-              <th>Client</th>
-              <th>Test</th>
-              <th className="num">Time</th>
-              <th className="num">Rate</th>
-              <th>Protection</th>
-              <th>Limited by</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.cells.map((cell) => (
-              <tr
-                key={`${cell.client}-${cell.op}-${cell.workload}`}
-                data-client={cell.client}
-                data-op={cell.op}
-                data-workload={cell.workload}
-                data-seconds={cell.seconds}
-              >
-                <td>{cell.clientLabel}</td>
-                <td>{adviceTestText(`${cell.op} ${cell.workload}`)}</td>
-                <td className="num">{formatDuration(cell.seconds * 1000)}</td>
-                <td className="num">{copyRateText(cell.throughputMbps * 1e6)}</td>
-                <td>{cell.protection === 'none' ? '—' : cell.protection}</td>
-                <td>
-                  <Term label={LAYER_LABELS[cell.limitedBy]} text={cell.explanation} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <PlannerTable cells={result.cells} />
       </section>
     </>
+  );
+}
+
+/** Every generation's predicted time and rate for every test, with the layer that limits it. */
+function PlannerTable({ cells }: { readonly cells: PlanResult['cells'] }) {
+  return (
+    <table data-testid="planner-table">
+      <thead>
+        <tr>
+          <th>Client</th>
+          <th>Test</th>
+          <th className="num">Time</th>
+          <th className="num">Rate</th>
+          <th>Protection</th>
+          <th>Limited by</th>
+        </tr>
+      </thead>
+      <tbody>
+        {cells.map((cell) => (
+          <tr
+            key={`${cell.client}-${cell.op}-${cell.workload}`}
+            data-client={cell.client}
+            data-op={cell.op}
+            data-workload={cell.workload}
+            data-seconds={cell.seconds}
+          >
+            <td>{cell.clientLabel}</td>
+            <td>{adviceTestText(`${cell.op} ${cell.workload}`)}</td>
+            <td className="num">{formatDuration(cell.seconds * 1000)}</td>
+            <td className="num">{copyRateText(cell.throughputMbps * 1e6)}</td>
+            <td>{cell.protection === 'none' ? '—' : cell.protection}</td>
+            <td>
+              <Term label={LAYER_LABELS[cell.limitedBy]} text={cell.explanation} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
