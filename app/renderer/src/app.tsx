@@ -3,26 +3,21 @@
 // Views get data and callbacks; the numbers come from src/contract,
 // src/model and ./state.
 
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { PipefillApi } from '../../../src/contract/api.js';
-import type { HostInfo } from '../../../src/contract/host-info.js';
-import type { Catalogue } from '../../../src/contract/plan.js';
 import { catalogue as localCatalogue } from '../../../src/contract/plan.js';
-import type { CapacityResult } from '../../../src/contract/capacity.js';
 import type { Report } from '../../../src/contract/report.js';
 import type { PlannerSettings } from './state/planner.js';
 import { mergeCapacityRuns, mergeReports } from './state/compare.js';
-import { fetchOpenDocuments, ignoreRestoreFailure, keepOpen } from './state/open-documents.js';
-import { plannerHash, settingsFromHash, settingsFromPreset } from './state/planner.js';
+import { keepOpen } from './state/open-documents.js';
+import { settingsFromHash, settingsFromPreset } from './state/planner.js';
 import { toCapacityInput } from './state/capacity.js';
 import type { StartForm } from './state/start-form.js';
 import { DEFAULT_FORM, formAfterRun } from './state/start-form.js';
 import { useAssessment } from './state/use-assessment.js';
-import { toUiError } from './state/use-cancellable-call.js';
 import { useCapacity } from './state/use-capacity.js';
 import { useExport } from './state/use-export.js';
 import { useHistorySaving, useHistoryStoreSetting } from './state/use-history.js';
-import type { UiError } from './state/use-cancellable-call.js';
 import { CapacityView } from './views/capacity-view.js';
 import { HistoryView } from './views/history-view.js';
 import { PlannerView } from './views/planner-view.js';
@@ -31,6 +26,8 @@ import { ReportsView } from './views/reports-view.js';
 import { ResultsView } from './views/results-view.js';
 import { RunView } from './views/run-view.js';
 import { ViewBoundary } from './views/view-boundary.js';
+import { Nav, NoSession, useRememberedView, useServiceInfo, useSharedPlanAddress, useTheme } from './app-frame.js';
+import { useOpenRuns } from './state/use-open-runs.js';
 import { StartView } from './views/start-view.js';
 
 const VIEWS = ['start', 'run', 'results', 'recommendations', 'capacity', 'planner', 'reports', 'history'] as const;
@@ -46,13 +43,6 @@ const VIEW_LABELS: Readonly<Record<View, string>> = {
   history: 'History',
 };
 
-type Theme = 'light' | 'dark';
-function initialTheme(): Theme {
-  const saved = window.localStorage.getItem('pipefill-theme');
-  if (saved === 'light' || saved === 'dark') return saved;
-  return window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
-}
-
 const DEFAULT_PLANNER = settingsFromPreset('europe-continental', 'win2012plus') ?? {
   bandwidthBitsPerSecond: 33e6,
   rttMs: 109,
@@ -60,59 +50,24 @@ const DEFAULT_PLANNER = settingsFromPreset('europe-continental', 'win2012plus') 
   server: 'win2012plus' as const,
 };
 
-/** The view this tab showed, so a reload stays on it (sessionStorage: per tab, gone with the tab). */
-function rememberedView(): View | undefined {
-  const saved = window.sessionStorage.getItem('pipefill-view');
-  return VIEWS.find((id) => id === saved);
-}
-
 export function App({ api }: { readonly api: PipefillApi }) {
   const sharedPlan = useMemo(() => settingsFromHash(window.location.hash), []);
-  const [view, setView] = useState<View>(() => (sharedPlan ? 'planner' : (rememberedView() ?? 'start')));
-  const [theme, setTheme] = useState<Theme>(initialTheme);
-  const [catalogue, setCatalogue] = useState<Catalogue | undefined>();
-  const [host, setHost] = useState<HostInfo | undefined>();
-  const [loadError, setLoadError] = useState<UiError | undefined>();
+  const [view, setView] = useRememberedView<View>(VIEWS, 'start', sharedPlan ? 'planner' : undefined);
+  const [theme, setTheme] = useTheme();
   const [planner, setPlanner] = useState<PlannerSettings>(sharedPlan ?? DEFAULT_PLANNER);
   const [startForm, setStartForm] = useState<StartForm>(DEFAULT_FORM);
-  const [reports, setReports] = useState<readonly Report[]>([]);
-  const [capacityRuns, setCapacityRuns] = useState<readonly CapacityResult[]>([]);
   const assessment = useAssessment(api);
   const capacity = useCapacity(api);
+  const { reports, setReports, capacityRuns, setCapacityRuns, addOpened } = useOpenRuns(api, assessment.setReport, capacity.setResult);
   const history = useHistorySaving(api);
   const exporter = useExport(api);
   const historyStore = useHistoryStoreSetting(api);
   // The Planner needs no service: its presets and the model run in the page.
   const plannerCatalogue = useMemo(() => localCatalogue(), []);
 
-  useEffect(() => {
-    document.documentElement.dataset['theme'] = theme;
-    window.localStorage.setItem('pipefill-theme', theme);
-  }, [theme]);
+  const { catalogue, host, loadError } = useServiceInfo(api);
 
-  useEffect(() => {
-    window.sessionStorage.setItem('pipefill-view', view);
-  }, [view]);
-
-  useEffect(() => {
-    api.catalogue({}).then(setCatalogue, (error: unknown) => setLoadError(toUiError(error)));
-    api.hostInfo({}).then(setHost, (error: unknown) => setLoadError(toUiError(error)));
-    // What was open before a reload: the services kept it.
-    fetchOpenDocuments(api).then((restored) => {
-      setReports((current) => mergeReports(restored.reports, current));
-      setCapacityRuns((current) => mergeCapacityRuns(restored.capacityRuns, current));
-      if (restored.report) assessment.setReport((current) => current ?? restored.report);
-      if (restored.capacity) capacity.setResult((current) => current ?? restored.capacity);
-    }, ignoreRestoreFailure);
-    // Once per API: the setters are stable.
-  }, [api]);
-
-  useEffect(() => {
-    // Keep a shared planner address in step with the sliders (the session is not in the address).
-    if (view === 'planner' && window.location.hash.startsWith('#plan&')) {
-      window.history.replaceState(null, '', plannerHash(planner));
-    }
-  }, [planner, view]);
+  useSharedPlanAddress(planner, view === 'planner');
 
   const showReport = (report: Report) => {
     assessment.setReport(report);
@@ -122,40 +77,11 @@ export function App({ api }: { readonly api: PipefillApi }) {
 
   // A page with no session (a spent or expired address, a service restarted) can do nothing: it says so, once,
   // and how to get a page that can, instead of a form that would fail at every step.
-  if (loadError?.kind === 'unauthorised')
-    return (
-      <main className="app-gone">
-        <section className="panel" role="alert" data-testid="no-session">
-          <h1>Pipefill</h1>
-          <p>{loadError.message}</p>
-          <p>{loadError.hint}</p>
-        </section>
-      </main>
-    );
+  if (loadError?.kind === 'unauthorised') return <NoSession error={loadError} />;
 
   return (
     <div className="app">
-      <nav aria-label="Views">
-        <h1>Pipefill</h1>
-        {VIEWS.map((id) => (
-          <button key={id} type="button" aria-current={view === id ? 'page' : undefined} onClick={() => setView(id)}>
-            {VIEW_LABELS[id]}
-          </button>
-        ))}
-        <div className="spacer" />
-        <button
-          type="button"
-          onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
-          aria-label={`Switch to the ${theme === 'dark' ? 'light' : 'dark'} theme`}
-        >
-          {theme === 'dark' ? 'Light theme' : 'Dark theme'}
-        </button>
-        {host && (
-          <p className="hint">
-            Pipefill {host.version} ({host.shell})
-          </p>
-        )}
-      </nav>
+      <Nav views={VIEWS} labels={VIEW_LABELS} view={view} onView={setView} theme={theme} onTheme={setTheme} host={host} />
       <main>
         {loadError && (
           <p className="error" role="alert">
@@ -215,19 +141,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
             />
           )}
           {view === 'planner' && <PlannerView catalogue={plannerCatalogue} settings={planner} onChange={setPlanner} />}
-          {view === 'reports' && (
-            <ReportsView
-              reports={reports}
-              capacityRuns={capacityRuns}
-              onOpen={(opened) => {
-                setReports((current) => mergeReports(current, opened.reports));
-                setCapacityRuns((current) => mergeCapacityRuns(current, opened.capacityRuns));
-                for (const report of opened.reports) keepOpen(api, report, false);
-                for (const run of opened.capacityRuns) keepOpen(api, run, false);
-              }}
-              onShow={showReport}
-            />
-          )}
+          {view === 'reports' && <ReportsView reports={reports} capacityRuns={capacityRuns} onOpen={addOpened} onShow={showReport} />}
           {view === 'history' && (
             <HistoryView
               // A new store, or the remembered address arriving from the services: list it afresh.
