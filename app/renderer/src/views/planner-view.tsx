@@ -10,7 +10,18 @@ import { formatBytes, formatDuration, formatRate } from '../../../../src/model/u
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
 import { download } from '../download.js';
 import type { PlannerSecurity, PlannerSettings } from '../state/planner.js';
-import { asCustom, bandwidthToSlider, plan, planCsv, PLANNER_BUFFER_SHARES, PLANNER_CHANNELS, plannerHash, settingsFromPreset, SLIDER_STEPS, sliderToBandwidth } from '../state/planner.js';
+import {
+  asCustom,
+  bandwidthToSlider,
+  plan,
+  planCsv,
+  PLANNER_BUFFER_SHARES,
+  PLANNER_CHANNELS,
+  plannerHash,
+  settingsFromPreset,
+  SLIDER_STEPS,
+  sliderToBandwidth,
+} from '../state/planner.js';
 import { LAYER_LABELS } from '../state/results.js';
 import { plannerChart } from '../state/planner-chart.js';
 import { ProfileSelect } from './profile-select.js';
