@@ -30,8 +30,10 @@ describe('the size promise', () => {
     expect((await sizeErrors(eslint, join(root, 'src/model/x.ts'), longFile)).join('\n')).toMatch(/File has too many lines/);
   });
 
-  it.each(SIZE_DEBT)('%s still has a function past the limit (split it, and take it off the list)', async (file) => {
-    const errors = await sizeErrors(strict, join(root, file), readFileSync(join(root, file), 'utf8'));
-    expect(errors.length).toBeGreaterThan(0);
+  it('lets past only files that still break it (a file split leaves the list)', async () => {
+    for (const file of SIZE_DEBT) {
+      const errors = await sizeErrors(strict, join(root, file), readFileSync(join(root, file), 'utf8'));
+      expect(errors.length, `${file} no longer breaks the size promise: take it off SIZE_DEBT`).toBeGreaterThan(0);
+    }
   });
 });
