@@ -82,11 +82,9 @@ function applyOutcome(untrusted: ApplyInput): ApplyOutcome {
           : planSamba(recommendations, smbConf).preview;
     return previewOnly(preview);
   }
-  const outcome =
-    target === 'linux'
-      ? applySysctl(recommendations, sysctl)
-      : target === 'fstab'
-        ? applyFstab(recommendations, fstab)
-        : applySamba(recommendations, smbConf, stateDir);
-  return outcome;
+  return target === 'linux'
+    ? applySysctl(recommendations, sysctl)
+    : target === 'fstab'
+      ? applyFstab(recommendations, fstab)
+      : applySamba(recommendations, smbConf, stateDir);
 }
