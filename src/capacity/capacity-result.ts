@@ -9,6 +9,7 @@ import type { ClientProfile, ClientProfileId } from '../model/client-profiles.js
 import type { Link } from '../model/link.js';
 import { bufferBytesOf } from '../model/link.js';
 import type { ServerProfile, ServerProfileId } from '../model/server-profiles.js';
+import { serverAsSeen } from '../model/server-as-seen.js';
 import type { MeasuredCapacity, MeasuredStep } from './run-capacity.js';
 
 export interface CapacityContext {
@@ -127,7 +128,27 @@ export function readiness(target: CapacityTarget, steps: readonly CapacityStep[]
   return { target, met, basis, text };
 }
 
-export function assembleCapacity(measured: MeasuredCapacity, context: CapacityContext): CapacityResult {
+/**
+ * The context with its model's server taken as this run saw it: the credits
+ * each person was granted, and the signing or encryption the server insisted
+ * on. The profile alone is a default server: a Samba with `smb2 max credits
+ * = 16` gave one person 60 Mb/s of a 100 Mb/s, 40 ms line while the
+ * default Samba's model said 92 (lab, 2026-11-27).
+ */
+function asSeenBy(measured: MeasuredCapacity, context: CapacityContext): CapacityContext {
+  if (!context.model) return context;
+  const { serverRequired } = measured.negotiated;
+  const op = context.op === 'read' ? 'read' : 'write';
+  const server = serverAsSeen(context.model.serverProfile, op, {
+    ...(measured.creditsGranted === undefined ? {} : { creditsGranted: measured.creditsGranted }),
+    signingRequired: serverRequired.signing,
+    encryptionRequired: serverRequired.encryption,
+  });
+  return { ...context, model: { ...context.model, serverProfile: server } };
+}
+
+export function assembleCapacity(measured: MeasuredCapacity, assumed: CapacityContext): CapacityResult {
+  const context = asSeenBy(measured, assumed);
   const idleEcho = latency(measured.idle.echoMs);
   const steps = measured.steps.map((step) => measuredStep(step, idleEcho.p50Ms, context));
   const knee = kneeAndPeak(
@@ -154,7 +175,12 @@ export function assembleCapacity(measured: MeasuredCapacity, context: CapacityCo
     seconds: context.seconds,
     warmupSeconds: context.warmupSeconds,
     startedAt: context.startedAt,
-    negotiated: measured.negotiated,
+    negotiated: {
+      dialect: measured.negotiated.dialect,
+      signing: measured.negotiated.signing,
+      encryption: measured.negotiated.encryption,
+      ...(measured.creditsGranted === undefined ? {} : { creditsGranted: measured.creditsGranted }),
+    },
     link: model
       ? { mbps: model.link.bandwidthBitsPerSecond / 1e6, rttMs: model.link.rttMs, bufferBytes: Math.round(bufferBytesOf(model.link)), method: model.method }
       : null,

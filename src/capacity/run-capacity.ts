@@ -15,6 +15,7 @@ import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import type { Link } from '../model/link.js';
 import type { SharePath } from '../model/share-path.js';
 import type { RequestOptions } from '../smb/request-frames.js';
+import type { CreditCheckpoint } from '../smb/credits.js';
 import { cancelledError, SmbError } from '../smb/errors.js';
 import { Access, CreateOption, Disposition } from '../smb/messages.js';
 import { PatternSource } from '../copy/pattern.js';
@@ -22,6 +23,8 @@ import { removeStaleScratch, ScratchFolder, scratchPath } from '../copy/scratch.
 import type { SmbCredentials } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
 import { sampleConnectionsTo } from '../platform/tcp-info.js';
+import type { CreditsObserved } from '../model/credits-seen.js';
+import { creditsSeen } from '../model/credits-seen.js';
 import type { LatencySamples } from './latency-sampler.js';
 import { pause, sampleLatency } from './latency-sampler.js';
 import { LoadUser } from './load-user.js';
@@ -53,6 +56,8 @@ export interface MeasuredUser {
   readonly user: number;
   readonly op: Op;
   readonly bytes: number;
+  /** The SMB2 credits the person's connection held over the measured seconds, and how long its requests waited for more. */
+  readonly credits: CreditsObserved;
   /** Set when the person stopped with an error during or before this step. */
   readonly failed?: string;
 }
@@ -70,9 +75,18 @@ export interface MeasuredCapacity {
     readonly dialect: string;
     readonly signing: SmbSession['negotiated']['signing'];
     readonly encryption: SmbSession['negotiated']['encryption'];
+    /** The server, not the client or the person, insisted on signing or on encryption. */
+    readonly serverRequired: { readonly signing: boolean; readonly encryption: boolean };
   };
   readonly idle: LatencySamples;
   readonly steps: readonly MeasuredStep[];
+  /**
+   * The SMB2 credits the server let each person use at once, as their copies
+   * showed it (src/model/credits-seen.ts); undefined where none recorded a
+   * grant. The model takes the server as this run saw it, not as its profile
+   * says: a Samba with `smb2 max credits = 16` is a different server.
+   */
+  readonly creditsGranted: number | undefined;
 }
 
 /** Idle round trips are sampled this long before anyone copies. */
@@ -158,6 +172,7 @@ async function measureStep(at: {
   report('warm-up', step, target);
   await pause(request.warmupSeconds * 1000, signal);
   const before = await snapshot(users, request.share.port);
+  const creditMarks = users.map((user) => user.session.connection.credits.checkpoint());
   report('measure', step, target);
   const endsAt = before.atMs + request.seconds * 1000;
   const live = setInterval(() => {
@@ -178,11 +193,24 @@ async function measureStep(at: {
     user: user.spec.index,
     op: user.spec.op,
     bytes: counted[index]?.bytes ?? 0,
+    credits: creditsOver(user, creditMarks[index]),
     ...(user.failure === undefined ? {} : { failed: user.failure }),
   }));
   // Counted by the kernel when every person still copying was (those who stopped moved nothing more).
   const byTcp = users.every((user, index) => user.failure !== undefined || counted[index]?.byTcp === true);
   return { users: target, measuredBy: byTcp ? 'tcp' : 'requests', seconds: (after.atMs - before.atMs) / 1000, perUser, latency };
+}
+
+/** A person's credits over the measured seconds: the most held, and what was held while requests waited for a grant. */
+function creditsOver(user: LoadUser, mark: CreditCheckpoint | undefined): CreditsObserved {
+  const { credits } = user.session.connection;
+  const waits = mark ? credits.waitsSince(mark) : {};
+  return {
+    creditsGrantedMax: credits.snapshot.maxHeld,
+    ...(waits.heldWhileWaiting !== undefined && waits.waitingFraction !== undefined
+      ? { creditsHeldWhileWaiting: waits.heldWhileWaiting, creditWaitingFraction: waits.waitingFraction }
+      : {}),
+  };
 }
 
 /** Runs every step; the scratch folder and every session are gone when it returns or throws. */
@@ -248,8 +276,10 @@ export async function measureCapacity(
 
       measured.push(await measureStep({ request, users, observer, smallFile, step, target, report, signal }));
     }
-    const { dialect, signing, encryption } = observer.negotiated;
-    return { negotiated: { dialect, signing, encryption }, idle, steps: measured };
+    const { dialect, signing, encryption, signingRequiredBy, encryptionRequiredBy } = observer.negotiated;
+    const serverRequired = { signing: signingRequiredBy === 'server', encryption: encryptionRequiredBy === 'server' || encryptionRequiredBy === 'share' };
+    const creditsGranted = creditsSeen(measured.flatMap((step) => step.perUser.map((user) => user.credits)));
+    return { negotiated: { dialect, signing, encryption, serverRequired }, idle, steps: measured, creditsGranted };
   } catch (error) {
     if (signal?.aborted && !(error instanceof SmbError && error.kind === 'cancelled')) throw cancelledError();
     throw error;

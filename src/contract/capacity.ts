@@ -110,7 +110,13 @@ export const CapacityResultSchema = z.object({
   seconds: z.number(),
   warmupSeconds: z.number(),
   startedAt: z.string(),
-  negotiated: z.object({ dialect: z.string(), signing: z.enum(SIGNING_ALGORITHMS).nullable(), encryption: z.enum(CIPHERS).nullable() }),
+  negotiated: z.object({
+    dialect: z.string(),
+    signing: z.enum(SIGNING_ALGORITHMS).nullable(),
+    encryption: z.enum(CIPHERS).nullable(),
+    /** The SMB2 credits the server let each person use at once, as their copies showed it; the model took the server so. */
+    creditsGranted: z.number().int().positive().optional(),
+  }),
   link: z.object({ mbps: z.number(), rttMs: z.number(), bufferBytes: z.number(), method: z.string() }).nullable(),
   idle: z.object({ echo: LatencySchema, openClose: LatencySchema }),
   steps: z.array(CapacityStepSchema),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CAPACITY_FIXTURE } from '../test-support/capacity-fixture.js';
-import { capacityCsv, capacityHtml, kneeText } from './capacity.js';
+import { capacityCsv, capacityHtml } from './capacity.js';
+import { kneeText } from '../presentation/capacity-text.js';
 
 describe('capacity exports', () => {
   it('writes one CSV row per step, the model beside the measurement', () => {
@@ -31,7 +32,7 @@ describe('capacity exports', () => {
     expect(html).toContain(kneeText(CAPACITY_FIXTURE).replace(/'/g, '&#39;'));
     expect(html).toContain('Person 2, during the step of 2 people');
     expect(kneeText(CAPACITY_FIXTURE)).toBe(
-      'The knee is at 1 person (one more adds less than 50% of what one person moved alone); the peak is 146.0 Mb/s at 2 people; the model puts it at 1 person and the peak at 148.0 Mb/s.',
+      'The knee is at 1 person (one more adds less than 50% of what one person moved alone); the peak is 146 Mb/s at 2 people; the model puts it at 1 person and the peak at 148 Mb/s.',
     );
   });
 });

@@ -9,6 +9,7 @@ import { csvRows } from '../presentation/csv.js';
 import { formatBinaryBytes } from '../model/units.js';
 import { barChartSvg, escapeXml } from './svg.js';
 import { readableUtc } from '../presentation/summary.js';
+import { kneeText, modelServerText } from '../presentation/capacity-text.js';
 
 const MEASURED = '#d9480f';
 const EXPECTED = '#1c7ed6';
@@ -85,18 +86,6 @@ const number = (value: number | null, digits = 1) => (value === null ? '–' : v
 const people = (count: number) => `${count} ${count === 1 ? 'person' : 'people'}`;
 const td = (text: string, numeric = false) => `<td${numeric ? ' class="n"' : ''}>${escapeXml(text)}</td>`;
 
-/** The knee and peak, measured and modelled, in one sentence. */
-export function kneeText(result: CapacityResult): string {
-  const measured =
-    result.knee.users === null
-      ? 'No knee within these steps'
-      : `The knee is at ${people(result.knee.users)} (one more adds less than ${Math.round(result.knee.share * 100)}% of what one person moved alone)`;
-  const model = result.expectedKnee
-    ? `; the model puts ${result.expectedKnee.users === null ? 'no knee' : `it at ${people(result.expectedKnee.users)}`} and the peak at ${number(result.expectedKnee.peakMbps)} Mb/s`
-    : '';
-  return `${measured}; the peak is ${number(result.knee.peakMbps)} Mb/s at ${people(result.knee.peakUsers)}${model}.`;
-}
-
 export function capacityHtml(result: CapacityResult, options: { readonly paper?: Paper } = {}): string {
   const labels = result.steps.map((step) => people(step.users));
   const throughput = barChartSvg({
@@ -141,6 +130,7 @@ export function capacityHtml(result: CapacityResult, options: { readonly paper?:
 <p class="muted">${escapeXml(`${readableUtc(result.startedAt)}; ${result.profile} ${result.op}, ${formatBinaryBytes(result.fileBytes)} files, ${result.seconds} s per step after ${result.warmupSeconds} s warm-up; SMB ${result.negotiated.dialect}; ${link}; server profile ${result.server}`)}</p>
 ${readiness}
 <p>${escapeXml(kneeText(result))}</p>
+<p class="muted">${escapeXml(modelServerText(result))}</p>
 <p class="muted">${escapeXml(`Idle: SMB2 ECHO ${number(result.idle.echo.p50Ms)} ms (p95 ${number(result.idle.echo.p95Ms)}), a small file's open and close ${number(result.idle.openClose.p50Ms)} ms.`)}</p>
 <h2>Throughput</h2>
 ${throughput}

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CapacityInputSchema } from '../../contract/capacity.js';
+import { kneeText } from '../../presentation/capacity-text.js';
 import { CAPACITY_FIXTURE as result } from '../../test-support/capacity-fixture.js';
 import { runCli } from '../main.js';
 import { formatCapacity, parseClients, parseTarget } from './capacity.js';
@@ -33,7 +34,8 @@ describe('pipefill capacity', () => {
     expect(text).toMatch(/path 155 Mb\/s \(iperf3\), 32\.0 ms/);
     expect(text).toMatch(/^1\s+140\s+148\s+140 \/ 140 \/ 140\s+1\.00\s+40\.0 \/ 44\.0\s+7\.9 \(8\.2\)/m);
     expect(text).toMatch(/^2\s+146\s+-\s/m);
-    expect(text).toContain('knee at 1 person; peak 146 Mb/s at 2 people; the model: knee at 1 person, peak 148 Mb/s at 1 person.');
+    expect(text).toContain(kneeText(result));
+    expect(text).toContain('The model takes the server as Samba (smb2 max credits 8192, Linux TCP auto-tuning).');
     expect(text).toContain('30 people copying at once get 4.93 Mb/s each');
     expect(text).toContain('person 2 stopped during the step of 2 people: The server ended the session (read).');
     expect(text).not.toContain('completed SMB requests');

@@ -11,6 +11,7 @@ import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { SERVER_PROFILE_IDS } from '../../model/server-profiles.js';
 import { formatBinaryBytes, parseSizeBytes } from '../../model/units.js';
+import { kneeText, modelServerText } from '../../presentation/capacity-text.js';
 import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
@@ -112,14 +113,9 @@ export function formatCapacity(result: CapacityResult): string {
     formatTable(['people', 'Mb/s', 'model', 'each min/median/max', 'fairness', 'ECHO p50/p95 ms', '+ms (model)', 'open p50/p95 ms', 'model: limit'], rows),
   );
   lines.push('');
-  const knee =
-    result.knee.users === null
-      ? `no knee within these steps (each step still added at least ${result.knee.share * 100}% of one person's rate per person)`
-      : `knee at ${people(result.knee.users)}`;
-  const expected = result.expectedKnee
-    ? `; the model: ${result.expectedKnee.users === null ? 'no knee' : `knee at ${people(result.expectedKnee.users)}`}, peak ${mbps(result.expectedKnee.peakMbps)} Mb/s at ${people(result.expectedKnee.peakUsers)}`
-    : '';
-  lines.push(`${knee}; peak ${mbps(result.knee.peakMbps)} Mb/s at ${people(result.knee.peakUsers)}${expected}.`);
+  lines.push(kneeText(result));
+  const server = modelServerText(result);
+  if (server !== '') lines.push(server);
   if (result.readiness) lines.push(result.readiness.text);
   for (const failure of result.failures) lines.push(`person ${failure.user + 1} stopped during the step of ${people(failure.step)}: ${failure.message}`);
   if (result.steps.some((step) => (step.expected?.runToRunMbps ?? 0) > 0)) {

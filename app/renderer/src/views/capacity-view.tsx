@@ -10,6 +10,7 @@ import type { Catalogue } from '../../../../src/contract/plan.js';
 import { CAPACITY_OPS } from '../../../../src/model/capacity.js';
 import type { CapacityOp } from '../../../../src/model/capacity.js';
 import { capacityPlanText } from '../../../../src/presentation/run-plan.js';
+import { capacityServerHint, kneeText, modelServerText } from '../../../../src/presentation/capacity-text.js';
 import { ChartCanvas } from '../charts/chart-canvas.js';
 import type { Exporter } from '../state/use-export.js';
 import { ExportButtons } from './export-buttons.js';
@@ -40,10 +41,7 @@ const number = (value: number | null | undefined, digits = 1) => (value === null
 function Results({ result, exporter }: { readonly result: CapacityResult; readonly exporter: Exporter }) {
   const curve = useMemo(() => curveChart(result), [result]);
   const waits = useMemo(() => latencyChart(result), [result]);
-  const knee = result.knee.users === null ? 'No knee within these steps' : `Knee at ${result.knee.users} ${result.knee.users === 1 ? 'person' : 'people'}`;
-  const model = result.expectedKnee
-    ? ` (the model: ${result.expectedKnee.users === null ? 'no knee' : `${result.expectedKnee.users}`}, peak ${number(result.expectedKnee.peakMbps)} Mb/s)`
-    : '';
+  const server = modelServerText(result);
   return (
     <>
       <section className="panel">
@@ -53,10 +51,14 @@ function Results({ result, exporter }: { readonly result: CapacityResult; readon
           </p>
         )}
         <p data-testid="capacity-knee">
-          {knee}
-          <Explained term="the knee">{TERMS.knee.text}</Explained>; peak {number(result.knee.peakMbps)} Mb/s at {result.knee.peakUsers}
-          {model}.
+          {kneeText(result)}
+          <Explained term="the knee">{TERMS.knee.text}</Explained>
         </p>
+        {server !== '' && (
+          <p className="hint" data-testid="capacity-model-server">
+            {server}
+          </p>
+        )}
         {result.failures.map((failure) => (
           <p key={failure.user} className="error">
             Person {failure.user + 1} stopped during the step of {failure.step}: {failure.message}
@@ -140,8 +142,10 @@ function LoadFields({
   errors,
   catalogue,
   set,
+  serverHint,
 }: {
   readonly form: CapacityForm;
+  readonly serverHint: string | undefined;
   readonly errors: ReturnType<typeof capacityFormErrors>;
   readonly catalogue: Catalogue | undefined;
   readonly set: <K extends keyof CapacityForm>(key: K, value: CapacityForm[K]) => void;
@@ -152,6 +156,11 @@ function LoadFields({
       <ProfileSelect id="capacity-profile" value={form.profile} options={catalogue?.clients} onChange={(profile) => set('profile', profile)} />
       <label htmlFor="capacity-server">The server is</label>
       <ProfileSelect id="capacity-server" value={form.server} options={catalogue?.servers} onChange={(server) => set('server', server)} />
+      {serverHint && (
+        <p className="hint" data-testid="capacity-server-seen">
+          {serverHint}
+        </p>
+      )}
       <label htmlFor="capacity-op">Copies</label>
       <select
         id="capacity-op"
@@ -240,7 +249,7 @@ export function CapacityView({ catalogue, host, phase, run, result, error, expor
           <label htmlFor="capacity-iperf">iperf3 server (optional)</label>
           <input id="capacity-iperf" type="text" value={form.iperf} placeholder="host or host:port" onChange={(e) => set('iperf', e.target.value)} />
           {form.iperf !== '' && errors.iperf && <p className="error">{errors.iperf}</p>}
-          <LoadFields form={form} errors={errors} catalogue={catalogue} set={set} />
+          <LoadFields form={form} errors={errors} catalogue={catalogue} set={set} serverHint={capacityServerHint(form, report)} />
           {plan !== undefined && phase !== 'running' && (
             <PlanConfirmation
               plan={plan}
