@@ -36,3 +36,27 @@ describe("a copy's status (issue 48: green means nothing to fix)", () => {
     expect(copyStatus(finding, { client: finding.profile })).toEqual({ kind: finding.verdict, text: finding.verdict.replace(/-/g, ' ') });
   });
 });
+
+describe('a slower copy that lost packets says so in its status', () => {
+  const own = () => {
+    const report = demoReport();
+    const finding = report.diagnosis.findings.find((f) => f.profile === 'pipefill-max' && f.op === 'write');
+    if (!finding || !report.verdict) throw new Error("no write of Pipefill's own");
+    return { finding: { ...finding, verdict: 'slower-than-expected' as const }, verdict: report.verdict };
+  };
+
+  it("names a write's resent share, and a read's packets lost on the way from the server", () => {
+    const { finding, verdict } = own();
+    // The demo link's Pipefill small-files write (lab, 2026-11-27): 10.2% resent after 2,810 drops at the 1-BDP queue.
+    expect(copyStatus(finding, verdict, { tcp: { retransmittedFraction: 0.102 } }).text).toBe('slower than expected: TCP sent 10.2% again');
+    expect(copyStatus({ ...finding, op: 'read' }, verdict, { tcp: { retransmittedFraction: 0, outOfOrderPackets: 1081 } }).text).toBe(
+      "slower than expected: the server's packets were lost (1081 arrived out of order)",
+    );
+  });
+
+  it('says nothing of loss below 1% resent, nor for a copy as fast as the model', () => {
+    const { finding, verdict } = own();
+    expect(copyStatus(finding, verdict, { tcp: { retransmittedFraction: 0.004 } }).text).toBe('slower than expected');
+    expect(copyStatus({ ...finding, verdict: 'as-expected' }, verdict, { tcp: { retransmittedFraction: 0.2 } }).text).toBe('as expected');
+  });
+});

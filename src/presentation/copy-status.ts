@@ -7,6 +7,26 @@
 
 import type { Finding } from '../contract/report.js';
 import type { Verdict } from '../contract/verdict-schema.js';
+import type { CopyTestResult } from '../contract/copy-test.js';
+
+/** A copy that sent this share of its bytes again lost packets enough to cost it time (as the diagnosis's LOSSY). */
+const RESENT_WORTH_SAYING = 0.01;
+
+/**
+ * Why a copy was slower than the model, where TCP saw it lose packets: the
+ * model's path has no loss, and a copy can lose them to loss on the path or
+ * to its own sends overflowing the bottleneck's queue (the demo link's
+ * Pipefill small-files write resent 10% after 2,810 drops at its 1-BDP
+ * queue: lab, 2026-11-27). A write's sender is this machine (its resent
+ * share); a read's is the server, seen here as packets arriving out of order.
+ */
+function lossText(tcp: CopyTestResult['tcp'] | undefined): string | undefined {
+  const resent = tcp?.retransmittedFraction ?? 0;
+  if (resent >= RESENT_WORTH_SAYING) return `TCP sent ${(resent * 100).toFixed(1)}% again`;
+  const outOfOrder = tcp?.outOfOrderPackets ?? 0;
+  if (outOfOrder > 0) return `the server's packets were lost (${outOfOrder} arrived out of order)`;
+  return undefined;
+}
 
 export type CopyStatusKind = Finding['verdict'] | 'held-back';
 
@@ -17,9 +37,15 @@ export interface CopyStatus {
   readonly text: string;
 }
 
-export function copyStatus(finding: Pick<Finding, 'profile' | 'op' | 'workload' | 'verdict'>, verdict: Pick<Verdict, 'client' | 'heldBack'>): CopyStatus {
+export function copyStatus(
+  finding: Pick<Finding, 'profile' | 'op' | 'workload' | 'verdict'>,
+  verdict: Pick<Verdict, 'client' | 'heldBack'>,
+  test?: Pick<CopyTestResult, 'tcp'>,
+): CopyStatus {
   const kind = finding.workload.startsWith('file:') ? 'file' : 'small-files';
   const held = finding.profile === verdict.client ? verdict.heldBack?.find((entry) => entry.op === finding.op && entry.workload === kind) : undefined;
   if (held) return { kind: 'held-back', text: `held back: ${held.knob}` };
-  return { kind: finding.verdict, text: finding.verdict.replace(/-/g, ' ') };
+  const loss = finding.verdict === 'slower-than-expected' ? lossText(test?.tcp) : undefined;
+  const text = finding.verdict.replace(/-/g, ' ');
+  return { kind: finding.verdict, text: loss ? `${text}: ${loss}` : text };
 }

@@ -86,7 +86,7 @@ export function reportHtml(report: Report, options: HtmlOptions = {}): string {
     : '';
   const rows = findings.map((f, index) => {
     const test = report.copyTests[index];
-    const status = copyStatus(f, verdict);
+    const status = copyStatus(f, verdict, test);
     return `<tr>${cell(testShortLabel(f))}${cell(`${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`, true)}${cell(formatDuration(f.expectedSeconds * 1000), true)}${cell(copyRateText(f.measuredMbps * 1e6), true)}${cell(status.text, false, status.kind)}${cell(LAYER_LABELS[f.limitedBy])}${cell(test ? negotiatedText(test.negotiated) : '')}</tr>`;
   });
   const projectedNotes = report.copyTests.flatMap((test) =>

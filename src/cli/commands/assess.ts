@@ -74,12 +74,12 @@ export function formatReport(report: Report): string {
   // The same names and words as the app's Results table.
   const table = formatTable(
     ['copy', 'measured', 'expected', 'rate', 'verdict', 'limited by'],
-    report.diagnosis.findings.map((f) => [
+    report.diagnosis.findings.map((f, index) => [
       testShortLabel(f),
       `${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`,
       formatDuration(f.expectedSeconds * 1000),
       copyRateText(f.measuredMbps * 1e6),
-      copyStatus(f, verdict).text,
+      copyStatus(f, verdict, report.copyTests[index]).text,
       LAYER_LABELS[f.limitedBy],
     ]),
     ['left', 'right', 'right', 'right', 'left', 'left'],

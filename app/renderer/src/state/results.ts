@@ -41,7 +41,7 @@ export function resultRows(report: Report, verdict: Pick<Verdict, 'client' | 'he
     projected: finding.projected ?? false,
     expectedSeconds: finding.expectedSeconds,
     measuredMbps: finding.measuredMbps,
-    status: copyStatus(finding, verdict),
+    status: copyStatus(finding, verdict, report.copyTests[index]),
     limitedBy: finding.limitedBy,
     sentence: finding.sentence,
     emulation: report.copyTests[index]?.emulation ?? null,
