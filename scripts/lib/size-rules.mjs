@@ -7,6 +7,8 @@
 
 export const MAX_FILE_LINES = 450;
 export const MAX_FUNCTION_LINES = 120;
+/** Past this a function is flagged (npm test prints the list; scripts/long-functions.mjs), not failed: the moment to split it. */
+export const FLAG_FUNCTION_LINES = 80;
 
 /** Past the file limit by design: the knob catalogue. */
 export const LONG_FILES_BY_DESIGN = ['src/advice/knobs.ts'];
