@@ -9,7 +9,7 @@ import { SmbError } from '../smb/errors.js';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSharePath } from '../model/share-path.js';
-import { assess } from './assess.js';
+import { assess } from '../test-support/assess-as-sent.js';
 import { AssessmentCopies, readBackKey } from './copy-run.js';
 import { formatReport } from '../cli/commands/assess.js';
 import { reportHtml } from '../report/html.js';

@@ -6,7 +6,7 @@ import { arch, platform, release } from 'node:os';
 import type { CallOptions } from '../contract/api.js';
 import type { CopyTestResult, ProgressEvent } from '../contract/copy-test.js';
 import { RunProgress } from './run-progress.js';
-import type { AssessInput, Report } from '../contract/report.js';
+import type { AssessParsedInput, Report } from '../contract/report.js';
 import { REPORT_SCHEMA_VERSION } from '../contract/report.js';
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { parseWorkload } from '../model/workloads.js';
@@ -32,7 +32,7 @@ import { calibratePhase, inStep, planPhase, probePhase, runModel, setUpRun, sign
 export { assessedProfiles, DEFAULT_BUDGET_SECONDS } from '../contract/report.js';
 export { DEFAULT_ASSESS_SERVER } from './run-phases.js';
 
-export async function assess(input: AssessInput, options: CallOptions = {}): Promise<Report> {
+export async function assess(input: AssessParsedInput, options: CallOptions = {}): Promise<Report> {
   let progress: RunProgress | undefined;
   try {
     const report = await assessWith(input, options, (budget) => (progress = new RunProgress(options.onProgress, budget)));
@@ -154,7 +154,7 @@ function reportOf(outcome: RunOutcome): Report {
     schemaVersion: REPORT_SCHEMA_VERSION,
     startedAt: setup.startedAt,
     finishedAt: outcome.finishedAt,
-    target: { share: input.share, user: input.user, ...(input.domain === undefined ? {} : { domain: input.domain }) },
+    target: { share: input.share.text, user: input.user, ...(input.domain === undefined ? {} : { domain: input.domain }) },
     environment: { pipefillVersion: pipefillVersion(), node: process.version, platform: platform(), release: release(), arch: arch() },
     crypto: { rates: model.cryptoRates, serverOnThisMachine: setup.onThisMachine },
     ...(check ? { protectionCheck: check } : {}),
@@ -190,7 +190,11 @@ function reportOf(outcome: RunOutcome): Report {
  * plan, the copies, the judging (judge.ts, pure), the signing check, the
  * clean-up, the report.
  */
-async function assessWith(input: AssessInput, options: CallOptions, startProgress: (budget: () => ProgressEvent['budget']) => RunProgress): Promise<Report> {
+async function assessWith(
+  input: AssessParsedInput,
+  options: CallOptions,
+  startProgress: (budget: () => ProgressEvent['budget']) => RunProgress,
+): Promise<Report> {
   const setup = setUpRun(input, options);
   const { budgetSeconds, elapsed, credentials, profiles } = setup;
   const progress = startProgress(() => (budgetSeconds === null ? undefined : { seconds: budgetSeconds, elapsedSeconds: setup.spent() }));

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SambaServer, sambaAvailable } from '../lab/samba.js';
-import { assess } from './assess.js';
+import { assess } from '../test-support/assess-as-sent.js';
 
 describe.skipIf(!sambaAvailable())('the headline on a server that speaks at most SMB 2.0.2', () => {
   let server: SambaServer;

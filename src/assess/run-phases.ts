@@ -5,7 +5,7 @@
 
 import type { CallOptions } from '../contract/api.js';
 import type { RunProgress } from './run-progress.js';
-import type { AssessInput } from '../contract/report.js';
+import type { AssessParsedInput } from '../contract/report.js';
 import { assessedClient, assessedProfiles, budgetSecondsOf } from '../contract/report.js';
 import { dirsetSpec, fileSpec, sizeAssessment } from '../model/assessment.js';
 import type { ClientProfile, ClientProfileId } from '../model/client-profiles.js';
@@ -20,7 +20,9 @@ import type { ServerProfile, ServerProfileId } from '../model/server-profiles.js
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { parseWorkload } from '../model/workloads.js';
 import { recogniseServer } from '../model/server-recognition.js';
-import { connectHost, parseHostPort, shareTarget } from '../model/share-path.js';
+import type { SharePath } from '../model/share-path.js';
+import { connectHost, parseHostPort } from '../model/share-path.js';
+import { shareTargetOf } from '../contract/share-login.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
 import type { HostCalibration } from '../probe/host-rates.js';
@@ -64,9 +66,9 @@ const SHORT_BUDGET_SECONDS = 40;
 
 /** What a run was asked, resolved once: the share, the login, the generations, the budget and the run's clocks. */
 export interface RunSetup {
-  readonly input: AssessInput;
+  readonly input: AssessParsedInput;
   readonly signal: AbortSignal | undefined;
-  readonly share: ReturnType<typeof shareTarget>;
+  readonly share: SharePath;
   readonly iperf: ReturnType<typeof parseHostPort> | undefined;
   readonly credentials: ReturnType<typeof credentialsFrom>;
   readonly profiles: readonly ClientProfileId[];
@@ -82,11 +84,11 @@ export interface RunSetup {
   readonly onThisMachine: boolean;
 }
 
-export function setUpRun(input: AssessInput, options: CallOptions): RunSetup {
+export function setUpRun(input: AssessParsedInput, options: CallOptions): RunSetup {
   const started = performance.now();
   const callerStart = options.startedAtMs;
   const budgetStart = callerStart !== undefined && Number.isFinite(callerStart) && callerStart >= 0 ? Math.min(started, callerStart) : started;
-  const share = shareTarget(input);
+  const share = shareTargetOf(input);
   return {
     input,
     signal: options.signal,

@@ -17,7 +17,7 @@ import type { LoopbackServers } from '../lab/loopback-servers.js';
 import { startLoopbackServers } from '../lab/loopback-servers.js';
 import { SambaServer } from '../lab/samba.js';
 import { failures, holdBounds } from '../test-support/lab-fidelity.js';
-import { assess } from './assess.js';
+import { assess } from '../test-support/assess-as-sent.js';
 
 describe('assess against smbd with server signing = mandatory', () => {
   let servers: LoopbackServers;

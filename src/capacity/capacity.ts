@@ -5,7 +5,8 @@ import type { CallOptions } from '../contract/api.js';
 import type { CapacityParsedInput, CapacityResult } from '../contract/capacity.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { asDrivenByPipefill } from '../model/diagnosis.js';
-import { parseHostPort, shareTarget } from '../model/share-path.js';
+import { parseHostPort } from '../model/share-path.js';
+import { shareTargetOf } from '../contract/share-login.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
@@ -43,7 +44,7 @@ export function capacityFraction(phase: CapacityProgress['phase'], step: number,
 }
 
 export async function runCapacity(input: CapacityParsedInput, options: CallOptions = {}): Promise<CapacityResult> {
-  const share = shareTarget(input);
+  const share = shareTargetOf(input);
   const credentials = credentialsFrom(input);
   const { signal } = options;
   const startedAt = new Date().toISOString();
@@ -94,7 +95,7 @@ export async function runCapacity(input: CapacityParsedInput, options: CallOptio
   );
   progress('done', 1);
   return assembleCapacity(measured, {
-    share: input.share,
+    share: input.share.text,
     profile: input.profile,
     server: input.server,
     op: input.op,

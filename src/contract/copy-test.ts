@@ -17,7 +17,10 @@ export const CopyTestInputSchema = ShareLoginSchema.extend({
   /** Stop once the rate has settled, or after this many seconds, and project the whole workload's time. */
   budgetSeconds: z.number().positive().max(3600).optional(),
 }).strict();
-export type CopyTestInput = z.infer<typeof CopyTestInputSchema>;
+/** As a front end sends it (the share as typed). */
+export type CopyTestInput = z.input<typeof CopyTestInputSchema>;
+/** As a service receives it: defaults applied, the share parsed (ShareRef). */
+export type CopyTestParsedInput = z.output<typeof CopyTestInputSchema>;
 
 export const TimelinePointSchema = z.object({ tMs: z.number(), bytes: z.number(), ops: z.number() });
 

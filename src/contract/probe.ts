@@ -9,7 +9,10 @@ export const ProbeInputSchema = ShareLoginSchema.extend({
   iperf: z.string().optional(),
   seconds: z.number().positive().max(60).optional(),
 }).strict();
-export type ProbeInput = z.infer<typeof ProbeInputSchema>;
+/** As a front end sends it (the share as typed). */
+export type ProbeInput = z.input<typeof ProbeInputSchema>;
+/** As a service receives it: defaults applied, the share parsed (ShareRef). */
+export type ProbeParsedInput = z.output<typeof ProbeInputSchema>;
 
 const LatencySchema = z.object({ samples: z.number(), minMs: z.number(), medianMs: z.number(), p95Ms: z.number(), jitterMs: z.number() });
 

@@ -58,7 +58,10 @@ export const AssessInputSchema = ShareLoginSchema.extend({
     .optional(),
   dirsetScale: z.number().min(0.01).max(1.4).optional(),
 }).strict();
-export type AssessInput = z.infer<typeof AssessInputSchema>;
+/** As a front end sends it (the share as typed). */
+export type AssessInput = z.input<typeof AssessInputSchema>;
+/** As a service receives it: defaults applied, the share parsed (ShareRef). */
+export type AssessParsedInput = z.output<typeof AssessInputSchema>;
 
 export const FindingSchema = z.object({
   profile: z.enum(CLIENT_PROFILE_IDS),

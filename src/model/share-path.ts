@@ -22,15 +22,16 @@ export const connectHost = (path: SharePath): string => path.address ?? path.hos
 
 /** The share path of a login input, with the address to connect to where the person gave one. */
 export function shareTarget(input: { share: string; address?: string | undefined }): SharePath {
-  const path = parseSharePath(input.share);
-  const address = input.address?.trim();
-  if (address === undefined || address === '') return path;
-  const host = address.replace(/^\[|\]$/g, '');
-  if (!HOST.test(address) && !HOST.test(`[${host}]`))
-    throw new PipefillInputError(
-      `${JSON.stringify(address)} is not an address or host name to connect to.`,
-      'Give an IP address such as 192.0.2.10, or a name.',
-    );
+  return withAddress(parseSharePath(input.share), input.address);
+}
+
+/** A share's parts with the address to connect to instead of its name (smbclient's -I), where one is given; checked. */
+export function withAddress(path: SharePath, address: string | undefined): SharePath {
+  const given = address?.trim();
+  if (given === undefined || given === '') return path;
+  const host = given.replace(/^\[|\]$/g, '');
+  if (!HOST.test(given) && !HOST.test(`[${host}]`))
+    throw new PipefillInputError(`${JSON.stringify(given)} is not an address or host name to connect to.`, 'Give an IP address such as 192.0.2.10, or a name.');
   return { ...path, address: host };
 }
 

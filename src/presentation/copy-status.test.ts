@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { demoReport } from '../test-support/demo-report.js';
 import { formatReport } from '../cli/commands/assess.js';
 import { reportHtml } from '../report/html.js';
-import { copyStatus } from './copy-status.js';
+import { copyStatus, lossEvidence } from './copy-status.js';
 
 describe("a copy's status (issue 48: green means nothing to fix)", () => {
   it("marks the person's copies a named setting would speed up as held back, by that setting, even where they matched the model", () => {
@@ -58,5 +58,19 @@ describe('a slower copy that lost packets says so in its status', () => {
     const { finding, verdict } = own();
     expect(copyStatus(finding, verdict, { tcp: { retransmittedFraction: 0.004 } }).text).toBe('slower than expected');
     expect(copyStatus({ ...finding, verdict: 'as-expected' }, verdict, { tcp: { retransmittedFraction: 0.2 } }).text).toBe('as expected');
+  });
+});
+
+describe('lost packets on a share on this machine', () => {
+  it('are never told: there is no path to lose them on', () => {
+    const report = demoReport();
+    const index = report.copyTests.findIndex((copy) => copy.profile === 'pipefill-max');
+    const lossy = {
+      ...report,
+      copyTests: report.copyTests.map((copy) => ({ ...copy, tcp: { ...copy.tcp, retransmittedFraction: 0.1, outOfOrderPackets: 24 } })),
+    };
+    expect(lossEvidence(lossy, index)?.tcp?.retransmittedFraction).toBe(0.1);
+    const onThisMachine = { ...lossy, crypto: { rates: {}, serverOnThisMachine: true } };
+    expect(lossEvidence(onThisMachine, index)).toBeUndefined();
   });
 });

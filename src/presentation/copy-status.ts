@@ -5,7 +5,7 @@
 // speed up is held back, even where it matched the model (issue 48). Pure:
 // from the finding and the verdict, the one diagnosis.
 
-import type { Finding } from '../contract/report.js';
+import type { Finding, Report } from '../contract/report.js';
 import type { Verdict } from '../contract/verdict-schema.js';
 import type { CopyTestResult } from '../contract/copy-test.js';
 
@@ -48,4 +48,14 @@ export function copyStatus(
   const loss = finding.verdict === 'slower-than-expected' ? lossText(test?.tcp) : undefined;
   const text = finding.verdict.replace(/-/g, ' ');
   return { kind: finding.verdict, text: loss ? `${text}: ${loss}` : text };
+}
+
+/**
+ * What a report's copy (by its place) showed of lost packets, for copyStatus:
+ * its TCP figures, except where the share was on this machine (no path to
+ * lose packets on; what looks like loss there is the hosts' timers firing
+ * late, as observationsOfCopy says).
+ */
+export function lossEvidence(report: Pick<Report, 'copyTests' | 'crypto'>, index: number): Pick<CopyTestResult, 'tcp'> | undefined {
+  return report.crypto?.serverOnThisMachine ? undefined : report.copyTests[index];
 }

@@ -23,7 +23,7 @@ import type { Paper } from '../contract/export.js';
 import { copyRateText, testLongLabel, testShortLabel } from '../presentation/test-labels.js';
 import { EXPORT_CSP_META, pageStyle } from './page.js';
 import { adviceOf, verdictOf } from '../presentation/verdict.js';
-import { copyStatus } from '../presentation/copy-status.js';
+import { copyStatus, lossEvidence } from '../presentation/copy-status.js';
 import { adviceHtml, ratesTableHtml, VERDICT_STYLE, verdictHtml } from './verdict-html.js';
 
 const MEASURED = '#d9480f';
@@ -86,7 +86,7 @@ export function reportHtml(report: Report, options: HtmlOptions = {}): string {
     : '';
   const rows = findings.map((f, index) => {
     const test = report.copyTests[index];
-    const status = copyStatus(f, verdict, test);
+    const status = copyStatus(f, verdict, lossEvidence(report, index));
     return `<tr>${cell(testShortLabel(f))}${cell(`${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`, true)}${cell(formatDuration(f.expectedSeconds * 1000), true)}${cell(copyRateText(f.measuredMbps * 1e6), true)}${cell(status.text, false, status.kind)}${cell(LAYER_LABELS[f.limitedBy])}${cell(test ? negotiatedText(test.negotiated) : '')}</tr>`;
   });
   const projectedNotes = report.copyTests.flatMap((test) =>

@@ -17,7 +17,8 @@ import { predictScenario } from '../contract/scenario.js';
 import { API_METHODS } from '../contract/transport.js';
 import { parseInput } from '../contract/validate.js';
 import { PipefillInputError } from '../model/errors.js';
-import { parseHostPort, shareTarget } from '../model/share-path.js';
+import { parseHostPort } from '../model/share-path.js';
+import { shareTargetOf } from '../contract/share-login.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
 import { readLinuxSysctlValues, readSmbConfValues } from '../apply/current-values.js';
@@ -133,7 +134,7 @@ function createHandlers(host: LocalApiOptions): Handlers {
     copyTest: (input, options) =>
       runCopyTest(
         {
-          share: shareTarget(input),
+          share: shareTargetOf(input),
           credentials: credentialsFrom(input),
           profile: input.profile,
           op: input.op,
@@ -158,7 +159,7 @@ function createHandlers(host: LocalApiOptions): Handlers {
         },
       ),
     probe: (input, options) =>
-      probePath(shareTarget(input), credentialsFrom(input), {
+      probePath(shareTargetOf(input), credentialsFrom(input), {
         ...(input.iperf === undefined ? {} : { iperf: parseHostPort(input.iperf, IPERF_DEFAULT_PORT) }),
         ...(input.seconds === undefined ? {} : { seconds: input.seconds }),
         ...(options.signal ? { signal: options.signal } : {}),
@@ -166,7 +167,7 @@ function createHandlers(host: LocalApiOptions): Handlers {
     // A run's result stays open in the services as it ends, so a page reloaded during or after the run shows it.
     assess: async (input, options) => {
       // Assessed again: the share's report open here is the one its promises are checked against (unless one is given).
-      const since = input.since ?? open.latestAssessmentOf(input.share);
+      const since = input.since ?? open.latestAssessmentOf(input.share.text);
       const report = await assess(since ? { ...input, since } : input, options);
       open.add({ kind: 'assessment', report }, true);
       return report;

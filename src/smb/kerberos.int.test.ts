@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assess } from '../assess/assess.js';
+import { assess } from '../test-support/assess-as-sent.js';
 import type { Report } from '../contract/report.js';
 import { createLocalApi } from '../service/local-api.js';
 import { DOMAIN_HOST, DOMAIN_NETBIOS, SambaDomain } from '../lab/samba-domain.js';

@@ -8,7 +8,7 @@
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assess } from '../assess/assess.js';
+import { assess } from '../test-support/assess-as-sent.js';
 import type { SambaOptions } from '../lab/samba.js';
 import { SambaServer } from '../lab/samba.js';
 import type { ClientProfileId } from '../model/client-profiles.js';

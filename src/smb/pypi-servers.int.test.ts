@@ -5,7 +5,7 @@
 // the share, and what a server cannot do ends in an error that names it.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assess } from '../assess/assess.js';
+import { assess } from '../test-support/assess-as-sent.js';
 import { PypiServer } from '../lab/pypi-servers.js';
 import { formatSharePath } from '../model/share-path.js';
 import { runCopyTest } from '../copy/copy-test.js';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SambaOptions } from '../lab/samba.js';
 import { SambaServer } from '../lab/samba.js';
-import { assess } from '../assess/assess.js';
+import { assess } from '../test-support/assess-as-sent.js';
 import { formatSharePath } from '../model/share-path.js';
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILE_IDS, CLIENT_PROFILES } from '../model/client-profiles.js';

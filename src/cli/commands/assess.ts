@@ -14,7 +14,7 @@ import { parseHostPort } from '../../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../../probe/bandwidth.js';
 import { SERVER_PROFILE_IDS } from '../../model/server-profiles.js';
 import { verdictOf } from '../../presentation/verdict.js';
-import { copyStatus } from '../../presentation/copy-status.js';
+import { copyStatus, lossEvidence } from '../../presentation/copy-status.js';
 import { formatDuration, formatRate, parseSizeBytes } from '../../model/units.js';
 import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
@@ -79,7 +79,7 @@ export function formatReport(report: Report): string {
       `${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`,
       formatDuration(f.expectedSeconds * 1000),
       copyRateText(f.measuredMbps * 1e6),
-      copyStatus(f, verdict, report.copyTests[index]).text,
+      copyStatus(f, verdict, lossEvidence(report, index)).text,
       LAYER_LABELS[f.limitedBy],
     ]),
     ['left', 'right', 'right', 'right', 'left', 'left'],

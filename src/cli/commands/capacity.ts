@@ -170,7 +170,7 @@ export async function capacityCommand(argv: readonly string[], api: PipefillApi,
   // Check everything before asking for a password.
   const checked = parseInput(apiContract.capacity.input, choices, 'capacity options');
   // What will happen, before the password prompt and the first byte.
-  await confirmPlan(capacityPlanText(checked), values.yes ?? false, output);
+  await confirmPlan(capacityPlanText({ ...checked, share: checked.share.text }), values.yes ?? false, output);
   const input = await withPassword(choices, values);
   const progress = terminalProgress('capacity');
   const interrupt = interruptSignal();

@@ -89,7 +89,7 @@ export async function copyTestCommand(argv: readonly string[], api: PipefillApi,
   // Check everything else before asking for a password.
   const checked = parseInput(apiContract.copyTest.input, choices, 'copy-test options');
   parseWorkload(choices.workload);
-  await confirmPlan(copyTestPlanText(checked), values.yes ?? false, output);
+  await confirmPlan(copyTestPlanText({ ...checked, share: checked.share.text }), values.yes ?? false, output);
   const input = await withPassword(choices, values);
   const progress = terminalProgress(`${input.profile} ${input.op}`);
   const interrupt = interruptSignal();

@@ -6,7 +6,7 @@ import type { Finding, Report } from '../../../../src/contract/report.js';
 import { verdictOf } from '../../../../src/presentation/verdict.js';
 import type { CopyStatus } from '../../../../src/presentation/copy-status.js';
 import type { Verdict } from '../../../../src/contract/verdict-schema.js';
-import { copyStatus } from '../../../../src/presentation/copy-status.js';
+import { copyStatus, lossEvidence } from '../../../../src/presentation/copy-status.js';
 import { negotiatedText } from '../../../../src/presentation/report-views.js';
 import { testLongLabel, testShortLabel } from '../../../../src/presentation/test-labels.js';
 
@@ -41,7 +41,7 @@ export function resultRows(report: Report, verdict: Pick<Verdict, 'client' | 'he
     projected: finding.projected ?? false,
     expectedSeconds: finding.expectedSeconds,
     measuredMbps: finding.measuredMbps,
-    status: copyStatus(finding, verdict, report.copyTests[index]),
+    status: copyStatus(finding, verdict, lossEvidence(report, index)),
     limitedBy: finding.limitedBy,
     sentence: finding.sentence,
     emulation: report.copyTests[index]?.emulation ?? null,
