@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { nodeIsRecentEnough } from './lib/node-runtime.mjs';
 
 const root = join(import.meta.dirname, '..');
 
@@ -169,4 +170,21 @@ describe('launchers', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/error: Missing --server/);
   }, 120_000);
+});
+
+/** A Node older than the project's minimum on this machine (Debian's own), where there is one. */
+const olderNode = ['/usr/bin/node', '/usr/local/bin/node'].find((path) => {
+  if (!existsSync(path)) return false;
+  const version = spawnSync(path, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
+  return /^\d+\.\d+/.test(version) && !nodeIsRecentEnough(version);
+});
+
+describe('the installed command under an older Node', () => {
+  // Debian's Node 20 took the service down with SIGSEGV in better-sqlite3 when the history was listed (2026-11-27).
+  it.skipIf(olderNode === undefined)('refuses in one line, naming the Node it needs and how a clone gets it, before it loads anything', () => {
+    const run = spawnSync(olderNode ?? 'node', [join(root, 'bin', 'pipefill.js'), 'history', 'list'], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^pipefill: needs Node\.js 24\.11\.0 or later; this is v\d+\.\d+\.\d+\. From a clone, `npm run pipefill -- \.\.\.` fetches it once into \.tools\/\.\n$/);
+  });
 });
