@@ -185,6 +185,8 @@ describe('the installed command under an older Node', () => {
     const run = spawnSync(olderNode ?? 'node', [join(root, 'bin', 'pipefill.js'), 'history', 'list'], { encoding: 'utf8', timeout: 30_000 });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^pipefill: needs Node\.js 24\.11\.0 or later; this is v\d+\.\d+\.\d+\. From a clone, `npm run pipefill -- \.\.\.` fetches it once into \.tools\/\.\n$/);
+    expect(run.stderr).toMatch(
+      /^pipefill: needs Node\.js 24\.11\.0 or later; this is v\d+\.\d+\.\d+\. From a clone, `npm run pipefill -- \.\.\.` fetches it once into \.tools\/\.\n$/,
+    );
   });
 });
