@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain .mjs set-up script, with no type declarations (it runs before node_modules exists).
 import { MINIMUM_NODE, PINNED_NODE, nodeIsRecentEnough, nodePackageFor } from './lib/node-runtime.mjs';
 
 describe('the Node a clone runs under', () => {

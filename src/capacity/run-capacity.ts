@@ -15,7 +15,6 @@ import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import type { Link } from '../model/link.js';
 import type { SharePath } from '../model/share-path.js';
 import type { RequestOptions } from '../smb/request-frames.js';
-import type { CreditCheckpoint } from '../smb/credits.js';
 import { cancelledError, SmbError } from '../smb/errors.js';
 import { Access, CreateOption, Disposition } from '../smb/messages.js';
 import { PatternSource } from '../copy/pattern.js';
@@ -193,24 +192,12 @@ async function measureStep(at: {
     user: user.spec.index,
     op: user.spec.op,
     bytes: counted[index]?.bytes ?? 0,
-    credits: creditsOver(user, creditMarks[index]),
+    credits: user.session.connection.credits.observedSince(creditMarks[index]),
     ...(user.failure === undefined ? {} : { failed: user.failure }),
   }));
   // Counted by the kernel when every person still copying was (those who stopped moved nothing more).
   const byTcp = users.every((user, index) => user.failure !== undefined || counted[index]?.byTcp === true);
   return { users: target, measuredBy: byTcp ? 'tcp' : 'requests', seconds: (after.atMs - before.atMs) / 1000, perUser, latency };
-}
-
-/** A person's credits over the measured seconds: the most held, and what was held while requests waited for a grant. */
-function creditsOver(user: LoadUser, mark: CreditCheckpoint | undefined): CreditsObserved {
-  const { credits } = user.session.connection;
-  const waits = mark ? credits.waitsSince(mark) : {};
-  return {
-    creditsGrantedMax: credits.snapshot.maxHeld,
-    ...(waits.heldWhileWaiting !== undefined && waits.waitingFraction !== undefined
-      ? { creditsHeldWhileWaiting: waits.heldWhileWaiting, creditWaitingFraction: waits.waitingFraction }
-      : {}),
-  };
 }
 
 /** Runs every step; the scratch folder and every session are gone when it returns or throws. */

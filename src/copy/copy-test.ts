@@ -207,15 +207,11 @@ async function checkSizesHeld(session: SmbSession, root: string, written: Readon
 /** What the session negotiated, and (with `since`, the copy's start) the credits the copy waited on. */
 function negotiatedOf(session: SmbSession, since?: CreditCheckpoint): CopyTestResult['negotiated'] {
   const { negotiated } = session;
-  const credits = { maxHeld: session.connection.credits.snapshot.maxHeld, ...(since ? session.connection.credits.waitsSince(since) : {}) };
   return {
     dialect: negotiated.dialect,
     maxReadSize: negotiated.maxReadSize,
     maxWriteSize: negotiated.maxWriteSize,
-    creditsGrantedMax: credits.maxHeld,
-    ...(credits.heldWhileWaiting !== undefined && credits.waitingFraction !== undefined
-      ? { creditsHeldWhileWaiting: credits.heldWhileWaiting, creditWaitingFraction: credits.waitingFraction }
-      : {}),
+    ...session.connection.credits.observedSince(since),
     signing: negotiated.signing,
     encryption: negotiated.encryption,
     ...(negotiated.signingRequiredBy ? { signingRequiredBy: negotiated.signingRequiredBy } : {}),

@@ -5,6 +5,8 @@
 // advances message ids by the charge, so this window does both, and never
 // hands out an id the server has not granted.
 
+import type { CreditsObserved } from '../model/credits-seen.js';
+
 export class CreditStarvationError extends Error {
   override readonly name = 'CreditStarvationError';
 }
@@ -130,6 +132,21 @@ export class CreditWindow {
       if (since > 0) waited.set(held, since);
     }
     return waitsOf(waited, this.now() - mark.atMs);
+  }
+
+  /**
+   * What a copy records of its credits (src/model/credits-seen.ts): the most
+   * this connection has held, and, since `mark` (the copy's start), what it
+   * held while requests waited and the share of the time they waited.
+   */
+  observedSince(mark?: CreditCheckpoint): CreditsObserved {
+    const waits = mark ? this.waitsSince(mark) : {};
+    return {
+      creditsGrantedMax: this.stats.maxHeld,
+      ...(waits.heldWhileWaiting !== undefined && waits.waitingFraction !== undefined
+        ? { creditsHeldWhileWaiting: waits.heldWhileWaiting, creditWaitingFraction: waits.waitingFraction }
+        : {}),
+    };
   }
 
   /**
