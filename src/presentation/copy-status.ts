@@ -22,7 +22,7 @@ const RESENT_WORTH_SAYING = 0.01;
  */
 function lossText(tcp: CopyTestResult['tcp'] | undefined): string | undefined {
   const resent = tcp?.retransmittedFraction ?? 0;
-  if (resent >= RESENT_WORTH_SAYING) return `TCP sent ${(resent * 100).toFixed(1)}% again`;
+  if (resent >= RESENT_WORTH_SAYING) return `TCP resent ${(resent * 100).toFixed(1)}% of its data`;
   const outOfOrder = tcp?.outOfOrderPackets ?? 0;
   if (outOfOrder > 0) return `the server's packets were lost (${outOfOrder} arrived out of order)`;
   return undefined;
