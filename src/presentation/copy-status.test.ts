@@ -52,6 +52,9 @@ describe('a slower copy that lost packets says so in its status', () => {
     expect(copyStatus({ ...finding, op: 'read' }, verdict, { tcp: { retransmittedFraction: 0, outOfOrderPackets: 1081 } }).text).toBe(
       "slower than expected: the server's packets were lost (1081 arrived out of order)",
     );
+    // A read's own resent share is of its requests, not of the data: it names nothing; a write's data has no out-of-order arrivals here.
+    expect(copyStatus({ ...finding, op: 'read' }, verdict, { tcp: { retransmittedFraction: 0.05 } }).text).toBe('slower than expected');
+    expect(copyStatus(finding, verdict, { tcp: { retransmittedFraction: 0, outOfOrderPackets: 40 } }).text).toBe('slower than expected');
   });
 
   it('says nothing of loss below 1% resent, nor for a copy as fast as the model', () => {

@@ -9,7 +9,7 @@ import type { Finding, Report } from '../contract/report.js';
 import type { Verdict } from '../contract/verdict-schema.js';
 import type { CopyTestResult } from '../contract/copy-test.js';
 
-/** A copy that sent this share of its bytes again lost packets enough to cost it time (as the diagnosis's LOSSY). */
+/** A write that resent this share of its bytes or more lost enough to say so in its status (the diagnosis's sentence names loss from 0.1%). */
 const RESENT_WORTH_SAYING = 0.01;
 
 /**
@@ -20,12 +20,13 @@ const RESENT_WORTH_SAYING = 0.01;
  * queue: lab, 2026-11-27). A write's sender is this machine (its resent
  * share); a read's is the server, seen here as packets arriving out of order.
  */
-function lossText(tcp: CopyTestResult['tcp'] | undefined): string | undefined {
-  const resent = tcp?.retransmittedFraction ?? 0;
-  if (resent >= RESENT_WORTH_SAYING) return `TCP resent ${(resent * 100).toFixed(1)}% of its data`;
+function lossText(op: Finding['op'], tcp: CopyTestResult['tcp'] | undefined): string | undefined {
+  if (op === 'write') {
+    const resent = tcp?.retransmittedFraction ?? 0;
+    return resent >= RESENT_WORTH_SAYING ? `TCP resent ${(resent * 100).toFixed(1)}% of its data` : undefined;
+  }
   const outOfOrder = tcp?.outOfOrderPackets ?? 0;
-  if (outOfOrder > 0) return `the server's packets were lost (${outOfOrder} arrived out of order)`;
-  return undefined;
+  return outOfOrder > 0 ? `the server's packets were lost (${outOfOrder} arrived out of order)` : undefined;
 }
 
 export type CopyStatusKind = Finding['verdict'] | 'held-back';
@@ -45,7 +46,7 @@ export function copyStatus(
   const kind = finding.workload.startsWith('file:') ? 'file' : 'small-files';
   const held = finding.profile === verdict.client ? verdict.heldBack?.find((entry) => entry.op === finding.op && entry.workload === kind) : undefined;
   if (held) return { kind: 'held-back', text: `held back: ${held.knob}` };
-  const loss = finding.verdict === 'slower-than-expected' ? lossText(test?.tcp) : undefined;
+  const loss = finding.verdict === 'slower-than-expected' ? lossText(finding.op, test?.tcp) : undefined;
   const text = finding.verdict.replace(/-/g, ' ');
   return { kind: finding.verdict, text: loss ? `${text}: ${loss}` : text };
 }
