@@ -29,7 +29,7 @@ export type CapacityTarget = z.infer<typeof CapacityTargetSchema>;
 
 export const CapacityInputSchema = ShareLoginSchema.extend({
   profile: z.enum(CLIENT_PROFILE_IDS).default('win10-smb3'),
-  /** The server profile the model assumes (its credits and TCP windows). */
+  /** The server profile the model starts from (its credits and TCP windows), corrected by what the run's copies saw (capacity-result.ts). */
   server: z.enum(SERVER_PROFILE_IDS).default('samba'),
   op: z.enum(CAPACITY_OPS).default('read'),
   /** People at once, one step each, in rising order. */
