@@ -38,6 +38,19 @@ export function framed(frame: Buffer): Buffer {
   return Buffer.concat([prefix, frame]);
 }
 
+/** The first `count` bytes across `parts`, copying no more than those. */
+function firstBytes(parts: readonly Buffer[], count: number): Buffer {
+  const taken: Buffer[] = [];
+  let have = 0;
+  for (const part of parts) {
+    if (have >= count) break;
+    const take = part.subarray(0, count - have);
+    taken.push(take);
+    have += take.length;
+  }
+  return Buffer.concat(taken);
+}
+
 export interface HostileRelay {
   readonly port: number;
   /** Frames the scenario did something other than pass. */
@@ -56,6 +69,8 @@ export async function hostileRelay(target: { host: string; port: number }, scena
     sockets.add(client).add(upstream);
     client.pipe(upstream);
     let pending = Buffer.alloc(0);
+    let held: Buffer[] = [];
+    let heldBytes = 0;
     let index = 0;
     let mode: 'frames' | 'silent' | 'trickle' = 'frames';
     let trickleQueue: Buffer[] = [];
@@ -77,7 +92,15 @@ export async function hostileRelay(target: { host: string; port: number }, scena
         trickleQueue.push(Buffer.from(chunk));
         return;
       }
-      pending = Buffer.concat([pending, chunk]);
+      // Chunks gather until the frame they belong to is whole, then join once: joining each 64 KiB chunk onto the rest
+      // copied an 8 MiB frame 128 times, and the relay's garbage, not the engine's, filled the memory the tests bound.
+      held.push(chunk);
+      heldBytes += chunk.length;
+      const needed = pending.length + heldBytes >= 4 ? 4 + (firstBytes([pending, ...held], 4).readUInt32BE(0) & 0xffffff) : 4;
+      if (pending.length + heldBytes < needed) return;
+      pending = Buffer.concat([pending, ...held]);
+      held = [];
+      heldBytes = 0;
       while (pending.length >= 4) {
         const length = pending.readUInt32BE(0) & 0xffffff;
         if (pending.length < 4 + length) break;
