@@ -214,6 +214,8 @@ async function assessWith(
     progress.plan(plan.order.length);
     progress.report('making the scratch folders', 0, 0.9);
     await inStep('making the scratch folders', () => copies.prepareFolders(plan.copiedWorkloads, plan.targetWrites));
+    // Where the hosts were measured, the copies' sessions start as the calibration's did (server-warm-up.ts).
+    if (calibration) await inStep("warming the server's connections", () => copies.warmServers());
     const setUpSeconds = elapsed() - probed.probeSeconds;
     const keeper =
       budgetSeconds === null

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { CopyTestResult } from '../contract/copy-test.js';
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
+import { FAST_PATH_RTT_MS } from '../model/host-costs.js';
 import type { Link } from '../model/link.js';
 import { roundTripsPerDirectory, roundTripsPerFile } from '../model/metadata.js';
 import type { ScaledProjection } from '../model/scaled-projection.js';
@@ -22,6 +23,7 @@ import type { OpenOptions, SmbCredentials } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
 import { sampleTcpInfo, tcpEvidence } from '../platform/tcp-info.js';
 import type { CreditCheckpoint } from '../smb/credits.js';
+import { warmServerProcess } from './server-warm-up.js';
 import { TimelineRecorder } from './timeline.js';
 import type { CopyBudgetOptions } from './copy-budget.js';
 import { CopyBudget } from './copy-budget.js';
@@ -308,6 +310,9 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
     // What dead runs left, swept on a connection of its own before anything is written (see sweepOthersAside).
     await created.sweepOthersAside(() => SmbSession.open(request.share, request.credentials, { ...sessionOptions(request), ...(signal ? { signal } : {}) }));
     scratch = created;
+    // On a fast path, the server's process for this connection as an assessment's copies find theirs (server-warm-up.ts).
+    const rttMs = request.budget?.rttMs ?? request.link?.rttMs ?? (await echoRttMs(session, signal ? { signal } : {}));
+    if (rttMs < FAST_PATH_RTT_MS) await warmServerProcess(session, scratch.path('warm-up-1.bin'), signal ? { signal } : {});
     const seed = createHash('sha256').update(scratch.name).digest('hex').slice(0, 16);
     const context: RunContext = { session, workload, seed, ...(signal ? { signal } : {}) };
     const timedRoot = scratch.path(request.op === 'read' ? 'source' : 'target');
@@ -327,7 +332,7 @@ export async function runCopyTest(request: CopyTestRequest, options: CopyTestOpt
     }
     const budget: CopyBudgetOptions | undefined = request.budget && {
       maxSeconds: request.budget.maxSeconds,
-      rttMs: request.budget.rttMs ?? (await echoRttMs(session, signal ? { signal } : {})),
+      rttMs,
     };
     progress('copy');
     const copy = await timedCopy(

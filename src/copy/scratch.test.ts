@@ -35,6 +35,8 @@ describe('the layout clean-up may remove', () => {
     }
     for (const name of ['source', 'target']) expect(isPipefillEntry(0, name, true)).toBe(true);
     expect(isPipefillEntry(0, '.lease', false)).toBe(true);
+    // The hosts' calibration files and each session's warm-up file (server-warm-up.ts).
+    for (const name of ['calibration-1.bin', 'warm-up-1.bin', 'warm-up-12.bin']) expect(isPipefillEntry(0, name, false), name).toBe(true);
     // A capacity run's folder, its people's files and the file its latency samples open.
     expect(isPipefillEntry(0, 'capacity', true)).toBe(true);
     for (const name of ['user-01.bin', 'user-64.bin', 'latency.bin']) expect(isPipefillEntry(1, name, false), name).toBe(true);
@@ -51,6 +53,9 @@ describe('the layout clean-up may remove', () => {
       [1, 'user-1.bin', false],
       [1, 'user-01.bin', true],
       [2, 'latency.bin', false],
+      [0, 'warm-up-1.bin', true],
+      [0, 'warm-up-123.bin', false],
+      [1, 'warm-up-1.bin', false],
     ] as const)
       expect(isPipefillEntry(depth, name, directory), `${depth} ${name}`).toBe(false);
   });

@@ -59,6 +59,9 @@ export interface HostCosts {
   readonly acrossNetwork?: boolean | undefined;
 }
 
+/** Paths with a round trip below this are fast: the hosts may well be slower than the network (a LAN, loopback), and are measured. */
+export const FAST_PATH_RTT_MS = 2;
+
 /** One timed calibration transfer: `requests` requests of `requestBytes`, `bytes` in all, in `seconds` (deep enough that the hosts, not the window, pace it). */
 export interface CalibrationSample {
   readonly requestBytes: number;

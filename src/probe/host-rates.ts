@@ -32,14 +32,12 @@ import { Access, CreateOption, Disposition } from '../smb/messages.js';
 import { PatternSource } from '../copy/pattern.js';
 import { pipelineFor } from '../copy/drivers.js';
 import { ScratchFolder } from '../copy/scratch.js';
+import { warmServerProcess } from '../copy/server-warm-up.js';
 import type { SmbCredentials, SmbTarget } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
 import { transferFileWithDepth } from '../copy/transfer.js';
 import { SpanRecorder } from './read-rate.js';
 import { otherProgramsLoad } from '../platform/cpu-load.js';
-
-/** Paths with a round trip below this are fast: the hosts may well be slower than the network (a LAN, loopback). */
-export const FAST_PATH_RTT_MS = 2;
 
 /**
  * The two pipelines the costs are solved from: the smallest request a
@@ -311,12 +309,15 @@ export async function measureHostCosts(target: SmbTarget, credentials: SmbCreden
     const sourceFile = sourceWorkload.files[0]?.path ?? '';
     local = await LocalSource.create(sourceWorkload, scratch.name, signal);
     const run = new CalibrationRun(scratch, local, sourceFile, options);
+    // Each session's server process as the copies' will be (server-warm-up.ts), before any of it is timed.
+    await warmServerProcess(session, scratch.path('warm-up-1.bin'), request);
     const metadataSeconds = await run.metadataSeconds(session);
     const plain = await run.costsOn(session, 'pipefill-max');
     const turnaroundSeconds = { write: await run.turnaround(session, 'write'), read: await run.turnaround(session, 'read') };
     let guardedCosts: HostCosts['protected'];
     if (options.client) {
       guarded = await SmbSession.open(target, credentials, { offer: CLIENT_PROFILES[options.client].offer, ...request });
+      await warmServerProcess(guarded, scratch.path('warm-up-2.bin'), request);
       const protection = protectionOfSession(guarded);
       if (protection.kind !== 'none') guardedCosts = { protection, ...(await run.costsOn(guarded, options.client)) };
     }

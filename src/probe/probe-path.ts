@@ -10,7 +10,7 @@ import { askServerIdentity } from '../smb/server-identity.js';
 import type { BandwidthEstimate, BandwidthResult } from './bandwidth.js';
 import { iperf3Bandwidth } from './bandwidth.js';
 import { SMB_READ_CONNECTIONS, smbReadBandwidth } from './smb-read-bandwidth.js';
-import { FAST_PATH_RTT_MS } from './host-rates.js';
+import { FAST_PATH_RTT_MS } from '../model/host-costs.js';
 import { smbEchoBackToBack, smbEchoRtt, tcpHandshakeRtt } from './rtt.js';
 import type { LatencyStats } from './stats.js';
 
