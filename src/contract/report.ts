@@ -88,7 +88,9 @@ export const FindingSchema = z.object({
 });
 export type Finding = z.infer<typeof FindingSchema>;
 
-const RateSchema = z.object({ protect: z.number().positive(), check: z.number().positive() }).strict();
+const RateSchema = z
+  .object({ protect: z.number().positive(), check: z.number().positive(), messageSeconds: z.number().nonnegative().finite().optional() })
+  .strict();
 
 /** This machine's per-core signing and encryption rates, measured at the assessment's start. */
 export const CryptoMeasurementSchema = z.object({

@@ -6,7 +6,7 @@ import { KIB, SECTOR_BYTES } from './client-profiles.js';
 import type { CongestionControl } from './congestion.js';
 import { lineUtilisation } from './congestion.js';
 import type { CryptoSide, Protection } from './crypto-cost.js';
-import { NO_PROTECTION, protectionBytesPerSecond, protectionSecondsPerByte } from './crypto-cost.js';
+import { NO_PROTECTION, protectionAtPacingEnd, protectionBytesPerSecond, protectionSecondsPerByte, protectionSecondsPerExchange } from './crypto-cost.js';
 import { hostBytesPerSecond, hostCostsFor, hostSecondsFor } from './host-costs.js';
 import type { Link } from './link.js';
 import { bdpBytes, bufferBytesOf, maxSegmentBytes, payloadEfficiency } from './link.js';
@@ -199,14 +199,21 @@ export function transferShape(
   // waits on both before the next in its slot can go.
   const [dataSender, dataReceiver]: [CryptoSide, CryptoSide] = op === 'read' ? [server.crypto, client.crypto] : [client.crypto, server.crypto];
   // Measured host costs that were taken with this protection already hold its crypto.
-  const host = link.hosts ? hostCostsFor(link.hosts, op, session.protection) : undefined;
-  const cryptoSecondsPerByte = host?.includesProtection ? 0 : protectionSecondsPerByte(session.protection, dataSender, dataReceiver);
+  const measured = link.hosts ? hostCostsFor(link.hosts, op, session.protection) : undefined;
+  const cryptoSecondsPerByte = measured?.includesProtection ? 0 : protectionSecondsPerByte(session.protection, dataSender, dataReceiver);
+  // A request and its reply are messages too: their protection's set-up, at each end, adds to every request's work
+  // (already in costs measured with this protection).
+  const cryptoSecondsPerRequest = measured?.includesProtection ? 0 : protectionSecondsPerExchange(session.protection, client.crypto, server.crypto);
+  const host = measured && { ...measured, costs: { ...measured.costs, secondsPerRequest: measured.costs.secondsPerRequest + cryptoSecondsPerRequest } };
   // A unit waits on the hosts' work for it as well as on the path (measured costs; none where the hosts were not measured).
   const turnaround = link.hosts?.turnaroundSeconds?.[op] ?? 0;
   const hostSeconds = (unitBytes: number): number =>
     host ? hostSecondsFor(host.costs, request, unitBytes, turnaround, link.hosts?.acrossNetwork === true) : 0;
+  // Without measured hosts, the set-up is still the ends' work for each request.
+  const unmeasuredRequestSeconds = (unitBytes: number): number => (host ? 0 : Math.ceil(unitBytes / request) * cryptoSecondsPerRequest);
   const perUnit = (unitBytes: number, units: number): number =>
-    (units * unitBytes) / (latencySeconds + unitBytes / payloadBytesPerSecond + unitBytes * cryptoSecondsPerByte + hostSeconds(unitBytes));
+    (units * unitBytes) /
+    (latencySeconds + unitBytes / payloadBytesPerSecond + unitBytes * cryptoSecondsPerByte + hostSeconds(unitBytes) + unmeasuredRequestSeconds(unitBytes));
 
   // Credits and TCP windows belong to each connection: multichannel multiplies them, and transfers that share a
   // connection (robocopy's lanes) share them: on average a lane holds its share of the requests the grant allows.
@@ -239,9 +246,24 @@ export function transferShape(
     payloadBytesPerSecond,
   );
   if (queue) budgets.push(queue);
-  const hostRate = host ? hostBytesPerSecond(host.costs, request, cryptoSecondsPerByte) : Infinity;
-  // The hosts' work and any crypto not in it share their CPUs: per byte, they add (measured on one connection, so
-  // channels do not multiply it). Where the protection is most of that work, the protection is what limits, and the
+  // The hosts' pace in a deep pipeline is the slower end's: protection not in the measured costs adds its own part
+  // there (protectionAtPacingEnd), both parts where the two ends share one core.
+  const pacing = protectionAtPacingEnd(session.protection, dataSender, dataReceiver);
+  const sharedCore = link.hosts?.acrossNetwork !== true && link.hosts?.load !== undefined && link.hosts.load.cores < 2;
+  const paceCrypto = sharedCore
+    ? { secondsPerByte: cryptoSecondsPerByte, secondsPerRequest: cryptoSecondsPerRequest }
+    : measured?.includesProtection
+      ? { secondsPerByte: 0, secondsPerRequest: 0 }
+      : pacing;
+  const hostRate = measured
+    ? hostBytesPerSecond(
+        { ...measured.costs, secondsPerRequest: measured.costs.secondsPerRequest + paceCrypto.secondsPerRequest },
+        request,
+        paceCrypto.secondsPerByte,
+      )
+    : Infinity;
+  // The hosts' work and any crypto not in it share the pacing end's CPU: per byte, they add there (measured on one
+  // connection, so channels do not multiply it). Where the protection is most of that work, the protection is what limits, and the
   // budget carries its name: a signed copy paced by the CPU is paced by its signing.
   // The protection's share of that work comes from the crypto rates (measured here by a microbenchmark that holds still, or
   // published), not from the protected calibration's difference from the plain one: on a busy machine that difference

@@ -13,6 +13,7 @@
 // all the bytes at line rate.
 
 import type { ClientProfile, Op } from './client-profiles.js';
+import { protectionSecondsPerExchange } from './crypto-cost.js';
 import type { Session } from './in-flight.js';
 import { SINGLE_UNPROTECTED } from './in-flight.js';
 import type { Link } from './link.js';
@@ -55,7 +56,9 @@ export function predictParallel(
   // promised the folder in 99 s where that window allows 1 GB no faster than 500 s).
   const laneSession: Session = { ...session, connectionShare: (session.connectionShare ?? 1) / laneFiles.length };
   // The walk: a read lists the source's root and its folders, a write makes the destination's folders, before any file.
-  const perDirectory = roundTripsPerDirectory(client.metadata, op) * (link.rttMs / 1000 + (link.hosts?.metadataSeconds ?? 0));
+  const perDirectory =
+    roundTripsPerDirectory(client.metadata, op) *
+    (link.rttMs / 1000 + (link.hosts?.metadataSeconds ?? 0) + protectionSecondsPerExchange(session.protection, client.crypto, server.crypto));
   const walkSeconds = (workload.directories.length + (op === 'read' ? 1 : 0)) * perDirectory;
   const lanePredictions = laneFiles.map((files) => {
     const lane: Workload = { spec: workload.spec, kind: workload.kind, directories: [], files, totalBytes: files.reduce((sum, file) => sum + file.bytes, 0) };

@@ -8,6 +8,7 @@
 import type { ClientProfile, ClientProfileId, Op } from './client-profiles.js';
 import { CLIENT_PROFILE_IDS, CLIENT_PROFILES } from './client-profiles.js';
 import { PipefillInputError } from './errors.js';
+import { protectionSecondsPerExchange } from './crypto-cost.js';
 import { explain } from './explain.js';
 import type { LayerBudget, LimitLayer, Session, TransferShape } from './in-flight.js';
 import { SINGLE_UNPROTECTED, tightestBudget, transferShape } from './in-flight.js';
@@ -188,8 +189,10 @@ export function predictTransfer(
   // into a folder that exists and create only the workload's subdirectories.
   const directories = workload.directories.length + (op === 'read' ? 1 : 0);
   const metadataRoundTrips = workload.files.length * roundTripsPerFile(client.metadata, op) + directories * roundTripsPerDirectory(client.metadata, op);
-  // Each metadata exchange also waits on the server's file-system work, where the hosts were measured.
-  const metadataSeconds = metadataRoundTrips * (rttSeconds + (link.hosts?.metadataSeconds ?? 0));
+  // Each metadata exchange also waits on the server's file-system work, where the hosts were measured, and on both
+  // ends' protection of its small messages (a signer's set-up, where it was measured: crypto-cost.ts).
+  const exchangeCrypto = protectionSecondsPerExchange(session.protection, client.crypto, server.crypto);
+  const metadataSeconds = metadataRoundTrips * (rttSeconds + (link.hosts?.metadataSeconds ?? 0) + exchangeCrypto);
 
   const steady = tightestBudget(largest.shape.budgets);
   const warm = session.warmSender === true && keepsRateAcrossIdle((op === 'read' ? server.tcp : client.tcp).congestion);
@@ -212,7 +215,7 @@ export function predictTransfer(
   // loopback share it was most of a "round trip", and a small-files write
   // named round trips or hosts from one run to the next).
   const byteWeightedLimit = [...bytesByLayer.entries()].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
-  const fileSystemSeconds = metadataRoundTrips * (link.hosts?.metadataSeconds ?? 0);
+  const fileSystemSeconds = metadataRoundTrips * ((link.hosts?.metadataSeconds ?? 0) + exchangeCrypto);
   const roundTripSeconds = metadataSeconds - fileSystemSeconds + waitSeconds;
   const movingSeconds = dataSeconds - waitSeconds;
   const hostsSeconds = fileSystemSeconds + (byteWeightedLimit === 'hosts' ? movingSeconds : 0);
