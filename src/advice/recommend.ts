@@ -8,7 +8,7 @@
 import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import type { Observations } from '../model/server-as-seen.js';
-import { serverAsSeen } from '../model/server-as-seen.js';
+import { clientAsSeen, serverAsSeen } from '../model/server-as-seen.js';
 import { requestBytes } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
 import { bdpBytes } from '../model/link.js';
@@ -224,7 +224,7 @@ export function recommend(input: RecommendInput): RecommendResult {
     if (value !== undefined && knob.effect) base = knob.effect(base, value);
   }
   if (input.observations) {
-    base = { ...base, server: serverAsSeen(base.server, 'write', input.observations) };
+    base = { ...base, client: clientAsSeen(base.client, input.observations), server: serverAsSeen(base.server, 'write', input.observations) };
   }
 
   const recommendations: Recommendation[] = [];

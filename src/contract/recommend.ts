@@ -66,6 +66,8 @@ export function observationsFromReport(report: Report, client?: ClientProfileId)
     ...(held?.tcp?.peerWindowBytes !== undefined
       ? { peerWindowBytes: held.tcp.peerWindowBytes, peerWindowLimitedFraction: held.tcp.peerWindowLimitedFraction ?? 0 }
       : {}),
+    // A share on this machine: both ends protect at the rates measured here, as the diagnosis weighed them.
+    ...(report.crypto?.serverOnThisMachine ? { cryptoOnThisMachine: report.crypto.rates } : {}),
   };
 }
 

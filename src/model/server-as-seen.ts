@@ -3,7 +3,8 @@
 // window it advertised, the signing it demanded). Apart from the diagnosis so
 // that a prediction of one copy (src/model/predict.ts) can use it too.
 
-import type { Op } from './client-profiles.js';
+import type { ClientProfile, Op } from './client-profiles.js';
+import type { CryptoRates } from './crypto-cost.js';
 import type { ServerProfile } from './server-profiles.js';
 import type { SigningAlgorithm } from './smb-security.js';
 
@@ -26,6 +27,12 @@ export interface Observations {
   /** The server insisted on signing or encryption (the copies said who required it). */
   readonly signingRequired?: boolean;
   readonly encryptionRequired?: boolean;
+  /**
+   * The share was on this machine: its server signs and seals at the rates
+   * measured here, and so does the person's client, which is this machine
+   * (the diagnosis weighs both ends so: src/model/diagnosis.ts serverOnThisMachine).
+   */
+  readonly cryptoOnThisMachine?: CryptoRates;
 }
 
 /** Sends waited on the server's window this much of the time or more: the window held the copy back. */
@@ -44,6 +51,7 @@ export function serverAsSeen(server: ServerProfile, op: Op, seen: Observations):
     ...server,
     smb2: credits === undefined ? server.smb2 : { ...server.smb2, creditsMax: credits, creditsInitial: Math.min(server.smb2.creditsInitial, credits) },
     tcp: windowHeld ? { ...server.tcp, receiveWindowBytes: seen.peerWindowBytes ?? server.tcp.receiveWindowBytes } : server.tcp,
+    crypto: seen.cryptoOnThisMachine ? { ...server.crypto, rates: seen.cryptoOnThisMachine } : server.crypto,
     security: {
       ...server.security,
       signing: signingAsSeen(server.security.signing, seen.signingChoice),
@@ -51,6 +59,11 @@ export function serverAsSeen(server: ServerProfile, op: Op, seen: Observations):
       encryptionRequired: server.security.encryptionRequired || seen.encryptionRequired === true,
     },
   };
+}
+
+/** The person's client as the copies found it: on the machine that measured its crypto, at those rates. */
+export function clientAsSeen(client: ClientProfile, seen: Pick<Observations, 'cryptoOnThisMachine'>): ClientProfile {
+  return seen.cryptoOnThisMachine ? { ...client, crypto: { ...client.crypto, rates: seen.cryptoOnThisMachine } } : client;
 }
 
 /** The server's SMB 3.1.1 signing algorithms as a copy's choice showed them: those passed over dropped, the chosen one kept. */
