@@ -13,14 +13,14 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { PipefillApi } from '../../contract/api.js';
 import type { HostInfo } from '../../contract/host-info.js';
-import { createLocalApi, heldTicket } from '../../service/local-api.js';
+import { servedAs } from '../../contract/served-as.js';
 import type { StoreSpec } from '../../store/open-store.js';
 import type { LoopbackServers } from '../../lab/loopback-servers.js';
 import { startLoopbackServers } from '../../lab/loopback-servers.js';
 import type { BranchDemo } from '../../lab/branch-demo.js';
 import { branchDemoUnavailable, DEMO_BRANCH_LINK, startBranchDemo } from '../../lab/branch-demo.js';
 import { startServiceProcess } from '../../web/service-process.js';
-import { packageRoot, pipefillVersion } from '../../platform/package-root.js';
+import { packageRoot } from '../../platform/package-root.js';
 import { formatRate } from '../../model/units.js';
 import { preferredOrFreePort, sambaAvailable } from '../../lab/samba.js';
 import { PipefillInputError } from '../../model/errors.js';
@@ -117,11 +117,10 @@ async function startBranchDemoService(store: StoreSpec | undefined): Promise<Run
       // The history the person's own runs go to (the child reads it as --store would give it).
       ...(store ? { env: { PIPEFILL_STORE: store.kind === 'postgres' ? store.connection : `sqlite:${store.path}` } } : {}),
     });
-    // The page asks this process what it offers; the child's copies and history answer the rest.
-    const hostInfo: PipefillApi['hostInfo'] = () => Promise.resolve({ shell: 'web', version: pipefillVersion(), ...heldTicket(), demo: branch.demo });
     return {
       demo: branch.demo,
-      api: { ...service.api, hostInfo },
+      // The child's copies and history answer the page; this process says what it offers (servedAs).
+      api: service.api,
       commandPrefix: branch.commandPrefix,
       // The service first: its calls end (and clean their scratch up) while the share is still there.
       stop: async () => {
@@ -225,7 +224,7 @@ function untilStopped(): Promise<void> {
   });
 }
 
-export async function uiCommand(argv: readonly string[], _api: PipefillApi, output: Output, context: { readonly store?: StoreSpec } = {}): Promise<void> {
+export async function uiCommand(argv: readonly string[], api: PipefillApi, output: Output, context: { readonly store?: StoreSpec } = {}): Promise<void> {
   const { values, positionals } = parseOptions(argv, OPTIONS, UI_USAGE);
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, UI_USAGE);
   const port = parsePort(optional(values, 'port'));
@@ -242,9 +241,10 @@ export async function uiCommand(argv: readonly string[], _api: PipefillApi, outp
   };
   process.once('exit', killDemo);
   try {
-    const local = createLocalApi({ shell: 'web', ...(demo ? { demo: demo.demo } : {}), ...(context.store ? { store: context.store } : {}) });
+    // The API every command is given, or the branch demo's service process, served as the web mode with its demo.
+    const served = servedAs(demo?.api ?? api, { shell: 'web', ...(demo ? { demo: demo.demo } : {}) }, api);
     const host = await startWebHost({
-      api: demo?.api ?? local,
+      api: served,
       rendererDir: RENDERER_DIR,
       ...(port === undefined ? {} : { port }),
       onLaunchCodeReused: () =>
