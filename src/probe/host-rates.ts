@@ -55,6 +55,12 @@ const SMALL: FilePipeline = { depth: 16, chunkBytes: 32 * KIB, requestBytes: 32 
 const LONE: FilePipeline = { depth: 1, chunkBytes: 64 * KIB, requestBytes: 64 * KIB };
 const SMALL_FILE_BYTES = 32 * MIB;
 const LARGE_FILE_BYTES = 64 * MIB;
+/**
+ * Runs of each shape: three at least, and up to seven while their time allows. On loopback a run takes 20-60 ms and
+ * the median of three strayed by a fifth from one assessment to the next (a promise made from it came 0.76-1.30x the
+ * copy it promised, 2026-11-28); on a LAN each run is cut off (TRANSFER_CUTOFF_MS) and three fill the time.
+ */
+const CALIBRATION_RUNS = { least: 3, most: 7, withinMs: 600 } as const;
 /** Each transfer stops issuing requests after this long: a slow LAN gets a shorter sample, not a longer calibration. */
 const TRANSFER_CUTOFF_MS = 250;
 /** Requests one at a time per turnaround run, and runs (their median is kept). */
@@ -217,8 +223,8 @@ class CalibrationRun {
       },
       { pipeline: pipelineFor(CLIENT_PROFILES[profile], on.negotiated, op, LARGE_FILE_BYTES), fileBytes: LARGE_FILE_BYTES },
     ];
-    // Each shape's files: three written, then each read back once.
-    const names = [0, 1].map(() => [this.nextName(), this.nextName(), this.nextName()] as const);
+    // Each shape's files: as many written as its runs' time allows (CALIBRATION_RUNS), then each read back once.
+    const written: string[][] = [[], []];
     const fit = async (op: 'read' | 'write'): Promise<RequestCosts> => {
       const kept: (CalibrationSample | undefined)[] = [];
       for (const [index, shape] of shapesFor(op).entries()) {
@@ -226,11 +232,18 @@ class CalibrationRun {
         // the tail (a 24H2 signed read, six runs of 64 MiB: 157-262 ms; copies expected from the fastest read
         // 1.3-1.5x slow on loopback, 2026-11-25), and one stalled run does not move a median of three or six.
         const runs: CalibrationSample[] = [];
-        const files = names[index] ?? [];
+        const files = written[index] ?? [];
         // Each file read once, as a copy reads its source: the first read of a file just written costs the server more
         // than a second (a signed 24H2 read of 64 MiB on loopback: 0.40-0.44 ns a byte first, 0.36-0.37 again, and the
         // median of both fell on the second; copies read 0.44-0.55, 2026-11-28).
-        for (const name of files) {
+        const started = performance.now();
+        const more = (run: number) =>
+          op === 'read'
+            ? run < files.length
+            : run < CALIBRATION_RUNS.most && (run < CALIBRATION_RUNS.least || performance.now() - started < CALIBRATION_RUNS.withinMs);
+        for (let run = 0; more(run); run += 1) {
+          const name = op === 'read' ? (files[run] ?? '') : this.nextName();
+          if (op === 'write') files.push(name);
           const sample = await this.transfer(on, op, name, shape);
           if (sample) runs.push(sample);
         }
