@@ -110,14 +110,10 @@ export function protectionAtPacingEnd(
   if (protection.kind === 'none') return { secondsPerByte: 0, secondsPerRequest: 0 };
   const perByte = (rate: number | undefined) => (rate && Number.isFinite(rate) ? 1 / rate : 0);
   const rateOf = (side: CryptoSide) => side.rates[protection.algorithm];
-  const message = (side: CryptoSide) => {
-    const seconds = rateOf(side)?.messageSeconds;
-    return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
-  };
   return {
     secondsPerByte: Math.max(perByte(rateOf(sender)?.protect), perByte(rateOf(receiver)?.check)),
     // Each end protects one message of the exchange and checks the other.
-    secondsPerRequest: 2 * Math.max(message(sender), message(receiver)),
+    secondsPerRequest: 2 * Math.max(messageSecondsOf(protection, sender), messageSecondsOf(protection, receiver)),
   };
 }
 
@@ -128,11 +124,13 @@ export function protectionAtPacingEnd(
  */
 export function protectionSecondsPerExchange(protection: Protection, client: CryptoSide, server: CryptoSide): number {
   if (protection.kind === 'none') return 0;
-  const each = (side: CryptoSide) => {
-    const seconds = side.rates[protection.algorithm]?.messageSeconds;
-    return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
-  };
-  return 2 * each(client) + 2 * each(server);
+  return 2 * messageSecondsOf(protection, client) + 2 * messageSecondsOf(protection, server);
+}
+
+/** One message's set-up at a side's rate for this protection (0 where none was measured). */
+function messageSecondsOf(protection: Exclude<Protection, { readonly kind: 'none' }>, side: CryptoSide): number {
+  const seconds = side.rates[protection.algorithm]?.messageSeconds;
+  return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
 }
 
 export function describeProtection(protection: Protection): string {

@@ -246,15 +246,44 @@ export function transferShape(
     payloadBytesPerSecond,
   );
   if (queue) budgets.push(queue);
+  budgets.push(
+    ...hostBudgets({ link, op, session, request, rttSeconds, channels, measured, dataSender, dataReceiver, cryptoSecondsPerByte, cryptoSecondsPerRequest }),
+  );
+  return { requestBytes: request, depth, chunkBytes, requestLatencyMs, budgets };
+}
+
+interface HostBudgetInput {
+  readonly link: Link;
+  readonly op: Op;
+  readonly session: Session;
+  readonly request: number;
+  readonly rttSeconds: number;
+  readonly channels: number;
+  /** The hosts' measured costs for this op and protection (hostCostsFor), if the hosts were measured. */
+  readonly measured: ReturnType<typeof hostCostsFor> | undefined;
+  readonly dataSender: CryptoSide;
+  readonly dataReceiver: CryptoSide;
+  /** Both ends' protection not in the measured costs, per byte and per request (a synchronous request waits on all of it). */
+  readonly cryptoSecondsPerByte: number;
+  readonly cryptoSecondsPerRequest: number;
+}
+
+/**
+ * The hosts' budget where they were measured, named for the protection where
+ * that is most of their work, and the protection's own budget where it is
+ * not in the hosts' costs and not most of them.
+ */
+function hostBudgets(input: HostBudgetInput): LayerBudget[] {
+  const { link, op, session, request, rttSeconds, channels, measured, dataSender, dataReceiver, cryptoSecondsPerByte, cryptoSecondsPerRequest } = input;
+  const budgets: LayerBudget[] = [];
   // The hosts' pace in a deep pipeline is the slower end's: protection not in the measured costs adds its own part
   // there (protectionAtPacingEnd), both parts where the two ends share one core.
-  const pacing = protectionAtPacingEnd(session.protection, dataSender, dataReceiver);
   const sharedCore = link.hosts?.acrossNetwork !== true && link.hosts?.load !== undefined && link.hosts.load.cores < 2;
   const paceCrypto = sharedCore
     ? { secondsPerByte: cryptoSecondsPerByte, secondsPerRequest: cryptoSecondsPerRequest }
     : measured?.includesProtection
       ? { secondsPerByte: 0, secondsPerRequest: 0 }
-      : pacing;
+      : protectionAtPacingEnd(session.protection, dataSender, dataReceiver);
   const hostRate = measured
     ? hostBytesPerSecond(
         { ...measured.costs, secondsPerRequest: measured.costs.secondsPerRequest + paceCrypto.secondsPerRequest },
@@ -263,8 +292,8 @@ export function transferShape(
       )
     : Infinity;
   // The hosts' work and any crypto not in it share the pacing end's CPU: per byte, they add there (measured on one
-  // connection, so channels do not multiply it). Where the protection is most of that work, the protection is what limits, and the
-  // budget carries its name: a signed copy paced by the CPU is paced by its signing.
+  // connection, so channels do not multiply it). Where the protection is most of that work, the protection is what
+  // limits, and the budget carries its name: a signed copy paced by the CPU is paced by its signing.
   // The protection's share of that work comes from the crypto rates (measured here by a microbenchmark that holds still, or
   // published), not from the protected calibration's difference from the plain one: on a busy machine that difference
   // strays by a third, and a Windows 11 copy signed with AES-GMAC (0.04 ns a byte) read "signing" or "hosts" from one run to
@@ -277,12 +306,12 @@ export function transferShape(
       : 0;
   const hostLayer: BudgetLayer = session.protection.kind !== 'none' && protectionShare > 1 / 2 ? session.protection.kind : 'hosts';
   const cryptoBytesPerSecond =
-    host?.includesProtection || hostLayer !== 'hosts' ? Infinity : protectionBytesPerSecond(session.protection, dataSender, dataReceiver, channels);
+    measured?.includesProtection || hostLayer !== 'hosts' ? Infinity : protectionBytesPerSecond(session.protection, dataSender, dataReceiver, channels);
   if (session.protection.kind !== 'none' && Number.isFinite(cryptoBytesPerSecond)) {
     budgets.push({ layer: session.protection.kind, bytesInFlight: cryptoBytesPerSecond * rttSeconds, bytesPerSecond: cryptoBytesPerSecond });
   }
   if (Number.isFinite(hostRate)) budgets.push({ layer: hostLayer, bytesInFlight: hostRate * rttSeconds, bytesPerSecond: hostRate });
-  return { requestBytes: request, depth, chunkBytes, requestLatencyMs, budgets };
+  return budgets;
 }
 
 /**
