@@ -117,7 +117,7 @@ describe('two assessments, then `pipefill history list --json`', () => {
         expect(assessed.err).toMatch(/Saved to the site history as run \d+ \(.*assessments\.sqlite\)/);
         // The plan comes first, before any progress line; without a terminal nobody is asked.
         expect(assessed.err.split('\n')[0]).toMatch(
-          /^Plan: Copies test files as Pipefill's best pipeline do: writes at most [\d.]+ [KMG]B and reads at most [\d.]+ [KMG]B in a scratch folder it makes in \\\\127\.0\.0\.1\\share and removes \(you need write access there\), loading the link for up to 20 s\.$/,
+          /^Plan: Copies test files as Pipefill's best pipeline do: writes at most [\d.]+ [KMG]B and reads at most [\d.]+ [KMG]B in a scratch folder it makes in \\\\127\.0\.0\.1\\share and removes \(you need write access there\), loading the link for up to 20 s\. Where the share answers within 2 ms \(a LAN, or this machine\), up to [\d.]+ [KMG]B more each way, to time the two machines first\.$/,
         );
         expect(assessed.err).not.toMatch(/Go ahead/);
       }

@@ -19,15 +19,13 @@
 // long path it would cost seconds and change nothing a round trip does not
 // hide; the callers decide.
 
+import { WARM_UP_REQUEST_BYTES } from '../model/calibration-bytes.js';
 import type { RequestOptions } from '../smb/request-frames.js';
 import { Access, CreateOption, Disposition } from '../smb/messages.js';
 import type { SmbSession } from '../smb/session.js';
 import { PatternSource } from './pattern.js';
 import { TimelineRecorder } from './timeline.js';
 import { transferFileWithDepth } from './transfer.js';
-
-/** The largest request sent: Pipefill's own (8 MiB), or less where the server allows less. */
-const LARGEST_REQUEST_BYTES = 8 * 1024 * 1024;
 
 /**
  * One request of the largest size the session allows written to `path` (a
@@ -37,7 +35,7 @@ const LARGEST_REQUEST_BYTES = 8 * 1024 * 1024;
  */
 export async function warmServerProcess(session: SmbSession, path: string, options: RequestOptions = {}): Promise<void> {
   const { maxReadSize, maxWriteSize } = session.negotiated;
-  const bytes = Math.min(LARGEST_REQUEST_BYTES, maxReadSize, maxWriteSize);
+  const bytes = Math.min(WARM_UP_REQUEST_BYTES, maxReadSize, maxWriteSize);
   if (!(Number.isInteger(bytes) && bytes > 0)) return;
   const handle = await session.create(
     { path, access: Access.readData | Access.writeData, disposition: Disposition.create, options: CreateOption.nonDirectory },

@@ -2,13 +2,18 @@
 // writes and reads at most, where (a scratch folder it makes and removes,
 // which needs write access), and how long it loads the link. The sizes are
 // upper bounds: a budgeted run sizes its copies to the path after probing it,
-// so it moves at most this and usually far less. Pure.
+// so it moves at most this and usually far less. Where the share answers
+// within 2 ms (a LAN, this machine), the two machines are timed as well (the
+// hosts' calibration, each session's warm-up), and the plan bounds that
+// apart: on a longer path none of it runs. Pure.
 
 import type { CapacityInput } from '../contract/capacity.js';
 import { CapacityInputSchema } from '../contract/capacity.js';
 import type { AssessInput } from '../contract/report.js';
 import { assessedClient, assessedProfiles, budgetSecondsOf } from '../contract/report.js';
 import { MAX_FILE_BYTES, START_DIRSET_SCALE } from '../model/assessment.js';
+import { fastPathExtraBytes, WARM_UP_REQUEST_BYTES } from '../model/calibration-bytes.js';
+import { FAST_PATH_RTT_MS } from '../model/host-costs.js';
 import { parseSharePath } from '../model/share-path.js';
 import { formatBinaryBytes, formatBytes, formatDuration } from '../model/units.js';
 import { parseWorkload, tr3869DirectorySet } from '../model/workloads.js';
@@ -21,6 +26,8 @@ export interface AssessmentPlan {
   readonly clients: string;
   readonly maxWriteBytes: number;
   readonly maxReadBytes: number;
+  /** What timing the two machines moves more each way, where the share answers within FAST_PATH_RTT_MS. */
+  readonly fastPathExtraBytes: number;
   /** Seconds the run may take, or null where every byte is moved however long it takes. */
   readonly budgetSeconds: number | null;
 }
@@ -45,6 +52,8 @@ export function assessmentPlan(
   const sourceWrites = profiles.includes('pipefill-max') ? 0 : fileBytes + dirsetBytes;
   const maxWriteBytes = profiles.length * (fileBytes + dirsetBytes) + sourceWrites;
   const maxReadBytes = profiles.length * (fileBytes + dirsetBytes) + profiles.length * fileBytes;
+  // A session for each generation and Pipefill's own, and the signing check's.
+  const copySessions = new Set([...profiles, 'pipefill-max']).size + 1;
   const names = profiles.map((id) =>
     id === 'pipefill-max'
       ? "Pipefill's best pipeline"
@@ -57,6 +66,7 @@ export function assessmentPlan(
     clients: andList(names),
     maxWriteBytes,
     maxReadBytes,
+    fastPathExtraBytes: fastPathExtraBytes(copySessions),
     budgetSeconds: budgetSecondsOf(input),
   };
 }
@@ -73,8 +83,12 @@ export function assessmentPlanText(plan: AssessmentPlan): string {
     plan.budgetSeconds === null
       ? 'loading the link until every byte is moved (no time limit)'
       : `loading the link for up to ${formatDuration(plan.budgetSeconds * 1000)}`;
-  return `Copies test files as ${plan.clients} do: writes at most ${formatBytes(plan.maxWriteBytes)} and reads at most ${formatBytes(plan.maxReadBytes)} in a scratch folder it makes in ${plan.where} and removes (you need write access there), ${load}.`;
+  return `Copies test files as ${plan.clients} do: writes at most ${formatBytes(plan.maxWriteBytes)} and reads at most ${formatBytes(plan.maxReadBytes)} in a scratch folder it makes in ${plan.where} and removes (you need write access there), ${load}. ${fastPathText(plan.fastPathExtraBytes, 'to time the two machines first')}`;
 }
+
+/** The fast path's extra, said apart: "Where the share answers within 2 ms (a LAN, or this machine), up to 1.44 GB more each way, to ...". */
+const fastPathText = (bytes: number, why: string) =>
+  `Where the share answers within ${FAST_PATH_RTT_MS} ms (a LAN, or this machine), up to ${formatBytes(bytes)} more each way, ${why}.`;
 
 /** The capacity run's choices that shape its plan; the rest take the contract's defaults. */
 const CapacityPlanSchema = CapacityInputSchema.pick({ clients: true, seconds: true, warmupSeconds: true, fileBytes: true, op: true });
@@ -125,5 +139,6 @@ export function copyTestPlanText(input: {
   const check = input.op === 'write' && reads > 0 ? ' (the check of what arrived)' : '';
   const budget = input.budgetSeconds === undefined ? '' : `; it stops once the rate has settled, or after ${formatDuration(input.budgetSeconds * 1000)}`;
   const what = workloadText(input.workload);
-  return `Copies ${what.startsWith('large file') ? `a ${what}` : what} as ${clientShortLabel(input.profile)} ${input.op === 'read' ? 'reads' : 'writes'} it: writes at most ${formatBytes(bytes)}${why} and reads at most ${formatBytes(reads)}${check} in a scratch folder it makes in ${whereOf(input.share)} and removes (you need write access there)${budget}.`;
+  const warm = fastPathText(WARM_UP_REQUEST_BYTES, "to bring the server's process to its usual state first");
+  return `Copies ${what.startsWith('large file') ? `a ${what}` : what} as ${clientShortLabel(input.profile)} ${input.op === 'read' ? 'reads' : 'writes'} it: writes at most ${formatBytes(bytes)}${why} and reads at most ${formatBytes(reads)}${check} in a scratch folder it makes in ${whereOf(input.share)} and removes (you need write access there)${budget}. ${warm}`;
 }

@@ -19,10 +19,18 @@
 // as the probe's is.
 
 import type { ClientProfileId } from '../model/client-profiles.js';
-import { CLIENT_PROFILES, KIB, MIB, SECTOR_BYTES } from '../model/client-profiles.js';
+import { CLIENT_PROFILES, KIB, SECTOR_BYTES } from '../model/client-profiles.js';
 import type { Protection } from '../model/crypto-cost.js';
 import type { CalibrationSample, HostCosts, MetadataExchangeTimes, RequestCosts } from '../model/host-costs.js';
 import { costsFromSamples, metadataSecondsFrom, runSpread } from '../model/host-costs.js';
+import {
+  CALIBRATION_LARGE_FILE_BYTES,
+  CALIBRATION_RUNS,
+  CALIBRATION_SMALL_FILE_BYTES,
+  TURNAROUND_REQUEST_BYTES,
+  TURNAROUND_REQUESTS,
+  TURNAROUND_RUNS,
+} from '../model/calibration-bytes.js';
 import type { FilePipeline } from '../model/in-flight.js';
 import { payloadEfficiency } from '../model/link.js';
 import { median } from '../model/stats.js';
@@ -52,20 +60,11 @@ import { otherProgramsLoad } from '../platform/cpu-load.js';
  */
 const SMALL: FilePipeline = { depth: 16, chunkBytes: 32 * KIB, requestBytes: 32 * KIB };
 /** The turnaround's requests: one 64 KiB request at a time, as XP and a small file's copy go. */
-const LONE: FilePipeline = { depth: 1, chunkBytes: 64 * KIB, requestBytes: 64 * KIB };
-const SMALL_FILE_BYTES = 32 * MIB;
-const LARGE_FILE_BYTES = 64 * MIB;
-/**
- * Runs of each shape: three at least, and up to seven while their time allows. On loopback a run takes 20-60 ms and
- * the median of three strayed by a fifth from one assessment to the next (a promise made from it came 0.76-1.30x the
- * copy it promised, 2026-11-28); on a LAN each run is cut off (TRANSFER_CUTOFF_MS) and three fill the time.
- */
-const CALIBRATION_RUNS = { least: 3, most: 7, withinMs: 600 } as const;
+const LONE: FilePipeline = { depth: 1, chunkBytes: TURNAROUND_REQUEST_BYTES, requestBytes: TURNAROUND_REQUEST_BYTES };
+const SMALL_FILE_BYTES = CALIBRATION_SMALL_FILE_BYTES;
+const LARGE_FILE_BYTES = CALIBRATION_LARGE_FILE_BYTES;
 /** Each transfer stops issuing requests after this long: a slow LAN gets a shorter sample, not a longer calibration. */
 const TRANSFER_CUTOFF_MS = 250;
-/** Requests one at a time per turnaround run, and runs (their median is kept). */
-const TURNAROUND_REQUESTS = 16;
-const TURNAROUND_RUNS = 3;
 /** Files created and closed one at a time for the metadata cost, after the warm-up's; fewer where the round trips make them slow. */
 const METADATA_FILES = 16;
 const METADATA_WARMUP_FILES = 2;
