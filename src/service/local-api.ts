@@ -39,8 +39,6 @@ import { heldTicketPrincipal } from '../platform/kerberos-ticket.js';
 export interface LocalApiOptions {
   /** Which shell serves this API. */
   readonly shell?: HostInfo['shell'];
-  /** A demo share started for this run. */
-  readonly demo?: HostInfo['demo'];
   /** The site history: `--store`, PIPEFILL_STORE, or the embedded default in this user's data folder. */
   readonly store?: StoreSpec;
   /** The services' settings file (default: settings.json in this user's data folder). */
@@ -225,7 +223,8 @@ function createHandlers(host: LocalApiOptions): Handlers {
     settings: () => readSettings(settingsFile),
     settingsUpdate: (input) =>
       writeSettings({ ...readSettings(settingsFile), ...(input.keepHistory === undefined ? {} : { keepHistory: input.keepHistory }) }, settingsFile),
-    hostInfo: () => ({ shell: host.shell ?? 'cli', version: pipefillVersion(), ...heldTicket(), ...(host.demo ? { demo: host.demo } : {}) }),
+    // A demo is the front end's to name (src/contract/served-as.ts): `pipefill ui` starts it, not the service.
+    hostInfo: () => ({ shell: host.shell ?? 'cli', version: pipefillVersion(), ...heldTicket() }),
   };
 }
 
@@ -248,7 +247,7 @@ export function createLocalApi(host: LocalApiOptions = {}): PipefillApi {
 }
 
 /** The person's Kerberos ticket, for HostInfo: asked each time (a kinit while the app runs counts). */
-export function heldTicket(): { kerberos?: { principal: string } } {
+function heldTicket(): { kerberos?: { principal: string } } {
   const principal = heldTicketPrincipal();
   return principal === undefined ? {} : { kerberos: { principal } };
 }
