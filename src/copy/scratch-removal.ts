@@ -41,11 +41,11 @@ import type { SmbSession } from '../smb/session.js';
 const LAYOUT: readonly { readonly directories: RegExp; readonly files: RegExp }[] = [
   // A copy's root: `source`/`target`, or an assessment's `source-file`, `target-3`...; a capacity run's `capacity`;
   // the lease, the marker, the clean-up's recycle-bin probe (dotted, or visible: scratch-marker.ts), the probe's file, the hosts' calibration files
-  // (src/probe/host-rates.ts) and each session's warm-up file (server-warm-up.ts).
+  // (src/probe/host-rates.ts) and each session's warm-up file (server-warm-up.ts), and the path MTU's probe file (src/probe/path-mtu.ts).
   {
     directories: /^((source|target)(-[a-z0-9]{1,16})?|capacity)$/,
     files:
-      /^(\.lease|\.pipefill-run|\.recycle-probe|pipefill-lease|pipefill-run|pipefill-recycle-probe|bandwidth-probe\.bin|calibration-\d{1,2}\.bin|warm-up-\d{1,2}\.bin)$/,
+      /^(\.lease|\.pipefill-run|\.recycle-probe|pipefill-lease|pipefill-run|pipefill-recycle-probe|bandwidth-probe\.bin|mtu-probe\.bin|calibration-\d{1,2}\.bin|warm-up-\d{1,2}\.bin)$/,
   },
   // In a capacity run's folder: each simulated person's file and the small file the latency samples open.
   { directories: /^dir\d{2}$/, files: /^(pipefill-test\.bin|user-\d{2}\.bin|latency\.bin)$/ },

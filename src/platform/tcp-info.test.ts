@@ -21,6 +21,9 @@ describe('tcp_info from ss', () => {
       bytesReceived: 19000,
       bytesAcked: 8388608,
       rttMs: 33.1,
+      // The path MTU the kernel holds and the MSS under it: 52 bytes of IP and TCP headers (timestamps on).
+      mssBytes: 1448,
+      pmtuBytes: 1500,
       congestion: 'bbr',
     });
     // Linux 5.4+: segments that arrived out of order (a read that lost packets on the way).

@@ -26,6 +26,9 @@ export interface TcpInfoSample {
   readonly rttMs?: number;
   /** Segments that arrived out of order: a gap, filled later by a retransmission (loss on the way here). */
   readonly rcvOooPackets?: number;
+  /** The largest payload this side sends in a segment (TCP options taken off), and the path MTU the kernel holds for the connection: their difference is each packet's IP and TCP headers. */
+  readonly mssBytes?: number;
+  readonly pmtuBytes?: number;
   readonly congestion?: string;
 }
 
@@ -66,6 +69,8 @@ export function parseSsTcpInfo(text: string): TcpInfoSample | undefined {
     bytesAcked: number(text, /\bbytes_acked:(\d+)/),
     rttMs: number(text, /\brtt:([\d.]+)\//),
     rcvOooPackets: number(text, /\brcv_ooopack:(\d+)/),
+    mssBytes: number(text, /\smss:(\d+)/),
+    pmtuBytes: number(text, /\bpmtu:(\d+)/),
   };
   // The tcp_info line starts with the congestion control's name.
   const congestion = /^\s+([a-z][a-z0-9_]*)\s+(?:wscale|rto|ts|sack|ecn)/m.exec(text)?.[1];

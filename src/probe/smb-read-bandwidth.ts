@@ -15,6 +15,9 @@ import { SmbSession } from '../smb/session.js';
 import { TimelineRecorder } from '../copy/timeline.js';
 import { transferFile } from '../copy/transfer.js';
 import type { BandwidthResult } from './bandwidth.js';
+import { probePathMtu } from './path-mtu.js';
+import { blackHoleFinding } from '../model/path-mtu.js';
+import { SmbError } from '../smb/errors.js';
 import type { ReadSpan } from './read-rate.js';
 import { ArrivalLog, SpanRecorder, steadyReadRate } from './read-rate.js';
 
@@ -102,6 +105,15 @@ export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCreden
     const created = await ScratchFolder.createChecked(session);
     await created.sweepOthersAside(() => SmbSession.open(target, credentials, request));
     scratch = created;
+    // Before the first full-size packet: a path that swallows them is named, not timed out (path-mtu.ts).
+    const mtu = await probePathMtu(session, scratch, () => SmbSession.open(target, credentials, { ...request, timeoutMs: 5_000 }), {
+      rttMs: options.rttMs ?? 0,
+      ...request,
+    });
+    if (mtu.search.vanishesBytes !== undefined) {
+      const finding = blackHoleFinding(mtu.search, mtu.sizes.pmtuBytes, mtu.sizes.headerBytes);
+      throw new SmbError('path-mtu', finding.message, finding.hint);
+    }
     const probeFile = await writeProbeFile(session, scratch, request);
     for (const on of [session, ...(await Promise.all(extraSessions))]) {
       const handle = await on.create(

@@ -427,10 +427,11 @@ export class SmbConnection {
     if (this.closedError) throw this.closedError;
   }
 
-  /** Closes the socket; outstanding requests fail with `connection-lost`. */
-  destroy(): void {
+  /** Closes the socket, failing what is outstanding; `reset`: by a TCP RST, where a FIN would wait behind bytes never to be acknowledged. */
+  destroy(reset = false): void {
     this.fail(new SmbError('connection-lost', 'The connection was closed by Pipefill.', 'Open a new session.'));
-    this.socket.destroy();
+    if (reset) this.socket.resetAndDestroy();
+    else this.socket.destroy();
   }
 
   /** Ends the TCP connection politely after the caller has logged off. */

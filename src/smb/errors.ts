@@ -23,6 +23,8 @@ export type SmbErrorKind =
   | 'auth-unsupported'
   /** Kerberos could not work (clock, server name, domain controller, ticket): the hint says what to change. */
   | 'kerberos'
+  /** Full-size packets vanish on the way to the server or back, and nothing says so: a path MTU black hole (src/model/path-mtu.ts). */
+  | 'path-mtu'
   | 'protocol';
 
 export class SmbError extends PipefillError {
