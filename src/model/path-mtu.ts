@@ -98,18 +98,12 @@ export interface MtuFinding {
 
 /**
  * The black hole found: packets of the connection's size (`connectionMtu`)
- * vanish and no ICMP says so, the largest that crosses is `crosses` (or none
- * of the sizes tried). The MTU to set is the one found; MSS clamping on the
+ * vanish and no ICMP says so, while packets of `found` bytes cross (the
+ * search's largest; a search where none crossed names no black hole:
+ * src/probe/path-mtu.ts). The MTU to set is the one found; MSS clamping on the
  * router fixes it for every machine behind it at once.
  */
-export function blackHoleFinding(search: MtuSearch, connectionMtu: number, headerBytes: number): MtuFinding {
-  const found = search.crossesBytes;
-  if (found === undefined) {
-    return {
-      message: `Path MTU black hole: packets of ${MIN_SEARCHED_MTU_BYTES} bytes and more never reach the server or come back, while small ones do, so every copy stalls.`,
-      hint: 'Something on the path (a VPN or tunnel, a firewall) drops large packets without saying so: check its MTU and that ICMP "fragmentation needed" (IPv6: "packet too big") is let through.',
-    };
-  }
+export function blackHoleFinding(found: number, connectionMtu: number, headerBytes: number): MtuFinding {
   const mss = found - 40;
   const carried = found - headerBytes;
   const full = connectionMtu - headerBytes;

@@ -36,11 +36,20 @@ const PROBE_FILE = 'mtu-probe.bin';
  * on the way swallows full-size packets.
  */
 const LARGEST_TRIED_BYTES = 9216;
+/** The probe file: as long as the largest READ probe (9216 less 124 bytes of headers), laid down in pieces that cross any path searched. */
+const FILE_BYTES = 9 * 1024;
+const FILLING_WRITE_BYTES = 1024;
 
 export interface PathMtuProbe {
+  /** What the search found; a black hole where a size vanished and a smaller one crossed. */
   readonly search: MtuSearch;
   /** The connection's packet headers and MSS the probes were sized by, and whether the kernel said them (else assumed). */
   readonly sizes: SegmentSizes & { readonly pmtuBytes: number; readonly measured: boolean };
+}
+
+/** Why the probe could say nothing of the path: the server refused or shortened a probe, or not even the smallest packet crossed. */
+export interface PathMtuUnknown {
+  readonly unknown: string;
 }
 
 interface ProbeOptions {
@@ -57,13 +66,22 @@ async function segmentSizes(session: SmbSession): Promise<PathMtuProbe['sizes']>
   return { ...ASSUMED_SIZES, measured: false };
 }
 
+/** A probe that says nothing of the path (a refusal, a short read): the search stops, and the run goes on as if not probed. */
+class Inconclusive extends Error {}
+
 /**
  * The largest packet that crosses to the server and back (within 8 bytes),
- * on `first` and then on sessions `open` makes as probes spend theirs.
- * `first` is spent where a packet of the connection's full size vanishes.
- * Every session this opens is ended; the probe file stays in `scratch`.
+ * on sessions of the probe's own: `first`, then those `open` makes as probes
+ * spend theirs (a session the run holds its scratch folder by is never
+ * spent). Every session is ended or reset; the probe file stays in
+ * `scratch` for the folder's removal.
  */
-export async function probePathMtu(first: SmbSession, scratch: ScratchFolder, open: () => Promise<SmbSession>, options: ProbeOptions): Promise<PathMtuProbe> {
+export async function probePathMtu(
+  first: SmbSession,
+  scratch: ScratchFolder,
+  open: () => Promise<SmbSession>,
+  options: ProbeOptions,
+): Promise<PathMtuProbe | PathMtuUnknown> {
   const request = options.signal ? { signal: options.signal } : {};
   const deadline = { ...request, timeoutMs: probeDeadlineMs(options.rttMs) };
   const path = scratch.path(PROBE_FILE);
@@ -74,16 +92,18 @@ export async function probePathMtu(first: SmbSession, scratch: ScratchFolder, op
     if (current) return current;
     const session = opened.length === 0 ? first : await open();
     opened.push(session);
+    const created = opened.length === 1;
     const handle = await session.create(
-      {
-        path,
-        access: Access.readData | Access.writeData,
-        disposition: opened.length === 1 ? Disposition.create : Disposition.open,
-        options: CreateOption.nonDirectory,
-      },
+      { path, access: Access.readData | Access.writeData, disposition: created ? Disposition.create : Disposition.open, options: CreateOption.nonDirectory },
       deadline,
     );
     current = { session, fileId: handle.fileId };
+    // Laid down once, in writes small enough to cross any path the search allows and all in flight at once (one round
+    // trip): every READ probe then finds the bytes it asks for, whatever a server does with a write past the end.
+    if (created) {
+      const pieces = Array.from({ length: FILE_BYTES / FILLING_WRITE_BYTES }, (_, index) => index * FILLING_WRITE_BYTES);
+      await Promise.all(pieces.map((offset) => session.write(handle.fileId, offset, Buffer.alloc(FILLING_WRITE_BYTES, 0x5a), deadline)));
+    }
     return current;
   };
   // A session that seals (encryption is null where it does not) carries the transform header on every message.
@@ -91,27 +111,32 @@ export async function probePathMtu(first: SmbSession, scratch: ScratchFolder, op
   const crosses = async (packetBytes: number): Promise<boolean> => {
     const writeBytes = probeDataBytes(packetBytes, 'write', sizes, sealed);
     const readBytes = probeDataBytes(packetBytes, 'read', sizes, sealed);
-    if (writeBytes === undefined || readBytes === undefined) return false;
-    const on = await onSession();
+    if (writeBytes === undefined || readBytes === undefined) throw new Inconclusive(`no probe of ${packetBytes} bytes fits one segment`);
+    let on: { session: SmbSession; fileId: Buffer } | undefined;
     try {
-      // Written where it ends the file at the READ's length (a READ's frame is 32 bytes shorter than a WRITE's), so
-      // the READ that follows finds every byte it asks for without a file laid down first in small writes.
-      await on.session.write(on.fileId, readBytes - writeBytes, Buffer.alloc(writeBytes, 0xa5), deadline);
+      on = await onSession();
+      await on.session.write(on.fileId, 0, Buffer.alloc(writeBytes, 0xa5), deadline);
       const data = await on.session.read(on.fileId, 0, readBytes, deadline);
-      return data.length === readBytes;
+      if (data.length !== readBytes) throw new Inconclusive(`the server answered a read of ${readBytes} bytes with ${data.length}`);
+      return true;
     } catch (error) {
-      if (!(error instanceof SmbError && error.kind === 'timeout')) throw error;
+      if (!(error instanceof SmbError && error.kind === 'timeout')) throw error instanceof Inconclusive ? error : new Inconclusive(String(error));
       // No reply: the packet vanished, and the connection with it. Reset, so the server lets go of the probe file's open.
-      on.session.connection.destroy(true);
+      (on?.session ?? opened.at(-1))?.connection.destroy(true);
       current = undefined;
       return false;
     }
   };
   try {
     const search = await searchPathMtu(crosses, undefined, Math.max(MIN_SEARCHED_MTU_BYTES, Math.min(sizes.pmtuBytes, LARGEST_TRIED_BYTES)));
+    // Nothing crossed: no small packet passing beside the large ones that vanish, so no black hole to name.
+    if (search.crossesBytes === undefined) return { unknown: `not even a packet of ${MIN_SEARCHED_MTU_BYTES} bytes was answered` };
     return { search, sizes };
+  } catch (error) {
+    if (error instanceof Inconclusive) return { unknown: error.message };
+    throw error;
   } finally {
     if (current) await current.session.close(current.fileId, { timeoutMs: 2_000 }).catch(() => undefined);
-    for (const session of opened.slice(1)) await session.end().catch(() => undefined);
+    for (const session of opened) await session.end().catch(() => undefined);
   }
 }

@@ -86,6 +86,9 @@ export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCreden
   // The other connections log on while the file is written: a few round trips, beside it.
   const extraSessions = Array.from({ length: connectionCount - 1 }, () => SmbSession.open(target, credentials, request));
   for (const opening of extraSessions) opening.catch(() => undefined);
+  // The path MTU's probes go on a session of their own, which they may spend (path-mtu.ts); it logs on meanwhile too.
+  const mtuSession = SmbSession.open(target, credentials, request);
+  mtuSession.catch(() => undefined);
   const opened: ReadConnection[] = [];
   let scratch: ScratchFolder | undefined;
   // Once, from whichever of catch and finally comes first: the open files, the folder (on a fresh session if this one died), the sessions.
@@ -97,7 +100,7 @@ export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCreden
       const left = scratch
         ? (await removeAtEnd(scratch, session, () => SmbSession.open(target, credentials, { timeoutMs: 3_000 }), { timeoutMs: 5_000 })).left
         : undefined;
-      for (const opening of extraSessions) await opening.then((extra) => extra.end()).catch(() => undefined);
+      for (const opening of [...extraSessions, mtuSession]) await opening.then((extra) => extra.end()).catch(() => undefined);
       await session.end();
       return left;
     })());
@@ -106,12 +109,12 @@ export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCreden
     await created.sweepOthersAside(() => SmbSession.open(target, credentials, request));
     scratch = created;
     // Before the first full-size packet: a path that swallows them is named, not timed out (path-mtu.ts).
-    const mtu = await probePathMtu(session, scratch, () => SmbSession.open(target, credentials, { ...request, timeoutMs: 5_000 }), {
+    const mtu = await probePathMtu(await mtuSession, scratch, () => SmbSession.open(target, credentials, { ...request, timeoutMs: 5_000 }), {
       rttMs: options.rttMs ?? 0,
       ...request,
     });
-    if (mtu.search.vanishesBytes !== undefined) {
-      const finding = blackHoleFinding(mtu.search, mtu.sizes.pmtuBytes, mtu.sizes.headerBytes);
+    if ('search' in mtu && mtu.search.vanishesBytes !== undefined && mtu.search.crossesBytes !== undefined) {
+      const finding = blackHoleFinding(mtu.search.crossesBytes, mtu.sizes.pmtuBytes, mtu.sizes.headerBytes);
       throw new SmbError('path-mtu', finding.message, finding.hint);
     }
     const probeFile = await writeProbeFile(session, scratch, request);
