@@ -29,6 +29,12 @@ export const ProbeResultSchema = z.object({
     smbEcho: LatencySchema,
     /** On a fast path: ECHOs sent back to back, as a copy's requests go (absent on longer paths and in older reports). */
     smbEchoBackToBack: LatencySchema.optional(),
+    /**
+     * ECHOs on a connection of their own while the bandwidth test filled the link, its second half (src/probe/rtt.ts
+     * echoesUnderLoad): a queue on the path that grows under load shows as the distance from the idle round trip.
+     * Absent in older reports and where too few were answered.
+     */
+    loaded: LatencySchema.optional(),
   }),
   /** What the probe's SMB session negotiated: the ECHO round trips carry its signing or encryption. Absent in reports written before SMB 3 support. */
   session: z

@@ -21,6 +21,7 @@ import { modelLinkOf } from '../contract/report.js';
 import { LAYER_LABELS } from '../model/layer-labels.js';
 import { BUSY_CALIBRATION_NOISE, crowdedByOthers } from '../model/host-costs.js';
 import { retransmissionsOf } from '../contract/retransmissions.js';
+import { queueOf } from '../contract/queue-note.js';
 import { readinessLine, readinessOf } from '../contract/readiness.js';
 import { clientAsNegotiated } from '../contract/client-as-negotiated.js';
 import type { PromiseCheck } from '../contract/promise-schema.js';
@@ -219,6 +220,8 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
   // As the copies negotiated it (the dialect, the signing or sealing), not the profile's nominal security.
   const clientLabel = clientAsNegotiated(CLIENT_PROFILES[client], report.copyTests.find((copy) => copy.profile === client)?.negotiated);
   const retransmissions = retransmissionsOf(report, client);
+  // A queue on the path that grows under load: said with the path, where the network team reads it.
+  const queue = queueOf(report, client);
   const readiness = readinessOf(report, client);
   const readyLine = readinessLine(readiness);
   const lines = [
@@ -227,7 +230,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
       report.crypto?.serverOnThisMachine
         ? `the share is on this machine: no network between, ${formatDuration(rttMs)} a round trip`
         : `the line is ${formatRate(lineBitsPerSecond)}, ${formatDuration(rttMs)} round trip`
-    }; the server is ${familyOf(server.label)} (${serverSourceText(source)}).${busyNote(report)}`,
+    }; the server is ${familyOf(server.label)} (${serverSourceText(source)}).${busyNote(report)}${queue ? ` ${queue.sentence}` : ''}`,
     `${
       limit.layer === 'none'
         ? limit.sentence

@@ -11,7 +11,7 @@ import type { BandwidthEstimate, BandwidthResult } from './bandwidth.js';
 import { iperf3Bandwidth } from './bandwidth.js';
 import { SMB_READ_CONNECTIONS, smbReadBandwidth } from './smb-read-bandwidth.js';
 import { FAST_PATH_RTT_MS } from '../model/host-costs.js';
-import { smbEchoBackToBack, smbEchoRtt, tcpHandshakeRtt } from './rtt.js';
+import { echoesUnderLoad, loadedLatency, smbEchoBackToBack, smbEchoRtt, tcpHandshakeRtt } from './rtt.js';
 import type { LatencyStats } from './stats.js';
 
 export interface ProbeOptions {
@@ -98,6 +98,7 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
   const samples = options.rttSamples === undefined ? {} : { count: options.rttSamples };
   // The handshakes and the session's ECHOs run side by side: each is a packet or two per round trip, too
   // little to queue behind the other, and on a long path doing them one after the other cost a second or more.
+  // The session stays open for the ECHOs under load, beside the bandwidth test.
   const echoes = (async () => {
     const session = await SmbSession.open(target, credentials, signal);
     try {
@@ -108,28 +109,51 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
       const serverSays = (await asked) ?? session.negotiated.serverSays;
       const backToBack = wantsBackToBack(smbEcho) ? await smbEchoBackToBack(session, { ...signal, count: BACK_TO_BACK_SAMPLES }) : undefined;
       return {
+        session,
         negotiated: { dialect, signing, encryption, ...(serverSays ? { serverSays } : {}), ...(login ? { login: { ...login } } : {}) },
         smbEcho,
         backToBack,
       };
-    } finally {
+    } catch (error) {
       await session.end();
+      throw error;
     }
   })();
   echoes.catch(() => undefined);
   const tcp = await tcpHandshakeRtt(connectHost(target), target.port, { ...signal, ...samples }).catch(async (error: unknown) => {
-    await echoes.catch(() => undefined);
+    await echoes.then((opened) => opened.session.end()).catch(() => undefined);
     throw error;
   });
-  const { negotiated, smbEcho, backToBack } = await echoes;
-  const rtt = { medianMs: pathRttMs(tcp, smbEcho, backToBack), tcp, smbEcho, ...(backToBack ? { smbEchoBackToBack: backToBack } : {}) };
-  let bandwidth: BandwidthResult;
+  const { session, negotiated, smbEcho, backToBack } = await echoes;
+  try {
+    const rtt = { medianMs: pathRttMs(tcp, smbEcho, backToBack), tcp, smbEcho, ...(backToBack ? { smbEchoBackToBack: backToBack } : {}) };
+    // The round trip while the bandwidth test fills the link: a queue on the path that grows under load shows here.
+    const loadStarted = performance.now();
+    const bandwidthTest = bandwidthOf(target, credentials, rtt.medianMs, tcp.medianMs, options);
+    const underLoad = await echoesUnderLoad(session, bandwidthTest, signal);
+    const bandwidth = await bandwidthTest;
+    const loaded = loadedLatency(underLoad, loadStarted, performance.now());
+    return { rtt: { ...rtt, ...(loaded ? { loaded } : {}) }, session: negotiated, bandwidth };
+  } finally {
+    await session.end();
+  }
+}
+
+/** The line's rate: iperf3 where a server was given and answers, else an SMB read pipeline (and why). */
+async function bandwidthOf(
+  target: SmbTarget,
+  credentials: SmbCredentials,
+  rttMs: number,
+  handshakeMs: number,
+  options: ProbeOptions,
+): Promise<BandwidthResult> {
+  const signal = options.signal ? { signal: options.signal } : {};
   let fallbackReason = options.iperf ? undefined : 'no iperf3 server was given';
   if (options.iperf) {
     try {
       const steady = options.estimate === 'steady';
-      const seconds = steady ? steadyTestSeconds(tcp.medianMs) : options.seconds;
-      bandwidth = await iperf3Bandwidth({
+      const seconds = steady ? steadyTestSeconds(handshakeMs) : options.seconds;
+      return await iperf3Bandwidth({
         host: options.iperf.host,
         port: options.iperf.port,
         ...(seconds ? { seconds } : {}),
@@ -138,7 +162,6 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
         reverse: true,
         ...signal,
       });
-      return { rtt, session: negotiated, bandwidth };
     } catch (error) {
       if (options.signal?.aborted) throw error;
       fallbackReason = `iperf3 failed: ${error instanceof PipefillError ? error.message : String(error)}`;
@@ -146,9 +169,9 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
   }
   // On a fast path one connection fills the line, and more would measure the hosts' parallel work instead of it.
   // On a long path the reads run at least a steady test's round trips, whose second half they are read over.
-  const fast = rtt.medianMs < FAST_PATH_RTT_MS;
+  const fast = rttMs < FAST_PATH_RTT_MS;
   const connections = fast ? 1 : SMB_READ_CONNECTIONS;
-  const seconds = options.seconds === undefined ? undefined : fast ? options.seconds : Math.max(options.seconds, steadyTestSeconds(rtt.medianMs));
-  bandwidth = await smbReadBandwidth(target, credentials, { ...(seconds ? { seconds } : {}), connections, rttMs: rtt.medianMs, ...signal });
-  return { rtt, session: negotiated, bandwidth: { ...bandwidth, ...(fallbackReason ? { fallbackReason } : {}) } };
+  const seconds = options.seconds === undefined ? undefined : fast ? options.seconds : Math.max(options.seconds, steadyTestSeconds(rttMs));
+  const bandwidth = await smbReadBandwidth(target, credentials, { ...(seconds ? { seconds } : {}), connections, rttMs, ...signal });
+  return { ...bandwidth, ...(fallbackReason ? { fallbackReason } : {}) };
 }

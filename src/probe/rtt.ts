@@ -156,3 +156,54 @@ export async function smbEchoRtt(session: SmbSession, options: RttOptions = {}):
     }),
   );
 }
+
+/** How often the round trip is sampled while the link is loaded: often enough for a queue's growth, too seldom to add to it (a packet each way). */
+const LOADED_GAP_MS = 50;
+/** At most this many samples under load: 20 s of them. */
+const LOADED_MOST_SAMPLES = 400;
+
+/** One ECHO timed while the link was loaded, and when it started (ms on this process's clock). */
+export interface LoadedSample {
+  readonly atMs: number;
+  readonly ms: number;
+}
+
+/**
+ * SMB2 ECHOs on `session`, one after the other LOADED_GAP_MS apart, while
+ * `load` runs (the bandwidth test filling the link), as Crusader and flent
+ * measure a link's latency under load: on a connection of its own, so a
+ * queue the test fills delays the ECHOs (their replies wait behind the
+ * test's data) and nothing else does. Samples stop with the load or a
+ * failure (a slow ECHO is a sample; a lost session ends the sampling, not
+ * the probe).
+ */
+export async function echoesUnderLoad(session: SmbSession, load: Promise<unknown>, options: { readonly signal?: AbortSignal } = {}): Promise<LoadedSample[]> {
+  let loading = true;
+  const settled = load.then(
+    () => (loading = false),
+    () => (loading = false),
+  );
+  const samples: LoadedSample[] = [];
+  while (loading && samples.length < LOADED_MOST_SAMPLES && !options.signal?.aborted) {
+    const atMs = performance.now();
+    try {
+      await session.echo({ ...(options.signal ? { signal: options.signal } : {}), timeoutMs: 5_000 });
+    } catch {
+      break;
+    }
+    if (loading) samples.push({ atMs, ms: performance.now() - atMs });
+    await Promise.race([pause(LOADED_GAP_MS), settled]);
+  }
+  return samples;
+}
+
+/**
+ * The round trip while the link was full: the samples of the load's second
+ * half (its first half fills the queue, and an SMB read test spends it on
+ * set-up), summarised; undefined for fewer than three.
+ */
+export function loadedLatency(samples: readonly LoadedSample[], loadStartedMs: number, loadEndedMs: number): LatencyStats | undefined {
+  const middle = (loadStartedMs + loadEndedMs) / 2;
+  const late = samples.filter((sample) => sample.atMs >= middle).map((sample) => sample.ms);
+  return late.length >= 3 ? summarizeLatency(late) : undefined;
+}

@@ -31,6 +31,11 @@ export function formatProbe(share: string, result: ProbeResult): string {
   return [
     `Path to ${share}`,
     `  RTT         ${rtt.tcp.medianMs.toFixed(2)} ms median TCP handshake (min ${rtt.tcp.minMs.toFixed(2)}, p95 ${rtt.tcp.p95Ms.toFixed(2)}, jitter ${rtt.tcp.jitterMs.toFixed(2)}); SMB2 ECHO ${rtt.smbEcho.medianMs.toFixed(2)} ms`,
+    ...(rtt.loaded
+      ? [
+          `  under load  ${rtt.loaded.medianMs.toFixed(2)} ms median SMB2 ECHO while the bandwidth test filled the link (p95 ${rtt.loaded.p95Ms.toFixed(2)}): ${Math.max(0, rtt.loaded.medianMs - rtt.medianMs).toFixed(2)} ms of queue`,
+        ]
+      : []),
     `  bandwidth   ${formatRate(bandwidth.mbps * 1e6)} ${bandwidth.direction}, by ${bandwidth.method}${bandwidth.via ? ` (${bandwidth.via})` : ''}${bandwidth.retransmits === undefined ? '' : `, ${bandwidth.retransmits} retransmits (~${(bandwidth.lossPercent ?? 0).toFixed(3)}% loss)`}${bandwidth.congestion ? `, ${bandwidth.congestion}` : ''}`,
     ...(result.session ? [`  session     SMB ${result.session.dialect}, ${protectionText(result.session)}`] : []),
     ...(result.session?.login ? [`  logon       ${loginText(result.session.login)}`] : []),
