@@ -6,7 +6,7 @@
 import type { CallOptions } from '../contract/api.js';
 import type { RunProgress } from './run-progress.js';
 import type { AssessParsedInput } from '../contract/report.js';
-import { assessedClient, assessedProfiles, budgetSecondsOf } from '../contract/report.js';
+import { assessedClient, assessedProfiles, budgetSecondsOf, tunnelMtuOf } from '../contract/report.js';
 import { dirsetSpec, fileSpec, sizeAssessment } from '../model/assessment.js';
 import type { ClientProfile, ClientProfileId } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
@@ -198,6 +198,8 @@ export function runModel(setup: RunSetup, probes: ProbeResult, calibration: Host
     bandwidthBitsPerSecond: probes.bandwidth.mbps * 1e6,
     rttMs: probes.rtt.medianMs,
     ...(calibration ? { hosts: calibration.costs } : {}),
+    // A tunnel's smaller packets carry less payload each (src/model/link.ts payloadEfficiency).
+    ...tunnelMtuOf(probes),
   };
   // This machine's signing and encryption rates: the model's crypto layer for Pipefill's side (and the server's, on loopback).
   const cryptoRates = measureCryptoRates(shortBudget(setup) ? { millisecondsEach: 20 } : {});

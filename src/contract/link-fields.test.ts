@@ -27,3 +27,18 @@ describe('a link from the fields a person writes', () => {
     expect(namesWholeLink({ bandwidth: '1gbit' })).toBe(false);
   });
 });
+
+describe('the path MTU a person writes', () => {
+  it('is bytes or a tunnel by name', () => {
+    const base = { bandwidthBitsPerSecond: 50e6, rttMs: 40 };
+    expect(linkFromFields({ mtu: '1420' }, base).mtuBytes).toBe(1420);
+    expect(linkFromFields({ mtu: 'WireGuard' }, base).mtuBytes).toBe(1420);
+    expect(linkFromFields({ mtu: 'pppoe' }, base).mtuBytes).toBe(1492);
+    expect(linkFromFields({}, base).mtuBytes).toBeUndefined();
+  });
+
+  it('is refused, naming what it takes, where it is neither', () => {
+    for (const mtu of ['99', '1420.5', '70000', 'vpn', '1e3'])
+      expect(() => linkFromFields({ mtu }, { bandwidthBitsPerSecond: 50e6, rttMs: 40 })).toThrow(/path MTU.*not one/);
+  });
+});

@@ -1,5 +1,5 @@
-// A link as a person writes it: its bandwidth, round trip, loss and the
-// bottleneck's buffer, each with its unit ("155mbit", "32ms", "0.5%",
+// A link as a person writes it: its bandwidth, round trip, loss, the
+// bottleneck's buffer and the path MTU, each with its unit ("155mbit", "32ms", "0.5%",
 // "0.25bdp"). One schema for every input that takes a link (a scenario, the
 // planner, a recommendation, the lab) and one parser to the model's Link.
 
@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Link } from '../model/link.js';
 import { bdpBytes } from '../model/link.js';
 import { parseBufferBytes, parseLossRate, parseRate, parseTimeMs } from '../model/units.js';
+import { parseMtuBytes } from '../model/path-mtu.js';
 
 export const LinkFieldsSchema = z.object({
   bandwidth: z.string().min(1).optional(),
@@ -14,6 +15,8 @@ export const LinkFieldsSchema = z.object({
   loss: z.string().optional(),
   /** The bottleneck's buffer: a size, a share of the BDP (`0.25bdp`) or a time at the line rate (`20ms`); absent, one BDP. */
   buffer: z.string().min(1).optional(),
+  /** The path's largest packet: bytes (`1420`) or a tunnel (`wireguard`, `gre`, `pppoe`); absent, Ethernet's 1500. */
+  mtu: z.string().min(1).max(40).optional(),
 });
 export type LinkFields = z.infer<typeof LinkFieldsSchema>;
 
@@ -44,5 +47,6 @@ export function linkFromFields(fields: LinkFields, base: LinkBase): Link {
     ...(fields.buffer === undefined
       ? {}
       : { bufferBytes: parseBufferBytes(fields.buffer, bdpBytes({ bandwidthBitsPerSecond, rttMs }), bandwidthBitsPerSecond) }),
+    ...(fields.mtu === undefined ? {} : { mtuBytes: parseMtuBytes(fields.mtu) }),
   };
 }

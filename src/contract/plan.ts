@@ -38,6 +38,8 @@ export const PlanResultSchema = z.object({
     lossRate: z.number(),
     bdpBytes: z.number(),
     bufferBytes: z.number(),
+    /** The path MTU planned with; absent: Ethernet's 1500. */
+    mtuBytes: z.number().int().optional(),
   }),
   server: z.enum(SERVER_PROFILE_IDS),
   security: z.enum(PROTECTION_REQUESTS as [ProtectionRequest, ...ProtectionRequest[]]),
@@ -75,7 +77,7 @@ function resolvePlanLink(input: PlanInput): { link: Link; label: string; preset?
     );
   }
   const sized: Link = linkFromFields(input, { bandwidthBitsPerSecond: preset?.link.bandwidthBitsPerSecond ?? 0, rttMs: preset?.link.rttMs ?? 0, lossRate: 0 });
-  const changed = input.bandwidth !== undefined || input.rtt !== undefined || input.loss !== undefined || input.buffer !== undefined;
+  const changed = input.bandwidth !== undefined || input.rtt !== undefined || input.loss !== undefined || input.buffer !== undefined || input.mtu !== undefined;
   const label = preset ? `${preset.label}${changed ? ', adjusted' : ''}` : 'Custom link';
   return preset ? { link: sized, label, preset: preset.id } : { link: sized, label };
 }
@@ -106,6 +108,7 @@ export function planFromInput(input: PlanInput): PlanResult {
       lossRate: link.lossRate ?? 0,
       bdpBytes: bdpBytes(link),
       bufferBytes: bufferBytesOf(link),
+      ...(link.mtuBytes === undefined ? {} : { mtuBytes: link.mtuBytes }),
     },
     server,
     security,

@@ -59,6 +59,15 @@ export const ProbeResultSchema = z.object({
       login: LoginUsedSchema.optional(),
     })
     .optional(),
+  /**
+   * The path's packets (issue 52): the path MTU the kernel held for the probe's connection once its transfers had
+   * run (its own interface's, or lower where ICMP told it of a smaller hop: a tunnel). Linux only; absent elsewhere
+   * and in older reports. A black hole ends the run before (src/probe/path-mtu.ts).
+   */
+  path: z
+    .object({ mtuBytes: z.number().int().min(576).max(65_536) })
+    .strict()
+    .optional(),
   bandwidth: z.object({
     mbps: z.number(),
     method: z.enum(['iperf3', 'smb-read']),

@@ -7,9 +7,11 @@ import { CLIENT_PROFILE_IDS, DEFAULT_CLIENT } from '../model/client-profiles.js'
 import { PipefillInputError } from '../model/errors.js';
 import { LIMIT_LAYERS } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
+import { ETHERNET_MTU_BYTES } from '../model/link.js';
 import { SERVER_PROFILE_IDS } from '../model/server-profiles.js';
 import { CIPHERS, SIGNING_ALGORITHMS } from '../model/smb-security.js';
 import { CopyTestResultSchema } from './copy-test.js';
+import type { ProbeResult } from './probe.js';
 import { ProbeResultSchema } from './probe.js';
 import { ShareLoginSchema } from './share-login.js';
 import { parseInput } from './validate.js';
@@ -214,13 +216,26 @@ export type Report = z.infer<typeof ReportSchema>;
 
 /** The path a report's expectations were computed on (see `pathModel`). */
 export function modelLinkOf(report: Pick<Report, 'probes' | 'pathModel'>): Link {
+  const mtu = tunnelMtuOf(report.probes);
   if (report.pathModel)
     return {
       bandwidthBitsPerSecond: report.pathModel.bandwidthBitsPerSecond,
       rttMs: report.pathModel.rttMs,
       ...(report.pathModel.hostCosts ? { hosts: report.pathModel.hostCosts } : {}),
+      ...mtu,
     };
-  return { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs };
+  return { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs, ...mtu };
+}
+
+/**
+ * The probed path MTU where the model takes it: below Ethernet's, a tunnel
+ * that carries less payload a packet (src/model/link.ts payloadEfficiency).
+ * A larger one (jumbo frames, loopback's 64 KiB) leaves the model's Ethernet
+ * packets as they were.
+ */
+export function tunnelMtuOf(probes: Pick<ProbeResult, 'path'>): { mtuBytes?: number } {
+  const mtuBytes = probes.path?.mtuBytes;
+  return mtuBytes !== undefined && mtuBytes < ETHERNET_MTU_BYTES ? { mtuBytes } : {};
 }
 
 /**

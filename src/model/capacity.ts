@@ -191,7 +191,7 @@ function cycleDirection(
     congestion: sender.congestion,
     bdpBytes: bdp,
     bufferBytes: buffer,
-    segmentBytes: maxSegmentBytes(client.tcp.timestamps),
+    segmentBytes: maxSegmentBytes(client.tcp.timestamps, link.mtuBytes),
     rttMs: link.rttMs,
     flows: users,
   };
@@ -248,7 +248,7 @@ function simulatedDirection(
   if (buffer < shape.requestBytes + SMB_HEADER_BYTES_PER_REQUEST) return undefined;
 
   const unitsInFlight = Math.max(1, Math.round(own.bytesInFlight / shape.requestBytes));
-  const segmentBytes = maxSegmentBytes(client.tcp.timestamps);
+  const segmentBytes = maxSegmentBytes(client.tcp.timestamps, link.mtuBytes);
   const schedule = directionSchedule(input, users);
   const simulation: Omit<SharedQueueInput, 'seed'> = {
     steps: schedule.steps,
@@ -257,7 +257,7 @@ function simulatedDirection(
     rttMs: link.rttMs,
     bufferBytes: buffer,
     segmentBytes,
-    packetOverheadBytes: segmentBytes / payloadEfficiency(client.tcp.timestamps) - segmentBytes,
+    packetOverheadBytes: segmentBytes / payloadEfficiency(client.tcp.timestamps, link.mtuBytes) - segmentBytes,
     unitBytes: shape.requestBytes + SMB_HEADER_BYTES_PER_REQUEST,
     payloadBytesPerUnit: shape.requestBytes,
     unitsInFlight,

@@ -180,7 +180,7 @@ export function transferShape(
 
   // An encrypted message travels inside a 52-byte TRANSFORM_HEADER (MS-SMB2 2.2.41).
   const headerBytes = SMB_HEADER_BYTES_PER_REQUEST + (session.protection.kind === 'encryption' ? TRANSFORM_HEADER_BYTES : 0);
-  const efficiency = payloadEfficiency(client.tcp.timestamps) * (request / (request + headerBytes));
+  const efficiency = payloadEfficiency(client.tcp.timestamps, link.mtuBytes) * (request / (request + headerBytes));
   const payloadBytesPerSecond = (link.bandwidthBitsPerSecond / 8) * efficiency;
   // A synchronous client leaves the sender idle before every request; a sender
   // whose stack restarts a burst from idle slowly (BBR paces it out over about
@@ -190,7 +190,7 @@ export function transferShape(
   // 0.87 ms measured) 1.48 ms a request against 0.87 + max(0.51, 0.43) + the
   // server's 0.06 turnaround, where adding the two expected 1.9 (2026-11-25).
   const sender = op === 'read' ? server.tcp : client.tcp;
-  const initialWindowBytes = sender.initialWindowSegments * maxSegmentBytes(client.tcp.timestamps);
+  const initialWindowBytes = sender.initialWindowSegments * maxSegmentBytes(client.tcp.timestamps, link.mtuBytes);
   const restartRtts = depth === 1 && request > initialWindowBytes ? (sender.idleRestartRtts ?? 0) : 0;
   const restartMs = Math.max(0, restartRtts * link.rttMs - (request / payloadBytesPerSecond) * 1000);
   const requestLatencyMs = client.roundTripsPerRequest[op] * link.rttMs + restartMs;
@@ -231,7 +231,7 @@ export function transferShape(
     { layer: 'client-tcp-window', bytesInFlight: clientWindow, bytesPerSecond: clientWindow / rttSeconds },
     { layer: 'server-tcp-window', bytesInFlight: serverWindow, bytesPerSecond: serverWindow / rttSeconds },
   ];
-  const mss = maxSegmentBytes(client.tcp.timestamps);
+  const mss = maxSegmentBytes(client.tcp.timestamps, link.mtuBytes);
   const loss = link.lossRate ?? 0;
   if (loss > 0) {
     const bytesPerSecond = channels * (mss / rttSeconds) * (MATHIS_CONSTANT / Math.sqrt(loss));

@@ -20,6 +20,11 @@ export interface Link {
    * Absent: hosts fast enough never to matter, as on any WAN path.
    */
   readonly hosts?: HostCosts;
+  /**
+   * The largest packet the path carries (src/probe/path-mtu.ts, or the
+   * kernel's path MTU after the probe's transfers). Absent: Ethernet's 1500.
+   */
+  readonly mtuBytes?: number;
 }
 
 /** The bottleneck's queue in bytes: as given, or one BDP. */
@@ -52,8 +57,11 @@ export function maxSegmentBytes(tcpTimestamps: boolean, mtuBytes = ETHERNET_MTU_
  * Share of the line rate that carries TCP payload: one MSS per MTU-sized
  * packet plus its link header. 1460 / 1514 = 0.964 for Windows' segments.
  * A 100 MB copy over OC-1 then takes 17.0 s, as TR-3869 measured for every
- * pipelined client (tr3869-32ms.json, read-100MB, OC1).
+ * pipelined client (tr3869-32ms.json, read-100MB, OC1). A path MTU below
+ * Ethernet's is a tunnel or PPPoE inside Ethernet frames: each packet on the
+ * line is still a full frame, its own headers the tunnel's (WireGuard over
+ * IPv4: 1420 inside 1500, so 1368 / 1514 = 0.904 with timestamps).
  */
 export function payloadEfficiency(tcpTimestamps: boolean, mtuBytes = ETHERNET_MTU_BYTES): number {
-  return maxSegmentBytes(tcpTimestamps, mtuBytes) / (mtuBytes + LINK_HEADER_BYTES);
+  return maxSegmentBytes(tcpTimestamps, mtuBytes) / (Math.max(mtuBytes, ETHERNET_MTU_BYTES) + LINK_HEADER_BYTES);
 }

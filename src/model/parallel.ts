@@ -67,7 +67,7 @@ export function predictParallel(
     return { prediction, seconds: prediction.seconds - (op === 'read' ? perDirectory : 0) };
   });
   const slowest = lanePredictions.reduce((worst, lane) => (lane.seconds > worst.seconds ? lane : worst));
-  const wireSeconds = (workload.totalBytes * 8) / (link.bandwidthBitsPerSecond * payloadEfficiency(client.tcp.timestamps));
+  const wireSeconds = (workload.totalBytes * 8) / (link.bandwidthBitsPerSecond * payloadEfficiency(client.tcp.timestamps, link.mtuBytes));
   const seconds = walkSeconds + Math.max(wireSeconds, slowest.seconds);
   return {
     ...slowest.prediction,

@@ -12,6 +12,8 @@
 // it is spent (TCP retransmits the lost segment for ever), and the next probe
 // opens another.
 
+import { PipefillInputError } from './errors.js';
+
 /** The smallest MTU searched: IPv6's minimum link MTU (RFC 8200 section 5), the floor RFC 8899 searches from. */
 export const MIN_SEARCHED_MTU_BYTES = 1280;
 /** How close the search comes: within this of the largest packet that crosses. */
@@ -118,4 +120,24 @@ export function blackHoleFinding(found: number, connectionMtu: number, headerByt
       `or let ICMP "fragmentation needed" through. Copies then move instead of stalling, ${carried} bytes a packet instead of ${full} ` +
       `(${Math.round((1 - carried / full) * 1000) / 10}% less per packet on the same line).`,
   };
+}
+
+/**
+ * Tunnels a person names instead of a number, with the MTU inside: WireGuard's
+ * default (wg-quick: 1420, room for its 80 bytes over IPv6), GRE over IPv4
+ * (24 bytes of headers: 1476) and PPPoE (RFC 2516's 8 bytes: 1492).
+ */
+export const TUNNEL_MTUS: Readonly<Record<string, number>> = { wireguard: 1420, gre: 1476, pppoe: 1492, ethernet: 1500 };
+
+/** A path MTU as a person writes it: bytes (`1420`) or a tunnel's name (`wireguard`); a clear error for anything else. */
+export function parseMtuBytes(text: string): number {
+  const named = TUNNEL_MTUS[text.trim().toLowerCase()];
+  if (named !== undefined) return named;
+  const bytes = Number(text.trim());
+  if (!(/^\d{3,5}$/.test(text.trim()) && bytes >= 576 && bytes <= 65_536))
+    throw new PipefillInputError(
+      `The path MTU ${JSON.stringify(text.slice(0, 40))} is not one.`,
+      `Give bytes from 576 to 65536 (1420, 1492) or a tunnel: ${Object.keys(TUNNEL_MTUS).join(', ')}.`,
+    );
+  return bytes;
 }

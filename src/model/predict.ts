@@ -93,6 +93,9 @@ export function validateLink(link: Link): Link {
   if (!(link.rttMs > 0 && Number.isFinite(link.rttMs))) {
     throw new PipefillInputError('The round-trip time must be above zero.', 'For example 32ms; even a LAN has 0.1ms.');
   }
+  if (link.mtuBytes !== undefined && !(Number.isInteger(link.mtuBytes) && link.mtuBytes >= 576 && link.mtuBytes <= 65_536)) {
+    throw new PipefillInputError('The path MTU is a whole number of bytes from 576 to 65536.', 'For example 1420 (WireGuard) or 1492 (PPPoE).');
+  }
   const loss = link.lossRate ?? 0;
   if (!(loss >= 0 && loss < 1)) throw new PipefillInputError('Packet loss must be at least 0% and below 100%.', 'For example 0.1%.');
   if (link.bufferBytes !== undefined && !(link.bufferBytes >= 0 && Number.isFinite(link.bufferBytes))) {
@@ -102,9 +105,9 @@ export function validateLink(link: Link): Link {
 }
 
 /** The rate the sender may use in its first round: its initial window, or fewer credits if those run out first. */
-function initialWindowBytes(client: ClientProfile, server: ServerProfile, op: Op, shape: TransferShape): number {
+function initialWindowBytes(client: ClientProfile, server: ServerProfile, op: Op, shape: TransferShape, link: Link): number {
   const segments = op === 'read' ? server.tcp.initialWindowSegments : client.tcp.initialWindowSegments;
-  const cwnd = segments * maxSegmentBytes(client.tcp.timestamps);
+  const cwnd = segments * maxSegmentBytes(client.tcp.timestamps, link.mtuBytes);
   const initialCredits = client.protocol === 'smb2' ? server.smb2.creditsInitial * shape.requestBytes : Infinity;
   return Math.min(cwnd, initialCredits);
 }
@@ -128,7 +131,7 @@ function shallowQueueRampSeconds(
   if (!shape.budgets.some((budget) => budget.layer === 'bottleneck-queue')) return undefined;
   const line = shape.budgets.find((budget) => budget.layer === 'bandwidth');
   if (!line || !(steadyBytesPerSecond > 0)) return undefined;
-  const segmentBytes = maxSegmentBytes(client.tcp.timestamps);
+  const segmentBytes = maxSegmentBytes(client.tcp.timestamps, link.mtuBytes);
   const flows = Math.max(1, Math.floor(session.channels));
   const ramp = shallowQueueRamp({
     congestion: (op === 'read' ? server.tcp : client.tcp).congestion,
@@ -137,7 +140,7 @@ function shallowQueueRampSeconds(
     segmentBytes,
     rttMs: link.rttMs,
     flows,
-    initialWindowSegments: (flows * initialWindowBytes(client, server, op, shape)) / segmentBytes,
+    initialWindowSegments: (flows * initialWindowBytes(client, server, op, shape, link)) / segmentBytes,
     totalSegments: totalBytes / segmentBytes,
   });
   if (!ramp) return undefined;
@@ -199,7 +202,7 @@ export function predictTransfer(
   const coldStart = () =>
     shallowQueueRampSeconds(client, server, op, largest.shape, link, session, workload.totalBytes, steady.bytesPerSecond) ??
     slowStartPenaltySeconds({
-      initialWindowBytes: initialWindowBytes(client, server, op, largest.shape),
+      initialWindowBytes: initialWindowBytes(client, server, op, largest.shape, link),
       steadyBytesPerSecond: steady.bytesPerSecond,
       rttMs: link.rttMs,
       totalBytes: workload.totalBytes,

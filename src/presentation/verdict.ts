@@ -17,7 +17,8 @@ import { steadyBytesPerSecond, TIMELINE_BUCKET_MS } from '../model/steady-rate.j
 import type { RecommendResult } from '../contract/recommendation.js';
 import { assessedClient, recommendFromInput } from '../contract/recommend.js';
 import type { Finding, Report } from '../contract/report.js';
-import { modelLinkOf } from '../contract/report.js';
+import { modelLinkOf, tunnelMtuOf } from '../contract/report.js';
+import { payloadEfficiency } from '../model/link.js';
 import { LAYER_LABELS } from '../model/layer-labels.js';
 import { BUSY_CALIBRATION_NOISE, crowdedByOthers } from '../model/host-costs.js';
 import { retransmissionsOf } from '../contract/retransmissions.js';
@@ -161,6 +162,14 @@ function busyNote(report: Report): string {
   return ` This PC was busy while Pipefill measured the two machines (its repeated runs strayed ${Math.round(noise * 100)}% from their median): what they allow is that much less sure, and no copy within it is called outside the model.`;
 }
 
+/** A path MTU below Ethernet's, as the path line says it: the packets' size and what it takes from each (the model's payload limit takes it too). */
+function tunnelNote(report: Report): string {
+  const { mtuBytes } = tunnelMtuOf(report.probes);
+  if (mtuBytes === undefined) return '';
+  const less = 1 - payloadEfficiency(true, mtuBytes) / payloadEfficiency(true);
+  return `, ${mtuBytes}-byte packets (a tunnel or PPPoE: ${(less * 100).toFixed(1)}% less data a packet than Ethernet's)`;
+}
+
 /** The verdict for a report, from the recommendations for its client and server (`advice`; absent: none). */
 export function buildVerdict(report: Report, advice: RecommendResult | undefined): Verdict {
   const client = assessedClient(report);
@@ -229,7 +238,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
     `${ratesLine(advice && advice.recommendations.length > 0 ? 'This path allows, with the changes below' : 'This path allows', rates, pathBitsPerSecondOf).replace(/\.$/, '')} — ${
       report.crypto?.serverOnThisMachine
         ? `the share is on this machine: no network between, ${formatDuration(rttMs)} a round trip`
-        : `the line is ${formatRate(lineBitsPerSecond)}, ${formatDuration(rttMs)} round trip`
+        : `the line is ${formatRate(lineBitsPerSecond)}, ${formatDuration(rttMs)} round trip${tunnelNote(report)}`
     }; the server is ${familyOf(server.label)} (${serverSourceText(source)}).${busyNote(report)}${queue ? ` ${queue.sentence}` : ''}`,
     `${
       limit.layer === 'none'

@@ -13,6 +13,7 @@ import { SMB_READ_CONNECTIONS, smbReadBandwidth } from './smb-read-bandwidth.js'
 import { FAST_PATH_RTT_MS } from '../model/host-costs.js';
 import { echoesUnderLoad, loadedLatency, smbEchoBackToBack, smbEchoRtt, tcpHandshakeRtt } from './rtt.js';
 import type { LatencyStats } from './stats.js';
+import { sampleTcpInfo } from '../platform/tcp-info.js';
 
 export interface ProbeOptions {
   readonly iperf?: { readonly host: string; readonly port: number };
@@ -133,7 +134,10 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
     const underLoad = await echoesUnderLoad(session, bandwidthTest, signal);
     const bandwidth = await bandwidthTest;
     const loaded = loadedLatency(underLoad, loadStarted, performance.now());
-    return { rtt: { ...rtt, ...(loaded ? { loaded } : {}) }, session: negotiated, bandwidth };
+    // The kernel's path MTU, read once the transfers have run: a hop whose ICMP said it was smaller is in it by now.
+    const mtuBytes = (await sampleTcpInfo(session.connection.endpoints).catch(() => undefined))?.pmtuBytes;
+    const path = mtuBytes !== undefined && Number.isInteger(mtuBytes) && mtuBytes >= 576 && mtuBytes <= 65_536 ? { path: { mtuBytes } } : {};
+    return { rtt: { ...rtt, ...(loaded ? { loaded } : {}) }, session: negotiated, ...path, bandwidth };
   } finally {
     await session.end();
   }

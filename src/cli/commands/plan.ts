@@ -10,7 +10,7 @@ import { printJson } from '../output.js';
 import { formatTable } from '../table.js';
 
 export const PLAN_USAGE = `pipefill plan [--preset <id> | --bandwidth <rate> --rtt <time>] [--loss <pct>] [--buffer <size|0.25bdp|20ms>]
-  [--server <id>] [--security <auto|none|signing|encryption|algorithm>] [--channels <n>] [--json]
+  [--mtu <bytes|wireguard|gre|pppoe>] [--server <id>] [--security <auto|none|signing|encryption|algorithm>] [--channels <n>] [--json]
   How long the TR-3869 tests (a 100 MB file, the 1 GiB directory set) take over a link,
   for every client generation. 'pipefill profiles' lists presets and servers.`;
 
@@ -21,6 +21,7 @@ const OPTIONS = {
   loss: { type: 'string' },
   server: { type: 'string' },
   buffer: { type: 'string' },
+  mtu: { type: 'string' },
   security: { type: 'string' },
   channels: { type: 'string' },
   json: { type: 'boolean' },
@@ -29,8 +30,9 @@ const OPTIONS = {
 export function formatPlan(plan: PlanResult): string {
   const { link } = plan;
   const buffer = Math.round((link.bufferBytes / link.bdpBytes) * 100) === 100 ? '' : `, buffer ${formatBytes(link.bufferBytes)}`;
+  const mtu = link.mtuBytes === undefined || link.mtuBytes === 1500 ? '' : `, ${link.mtuBytes}-byte packets`;
   const session = `${plan.security === 'auto' ? '' : `, ${plan.security}`}${plan.channels > 1 ? `, ${plan.channels} channels` : ''}`;
-  const heading = `${link.label}: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} RTT${link.lossRate > 0 ? `, ${(link.lossRate * 100).toPrecision(2)}% loss` : ''}, BDP ${formatBytes(link.bdpBytes)}${buffer}; server ${plan.server}${session}`;
+  const heading = `${link.label}: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} RTT${link.lossRate > 0 ? `, ${(link.lossRate * 100).toPrecision(2)}% loss` : ''}, BDP ${formatBytes(link.bdpBytes)}${buffer}${mtu}; server ${plan.server}${session}`;
   const columns = [...new Set(plan.cells.map((cell) => `${cell.op} ${cell.workload}`))];
   const clients = [...new Set(plan.cells.map((cell) => cell.clientLabel))];
   const rows = clients.map((label) => [
@@ -54,7 +56,7 @@ export async function planCommand(argv: readonly string[], api: PipefillApi, out
   const { values, positionals } = parseOptions(argv, OPTIONS, PLAN_USAGE);
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, PLAN_USAGE);
   const input: Record<string, string | number> = {};
-  for (const key of ['preset', 'bandwidth', 'rtt', 'loss', 'server', 'buffer', 'security'] as const) {
+  for (const key of ['preset', 'bandwidth', 'rtt', 'loss', 'server', 'buffer', 'mtu', 'security'] as const) {
     const value = optional(values, key);
     if (value !== undefined) input[key] = value;
   }

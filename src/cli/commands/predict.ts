@@ -11,15 +11,17 @@ import { optional, parseOptions, required } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
 import { formatTable } from '../table.js';
+import { parseMtuBytes } from '../../model/path-mtu.js';
 
 export const PREDICT_USAGE = `pipefill predict --client <id> --server <id> --op <read|write> \\
   --workload <file:100MB|tr3869-dirset[:scale]> --bandwidth <rate> --rtt <time> [--loss <pct>]
-  [--buffer <size|0.25bdp|20ms>] [--security <auto|none|signing|encryption|algorithm>] [--channels <n>] [--json]
+  [--buffer <size|0.25bdp|20ms>] [--mtu <bytes|wireguard|gre|pppoe>] [--security <auto|none|signing|encryption|algorithm>]
+  [--channels <n>] [--json]
 pipefill predict --batch <scenarios.json|-> [--json]
   Client ids: ${Object.keys(CLIENT_PROFILES).join(', ')}. 'pipefill profiles' lists servers and presets.
   --buffer: the bottleneck router's queue (default one BDP). --security: what protects the data (default:
   what the pair negotiates; algorithms: ${PROTECTION_REQUESTS.filter((request) => request.includes('-')).join(', ')}).
-  --channels: SMB 3 multichannel connections (default 1).`;
+  --channels: SMB 3 multichannel connections (default 1). --mtu: the path's largest packet, a tunnel's (default 1500).`;
 
 const OPTIONS = {
   client: { type: 'string' },
@@ -30,6 +32,7 @@ const OPTIONS = {
   rtt: { type: 'string' },
   loss: { type: 'string' },
   buffer: { type: 'string' },
+  mtu: { type: 'string' },
   security: { type: 'string' },
   channels: { type: 'string' },
   batch: { type: 'string' },
@@ -83,7 +86,7 @@ export function negotiatedLine(negotiated: PredictionResult['negotiated']): stri
 
 export function formatPrediction(result: PredictionResult): string {
   const client = CLIENT_PROFILES[result.client as ClientProfileId].label;
-  const heading = `${client} ${result.op === 'read' ? 'reading' : 'writing'} ${result.workload} ${result.op === 'read' ? 'from' : 'to'} ${result.server} over ${result.bandwidth}, ${result.rtt}${result.loss ? `, ${result.loss} loss` : ''}`;
+  const heading = `${client} ${result.op === 'read' ? 'reading' : 'writing'} ${result.workload} ${result.op === 'read' ? 'from' : 'to'} ${result.server} over ${result.bandwidth}, ${result.rtt}${result.loss ? `, ${result.loss} loss` : ''}${result.mtu ? `, ${parseMtuBytes(result.mtu)}-byte packets` : ''}`;
   const summary = formatTable(
     ['', ''],
     [
@@ -121,7 +124,7 @@ export async function predictCommand(argv: readonly string[], api: PipefillApi, 
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, PREDICT_USAGE);
   const batch = optional(values, 'batch');
   if (batch !== undefined) {
-    const scenarioKeys = ['client', 'server', 'op', 'workload', 'bandwidth', 'rtt', 'loss', 'buffer', 'security', 'channels'].filter(
+    const scenarioKeys = ['client', 'server', 'op', 'workload', 'bandwidth', 'rtt', 'loss', 'buffer', 'mtu', 'security', 'channels'].filter(
       (key) => values[key as keyof typeof values] !== undefined,
     );
     if (scenarioKeys.length > 0)
@@ -133,6 +136,7 @@ export async function predictCommand(argv: readonly string[], api: PipefillApi, 
   }
   const loss = optional(values, 'loss');
   const buffer = optional(values, 'buffer');
+  const mtu = optional(values, 'mtu');
   const security = optional(values, 'security');
   const channels = optional(values, 'channels');
   if (security !== undefined && !isProtectionRequest(security))
@@ -148,6 +152,7 @@ export async function predictCommand(argv: readonly string[], api: PipefillApi, 
     rtt: required(values, 'rtt', '32ms'),
     ...(loss === undefined ? {} : { loss }),
     ...(buffer === undefined ? {} : { buffer }),
+    ...(mtu === undefined ? {} : { mtu }),
     ...(security === undefined ? {} : { security }),
     ...(channels === undefined ? {} : { channels: Number(channels) }),
   };

@@ -15,6 +15,11 @@ describe('pipefill probe', () => {
   });
 
   it('prints no such line for a probe without it', () => {
-    expect(formatProbe('//server/share', result)).not.toMatch(/under load/);
+    expect(formatProbe('//server/share', result)).not.toMatch(/under load|path MTU/);
+  });
+
+  it("prints the path MTU, and says what one below Ethernet's is", () => {
+    expect(formatProbe('//server/share', { ...result, path: { mtuBytes: 1420 } })).toMatch(/path MTU {4}1420 bytes \(below Ethernet's 1500: a tunnel or PPPoE/);
+    expect(formatProbe('//server/share', { ...result, path: { mtuBytes: 1500 } })).toMatch(/path MTU {4}1500 bytes\n/);
   });
 });

@@ -36,6 +36,9 @@ export function formatProbe(share: string, result: ProbeResult): string {
           `  under load  ${rtt.loaded.medianMs.toFixed(2)} ms median SMB2 ECHO while the bandwidth test filled the link (p95 ${rtt.loaded.p95Ms.toFixed(2)}): ${Math.max(0, rtt.loaded.medianMs - rtt.medianMs).toFixed(2)} ms of queue`,
         ]
       : []),
+    ...(result.path
+      ? [`  path MTU    ${result.path.mtuBytes} bytes${result.path.mtuBytes < 1500 ? " (below Ethernet's 1500: a tunnel or PPPoE, less data a packet)" : ''}`]
+      : []),
     `  bandwidth   ${formatRate(bandwidth.mbps * 1e6)} ${bandwidth.direction}, by ${bandwidth.method}${bandwidth.via ? ` (${bandwidth.via})` : ''}${bandwidth.retransmits === undefined ? '' : `, ${bandwidth.retransmits} retransmits (~${(bandwidth.lossPercent ?? 0).toFixed(3)}% loss)`}${bandwidth.congestion ? `, ${bandwidth.congestion}` : ''}`,
     ...(result.session ? [`  session     SMB ${result.session.dialect}, ${protectionText(result.session)}`] : []),
     ...(result.session?.login ? [`  logon       ${loginText(result.session.login)}`] : []),

@@ -41,9 +41,10 @@ describe('the planner with a buffer, signing or encryption, and multichannel', (
       bufferShare: 0.125,
       security: 'encryption' as const,
       channels: 4,
+      mtuBytes: 1420,
     };
     expect(settingsFromHash(plannerHash(settings))).toEqual(settings);
-    expect(settingsFromHash('#plan&bandwidth=155000000&rtt=32&loss=0&server=samba&buffer=7&security=evil&channels=999')).toEqual({
+    expect(settingsFromHash('#plan&bandwidth=155000000&rtt=32&loss=0&server=samba&buffer=7&security=evil&channels=999&mtu=100')).toEqual({
       bandwidthBitsPerSecond: 155e6,
       rttMs: 32,
       lossPercent: 0,
@@ -62,5 +63,19 @@ describe('the planner with a buffer, signing or encryption, and multichannel', (
     expect(at(sealed)?.protection).toBe('AES-128-GCM');
     expect(sealed.refused.map((r) => r.client)).toEqual(expect.arrayContaining(['xp-smb1', 'win7-smb2']));
     expect(planCsv(sealed).split('\n')[0]).toContain('protection');
+  });
+});
+
+describe('the planner over a tunnel', () => {
+  it("plans with the tunnel's smaller packets: a copy the line paces takes longer, by Ethernet's payload over the tunnel's at most", () => {
+    const base = { bandwidthBitsPerSecond: 50e6, rttMs: 40, lossPercent: 0, server: 'samba' as const };
+    const at = (result: ReturnType<typeof plan>) =>
+      result.cells.find((cell) => cell.client === 'pipefill-max' && cell.op === 'read' && cell.workload === 'file:100MB');
+    const plain = plan(base);
+    const tunnel = plan({ ...base, mtuBytes: 1420 });
+    expect(tunnel.link.mtuBytes).toBe(1420);
+    const ratio = (at(tunnel)?.seconds ?? 0) / (at(plain)?.seconds ?? Infinity);
+    expect(ratio).toBeGreaterThan(1.03);
+    expect(ratio).toBeLessThanOrEqual(1448 / 1368 + 1e-9);
   });
 });

@@ -21,6 +21,8 @@ export interface PlannerSettings {
   /** Signing or encryption (absent: what the pair negotiates), and the session's connections (absent: 1). */
   readonly security?: PlannerSecurity;
   readonly channels?: number;
+  /** The path MTU: a tunnel's (absent: Ethernet's 1500). */
+  readonly mtuBytes?: number;
 }
 
 /** The planner's choices of protection: what the pair negotiates, or signing / encryption for everyone. */
@@ -29,6 +31,14 @@ export type PlannerSecurity = (typeof PLANNER_SECURITY)[number];
 /** Buffer sizes a branch router is likely to have, as shares of the path's BDP. */
 export const PLANNER_BUFFER_SHARES = [1, 0.5, 0.25, 0.125, 0] as const;
 export const PLANNER_CHANNELS = [1, 2, 4, 8] as const;
+/** The tunnels the planner offers, by their MTU (src/model/path-mtu.ts TUNNEL_MTUS); 1500 is none. */
+export const PLANNER_MTUS = [1500, 1492, 1476, 1420] as const;
+export const PLANNER_TUNNEL_LABELS: Readonly<Record<(typeof PLANNER_MTUS)[number], string>> = {
+  1500: 'None (Ethernet)',
+  1492: 'PPPoE',
+  1476: 'GRE',
+  1420: 'WireGuard',
+};
 
 /** The session choices that differ from the defaults, as the contract takes them. */
 function sessionInput(settings: PlannerSettings): Partial<PlanInput> {
@@ -36,6 +46,7 @@ function sessionInput(settings: PlannerSettings): Partial<PlanInput> {
     ...(settings.bufferShare !== undefined && settings.bufferShare !== 1 ? { buffer: `${settings.bufferShare}bdp` } : {}),
     ...(settings.security !== undefined && settings.security !== 'auto' ? { security: settings.security } : {}),
     ...(settings.channels !== undefined && settings.channels !== 1 ? { channels: settings.channels } : {}),
+    ...(settings.mtuBytes !== undefined && settings.mtuBytes !== 1500 ? { mtu: String(settings.mtuBytes) } : {}),
   };
 }
 
@@ -101,6 +112,7 @@ export function plannerHash(settings: PlannerSettings): string {
   if (settings.bufferShare !== undefined && settings.bufferShare !== 1) params.set('buffer', String(settings.bufferShare));
   if (settings.security !== undefined && settings.security !== 'auto') params.set('security', settings.security);
   if (settings.channels !== undefined && settings.channels !== 1) params.set('channels', String(settings.channels));
+  if (settings.mtuBytes !== undefined && settings.mtuBytes !== 1500) params.set('mtu', String(settings.mtuBytes));
   return `#plan&${params.toString()}`;
 }
 
@@ -118,6 +130,7 @@ export function settingsFromHash(hash: string): PlannerSettings | undefined {
   const buffer = Number(params.get('buffer') ?? '1');
   const security = params.get('security') ?? 'auto';
   const channels = Number(params.get('channels') ?? '1');
+  const mtu = Number(params.get('mtu') ?? '1500');
   return {
     ...(preset && findPreset(preset) ? { preset } : {}),
     bandwidthBitsPerSecond: bandwidth,
@@ -127,6 +140,7 @@ export function settingsFromHash(hash: string): PlannerSettings | undefined {
     ...((PLANNER_BUFFER_SHARES as readonly number[]).includes(buffer) && buffer !== 1 ? { bufferShare: buffer } : {}),
     ...((PLANNER_SECURITY as readonly string[]).includes(security) && security !== 'auto' ? { security: security as PlannerSecurity } : {}),
     ...((PLANNER_CHANNELS as readonly number[]).includes(channels) && channels !== 1 ? { channels } : {}),
+    ...((PLANNER_MTUS as readonly number[]).includes(mtu) && mtu !== 1500 ? { mtuBytes: mtu } : {}),
   };
 }
 

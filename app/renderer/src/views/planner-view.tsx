@@ -17,6 +17,8 @@ import {
   planCsv,
   PLANNER_BUFFER_SHARES,
   PLANNER_CHANNELS,
+  PLANNER_MTUS,
+  PLANNER_TUNNEL_LABELS,
   plannerHash,
   settingsFromPreset,
   SLIDER_STEPS,
@@ -30,6 +32,22 @@ export interface PlannerViewProps {
   readonly catalogue: Catalogue | undefined;
   readonly settings: PlannerSettings;
   readonly onChange: (settings: PlannerSettings) => void;
+}
+
+/** The path's tunnel, by its MTU: what each packet carries less than Ethernet's. */
+function TunnelSelect({ value, onChange }: { readonly value: number; readonly onChange: (mtuBytes: number) => void }) {
+  return (
+    <>
+      <label htmlFor="mtu">Tunnel (path MTU)</label>
+      <select id="mtu" value={value} onChange={(e) => onChange(Number(e.target.value))}>
+        {PLANNER_MTUS.map((mtu) => (
+          <option key={mtu} value={mtu}>
+            {PLANNER_TUNNEL_LABELS[mtu]} ({mtu} bytes)
+          </option>
+        ))}
+      </select>
+    </>
+  );
 }
 
 export function PlannerView({ catalogue, settings, onChange }: PlannerViewProps) {
@@ -88,6 +106,7 @@ export function PlannerView({ catalogue, settings, onChange }: PlannerViewProps)
             </option>
           ))}
         </select>
+        <TunnelSelect value={settings.mtuBytes ?? 1500} onChange={(mtuBytes) => change({ mtuBytes })} />
         <label htmlFor="plan-server">Server</label>
         <ProfileSelect id="plan-server" value={settings.server} options={catalogue?.servers} onChange={(server) => onChange({ ...settings, server })} />
         <label htmlFor="security">Signing and encryption</label>
