@@ -13,11 +13,17 @@
 // Usage:
 //   pipefill-wanem --a-netns /run/netns/X --a-dev tun0 --b-netns /run/netns/Y --b-dev tun0
 //                  --rate-bps N --delay-us N [--queue-bytes N] [--loss P] [--jitter-us N]
-//                  [--seed N] [--stats FILE]
+//                  [--seed N] [--stats FILE] [--mtu N] [--icmp 0|1]
 // SIGUSR1 writes counters as JSON to the stats file; SIGTERM writes them and exits.
 // SIGUSR2 re-reads the control file (--control): `name=value` lines that change
-// delay-us, loss, rate-bps, queue-bytes or blackhole (1 drops every packet) while
-// the link runs, for tests of a failing link; the stats file then shows them.
+// delay-us, loss, rate-bps, queue-bytes, blackhole (1 drops every packet), mtu or
+// icmp while the link runs, for tests of a failing link; the stats file then
+// shows them.
+// --mtu N: the emulated hop carries packets of N bytes at most. A larger one is
+// dropped; with --icmp 1 the hop answers an IPv4 packet that forbids
+// fragmenting with ICMP "fragmentation needed" (RFC 1191) naming N, as a
+// router does, and with --icmp 0 (a firewall that drops ICMP) says nothing:
+// a path MTU black hole.
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -54,6 +60,9 @@ typedef struct {
   uint64_t link_free_ns, last_release_ns;
   uint64_t packets_in, bytes_in, packets_out, bytes_out;
   uint64_t drops_queue, drops_loss, drops_full, peak_backlog_bytes;
+  uint64_t drops_mtu, icmp_sent;
+  /* The backlog each arriving packet found, summed: over an interval, their mean is the queue's delay as traffic meets it. */
+  uint64_t backlog_seen_sum_bytes;
 } direction_t;
 
 static double rate_bps;
@@ -64,6 +73,8 @@ static const char *stats_path;
 static volatile sig_atomic_t want_stats, want_exit, want_control;
 static const char *control_path;
 static int blackhole;
+static uint64_t mtu_bytes; /* 0: no limit beyond the slots' */
+static int icmp_deliver = 1;
 static uint64_t control_applied;
 static direction_t dirs[2];
 
@@ -110,14 +121,62 @@ static uint64_t backlog_bytes(const direction_t *d, uint64_t now) {
   return (uint64_t)((double)(d->link_free_ns - now) * rate_bps / 8e9);
 }
 
+/* The one's-complement sum of RFC 1071 over `length` bytes. */
+static uint16_t internet_checksum(const uint8_t *bytes, size_t length) {
+  uint32_t sum = 0;
+  for (size_t i = 0; i + 1 < length; i += 2) sum += (uint32_t)(bytes[i] << 8 | bytes[i + 1]);
+  if (length & 1) sum += (uint32_t)(bytes[length - 1] << 8);
+  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+  return (uint16_t)~sum;
+}
+
+/* Answers `packet`, too large for the hop, with ICMP "fragmentation needed"
+   (type 3, code 4, the next hop's MTU: RFC 792, RFC 1191) back into the
+   sender's namespace, from the address it was sent to. IPv4 that forbids
+   fragmenting only (Linux's TCP always sets DF); anything else is dropped. */
+static void refuse_too_big(direction_t *d, const uint8_t *packet, size_t length) {
+  if (length < 28 || (packet[0] >> 4) != 4 || !(packet[6] & 0x40)) return;
+  size_t quoted_ip = (size_t)(packet[0] & 0x0f) * 4;
+  if (quoted_ip < 20 || quoted_ip + 8 > length) return;
+  size_t quoted = quoted_ip + 8, total = 20 + 8 + quoted;
+  uint8_t reply[20 + 8 + 60 + 8];
+  memset(reply, 0, sizeof reply);
+  reply[0] = 0x45;
+  reply[2] = (uint8_t)(total >> 8);
+  reply[3] = (uint8_t)total;
+  reply[8] = 64; /* TTL */
+  reply[9] = 1;  /* ICMP */
+  memcpy(reply + 12, packet + 16, 4); /* from the address the packet was for */
+  memcpy(reply + 16, packet + 12, 4); /* to its sender */
+  uint16_t ip_sum = internet_checksum(reply, 20);
+  reply[10] = (uint8_t)(ip_sum >> 8);
+  reply[11] = (uint8_t)ip_sum;
+  uint8_t *icmp = reply + 20;
+  icmp[0] = 3;
+  icmp[1] = 4;
+  icmp[6] = (uint8_t)(mtu_bytes >> 8);
+  icmp[7] = (uint8_t)mtu_bytes;
+  memcpy(icmp + 8, packet, quoted);
+  uint16_t icmp_sum = internet_checksum(icmp, 8 + quoted);
+  icmp[2] = (uint8_t)(icmp_sum >> 8);
+  icmp[3] = (uint8_t)icmp_sum;
+  if (write(d->in_fd, reply, total) == (ssize_t)total) d->icmp_sent++;
+}
+
 static void arrive(direction_t *d, const uint8_t *packet, size_t length, uint64_t now) {
   d->packets_in++;
   d->bytes_in += length;
+  if (mtu_bytes && length > mtu_bytes) {
+    d->drops_mtu++;
+    if (icmp_deliver) refuse_too_big(d, packet, length);
+    return;
+  }
   if (blackhole || (loss_rate > 0 && random_unit() < loss_rate)) {
     d->drops_loss++;
     return;
   }
   uint64_t backlog = backlog_bytes(d, now);
+  d->backlog_seen_sum_bytes += backlog;
   if (backlog + length > queue_limit_bytes) {
     d->drops_queue++;
     return;
@@ -170,15 +229,18 @@ static void write_stats(void) {
     close(fd);
     return;
   }
-  fprintf(f, "{\"rateBps\": %.0f, \"delayUs\": %llu, \"queueBytes\": %llu, \"loss\": %.9f, \"jitterUs\": %llu, \"blackhole\": %d, \"controlApplied\": %llu, \"directions\": [",
+  fprintf(f,
+          "{\"rateBps\": %.0f, \"delayUs\": %llu, \"queueBytes\": %llu, \"loss\": %.9f, \"jitterUs\": %llu, \"blackhole\": %d, \"mtu\": %llu, \"icmp\": %d, "
+          "\"controlApplied\": %llu, \"directions\": [",
           rate_bps, (unsigned long long)(delay_ns / 1000), (unsigned long long)queue_limit_bytes, loss_rate, (unsigned long long)(jitter_ns / 1000), blackhole,
-          (unsigned long long)control_applied);
+          (unsigned long long)mtu_bytes, icmp_deliver, (unsigned long long)control_applied);
   for (int i = 0; i < 2; i++) {
     direction_t *d = &dirs[i];
-    fprintf(f, "%s{\"name\": \"%s\", \"packetsIn\": %llu, \"bytesIn\": %llu, \"packetsOut\": %llu, \"bytesOut\": %llu, \"dropsQueue\": %llu, \"dropsLoss\": %llu, \"dropsFull\": %llu, \"peakBacklogBytes\": %llu}",
+    fprintf(f, "%s{\"name\": \"%s\", \"packetsIn\": %llu, \"bytesIn\": %llu, \"packetsOut\": %llu, \"bytesOut\": %llu, \"dropsQueue\": %llu, \"dropsLoss\": %llu, \"dropsFull\": %llu, \"peakBacklogBytes\": %llu, \"dropsMtu\": %llu, \"icmpSent\": %llu, \"backlogSeenSumBytes\": %llu}",
             i ? ", " : "", d->name, (unsigned long long)d->packets_in, (unsigned long long)d->bytes_in, (unsigned long long)d->packets_out,
             (unsigned long long)d->bytes_out, (unsigned long long)d->drops_queue, (unsigned long long)d->drops_loss,
-            (unsigned long long)d->drops_full, (unsigned long long)d->peak_backlog_bytes);
+            (unsigned long long)d->drops_full, (unsigned long long)d->peak_backlog_bytes, (unsigned long long)d->drops_mtu, (unsigned long long)d->icmp_sent,
+            (unsigned long long)d->backlog_seen_sum_bytes);
   }
   fprintf(f, "]}\n");
   fclose(f);
@@ -220,6 +282,11 @@ static void apply_control(void) {
       if (bytes >= 1600) queue_limit_bytes = bytes;
     } else if (strcmp(line, "blackhole") == 0) {
       blackhole = strcmp(value, "1") == 0;
+    } else if (strcmp(line, "mtu") == 0) {
+      unsigned long long bytes = strtoull(value, NULL, 10);
+      if (bytes == 0 || (bytes >= 576 && bytes <= SLOT_BYTES)) mtu_bytes = bytes;
+    } else if (strcmp(line, "icmp") == 0) {
+      icmp_deliver = strcmp(value, "0") != 0;
     }
   }
   control_applied++;
@@ -245,6 +312,12 @@ int main(int argc, char **argv) {
   rng_state ^= strtoull(arg(argc, argv, "--seed", "1"), NULL, 10) * 0x100000001b3ULL;
   stats_path = arg(argc, argv, "--stats", "");
   if (!*stats_path) stats_path = NULL;
+  mtu_bytes = strtoull(arg(argc, argv, "--mtu", "0"), NULL, 10);
+  icmp_deliver = strcmp(arg(argc, argv, "--icmp", "1"), "0") != 0;
+  if (mtu_bytes && (mtu_bytes < 576 || mtu_bytes > SLOT_BYTES)) {
+    fprintf(stderr, "pipefill-wanem: --mtu is 576 to %d bytes\n", SLOT_BYTES);
+    return 2;
+  }
   control_path = arg(argc, argv, "--control", "");
   if (!*control_path) control_path = NULL;
   /* Default queue: one bandwidth-delay product of the round trip. */

@@ -32,6 +32,14 @@ export interface LabLink extends Link {
   /** Drop-tail limit per direction, bytes (default: one BDP of the round trip). */
   readonly queueBytes?: number;
   readonly jitterMs?: number;
+  /**
+   * The emulated hop's MTU (issue 52): larger packets are dropped there, and
+   * answered with ICMP "fragmentation needed" unless `icmp` is false (a
+   * firewall that drops ICMP: a path MTU black hole). Absent: 1500, the
+   * devices' own. (Link.mtuBytes is the model's; this is the hop itself.)
+   */
+  readonly hopMtuBytes?: number;
+  readonly icmp?: boolean;
 }
 
 export interface LabState {
@@ -157,6 +165,7 @@ export async function labUp(link: LabLink, options: LabOptions = {}): Promise<La
         statsFile,
         '--control',
         controlPath(id),
+        ...(link.hopMtuBytes === undefined ? [] : ['--mtu', String(link.hopMtuBytes), '--icmp', link.icmp === false ? '0' : '1']),
       ],
       { detached: true, stdio: ['ignore', log, log] },
     );

@@ -12,12 +12,14 @@
 // ended at once; the next probe logs on afresh.
 
 import { Access, CreateOption, Disposition } from '../smb/messages.js';
-import type { SmbSession } from '../smb/session.js';
+import type { SmbCredentials, SmbTarget } from '../smb/session.js';
+import { SmbSession } from '../smb/session.js';
 import { SmbError } from '../smb/errors.js';
-import type { ScratchFolder } from '../copy/scratch.js';
+import { ScratchFolder } from '../copy/scratch.js';
+import { removeAtEnd, withFolderLeft } from '../copy/scratch-end.js';
 import { sampleTcpInfo } from '../platform/tcp-info.js';
 import type { MtuSearch, SegmentSizes } from '../model/path-mtu.js';
-import { MIN_SEARCHED_MTU_BYTES, probeDataBytes, searchPathMtu } from '../model/path-mtu.js';
+import { blackHoleFinding, MIN_SEARCHED_MTU_BYTES, probeDataBytes, searchPathMtu } from '../model/path-mtu.js';
 import { ETHERNET_MTU_BYTES } from '../model/link.js';
 
 /** Where the kernel says nothing (not Linux): Ethernet's MTU and Linux's segments with timestamps (1448 bytes, 52 of headers). */
@@ -138,5 +140,39 @@ export async function probePathMtu(
   } finally {
     if (current) await current.session.close(current.fileId, { timeoutMs: 2_000 }).catch(() => undefined);
     for (const session of opened) await session.end().catch(() => undefined);
+  }
+}
+
+/** Stops the run where full-size packets vanish while smaller ones cross: the black hole named, with the MTU found and the fix. */
+export function stopAtBlackHole(probe: PathMtuProbe | PathMtuUnknown): void {
+  if (!('search' in probe)) return;
+  const { crossesBytes, vanishesBytes } = probe.search;
+  if (vanishesBytes === undefined || crossesBytes === undefined) return;
+  const finding = blackHoleFinding(crossesBytes, probe.sizes.pmtuBytes, probe.sizes.headerBytes);
+  throw new SmbError('path-mtu', finding.message, finding.hint);
+}
+
+/**
+ * The check on its own, for a probe whose bandwidth test makes no scratch
+ * folder (iperf3's, whose own test would only stall in a black hole): a
+ * folder of its own on `owner`, removed after, and the probes on sessions of
+ * their own.
+ */
+export async function checkPathMtu(target: SmbTarget, credentials: SmbCredentials, owner: SmbSession, options: ProbeOptions): Promise<void> {
+  const request = options.signal ? { signal: options.signal } : {};
+  const open = () => SmbSession.open(target, credentials, { ...request, timeoutMs: 5_000 });
+  const scratch = await ScratchFolder.createChecked(owner, request);
+  const removed = () => removeAtEnd(scratch, owner, open, { timeoutMs: 5_000 }).then((outcome) => outcome.left);
+  let probe: PathMtuProbe | PathMtuUnknown;
+  try {
+    probe = await probePathMtu(await open(), scratch, open, options);
+  } catch (error) {
+    throw withFolderLeft(error, [await removed()]);
+  }
+  const left = await removed();
+  try {
+    stopAtBlackHole(probe);
+  } catch (error) {
+    throw withFolderLeft(error, [left]);
   }
 }

@@ -14,6 +14,7 @@ import { FAST_PATH_RTT_MS } from '../model/host-costs.js';
 import { echoesUnderLoad, loadedLatency, smbEchoBackToBack, smbEchoRtt, tcpHandshakeRtt } from './rtt.js';
 import type { LatencyStats } from './stats.js';
 import { sampleTcpInfo } from '../platform/tcp-info.js';
+import { checkPathMtu } from './path-mtu.js';
 
 export interface ProbeOptions {
   readonly iperf?: { readonly host: string; readonly port: number };
@@ -129,6 +130,9 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
   try {
     const rtt = { medianMs: pathRttMs(tcp, smbEcho, backToBack), tcp, smbEcho, ...(backToBack ? { smbEchoBackToBack: backToBack } : {}) };
     // The round trip while the bandwidth test fills the link: a queue on the path that grows under load shows here.
+    // iperf3's test would only stall where full-size packets vanish: the path MTU is checked first (the SMB read
+    // test checks it in its own folder, before its first write).
+    if (options.iperf) await checkPathMtu(target, credentials, session, { rttMs: rtt.medianMs, ...signal });
     const loadStarted = performance.now();
     const bandwidthTest = bandwidthOf(target, credentials, rtt.medianMs, tcp.medianMs, options);
     const underLoad = await echoesUnderLoad(session, bandwidthTest, signal);

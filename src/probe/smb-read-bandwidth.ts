@@ -15,9 +15,7 @@ import { SmbSession } from '../smb/session.js';
 import { TimelineRecorder } from '../copy/timeline.js';
 import { transferFile } from '../copy/transfer.js';
 import type { BandwidthResult } from './bandwidth.js';
-import { probePathMtu } from './path-mtu.js';
-import { blackHoleFinding } from '../model/path-mtu.js';
-import { SmbError } from '../smb/errors.js';
+import { probePathMtu, stopAtBlackHole } from './path-mtu.js';
 import type { ReadSpan } from './read-rate.js';
 import { ArrivalLog, SpanRecorder, steadyReadRate } from './read-rate.js';
 
@@ -113,10 +111,7 @@ export async function smbReadBandwidth(target: SmbTarget, credentials: SmbCreden
       rttMs: options.rttMs ?? 0,
       ...request,
     });
-    if ('search' in mtu && mtu.search.vanishesBytes !== undefined && mtu.search.crossesBytes !== undefined) {
-      const finding = blackHoleFinding(mtu.search.crossesBytes, mtu.sizes.pmtuBytes, mtu.sizes.headerBytes);
-      throw new SmbError('path-mtu', finding.message, finding.hint);
-    }
+    stopAtBlackHole(mtu);
     const probeFile = await writeProbeFile(session, scratch, request);
     for (const on of [session, ...(await Promise.all(extraSessions))]) {
       const handle = await on.create(

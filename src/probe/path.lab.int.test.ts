@@ -1,0 +1,183 @@
+// The path as a layer of its own, across the WAN lab (issue 52; Linux, root):
+// the emulated hop's MTU with its ICMP dropped (a black hole the assessment
+// must name, not time out on) or delivered (the probe reports the MTU the
+// kernel learnt), and a deep drop-tail queue whose round trip under load the
+// probe must read within 10% of the path's and the delay the queue held
+// (the forwarder's own count of the backlog each packet met).
+
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { ProbeResult } from '../contract/probe.js';
+import { ProbeResultSchema } from '../contract/probe.js';
+import { ReportSchema } from '../contract/report.js';
+import { DATACENTER_ADDRESS, IPERF_PORT } from '../lab/lab-network.js';
+import type { LabLink, LabState } from '../lab/wan-lab.js';
+import { forwarderStats, inBranch, labDown, labEndpoints, labUp } from '../lab/wan-lab.js';
+import { failures, holdBounds, withinRelative } from '../test-support/lab-fidelity.js';
+
+const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun') && existsSync('/usr/sbin/smbd');
+if (!canRunLab) console.warn('SKIPPED: the path lab tests need Linux, root, /dev/net/tun and Samba.');
+
+const cli = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const BUDGET_SECONDS = 60;
+
+/** The built CLI in the branch, as a person runs it, against the lab's share with iperf3 beside it. */
+function pipefill(state: LabState, command: 'assess' | 'probe', extra: readonly string[] = []) {
+  const { share, password } = labEndpoints(state);
+  const started = Date.now();
+  const run = inBranch(
+    state,
+    process.execPath,
+    [
+      cli,
+      command,
+      '--share',
+      share ?? '',
+      '--user',
+      'pipefill',
+      '--password-env',
+      'PIPEFILL_LAB_PASSWORD',
+      '--iperf',
+      `${DATACENTER_ADDRESS}:${IPERF_PORT}`,
+      ...extra,
+    ],
+    { env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '', NO_COLOR: '1' }, timeoutMs: 4 * BUDGET_SECONDS * 1000 },
+  );
+  return { ...run, seconds: (Date.now() - started) / 1000, said: `${run.stdout}\n${run.stderr}` };
+}
+
+async function withLab<T>(link: LabLink, work: (state: LabState) => T | Promise<T>): Promise<T> {
+  const state = await labUp(link, { samba: true, iperf: true });
+  try {
+    return await work(state);
+  } finally {
+    await labDown(state.id);
+  }
+}
+
+/** One direction's counters as the forwarder writes them. */
+interface DirectionCounters {
+  readonly name: string;
+  readonly packetsIn: number;
+  readonly bytesIn: number;
+  readonly backlogSeenSumBytes: number;
+}
+
+/**
+ * `pipefill probe` with the forwarder's counters read every QUEUE_SAMPLE_MS
+ * meanwhile: the delay the datacenter-to-branch queue held for the packets
+ * that met it (the mean backlog each arrival found, at the line rate), over
+ * the second half of the stretch the link was loaded (at least half its
+ * rate), as the probe's ECHOs under load are taken from the second half of
+ * its bandwidth test. A drop-tail queue under one CUBIC flow saws between
+ * full and about two-thirds full, so the full queue's 280 ms is not what a
+ * packet meets.
+ */
+async function probeWatchingTheQueue(state: LabState, lineBitsPerSecond: number): Promise<{ result: ProbeResult; queueMs: number }> {
+  const { share, password } = labEndpoints(state);
+  const args = [
+    cli,
+    'probe',
+    '--share',
+    share ?? '',
+    '--user',
+    'pipefill',
+    '--password-env',
+    'PIPEFILL_LAB_PASSWORD',
+    '--iperf',
+    `${DATACENTER_ADDRESS}:${IPERF_PORT}`,
+    '--json',
+  ];
+  const child = spawn('ip', ['netns', 'exec', state.branch, process.execPath, ...args], {
+    env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+  let running = true;
+  void exited.then(() => (running = false));
+  const samples: DirectionCounters[] = [];
+  // Bounded: the probe ends within its timeout, and the loop with it (at most 240 s of samples).
+  for (let i = 0; running && i < 960; i += 1) {
+    const stats = (await forwarderStats(state)) as { directions: DirectionCounters[] };
+    const back = stats.directions.find((direction) => direction.name === 'b-to-a');
+    if (back) samples.push(back);
+    await new Promise((resolve) => setTimeout(resolve, QUEUE_SAMPLE_MS));
+  }
+  expect(await exited, stderr).toBe(0);
+  const intervals = samples.slice(1).map((sample, index) => {
+    const before = samples[index] ?? sample;
+    const packets = sample.packetsIn - before.packetsIn;
+    return {
+      bitsPerSecond: ((sample.bytesIn - before.bytesIn) * 8) / (QUEUE_SAMPLE_MS / 1000),
+      backlogBytes: packets > 0 ? (sample.backlogSeenSumBytes - before.backlogSeenSumBytes) / packets : 0,
+    };
+  });
+  const loaded = intervals.filter((interval) => interval.bitsPerSecond >= lineBitsPerSecond / 2);
+  const late = loaded.slice(Math.floor(loaded.length / 2));
+  const meanBacklog = late.reduce((sum, interval) => sum + interval.backlogBytes, 0) / Math.max(1, late.length);
+  return { result: ProbeResultSchema.parse(JSON.parse(stdout)), queueMs: ((meanBacklog * 8) / lineBitsPerSecond) * 1000 };
+}
+
+/** How often the forwarder's counters are read while the probe runs. */
+const QUEUE_SAMPLE_MS = 250;
+
+const probe = (state: LabState): ProbeResult => {
+  const run = pipefill(state, 'probe', ['--json']);
+  expect(run.status, run.said).toBe(0);
+  return ProbeResultSchema.parse(JSON.parse(run.stdout));
+};
+
+describe.skipIf(!canRunLab)('the path across the WAN lab', () => {
+  it('a 1400-byte hop whose ICMP is dropped: the assessment ends within its budget naming the black hole, the MTU within 8 bytes', async () => {
+    await withLab({ bandwidthBitsPerSecond: 20e6, rttMs: 40, hopMtuBytes: 1400, icmp: false }, (state) => {
+      const run = pipefill(state, 'assess', ['--server', 'samba', '--no-history', '--yes']);
+      expect(run.status, run.said).not.toBe(0);
+      expect(run.seconds, run.said).toBeLessThan(BUDGET_SECONDS);
+      expect(run.said).toMatch(/Path MTU black hole/);
+      const found = Number(/packets larger than (\d+) bytes vanish/.exec(run.said)?.[1]);
+      expect(found).toBeLessThanOrEqual(1400);
+      expect(found).toBeGreaterThan(1400 - 8);
+    });
+  }, 600_000);
+
+  it('a 1400-byte hop that says so (ICMP delivered): the probe reports the MTU the kernel learnt, and nothing stalls', async () => {
+    await withLab({ bandwidthBitsPerSecond: 20e6, rttMs: 40, hopMtuBytes: 1400, icmp: true }, (state) => {
+      expect(probe(state).path?.mtuBytes).toBe(1400);
+    });
+  }, 600_000);
+
+  it('a deep queue (280 ms at 50 Mb/s on a 20 ms path): the round trip under load within 10% of the delay the queue held as the probe loaded it', async () => {
+    const link = { bandwidthBitsPerSecond: 50e6, rttMs: 20, queueBytes: 1_750_000 };
+    await withLab(link, async (state) => {
+      const verdicts = await holdBounds('deep queue, 50 Mb/s / 20 ms / 1.75 MB', async () => {
+        const { result, queueMs } = await probeWatchingTheQueue(state, link.bandwidthBitsPerSecond);
+        const loaded = result.rtt.loaded?.medianMs ?? NaN;
+        const held = link.rttMs + queueMs;
+        console.log(`  deep queue: loaded ${loaded.toFixed(1)} ms; the queue held ${queueMs.toFixed(1)} ms (full: 280 ms)`);
+        return [
+          {
+            cell: 'round trip under load',
+            measured: loaded,
+            model: held,
+            unit: 'ms',
+            bound: 'within 10% of the path and the queue',
+            holds: withinRelative(loaded, held, 0.1),
+          },
+        ];
+      });
+      expect(failures(verdicts)).toEqual([]);
+      // The assessment names it on the verdict's path line (221 ms of queue against a threshold of 50: no noise reaches it).
+      const run = pipefill(state, 'assess', ['--server', 'samba', '--quick', '--no-history', '--yes', '--json']);
+      expect(run.status, run.said).toBe(0);
+      const report = ReportSchema.parse(JSON.parse(run.stdout));
+      console.log(`  deep queue, the verdict's path line: ${report.verdict?.lines[1] ?? ''}`);
+      expect(report.verdict?.lines[1]).toMatch(/Under load the round trip grows from .* a queue on the path holds .*fq_codel or CAKE/);
+    });
+  }, 900_000);
+});
