@@ -23,28 +23,21 @@ if (!canRunLab) console.warn('SKIPPED: the path lab tests need Linux, root, /dev
 const cli = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 const BUDGET_SECONDS = 60;
 
+/** The built CLI's arguments for `command` against the lab's share, iperf3 beside it, the password from the environment. */
+function cliArgs(state: LabState, command: 'assess' | 'probe', extra: readonly string[]): string[] {
+  const { share } = labEndpoints(state);
+  const login = ['--share', share ?? '', '--user', 'pipefill', '--password-env', 'PIPEFILL_LAB_PASSWORD'];
+  return [cli, command, ...login, '--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`, ...extra];
+}
+
 /** The built CLI in the branch, as a person runs it, against the lab's share with iperf3 beside it. */
 function pipefill(state: LabState, command: 'assess' | 'probe', extra: readonly string[] = []) {
   const { share, password } = labEndpoints(state);
   const started = Date.now();
-  const run = inBranch(
-    state,
-    process.execPath,
-    [
-      cli,
-      command,
-      '--share',
-      share ?? '',
-      '--user',
-      'pipefill',
-      '--password-env',
-      'PIPEFILL_LAB_PASSWORD',
-      '--iperf',
-      `${DATACENTER_ADDRESS}:${IPERF_PORT}`,
-      ...extra,
-    ],
-    { env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '', NO_COLOR: '1' }, timeoutMs: 4 * BUDGET_SECONDS * 1000 },
-  );
+  const run = inBranch(state, process.execPath, cliArgs(state, command, extra), {
+    env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '', NO_COLOR: '1' },
+    timeoutMs: 4 * BUDGET_SECONDS * 1000,
+  });
   return { ...run, seconds: (Date.now() - started) / 1000, said: `${run.stdout}\n${run.stderr}` };
 }
 
@@ -77,19 +70,7 @@ interface DirectionCounters {
  */
 async function probeWatchingTheQueue(state: LabState, lineBitsPerSecond: number): Promise<{ result: ProbeResult; queueMs: number }> {
   const { share, password } = labEndpoints(state);
-  const args = [
-    cli,
-    'probe',
-    '--share',
-    share ?? '',
-    '--user',
-    'pipefill',
-    '--password-env',
-    'PIPEFILL_LAB_PASSWORD',
-    '--iperf',
-    `${DATACENTER_ADDRESS}:${IPERF_PORT}`,
-    '--json',
-  ];
+  const args = cliArgs(state, 'probe', ['--json']);
   const child = spawn('ip', ['netns', 'exec', state.branch, process.execPath, ...args], {
     env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
