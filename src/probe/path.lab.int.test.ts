@@ -32,7 +32,7 @@ function cliArgs(state: LabState, command: 'assess' | 'probe', extra: readonly s
 
 /** The built CLI in the branch, as a person runs it, against the lab's share with iperf3 beside it. */
 function pipefill(state: LabState, command: 'assess' | 'probe', extra: readonly string[] = []) {
-  const { share, password } = labEndpoints(state);
+  const { password } = labEndpoints(state);
   const started = Date.now();
   const run = inBranch(state, process.execPath, cliArgs(state, command, extra), {
     env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '', NO_COLOR: '1' },
@@ -69,7 +69,7 @@ interface DirectionCounters {
  * packet meets.
  */
 async function probeWatchingTheQueue(state: LabState, lineBitsPerSecond: number): Promise<{ result: ProbeResult; queueMs: number }> {
-  const { share, password } = labEndpoints(state);
+  const { password } = labEndpoints(state);
   const args = cliArgs(state, 'probe', ['--json']);
   const child = spawn('ip', ['netns', 'exec', state.branch, process.execPath, ...args], {
     env: { ...process.env, PIPEFILL_LAB_PASSWORD: password ?? '' },
