@@ -9,7 +9,7 @@
 // whose reply has it, on a file of the probe's scratch folder, each given a
 // few seconds. A probe that gets no reply has spent its connection (TCP
 // resends the lost segment for ever, and everything after it waits), which is
-// ended at once; the next probe logs on afresh.
+// reset at once; the next probe logs on afresh.
 
 import { Access, CreateOption, Disposition } from '../smb/messages.js';
 import type { SmbCredentials, SmbTarget } from '../smb/session.js';
@@ -122,6 +122,8 @@ export async function probePathMtu(
       if (data.length !== readBytes) throw new Inconclusive(`the server answered a read of ${readBytes} bytes with ${data.length}`);
       return true;
     } catch (error) {
+      // A cancel is the run's, not the path's.
+      if (options.signal?.aborted || (error instanceof SmbError && error.kind === 'cancelled')) throw error;
       if (!(error instanceof SmbError && error.kind === 'timeout')) throw error instanceof Inconclusive ? error : new Inconclusive(String(error));
       // No reply: the packet vanished, and the connection with it. Reset, so the server lets go of the probe file's open.
       (on?.session ?? opened.at(-1))?.connection.destroy(true);
