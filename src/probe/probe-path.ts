@@ -129,10 +129,10 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
   const { session, negotiated, smbEcho, backToBack } = await echoes;
   try {
     const rtt = { medianMs: pathRttMs(tcp, smbEcho, backToBack), tcp, smbEcho, ...(backToBack ? { smbEchoBackToBack: backToBack } : {}) };
-    // The round trip while the bandwidth test fills the link: a queue on the path that grows under load shows here.
     // iperf3's test would only stall where full-size packets vanish: the path MTU is checked first (the SMB read
     // test checks it in its own folder, before its first write).
     if (options.iperf) await checkPathMtu(target, credentials, session, { rttMs: rtt.medianMs, ...signal });
+    // The round trip while the bandwidth test fills the link: a queue on the path that grows under load shows here.
     const loadStarted = performance.now();
     const bandwidthTest = bandwidthOf(target, credentials, rtt.medianMs, tcp.medianMs, options);
     const underLoad = await echoesUnderLoad(session, bandwidthTest, signal);
