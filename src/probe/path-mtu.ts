@@ -12,11 +12,9 @@
 // reset at once; the next probe logs on afresh.
 
 import { Access, CreateOption, Disposition } from '../smb/messages.js';
-import type { SmbCredentials, SmbTarget } from '../smb/session.js';
-import { SmbSession } from '../smb/session.js';
+import type { SmbSession } from '../smb/session.js';
 import { SmbError } from '../smb/errors.js';
-import { ScratchFolder } from '../copy/scratch.js';
-import { removeAtEnd, withFolderLeft } from '../copy/scratch-end.js';
+import type { ScratchFolder } from '../copy/scratch.js';
 import { sampleTcpInfo } from '../platform/tcp-info.js';
 import type { MtuSearch, SegmentSizes } from '../model/path-mtu.js';
 import { blackHoleFinding, MIN_SEARCHED_MTU_BYTES, probeDataBytes, searchPathMtu } from '../model/path-mtu.js';
@@ -152,29 +150,4 @@ export function stopAtBlackHole(probe: PathMtuProbe | PathMtuUnknown): void {
   if (vanishesBytes === undefined || crossesBytes === undefined) return;
   const finding = blackHoleFinding(crossesBytes, probe.sizes.pmtuBytes, probe.sizes.headerBytes);
   throw new SmbError('path-mtu', finding.message, finding.hint);
-}
-
-/**
- * The check on its own, for a probe whose bandwidth test makes no scratch
- * folder (iperf3's, whose own test would only stall in a black hole): a
- * folder of its own on `owner`, removed after, and the probes on sessions of
- * their own.
- */
-export async function checkPathMtu(target: SmbTarget, credentials: SmbCredentials, owner: SmbSession, options: ProbeOptions): Promise<void> {
-  const request = options.signal ? { signal: options.signal } : {};
-  const open = () => SmbSession.open(target, credentials, { ...request, timeoutMs: 5_000 });
-  const scratch = await ScratchFolder.createChecked(owner, request);
-  const removed = () => removeAtEnd(scratch, owner, open, { timeoutMs: 5_000 }).then((outcome) => outcome.left);
-  let probe: PathMtuProbe | PathMtuUnknown;
-  try {
-    probe = await probePathMtu(await open(), scratch, open, options);
-  } catch (error) {
-    throw withFolderLeft(error, [await removed()]);
-  }
-  const left = await removed();
-  try {
-    stopAtBlackHole(probe);
-  } catch (error) {
-    throw withFolderLeft(error, [left]);
-  }
 }

@@ -14,7 +14,6 @@ import { FAST_PATH_RTT_MS } from '../model/host-costs.js';
 import { echoesUnderLoad, loadedLatency, smbEchoBackToBack, smbEchoRtt, tcpHandshakeRtt } from './rtt.js';
 import type { LatencyStats } from './stats.js';
 import { sampleTcpInfo } from '../platform/tcp-info.js';
-import { checkPathMtu } from './path-mtu.js';
 
 export interface ProbeOptions {
   readonly iperf?: { readonly host: string; readonly port: number };
@@ -129,9 +128,6 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
   const { session, negotiated, smbEcho, backToBack } = await echoes;
   try {
     const rtt = { medianMs: pathRttMs(tcp, smbEcho, backToBack), tcp, smbEcho, ...(backToBack ? { smbEchoBackToBack: backToBack } : {}) };
-    // iperf3's test would only stall where full-size packets vanish: the path MTU is checked first (the SMB read
-    // test checks it in its own folder, before its first write).
-    if (options.iperf) await checkPathMtu(target, credentials, session, { rttMs: rtt.medianMs, ...signal });
     // The round trip while the bandwidth test fills the link: a queue on the path that grows under load shows here.
     const loadStarted = performance.now();
     const bandwidthTest = bandwidthOf(target, credentials, rtt.medianMs, tcp.medianMs, options);
@@ -161,7 +157,7 @@ async function bandwidthOf(
     try {
       const steady = options.estimate === 'steady';
       const seconds = steady ? steadyTestSeconds(handshakeMs) : options.seconds;
-      return await iperf3Bandwidth({
+      const measured = await iperf3Bandwidth({
         host: options.iperf.host,
         port: options.iperf.port,
         ...(seconds ? { seconds } : {}),
@@ -170,6 +166,11 @@ async function bandwidthOf(
         reverse: true,
         ...signal,
       });
+      // Nothing arrived: the SMB read test, which checks the path MTU before its first write, says why (a black hole
+      // swallows iperf3's full-size packets while its control connection's small ones pass). Checked only then, so a
+      // healthy path pays nothing for it (a check of its own before iperf3 cost 1.4 s at 75 ms).
+      if (!(measured.mbps > 0)) throw new PipefillError('probe-failed', 'iperf3 moved nothing.', 'The path may drop full-size packets.');
+      return measured;
     } catch (error) {
       if (options.signal?.aborted) throw error;
       fallbackReason = `iperf3 failed: ${error instanceof PipefillError ? error.message : String(error)}`;
