@@ -27,7 +27,7 @@ describe('a queue that grows under load', () => {
     expect(found?.queue.bloated).toBe(true);
     expect(found?.queue.queueMs).toBeCloseTo(300, 6);
     expect(found?.sentence).toMatch(
-      /^Under load the round trip grows from 7\d(\.\d)? ms to 3\d\d ms: a queue on the path holds 300 ms of data \(1\.9\d MB at 5\d\.\d Mb\/s\)/,
+      /^Under load the round trip grew from 7\d(\.\d)? ms to 3\d\d ms as the probe filled the link: a queue on the path held 300 ms of data \(1\.9\d MB at 5\d\.\d Mb\/s\)/,
     );
     expect(found?.sentence).toMatch(
       /writing the 1 GB folder of small files takes .* instead of .*, and every request of everyone on the link waits 300 ms longer/,
@@ -44,8 +44,8 @@ describe('a queue that grows under load', () => {
   it('says it on the path line, in every view that prints the verdict and in the ticket', () => {
     const report = underLoad(lab, idle + 300);
     const verdict = buildVerdict(report, recommendFromInput({ report }));
-    expect(verdict.lines[1]).toMatch(/Under load the round trip grows/);
-    expect(ticketSummary({ ...report, verdict })).toMatch(/Under load the round trip grows/);
+    expect(verdict.lines[1]).toMatch(/Under load the round trip grew/);
+    expect(ticketSummary({ ...report, verdict })).toMatch(/Under load the round trip grew/);
   });
 
   it('is not named where the queue adds less than the path itself or under 50 ms', () => {

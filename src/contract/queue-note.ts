@@ -46,7 +46,7 @@ export function queueOf(report: Report, client: ClientProfileId): { readonly que
   return {
     queue,
     sentence:
-      `Under load the round trip grows from ${formatDuration(queue.idleMs)} to ${formatDuration(queue.loadedMs)}: a queue on the path holds ` +
+      `Under load the round trip grew from ${formatDuration(queue.idleMs)} to ${formatDuration(queue.loadedMs)} as the probe filled the link: a queue on the path held ` +
       `${formatDuration(queue.queueMs)} of data (${formatBytes(queue.queueBytes)} at ${formatRate(link.bandwidthBitsPerSecond)}), more than the link needs.${cost}` +
       " For the network team: a queue that keeps itself short on the router before the slow link (fq_codel or CAKE), a smaller buffer there, or QoS that puts SMB's small requests ahead of bulk data.",
   };
