@@ -34,6 +34,12 @@ export interface PlannerViewProps {
   readonly onChange: (settings: PlannerSettings) => void;
 }
 
+/** The plan's packets where a tunnel makes them smaller than Ethernet's. */
+function tunnelHint(mtuBytes: number | undefined): string {
+  const label = mtuBytes === undefined ? undefined : (PLANNER_TUNNEL_LABELS as Readonly<Record<number, string>>)[mtuBytes];
+  return mtuBytes === undefined || mtuBytes === 1500 ? '' : `, ${mtuBytes}-byte packets${label ? ` (${label})` : ''}`;
+}
+
 /** The path's tunnel, by its MTU: what each packet carries less than Ethernet's. */
 function TunnelSelect({ value, onChange }: { readonly value: number; readonly onChange: (mtuBytes: number) => void }) {
   return (
@@ -124,8 +130,8 @@ export function PlannerView({ catalogue, settings, onChange }: PlannerViewProps)
           ))}
         </select>
         <p className="hint">
-          {result.link.label}: BDP {formatBytes(result.link.bdpBytes)}, bottleneck buffer {formatBytes(result.link.bufferBytes)}. Times come from Pipefill's
-          model, calibrated on NetApp TR-3869's measurements.
+          {result.link.label}: BDP {formatBytes(result.link.bdpBytes)}, bottleneck buffer {formatBytes(result.link.bufferBytes)}
+          {tunnelHint(result.link.mtuBytes)}. Times come from Pipefill's model, calibrated on NetApp TR-3869's measurements.
         </p>
         {result.refused.length > 0 && (
           <ul className="hint" data-testid="planner-refused">
