@@ -33,7 +33,7 @@ export function formatProbe(share: string, result: ProbeResult): string {
     `  RTT         ${rtt.tcp.medianMs.toFixed(2)} ms median TCP handshake (min ${rtt.tcp.minMs.toFixed(2)}, p95 ${rtt.tcp.p95Ms.toFixed(2)}, jitter ${rtt.tcp.jitterMs.toFixed(2)}); SMB2 ECHO ${rtt.smbEcho.medianMs.toFixed(2)} ms`,
     ...(rtt.loaded
       ? [
-          `  under load  ${rtt.loaded.medianMs.toFixed(2)} ms median SMB2 ECHO while the bandwidth test filled the link (p95 ${rtt.loaded.p95Ms.toFixed(2)}): ${Math.max(0, rtt.loaded.medianMs - rtt.medianMs).toFixed(2)} ms of queue`,
+          `  under load  ${rtt.loaded.medianMs.toFixed(2)} ms median SMB2 ECHO while the bandwidth test filled the link (p95 ${rtt.loaded.p95Ms.toFixed(2)}; ${Math.max(0, rtt.loaded.medianMs - rtt.medianMs).toFixed(2)} ms above the idle round trip)`,
         ]
       : []),
     ...(result.path
