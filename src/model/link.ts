@@ -21,8 +21,9 @@ export interface Link {
    */
   readonly hosts?: HostCosts;
   /**
-   * The largest packet the path carries (src/probe/path-mtu.ts, or the
-   * kernel's path MTU after the probe's transfers). Absent: Ethernet's 1500.
+   * The largest packet the path carries: the kernel's path MTU once the
+   * probe's transfers ran (src/probe/probe-path.ts), or a person's input (a
+   * tunnel in the Planner, `--mtu`). Absent: Ethernet's 1500.
    */
   readonly mtuBytes?: number;
 }
