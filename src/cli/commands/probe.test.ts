@@ -11,7 +11,9 @@ const result: ProbeResult = {
 describe('pipefill probe', () => {
   it('prints the round trip under load and the queue it shows, where the probe measured it', () => {
     const text = formatProbe('//server/share', { ...result, rtt: { ...result.rtt, loaded: latency(300) } });
-    expect(text).toMatch(/under load {2}300\.00 ms median SMB2 ECHO while the bandwidth test filled the link \(p95 330\.00; 280\.00 ms above the idle round trip\)/);
+    expect(text).toMatch(
+      /under load {2}300\.00 ms median SMB2 ECHO while the bandwidth test filled the link \(p95 330\.00; 280\.00 ms above the idle round trip\)/,
+    );
   });
 
   it('prints no such line for a probe without it', () => {
