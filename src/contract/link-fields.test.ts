@@ -38,7 +38,7 @@ describe('the path MTU a person writes', () => {
   });
 
   it('is refused, naming what it takes, where it is neither', () => {
-    for (const mtu of ['99', '1420.5', '70000', 'vpn', '1e3'])
+    for (const mtu of ['99', '1420.5', '70000', 'vpn', '1e3', 'constructor', '__proto__', 'toString'])
       expect(() => linkFromFields({ mtu }, { bandwidthBitsPerSecond: 50e6, rttMs: 40 })).toThrow(/path MTU.*not one/);
   });
 });

@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import { CIPHERS, SIGNING_ALGORITHMS } from '../model/smb-security.js';
+import { MTU_RANGE } from '../model/link.js';
 import { LoginUsedSchema, ShareLoginSchema } from './share-login.js';
 
 export const ProbeInputSchema = ShareLoginSchema.extend({
@@ -65,7 +66,7 @@ export const ProbeResultSchema = z.object({
    * and in older reports. A black hole ends the run before (src/probe/path-mtu.ts).
    */
   path: z
-    .object({ mtuBytes: z.number().int().min(576).max(65_536) })
+    .object({ mtuBytes: z.number().int().min(MTU_RANGE.least).max(MTU_RANGE.most) })
     .strict()
     .optional(),
   bandwidth: z.object({

@@ -42,12 +42,16 @@ export function mtuHoleUp(hopMtu = 1400): MtuHole {
   const net = `10.78.${process.pid % 250}`;
   const [client, near, far, server] = ['c', 'a', 'b', 's'].map((role) => `pf-mtu${role}-${id}`) as [string, string, string, string];
   const namespaces = [client, near, far, server];
+  const made: string[] = [];
+  // Only what this call made: a namespace of the same name that was there before is not ours (ip netns add refuses it).
   const down = () => {
-    for (const namespace of namespaces) spawnSync('ip', ['netns', 'delete', namespace], { stdio: 'ignore' });
+    for (const namespace of made) spawnSync('ip', ['netns', 'delete', namespace], { stdio: 'ignore' });
   };
-  down();
   try {
-    for (const namespace of namespaces) run('ip', ['netns', 'add', namespace]);
+    for (const namespace of namespaces) {
+      run('ip', ['netns', 'add', namespace]);
+      made.push(namespace);
+    }
     // Three links, each a /30: client-near (.0), near-far (.4, the hop), far-server (.8). Interface names stay under 16 characters.
     const links = [
       { ends: [client, near], names: [`pfmc${id}`, `pfma${id}`], subnet: 0, mtu: 1500 },

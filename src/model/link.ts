@@ -39,6 +39,10 @@ export function bdpBytes(link: Link): number {
 }
 
 export const ETHERNET_MTU_BYTES = 1500;
+/** The path MTUs the model takes: IPv4's least a host must accept (RFC 791, 576) to loopback's 64 KiB. */
+export const MTU_RANGE = { least: 576, most: 65_536 } as const;
+/** Whether `bytes` is a path MTU the model takes: a whole number in MTU_RANGE. */
+export const isMtuBytes = (bytes: number): boolean => Number.isInteger(bytes) && bytes >= MTU_RANGE.least && bytes <= MTU_RANGE.most;
 /** IPv4 (20) + TCP (20) headers. */
 const IP_TCP_HEADER_BYTES = 40;
 /** TCP timestamp option, on by default on Linux, off by default on Windows. */

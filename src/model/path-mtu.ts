@@ -13,6 +13,7 @@
 // opens another.
 
 import { PipefillInputError } from './errors.js';
+import { ETHERNET_MTU_BYTES, isMtuBytes, MTU_RANGE } from './link.js';
 
 /** The smallest MTU searched: IPv6's minimum link MTU (RFC 8200 section 5), the floor RFC 8899 searches from. */
 export const MIN_SEARCHED_MTU_BYTES = 1280;
@@ -127,17 +128,18 @@ export function blackHoleFinding(found: number, connectionMtu: number, headerByt
  * default (wg-quick: 1420, room for its 80 bytes over IPv6), GRE over IPv4
  * (24 bytes of headers: 1476) and PPPoE (RFC 2516's 8 bytes: 1492).
  */
-export const TUNNEL_MTUS: Readonly<Record<string, number>> = { wireguard: 1420, gre: 1476, pppoe: 1492, ethernet: 1500 };
+export const TUNNEL_MTUS: Readonly<Record<string, number>> = { wireguard: 1420, gre: 1476, pppoe: 1492, ethernet: ETHERNET_MTU_BYTES };
 
 /** A path MTU as a person writes it: bytes (`1420`) or a tunnel's name (`wireguard`); a clear error for anything else. */
 export function parseMtuBytes(text: string): number {
-  const named = TUNNEL_MTUS[text.trim().toLowerCase()];
-  if (named !== undefined) return named;
+  const name = text.trim().toLowerCase();
+  // Only the table's own names: a person's "constructor" or "__proto__" is no tunnel.
+  if (Object.hasOwn(TUNNEL_MTUS, name)) return TUNNEL_MTUS[name] ?? ETHERNET_MTU_BYTES;
   const bytes = Number(text.trim());
-  if (!(/^\d{3,5}$/.test(text.trim()) && bytes >= 576 && bytes <= 65_536))
+  if (!(/^\d{3,5}$/.test(text.trim()) && isMtuBytes(bytes)))
     throw new PipefillInputError(
       `The path MTU ${JSON.stringify(text.slice(0, 40))} is not one.`,
-      `Give bytes from 576 to 65536 (1420, 1492) or a tunnel: ${Object.keys(TUNNEL_MTUS).join(', ')}.`,
+      `Give bytes from ${MTU_RANGE.least} to ${MTU_RANGE.most} (1420, 1492) or a tunnel: ${Object.keys(TUNNEL_MTUS).join(', ')}.`,
     );
   return bytes;
 }

@@ -15,7 +15,7 @@ import { SINGLE_UNPROTECTED, tightestBudget, transferShape } from './in-flight.j
 import type { Negotiated, ProtectionRequest } from './negotiation.js';
 import { negotiate } from './negotiation.js';
 import type { Link } from './link.js';
-import { bdpBytes, bufferBytesOf, maxSegmentBytes } from './link.js';
+import { bdpBytes, bufferBytesOf, isMtuBytes, maxSegmentBytes, MTU_RANGE } from './link.js';
 import { keepsRateAcrossIdle, shallowQueueRamp } from './congestion.js';
 import { namedBudgetLayer } from './layer-naming.js';
 import { roundTripsPerDirectory, roundTripsPerFile } from './metadata.js';
@@ -93,8 +93,11 @@ export function validateLink(link: Link): Link {
   if (!(link.rttMs > 0 && Number.isFinite(link.rttMs))) {
     throw new PipefillInputError('The round-trip time must be above zero.', 'For example 32ms; even a LAN has 0.1ms.');
   }
-  if (link.mtuBytes !== undefined && !(Number.isInteger(link.mtuBytes) && link.mtuBytes >= 576 && link.mtuBytes <= 65_536)) {
-    throw new PipefillInputError('The path MTU is a whole number of bytes from 576 to 65536.', 'For example 1420 (WireGuard) or 1492 (PPPoE).');
+  if (link.mtuBytes !== undefined && !isMtuBytes(link.mtuBytes)) {
+    throw new PipefillInputError(
+      `The path MTU is a whole number of bytes from ${MTU_RANGE.least} to ${MTU_RANGE.most}.`,
+      'For example 1420 (WireGuard) or 1492 (PPPoE).',
+    );
   }
   const loss = link.lossRate ?? 0;
   if (!(loss >= 0 && loss < 1)) throw new PipefillInputError('Packet loss must be at least 0% and below 100%.', 'For example 0.1%.');

@@ -14,6 +14,7 @@ import { FAST_PATH_RTT_MS } from '../model/host-costs.js';
 import { echoesUnderLoad, loadedLatency, smbEchoBackToBack, smbEchoRtt, tcpHandshakeRtt } from './rtt.js';
 import type { LatencyStats } from './stats.js';
 import { sampleTcpInfo } from '../platform/tcp-info.js';
+import { isMtuBytes } from '../model/link.js';
 
 export interface ProbeOptions {
   readonly iperf?: { readonly host: string; readonly port: number };
@@ -136,7 +137,7 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
     const loaded = loadedLatency(underLoad, loadStarted, performance.now());
     // The kernel's path MTU, read once the transfers have run: a hop whose ICMP said it was smaller is in it by now.
     const mtuBytes = (await sampleTcpInfo(session.connection.endpoints).catch(() => undefined))?.pmtuBytes;
-    const path = mtuBytes !== undefined && Number.isInteger(mtuBytes) && mtuBytes >= 576 && mtuBytes <= 65_536 ? { path: { mtuBytes } } : {};
+    const path = mtuBytes !== undefined && isMtuBytes(mtuBytes) ? { path: { mtuBytes } } : {};
     return { rtt: { ...rtt, ...(loaded ? { loaded } : {}) }, session: negotiated, ...path, bandwidth };
   } finally {
     await session.end();
