@@ -3,10 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Report } from './report.js';
-import { ReportSchema } from './report.js';
+import { modelLinkOf, ReportSchema } from './report.js';
+import { predict } from '../model/predict.js';
+import { formatDuration } from '../model/units.js';
 import { queueOf } from './queue-note.js';
 import { buildVerdict } from '../presentation/verdict.js';
-import { recommendFromInput } from './recommend.js';
+import { observationsFromReport, recommendFromInput } from './recommend.js';
 import { ticketSummary } from '../presentation/summary.js';
 
 const fixture = (name: string): Report => ReportSchema.parse(JSON.parse(readFileSync(new URL(`../report/fixtures/${name}.json`, import.meta.url), 'utf8')));
@@ -38,6 +40,19 @@ describe('a queue that grows under load', () => {
   it('costs the small-files copy what the model gives at the loaded round trip', () => {
     const found = queueOf(underLoad(lab, idle + 300), 'win11-24h2');
     const [busy, quiet] = /takes (.+?) instead of (.+?),/.exec(found?.sentence ?? '')?.slice(1) ?? [];
+    const folder = (rttMs: number) =>
+      formatDuration(
+        predict({
+          client: 'win11-24h2',
+          server: lab.options.server,
+          op: 'write',
+          workload: 'tr3869-dirset',
+          link: { ...modelLinkOf(lab), rttMs },
+          observations: observationsFromReport(lab, 'win11-24h2'),
+        }).seconds * 1000,
+      );
+    expect(busy).toBe(folder(idle + 300));
+    expect(quiet).toBe(folder(idle));
     expect(busy).not.toEqual(quiet);
   });
 
