@@ -23,6 +23,8 @@ import { SambaServer, SAMBA_USER } from './samba.js';
 import { SERVER_CONGESTION, setRouteCongestion } from './lab-congestion.js';
 import { BRANCH_ADDRESS, DATACENTER_ADDRESS, DEVICE, IPERF_PORT, NAMESPACE_PREFIX } from './lab-network.js';
 import { alive, forwarderBinary, inNamespace, killGroup, requireLab, run, waitFor } from './lab-system.js';
+import type { WireguardTunnel } from './wireguard.js';
+import { removeWireguard, wireguardUp } from './wireguard.js';
 
 export const LAB_STATE_DIR = '/run/pipefill-lab';
 /** TCP buffer maxima inside the lab: Linux's default 6 MiB would cap a long fat pipe below its BDP. */
@@ -56,6 +58,8 @@ export interface LabState {
   readonly sharePath?: string;
   readonly iperfPid?: number;
   readonly samba?: { readonly pid: number; readonly root: string; readonly sharePath: string; readonly password: string };
+  /** A WireGuard tunnel across the link (LabOptions.tunnel): the share and iperf3 are reached through it. */
+  readonly tunnel?: WireguardTunnel;
   readonly createdAt: string;
 }
 
@@ -116,6 +120,8 @@ export interface LabOptions {
   readonly seed?: number;
   /** The congestion control the datacenter's servers send with (default SERVER_CONGESTION). */
   readonly serverCongestion?: string;
+  /** A VPN between branch and datacenter (src/lab/wireguard.ts): the servers then listen inside it only, as a person's behind one. */
+  readonly tunnel?: 'wireguard';
 }
 
 /** Brings a lab up. On any failure it removes what it made. */
@@ -179,8 +185,16 @@ export async function labUp(link: LabLink, options: LabOptions = {}): Promise<La
         `The forwarder exited at start: ${readFileSync(join(LAB_STATE_DIR, `${id}.wanem.log`), 'utf8').trim()}`,
         'Run `pipefill lab down` and try again.',
       );
+    if (options.tunnel === 'wireguard') {
+      const lab = { id, branch, datacenter, branchAddress: BRANCH_ADDRESS, datacenterAddress: DATACENTER_ADDRESS };
+      await wireguardUp(lab, (tunnel) => {
+        state = { ...state, tunnel };
+        save();
+      });
+    }
+    const serverAddress = state.tunnel?.datacenterAddress ?? DATACENTER_ADDRESS;
     if (options.iperf !== false) {
-      const iperf = spawn('ip', ['netns', 'exec', datacenter, 'iperf3', '-s', '-B', DATACENTER_ADDRESS, '-p', String(IPERF_PORT)], {
+      const iperf = spawn('ip', ['netns', 'exec', datacenter, 'iperf3', '-s', '-B', serverAddress, '-p', String(IPERF_PORT)], {
         detached: true,
         stdio: 'ignore',
       });
@@ -195,7 +209,7 @@ export async function labUp(link: LabLink, options: LabOptions = {}): Promise<La
       state = { ...state, sharePath };
       save();
       const samba = await SambaServer.start({
-        address: DATACENTER_ADDRESS,
+        address: serverAddress,
         port: 445,
         commandPrefix: ['ip', 'netns', 'exec', datacenter],
         sharePath,
@@ -214,10 +228,11 @@ export async function labUp(link: LabLink, options: LabOptions = {}): Promise<La
 }
 
 export function labEndpoints(state: LabState): LabEndpoints {
+  const server = state.tunnel?.datacenterAddress ?? DATACENTER_ADDRESS;
   return {
     id: state.id,
-    ...(state.samba ? { share: `//${DATACENTER_ADDRESS}/share`, user: SAMBA_USER, password: state.samba.password } : {}),
-    ...(state.iperfPid ? { iperf: `${DATACENTER_ADDRESS}:${IPERF_PORT}` } : {}),
+    ...(state.samba ? { share: `//${server}/share`, user: SAMBA_USER, password: state.samba.password } : {}),
+    ...(state.iperfPid ? { iperf: `${server}:${IPERF_PORT}` } : {}),
     clientNamespace: state.branch,
     congestion: state.congestion,
     ...(state.serverCongestion ? { serverCongestion: state.serverCongestion } : {}),
@@ -296,6 +311,7 @@ export async function changeLink(state: LabState, change: LinkChange): Promise<v
  */
 export function removeLabNow(state: LabState): void {
   for (const pid of [state.samba?.pid, state.iperfPid, state.forwarderPid]) if (pid !== undefined && pid > 0) killGroup(pid, 'SIGKILL');
+  if (state.tunnel) removeWireguard(state.tunnel);
   for (const namespace of [state.branch, state.datacenter]) spawnSync('ip', ['netns', 'del', namespace], { stdio: 'ignore' });
   if (state.samba) rmSync(state.samba.root, { recursive: true, force: true });
   removeLabShare(state.sharePath ?? state.samba?.sharePath);
@@ -310,7 +326,9 @@ export async function labDown(id?: string): Promise<string[]> {
   requireLab();
   const states = readLabStates().filter((state) => id === undefined || state.id === id);
   for (const state of states) {
-    const pids = [state.samba?.pid, state.iperfPid, state.forwarderPid].filter((pid): pid is number => pid !== undefined && pid > 0);
+    const pids = [state.samba?.pid, state.iperfPid, state.forwarderPid, ...(state.tunnel?.pids ?? [])].filter(
+      (pid): pid is number => pid !== undefined && pid > 0,
+    );
     for (const pid of pids) killGroup(pid, 'SIGTERM');
     // Give them 2 s to go, then make sure (at most 40 checks).
     for (let check = 0; check < 40 && pids.some(alive); check++) await new Promise((resolve) => setTimeout(resolve, 50));

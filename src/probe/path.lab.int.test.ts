@@ -3,7 +3,9 @@
 // must name, not time out on) or delivered (the probe reports the MTU the
 // kernel learnt), and a deep drop-tail queue whose round trip under load the
 // probe must read within 10% of the path's and the delay the queue held
-// (the forwarder's own count of the backlog each packet met).
+// (the forwarder's own count of the backlog each packet met); and a real
+// VPN (wireguard-go, src/lab/wireguard.ts) whose smaller packets the model
+// must take, its copies within 15% of it.
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -11,9 +13,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ProbeResult } from '../contract/probe.js';
 import { ProbeResultSchema } from '../contract/probe.js';
-import { ReportSchema } from '../contract/report.js';
-import { DATACENTER_ADDRESS, IPERF_PORT } from '../lab/lab-network.js';
-import type { LabLink, LabState } from '../lab/wan-lab.js';
+import { modelLinkOf, ReportSchema } from '../contract/report.js';
+import type { Report } from '../contract/report.js';
+import type { LabLink, LabOptions, LabState } from '../lab/wan-lab.js';
+import { WIREGUARD_MTU_BYTES } from '../lab/wireguard.js';
+import { payloadEfficiency } from '../model/link.js';
 import { forwarderStats, inBranch, labDown, labEndpoints, labUp } from '../lab/wan-lab.js';
 import { failures, holdBounds, withinRelative } from '../test-support/lab-fidelity.js';
 
@@ -25,9 +29,9 @@ const BUDGET_SECONDS = 60;
 
 /** The built CLI's arguments for `command` against the lab's share (iperf3 beside it unless `iperf` is false), the password from the environment. */
 function cliArgs(state: LabState, command: 'assess' | 'probe', extra: readonly string[], iperf = true): string[] {
-  const { share } = labEndpoints(state);
-  const login = ['--share', share ?? '', '--user', 'pipefill', '--password-env', 'PIPEFILL_LAB_PASSWORD'];
-  return [cli, command, ...login, ...(iperf ? ['--iperf', `${DATACENTER_ADDRESS}:${IPERF_PORT}`] : []), ...extra];
+  const endpoints = labEndpoints(state);
+  const login = ['--share', endpoints.share ?? '', '--user', 'pipefill', '--password-env', 'PIPEFILL_LAB_PASSWORD'];
+  return [cli, command, ...login, ...(iperf ? ['--iperf', endpoints.iperf ?? ''] : []), ...extra];
 }
 
 /** The built CLI in the branch, as a person runs it, against the lab's share (with iperf3 beside it unless `iperf` is false). */
@@ -41,8 +45,8 @@ function pipefill(state: LabState, command: 'assess' | 'probe', extra: readonly 
   return { ...run, seconds: (Date.now() - started) / 1000, said: `${run.stdout}\n${run.stderr}` };
 }
 
-async function withLab<T>(link: LabLink, work: (state: LabState) => T | Promise<T>): Promise<T> {
-  const state = await labUp(link, { samba: true, iperf: true });
+async function withLab<T>(link: LabLink, work: (state: LabState) => T | Promise<T>, options: Pick<LabOptions, 'tunnel'> = {}): Promise<T> {
+  const state = await labUp(link, { samba: true, iperf: true, ...options });
   try {
     return await work(state);
   } finally {
@@ -163,4 +167,58 @@ describe.skipIf(!canRunLab)('the path across the WAN lab', () => {
       expect(report.verdict?.lines[1]).toMatch(/Under load the round trip grew from .* a queue on the path held .*fq_codel or CAKE/);
     });
   }, 900_000);
+
+  it("WireGuard (wireguard-go) over 50 Mb/s / 40 ms: the model takes the tunnel's MTU, its payload limit is what the tunnel carries, and the copies keep within 15% of it", async () => {
+    const link = { bandwidthBitsPerSecond: 50e6, rttMs: 40 };
+    await withLab(
+      link,
+      async (state) => {
+        let last: Report | undefined;
+        const verdicts = await holdBounds('WireGuard, 50 Mb/s / 40 ms', async () => {
+          const run = pipefill(state, 'assess', ['--server', 'samba', '--no-history', '--yes', '--json']);
+          expect(run.status, run.said).toBe(0);
+          const report = ReportSchema.parse(JSON.parse(run.stdout));
+          last = report;
+          return tunnelCells(report, link.bandwidthBitsPerSecond);
+        });
+        expect(failures(verdicts)).toEqual([]);
+        // The tunnel is a layer the person reads: the path line names its packets, and the model's payload limit took them.
+        expect(last?.probes.path?.mtuBytes).toBe(WIREGUARD_MTU_BYTES);
+        if (last) expect(modelLinkOf(last).mtuBytes).toBe(WIREGUARD_MTU_BYTES);
+        console.log(`  WireGuard, the verdict's path line: ${last?.verdict?.lines[1] ?? ''}`);
+        expect(last?.verdict?.lines[1]).toMatch(new RegExp(`${WIREGUARD_MTU_BYTES}-byte packets \\(a tunnel or PPPoE`));
+      },
+      { tunnel: 'wireguard' },
+    );
+  }, 900_000);
 });
+
+/**
+ * One assessment across the tunnel, as cells: iperf3's rate through it
+ * against the payload the model's line carries in packets of the tunnel's
+ * MTU (the lab's line counts each outer packet's bytes, WireGuard's 60 of
+ * headers included), and each copy against the report's own expectation.
+ */
+function tunnelCells(report: Report, lineBitsPerSecond: number) {
+  const mtu = report.probes.path?.mtuBytes;
+  const payloadMbps = (lineBitsPerSecond * payloadEfficiency(true, mtu)) / 1e6;
+  console.log(`  WireGuard: path MTU ${mtu ?? '?'}; iperf3 ${report.probes.bandwidth.mbps.toFixed(1)} Mb/s against ${payloadMbps.toFixed(1)}`);
+  return [
+    {
+      cell: "iperf3 through the tunnel, against the line's payload at the path MTU",
+      measured: report.probes.bandwidth.mbps,
+      model: payloadMbps,
+      unit: 'Mb/s',
+      bound: 'within 15% of the model',
+      holds: withinRelative(report.probes.bandwidth.mbps, payloadMbps, 0.15),
+    },
+    ...report.diagnosis.findings.map((finding) => ({
+      cell: `${finding.profile} ${finding.op} ${finding.workload}`,
+      measured: finding.measuredSeconds,
+      model: finding.expectedSeconds,
+      unit: 's',
+      bound: 'within 15% of the model',
+      holds: withinRelative(finding.measuredSeconds, finding.expectedSeconds, 0.15),
+    })),
+  ];
+}

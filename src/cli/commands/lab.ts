@@ -16,12 +16,14 @@ import { formatTable } from '../table.js';
 import { parseSambaOption, sambaOptionNames } from '../../advice/samba-option.js';
 
 export const LAB_USAGE = `pipefill lab up --rate <rate> --rtt <time> [--loss <pct>] [--queue <size|Nbdp|time>] [--jitter <time>]
-  [--samba-option 'smb2 max credits = 16' ...] [--no-samba] [--json]
+  [--tunnel wireguard] [--samba-option 'smb2 max credits = 16' ...] [--no-samba] [--json]
 pipefill lab down [--id <id>]
 pipefill lab bench [--links 155mbit/32ms,52mbit/75ms,622mbit/75ms] [--profiles <ids>] [--ops read,write]
   [--size 32MiB] [--dirset-scale 0.05] [--json]
   Two network namespaces joined by Pipefill's WAN emulator, with Samba and iperf3 in "datacenter".
   Run a client inside the printed namespace (ip netns exec <ns> ...) to cross the link. Linux, root.
+  --tunnel wireguard joins the two by WireGuard in user space (wireguard-go, built with Go 1.23 or newer from
+  the Go module proxy): the share and iperf3 are then reached through the tunnel, as from behind a VPN.
   --samba-option (repeatable) sets a performance setting of the lab's Samba, to reproduce a server's:
   ${sambaOptionNames().join(', ')}.`;
 
@@ -32,6 +34,7 @@ const OPTIONS = {
   queue: { type: 'string' },
   jitter: { type: 'string' },
   'no-samba': { type: 'boolean' },
+  tunnel: { type: 'string' },
   'samba-option': { type: 'string', multiple: true },
   id: { type: 'string' },
   links: { type: 'string' },
@@ -149,13 +152,16 @@ export async function labCommand(argv: readonly string[], _api: PipefillApi, out
   if (sambaOptions.length > 0 && values['no-samba'])
     throw new PipefillInputError("--samba-option sets the lab's Samba, and --no-samba leaves it out.", LAB_USAGE);
   const sambaGlobals = Object.fromEntries(sambaOptions.map((option) => [option.name, option.value]));
+  const tunnel = optional(values, 'tunnel');
+  if (tunnel !== undefined && tunnel !== 'wireguard')
+    throw new PipefillInputError(`Unknown tunnel ${JSON.stringify(tunnel)}.`, 'The lab has one: --tunnel wireguard.');
   const state = await labUp(
     {
       ...link,
       ...(queueBytes === undefined ? {} : { queueBytes }),
       ...(jitter === undefined ? {} : { jitterMs: parseTimeMs(jitter) }),
     },
-    { samba: !values['no-samba'], ...(sambaOptions.length > 0 ? { sambaGlobals } : {}) },
+    { samba: !values['no-samba'], ...(sambaOptions.length > 0 ? { sambaGlobals } : {}), ...(tunnel ? { tunnel } : {}) },
   );
   const endpoints = labEndpoints(state);
   if (values.json) {
@@ -168,6 +174,7 @@ export async function labCommand(argv: readonly string[], _api: PipefillApi, out
       endpoints.share ? `  share      ${endpoints.share}  (user ${endpoints.user}, password ${endpoints.password})` : '',
       ...sambaOptions.map((option) => `  samba      ${option.name} = ${option.value}`),
       endpoints.iperf ? `  iperf3     ${endpoints.iperf}` : '',
+      state.tunnel ? `  tunnel     WireGuard (wireguard-go), MTU ${state.tunnel.mtuBytes}: the share and iperf3 are reached through it` : '',
       `  clients    ip netns exec ${endpoints.clientNamespace} <command>`,
       `  remove     pipefill lab down --id ${state.id}`,
     ]
