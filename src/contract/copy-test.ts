@@ -71,6 +71,11 @@ export const CopyTestResultSchema = z.object({
       rttStartMs: z.number().optional(),
       rttEndMs: z.number().optional(),
       outOfOrderPackets: z.number().optional(),
+      /** A write's bytes sent again, split by the round trip at their loss (src/model/loss-split.ts): with the queue near its fullest, the copy's own; with none behind them, the path's. */
+      lossAtQueueFraction: z.number().min(0).max(1).optional(),
+      lossOnPathFraction: z.number().min(0).max(1).optional(),
+      /** The most the round trip rose above its least during the write (ms). */
+      peakQueueMs: z.number().nonnegative().optional(),
       congestion: z.string().optional(),
     })
     .optional(),

@@ -12,19 +12,36 @@ import { ticketSummary } from '../presentation/summary.js';
 
 const fixture = (name: string): Report => ReportSchema.parse(JSON.parse(readFileSync(new URL(`../report/fixtures/${name}.json`, import.meta.url), 'utf8')));
 
-/** The report with one of the client's copies slower than the model by `overSeconds`, its retransmissions as given. */
-function withSlowCopy(report: Report, op: 'read' | 'write', kind: 'file:' | 'tr3869-dirset', fraction: number, overSeconds: number): Report {
+/**
+ * The report with one of the client's copies slower than the model by
+ * `overSeconds` (none: as expected), its retransmissions as given, and where
+ * given the split of them the copy watched (src/model/loss-split.ts).
+ */
+function withSlowCopy(
+  report: Report,
+  op: 'read' | 'write',
+  kind: 'file:' | 'tr3869-dirset',
+  fraction: number,
+  overSeconds: number,
+  split?: { lossOnPathFraction: number; lossAtQueueFraction: number; peakQueueMs: number },
+): Report {
   const client = report.options.client ?? 'win11-24h2';
   const mine = (test: { profile: string; op: string; workload: string }) => test.profile === client && test.op === op && test.workload.startsWith(kind);
   return {
     ...report,
     verdict: undefined,
     advice: undefined,
-    copyTests: report.copyTests.map((test) => (mine(test) ? { ...test, tcp: { ...test.tcp, retransmittedFraction: fraction } } : test)),
+    copyTests: report.copyTests.map((test) => (mine(test) ? { ...test, tcp: { ...test.tcp, retransmittedFraction: fraction, ...split } } : test)),
     diagnosis: {
       ...report.diagnosis,
       findings: report.diagnosis.findings.map((finding) =>
-        mine(finding) ? { ...finding, measuredSeconds: finding.expectedSeconds + overSeconds, verdict: 'slower-than-expected' as const } : finding,
+        mine(finding)
+          ? {
+              ...finding,
+              measuredSeconds: finding.expectedSeconds + overSeconds,
+              verdict: overSeconds > 0 ? ('slower-than-expected' as const) : ('as-expected' as const),
+            }
+          : finding,
       ),
     },
   };
@@ -46,10 +63,10 @@ describe('retransmissions in the verdict', () => {
   });
 
   it('names loss on the path where a layer holds the copy below the line, in the verdict and the ticket', () => {
-    // XP on the 52 Mb/s, 75 ms lab link reads one 60 KiB request at a time: far under the line's 490 KB.
+    // XP on the 52 Mb/s, 75 ms lab link writes one 60 KiB request at a time: far under the line's 490 KB.
     const client = 'xp-smb1';
     const report = fixture('lab-52mbit-75ms');
-    const slow = withSlowCopy({ ...report, options: { ...report.options, client } }, 'read', 'file:', 0.04, 2);
+    const slow = withSlowCopy({ ...report, options: { ...report.options, client } }, 'write', 'file:', 0.04, 2);
     const found = retransmissionsOf(slow, client);
     expect(found).toMatchObject({ source: 'path', fraction: 0.04 });
     const verdict = buildVerdict(slow, recommendFromInput({ report: slow }));
@@ -61,5 +78,43 @@ describe('retransmissions in the verdict', () => {
   it('names none for a share on this machine: there is no path to lose packets on', () => {
     const report = withSlowCopy(credits16, 'write', 'file:', 0.107, 1.2);
     expect(retransmissionsOf({ ...report, crypto: { rates: {}, serverOnThisMachine: true } }, 'win11-24h2')).toBeUndefined();
+  });
+
+  it("never names a read: its data is the server's to send again, and what this machine sent again were its requests", () => {
+    expect(retransmissionsOf(withSlowCopy(credits16, 'read', 'file:', 0.2, 3), 'win11-24h2')).toBeUndefined();
+  });
+
+  describe('where the round trip at each loss was watched', () => {
+    it("names the path's loss from a quarter of a percent, though the copy kept to the model (whose line the same loss held)", () => {
+      const report = withSlowCopy(credits16, 'write', 'file:', 0.009, 0, { lossOnPathFraction: 0.008, lossAtQueueFraction: 0.001, peakQueueMs: 31 });
+      const found = retransmissionsOf(report, 'win11-24h2');
+      expect(found).toMatchObject({ op: 'write', source: 'path', pathFraction: 0.008, queueFraction: 0.001, overSeconds: 0 });
+      expect(found?.sentence).toBe(
+        "TCP sent 0.9% of the large-file write's bytes again: packets were lost on the path itself (0.8% of the bytes went again for losses with no queue behind them): a lossy hop such as Wi-Fi, DSL or a faulty cable or port, not congestion. Loss like that holds TCP below the line, so the probe's rate and the copies are what TCP reached through it, not the line's rate; the fix is that hop (look for errors on the interfaces along the way).",
+      );
+      // Even where the copy would have passed for its own queue's (16 credits let it keep more than the line holds).
+      expect(
+        retransmissionsOf(
+          withSlowCopy(credits16, 'write', 'file:', 0.003, 0, { lossOnPathFraction: 0.002, lossAtQueueFraction: 0.001, peakQueueMs: 5 }),
+          'win11-24h2',
+        ),
+      ).toBeUndefined();
+    });
+
+    it("names the copy's own queue where most losses came with the queue at its fullest, whatever layer holds it", () => {
+      // XP is held far below the line, so unwatched its losses would have been put to the path.
+      const client = 'xp-smb1';
+      const base = fixture('lab-52mbit-75ms');
+      const report = withSlowCopy({ ...base, options: { ...base.options, client } }, 'write', 'file:', 0.2, 1.5, {
+        lossOnPathFraction: 0.02,
+        lossAtQueueFraction: 0.18,
+        peakQueueMs: 5.5,
+      });
+      const found = retransmissionsOf(report, client);
+      expect(found).toMatchObject({ source: 'own-queue', queueFraction: 0.18 });
+      expect(found?.sentence).toBe(
+        "TCP sent 20% of the large-file write's bytes again, and the copy took 1.5 s longer than the model: the copy overflowed the line's queue itself (its losses came with the queue at its fullest as the round trip stood up to 5.5 ms above its least: TCP finding the line's rate, not a fault of the path); 2.0% went again for losses with no queue behind them, on the path.",
+      );
+    });
   });
 });

@@ -40,45 +40,95 @@ function fillsTheLine(report: Report, finding: Finding): boolean {
 const copyName = (finding: Finding) => `${finding.workload.startsWith('file:') ? 'large-file' : 'small-files'} ${finding.op}`;
 
 /**
- * The person's copy that lost the most time to retransmissions, where that
- * is worth naming: a hundredth or more of its bytes sent again, and the copy
- * slower than the model for the server as seen (a copy that kept to the
- * model lost nothing the model does not already count: TCP's ramp, a
- * loss-based search for the line's rate). With the share, where the losses
- * come from, and the time beyond the model's.
+ * The path's random loss worth a line even where the copy kept to the model:
+ * a quarter of a percent holds one CUBIC or Reno connection far below a WAN
+ * line (Mathis: at 40 ms about 7 Mb/s of 1448-byte segments), and the probe's
+ * rate, which the model took for the line, was held by the same loss.
+ */
+export const PATH_LOSS_NAMED = 0.0025;
+
+const percent = (fraction: number) => `${(fraction * 100).toFixed(fraction < 0.1 ? 1 : 0)}%`;
+
+interface Candidate {
+  readonly finding: Finding;
+  readonly fraction: number;
+  readonly overSeconds: number;
+  /** Where the round trip at each loss was watched: the shares of the bytes sent that went again for each cause. */
+  readonly split?: { readonly path: number; readonly queue: number; readonly peakQueueMs?: number };
+}
+
+/** A person's write with its retransmissions and their split, where it is worth naming (see retransmissionsOf). */
+function candidateOf(report: Report, finding: Finding): Candidate | undefined {
+  const copy = report.copyTests.find((test) => test.profile === finding.profile && test.op === finding.op && test.workload === finding.workload);
+  const tcp = copy?.tcp;
+  const fraction = tcp?.retransmittedFraction;
+  if (fraction === undefined || !Number.isFinite(fraction) || fraction <= 0 || fraction > 1) return undefined;
+  const overSeconds = Math.max(0, finding.measuredSeconds - finding.expectedSeconds);
+  const [path, queue] = [tcp?.lossOnPathFraction, tcp?.lossAtQueueFraction];
+  const split =
+    path !== undefined && queue !== undefined && path + queue > 0
+      ? { path, queue, ...(tcp?.peakQueueMs === undefined ? {} : { peakQueueMs: tcp.peakQueueMs }) }
+      : undefined;
+  if (split && split.path > split.queue) return split.path >= PATH_LOSS_NAMED ? { finding, fraction, overSeconds, split } : undefined;
+  const slower = finding.verdict === 'slower-than-expected' && overSeconds > 0;
+  return slower && fraction >= RETRANSMISSIONS_NAMED ? { finding, fraction, overSeconds, ...(split ? { split } : {}) } : undefined;
+}
+
+/** Where the losses came from, in words, with what the person's network team can do about them. */
+function whereFrom(candidate: Candidate, source: 'path' | 'own-queue'): string {
+  const { split } = candidate;
+  if (source === 'path') {
+    const seen = split
+      ? ` (${percent(split.path)} of the bytes went again for losses with no queue behind them)`
+      : ' (this copy kept less in flight than the line holds: it filled no queue of its own)';
+    return `packets were lost on the path itself${seen}: a lossy hop such as Wi-Fi, DSL or a faulty cable or port, not congestion. Loss like that holds TCP below the line, so the probe's rate and the copies are what TCP reached through it, not the line's rate; the fix is that hop (look for errors on the interfaces along the way)`;
+  }
+  if (!split) return "the copy overflowed the line's queue itself (every setting lets it keep more in flight than the line holds)";
+  const peak = split.peakQueueMs === undefined ? '' : ` as the round trip stood up to ${split.peakQueueMs.toFixed(1)} ms above its least`;
+  const alsoPath = split.path >= PATH_LOSS_NAMED ? `; ${percent(split.path)} went again for losses with no queue behind them, on the path` : '';
+  return `the copy overflowed the line's queue itself (its losses came with the queue at its fullest${peak}: TCP finding the line's rate, not a fault of the path)${alsoPath}`;
+}
+
+/**
+ * The person's write that lost the most time to retransmissions, where that
+ * is worth naming, with where they came from and the time beyond the model.
+ * Only writes: this machine sends their data, so the kernel counts its
+ * losses; a read's data is the server's to send again.
  *
- * Where from: a copy every layer lets keep more in flight than the line
- * holds can overflow the bottleneck's queue itself (CUBIC finds the line's
- * rate that way, BBR's start-up overshoots it): the run's own losses. A
- * copy some layer holds below the line never builds a queue, so its losses
- * are on the path itself.
+ * Where from: where the round trip at each loss was watched (a large-file
+ * write on Linux, src/model/loss-split.ts), losses with no queue behind them
+ * are the path's and those with the queue at its fullest the copy's own;
+ * the larger share names the source. The path's is named from a quarter of
+ * a percent, whether or not the copy kept to the model (which took the
+ * probe's rate, held by the same loss, for the line); the copy's own only
+ * from a hundredth, and where the copy was slower than the model (below
+ * that it is TCP finding the line's rate). Unwatched, a copy every layer
+ * lets keep more in flight than the line holds can overflow the queue
+ * itself; one some layer holds below the line never builds one, so its
+ * losses are on the path.
  */
 export function retransmissionsOf(report: Report, client: ClientProfileId): VerdictRetransmissions | undefined {
   // A share on this machine has no path to lose packets on (observationsOfCopy leaves them out too).
   if (report.crypto?.serverOnThisMachine) return undefined;
-  let worst: { finding: Finding; fraction: number; overSeconds: number } | undefined;
+  let worst: Candidate | undefined;
   for (const finding of report.diagnosis.findings) {
-    if (finding.profile !== client || finding.verdict !== 'slower-than-expected') continue;
-    const copy = report.copyTests.find((test) => test.profile === finding.profile && test.op === finding.op && test.workload === finding.workload);
-    const fraction = copy?.tcp?.retransmittedFraction;
-    const overSeconds = finding.measuredSeconds - finding.expectedSeconds;
-    if (fraction === undefined || !Number.isFinite(fraction) || fraction < RETRANSMISSIONS_NAMED || fraction > 1 || !(overSeconds > 0)) continue;
-    if (!worst || overSeconds > worst.overSeconds) worst = { finding, fraction, overSeconds };
+    if (finding.profile !== client || finding.op !== 'write') continue;
+    const candidate = candidateOf(report, finding);
+    if (!candidate) continue;
+    if (!worst || candidate.overSeconds > worst.overSeconds || (candidate.overSeconds === worst.overSeconds && candidate.fraction > worst.fraction))
+      worst = candidate;
   }
   if (!worst) return undefined;
-  const { finding, fraction, overSeconds } = worst;
-  const source = fillsTheLine(report, finding) ? 'own-queue' : 'path';
-  const percent = `${(fraction * 100).toFixed(fraction < 0.1 ? 1 : 0)}%`;
-  const where =
-    source === 'path'
-      ? 'packets were lost on the path itself (this copy kept less in flight than the line holds: it filled no queue of its own)'
-      : "the copy overflowed the line's queue itself (every setting lets it keep more in flight than the line holds)";
+  const { finding, fraction, overSeconds, split } = worst;
+  const source = split ? (split.path > split.queue ? 'path' : 'own-queue') : fillsTheLine(report, finding) ? 'own-queue' : 'path';
+  const cost = overSeconds > 0 ? `, and the copy took ${formatDuration(overSeconds * 1000)} longer than the model` : '';
   return {
     op: finding.op,
     workload: finding.workload.startsWith('file:') ? 'file' : 'small-files',
     fraction,
     source,
+    ...(split ? { pathFraction: split.path, queueFraction: split.queue } : {}),
     overSeconds,
-    sentence: `TCP sent ${percent} of the ${copyName(finding)}'s bytes again, and the copy took ${formatDuration(overSeconds * 1000)} longer than the model: ${where}.`,
+    sentence: `TCP sent ${percent(fraction)} of the ${copyName(finding)}'s bytes again${cost}: ${whereFrom(worst, source)}.`,
   };
 }

@@ -86,6 +86,9 @@ export const VerdictRetransmissionsSchema = z.object({
   fraction: z.number().min(0).max(1),
   /** `path`: lost on the way (the copy filled no queue); `own-queue`: the copy overflowed the line's queue itself. */
   source: z.enum(['path', 'own-queue']),
+  /** Where the round trip at each loss was watched (a large-file write on Linux; src/model/loss-split.ts): the shares of the bytes sent that went again for each cause. */
+  pathFraction: z.number().min(0).max(1).optional(),
+  queueFraction: z.number().min(0).max(1).optional(),
   /** Seconds the copy took beyond the model's time (0 where it kept to it). */
   overSeconds: z.number().nonnegative(),
   sentence: Sentence,

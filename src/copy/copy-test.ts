@@ -22,6 +22,7 @@ import { removeAtEnd, withFolderLeft } from './scratch-end.js';
 import type { OpenOptions, SmbCredentials } from '../smb/session.js';
 import { SmbSession } from '../smb/session.js';
 import { sampleTcpInfo, tcpEvidence } from '../platform/tcp-info.js';
+import { watchLosses, withLossSplit } from './loss-evidence.js';
 import type { CreditCheckpoint } from '../smb/credits.js';
 import { warmServerProcess } from './server-warm-up.js';
 import { TimelineRecorder } from './timeline.js';
@@ -112,6 +113,9 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
   const profile = CLIENT_PROFILES[profileId];
   // The kernel's view of the connection before and after: what the server's window did to the copy.
   const tcpBefore = await sampleTcpInfo(session.connection.endpoints);
+  // Through a large-file write, the round trip at each loss as well: whose losses they were (src/model/loss-split.ts).
+  // Not through many small files: each goes out as a burst that stands a queue while it lasts, random losses and all.
+  const watch = op === 'write' && workload.files.length === 1 ? watchLosses(session.connection) : undefined;
   // The session may have carried other copies before: the credit waits are this copy's own.
   const creditsBefore = session.connection.credits.checkpoint();
   // The budget reads the copy's own clock (the recorder's), so its times and the timeline's agree.
@@ -128,11 +132,15 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
     ...(context.source ? { source: context.source } : {}),
     ...(budget ? { budget } : {}),
     ...(lanes ? { lanes } : {}),
+  }).catch(async (error: unknown) => {
+    await watch?.stop();
+    throw error;
   });
   const seconds = recorder.elapsedMs / 1000;
   // The credits the copy itself waited on: taken before any read-back, which runs on the same session.
   const negotiated = negotiatedOf(session, creditsBefore);
-  const tcp = tcpEvidence(tcpBefore, await sampleTcpInfo(session.connection.endpoints));
+  const tcpAfter = await sampleTcpInfo(session.connection.endpoints);
+  const tcp = withLossSplit(tcpEvidence(tcpBefore, tcpAfter), await watch?.stop());
   const budgeted = budget?.project({ files: filesInCopyOrder(workload), folders: foldersVisited(workload, op) }, seconds);
   const readBackLater = op === 'write' && context.verify && context.deferReadBack !== undefined;
   if (op === 'write' && context.verify) {

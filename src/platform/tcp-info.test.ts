@@ -21,6 +21,8 @@ describe('tcp_info from ss', () => {
       bytesReceived: 19000,
       bytesAcked: 8388608,
       rttMs: 33.1,
+      // The least round trip the connection has seen: where a queue stood, the smoothed one is above it (src/model/loss-split.ts).
+      minRttMs: 32.1,
       // The path MTU the kernel holds and the MSS under it: 52 bytes of IP and TCP headers (timestamps on).
       mssBytes: 1448,
       pmtuBytes: 1500,

@@ -24,6 +24,8 @@ export interface TcpInfoSample {
   readonly bytesAcked?: number;
   /** The kernel's smoothed round trip (ms). */
   readonly rttMs?: number;
+  /** The least round trip the connection has seen (ms). */
+  readonly minRttMs?: number;
   /** Segments that arrived out of order: a gap, filled later by a retransmission (loss on the way here). */
   readonly rcvOooPackets?: number;
   /** The largest payload this side sends in a segment (TCP options taken off), and the path MTU the kernel holds for the connection: their difference is each packet's IP and TCP headers. */
@@ -45,6 +47,15 @@ export interface TcpEvidence {
   readonly rttEndMs?: number;
   /** Segments received out of order during the copy: losses on the server's way to this client. */
   readonly outOfOrderPackets?: number;
+  /**
+   * Of the bytes sent (a write's), those sent again whose losses came with
+   * the queue near its fullest (the copy's own) and with no queue behind them
+   * (the path's), and the most the round trip rose during the copy (ms):
+   * src/model/loss-split.ts.
+   */
+  readonly lossAtQueueFraction?: number;
+  readonly lossOnPathFraction?: number;
+  readonly peakQueueMs?: number;
   readonly congestion?: string;
 }
 
@@ -68,6 +79,7 @@ export function parseSsTcpInfo(text: string): TcpInfoSample | undefined {
     bytesReceived: number(text, /\bbytes_received:(\d+)/),
     bytesAcked: number(text, /\bbytes_acked:(\d+)/),
     rttMs: number(text, /\brtt:([\d.]+)\//),
+    minRttMs: number(text, /\bminrtt:([\d.]+)/),
     rcvOooPackets: number(text, /\brcv_ooopack:(\d+)/),
     mssBytes: number(text, /\smss:(\d+)/),
     pmtuBytes: number(text, /\bpmtu:(\d+)/),

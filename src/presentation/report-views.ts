@@ -179,10 +179,23 @@ export function pathEvents(result: Pick<CopyTestResult, 'timeline' | 'tcp'>): st
     if (Math.abs(end - start) >= 10 && (end >= start * RTT_CHANGE_FACTOR || start >= end * RTT_CHANGE_FACTOR))
       events.push(`The round trip changed during the copy: ${start.toFixed(0)} ms before, ${end.toFixed(0)} ms after.`);
   }
-  if ((tcp?.retransmittedFraction ?? 0) >= 0.001)
-    events.push(`TCP sent ${((tcp?.retransmittedFraction ?? 0) * 100).toFixed(1)}% of its bytes again: packets were lost on the way to the server.`);
+  if ((tcp?.retransmittedFraction ?? 0) >= 0.001) events.push(resentText(tcp ?? {}));
   if ((tcp?.outOfOrderPackets ?? 0) > 0) events.push(`${tcp?.outOfOrderPackets} packets arrived out of order: packets were lost on the way from the server.`);
   return events;
+}
+
+/** A copy's bytes sent again, in a sentence, with whose losses they were where the copy watched the round trip at each (src/model/loss-split.ts). */
+function resentText(tcp: NonNullable<CopyTestResult['tcp']>): string {
+  const share = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
+  const head = `TCP sent ${share(tcp.retransmittedFraction ?? 0)} of its bytes again`;
+  const [queue, path] = [tcp.lossAtQueueFraction, tcp.lossOnPathFraction];
+  if (queue === undefined || path === undefined || queue + path <= 0) return `${head}: packets were lost on the way to the server.`;
+  const peak = tcp.peakQueueMs === undefined ? '' : ` (the round trip then up to ${tcp.peakQueueMs.toFixed(1)} ms above its least)`;
+  const parts = [
+    ...(queue > 0 ? [`${share(queue)} as it overflowed the line's queue itself${peak}`] : []),
+    ...(path > 0 ? [`${share(path)} for losses on the path, with no queue behind them`] : []),
+  ];
+  return `${head}: ${parts.join('; ')}.`;
 }
 
 /** This machine's measured per-core signing and encryption rates, as rows: algorithm, protect, check (bytes per second). */

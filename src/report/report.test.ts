@@ -184,6 +184,14 @@ describe('what the path did during a copy', () => {
     expect(events[1]).toMatch(/32 ms before, 301 ms after/);
     expect(events[2]).toMatch(/1\.2% of its bytes again/);
     expect(events[3]).toMatch(/40 packets arrived out of order/);
+    // A write that watched the round trip at each loss says whose they were.
+    const split = { retransmittedFraction: 0.208, lossAtQueueFraction: 0.192, lossOnPathFraction: 0.016, peakQueueMs: 5.5 };
+    expect(pathEvents({ timeline: [point(0, 1000)], tcp: split })).toEqual([
+      "TCP sent 20.8% of its bytes again: 19.2% as it overflowed the line's queue itself (the round trip then up to 5.5 ms above its least); 1.6% for losses on the path, with no queue behind them.",
+    ]);
+    expect(
+      pathEvents({ timeline: [point(0, 1000)], tcp: { ...split, retransmittedFraction: 0.009, lossAtQueueFraction: 0, lossOnPathFraction: 0.009 } }),
+    ).toEqual(['TCP sent 0.9% of its bytes again: 0.9% for losses on the path, with no queue behind them.']);
     // Quiet before the first byte (opening, the ramp) is no stall.
     expect(pathEvents({ timeline: [point(0, 0), ...Array.from({ length: 20 }, (_, i) => point(100 + i * 100, 0)), point(2200, 5)] })).toEqual([]);
   });

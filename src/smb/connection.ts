@@ -21,6 +21,7 @@ import type { ConnectionSecurity, PendingRequest, RequestOptions, RequestSpec, S
 import { DEFAULT_REPLY_BYTES, frameRequests } from './request-frames.js';
 import type { ConnectOptions } from './smb-socket.js';
 import { onSocketEnd, openSmbSocket } from './smb-socket.js';
+import { kernelRoundTrip, type KernelRoundTrip } from './kernel-rtt.js';
 import {
   decodeReply,
   MAX_UNSOLICITED_MESSAGE_BYTES,
@@ -83,11 +84,9 @@ export class SmbConnection {
   }
 
   /**
-   * Whether WRITE data may be given as a range of a local file or of the
-   * test pattern (the sender addon reads or makes it as it sends). While
-   * every message is signed, only with AES-GMAC, which the addon computes
-   * over the range before sending it; never while messages are sealed (the
-   * cipher's output is what goes out).
+   * Whether WRITE data may be given as a range of a local file or of the test pattern (the sender addon reads or makes
+   * it as it sends). While every message is signed, only with AES-GMAC, which the addon computes over the range before
+   * sending it; never while messages are sealed (the cipher's output is what goes out).
    */
   get sendsRanges(): boolean {
     const security = this.security;
@@ -95,14 +94,17 @@ export class SmbConnection {
   }
 
   /**
-   * The quickest request-to-answer time seen on this connection, ms: the
-   * path's round trip plus the server's least work, so an upper bound of
-   * the RTT that tightens with every exchange (negotiate, session set-up and
-   * tree connect already give one before any data moves). Undefined before
-   * the first answer.
+   * The quickest request-to-answer time seen on this connection, ms: the path's round trip plus the server's least
+   * work, so an upper bound of the RTT that tightens with every exchange (negotiate, session set-up and tree connect
+   * already give one before any data moves). Undefined before the first answer.
    */
   get fastestExchangeMs(): number | undefined {
     return Number.isFinite(this.fastestMs) ? this.fastestMs : undefined;
+  }
+
+  /** The kernel's sample of this connection (Linux, with the sender addon), else undefined. */
+  kernelSample(): KernelRoundTrip | undefined {
+    return kernelRoundTrip(this.socket);
   }
 
   /** The TCP connection's own addresses, to find it in the kernel's socket table. */
@@ -241,10 +243,9 @@ export class SmbConnection {
   }
 
   /**
-   * What to do about a request that got no answer. Sealed requests on a
-   * connection where no encrypted reply ever came are the server's handling
-   * of encryption, not its load: "overloaded, try again" sent a person round
-   * in circles on a server that never answered one (issue 50).
+   * What to do about a request that got no answer. Sealed requests on a connection where no encrypted reply ever came
+   * are the server's handling of encryption, not its load: "overloaded, try again" sent a person round in circles on a
+   * server that never answered one (issue 50).
    */
   private silenceHint(sealed: boolean, otherwise = 'The server or the path to it may be overloaded; try again.'): string {
     if (!sealed || this.encryptedAnswered) return otherwise;

@@ -13,7 +13,8 @@ const linux = process.platform === 'linux' && senderAddon().available;
 if (!linux) console.warn('SKIPPED: the kernel round trip needs Linux and the socket addon.');
 
 describe.skipIf(!linux)("the kernel's round trip of a TCP connection", () => {
-  const server = createServer((socket) => socket.end());
+  // Reads what comes (so a connection that sent data still closes) and ends its side.
+  const server = createServer((socket) => socket.resume().end());
   let port = 0;
   beforeAll(async () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -32,6 +33,24 @@ describe.skipIf(!linux)("the kernel's round trip of a TCP connection", () => {
       expect(rtt?.rttMs).toBeGreaterThan(0);
       expect(rtt?.minRttMs).toBeGreaterThan(0);
       expect(rtt?.minRttMs).toBeLessThanOrEqual(rtt?.rttMs ?? 0);
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it("counts the bytes the connection sent, and those it sent again (what a copy's losses are weighed by)", async () => {
+    const socket: Socket = await new Promise((resolve, reject) => {
+      const client = connect({ host: '127.0.0.1', port }, () => resolve(client));
+      client.once('error', reject);
+    });
+    try {
+      const before = kernelRoundTrip(socket);
+      await new Promise<void>((resolve, reject) => socket.write(Buffer.alloc(10_000), (error) => (error ? reject(error) : resolve())));
+      const after = kernelRoundTrip(socket);
+      expect(before?.bytesSent).toBe(0);
+      // Written is not yet sent only where the peer's window is shut; loopback's never is for 10 kB.
+      expect(after?.bytesSent).toBe(10_000);
+      expect(after?.bytesRetrans).toBe(0);
     } finally {
       socket.destroy();
     }

@@ -13,6 +13,9 @@ export interface KernelRoundTrip {
   readonly rttMs: number;
   /** The least round trip the connection has seen (ms). */
   readonly minRttMs: number;
+  /** Bytes sent on the connection, those sent again included, and of them sent again (Linux 4.19 and later). */
+  readonly bytesSent?: number;
+  readonly bytesRetrans?: number;
 }
 
 /** The kernel's round trip for a connected socket, or undefined where the kernel is not asked. */
@@ -23,5 +26,6 @@ export function kernelRoundTrip(socket: Socket): KernelRoundTrip | undefined {
   if (!addon.available || typeof addon.addon.tcpRoundTrip !== 'function' || typeof fd !== 'number' || fd < 0) return undefined;
   const info = addon.addon.tcpRoundTrip(fd);
   if (!info || !(info.rttUs > 0)) return undefined;
-  return { rttMs: info.rttUs / 1000, minRttMs: (info.minRttUs > 0 ? info.minRttUs : info.rttUs) / 1000 };
+  const counts = info.bytesSent !== undefined && info.bytesRetrans !== undefined ? { bytesSent: info.bytesSent, bytesRetrans: info.bytesRetrans } : {};
+  return { rttMs: info.rttUs / 1000, minRttMs: (info.minRttUs > 0 ? info.minRttUs : info.rttUs) / 1000, ...counts };
 }

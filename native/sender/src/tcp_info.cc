@@ -17,7 +17,10 @@
 
 namespace pipefill {
 
-// tcpRoundTrip(fd) -> { rttUs, minRttUs } | undefined (not a TCP socket, or the kernel says nothing yet).
+// tcpRoundTrip(fd) -> { rttUs, minRttUs, bytesSent?, bytesRetrans? } | undefined (not a TCP socket, or the
+// kernel says nothing yet). The byte counts (Linux 4.19 and later) let a copy weigh each of its losses
+// against the round trip when it came (src/model/loss-split.ts): cheap enough to ask every few ms,
+// where `ss` costs a process each time.
 Napi::Value TcpRoundTrip(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 1 || !info[0].IsNumber()) {
@@ -35,6 +38,11 @@ Napi::Value TcpRoundTrip(const Napi::CallbackInfo& info) {
   Napi::Object result = Napi::Object::New(env);
   result.Set("rttUs", Napi::Number::New(env, tcp.tcpi_rtt));
   result.Set("minRttUs", Napi::Number::New(env, hasMin && tcp.tcpi_min_rtt != 0 && tcp.tcpi_min_rtt != ~0U ? tcp.tcpi_min_rtt : tcp.tcpi_rtt));
+  if (length >= offsetof(struct tcp_info, tcpi_bytes_retrans) + sizeof tcp.tcpi_bytes_retrans) {
+    // Doubles hold them exactly up to 2^53 bytes (8 PiB), beyond any connection's life.
+    result.Set("bytesSent", Napi::Number::New(env, static_cast<double>(tcp.tcpi_bytes_sent)));
+    result.Set("bytesRetrans", Napi::Number::New(env, static_cast<double>(tcp.tcpi_bytes_retrans)));
+  }
   return result;
 }
 

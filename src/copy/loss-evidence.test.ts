@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { withLossSplit } from './loss-evidence.js';
+
+describe("a write's losses split in its TCP evidence", () => {
+  const tcp = { retransmittedFraction: 0.02 };
+  // 1 MB sent; 20 kB sent again, half with a 30 ms queue standing (the rest of the time none, losing 1%).
+  const samples = [
+    { rttMs: 40, minRttMs: 40, bytesSent: 0, bytesRetrans: 0 },
+    { rttMs: 40.2, minRttMs: 40, bytesSent: 500_000, bytesRetrans: 5_000 },
+    { rttMs: 70, minRttMs: 40, bytesSent: 1_000_000, bytesRetrans: 20_000 },
+  ];
+
+  it('adds the shares of the bytes sent that went again for each cause, and the highest the queue stood', () => {
+    expect(withLossSplit(tcp, samples)).toEqual({ retransmittedFraction: 0.02, lossOnPathFraction: 0.01, lossAtQueueFraction: 0.01, peakQueueMs: 30 });
+  });
+
+  it('leaves the evidence as it was with no samples, too few, or nothing sent', () => {
+    expect(withLossSplit(tcp, undefined)).toBe(tcp);
+    expect(withLossSplit(tcp, samples.slice(0, 1))).toBe(tcp);
+    const start = { rttMs: 40, minRttMs: 40, bytesSent: 0, bytesRetrans: 0 };
+    expect(withLossSplit(tcp, [start, start])).toBe(tcp);
+    expect(withLossSplit(undefined, samples)).toBeUndefined();
+  });
+});

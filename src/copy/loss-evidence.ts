@@ -1,0 +1,39 @@
+// A write's retransmissions split between its own queue and the path
+// (src/model/loss-split.ts), added to the kernel's evidence for the copy.
+
+import { splitRetransmissions } from '../model/loss-split.js';
+import type { TcpEvidence } from '../platform/tcp-info.js';
+import { sampleTcpInfo } from '../platform/tcp-info.js';
+import type { ConnectionWatch, LossSample } from '../platform/tcp-watch.js';
+import { KERNEL_WATCH_INTERVAL_MS, lossSampleOf, SS_WATCH_INTERVAL_MS, watchConnection } from '../platform/tcp-watch.js';
+import type { SmbConnection } from '../smb/connection.js';
+
+/**
+ * Watches a copy's connection: through the kernel directly where the sender
+ * addon can ask it (every 10 ms), else through `ss` (every 100 ms; a short
+ * copy's losses then fall between fewer samples). Off Linux it collects
+ * nothing, and the copy has no split.
+ */
+export function watchLosses(connection: Pick<SmbConnection, 'kernelSample' | 'endpoints'>): ConnectionWatch {
+  if (connection.kernelSample()?.bytesSent !== undefined)
+    return watchConnection(() => Promise.resolve(lossSampleOf(connection.kernelSample())), KERNEL_WATCH_INTERVAL_MS);
+  return watchConnection(async () => lossSampleOf(await sampleTcpInfo(connection.endpoints)), SS_WATCH_INTERVAL_MS);
+}
+
+/**
+ * `tcp` with the split of the copy's retransmissions, as shares of the bytes
+ * it sent, where the samples give one; else `tcp` as it was.
+ */
+export function withLossSplit(tcp: TcpEvidence | undefined, samples: readonly LossSample[] | undefined): TcpEvidence | undefined {
+  const first = samples?.[0];
+  const last = samples?.at(-1);
+  const sent = first && last ? last.bytesSent - first.bytesSent : 0;
+  const split = samples ? splitRetransmissions(samples) : undefined;
+  if (!tcp || !split || !(sent > 0)) return tcp;
+  return {
+    ...tcp,
+    lossAtQueueFraction: Math.min(1, split.queueBytes / sent),
+    lossOnPathFraction: Math.min(1, split.pathBytes / sent),
+    peakQueueMs: split.peakQueueMs,
+  };
+}
