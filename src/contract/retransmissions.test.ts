@@ -23,7 +23,7 @@ function withSlowCopy(
   kind: 'file:' | 'tr3869-dirset',
   fraction: number,
   overSeconds: number,
-  split?: { lossOnPathFraction: number; lossAtQueueFraction: number; peakQueueMs: number },
+  split?: { lossOnPathFraction?: number; lossAtQueueFraction: number; peakQueueMs: number },
 ): Report {
   const client = report.options.client ?? 'win11-24h2';
   const mine = (test: { profile: string; op: string; workload: string }) => test.profile === client && test.op === op && test.workload.startsWith(kind);
@@ -115,6 +115,30 @@ describe('retransmissions in the verdict', () => {
       expect(found?.sentence).toBe(
         "TCP sent 20% of the large-file write's bytes again, and the copy took 1.5 s longer than the model: the copy overflowed the line's queue itself (its losses came with the queue at its fullest as the round trip stood up to 5.5 ms above its least: TCP finding the line's rate, not a fault of the path); 2.0% went again for losses with no queue behind them, on the path.",
       );
+    });
+
+    it("takes the path's rate from a write that read it, for a copy that could not (many small files): named as the path's", () => {
+      const watched = withSlowCopy(credits16, 'write', 'file:', 0.009, 0, { lossOnPathFraction: 0.008, lossAtQueueFraction: 0.001, peakQueueMs: 31 });
+      const report = withSlowCopy(watched, 'write', 'tr3869-dirset', 0.012, 5.9);
+      const found = retransmissionsOf(report, 'win11-24h2');
+      expect(found).toMatchObject({ workload: 'small-files', source: 'path' });
+      expect(found?.overSeconds).toBeCloseTo(5.9, 9);
+      expect(found?.sentence).toContain('(a write that watched the round trip at each loss sent 0.8% again for losses with no queue behind them)');
+      // Without that write's reading, 16 credits let the copy keep more than the line holds: its own queue, as before.
+      expect(retransmissionsOf(withSlowCopy(credits16, 'write', 'tr3869-dirset', 0.012, 5.9), 'win11-24h2')?.source).toBe('own-queue');
+    });
+
+    it('a queue standing whenever the copy sent: no rate for the path, so its own queue, and nothing said of the path', () => {
+      const client = 'xp-smb1';
+      const base = fixture('lab-52mbit-75ms');
+      const report = withSlowCopy({ ...base, options: { ...base.options, client } }, 'write', 'file:', 0.05, 1, {
+        lossAtQueueFraction: 0.05,
+        peakQueueMs: 12,
+      });
+      const found = retransmissionsOf(report, client);
+      expect(found).toMatchObject({ source: 'own-queue', queueFraction: 0.05 });
+      expect(found).not.toHaveProperty('pathFraction');
+      expect(found?.sentence).not.toContain('on the path');
     });
   });
 });

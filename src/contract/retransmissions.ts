@@ -53,12 +53,33 @@ interface Candidate {
   readonly finding: Finding;
   readonly fraction: number;
   readonly overSeconds: number;
-  /** Where the round trip at each loss was watched: the shares of the bytes sent that went again for each cause. */
-  readonly split?: { readonly path: number; readonly queue: number; readonly peakQueueMs?: number };
+  readonly source: 'path' | 'own-queue';
+  /**
+   * Where the copy watched the round trip at each loss: the shares of the
+   * bytes sent that went again for each cause. `path` is absent where the
+   * queue stood whenever the copy sent, so the path's own rate could not be read.
+   */
+  readonly split?: { readonly path?: number; readonly queue: number; readonly peakQueueMs?: number };
+  /** The path's loss as another watched write read it, where this copy's own could not be. */
+  readonly pathElsewhere?: number;
 }
 
-/** A person's write with its retransmissions and their split, where it is worth naming (see retransmissionsOf). */
-function candidateOf(report: Report, finding: Finding): Candidate | undefined {
+/**
+ * The path's own loss rate, where a write that watched the round trip at each
+ * loss read one, named-worthy and the larger of its two shares: the path is
+ * the same for every copy of the run.
+ */
+function pathLossOf(report: Report): number | undefined {
+  let most: number | undefined;
+  for (const test of report.copyTests) {
+    const [path, queue] = [test.tcp?.lossOnPathFraction, test.tcp?.lossAtQueueFraction ?? 0];
+    if (test.op === 'write' && path !== undefined && path > queue && path >= PATH_LOSS_NAMED && (most === undefined || path > most)) most = path;
+  }
+  return most;
+}
+
+/** A person's write with its retransmissions and whose losses they were, where it is worth naming (see retransmissionsOf). */
+function candidateOf(report: Report, finding: Finding, pathLoss: number | undefined): Candidate | undefined {
   const copy = report.copyTests.find((test) => test.profile === finding.profile && test.op === finding.op && test.workload === finding.workload);
   const tcp = copy?.tcp;
   const fraction = tcp?.retransmittedFraction;
@@ -66,26 +87,40 @@ function candidateOf(report: Report, finding: Finding): Candidate | undefined {
   const overSeconds = Math.max(0, finding.measuredSeconds - finding.expectedSeconds);
   const [path, queue] = [tcp?.lossOnPathFraction, tcp?.lossAtQueueFraction];
   const split =
-    path !== undefined && queue !== undefined && path + queue > 0
-      ? { path, queue, ...(tcp?.peakQueueMs === undefined ? {} : { peakQueueMs: tcp.peakQueueMs }) }
+    queue !== undefined && queue + (path ?? 0) > 0
+      ? { queue, ...(path === undefined ? {} : { path }), ...(tcp?.peakQueueMs === undefined ? {} : { peakQueueMs: tcp.peakQueueMs }) }
       : undefined;
-  if (split && split.path > split.queue) return split.path >= PATH_LOSS_NAMED ? { finding, fraction, overSeconds, split } : undefined;
-  const slower = finding.verdict === 'slower-than-expected' && overSeconds > 0;
-  return slower && fraction >= RETRANSMISSIONS_NAMED ? { finding, fraction, overSeconds, ...(split ? { split } : {}) } : undefined;
+  const base = { finding, fraction, overSeconds, ...(split ? { split } : {}) };
+  if (split?.path !== undefined) {
+    const source = split.path > split.queue ? 'path' : 'own-queue';
+    if (source === 'path') return split.path >= PATH_LOSS_NAMED ? { ...base, source } : undefined;
+    return slowerByLoss(finding, overSeconds, fraction) ? { ...base, source } : undefined;
+  }
+  if (pathLoss !== undefined) return fraction >= PATH_LOSS_NAMED ? { ...base, source: 'path', pathElsewhere: pathLoss } : undefined;
+  if (!slowerByLoss(finding, overSeconds, fraction)) return undefined;
+  return { ...base, source: split || fillsTheLine(report, finding) ? 'own-queue' : 'path' };
 }
 
+/** Slower than the model, with a hundredth or more of its bytes sent again. */
+const slowerByLoss = (finding: Finding, overSeconds: number, fraction: number) =>
+  finding.verdict === 'slower-than-expected' && overSeconds > 0 && fraction >= RETRANSMISSIONS_NAMED;
+
 /** Where the losses came from, in words, with what the person's network team can do about them. */
-function whereFrom(candidate: Candidate, source: 'path' | 'own-queue'): string {
-  const { split } = candidate;
+function whereFrom(candidate: Candidate): string {
+  const { split, source, pathElsewhere } = candidate;
   if (source === 'path') {
-    const seen = split
-      ? ` (${percent(split.path)} of the bytes went again for losses with no queue behind them)`
-      : ' (this copy kept less in flight than the line holds: it filled no queue of its own)';
+    const seen =
+      split?.path !== undefined
+        ? ` (${percent(split.path)} of the bytes went again for losses with no queue behind them)`
+        : pathElsewhere !== undefined
+          ? ` (a write that watched the round trip at each loss sent ${percent(pathElsewhere)} again for losses with no queue behind them)`
+          : ' (this copy kept less in flight than the line holds: it filled no queue of its own)';
     return `packets were lost on the path itself${seen}: a lossy hop such as Wi-Fi, DSL or a faulty cable or port, not congestion. Loss like that holds TCP below the line, so the probe's rate and the copies are what TCP reached through it, not the line's rate; the fix is that hop (look for errors on the interfaces along the way)`;
   }
   if (!split) return "the copy overflowed the line's queue itself (every setting lets it keep more in flight than the line holds)";
   const peak = split.peakQueueMs === undefined ? '' : ` as the round trip stood up to ${split.peakQueueMs.toFixed(1)} ms above its least`;
-  const alsoPath = split.path >= PATH_LOSS_NAMED ? `; ${percent(split.path)} went again for losses with no queue behind them, on the path` : '';
+  const alsoPath =
+    split.path !== undefined && split.path >= PATH_LOSS_NAMED ? `; ${percent(split.path)} went again for losses with no queue behind them, on the path` : '';
   return `the copy overflowed the line's queue itself (its losses came with the queue at its fullest${peak}: TCP finding the line's rate, not a fault of the path)${alsoPath}`;
 }
 
@@ -98,37 +133,39 @@ function whereFrom(candidate: Candidate, source: 'path' | 'own-queue'): string {
  * Where from: where the round trip at each loss was watched (a large-file
  * write on Linux, src/model/loss-split.ts), losses with no queue behind them
  * are the path's and those with the queue at its fullest the copy's own;
- * the larger share names the source. The path's is named from a quarter of
- * a percent, whether or not the copy kept to the model (which took the
+ * the larger share names the source. A copy that could not read the path's
+ * rate itself (many small files, or a queue standing whenever it sent) takes
+ * the path's from another write that did. The path's is named from a quarter
+ * of a percent, whether or not the copy kept to the model (which took the
  * probe's rate, held by the same loss, for the line); the copy's own only
- * from a hundredth, and where the copy was slower than the model (below
- * that it is TCP finding the line's rate). Unwatched, a copy every layer
- * lets keep more in flight than the line holds can overflow the queue
+ * from a hundredth, and where the copy was slower than the model (below that
+ * it is TCP finding the line's rate). With nothing watched, a copy every
+ * layer lets keep more in flight than the line holds can overflow the queue
  * itself; one some layer holds below the line never builds one, so its
  * losses are on the path.
  */
 export function retransmissionsOf(report: Report, client: ClientProfileId): VerdictRetransmissions | undefined {
   // A share on this machine has no path to lose packets on (observationsOfCopy leaves them out too).
   if (report.crypto?.serverOnThisMachine) return undefined;
+  const pathLoss = pathLossOf(report);
   let worst: Candidate | undefined;
   for (const finding of report.diagnosis.findings) {
     if (finding.profile !== client || finding.op !== 'write') continue;
-    const candidate = candidateOf(report, finding);
+    const candidate = candidateOf(report, finding, pathLoss);
     if (!candidate) continue;
     if (!worst || candidate.overSeconds > worst.overSeconds || (candidate.overSeconds === worst.overSeconds && candidate.fraction > worst.fraction))
       worst = candidate;
   }
   if (!worst) return undefined;
-  const { finding, fraction, overSeconds, split } = worst;
-  const source = split ? (split.path > split.queue ? 'path' : 'own-queue') : fillsTheLine(report, finding) ? 'own-queue' : 'path';
+  const { finding, fraction, overSeconds, split, source } = worst;
   const cost = overSeconds > 0 ? `, and the copy took ${formatDuration(overSeconds * 1000)} longer than the model` : '';
   return {
     op: finding.op,
     workload: finding.workload.startsWith('file:') ? 'file' : 'small-files',
     fraction,
     source,
-    ...(split ? { pathFraction: split.path, queueFraction: split.queue } : {}),
+    ...(split ? { queueFraction: split.queue, ...(split.path === undefined ? {} : { pathFraction: split.path }) } : {}),
     overSeconds,
-    sentence: `TCP sent ${percent(fraction)} of the ${copyName(finding)}'s bytes again${cost}: ${whereFrom(worst, source)}.`,
+    sentence: `TCP sent ${percent(fraction)} of the ${copyName(finding)}'s bytes again${cost}: ${whereFrom(worst)}.`,
   };
 }

@@ -21,4 +21,13 @@ describe("a write's losses split in its TCP evidence", () => {
     expect(withLossSplit(tcp, [start, start])).toBe(tcp);
     expect(withLossSplit(undefined, samples)).toBeUndefined();
   });
+
+  it("leaves the path's share out where the copy never sent without a queue standing: its rate could not be read", () => {
+    const standing = [
+      { rttMs: 40, minRttMs: 40, bytesSent: 0, bytesRetrans: 0 },
+      { rttMs: 70, minRttMs: 40, bytesSent: 500_000, bytesRetrans: 5_000 },
+      { rttMs: 70, minRttMs: 40, bytesSent: 1_000_000, bytesRetrans: 20_000 },
+    ];
+    expect(withLossSplit(tcp, standing)).toEqual({ retransmittedFraction: 0.02, lossAtQueueFraction: 0.02, peakQueueMs: 30 });
+  });
 });

@@ -22,7 +22,8 @@ export function watchLosses(connection: Pick<SmbConnection, 'kernelSample' | 'en
 
 /**
  * `tcp` with the split of the copy's retransmissions, as shares of the bytes
- * it sent, where the samples give one; else `tcp` as it was.
+ * it sent, where the samples give one; else `tcp` as it was. The path's share
+ * only where its rate could be read (LossSplit.pathRateSeen).
  */
 export function withLossSplit(tcp: TcpEvidence | undefined, samples: readonly LossSample[] | undefined): TcpEvidence | undefined {
   const first = samples?.[0];
@@ -33,7 +34,8 @@ export function withLossSplit(tcp: TcpEvidence | undefined, samples: readonly Lo
   return {
     ...tcp,
     lossAtQueueFraction: Math.min(1, split.queueBytes / sent),
-    lossOnPathFraction: Math.min(1, split.pathBytes / sent),
+    // Only where the copy sent long enough with no queue standing to read the path's rate: else nothing is known of it.
+    ...(split.pathRateSeen ? { lossOnPathFraction: Math.min(1, split.pathBytes / sent) } : {}),
     peakQueueMs: split.peakQueueMs,
   };
 }

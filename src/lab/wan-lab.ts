@@ -35,6 +35,12 @@ export interface LabLink extends Link {
   readonly queueBytes?: number;
   readonly jitterMs?: number;
   /**
+   * Random loss in bursts (a Gilbert model): the packets lost come in runs of
+   * this many on average, the average loss still `lossRate`, as a fading
+   * Wi-Fi or DSL hop loses them. Absent or 1: each packet on its own.
+   */
+  readonly lossBurstPackets?: number;
+  /**
    * The emulated hop's MTU (issue 52): larger packets are dropped there, and
    * answered with ICMP "fragmentation needed" unless `icmp` is false (a
    * firewall that drops ICMP: a path MTU black hole). Absent: 1500, the
@@ -163,6 +169,8 @@ export async function labUp(link: LabLink, options: LabOptions = {}): Promise<La
         String(queueBytes),
         '--loss',
         String(link.lossRate ?? 0),
+        '--loss-burst',
+        String(link.lossBurstPackets ?? 1),
         '--jitter-us',
         String(Math.round((link.jitterMs ?? 0) * 1000)),
         '--seed',

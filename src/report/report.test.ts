@@ -192,6 +192,9 @@ describe('what the path did during a copy', () => {
     expect(
       pathEvents({ timeline: [point(0, 1000)], tcp: { ...split, retransmittedFraction: 0.009, lossAtQueueFraction: 0, lossOnPathFraction: 0.009 } }),
     ).toEqual(['TCP sent 0.9% of its bytes again: 0.9% for losses on the path, with no queue behind them.']);
+    expect(pathEvents({ timeline: [point(0, 1000)], tcp: { retransmittedFraction: 0.05, lossAtQueueFraction: 0.05, peakQueueMs: 12 } })).toEqual([
+      'TCP sent 5.0% of its bytes again, with a queue standing whenever it sent (the round trip then up to 12.0 ms above its least): whether the path lost any too cannot be read from this copy.',
+    ]);
     // Quiet before the first byte (opening, the ramp) is no stall.
     expect(pathEvents({ timeline: [point(0, 0), ...Array.from({ length: 20 }, (_, i) => point(100 + i * 100, 0)), point(2200, 5)] })).toEqual([]);
   });

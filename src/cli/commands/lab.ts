@@ -15,13 +15,15 @@ import { printJson } from '../output.js';
 import { formatTable } from '../table.js';
 import { parseSambaOption, sambaOptionNames } from '../../advice/samba-option.js';
 
-export const LAB_USAGE = `pipefill lab up --rate <rate> --rtt <time> [--loss <pct>] [--queue <size|Nbdp|time>] [--jitter <time>]
+export const LAB_USAGE = `pipefill lab up --rate <rate> --rtt <time> [--loss <pct> [--loss-burst <packets>]] [--queue <size|Nbdp|time>] [--jitter <time>]
   [--tunnel wireguard] [--samba-option 'smb2 max credits = 16' ...] [--no-samba] [--json]
 pipefill lab down [--id <id>]
 pipefill lab bench [--links 155mbit/32ms,52mbit/75ms,622mbit/75ms] [--profiles <ids>] [--ops read,write]
   [--size 32MiB] [--dirset-scale 0.05] [--json]
   Two network namespaces joined by Pipefill's WAN emulator, with Samba and iperf3 in "datacenter".
   Run a client inside the printed namespace (ip netns exec <ns> ...) to cross the link. Linux, root.
+  --loss-burst N loses packets in runs of N on average (a Gilbert model, as a fading Wi-Fi or DSL hop does), the
+  average loss still --loss.
   --tunnel wireguard joins the two by WireGuard in user space (wireguard-go, built with Go 1.23 or newer from
   the Go module proxy): the share and iperf3 are then reached through the tunnel, as from behind a VPN.
   --samba-option (repeatable) sets a performance setting of the lab's Samba, to reproduce a server's:
@@ -31,6 +33,7 @@ const OPTIONS = {
   rate: { type: 'string' },
   rtt: { type: 'string' },
   loss: { type: 'string' },
+  'loss-burst': { type: 'string' },
   queue: { type: 'string' },
   jitter: { type: 'string' },
   'no-samba': { type: 'boolean' },
@@ -148,6 +151,14 @@ export async function labCommand(argv: readonly string[], _api: PipefillApi, out
   );
   const queueBytes = bufferBytes === undefined ? undefined : Math.max(LEAST_QUEUE_BYTES, bufferBytes);
   const jitter = optional(values, 'jitter');
+  const burst = optional(values, 'loss-burst');
+  const lossBurstPackets = burst === undefined ? undefined : Number(burst);
+  if (lossBurstPackets !== undefined && !(Number.isFinite(lossBurstPackets) && lossBurstPackets >= 1 && lossBurstPackets <= 1000))
+    throw new PipefillInputError(
+      `--loss-burst ${JSON.stringify(burst)} is no run of packets.`,
+      'Give the mean run of lost packets, 1 to 1000 (1: each on its own).',
+    );
+  if (lossBurstPackets !== undefined && loss === undefined) throw new PipefillInputError('--loss-burst shapes the loss --loss gives.', LAB_USAGE);
   const sambaOptions = (values['samba-option'] ?? []).map(parseSambaOption);
   if (sambaOptions.length > 0 && values['no-samba'])
     throw new PipefillInputError("--samba-option sets the lab's Samba, and --no-samba leaves it out.", LAB_USAGE);
@@ -160,6 +171,7 @@ export async function labCommand(argv: readonly string[], _api: PipefillApi, out
       ...link,
       ...(queueBytes === undefined ? {} : { queueBytes }),
       ...(jitter === undefined ? {} : { jitterMs: parseTimeMs(jitter) }),
+      ...(lossBurstPackets === undefined ? {} : { lossBurstPackets }),
     },
     { samba: !values['no-samba'], ...(sambaOptions.length > 0 ? { sambaGlobals } : {}), ...(tunnel ? { tunnel } : {}) },
   );
