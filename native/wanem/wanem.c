@@ -12,8 +12,12 @@
 //
 // Usage:
 //   pipefill-wanem --a-netns /run/netns/X --a-dev tun0 --b-netns /run/netns/Y --b-dev tun0
-//                  --rate-bps N --delay-us N [--queue-bytes N] [--loss P] [--jitter-us N]
+//                  --rate-bps N --delay-us N [--queue-bytes N] [--loss P [--loss-burst B]] [--jitter-us N]
 //                  [--seed N] [--stats FILE] [--mtu N] [--icmp 0|1]
+// --loss-burst B: random loss comes in runs of B packets on average (a Gilbert
+// model: a lost packet's successor is lost too with probability 1 - 1/B, and a
+// run starts with the probability that keeps the average loss P), as a fading
+// Wi-Fi or DSL hop loses them. 1, the default: each packet on its own.
 // SIGUSR1 writes counters as JSON to the stats file; SIGTERM writes them and exits.
 // SIGUSR2 re-reads the control file (--control): `name=value` lines that change
 // delay-us, loss, rate-bps, queue-bytes, blackhole (1 drops every packet), mtu or
@@ -61,6 +65,9 @@ typedef struct {
   uint64_t packets_in, bytes_in, packets_out, bytes_out;
   uint64_t drops_queue, drops_loss, drops_full, peak_backlog_bytes;
   uint64_t drops_mtu, icmp_sent;
+  /* Runs of random loss started, and whether the last packet began or continued one (--loss-burst). */
+  uint64_t loss_bursts;
+  int in_burst;
   /* The backlog each arriving packet found, summed: over an interval, their mean is the queue's delay as traffic meets it. */
   uint64_t backlog_seen_sum_bytes;
 } direction_t;
@@ -68,6 +75,7 @@ typedef struct {
 static double rate_bps;
 static uint64_t delay_ns, jitter_ns, queue_limit_bytes;
 static double loss_rate;
+static double loss_burst = 1; /* mean run of lost packets */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 static const char *stats_path;
 static volatile sig_atomic_t want_stats, want_exit, want_control;
@@ -163,6 +171,25 @@ static void refuse_too_big(direction_t *d, const uint8_t *packet, size_t length)
   if (write(d->in_fd, reply, total) == (ssize_t)total) d->icmp_sent++;
 }
 
+/* Whether the path loses this packet at random. In a run, the run goes on with
+   probability 1 - 1/B; out of one, a run starts with probability
+   P / (B (1 - P)): runs of B on average, a share P of packets lost. */
+static int randomly_lost(direction_t *d) {
+  if (loss_rate <= 0) {
+    d->in_burst = 0;
+    return 0;
+  }
+  if (loss_burst <= 1) return random_unit() < loss_rate;
+  if (!d->in_burst && random_unit() < loss_rate / (loss_burst * (1 - loss_rate))) {
+    d->in_burst = 1;
+    d->loss_bursts++;
+  } else if (!d->in_burst) {
+    return 0;
+  }
+  if (random_unit() < 1 / loss_burst) d->in_burst = 0;
+  return 1;
+}
+
 static void arrive(direction_t *d, const uint8_t *packet, size_t length, uint64_t now) {
   d->packets_in++;
   d->bytes_in += length;
@@ -171,7 +198,7 @@ static void arrive(direction_t *d, const uint8_t *packet, size_t length, uint64_
     if (icmp_deliver) refuse_too_big(d, packet, length);
     return;
   }
-  if (blackhole || (loss_rate > 0 && random_unit() < loss_rate)) {
+  if (blackhole || randomly_lost(d)) {
     d->drops_loss++;
     return;
   }
@@ -230,17 +257,17 @@ static void write_stats(void) {
     return;
   }
   fprintf(f,
-          "{\"rateBps\": %.0f, \"delayUs\": %llu, \"queueBytes\": %llu, \"loss\": %.9f, \"jitterUs\": %llu, \"blackhole\": %d, \"mtu\": %llu, \"icmp\": %d, "
+          "{\"rateBps\": %.0f, \"delayUs\": %llu, \"queueBytes\": %llu, \"loss\": %.9f, \"lossBurst\": %.3f, \"jitterUs\": %llu, \"blackhole\": %d, \"mtu\": %llu, \"icmp\": %d, "
           "\"controlApplied\": %llu, \"directions\": [",
-          rate_bps, (unsigned long long)(delay_ns / 1000), (unsigned long long)queue_limit_bytes, loss_rate, (unsigned long long)(jitter_ns / 1000), blackhole,
+          rate_bps, (unsigned long long)(delay_ns / 1000), (unsigned long long)queue_limit_bytes, loss_rate, loss_burst, (unsigned long long)(jitter_ns / 1000), blackhole,
           (unsigned long long)mtu_bytes, icmp_deliver, (unsigned long long)control_applied);
   for (int i = 0; i < 2; i++) {
     direction_t *d = &dirs[i];
-    fprintf(f, "%s{\"name\": \"%s\", \"packetsIn\": %llu, \"bytesIn\": %llu, \"packetsOut\": %llu, \"bytesOut\": %llu, \"dropsQueue\": %llu, \"dropsLoss\": %llu, \"dropsFull\": %llu, \"peakBacklogBytes\": %llu, \"dropsMtu\": %llu, \"icmpSent\": %llu, \"backlogSeenSumBytes\": %llu}",
+    fprintf(f, "%s{\"name\": \"%s\", \"packetsIn\": %llu, \"bytesIn\": %llu, \"packetsOut\": %llu, \"bytesOut\": %llu, \"dropsQueue\": %llu, \"dropsLoss\": %llu, \"dropsFull\": %llu, \"peakBacklogBytes\": %llu, \"dropsMtu\": %llu, \"icmpSent\": %llu, \"backlogSeenSumBytes\": %llu, \"lossBursts\": %llu}",
             i ? ", " : "", d->name, (unsigned long long)d->packets_in, (unsigned long long)d->bytes_in, (unsigned long long)d->packets_out,
             (unsigned long long)d->bytes_out, (unsigned long long)d->drops_queue, (unsigned long long)d->drops_loss,
             (unsigned long long)d->drops_full, (unsigned long long)d->peak_backlog_bytes, (unsigned long long)d->drops_mtu, (unsigned long long)d->icmp_sent,
-            (unsigned long long)d->backlog_seen_sum_bytes);
+            (unsigned long long)d->backlog_seen_sum_bytes, (unsigned long long)d->loss_bursts);
   }
   fprintf(f, "]}\n");
   fclose(f);
@@ -274,6 +301,9 @@ static void apply_control(void) {
     } else if (strcmp(line, "loss") == 0) {
       double loss = strtod(value, NULL);
       if (loss >= 0 && loss < 1) loss_rate = loss;
+    } else if (strcmp(line, "loss-burst") == 0) {
+      double burst = strtod(value, NULL);
+      if (burst >= 1 && burst <= 1000) loss_burst = burst;
     } else if (strcmp(line, "rate-bps") == 0) {
       double rate = strtod(value, NULL);
       if (rate >= 1000) rate_bps = rate;
@@ -309,6 +339,7 @@ int main(int argc, char **argv) {
   delay_ns = strtoull(arg(argc, argv, "--delay-us", NULL), NULL, 10) * 1000ULL;
   jitter_ns = strtoull(arg(argc, argv, "--jitter-us", "0"), NULL, 10) * 1000ULL;
   loss_rate = strtod(arg(argc, argv, "--loss", "0"), NULL);
+  loss_burst = strtod(arg(argc, argv, "--loss-burst", "1"), NULL);
   rng_state ^= strtoull(arg(argc, argv, "--seed", "1"), NULL, 10) * 0x100000001b3ULL;
   stats_path = arg(argc, argv, "--stats", "");
   if (!*stats_path) stats_path = NULL;
@@ -324,8 +355,8 @@ int main(int argc, char **argv) {
   uint64_t bdp = (uint64_t)(rate_bps / 8 * (double)(2 * delay_ns) / 1e9);
   queue_limit_bytes = strtoull(arg(argc, argv, "--queue-bytes", "0"), NULL, 10);
   if (!queue_limit_bytes) queue_limit_bytes = bdp > 64 * 1024 ? bdp : 64 * 1024;
-  if (rate_bps < 1000 || loss_rate < 0 || loss_rate >= 1) {
-    fprintf(stderr, "pipefill-wanem: rate must be >= 1000 b/s and loss in [0, 1)\n");
+  if (rate_bps < 1000 || loss_rate < 0 || loss_rate >= 1 || !(loss_burst >= 1 && loss_burst <= 1000)) {
+    fprintf(stderr, "pipefill-wanem: rate must be >= 1000 b/s, loss in [0, 1) and loss-burst 1 to 1000 packets\n");
     return 2;
   }
 
