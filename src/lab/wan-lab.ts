@@ -126,7 +126,7 @@ export interface LabOptions {
   readonly seed?: number;
   /** The congestion control the datacenter's servers send with (default SERVER_CONGESTION). */
   readonly serverCongestion?: string;
-  /** A VPN between branch and datacenter (src/lab/wireguard.ts): the servers then listen inside it only, as a person's behind one. */
+  /** A VPN between branch and datacenter (src/lab/wireguard.ts): the share and iperf3 are then reached at its address, as from behind one. */
   readonly tunnel?: 'wireguard';
 }
 

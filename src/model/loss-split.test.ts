@@ -61,4 +61,39 @@ describe('splitRetransmissions', () => {
     ];
     expect(splitRetransmissions(bad)).toMatchObject({ pathBytes: 1000, queueBytes: 0 });
   });
+
+  it("looks a round trip back from each retransmission: a loss at the top of a queue that swings within one is the queue's, sent again once it drained", () => {
+    // Every 10 ms on a 40 ms path: the queue stands 5 ms for a moment, drains, and the loss is sent again 40 ms later.
+    const cycle = (t0: number, sent0: number, lost0: number): LossSample[] => [
+      { tMs: t0, rttMs: 45, minRttMs: 40, bytesSent: sent0 + 60_000, bytesRetrans: lost0 },
+      ...[10, 20, 30].map((dt, i) => ({ tMs: t0 + dt, rttMs: 40.2, minRttMs: 40, bytesSent: sent0 + 60_000 * (i + 2), bytesRetrans: lost0 })),
+      { tMs: t0 + 40, rttMs: 40.2, minRttMs: 40, bytesSent: sent0 + 300_000, bytesRetrans: lost0 + 3000 },
+    ];
+    const samples = [
+      { tMs: -10, rttMs: 40, minRttMs: 40, bytesSent: 0, bytesRetrans: 0 },
+      ...[0, 1, 2, 3].flatMap((k) => cycle(50 * k, 300_000 * k, 3000 * k)),
+    ];
+    expect(splitRetransmissions(samples)).toMatchObject({ queueBytes: 12_000, pathBytes: 0 });
+    // Without their times, each stretch is weighed at its own two samples: the same losses look like the path's.
+    const untimed = samples.map((sample) => ({
+      rttMs: sample.rttMs,
+      minRttMs: 40,
+      bytesSent: sample.bytesSent,
+      bytesRetrans: sample.bytesRetrans,
+    }));
+    expect(splitRetransmissions(untimed)?.pathBytes).toBe(12_000);
+  });
+
+  it("takes no queue from a round trip the copy did not drive: the kernel's smoothed RTT before its first bytes is the last transfer's", () => {
+    // The connection's last transfer left its smoothed RTT at 57 ms; this copy, held below the line by random loss, stands no queue.
+    const stale = { tMs: 0, rttMs: 57.3, minRttMs: 40, bytesSent: 5_000_000, bytesRetrans: 40_000 };
+    const fresh = Array.from({ length: 20 }, (_, i) => ({
+      tMs: 10 * (i + 1),
+      rttMs: 40.3,
+      minRttMs: 40,
+      bytesSent: 5_000_000 + 50_000 * (i + 1),
+      bytesRetrans: 40_000 + 500 * (i + 1),
+    }));
+    expect(splitRetransmissions([stale, ...fresh])).toMatchObject({ pathBytes: 10_000, queueBytes: 0, peakQueueMs: expect.closeTo(0.3, 9) as unknown });
+  });
 });

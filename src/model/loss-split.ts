@@ -22,6 +22,8 @@ export interface LossSample {
   /** Bytes sent so far on the connection, those sent again included (Linux's bytes_sent), and of them sent again. */
   readonly bytesSent: number;
   readonly bytesRetrans: number;
+  /** When it was taken (ms, any monotonic clock); absent: each stretch is weighed at its own two samples only. */
+  readonly tMs?: number;
 }
 
 export interface LossSplit {
@@ -46,15 +48,24 @@ export const QUEUE_FLOOR_MS = 1;
 export const QUEUE_FLOOR_SHARE = 0.05;
 /** A stretch counts as queued where the queue then held at least this share of its peak. */
 export const FULL_QUEUE_SHARE = 0.5;
+/**
+ * How far back from a retransmission its loss lies, in round trips of the
+ * path: a loss is repaired a round trip after it at the earliest (the
+ * duplicate ACKs or SACKs that reveal it), plus RACK's reordering window of a
+ * quarter of the least round trip (RFC 8985). A sender whose queue swings
+ * within a round trip (BBR's pacing cycle) has drained it by the time it
+ * sends again what it lost at the top.
+ */
+export const REPAIR_RTTS = 1.25;
 /** The bytes a copy must send with no queue standing before their losses are read as the path's rate: a hundred full packets. */
 export const LEAST_CLEAR_BYTES = 100 * 1448;
 
 /**
  * Splits the bytes a copy sent again between its own queue and the path, from
  * samples of its connection taken through the copy (the first before it).
- * Each stretch between two samples is weighed at the higher of their round
- * trips (the smoothed RTT lags the queue, and a queue that overflowed was at
- * its fullest then). Random loss falls on every stretch alike, so the loss
+ * Each stretch between two samples is weighed at the highest queue of the
+ * round trip and a quarter before its end (queueAtLoss): what it sent again
+ * was lost then, and a queue that overflowed was at its fullest. Random loss falls on every stretch alike, so the loss
  * rate of the stretches with no queue standing is the path's, and the path's
  * share of the whole copy is that rate over everything it sent; the rest the
  * copy caused. A copy that kept the queue standing throughout shows no
@@ -69,8 +80,13 @@ export function splitRetransmissions(samples: readonly LossSample[]): LossSplit 
   const baseRttMs = Math.min(
     ...usable.map((sample) => (sample.minRttMs !== undefined && sample.minRttMs > 0 ? Math.min(sample.minRttMs, sample.rttMs) : sample.rttMs)),
   );
-  const queueMs = (sample: LossSample) => Math.max(0, sample.rttMs - baseRttMs);
-  const peakQueueMs = Math.max(...usable.map(queueMs));
+  // A sample's round trip counts only where the connection sent in the stretch it ends: before the copy's first
+  // bytes, or across a pause, the kernel's smoothed RTT is the last transfer's, queue and all.
+  const queues = usable.map((sample, index) => {
+    const previous = usable[index - 1];
+    return previous !== undefined && sample.bytesSent > previous.bytesSent ? Math.max(0, sample.rttMs - baseRttMs) : 0;
+  });
+  const peakQueueMs = Math.max(...queues);
   const aQueueBuilt = peakQueueMs >= Math.max(QUEUE_FLOOR_MS, QUEUE_FLOOR_SHARE * baseRttMs);
   let [lost, sent, clearLost, clearSent] = [0, 0, 0, 0];
   for (let index = 1; index < usable.length; index += 1) {
@@ -79,7 +95,7 @@ export function splitRetransmissions(samples: readonly LossSample[]): LossSplit 
     const stretchSent = Math.max(0, after.bytesSent - before.bytesSent);
     lost += stretchLost;
     sent += stretchSent;
-    const queued = aQueueBuilt && Math.max(queueMs(before), queueMs(after)) >= FULL_QUEUE_SHARE * peakQueueMs;
+    const queued = aQueueBuilt && queueAtLoss(usable, queues, index, REPAIR_RTTS * baseRttMs) >= FULL_QUEUE_SHARE * peakQueueMs;
     if (queued) continue;
     clearLost += stretchLost;
     clearSent += stretchSent;
@@ -87,4 +103,22 @@ export function splitRetransmissions(samples: readonly LossSample[]): LossSplit 
   const pathRateSeen = clearSent >= LEAST_CLEAR_BYTES;
   const pathBytes = pathRateSeen ? Math.min(lost, (clearLost / clearSent) * sent) : 0;
   return { queueBytes: lost - pathBytes, pathBytes, peakQueueMs, baseRttMs, pathRateSeen };
+}
+
+/**
+ * The queue a stretch's losses met: the highest over its own two samples and,
+ * where samples carry their times, every sample within `lookBackMs` before
+ * its end (what the copy sent again then, it lost up to that long before).
+ */
+function queueAtLoss(samples: readonly LossSample[], queues: readonly number[], index: number, lookBackMs: number): number {
+  const end = samples[index] as LossSample;
+  let highest = Math.max(queues[index - 1] ?? 0, queues[index] ?? 0);
+  if (end.tMs === undefined) return highest;
+  // Bounded: back to the first sample at most.
+  for (let back = index - 2; back >= 0; back -= 1) {
+    const sample = samples[back] as LossSample;
+    if (sample.tMs === undefined || end.tMs - sample.tMs > lookBackMs) break;
+    highest = Math.max(highest, queues[back] ?? 0);
+  }
+  return highest;
 }

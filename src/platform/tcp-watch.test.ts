@@ -13,7 +13,10 @@ describe('watching a connection through a copy', () => {
     const samples = await watch.stop();
     const taken = count;
     expect(samples.length).toBe(taken - 2);
-    expect(samples[0]).toEqual({ rttMs: 41, bytesSent: 1000, bytesRetrans: 0 });
+    expect(samples[0]).toMatchObject({ rttMs: 41, bytesSent: 1000, bytesRetrans: 0 });
+    // Each stamped as it came back, in order.
+    const times = samples.map((sample) => sample.tMs ?? NaN);
+    expect(times.every((t, i) => i === 0 || t >= (times[i - 1] ?? Infinity))).toBe(true);
     expect(samples.at(-1)?.bytesSent).toBe(taken * 1000);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(count).toBe(taken);

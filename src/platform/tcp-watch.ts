@@ -18,6 +18,7 @@ export interface LossSample {
   readonly minRttMs?: number;
   readonly bytesSent: number;
   readonly bytesRetrans: number;
+  readonly tMs?: number;
 }
 
 export interface ConnectionWatch {
@@ -47,7 +48,8 @@ export function watchConnection(sample: () => Promise<LossSample | undefined>, i
   let stopped = false;
   const take = async () => {
     const taken = await sample().catch(() => undefined);
-    if (taken) samples.push(taken);
+    // Stamped as it came back: the split looks a round trip back from each retransmission.
+    if (taken) samples.push({ ...taken, tMs: performance.now() });
   };
   const loop = (async () => {
     await take();

@@ -205,6 +205,15 @@ describe.skipIf(!canRunLab)('the path across the WAN lab', () => {
     });
   }, 900_000);
 
+  it('1% loss in bursts of 4 packets (a fading hop), CUBIC writes: put to the path in 5 of 5 assessments', async () => {
+    await withLab({ bandwidthBitsPerSecond: 50e6, rttMs: 40, lossRate: 0.01, lossBurstPackets: 4 }, (state) => {
+      setRouteCongestion(state.branch, 'cubic');
+      const runs = attributions(state);
+      expect(runs.map((run) => run.split)).toEqual(Array(ATTRIBUTION_RUNS).fill('path'));
+      expect(runs.map((run) => run.verdict)).toEqual(Array(ATTRIBUTION_RUNS).fill('path'));
+    });
+  }, 900_000);
+
   it('a sender that overflows a shallow queue (BBR into 1/8 of a BDP), no random loss: its retransmissions put to its own queue in 5 of 5', async () => {
     await withLab({ bandwidthBitsPerSecond: 50e6, rttMs: 40, queueBytes: 31_250 }, (state) => {
       const runs = attributions(state);
