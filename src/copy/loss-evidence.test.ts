@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withLossSplit } from './loss-evidence.js';
+import { lossSampleOf, withLossSplit } from './loss-evidence.js';
 
 describe("a write's losses split in its TCP evidence", () => {
   const tcp = { retransmittedFraction: 0.02 };
@@ -29,5 +29,18 @@ describe("a write's losses split in its TCP evidence", () => {
       { rttMs: 70, minRttMs: 40, bytesSent: 1_000_000, bytesRetrans: 20_000 },
     ];
     expect(withLossSplit(tcp, standing)).toEqual({ retransmittedFraction: 0.02, lossAtQueueFraction: 0.02, peakQueueMs: 30 });
+  });
+
+  it('reads a sample as the split takes it: no byte count or round trip, no sample; no bytes_retrans yet (ss leaves it out), none sent again', () => {
+    expect(lossSampleOf({ rttMs: 40, bytesSent: 5000 })).toEqual({ rttMs: 40, bytesSent: 5000, bytesRetrans: 0 });
+    expect(lossSampleOf({ rttMs: 40, minRttMs: 39.5, bytesSent: 5000, bytesRetrans: 20 })).toEqual({
+      rttMs: 40,
+      minRttMs: 39.5,
+      bytesSent: 5000,
+      bytesRetrans: 20,
+    });
+    expect(lossSampleOf({ bytesSent: 5000 })).toBeUndefined();
+    expect(lossSampleOf({ rttMs: 40 })).toBeUndefined();
+    expect(lossSampleOf(undefined)).toBeUndefined();
   });
 });

@@ -1,12 +1,25 @@
 // A write's retransmissions split between its own queue and the path
 // (src/model/loss-split.ts), added to the kernel's evidence for the copy.
 
+import type { LossSample } from '../model/loss-split.js';
 import { splitRetransmissions } from '../model/loss-split.js';
-import type { TcpEvidence } from '../platform/tcp-info.js';
+import type { TcpEvidence, TcpInfoSample } from '../platform/tcp-info.js';
 import { sampleTcpInfo } from '../platform/tcp-info.js';
-import type { ConnectionWatch, LossSample } from '../platform/tcp-watch.js';
-import { KERNEL_WATCH_INTERVAL_MS, lossSampleOf, SS_WATCH_INTERVAL_MS, watchConnection } from '../platform/tcp-watch.js';
+import type { ConnectionWatch } from '../platform/tcp-watch.js';
+import { KERNEL_WATCH_INTERVAL_MS, SS_WATCH_INTERVAL_MS, watchConnection } from '../platform/tcp-watch.js';
 import type { SmbConnection } from '../smb/connection.js';
+
+/** A sample (the kernel's, or `ss`'s) as the split takes it; undefined where it lacks a round trip or a byte count. */
+export const lossSampleOf = (sample: Partial<Pick<TcpInfoSample, 'rttMs' | 'minRttMs' | 'bytesSent' | 'bytesRetrans'>> | undefined): LossSample | undefined =>
+  sample?.rttMs === undefined || sample.bytesSent === undefined
+    ? undefined
+    : {
+        rttMs: sample.rttMs,
+        bytesSent: sample.bytesSent,
+        // `ss` leaves bytes_retrans out until the connection first sends a byte again.
+        bytesRetrans: sample.bytesRetrans ?? 0,
+        ...(sample.minRttMs === undefined ? {} : { minRttMs: sample.minRttMs }),
+      };
 
 /**
  * Watches a copy's connection: through the kernel directly where the sender
@@ -14,7 +27,7 @@ import type { SmbConnection } from '../smb/connection.js';
  * copy's losses then fall between fewer samples). Off Linux it collects
  * nothing, and the copy has no split.
  */
-export function watchLosses(connection: Pick<SmbConnection, 'kernelSample' | 'endpoints'>): ConnectionWatch {
+export function watchLosses(connection: Pick<SmbConnection, 'kernelSample' | 'endpoints'>): ConnectionWatch<LossSample> {
   if (connection.kernelSample()?.bytesSent !== undefined)
     return watchConnection(() => Promise.resolve(lossSampleOf(connection.kernelSample())), KERNEL_WATCH_INTERVAL_MS);
   return watchConnection(async () => lossSampleOf(await sampleTcpInfo(connection.endpoints)), SS_WATCH_INTERVAL_MS);

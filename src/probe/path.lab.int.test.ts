@@ -196,22 +196,11 @@ describe.skipIf(!canRunLab)('the path across the WAN lab', () => {
   }, 900_000);
 
   it("1% random loss, the person's CUBIC writes held below the line: their retransmissions put to the path in 5 of 5 assessments", async () => {
-    await withLab({ bandwidthBitsPerSecond: 50e6, rttMs: 40, lossRate: 0.01 }, (state) => {
-      // Windows 11 sends with CUBIC; the lab's branch would otherwise send with the host's BBR, which loss does not hold back.
-      setRouteCongestion(state.branch, 'cubic');
-      const runs = attributions(state);
-      expect(runs.map((run) => run.split)).toEqual(Array(ATTRIBUTION_RUNS).fill('path'));
-      expect(runs.map((run) => run.verdict)).toEqual(Array(ATTRIBUTION_RUNS).fill('path'));
-    });
+    await expectPathLossNamed({ bandwidthBitsPerSecond: 50e6, rttMs: 40, lossRate: 0.01 });
   }, 900_000);
 
   it('1% loss in bursts of 4 packets (a fading hop), CUBIC writes: put to the path in 5 of 5 assessments', async () => {
-    await withLab({ bandwidthBitsPerSecond: 50e6, rttMs: 40, lossRate: 0.01, lossBurstPackets: 4 }, (state) => {
-      setRouteCongestion(state.branch, 'cubic');
-      const runs = attributions(state);
-      expect(runs.map((run) => run.split)).toEqual(Array(ATTRIBUTION_RUNS).fill('path'));
-      expect(runs.map((run) => run.verdict)).toEqual(Array(ATTRIBUTION_RUNS).fill('path'));
-    });
+    await expectPathLossNamed({ bandwidthBitsPerSecond: 50e6, rttMs: 40, lossRate: 0.01, lossBurstPackets: 4 });
   }, 900_000);
 
   it('a sender that overflows a shallow queue (BBR into 1/8 of a BDP), no random loss: its retransmissions put to its own queue in 5 of 5', async () => {
@@ -252,6 +241,21 @@ function tunnelCells(report: Report, lineBitsPerSecond: number) {
       holds: withinRelative(finding.measuredSeconds, finding.expectedSeconds, 0.15),
     })),
   ];
+}
+
+/**
+ * A lossy path under the person's CUBIC writes (Windows 11 sends with CUBIC;
+ * the lab's branch would otherwise send with the host's BBR, which loss does
+ * not hold back): each assessment's large-file write and its verdict put the
+ * retransmissions to the path.
+ */
+async function expectPathLossNamed(link: LabLink): Promise<void> {
+  await withLab(link, (state) => {
+    setRouteCongestion(state.branch, 'cubic');
+    const runs = attributions(state);
+    expect(runs.map((run) => run.split)).toEqual(Array(ATTRIBUTION_RUNS).fill('path'));
+    expect(runs.map((run) => run.verdict)).toEqual(Array(ATTRIBUTION_RUNS).fill('path'));
+  });
 }
 
 /** Assessments for each attribution experiment: "5 of 5" in issue 52's words. */
