@@ -11,7 +11,8 @@
 // the delay-based loss differentiation of TCP Veno (Fu and Liew, IEEE JSAC
 // 21(2), 2003: a loss with a backlog below three packets is taken as random),
 // read in time rather than packets so a window the size of BBR's does not
-// tip it, and from samples of `ss` rather than inside the stack.
+// tip it, and from samples of the kernel's tcp_info rather than inside the
+// stack.
 
 /** One sample of a sending connection, as the kernel's tcp_info gives it. */
 export interface LossSample {
@@ -65,12 +66,13 @@ export const LEAST_CLEAR_BYTES = 100 * 1448;
  * samples of its connection taken through the copy (the first before it).
  * Each stretch between two samples is weighed at the highest queue of the
  * round trip and a quarter before its end (queueAtLoss): what it sent again
- * was lost then, and a queue that overflowed was at its fullest. Random loss falls on every stretch alike, so the loss
- * rate of the stretches with no queue standing is the path's, and the path's
- * share of the whole copy is that rate over everything it sent; the rest the
- * copy caused. A copy that kept the queue standing throughout shows no
- * path rate: its losses are put to the queue, and `pathRateSeen` says so.
- * Undefined with fewer than two usable samples.
+ * was lost then, and a queue that overflowed was at its fullest. Random loss
+ * falls on every stretch alike, so the loss rate of the stretches with no
+ * queue standing is the path's, and the path's share of the whole copy is
+ * that rate over everything it sent; the rest the copy caused. A copy that
+ * kept the queue standing throughout shows no path rate: its losses are put
+ * to the queue, and `pathRateSeen` says so. Undefined with fewer than two
+ * usable samples.
  */
 export function splitRetransmissions(samples: readonly LossSample[]): LossSplit | undefined {
   const usable = samples.filter(
