@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lossSampleOf, withLossSplit } from './loss-evidence.js';
+import { lossSampleOf, watchLosses, withLossSplit } from './loss-evidence.js';
 
 describe("a write's losses split in its TCP evidence", () => {
   const tcp = { retransmittedFraction: 0.02 };
@@ -42,5 +42,16 @@ describe("a write's losses split in its TCP evidence", () => {
     expect(lossSampleOf({ bytesSent: 5000 })).toBeUndefined();
     expect(lossSampleOf({ rttMs: 40 })).toBeUndefined();
     expect(lossSampleOf(undefined)).toBeUndefined();
+  });
+
+  it('runs no watch beside a copy off Linux, where neither the kernel nor ss can say anything', () => {
+    const platform = Object.getOwnPropertyDescriptor(process, 'platform');
+    Object.defineProperty(process, 'platform', { value: 'darwin' });
+    try {
+      const connection = { kernelSample: () => undefined, endpoints: { localAddress: '', localPort: 50_000, remoteAddress: '', remotePort: 445 } };
+      expect(watchLosses(connection)).toBeUndefined();
+    } finally {
+      if (platform) Object.defineProperty(process, 'platform', platform);
+    }
   });
 });

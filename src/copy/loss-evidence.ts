@@ -24,12 +24,13 @@ export const lossSampleOf = (sample: Partial<Pick<TcpInfoSample, 'rttMs' | 'minR
 /**
  * Watches a copy's connection: through the kernel directly where the sender
  * addon can ask it (every 10 ms), else through `ss` (every 100 ms; a short
- * copy's losses then fall between fewer samples). Off Linux it collects
- * nothing, and the copy has no split.
+ * copy's losses then fall between fewer samples). Off Linux neither can
+ * say anything, so no watch runs beside the copy, and it has no split.
  */
-export function watchLosses(connection: Pick<SmbConnection, 'kernelSample' | 'endpoints'>): ConnectionWatch<LossSample> {
+export function watchLosses(connection: Pick<SmbConnection, 'kernelSample' | 'endpoints'>): ConnectionWatch<LossSample> | undefined {
   if (connection.kernelSample()?.bytesSent !== undefined)
     return watchConnection(() => Promise.resolve(lossSampleOf(connection.kernelSample())), KERNEL_WATCH_INTERVAL_MS);
+  if (process.platform !== 'linux') return undefined;
   return watchConnection(async () => lossSampleOf(await sampleTcpInfo(connection.endpoints)), SS_WATCH_INTERVAL_MS);
 }
 
