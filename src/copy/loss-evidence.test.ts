@@ -3,15 +3,23 @@ import { lossSampleOf, watchLosses, withLossSplit } from './loss-evidence.js';
 
 describe("a write's losses split in its TCP evidence", () => {
   const tcp = { retransmittedFraction: 0.02 };
-  // 1 MB sent; 20 kB sent again, half with a 30 ms queue standing (the rest of the time none, losing 1%).
+  // 1 MB sent in 40 stretches; 20 kB sent again: the first half with no queue standing, losing 1%, the second with a
+  // 30 ms queue, losing 3% (enough losses crowd there for the split by rates to be read).
   const samples = [
     { rttMs: 40, minRttMs: 40, bytesSent: 0, bytesRetrans: 0 },
-    { rttMs: 40.2, minRttMs: 40, bytesSent: 500_000, bytesRetrans: 5_000 },
-    { rttMs: 70, minRttMs: 40, bytesSent: 1_000_000, bytesRetrans: 20_000 },
+    ...Array.from({ length: 40 }, (_, i) => ({
+      rttMs: i < 20 ? 40.2 : 70,
+      minRttMs: 40,
+      bytesSent: 25_000 * (i + 1),
+      bytesRetrans: i < 20 ? 250 * (i + 1) : 5_000 + 750 * (i - 19),
+    })),
   ];
 
   it('adds the shares of the bytes sent that went again for each cause, and the highest the queue stood', () => {
-    expect(withLossSplit(tcp, samples)).toEqual({ retransmittedFraction: 0.02, lossOnPathFraction: 0.01, lossAtQueueFraction: 0.01, peakQueueMs: 30 });
+    const split = withLossSplit(tcp, samples);
+    expect(split).toMatchObject({ retransmittedFraction: 0.02, peakQueueMs: 30 });
+    expect(split?.lossOnPathFraction).toBeCloseTo(0.01, 12);
+    expect(split?.lossAtQueueFraction).toBeCloseTo(0.01, 12);
   });
 
   it('leaves the evidence as it was with no samples, too few, or nothing sent', () => {
@@ -29,6 +37,14 @@ describe("a write's losses split in its TCP evidence", () => {
       { rttMs: 70, minRttMs: 40, bytesSent: 1_000_000, bytesRetrans: 20_000 },
     ];
     expect(withLossSplit(tcp, standing)).toEqual({ retransmittedFraction: 0.02, lossAtQueueFraction: 0.02, peakQueueMs: 30 });
+  });
+
+  it('gives the queue the copy stood but no shares where its losses were too few to say whose', () => {
+    const few = [
+      { rttMs: 40, minRttMs: 40, bytesSent: 0, bytesRetrans: 0 },
+      ...Array.from({ length: 40 }, (_, i) => ({ rttMs: i < 20 ? 56 : 40.2, minRttMs: 40, bytesSent: 25_000 * (i + 1), bytesRetrans: i < 3 ? 0 : 7_240 })),
+    ];
+    expect(withLossSplit({ retransmittedFraction: 0.007 }, few)).toEqual({ retransmittedFraction: 0.007, peakQueueMs: 16 });
   });
 
   it('reads a sample as the split takes it: no byte count or round trip, no sample; no bytes_retrans yet (ss leaves it out), none sent again', () => {

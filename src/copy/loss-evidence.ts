@@ -10,7 +10,11 @@ import { KERNEL_WATCH_INTERVAL_MS, SS_WATCH_INTERVAL_MS, watchConnection } from 
 import type { SmbConnection } from '../smb/connection.js';
 
 /** A sample (the kernel's, or `ss`'s) as the split takes it; undefined where it lacks a round trip or a byte count. */
-export const lossSampleOf = (sample: Partial<Pick<TcpInfoSample, 'rttMs' | 'minRttMs' | 'bytesSent' | 'bytesRetrans'>> | undefined): LossSample | undefined =>
+export const lossSampleOf = (
+  sample:
+    | (Partial<Pick<TcpInfoSample, 'rttMs' | 'minRttMs' | 'bytesSent' | 'bytesRetrans'>> & Pick<LossSample, 'inFlightBytes' | 'deliveryBytesPerSecond'>)
+    | undefined,
+): LossSample | undefined =>
   sample?.rttMs === undefined || sample.bytesSent === undefined
     ? undefined
     : {
@@ -19,6 +23,9 @@ export const lossSampleOf = (sample: Partial<Pick<TcpInfoSample, 'rttMs' | 'minR
         // `ss` leaves bytes_retrans out until the connection first sends a byte again.
         bytesRetrans: sample.bytesRetrans ?? 0,
         ...(sample.minRttMs === undefined ? {} : { minRttMs: sample.minRttMs }),
+        ...(sample.inFlightBytes === undefined || sample.deliveryBytesPerSecond === undefined
+          ? {}
+          : { inFlightBytes: sample.inFlightBytes, deliveryBytesPerSecond: sample.deliveryBytesPerSecond }),
       };
 
 /**
@@ -45,6 +52,8 @@ export function withLossSplit(tcp: TcpEvidence | undefined, samples: readonly Lo
   const sent = first && last ? last.bytesSent - first.bytesSent : 0;
   const split = samples ? splitRetransmissions(samples) : undefined;
   if (!tcp || !split || !(sent > 0)) return tcp;
+  // Too few losses to say whose: the queue the copy stood, and no shares.
+  if (!split.decided) return { ...tcp, peakQueueMs: split.peakQueueMs };
   return {
     ...tcp,
     lossAtQueueFraction: Math.min(1, split.queueBytes / sent),

@@ -22,7 +22,8 @@ describe('splitRetransmissions', () => {
   });
 
   it('puts losses that came at the fullest queue on the copy: a sender overflowing a 5 ms queue, nothing lost while it drained', () => {
-    const stretches = Array.from({ length: 40 }, (_, i) => (i % 4 === 3 ? { rttMs: 45, lost: 3000 } : { rttMs: 40.5 + (i % 4), lost: 0 }));
+    // The queue builds over four stretches and overflows at the fifth, ten times: every loss where it stood.
+    const stretches = Array.from({ length: 50 }, (_, i) => (i % 5 === 4 ? { rttMs: 45, lost: 3000 } : { rttMs: 40.2 + 0.4 * (i % 5), lost: 0 }));
     const split = splitRetransmissions(samples(stretches));
     expect(split?.queueBytes).toBe(30_000);
     expect(split?.pathBytes).toBe(0);
@@ -48,6 +49,19 @@ describe('splitRetransmissions', () => {
     const split = splitRetransmissions(samples(stretches, LEAST_CLEAR_BYTES / 2));
     expect(split?.pathRateSeen).toBe(false);
     expect(split?.pathBytes).toBe(0);
+  });
+
+  it("reads no queue from a few losses that merely happened to come where one stood: not beyond chance, all are the path's", () => {
+    // 40 stretches, a queue standing in 12 (30% of the bytes); four of five losses came there. By rates the queue would
+    // get most; by chance, four or more of five where 30% of the bytes went is 3%, above CROWDED_CHANCE.
+    const stretches = Array.from({ length: 40 }, (_, i) => ({ rttMs: i < 12 ? 50 : 40.2, lost: [1, 4, 7, 10, 30].includes(i) ? 1448 : 0 }));
+    expect(splitRetransmissions(samples(stretches))).toMatchObject({ pathBytes: 5 * 1448, queueBytes: 0, pathRateSeen: true });
+  });
+
+  it('with no loss in the clear and too few to crowd where the queue stood, does not say whose they were', () => {
+    // A megabyte's one run of losses, at the top of its slow start.
+    const stretches = Array.from({ length: 40 }, (_, i) => ({ rttMs: i < 20 ? 50 : 40.2, lost: i === 3 || i === 9 ? 1448 : 0 }));
+    expect(splitRetransmissions(samples(stretches))).toMatchObject({ pathBytes: 0, queueBytes: 0, decided: false, peakQueueMs: 10 });
   });
 
   it('needs two usable samples, and leaves out a sample that is not a number or is negative', () => {
@@ -95,5 +109,57 @@ describe('splitRetransmissions', () => {
       bytesRetrans: 40_000 + 500 * (i + 1),
     }));
     expect(splitRetransmissions([stale, ...fresh])).toMatchObject({ pathBytes: 10_000, queueBytes: 0, peakQueueMs: expect.closeTo(0.3, 9) as unknown });
+  });
+
+  describe('with what the kernel had in flight and its delivery rate', () => {
+    // 50 Mb/s (6.25 MB/s) over 40 ms: the path holds 250 kB.
+    const RATE = 6_250_000;
+    /** Stretches of 50 kB each 10 ms, with the round trip, the bytes lost and (unless `withFlight` is false) what was in flight at each sample's end. */
+    const flying = (stretches: readonly { rttMs: number; lost: number; inFlight: number; rate?: number }[], withFlight = true): LossSample[] => {
+      const flight = (inFlightBytes: number, deliveryBytesPerSecond: number) => (withFlight ? { inFlightBytes, deliveryBytesPerSecond } : {});
+      const out: LossSample[] = [{ tMs: 0, rttMs: 40, minRttMs: 40, bytesSent: 0, bytesRetrans: 0, ...flight(0, 0) }];
+      let [sent, lost] = [0, 0];
+      stretches.forEach((stretch, i) => {
+        [sent, lost] = [sent + 50_000, lost + stretch.lost];
+        out.push({
+          tMs: 10 * (i + 1),
+          rttMs: stretch.rttMs,
+          minRttMs: 40,
+          bytesSent: sent,
+          bytesRetrans: lost,
+          ...flight(stretch.inFlight, stretch.rate ?? RATE),
+        });
+      });
+      return out;
+    };
+
+    it("a round trip lengthened by delayed ACKs, with a tenth of what the path holds in flight, is no queue: the losses are the path's", () => {
+      // CUBIC held to 30 packets by 1% random loss; every fourth sample's smoothed RTT is 22 ms high (a 40 ms delayed ACK).
+      const stretches = Array.from({ length: 40 }, (_, i) => ({
+        rttMs: i % 4 === 3 ? 62 : 40.5,
+        lost: i % 4 === 3 ? 1500 : 300,
+        inFlight: 43_000,
+        rate: 1_100_000,
+      }));
+      expect(splitRetransmissions(flying(stretches))).toMatchObject({ queueBytes: 0, pathBytes: 24_000, pathRateSeen: true });
+      expect(splitRetransmissions(flying(stretches))?.peakQueueMs).toBe(0);
+      // Read by the round trip alone, the same copy seems to stand a 22 ms queue.
+      expect(splitRetransmissions(flying(stretches, false))?.peakQueueMs).toBeCloseTo(22, 9);
+    });
+
+    it("a queue in both the round trip and the flight is the copy's own: 5 ms above the least, 31 kB more out than the path holds", () => {
+      // Once every 100 ms, ten times: losses only then (a look-back of 50 ms puts the five stretches before each with them).
+      const stretches = Array.from({ length: 100 }, (_, i) =>
+        i % 10 === 9 ? { rttMs: 45, lost: 3000, inFlight: 281_250 } : { rttMs: 40.5, lost: 0, inFlight: 250_000 },
+      );
+      const split = splitRetransmissions(flying(stretches));
+      expect(split).toMatchObject({ queueBytes: 30_000, pathBytes: 0 });
+      expect(split?.peakQueueMs).toBeCloseTo(5, 9);
+    });
+
+    it('leaves the flight out where a sample lacks it or no delivery was seen', () => {
+      const stretches = Array.from({ length: 10 }, () => ({ rttMs: 80, lost: 2000, inFlight: 10_000, rate: 0 }));
+      expect(splitRetransmissions(flying(stretches))).toMatchObject({ queueBytes: 20_000, pathRateSeen: false });
+    });
   });
 });

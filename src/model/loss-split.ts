@@ -13,6 +13,16 @@
 // read in time rather than packets so a window the size of BBR's does not
 // tip it, and from samples of the kernel's tcp_info rather than inside the
 // stack.
+//
+// The smoothed round trip alone is fooled by what is not a queue: a receiver
+// that delays its ACK up to 40 ms, a slow-start burst. Where the kernel also
+// says what it has in flight and its delivery rate, a queue must show in
+// both, as Veno's backlog does (Expected − Actual): more in flight than the
+// path holds (its best delivery rate over the least round trip, BBR's BDP)
+// by as much as the round trip rose. A sender held below the line by random
+// loss never has more out than that, whatever its round trip reads.
+
+import { binomialTailAtLeast } from './binomial-tail.js';
 
 /** One sample of a sending connection, as the kernel's tcp_info gives it. */
 export interface LossSample {
@@ -25,6 +35,9 @@ export interface LossSample {
   readonly bytesRetrans: number;
   /** When it was taken (ms, any monotonic clock); absent: each stretch is weighed at its own two samples only. */
   readonly tMs?: number;
+  /** What the kernel counts in flight (bytes) and its latest delivery rate (bytes/s); absent (`ss`, an older kernel): the round trip alone shows the queue. */
+  readonly inFlightBytes?: number;
+  readonly deliveryBytesPerSecond?: number;
 }
 
 export interface LossSplit {
@@ -37,6 +50,13 @@ export interface LossSplit {
   readonly baseRttMs: number;
   /** Whether the copy sent long enough with no queue standing for the path's own loss rate to be read (else every loss is put to the queue). */
   readonly pathRateSeen: boolean;
+  /**
+   * Whether the losses say whose they were. Not where none came with no queue
+   * standing and too few where one stood to crowd there beyond chance (a
+   * megabyte's one run of losses, at the top of its slow start): both shares
+   * are then 0, and the copy names no source.
+   */
+  readonly decided: boolean;
 }
 
 /**
@@ -69,7 +89,9 @@ export const LEAST_CLEAR_BYTES = 100 * 1448;
  * was lost then, and a queue that overflowed was at its fullest. Random loss
  * falls on every stretch alike, so the loss rate of the stretches with no
  * queue standing is the path's, and the path's share of the whole copy is
- * that rate over everything it sent; the rest the copy caused. A copy that
+ * that rate over everything it sent; the rest the copy caused. That split is
+ * read only where the losses crowd where the queue stood (crowdedAtQueue);
+ * where they fell alike with and without one, all are the path's. A copy that
  * kept the queue standing throughout shows no path rate: its losses are put
  * to the queue, and `pathRateSeen` says so. Undefined with fewer than two
  * usable samples.
@@ -84,27 +106,64 @@ export function splitRetransmissions(samples: readonly LossSample[]): LossSplit 
   );
   // A sample's round trip counts only where the connection sent in the stretch it ends: before the copy's first
   // bytes, or across a pause, the kernel's smoothed RTT is the last transfer's, queue and all.
+  const backlog = backlogMsOf(usable, baseRttMs);
   const queues = usable.map((sample, index) => {
     const previous = usable[index - 1];
-    return previous !== undefined && sample.bytesSent > previous.bytesSent ? Math.max(0, sample.rttMs - baseRttMs) : 0;
+    if (previous === undefined || !(sample.bytesSent > previous.bytesSent)) return 0;
+    return Math.min(Math.max(0, sample.rttMs - baseRttMs), backlog?.(sample) ?? Number.POSITIVE_INFINITY);
   });
   const peakQueueMs = Math.max(...queues);
   const aQueueBuilt = peakQueueMs >= Math.max(QUEUE_FLOOR_MS, QUEUE_FLOOR_SHARE * baseRttMs);
-  let [lost, sent, clearLost, clearSent] = [0, 0, 0, 0];
+  let [lost, sent, clearLost, clearSent, lossEvents] = [0, 0, 0, 0, 0];
   for (let index = 1; index < usable.length; index += 1) {
     const [before, after] = [usable[index - 1] as LossSample, usable[index] as LossSample];
     const stretchLost = Math.max(0, after.bytesRetrans - before.bytesRetrans);
     const stretchSent = Math.max(0, after.bytesSent - before.bytesSent);
     lost += stretchLost;
     sent += stretchSent;
+    if (stretchLost > 0) lossEvents += 1;
     const queued = aQueueBuilt && queueAtLoss(usable, queues, index, REPAIR_RTTS * baseRttMs) >= FULL_QUEUE_SHARE * peakQueueMs;
     if (queued) continue;
     clearLost += stretchLost;
     clearSent += stretchSent;
   }
   const pathRateSeen = clearSent >= LEAST_CLEAR_BYTES;
-  const pathBytes = pathRateSeen ? Math.min(lost, (clearLost / clearSent) * sent) : 0;
-  return { queueBytes: lost - pathBytes, pathBytes, peakQueueMs, baseRttMs, pathRateSeen };
+  const crowded = crowdedAtQueue({ lost, sent, clearLost, clearSent, lossEvents });
+  const told = { peakQueueMs, baseRttMs, pathRateSeen };
+  if (!pathRateSeen) return { queueBytes: lost, pathBytes: 0, ...told, decided: true };
+  if (crowded) {
+    const pathBytes = Math.min(lost, (clearLost / clearSent) * sent);
+    return { queueBytes: lost - pathBytes, pathBytes, ...told, decided: true };
+  }
+  // Losses that fell alike with and without a queue, some with none, are the path's, every one. With none in the
+  // clear and too few to crowd where the queue stood, they say nothing of whose they were.
+  if (clearLost > 0 || lost === 0) return { queueBytes: 0, pathBytes: lost, ...told, decided: true };
+  return { queueBytes: 0, pathBytes: 0, ...told, decided: false };
+}
+
+/**
+ * Below this chance, losses crowd where the queue stood beyond what random
+ * loss would put there: a hundredth.
+ */
+export const CROWDED_CHANCE = 0.01;
+
+/**
+ * Whether more of the losses came while a queue stood than chance would put
+ * there. Random loss falls on the bytes alike, so each loss lands where the
+ * queue stood with the chance of the bytes sent then; a copy that overflowed
+ * its own queue puts them there all together. A copy loses few packets (a
+ * megabyte at 1%: seven), and five losses of which one came at the top of a
+ * slow-start burst say nothing of a queue; the split by rates reads them only
+ * once they crowd. Losses are counted as the stretches they came in, those
+ * at the queue as their share of the bytes lost, not as packets: a fading
+ * hop loses packets in runs, and a run counted as four would weigh as four
+ * independent losses.
+ */
+function crowdedAtQueue(counts: { lost: number; sent: number; clearLost: number; clearSent: number; lossEvents: number }): boolean {
+  const { lost, sent, clearLost, clearSent, lossEvents } = counts;
+  if (!(lost > 0 && sent > 0)) return false;
+  const queuedEvents = Math.round((lossEvents * (lost - clearLost)) / lost);
+  return binomialTailAtLeast(queuedEvents, lossEvents, Math.min(1, Math.max(0, (sent - clearSent) / sent))) < CROWDED_CHANCE;
 }
 
 /**
@@ -123,4 +182,19 @@ function queueAtLoss(samples: readonly LossSample[], queues: readonly number[], 
     highest = Math.max(highest, queues[back] ?? 0);
   }
   return highest;
+}
+
+/**
+ * The queue each sample's flight stands at the path's rate (ms): what it had
+ * in flight beyond the best delivery rate the copy saw over the least round
+ * trip, at that rate. Undefined where a sample lacks either figure or no
+ * delivery was seen: the round trip alone then shows the queue.
+ */
+function backlogMsOf(samples: readonly LossSample[], baseRttMs: number): ((sample: LossSample) => number) | undefined {
+  const known = (value: number | undefined): value is number => value !== undefined && Number.isFinite(value) && value >= 0;
+  if (!samples.every((sample) => known(sample.inFlightBytes) && known(sample.deliveryBytesPerSecond))) return undefined;
+  const bestRate = Math.max(...samples.map((sample) => sample.deliveryBytesPerSecond ?? 0));
+  if (!(bestRate > 0)) return undefined;
+  const pathHoldsBytes = (bestRate * baseRttMs) / 1000;
+  return (sample) => (Math.max(0, (sample.inFlightBytes ?? 0) - pathHoldsBytes) / bestRate) * 1000;
 }

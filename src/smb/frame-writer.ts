@@ -89,7 +89,16 @@ interface SenderAddon {
     close(): void;
   };
   /** The kernel's round trip for a TCP socket (src/smb/kernel-rtt.ts); undefined when it has none. Absent from a build before it. */
-  tcpRoundTrip?(fd: number): { readonly rttUs: number; readonly minRttUs: number; readonly bytesSent?: number; readonly bytesRetrans?: number } | undefined;
+  tcpRoundTrip?(fd: number):
+    | {
+        readonly rttUs: number;
+        readonly minRttUs: number;
+        readonly bytesSent?: number;
+        readonly bytesRetrans?: number;
+        readonly inFlightBytes?: number;
+        readonly deliveryBytesPerSecond?: number;
+      }
+    | undefined;
 }
 
 const SENDER_PATH = addonPath('sender', 'pipefill_sender');

@@ -13,8 +13,9 @@ const linux = process.platform === 'linux' && senderAddon().available;
 if (!linux) console.warn('SKIPPED: the kernel round trip needs Linux and the socket addon.');
 
 describe.skipIf(!linux)("the kernel's round trip of a TCP connection", () => {
-  // Reads what comes (so a connection that sent data still closes) and ends its side.
-  const server = createServer((socket) => socket.resume().end());
+  // Reads what comes (so a connection that sent data still closes) and leaves its side open until the client
+  // closes its own (Node then ends it): a peer that ended first would take the client's socket down mid-test.
+  const server = createServer((socket) => socket.resume());
   let port = 0;
   beforeAll(async () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -53,6 +54,21 @@ describe.skipIf(!linux)("the kernel's round trip of a TCP connection", () => {
       for (let check = 0; check < 100 && (kernelRoundTrip(socket)?.bytesSent ?? 0) < 10_000; check += 1)
         await new Promise((resolve) => setTimeout(resolve, 10));
       expect(kernelRoundTrip(socket)).toMatchObject({ bytesSent: 10_000, bytesRetrans: 0 });
+    });
+  });
+
+  it('says what is in flight and the rate the peer took it at (what tells a queue from a delayed ACK)', async () => {
+    await withConnection(async (socket) => {
+      expect(kernelRoundTrip(socket)).toMatchObject({ inFlightBytes: 0, deliveryBytesPerSecond: 0 });
+      await new Promise<void>((resolve, reject) => socket.write(Buffer.alloc(100_000), (error) => (error ? reject(error) : resolve())));
+      // Looked for every 10 ms for at most a second: everything sent and acknowledged.
+      const settled = () => {
+        const sample = kernelRoundTrip(socket);
+        return sample?.bytesSent === 100_000 && sample.inFlightBytes === 0;
+      };
+      for (let check = 0; check < 100 && !settled(); check += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(kernelRoundTrip(socket)).toMatchObject({ bytesSent: 100_000, inFlightBytes: 0 });
+      expect(kernelRoundTrip(socket)?.deliveryBytesPerSecond).toBeGreaterThan(0);
     });
   });
 

@@ -16,6 +16,9 @@ export interface KernelRoundTrip {
   /** Bytes sent on the connection, those sent again included, and of them sent again (Linux 4.19 and later). */
   readonly bytesSent?: number;
   readonly bytesRetrans?: number;
+  /** What the kernel counts in flight (bytes), and its latest delivery rate (bytes/s): Linux 4.9 and later. */
+  readonly inFlightBytes?: number;
+  readonly deliveryBytesPerSecond?: number;
 }
 
 /** The kernel's round trip for a connected socket, or undefined where the kernel is not asked. */
@@ -27,5 +30,9 @@ export function kernelRoundTrip(socket: Socket): KernelRoundTrip | undefined {
   const info = addon.addon.tcpRoundTrip(fd);
   if (!info || !(info.rttUs > 0)) return undefined;
   const counts = info.bytesSent !== undefined && info.bytesRetrans !== undefined ? { bytesSent: info.bytesSent, bytesRetrans: info.bytesRetrans } : {};
-  return { rttMs: info.rttUs / 1000, minRttMs: (info.minRttUs > 0 ? info.minRttUs : info.rttUs) / 1000, ...counts };
+  const flight =
+    info.inFlightBytes !== undefined && info.deliveryBytesPerSecond !== undefined
+      ? { inFlightBytes: info.inFlightBytes, deliveryBytesPerSecond: info.deliveryBytesPerSecond }
+      : {};
+  return { rttMs: info.rttUs / 1000, minRttMs: (info.minRttUs > 0 ? info.minRttUs : info.rttUs) / 1000, ...counts, ...flight };
 }

@@ -17,10 +17,12 @@
 
 namespace pipefill {
 
-// tcpRoundTrip(fd) -> { rttUs, minRttUs, bytesSent?, bytesRetrans? } | undefined (not a TCP socket, or the
-// kernel says nothing yet). The byte counts (Linux 4.19 and later) let a copy weigh each of its losses
-// against the round trip when it came (src/model/loss-split.ts): cheap enough to ask every few ms,
-// where `ss` costs a process each time.
+// tcpRoundTrip(fd) -> { rttUs, minRttUs, bytesSent?, bytesRetrans?, inFlightBytes?, deliveryBytesPerSecond? }
+// | undefined (not a TCP socket, or the kernel says nothing yet). The byte counts (Linux 4.19 and later) let
+// a copy weigh each of its losses against the round trip when it came (src/model/loss-split.ts): cheap
+// enough to ask every few ms, where `ss` costs a process each time. What is in flight and the delivery rate
+// (Linux 4.9 and later) say whether the copy had more out than the path holds, which a round trip
+// lengthened by a delayed ACK cannot fake.
 Napi::Value TcpRoundTrip(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 1 || !info[0].IsNumber()) {
@@ -42,6 +44,15 @@ Napi::Value TcpRoundTrip(const Napi::CallbackInfo& info) {
     // Doubles hold them exactly up to 2^53 bytes (8 PiB), beyond any connection's life.
     result.Set("bytesSent", Napi::Number::New(env, static_cast<double>(tcp.tcpi_bytes_sent)));
     result.Set("bytesRetrans", Napi::Number::New(env, static_cast<double>(tcp.tcpi_bytes_retrans)));
+  }
+  if (length >= offsetof(struct tcp_info, tcpi_delivery_rate) + sizeof tcp.tcpi_delivery_rate && tcp.tcpi_snd_mss > 0) {
+    // The kernel's own count of packets in flight (tcp_packets_in_flight): those not yet acknowledged, less
+    // those the peer holds out of order (SACKed) or the sender takes as lost, plus those sent again. Counting
+    // SACKed data as in flight would show twice the window during every repair, exactly when losses come.
+    const double held = static_cast<double>(tcp.tcpi_sacked) + static_cast<double>(tcp.tcpi_lost);
+    const double packets = static_cast<double>(tcp.tcpi_unacked) + static_cast<double>(tcp.tcpi_retrans) - held;
+    result.Set("inFlightBytes", Napi::Number::New(env, (packets > 0 ? packets : 0) * tcp.tcpi_snd_mss));
+    result.Set("deliveryBytesPerSecond", Napi::Number::New(env, static_cast<double>(tcp.tcpi_delivery_rate)));
   }
   return result;
 }
