@@ -59,7 +59,9 @@ describe('retransmissions in the verdict', () => {
     const report = withSlowCopy(credits16, 'write', 'file:', 0.107, 1.2);
     const found = retransmissionsOf(report, 'win11-24h2');
     expect(found).toMatchObject({ op: 'write', workload: 'file', source: 'own-queue' });
-    expect(found?.sentence).toMatch(/^TCP sent 11% of the large-file write's bytes again, and the copy took 1\.2 s longer than the model: the copy overflowed/);
+    expect(found?.sentence).toMatch(
+      /^The copy overflowed the line's queue itself: TCP sent 11% of the large-file write's bytes again, and the copy took 1\.2 s longer than the model;/,
+    );
   });
 
   it('names loss on the path where a layer holds the copy below the line, in the verdict and the ticket', () => {
@@ -72,7 +74,7 @@ describe('retransmissions in the verdict', () => {
     const verdict = buildVerdict(slow, recommendFromInput({ report: slow }));
     expect(verdict.retransmissions).toEqual(found);
     expect(verdict.lines.join('\n')).toContain(found?.sentence);
-    expect(ticketSummary({ ...slow, verdict })).toContain('packets were lost on the path itself');
+    expect(ticketSummary({ ...slow, verdict })).toContain('The path itself lost packets');
   });
 
   it('names none for a share on this machine: there is no path to lose packets on', () => {
@@ -90,7 +92,7 @@ describe('retransmissions in the verdict', () => {
       const found = retransmissionsOf(report, 'win11-24h2');
       expect(found).toMatchObject({ op: 'write', source: 'path', pathFraction: 0.008, queueFraction: 0.001, overSeconds: 0 });
       expect(found?.sentence).toBe(
-        "TCP sent 0.9% of the large-file write's bytes again: packets were lost on the path itself (0.8% of the bytes went again for losses with no queue behind them): a lossy hop such as Wi-Fi, DSL or a faulty cable or port, not congestion. Loss like that holds TCP below the line, so the probe's rate and the copies are what TCP reached through it, not the line's rate; the fix is that hop (look for errors on the interfaces along the way).",
+        "The path itself lost packets: TCP sent 0.9% of the large-file write's bytes again, 0.8% for losses with no queue behind them. That is a lossy hop (Wi-Fi, DSL, a faulty cable or port), not congestion, and it holds TCP below the line: the rates here are what TCP reached through it. Fix that hop (look for errors on the interfaces along the way).",
       );
       // Even where the copy would have passed for its own queue's (16 credits let it keep more than the line holds).
       expect(
@@ -113,7 +115,7 @@ describe('retransmissions in the verdict', () => {
       const found = retransmissionsOf(report, client);
       expect(found).toMatchObject({ source: 'own-queue', queueFraction: 0.18 });
       expect(found?.sentence).toBe(
-        "TCP sent 20% of the large-file write's bytes again, and the copy took 1.5 s longer than the model: the copy overflowed the line's queue itself (its losses came with the queue at its fullest as the round trip stood up to 5.5 ms above its least: TCP finding the line's rate, not a fault of the path); 2.0% went again for losses with no queue behind them, on the path.",
+        "The copy overflowed the line's queue itself: TCP sent 20% of the large-file write's bytes again, and the copy took 1.5 s longer than the model, its losses at the queue's fullest, with the round trip up to 5.5 ms above its least. That is TCP finding the line's rate, not a fault of the path. A further 2.0% went again for losses on the path, with no queue behind them.",
       );
     });
 
@@ -123,7 +125,7 @@ describe('retransmissions in the verdict', () => {
       const found = retransmissionsOf(report, 'win11-24h2');
       expect(found).toMatchObject({ workload: 'small-files', source: 'path' });
       expect(found?.overSeconds).toBeCloseTo(5.9, 9);
-      expect(found?.sentence).toContain('(a write that watched the round trip at each loss sent 0.8% again for losses with no queue behind them)');
+      expect(found?.sentence).toContain('and a write that watched each loss lost 0.8% with no queue behind them.');
       // Without that write's reading, 16 credits let the copy keep more than the line holds: its own queue, as before.
       expect(retransmissionsOf(withSlowCopy(credits16, 'write', 'tr3869-dirset', 0.012, 5.9), 'win11-24h2')?.source).toBe('own-queue');
     });

@@ -105,23 +105,32 @@ function candidateOf(report: Report, finding: Finding, pathLoss: number | undefi
 const slowerByLoss = (finding: Finding, overSeconds: number, fraction: number) =>
   finding.verdict === 'slower-than-expected' && overSeconds > 0 && fraction >= RETRANSMISSIONS_NAMED;
 
-/** Where the losses came from, in words, with what the person's network team can do about them. */
-function whereFrom(candidate: Candidate): string {
-  const { split, source, pathElsewhere } = candidate;
+/**
+ * The retransmissions in one short paragraph, its cause first (a helpdesk
+ * person reads the first clause): how much went again and what it cost, the
+ * evidence, and what the network team can do about it.
+ */
+function sentenceOf(candidate: Candidate): string {
+  const { finding, fraction, overSeconds, split, source, pathElsewhere } = candidate;
+  const resent = `TCP sent ${percent(fraction)} of the ${copyName(finding)}'s bytes again${
+    overSeconds > 0 ? `, and the copy took ${formatDuration(overSeconds * 1000)} longer than the model` : ''
+  }`;
   if (source === 'path') {
     const seen =
       split?.path !== undefined
-        ? ` (${percent(split.path)} of the bytes went again for losses with no queue behind them)`
+        ? `${percent(split.path)} for losses with no queue behind them`
         : pathElsewhere !== undefined
-          ? ` (a write that watched the round trip at each loss sent ${percent(pathElsewhere)} again for losses with no queue behind them)`
-          : ' (this copy kept less in flight than the line holds: it filled no queue of its own)';
-    return `packets were lost on the path itself${seen}: a lossy hop such as Wi-Fi, DSL or a faulty cable or port, not congestion. Loss like that holds TCP below the line, so the probe's rate and the copies are what TCP reached through it, not the line's rate; the fix is that hop (look for errors on the interfaces along the way)`;
+          ? `and a write that watched each loss lost ${percent(pathElsewhere)} with no queue behind them`
+          : 'though the copy kept less in flight than the line holds, so it filled no queue of its own';
+    return `The path itself lost packets: ${resent}, ${seen}. That is a lossy hop (Wi-Fi, DSL, a faulty cable or port), not congestion, and it holds TCP below the line: the rates here are what TCP reached through it. Fix that hop (look for errors on the interfaces along the way).`;
   }
-  if (!split) return "the copy overflowed the line's queue itself (every setting lets it keep more in flight than the line holds)";
-  const peak = split.peakQueueMs === undefined ? '' : ` as the round trip stood up to ${split.peakQueueMs.toFixed(1)} ms above its least`;
+  if (!split) return `The copy overflowed the line's queue itself: ${resent}; every setting lets it keep more in flight than the line holds.`;
+  const peak = split.peakQueueMs === undefined ? '' : `, with the round trip up to ${split.peakQueueMs.toFixed(1)} ms above its least`;
   const alsoPath =
-    split.path !== undefined && split.path >= PATH_LOSS_NAMED ? `; ${percent(split.path)} went again for losses with no queue behind them, on the path` : '';
-  return `the copy overflowed the line's queue itself (its losses came with the queue at its fullest${peak}: TCP finding the line's rate, not a fault of the path)${alsoPath}`;
+    split.path !== undefined && split.path >= PATH_LOSS_NAMED
+      ? ` A further ${percent(split.path)} went again for losses on the path, with no queue behind them.`
+      : '';
+  return `The copy overflowed the line's queue itself: ${resent}, its losses at the queue's fullest${peak}. That is TCP finding the line's rate, not a fault of the path.${alsoPath}`;
 }
 
 /**
@@ -158,7 +167,6 @@ export function retransmissionsOf(report: Report, client: ClientProfileId): Verd
   }
   if (!worst) return undefined;
   const { finding, fraction, overSeconds, split, source } = worst;
-  const cost = overSeconds > 0 ? `, and the copy took ${formatDuration(overSeconds * 1000)} longer than the model` : '';
   return {
     op: finding.op,
     workload: finding.workload.startsWith('file:') ? 'file' : 'small-files',
@@ -166,6 +174,6 @@ export function retransmissionsOf(report: Report, client: ClientProfileId): Verd
     source,
     ...(split ? { queueFraction: split.queue, ...(split.path === undefined ? {} : { pathFraction: split.path }) } : {}),
     overSeconds,
-    sentence: `TCP sent ${percent(fraction)} of the ${copyName(finding)}'s bytes again${cost}: ${whereFrom(worst)}.`,
+    sentence: sentenceOf(worst),
   };
 }

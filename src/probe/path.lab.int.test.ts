@@ -206,7 +206,8 @@ describe.skipIf(!canRunLab)('the path across the WAN lab', () => {
   it('a sender that overflows a shallow queue (BBR into 1/8 of a BDP), no random loss: its retransmissions put to its own queue in 5 of 5', async () => {
     await withLab({ bandwidthBitsPerSecond: 50e6, rttMs: 40, queueBytes: 31_250 }, (state) => {
       const runs = attributions(state);
-      expect(runs.map((run) => run.split)).toEqual(Array(ATTRIBUTION_RUNS).fill('own-queue'));
+      expect(runs.map((run) => run.writes[0])).toEqual(Array(ATTRIBUTION_RUNS).fill('own-queue'));
+      expect(runs.flatMap((run) => run.writes.filter((write) => write !== 'own-queue'))).toEqual([]);
       // The verdict names them only where they cost the copy time beyond the model; where it does, as its own.
       for (const run of runs) expect([undefined, 'own-queue']).toContain(run.verdict);
     });
@@ -246,15 +247,19 @@ function tunnelCells(report: Report, lineBitsPerSecond: number) {
 /**
  * A lossy path under the person's CUBIC writes (Windows 11 sends with CUBIC;
  * the lab's branch would otherwise send with the host's BBR, which loss does
- * not hold back): each assessment's large-file write and its verdict put the
- * retransmissions to the path.
+ * not hold back): each assessment's verdict puts the retransmissions to the
+ * path, and no large-file write that told whose its losses were put them to
+ * its own queue. A write may lose nothing (a megabyte at 1% in runs of four
+ * meets two runs, or none), or too few to tell whose: it then says neither.
  */
 async function expectPathLossNamed(link: LabLink): Promise<void> {
   await withLab(link, (state) => {
     setRouteCongestion(state.branch, 'cubic');
     const runs = attributions(state);
-    expect(runs.map((run) => run.split)).toEqual(Array(ATTRIBUTION_RUNS).fill('path'));
     expect(runs.map((run) => run.verdict)).toEqual(Array(ATTRIBUTION_RUNS).fill('path'));
+    expect(runs.flatMap((run) => run.writes.filter((write) => write !== undefined && write !== 'path'))).toEqual([]);
+    // Some write told it: not a lab where nothing was lost (each of ten misses it about one time in four at most).
+    expect(runs.some((run) => run.writes.includes('path'))).toBe(true);
   });
 }
 
@@ -263,22 +268,29 @@ const ATTRIBUTION_RUNS = 5;
 
 /**
  * Assesses the lab's share ATTRIBUTION_RUNS times and reads, for each, whose
- * losses the person's large-file write said its retransmissions were (the
- * larger of its two shares) and the source the verdict named, if any.
+ * losses each large-file write said its retransmissions were (the larger of
+ * its two shares; undefined where it lost nothing or too few to tell), the
+ * person's first, and the source the verdict named, if any.
  */
-function attributions(state: LabState): { split: 'path' | 'own-queue' | undefined; verdict: 'path' | 'own-queue' | undefined }[] {
+function attributions(state: LabState): { writes: ('path' | 'own-queue' | undefined)[]; verdict: 'path' | 'own-queue' | undefined }[] {
   return Array.from({ length: ATTRIBUTION_RUNS }, () => {
     const run = pipefill(state, 'assess', ['--server', 'samba', '--no-history', '--yes', '--json']);
     expect(run.status, run.said).toBe(0);
     const report = ReportSchema.parse(JSON.parse(run.stdout));
     const client = report.options.client ?? 'win11-24h2';
-    const tcp = report.copyTests.find((test) => test.profile === client && test.op === 'write' && test.workload.startsWith('file:'))?.tcp;
-    const [path, queue] = [tcp?.lossOnPathFraction ?? 0, tcp?.lossAtQueueFraction ?? 0];
-    const split = path + queue > 0 ? (path > queue ? 'path' : 'own-queue') : undefined;
+    const writes = report.copyTests
+      .filter((test) => test.op === 'write' && test.workload.startsWith('file:'))
+      .sort((a, b) => Number(b.profile === client) - Number(a.profile === client))
+      .map((test) => {
+        const tcp = test.tcp;
+        const [path, queue] = [tcp?.lossOnPathFraction ?? 0, tcp?.lossAtQueueFraction ?? 0];
+        console.log(
+          `  ${test.profile} write: resent ${((tcp?.retransmittedFraction ?? 0) * 100).toFixed(2)}%, path ${(path * 100).toFixed(2)}%, own queue ${(queue * 100).toFixed(2)}% (peak ${tcp?.peakQueueMs?.toFixed(1) ?? '?'} ms)`,
+        );
+        return path + queue > 0 ? (path > queue ? ('path' as const) : ('own-queue' as const)) : undefined;
+      });
     const named = report.verdict?.retransmissions;
-    console.log(
-      `  losses: resent ${((tcp?.retransmittedFraction ?? 0) * 100).toFixed(2)}%, path ${(path * 100).toFixed(2)}%, own queue ${(queue * 100).toFixed(2)}% (peak ${tcp?.peakQueueMs?.toFixed(1) ?? '?'} ms); verdict: ${named?.sentence ?? 'none'}`,
-    );
-    return { split, verdict: named?.source };
+    console.log(`  verdict: ${named?.sentence ?? 'none'}`);
+    return { writes, verdict: named?.source };
   });
 }
