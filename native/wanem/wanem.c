@@ -17,7 +17,12 @@
 // --loss-burst B: random loss comes in runs of B packets on average (a Gilbert
 // model: a lost packet's successor is lost too with probability 1 - 1/B, and a
 // run starts with the probability that keeps the average loss P), as a fading
-// Wi-Fi or DSL hop loses them. 1, the default: each packet on its own.
+// Wi-Fi or DSL hop loses them. A run lasts while packets keep coming: one that
+// arrives more than FADE_NS after the run's last loss finds the hop clear (a
+// fade is a stretch of time, so TCP's retransmission a fifth of a second later
+// meets a clear hop, not the same fade six times over, which would stall a
+// quiet connection for seconds of backed-off timeouts). 1, the default: each
+// packet on its own.
 // SIGUSR1 writes counters as JSON to the stats file; SIGTERM writes them and exits.
 // SIGUSR2 re-reads the control file (--control): `name=value` lines that change
 // delay-us, loss, rate-bps, queue-bytes, blackhole (1 drops every packet), mtu or
@@ -68,6 +73,7 @@ typedef struct {
   /* Runs of random loss started, and whether the last packet began or continued one (--loss-burst). */
   uint64_t loss_bursts;
   int in_burst;
+  uint64_t last_lost_ns;
   /* The backlog each arriving packet found, summed: over an interval, their mean is the queue's delay as traffic meets it. */
   uint64_t backlog_seen_sum_bytes;
 } direction_t;
@@ -76,6 +82,8 @@ static double rate_bps;
 static uint64_t delay_ns, jitter_ns, queue_limit_bytes;
 static double loss_rate;
 static double loss_burst = 1; /* mean run of lost packets */
+/* The longest a fade lasts past its last loss: ten milliseconds, many back-to-back packets at any lab rate. */
+#define FADE_NS 10000000ULL
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 static const char *stats_path;
 static volatile sig_atomic_t want_stats, want_exit, want_control;
@@ -173,13 +181,15 @@ static void refuse_too_big(direction_t *d, const uint8_t *packet, size_t length)
 
 /* Whether the path loses this packet at random. In a run, the run goes on with
    probability 1 - 1/B; out of one, a run starts with probability
-   P / (B (1 - P)): runs of B on average, a share P of packets lost. */
-static int randomly_lost(direction_t *d) {
+   P / (B (1 - P)): runs of B on average, a share P of packets lost, where
+   packets come closer than FADE_NS apart. */
+static int randomly_lost(direction_t *d, uint64_t now) {
   if (loss_rate <= 0) {
     d->in_burst = 0;
     return 0;
   }
   if (loss_burst <= 1) return random_unit() < loss_rate;
+  if (d->in_burst && now - d->last_lost_ns > FADE_NS) d->in_burst = 0;
   if (!d->in_burst && random_unit() < loss_rate / (loss_burst * (1 - loss_rate))) {
     d->in_burst = 1;
     d->loss_bursts++;
@@ -187,6 +197,7 @@ static int randomly_lost(direction_t *d) {
     return 0;
   }
   if (random_unit() < 1 / loss_burst) d->in_burst = 0;
+  d->last_lost_ns = now;
   return 1;
 }
 
@@ -198,7 +209,7 @@ static void arrive(direction_t *d, const uint8_t *packet, size_t length, uint64_
     if (icmp_deliver) refuse_too_big(d, packet, length);
     return;
   }
-  if (blackhole || randomly_lost(d)) {
+  if (blackhole || randomly_lost(d, now)) {
     d->drops_loss++;
     return;
   }
