@@ -9,6 +9,7 @@
 import type { CopyTestResult } from '../contract/copy-test.js';
 import { observationsOfCopy } from '../contract/copy-test.js';
 import type { Finding } from '../contract/report.js';
+import { withRunLossReading } from '../copy/loss-evidence.js';
 import { fileSpec } from '../model/assessment.js';
 import type { ClientProfile, ClientProfileId, Op } from '../model/client-profiles.js';
 import type { EngineStack } from '../model/diagnosis.js';
@@ -167,7 +168,8 @@ export function judgeCopies(input: JudgeInput): Judgement {
     }).seconds;
     results.set(copy.index, input.projectWithoutCopy(copy.profile, copy.op, copy.workload, projectedSeconds, fileCopy, lanes));
   }
-  const copyTests = input.planned.map((copy) => results.get(copy.index)).filter((result): result is CopyTestResult => result !== undefined);
+  // Each write's losses read against the queues the run's other writes stood on the same path (src/copy/loss-evidence.ts).
+  const copyTests = withRunLossReading(input.planned.map((copy) => results.get(copy.index)).filter((result): result is CopyTestResult => result !== undefined));
   // Each copy against the model; every other generation's also against Pipefill's own copy of the same data, which shows what
   // these hosts take per byte (and, for a protected copy, what this CPU path costs without that protection).
   const findings = copyTests.map((result) => {

@@ -76,6 +76,9 @@ export const CopyTestResultSchema = z.object({
       lossOnPathFraction: z.number().min(0).max(1).optional(),
       /** The most the round trip rose above its least during the write (ms). */
       peakQueueMs: z.number().nonnegative().optional(),
+      /** Bytes sent again too few to say whose, and the deepest queue at losses not put to the path (ms). */
+      lossUnsplitFraction: z.number().min(0).max(1).optional(),
+      queueAtLossMs: z.number().nonnegative().optional(),
       congestion: z.string().optional(),
     })
     .optional(),

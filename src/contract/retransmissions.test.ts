@@ -125,7 +125,7 @@ describe('retransmissions in the verdict', () => {
       const found = retransmissionsOf(report, 'win11-24h2');
       expect(found).toMatchObject({ workload: 'small-files', source: 'path' });
       expect(found?.overSeconds).toBeCloseTo(5.9, 9);
-      expect(found?.sentence).toContain('and a write that watched each loss lost 0.8% with no queue behind them.');
+      expect(found?.sentence).toContain('; a write that watched each loss lost 0.8% with no queue behind them.');
       // Without that write's reading, 16 credits let the copy keep more than the line holds: its own queue, as before.
       expect(retransmissionsOf(withSlowCopy(credits16, 'write', 'tr3869-dirset', 0.012, 5.9), 'win11-24h2')?.source).toBe('own-queue');
     });

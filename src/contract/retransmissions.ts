@@ -118,11 +118,11 @@ function sentenceOf(candidate: Candidate): string {
   if (source === 'path') {
     const seen =
       split?.path !== undefined
-        ? `${percent(split.path)} for losses with no queue behind them`
+        ? `, ${percent(split.path)} for losses with no queue behind them`
         : pathElsewhere !== undefined
-          ? `and a write that watched each loss lost ${percent(pathElsewhere)} with no queue behind them`
-          : 'though the copy kept less in flight than the line holds, so it filled no queue of its own';
-    return `The path itself lost packets: ${resent}, ${seen}. That is a lossy hop (Wi-Fi, DSL, a faulty cable or port), not congestion, and it holds TCP below the line: the rates here are what TCP reached through it. Fix that hop (look for errors on the interfaces along the way).`;
+          ? `; a write that watched each loss lost ${percent(pathElsewhere)} with no queue behind them`
+          : '; the copy kept less in flight than the line holds, so it filled no queue of its own';
+    return `The path itself lost packets: ${resent}${seen}. That is a lossy hop (Wi-Fi, DSL, a faulty cable or port), not congestion, and it holds TCP below the line: the rates here are what TCP reached through it. Fix that hop (look for errors on the interfaces along the way).`;
   }
   if (!split) return `The copy overflowed the line's queue itself: ${resent}; every setting lets it keep more in flight than the line holds.`;
   const peak = split.peakQueueMs === undefined ? '' : `, with the round trip up to ${split.peakQueueMs.toFixed(1)} ms above its least`;

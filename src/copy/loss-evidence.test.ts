@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lossSampleOf, watchLosses, withLossSplit } from './loss-evidence.js';
+import { lossSampleOf, watchLosses, withLossSplit, withRunLossReading } from './loss-evidence.js';
 
 describe("a write's losses split in its TCP evidence", () => {
   const tcp = { retransmittedFraction: 0.02 };
@@ -36,7 +36,7 @@ describe("a write's losses split in its TCP evidence", () => {
       { rttMs: 70, minRttMs: 40, bytesSent: 500_000, bytesRetrans: 5_000 },
       { rttMs: 70, minRttMs: 40, bytesSent: 1_000_000, bytesRetrans: 20_000 },
     ];
-    expect(withLossSplit(tcp, standing)).toEqual({ retransmittedFraction: 0.02, lossAtQueueFraction: 0.02, peakQueueMs: 30 });
+    expect(withLossSplit(tcp, standing)).toEqual({ retransmittedFraction: 0.02, lossAtQueueFraction: 0.02, peakQueueMs: 30, queueAtLossMs: 30 });
   });
 
   it('gives the queue the copy stood but no shares where its losses were too few to say whose', () => {
@@ -44,7 +44,46 @@ describe("a write's losses split in its TCP evidence", () => {
       { rttMs: 40, minRttMs: 40, bytesSent: 0, bytesRetrans: 0 },
       ...Array.from({ length: 40 }, (_, i) => ({ rttMs: i < 20 ? 56 : 40.2, minRttMs: 40, bytesSent: 25_000 * (i + 1), bytesRetrans: i < 3 ? 0 : 7_240 })),
     ];
-    expect(withLossSplit({ retransmittedFraction: 0.007 }, few)).toEqual({ retransmittedFraction: 0.007, peakQueueMs: 16 });
+    expect(withLossSplit({ retransmittedFraction: 0.007 }, few)).toEqual({
+      retransmittedFraction: 0.007,
+      peakQueueMs: 16,
+      lossUnsplitFraction: 7_240 / 1_000_000,
+      queueAtLossMs: 16,
+    });
+  });
+
+  describe('read across the run', () => {
+    const write = (tcp: Record<string, number>) => ({
+      profile: 'win11-24h2' as const,
+      op: 'write' as const,
+      workload: 'file:1MiB',
+      seconds: 1,
+      bytes: 1,
+      throughputMbps: 1,
+      tcp,
+    });
+    it("puts to the path a write's losses that came with a queue well below the deepest another write stood: the queue had room", () => {
+      // The person's write lost 1.1% too few to say whose, at a 8.6 ms queue; Pipefill's own stood 15.8 ms and lost nothing.
+      const mine = write({ retransmittedFraction: 0.011, peakQueueMs: 8.6, lossUnsplitFraction: 0.011, queueAtLossMs: 8.6 });
+      const other = write({ retransmittedFraction: 0, peakQueueMs: 15.8, lossAtQueueFraction: 0, lossOnPathFraction: 0 });
+      const [revised, kept] = withRunLossReading([mine, other]);
+      expect(revised?.tcp).toEqual({ retransmittedFraction: 0.011, peakQueueMs: 8.6, queueAtLossMs: 8.6, lossAtQueueFraction: 0, lossOnPathFraction: 0.011 });
+      expect(kept).toBe(other);
+    });
+
+    it('leaves them where every write of the run overflowed the same queue (a drop-tail queue overflows at one depth)', () => {
+      const bbr = [
+        write({ retransmittedFraction: 0.2, peakQueueMs: 5.4, lossAtQueueFraction: 0.2, lossOnPathFraction: 0, queueAtLossMs: 5.4 }),
+        write({ retransmittedFraction: 0.25, peakQueueMs: 5.5, lossAtQueueFraction: 0.23, lossOnPathFraction: 0.02, queueAtLossMs: 5.5 }),
+      ];
+      expect(withRunLossReading(bbr)).toEqual(bbr);
+    });
+
+    it("reads no queue from a read: its round trip is not a write's", () => {
+      const mine = write({ retransmittedFraction: 0.011, peakQueueMs: 8.6, lossUnsplitFraction: 0.011, queueAtLossMs: 8.6 });
+      const read = { ...write({ peakQueueMs: 40 }), op: 'read' as const };
+      expect(withRunLossReading([mine, read])[0]).toBe(mine);
+    });
   });
 
   it('reads a sample as the split takes it: no byte count or round trip, no sample; no bytes_retrans yet (ss leaves it out), none sent again', () => {

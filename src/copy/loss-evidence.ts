@@ -1,8 +1,9 @@
 // A write's retransmissions split between its own queue and the path
 // (src/model/loss-split.ts), added to the kernel's evidence for the copy.
 
+import type { CopyTestResult } from '../contract/copy-test.js';
 import type { LossSample } from '../model/loss-split.js';
-import { splitRetransmissions } from '../model/loss-split.js';
+import { notAnOverflow, splitRetransmissions } from '../model/loss-split.js';
 import type { TcpEvidence, TcpInfoSample } from '../platform/tcp-info.js';
 import { sampleTcpInfo } from '../platform/tcp-info.js';
 import type { ConnectionWatch } from '../platform/tcp-watch.js';
@@ -52,13 +53,36 @@ export function withLossSplit(tcp: TcpEvidence | undefined, samples: readonly Lo
   const sent = first && last ? last.bytesSent - first.bytesSent : 0;
   const split = samples ? splitRetransmissions(samples) : undefined;
   if (!tcp || !split || !(sent > 0)) return tcp;
-  // Too few losses to say whose: the queue the copy stood, and no shares.
-  if (!split.decided) return { ...tcp, peakQueueMs: split.peakQueueMs };
+  const atLoss = split.queueAtLossMs > 0 ? { queueAtLossMs: split.queueAtLossMs } : {};
+  // Too few losses to say whose: the queue the copy stood, what it lost, and no shares.
+  if (!split.decided) {
+    const lost = (last?.bytesRetrans ?? 0) - (first?.bytesRetrans ?? 0);
+    return { ...tcp, peakQueueMs: split.peakQueueMs, lossUnsplitFraction: Math.min(1, Math.max(0, lost / sent)), ...atLoss };
+  }
   return {
     ...tcp,
     lossAtQueueFraction: Math.min(1, split.queueBytes / sent),
     // Only where the copy sent long enough with no queue standing to read the path's rate: else nothing is known of it.
     ...(split.pathRateSeen ? { lossOnPathFraction: Math.min(1, split.pathBytes / sent) } : {}),
     peakQueueMs: split.peakQueueMs,
+    ...atLoss,
   };
+}
+
+/**
+ * The run's copies with each write's split read against the others': losses
+ * put to a write's own queue, or too few to say whose, that came with a queue
+ * well below the deepest any write of the run stood are the path's
+ * (notAnOverflow). What it lost with no queue behind it stays the path's.
+ */
+export function withRunLossReading<T extends Pick<CopyTestResult, 'op' | 'tcp'>>(copies: readonly T[]): T[] {
+  const deepestQueueMs = Math.max(0, ...copies.map((copy) => (copy.op === 'write' ? (copy.tcp?.peakQueueMs ?? 0) : 0)));
+  return copies.map((copy) => {
+    const tcp = copy.tcp;
+    if (copy.op !== 'write' || tcp?.queueAtLossMs === undefined || !notAnOverflow(tcp.queueAtLossMs, deepestQueueMs)) return copy;
+    const { lossUnsplitFraction, ...rest } = tcp;
+    const lossOnPathFraction = Math.min(1, (tcp.lossOnPathFraction ?? 0) + (tcp.lossAtQueueFraction ?? 0) + (lossUnsplitFraction ?? 0));
+    const revised: Pick<CopyTestResult, 'tcp'> = { tcp: { ...rest, lossAtQueueFraction: 0, lossOnPathFraction } };
+    return { ...copy, ...revised };
+  });
 }

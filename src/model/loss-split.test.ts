@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LossSample } from './loss-split.js';
-import { LEAST_CLEAR_BYTES, splitRetransmissions } from './loss-split.js';
+import { LEAST_CLEAR_BYTES, notAnOverflow, splitRetransmissions } from './loss-split.js';
 
 /** Samples of a copy sending `perStretch` bytes between samples, the round trip and the bytes lost in each stretch given. */
 function samples(stretches: readonly { rttMs: number; lost: number }[], perStretch = 100_000, minRttMs = 40): LossSample[] {
@@ -161,5 +161,23 @@ describe('splitRetransmissions', () => {
       const stretches = Array.from({ length: 10 }, () => ({ rttMs: 80, lost: 2000, inFlight: 10_000, rate: 0 }));
       expect(splitRetransmissions(flying(stretches))).toMatchObject({ queueBytes: 20_000, pathRateSeen: false });
     });
+  });
+
+  it('gives the deepest queue at losses not put to the path', () => {
+    const stretches = Array.from({ length: 40 }, (_, i) => ({ rttMs: i < 20 ? 50 : 40.2, lost: i === 3 || i === 9 ? 1448 : 0 }));
+    expect(splitRetransmissions(samples(stretches))?.queueAtLossMs).toBe(10);
+    // All the path's: none.
+    expect(splitRetransmissions(samples(Array.from({ length: 40 }, () => ({ rttMs: 40.1, lost: 1000 }))))?.queueAtLossMs).toBe(0);
+  });
+});
+
+describe('notAnOverflow', () => {
+  it('holds where another write stood a queue half again deeper and a millisecond more', () => {
+    expect(notAnOverflow(8.6, 15.8)).toBe(true);
+    expect(notAnOverflow(5.4, 5.5)).toBe(false);
+    expect(notAnOverflow(10, 15.9)).toBe(false);
+    expect(notAnOverflow(10, 16)).toBe(true);
+    // No queue at the losses: nothing to weigh.
+    expect(notAnOverflow(0, 30)).toBe(false);
   });
 });

@@ -57,6 +57,13 @@ export interface LossSplit {
    * are then 0, and the copy names no source.
    */
   readonly decided: boolean;
+  /**
+   * The deepest queue that stood when losses came that were not put to the
+   * path (ms; 0 with none): where a drop-tail queue overflowed, its size.
+   * Another copy of the same run that stood a clearly deeper one shows these
+   * were not overflows (notAnOverflow).
+   */
+  readonly queueAtLossMs: number;
 }
 
 /**
@@ -114,7 +121,7 @@ export function splitRetransmissions(samples: readonly LossSample[]): LossSplit 
   });
   const peakQueueMs = Math.max(...queues);
   const aQueueBuilt = peakQueueMs >= Math.max(QUEUE_FLOOR_MS, QUEUE_FLOOR_SHARE * baseRttMs);
-  let [lost, sent, clearLost, clearSent, lossEvents] = [0, 0, 0, 0, 0];
+  let [lost, sent, clearLost, clearSent, lossEvents, queueAtLossMs] = [0, 0, 0, 0, 0, 0];
   for (let index = 1; index < usable.length; index += 1) {
     const [before, after] = [usable[index - 1] as LossSample, usable[index] as LossSample];
     const stretchLost = Math.max(0, after.bytesRetrans - before.bytesRetrans);
@@ -122,14 +129,16 @@ export function splitRetransmissions(samples: readonly LossSample[]): LossSplit 
     lost += stretchLost;
     sent += stretchSent;
     if (stretchLost > 0) lossEvents += 1;
-    const queued = aQueueBuilt && queueAtLoss(usable, queues, index, REPAIR_RTTS * baseRttMs) >= FULL_QUEUE_SHARE * peakQueueMs;
+    const met = queueAtLoss(usable, queues, index, REPAIR_RTTS * baseRttMs);
+    const queued = aQueueBuilt && met >= FULL_QUEUE_SHARE * peakQueueMs;
+    if (queued && stretchLost > 0) queueAtLossMs = Math.max(queueAtLossMs, met);
     if (queued) continue;
     clearLost += stretchLost;
     clearSent += stretchSent;
   }
   const pathRateSeen = clearSent >= LEAST_CLEAR_BYTES;
   const crowded = crowdedAtQueue({ lost, sent, clearLost, clearSent, lossEvents });
-  const told = { peakQueueMs, baseRttMs, pathRateSeen };
+  const told = { peakQueueMs, baseRttMs, pathRateSeen, queueAtLossMs };
   if (!pathRateSeen) return { queueBytes: lost, pathBytes: 0, ...told, decided: true };
   if (crowded) {
     const pathBytes = Math.min(lost, (clearLost / clearSent) * sent);
@@ -137,7 +146,7 @@ export function splitRetransmissions(samples: readonly LossSample[]): LossSplit 
   }
   // Losses that fell alike with and without a queue, some with none, are the path's, every one. With none in the
   // clear and too few to crowd where the queue stood, they say nothing of whose they were.
-  if (clearLost > 0 || lost === 0) return { queueBytes: 0, pathBytes: lost, ...told, decided: true };
+  if (clearLost > 0 || lost === 0) return { queueBytes: 0, pathBytes: lost, ...told, queueAtLossMs: 0, decided: true };
   return { queueBytes: 0, pathBytes: 0, ...told, decided: false };
 }
 
@@ -197,4 +206,25 @@ function backlogMsOf(samples: readonly LossSample[], baseRttMs: number): ((sampl
   if (!(bestRate > 0)) return undefined;
   const pathHoldsBytes = (bestRate * baseRttMs) / 1000;
   return (sample) => (Math.max(0, (sample.inFlightBytes ?? 0) - pathHoldsBytes) / bestRate) * 1000;
+}
+
+/**
+ * How much deeper than the queue at a copy's losses another copy of the same
+ * run must have stood one for those losses not to be overflows: half again,
+ * and QUEUE_FLOOR_MS more (the kernel's smoothed round trip wanders by that).
+ */
+export const DEEPER_QUEUE_SHARE = 1.5;
+
+/**
+ * Whether losses that came with a queue of `queueAtLossMs` standing cannot
+ * have been its overflow, given the deepest queue any copy of the same run
+ * stood on the same path. A drop-tail queue overflows at one depth, its size
+ * over the line's rate, whatever else shares it (other traffic's bytes wait
+ * in the same queue and lengthen the same round trip), so a copy that stood
+ * a clearly deeper one shows the queue had room when these were lost: a
+ * fading hop's runs, at the top of a slow-start burst. An AQM (fq_codel,
+ * CAKE) drops below its depth: there its drops would read as the path's.
+ */
+export function notAnOverflow(queueAtLossMs: number, deepestQueueMs: number): boolean {
+  return queueAtLossMs > 0 && deepestQueueMs >= DEEPER_QUEUE_SHARE * queueAtLossMs + QUEUE_FLOOR_MS;
 }

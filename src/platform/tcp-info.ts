@@ -56,6 +56,10 @@ export interface TcpEvidence {
   readonly lossAtQueueFraction?: number;
   readonly lossOnPathFraction?: number;
   readonly peakQueueMs?: number;
+  /** Of the bytes sent, those sent again too few to say whose (src/model/loss-split.ts, LossSplit.decided). */
+  readonly lossUnsplitFraction?: number;
+  /** The deepest queue that stood at losses not put to the path (ms): an overflow's depth, if they were one. */
+  readonly queueAtLossMs?: number;
   readonly congestion?: string;
 }
 

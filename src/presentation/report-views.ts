@@ -189,8 +189,8 @@ function resentText(tcp: NonNullable<CopyTestResult['tcp']>): string {
   const share = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
   const head = `TCP sent ${share(tcp.retransmittedFraction ?? 0)} of its bytes again`;
   const [queue, path] = [tcp.lossAtQueueFraction, tcp.lossOnPathFraction];
-  // Watched (the queue it stood is known) but with no shares: too few losses to say whose (LossSplit.decided).
-  if (queue === undefined && tcp.peakQueueMs !== undefined)
+  // Watched, but too few losses to say whose (LossSplit.decided).
+  if (queue === undefined && tcp.lossUnsplitFraction !== undefined)
     return `${head}: packets were lost on the way to the server, too few to tell whether the path lost them or the copy overflowed the line's queue itself.`;
   if (queue === undefined || queue + (path ?? 0) <= 0) return `${head}: packets were lost on the way to the server.`;
   const peak = tcp.peakQueueMs === undefined ? '' : ` (the round trip then up to ${tcp.peakQueueMs.toFixed(1)} ms above its least)`;

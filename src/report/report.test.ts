@@ -196,7 +196,9 @@ describe('what the path did during a copy', () => {
       'TCP sent 5.0% of its bytes again, with a queue standing whenever it sent (the round trip then up to 12.0 ms above its least): whether the path lost any too cannot be read from this copy.',
     ]);
     // Watched, but too few losses to say whose.
-    expect(pathEvents({ timeline: [point(0, 1000)], tcp: { retransmittedFraction: 0.007, peakQueueMs: 16.4 } })).toEqual([
+    expect(
+      pathEvents({ timeline: [point(0, 1000)], tcp: { retransmittedFraction: 0.007, peakQueueMs: 16.4, lossUnsplitFraction: 0.007, queueAtLossMs: 16.4 } }),
+    ).toEqual([
       "TCP sent 0.7% of its bytes again: packets were lost on the way to the server, too few to tell whether the path lost them or the copy overflowed the line's queue itself.",
     ]);
     // Quiet before the first byte (opening, the ramp) is no stall.
