@@ -15,6 +15,7 @@ import type { HostCosts } from '../model/host-costs.js';
 import { withSustainedWrite } from '../model/host-costs.js';
 import type { Session } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
+import { PATH_LOSS_NAMED } from '../model/loss-split.js';
 import { predictTransfer } from '../model/predict.js';
 import { predictCopy } from '../model/parallel.js';
 import { serverAsSeen } from '../model/server-as-seen.js';
@@ -130,7 +131,7 @@ export function pathOfRun(
   link: Link,
   copies: readonly CopyTestResult[],
   calibration: readonly { readonly bytes: number; readonly seconds: number }[] = [],
-): { bandwidthBitsPerSecond: number; rttMs: number; bandwidthFrom: 'probe' | 'copy' } {
+): { bandwidthBitsPerSecond: number; rttMs: number; bandwidthFrom: 'probe' | 'copy'; lossRate?: number } {
   // The hosts' calibration transfers crossed the same path: what they moved, it carries.
   let best = Math.max(0, ...calibration.filter((sample) => sample.seconds > 0).map((sample) => (sample.bytes * 8) / sample.seconds));
   for (const copy of copies) {
@@ -141,5 +142,40 @@ export function pathOfRun(
     best = Math.max(best, (bytes * 8) / seconds);
   }
   const fromCopy = best > link.bandwidthBitsPerSecond;
-  return { bandwidthBitsPerSecond: fromCopy ? best : link.bandwidthBitsPerSecond, rttMs: link.rttMs, bandwidthFrom: fromCopy ? 'copy' : 'probe' };
+  const lossRate = pathLossOfRun(copies);
+  return {
+    bandwidthBitsPerSecond: fromCopy ? best : link.bandwidthBitsPerSecond,
+    rttMs: link.rttMs,
+    bandwidthFrom: fromCopy ? 'copy' : 'probe',
+    ...(lossRate === undefined ? {} : { lossRate }),
+  };
 }
+
+/** The fewest packets the run's writes must have lost on the path for its rate to be the model's: one or two are chance. */
+export const LEAST_PATH_LOSSES = 5;
+
+/**
+ * The path's own loss rate, as the run's writes that watched the round trip
+ * at each loss read it (src/model/loss-split.ts): the bytes they sent again
+ * for losses with no queue behind them over the bytes they wrote. The model
+ * takes it as a layer (the Mathis bound on each TCP connection), so a copy
+ * held by a lossy hop is expected at what TCP reaches through it and the
+ * verdict names the loss, not a window or signing. Only from a quarter of a
+ * percent (PATH_LOSS_NAMED) and LEAST_PATH_LOSSES packets; a copy's own
+ * queue overflowing is TCP finding the line's rate, not a layer.
+ */
+export function pathLossOfRun(copies: readonly CopyTestResult[]): number | undefined {
+  let [lostBytes, sentBytes] = [0, 0];
+  for (const copy of copies) {
+    const fraction = copy.tcp?.lossOnPathFraction;
+    if (copy.op !== 'write' || fraction === undefined || !(copy.bytes > 0)) continue;
+    lostBytes += fraction * copy.bytes;
+    sentBytes += copy.bytes;
+  }
+  if (!(sentBytes > 0)) return undefined;
+  const rate = lostBytes / sentBytes;
+  return rate >= PATH_LOSS_NAMED && lostBytes >= LEAST_PATH_LOSSES * FULL_SEGMENT_BYTES && rate < 1 ? rate : undefined;
+}
+
+/** A full segment on an Ethernet path with timestamps: what a lost packet cost in bytes sent again. */
+const FULL_SEGMENT_BYTES = 1448;

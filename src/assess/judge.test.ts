@@ -72,6 +72,26 @@ describe('judging a run', () => {
     expect(judged.modelLink.bandwidthBitsPerSecond).toBeGreaterThan(20e6);
   });
 
+  it("takes the path's own loss, as the run's writes read it, as a layer: the copies it holds are expected at what TCP reaches through it, and it is named", () => {
+    // The lab run's Windows 11 file write, as if it had lost 1% of its bytes on the path, on a 1400-byte tunnel.
+    const results = measured();
+    const write = results.get(WIN11_FILE_WRITE) as CopyTestResult;
+    results.set(WIN11_FILE_WRITE, { ...write, tcp: { ...write.tcp, lossOnPathFraction: 0.01, lossAtQueueFraction: 0, retransmittedFraction: 0.01 } });
+    const link = { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs, mtuBytes: 1400 };
+    const clean = judgeCopies(inputWith({ link }));
+    const lossy = judgeCopies(inputWith({ link, results }));
+    expect(lossy.pathModel.lossRate).toBeCloseTo(0.01, 12);
+    expect(lossy.modelLink).toMatchObject({ lossRate: lossy.pathModel.lossRate, mtuBytes: 1400 });
+    expect(clean.modelLink).not.toHaveProperty('lossRate');
+    // Mathis at 1% and 40 ms holds one connection near 3.5 Mb/s: far slower than the 16 credits allow.
+    expect(lossy.findings[WIN11_FILE_READ]?.limitedBy).toBe('packet-loss');
+    expect(lossy.findings[WIN11_FILE_READ]?.expectedSeconds).toBeGreaterThan(2 * (clean.findings[WIN11_FILE_READ]?.expectedSeconds ?? Infinity));
+    // A share on this machine has no path to lose packets on.
+    const onThisMachine = judgeCopies(inputWith({ link, results, serverOnLoopback: true }));
+    expect(onThisMachine.modelLink).not.toHaveProperty('lossRate');
+    expect(onThisMachine.pathModel).not.toHaveProperty('lossRate');
+  });
+
   it("projects a file copy its slot stopped from the model's time for what it moved, not a straight line", () => {
     const results = measured();
     const write = results.get(WIN11_FILE_WRITE);

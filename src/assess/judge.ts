@@ -104,11 +104,16 @@ function projectStoppedFiles(input: JudgeInput, results: Map<number, CopyTestRes
 
 /** The path the expectations use, with the hosts as the copies found them (a long write shows the server's storage). */
 function pathOfCopies(input: JudgeInput, copied: readonly CopyTestResult[]): Pick<Judgement, 'pathModel' | 'hostCosts' | 'modelLink'> {
-  const pathModel = pathOfRun(input.link, copied, input.calibrationSamples);
+  // A share on this machine has no path to lose packets on: its loss is no layer (the report's modelLinkOf reads the same).
+  const { lossRate, ...lossless } = pathOfRun(input.link, copied, input.calibrationSamples);
+  const pathModel: ReturnType<typeof pathOfRun> = lossRate === undefined || input.serverOnLoopback ? lossless : { ...lossless, lossRate };
   const calibratedLink: Link = {
     bandwidthBitsPerSecond: pathModel.bandwidthBitsPerSecond,
     rttMs: pathModel.rttMs,
     ...(input.link.hosts ? { hosts: input.link.hosts } : {}),
+    // The tunnel's packets, as the report's modelLinkOf takes them; the path's loss, as the run's writes read it.
+    ...(input.link.mtuBytes === undefined ? {} : { mtuBytes: input.link.mtuBytes }),
+    ...(pathModel.lossRate === undefined ? {} : { lossRate: pathModel.lossRate }),
   };
   const hostCosts = calibratedLink.hosts
     ? sustainedHostCosts({ ...calibratedLink, hosts: calibratedLink.hosts }, copied, input.server, input.stack)
@@ -120,6 +125,11 @@ function pathOfCopies(input: JudgeInput, copied: readonly CopyTestResult[]): Pic
 export function judgeCopies(input: JudgeInput): Judgement {
   const results = new Map(input.results);
   projectStoppedFiles(input, results);
+  // Each write's losses read against the queues the run's other writes stood on the same path (src/copy/loss-evidence.ts),
+  // before the path's loss is taken from them.
+  const entries = [...results.entries()];
+  const read = withRunLossReading(entries.map(([, result]) => result));
+  entries.forEach(([index], at) => results.set(index, read[at] as CopyTestResult));
   const path = pathOfCopies(input, [...results.values()]);
   const { modelLink } = path;
   // The model's time for a workload on that path, with the protection the generation's copy negotiated, against the
@@ -168,8 +178,7 @@ export function judgeCopies(input: JudgeInput): Judgement {
     }).seconds;
     results.set(copy.index, input.projectWithoutCopy(copy.profile, copy.op, copy.workload, projectedSeconds, fileCopy, lanes));
   }
-  // Each write's losses read against the queues the run's other writes stood on the same path (src/copy/loss-evidence.ts).
-  const copyTests = withRunLossReading(input.planned.map((copy) => results.get(copy.index)).filter((result): result is CopyTestResult => result !== undefined));
+  const copyTests = input.planned.map((copy) => results.get(copy.index)).filter((result): result is CopyTestResult => result !== undefined);
   // Each copy against the model; every other generation's also against Pipefill's own copy of the same data, which shows what
   // these hosts take per byte (and, for a protected copy, what this CPU path costs without that protection).
   const findings = copyTests.map((result) => {

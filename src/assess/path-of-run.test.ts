@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CopyTestResult } from '../contract/copy-test.js';
-import { pathOfRun } from './findings.js';
+import { LEAST_PATH_LOSSES, pathLossOfRun, pathOfRun } from './findings.js';
 
 const copy = (workload: string, bytes: number, seconds: number, projected?: CopyTestResult['projected']): CopyTestResult =>
   ({ profile: 'pipefill-max', op: 'read', workload, bytes, seconds, ...(projected ? { projected } : {}) }) as unknown as CopyTestResult;
@@ -22,5 +22,29 @@ describe('the path the expectations use', () => {
       copy('file:1MiB', 1e6, 0.001, notRun),
     ]);
     expect(path).toEqual({ bandwidthBitsPerSecond: 92.5e6, rttMs: 40, bandwidthFrom: 'copy' });
+  });
+
+  describe("the path's own loss", () => {
+    const write = (bytes: number, tcp: Record<string, number>) => ({ ...copy('file:1MiB', bytes, 1), op: 'write', tcp }) as unknown as CopyTestResult;
+
+    it("is what the run's writes lost with no queue behind them over what they wrote, and the path model carries it", () => {
+      // 1.1% of one megabyte and 0.7% of another: 0.9% over both, 13 packets.
+      const writes = [
+        write(1_048_576, { lossOnPathFraction: 0.011, lossAtQueueFraction: 0 }),
+        write(1_048_576, { lossOnPathFraction: 0.007, lossAtQueueFraction: 0 }),
+      ];
+      expect(pathLossOfRun(writes)).toBeCloseTo(0.009, 12);
+      expect(pathOfRun(link, writes).lossRate).toBeCloseTo(0.009, 12);
+    });
+
+    it("is none below a quarter of a percent, from too few packets, from a copy's own queue, or from reads", () => {
+      expect(pathLossOfRun([write(100e6, { lossOnPathFraction: 0.002, lossAtQueueFraction: 0 })])).toBeUndefined();
+      // 0.5% of 1 MB is three and a half packets: chance.
+      expect(pathLossOfRun([write(1e6, { lossOnPathFraction: 0.005, lossAtQueueFraction: 0 })])).toBeUndefined();
+      expect(pathLossOfRun([write(((LEAST_PATH_LOSSES + 1) * 1448) / 0.005, { lossOnPathFraction: 0.005 })])).toBeCloseTo(0.005, 12);
+      expect(pathLossOfRun([write(10e6, { lossAtQueueFraction: 0.2, lossOnPathFraction: 0 })])).toBeUndefined();
+      expect(pathLossOfRun([{ ...write(10e6, { lossOnPathFraction: 0.02 }), op: 'read' } as CopyTestResult])).toBeUndefined();
+      expect(pathOfRun(link, [copy('file:8MiB', 8e6, 1)])).not.toHaveProperty('lossRate');
+    });
   });
 });

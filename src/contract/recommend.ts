@@ -85,7 +85,9 @@ export function assessedClient(report: Report): ClientProfileId {
 export function recommendFromInput(input: RecommendApiInput): RecommendResult {
   let link;
   if (input.report) {
-    link = { ...modelLinkOf(input.report), lossRate: 0 };
+    // The path's own loss where the run's writes read one (a layer like any other), else none.
+    const path = modelLinkOf(input.report);
+    link = { ...path, lossRate: path.lossRate ?? 0 };
   } else if (namesWholeLink(input)) {
     link = linkFromFields(input, { bandwidthBitsPerSecond: 0, rttMs: 0, lossRate: 0 });
   } else {

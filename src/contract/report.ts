@@ -193,6 +193,8 @@ export const ReportSchema = z.object({
       bandwidthBitsPerSecond: z.number().positive(),
       rttMs: z.number().positive(),
       bandwidthFrom: z.enum(['probe', 'copy']),
+      /** The path's own loss rate, as the run's writes read it (src/assess/findings.ts pathLossOfRun): a layer of the model. */
+      lossRate: z.number().min(0).lt(1).optional(),
       /** Reports of 0.1 made before the hosts were modelled: what the two machines moved on their own, each way. Read, never written. */
       hosts: z.object({ readBitsPerSecond: z.number().positive(), writeBitsPerSecond: z.number().positive() }).optional(),
       /** On a fast path: what the two machines take per request, per byte and per metadata exchange, measured (src/probe/host-rates.ts). */
@@ -222,6 +224,7 @@ export function modelLinkOf(report: Pick<Report, 'probes' | 'pathModel'>): Link 
       bandwidthBitsPerSecond: report.pathModel.bandwidthBitsPerSecond,
       rttMs: report.pathModel.rttMs,
       ...(report.pathModel.hostCosts ? { hosts: report.pathModel.hostCosts } : {}),
+      ...(report.pathModel.lossRate === undefined ? {} : { lossRate: report.pathModel.lossRate }),
       ...mtu,
     };
   return { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs, ...mtu };

@@ -77,6 +77,20 @@ describe('retransmissions in the verdict', () => {
     expect(ticketSummary({ ...slow, verdict })).toContain('The path itself lost packets');
   });
 
+  it("recommends on the report's path with its loss: no change is promised more than the loss lets through", () => {
+    const report = fixture('lab-100mbit-40ms-credits16');
+    const lossy = {
+      ...report,
+      pathModel: { ...(report.pathModel ?? { bandwidthBitsPerSecond: 96e6, rttMs: 40, bandwidthFrom: 'probe' as const }), lossRate: 0.01 },
+    };
+    expect(recommendFromInput({ report }).link.lossRate).toBe(0);
+    expect(recommendFromInput({ report: lossy }).link.lossRate).toBe(0.01);
+    // 16 credits hold the clean path's large-file read; through 1% loss one connection reaches far less than they allow.
+    const credits = (result: ReturnType<typeof recommendFromInput>) => result.recommendations.find((rec) => rec.knob.includes('credits'));
+    expect(credits(recommendFromInput({ report }))).toBeDefined();
+    expect(credits(recommendFromInput({ report: lossy }))).toBeUndefined();
+  });
+
   it('names none for a share on this machine: there is no path to lose packets on', () => {
     const report = withSlowCopy(credits16, 'write', 'file:', 0.107, 1.2);
     expect(retransmissionsOf({ ...report, crypto: { rates: {}, serverOnThisMachine: true } }, 'win11-24h2')).toBeUndefined();

@@ -4,6 +4,7 @@
 // only on the report's page 5 (10.7% on a small-files write). Pure.
 
 import type { ClientProfileId } from '../model/client-profiles.js';
+import { PATH_LOSS_NAMED } from '../model/loss-split.js';
 import { predict } from '../model/predict.js';
 import { formatDuration } from '../model/units.js';
 import { observationsFromReport } from './recommend.js';
@@ -38,14 +39,6 @@ function fillsTheLine(report: Report, finding: Finding): boolean {
 }
 
 const copyName = (finding: Finding) => `${finding.workload.startsWith('file:') ? 'large-file' : 'small-files'} ${finding.op}`;
-
-/**
- * The path's random loss worth a line even where the copy kept to the model:
- * a quarter of a percent holds one CUBIC or Reno connection far below a WAN
- * line (Mathis: at 40 ms about 7 Mb/s of 1448-byte segments), and the probe's
- * rate, which the model took for the line, was held by the same loss.
- */
-export const PATH_LOSS_NAMED = 0.0025;
 
 const percent = (fraction: number) => `${(fraction * 100).toFixed(fraction < 0.1 ? 1 : 0)}%`;
 
