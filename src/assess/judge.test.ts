@@ -73,15 +73,15 @@ describe('judging a run', () => {
   });
 
   it("takes the path's own loss, as the run's writes read it, as a layer: the copies it holds are expected at what TCP reaches through it, and it is named", () => {
-    // The lab run's Windows 11 file write, as if it had lost 1% of its bytes on the path, on a 1400-byte tunnel.
+    // The lab run's Windows 11 file write, as if it had lost 1% of its bytes on the path.
     const results = measured();
     const write = results.get(WIN11_FILE_WRITE) as CopyTestResult;
     results.set(WIN11_FILE_WRITE, { ...write, tcp: { ...write.tcp, lossOnPathFraction: 0.01, lossAtQueueFraction: 0, retransmittedFraction: 0.01 } });
-    const link = { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs, mtuBytes: 1400 };
+    const link = { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs };
     const clean = judgeCopies(inputWith({ link }));
     const lossy = judgeCopies(inputWith({ link, results }));
     expect(lossy.pathModel.lossRate).toBeCloseTo(0.01, 12);
-    expect(lossy.modelLink).toMatchObject({ lossRate: lossy.pathModel.lossRate, mtuBytes: 1400 });
+    expect(lossy.modelLink).toMatchObject({ lossRate: lossy.pathModel.lossRate });
     expect(clean.modelLink).not.toHaveProperty('lossRate');
     // Mathis at 1% and 40 ms holds one connection near 3.5 Mb/s: far slower than the 16 credits allow.
     expect(lossy.findings[WIN11_FILE_READ]?.limitedBy).toBe('packet-loss');

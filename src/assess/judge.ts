@@ -111,8 +111,8 @@ function pathOfCopies(input: JudgeInput, copied: readonly CopyTestResult[]): Pic
     bandwidthBitsPerSecond: pathModel.bandwidthBitsPerSecond,
     rttMs: pathModel.rttMs,
     ...(input.link.hosts ? { hosts: input.link.hosts } : {}),
-    // The tunnel's packets, as the report's modelLinkOf takes them; the path's loss, as the run's writes read it.
-    ...(input.link.mtuBytes === undefined ? {} : { mtuBytes: input.link.mtuBytes }),
+    // The path's loss, as the run's writes read it. Not the tunnel's MTU: the probe's rate taken for the line is
+    // iperf3's payload through the tunnel already, and its packets' overhead taken again would count the tunnel twice.
     ...(pathModel.lossRate === undefined ? {} : { lossRate: pathModel.lossRate }),
   };
   const hostCosts = calibratedLink.hosts
