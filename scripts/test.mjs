@@ -1,14 +1,15 @@
 // `npm test`: the gate every change lands through, from a fresh clone.
-// Installs what the tests need on first use, then lint (layering rules
-// included), typecheck, and Vitest: unit, integration (smbd, PostgreSQL,
-// iperf3 on loopback), e2e (Chromium) and the lab's smoke test. No assertion
+// Installs what the tests need on first use, then Vitest (unit, integration:
+// smbd, PostgreSQL, iperf3 on loopback; e2e in Chromium; the lab's smoke test)
+// with lint (layering rules included), format and typecheck beside it
+// (scripts/lib/static-checks.mjs). No assertion
 // in it may fail on noise; the lab's fidelity experiments, which hold the
 // model to measured links, are `npm run test:lab` (scripts/test-lab.mjs).
 // Arguments go to Vitest: `npm test -- src/model` runs one folder.
 // Ends with one plain line, "vitest: N passed, N failed, N skipped".
 
-import { join } from 'node:path';
-import { ensureBuild, ensureDebianPackages, ensureNodeModules, ensureSupportedNode, root, runStep } from './lib/setup.mjs';
+import { ensureBuild, ensureDebianPackages, ensureNodeModules, ensureSupportedNode } from './lib/setup.mjs';
+import { startStaticChecks } from './lib/static-checks.mjs';
 import { FIDELITY_TESTS, finish, runVitest } from './lib/vitest-run.mjs';
 
 ensureSupportedNode();
@@ -49,25 +50,12 @@ ensureDebianPackages({
 // The lab runs the built CLI inside its namespaces.
 ensureBuild();
 
-const bin = (name) => join(root, 'node_modules', '.bin', name);
-/** What the formatter holds (package.json's format and lint scripts name the same). */
-const FORMATTED = ['src/**/*.{ts,tsx}', 'app/**/*.{ts,tsx,cts}', 'e2e/**/*.ts', 'scripts/**/*.{mjs,ts}', 'bin/**/*.js', '*.{ts,js}'];
 const vitestArgs = process.argv.slice(2);
-if (vitestArgs.length === 0) {
-  runStep('lint (eslint)', bin('eslint'), ['.', '--max-warnings', '0']);
-  // Informational: functions that have grown past about 80 lines, the ones to split before lint's 120 fails them.
-  runStep('long functions (flagged, not failed)', process.execPath, [join(root, 'scripts', 'long-functions.mjs')]);
-  runStep('format (prettier --check; `npm run format` fixes it)', bin('prettier'), ['--check', ...FORMATTED]);
-  runStep('typecheck (tsc, all sources)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
-  runStep('typecheck (tsc, src/model without Node or DOM)', bin('tsc'), ['-p', 'src/model/tsconfig.json', '--noEmit']);
-  runStep('typecheck (tsc, Electron main and preload)', bin('tsc'), ['-p', 'app/tsconfig.json', '--noEmit']);
-  runStep('typecheck (tsc, the page: DOM, no Node)', bin('tsc'), ['-p', 'app/renderer/tsconfig.json']);
-}
-
-// Every test but the lab's fidelity experiments, files in parallel: the WAN
-// lab itself is checked here by its smoke test (src/lab/lab-smoke.int.test.ts),
-// whose bounds are physics, not the model. The experiments are `npm run test:lab`.
+// Lint, format and the typechecks run beside the tests, not before them: they are CPU work, most of the tests wait on
+// servers, and one after the other they took a fresh clone on a busy two-core machine past 15 minutes (936 s).
+const checks = vitestArgs.length === 0 ? startStaticChecks() : undefined;
 const runs = [
   runVitest(vitestArgs.length > 0 ? 'selected' : 'all but the lab experiments', [...FIDELITY_TESTS.flatMap((glob) => ['--exclude', glob]), ...vitestArgs]),
 ];
+if (checks) runs.push(await checks);
 finish(runs);
