@@ -52,17 +52,17 @@ describe.skipIf(!canRunLab)('bursty loss in the WAN lab', () => {
     expect(meanRun).toBeGreaterThan(BURST * 0.6);
     expect(meanRun).toBeLessThan(BURST * 1.5);
 
-    // A fade is a stretch of time: packets 20 ms apart (a quiet connection's backed-off retransmissions) each meet
-    // a hop that is clear again, whatever the run they follow. At 20% loss, 400 of them start about 25 runs; each
+    // A fade is a stretch of time: packets 15 ms apart (a quiet connection's backed-off retransmissions) each meet
+    // a hop that is clear again, whatever the run they follow. At 40% loss, 150 of them start about 25 runs; each
     // ends at once. (Only if the forwarder, held off the CPU, read two of them together would one run take two.)
-    await changeLink(state, { lossRate: 0.2 });
-    const spaced = `import socket, time\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\nfor _ in range(400):\n    s.sendto(b'pipefill', ('${DATACENTER_ADDRESS}', 9))\n    time.sleep(0.02)\n`;
+    await changeLink(state, { lossRate: 0.4 });
+    const spaced = `import socket, time\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\nfor _ in range(150):\n    s.sendto(b'pipefill', ('${DATACENTER_ADDRESS}', 9))\n    time.sleep(0.015)\n`;
     const before = out as Direction;
     const sentSpaced = inBranch(state, 'python3', ['-c', spaced], { timeoutMs: 60_000 });
     expect(sentSpaced.status, sentSpaced.stderr).toBe(0);
     const after = ((await forwarderStats(state)) as { directions: Direction[] }).directions.find((direction) => direction.name === 'a-to-b');
     const [lost, runs] = [(after?.dropsLoss ?? 0) - before.dropsLoss, (after?.lossBursts ?? 0) - before.lossBursts];
-    console.log(`  spaced 20 ms apart: ${lost} lost in ${runs} runs`);
+    console.log(`  spaced 15 ms apart: ${lost} lost in ${runs} runs`);
     expect(runs).toBeGreaterThan(5);
     expect(lost / runs).toBeLessThan(1.5);
   }, 120_000);
