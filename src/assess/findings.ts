@@ -125,7 +125,8 @@ export const sessionOf = (result: CopyTestResult): Session => ({
  * the fastest payload rate a file copy of the run moved over what it really
  * moved (a copy proves the path carries that; a short probe on a fast path
  * is paced by the hosts and reads low, and a copy faster than "the line" is
- * then called faster than expected for no reason).
+ * then called faster than expected for no reason), and the path's own loss
+ * where the run's writes read one (pathLossOfRun).
  */
 export function pathOfRun(
   link: Link,
