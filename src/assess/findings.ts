@@ -15,6 +15,7 @@ import type { HostCosts } from '../model/host-costs.js';
 import { withSustainedWrite } from '../model/host-costs.js';
 import type { Session } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
+import { lineRateOf } from '../model/link.js';
 import { PATH_LOSS_NAMED } from '../model/loss-split.js';
 import { predictTransfer } from '../model/predict.js';
 import { predictCopy } from '../model/parallel.js';
@@ -121,8 +122,8 @@ export const sessionOf = (result: CopyTestResult): Session => ({
 });
 
 /**
- * The path the expectations use: the probe's, with its bandwidth raised to
- * the fastest payload rate a file copy of the run moved over what it really
+ * The path the expectations use: the probe's, with its line raised to the
+ * one under the fastest payload rate a file copy of the run moved over what it really
  * moved (a copy proves the path carries that; a short probe on a fast path
  * is paced by the hosts and reads low, and a copy faster than "the line" is
  * then called faster than expected for no reason), and the path's own loss
@@ -142,10 +143,12 @@ export function pathOfRun(
     if (copy.projected?.stoppedBy === 'not-run' || !(bytes > 0 && seconds > 0)) continue;
     best = Math.max(best, (bytes * 8) / seconds);
   }
-  const fromCopy = best > link.bandwidthBitsPerSecond;
+  // What they moved is payload; the line that carried it, in the path's packets (lineRateOf), is what the model takes.
+  const line = best > 0 ? lineRateOf(best, link.mtuBytes) : 0;
+  const fromCopy = line > link.bandwidthBitsPerSecond;
   const lossRate = pathLossOfRun(copies);
   return {
-    bandwidthBitsPerSecond: fromCopy ? best : link.bandwidthBitsPerSecond,
+    bandwidthBitsPerSecond: fromCopy ? line : link.bandwidthBitsPerSecond,
     rttMs: link.rttMs,
     bandwidthFrom: fromCopy ? 'copy' : 'probe',
     ...(lossRate === undefined ? {} : { lossRate }),

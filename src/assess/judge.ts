@@ -111,9 +111,10 @@ function pathOfCopies(input: JudgeInput, copied: readonly CopyTestResult[]): Pic
     bandwidthBitsPerSecond: pathModel.bandwidthBitsPerSecond,
     rttMs: pathModel.rttMs,
     ...(input.link.hosts ? { hosts: input.link.hosts } : {}),
-    // The path's loss, as the run's writes read it. Not the tunnel's MTU: the probe's rate taken for the line is
-    // iperf3's payload through the tunnel already, and its packets' overhead taken again would count the tunnel twice.
+    // The path's loss, as the run's writes read it, and the tunnel's packets: the line is the probe's payload with
+    // their headers put back (probedLineOf), so the model takes them off once.
     ...(pathModel.lossRate === undefined ? {} : { lossRate: pathModel.lossRate }),
+    ...(input.link.mtuBytes === undefined ? {} : { mtuBytes: input.link.mtuBytes }),
   };
   const hostCosts = calibratedLink.hosts
     ? sustainedHostCosts({ ...calibratedLink, hosts: calibratedLink.hosts }, copied, input.server, input.stack)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CopyTestResult } from '../contract/copy-test.js';
+import { payloadEfficiency } from '../model/link.js';
 import { LEAST_PATH_LOSSES, pathLossOfRun, pathOfRun } from './findings.js';
 
 const copy = (workload: string, bytes: number, seconds: number, projected?: CopyTestResult['projected']): CopyTestResult =>
@@ -21,7 +22,17 @@ describe('the path the expectations use', () => {
       copy('tr3869-dirset:0.05', 50e6, 1),
       copy('file:1MiB', 1e6, 0.001, notRun),
     ]);
-    expect(path).toEqual({ bandwidthBitsPerSecond: 92.5e6, rttMs: 40, bandwidthFrom: 'copy' });
+    // The copy moved 92.5 Mb/s of data: the line under it carried its headers too (1448 of each 1514 bytes).
+    expect(path).toEqual({ bandwidthBitsPerSecond: 92.5e6 / payloadEfficiency(true), rttMs: 40, bandwidthFrom: 'copy' });
+  });
+
+  it("takes the line under a copy's payload in the path's own packets: a tunnel's carry less each", () => {
+    const tunnel = { ...link, mtuBytes: 1420 };
+    const path = pathOfRun(tunnel, [copy('file:8MiB', 10e6, 1)]);
+    expect(path.bandwidthBitsPerSecond).toBeCloseTo((80e6 * 1514) / 1368, 0);
+    // 78 Mb/s of data needs 86.3 of line in those packets: under the probe's 87, which stays.
+    expect(pathOfRun(tunnel, [copy('file:8MiB', 78e6 / 8, 1)]).bandwidthFrom).toBe('probe');
+    expect(pathOfRun(tunnel, [copy('file:8MiB', 79e6 / 8, 1)]).bandwidthFrom).toBe('copy');
   });
 
   describe("the path's own loss", () => {

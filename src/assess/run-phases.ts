@@ -6,7 +6,7 @@
 import type { CallOptions } from '../contract/api.js';
 import type { RunProgress } from './run-progress.js';
 import type { AssessParsedInput } from '../contract/report.js';
-import { assessedClient, assessedProfiles, budgetSecondsOf, tunnelMtuOf } from '../contract/report.js';
+import { assessedClient, assessedProfiles, budgetSecondsOf, probedLineOf, tunnelMtuOf } from '../contract/report.js';
 import { dirsetSpec, fileSpec, sizeAssessment } from '../model/assessment.js';
 import type { ClientProfile, ClientProfileId } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
@@ -169,7 +169,7 @@ export async function calibratePhase(setup: RunSetup, probes: ProbeResult, progr
   if (!setup.onThisMachine && probes.rtt.medianMs >= FAST_PATH_RTT_MS) return undefined;
   const calibrationOptions = {
     rttMs: probes.rtt.medianMs,
-    ...(setup.onThisMachine ? {} : { lineBitsPerSecond: probes.bandwidth.mbps * 1e6 }),
+    ...(setup.onThisMachine ? {} : { lineBitsPerSecond: probedLineOf(probes) }),
     client: setup.client,
     ...signalOf(setup),
   };
@@ -195,7 +195,8 @@ export interface RunModel {
 
 export function runModel(setup: RunSetup, probes: ProbeResult, calibration: HostCalibration | undefined, server: ServerProfileId): RunModel {
   const link: Link = {
-    bandwidthBitsPerSecond: probes.bandwidth.mbps * 1e6,
+    // The line, not the payload the probe moved: the model takes the headers off it once (probedLineOf).
+    bandwidthBitsPerSecond: probedLineOf(probes),
     rttMs: probes.rtt.medianMs,
     ...(calibration ? { hosts: calibration.costs } : {}),
     // A tunnel's smaller packets carry less payload each (src/model/link.ts payloadEfficiency).

@@ -7,6 +7,7 @@ import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { asDrivenByPipefill } from '../model/diagnosis.js';
 import { parseHostPort } from '../model/share-path.js';
 import { shareTargetOf } from '../contract/share-login.js';
+import { probedLineOf, tunnelMtuOf } from '../contract/report.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { IPERF_DEFAULT_PORT } from '../probe/bandwidth.js';
 import { probePath } from '../probe/probe-path.js';
@@ -61,7 +62,9 @@ export async function runCapacity(input: CapacityParsedInput, options: CallOptio
     ...(signal ? { signal } : {}),
   });
   const link = {
-    bandwidthBitsPerSecond: probe.bandwidth.mbps * 1e6,
+    // The line, not the payload the probe moved (probedLineOf), and the tunnel's packets where the probe found one.
+    bandwidthBitsPerSecond: probedLineOf(probe),
+    ...tunnelMtuOf(probe),
     rttMs: probe.rtt.medianMs,
     ...(input.bufferBytes === undefined ? {} : { bufferBytes: input.bufferBytes }),
   };

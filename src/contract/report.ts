@@ -7,7 +7,7 @@ import { CLIENT_PROFILE_IDS, DEFAULT_CLIENT } from '../model/client-profiles.js'
 import { PipefillInputError } from '../model/errors.js';
 import { LIMIT_LAYERS } from '../model/in-flight.js';
 import type { Link } from '../model/link.js';
-import { ETHERNET_MTU_BYTES } from '../model/link.js';
+import { ETHERNET_MTU_BYTES, lineRateOf } from '../model/link.js';
 import { SERVER_PROFILE_IDS } from '../model/server-profiles.js';
 import { CIPHERS, SIGNING_ALGORITHMS } from '../model/smb-security.js';
 import { CopyTestResultSchema } from './copy-test.js';
@@ -183,10 +183,12 @@ export const ReportSchema = z.object({
   keptByRecycleBin: z.string().max(64).optional(),
   /**
    * The path the expectations were computed on: the probe's round trip, and
-   * its bandwidth raised to the fastest payload rate a copy of this run
-   * measured (a copy proves the path carries it; on a fast path the probe's
-   * short read is paced by the hosts and reads low). Absent in older reports:
-   * the probe's figures were used as they are.
+   * the line under its payload rate (probedLineOf), raised to the line under
+   * the fastest payload rate a copy of this run measured (a copy proves the
+   * path carries it; on a fast path the probe's short read is paced by the
+   * hosts and reads low). Reports before 2026-11-28 took the payload rate for
+   * the line, and are read as they were made. Absent in older reports: the
+   * probe's figures were used as they are.
    */
   pathModel: z
     .object({
@@ -239,6 +241,15 @@ export function modelLinkOf(report: Pick<Report, 'probes' | 'pathModel'>): Link 
 export function tunnelMtuOf(probes: Pick<ProbeResult, 'path'>): { mtuBytes?: number } {
   const mtuBytes = probes.path?.mtuBytes;
   return mtuBytes !== undefined && mtuBytes < ETHERNET_MTU_BYTES ? { mtuBytes } : {};
+}
+
+/**
+ * The line the model takes from a probe: the payload rate it measured with
+ * the headers of the path's packets put back (src/model/link.ts lineRateOf),
+ * so that a copy the line paces is expected at the rate the probe moved.
+ */
+export function probedLineOf(probes: Pick<ProbeResult, 'bandwidth' | 'path'>): number {
+  return lineRateOf(probes.bandwidth.mbps * 1e6, tunnelMtuOf(probes).mtuBytes);
 }
 
 /**

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Report } from './report.js';
-import { modelLinkOf, ReportSchema, tunnelMtuOf } from './report.js';
+import { modelLinkOf, probedLineOf, ReportSchema, tunnelMtuOf } from './report.js';
 import { buildVerdict } from '../presentation/verdict.js';
 import { recommendFromInput } from './recommend.js';
 
@@ -30,6 +30,12 @@ describe('the path MTU in the report', () => {
     const verdict = buildVerdict(report, recommendFromInput({ report }));
     expect(verdict.lines[1]).toMatch(/, 1420-byte packets \(a tunnel or PPPoE: 5\.5% less data a packet than Ethernet's\)/);
     expect(buildVerdict(lab, recommendFromInput({ report: lab })).lines[1]).not.toMatch(/-byte packets/);
+  });
+
+  it("puts the packets' headers back on the probe's payload rate for the model's line, the tunnel's where there is one", () => {
+    const probes = { ...lab.probes, bandwidth: { ...lab.probes.bandwidth, mbps: 45.2 } };
+    expect(probedLineOf(probes) / 1e6).toBeCloseTo((45.2 * 1514) / 1448, 6);
+    expect(probedLineOf({ ...probes, path: { mtuBytes: 1420 } }) / 1e6).toBeCloseTo((45.2 * 1514) / 1368, 6);
   });
 
   it('is refused where it is not a packet size', () => {

@@ -90,7 +90,7 @@ export function formatReport(report: Report): string {
     '',
     table,
     ...(report.diagnosis.findings.some((f) => f.projected) ? ['* projected from a copy stopped part-way to keep the run short (--full moves every byte)'] : []),
-    `Probed: RTT ${probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${formatRate(probes.bandwidth.mbps * 1e6)} (${probes.bandwidth.method}); expectations for ${serverSeenText(report)}, as the copies found it.`,
+    `Probed: RTT ${probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${formatRate(probes.bandwidth.mbps * 1e6)} of data (${probes.bandwidth.method}); expectations for ${serverSeenText(report)}, as the copies found it.`,
     ...(probes.session?.login ? [`Logged on with ${loginText(probes.session.login)}.`] : []),
     ...(report.keptByRecycleBin ? [recycleBinNote(report.keptByRecycleBin)] : []),
   ].join('\n');

@@ -39,7 +39,7 @@ export function formatProbe(share: string, result: ProbeResult): string {
     ...(result.path
       ? [`  path MTU    ${result.path.mtuBytes} bytes${result.path.mtuBytes < 1500 ? " (below Ethernet's 1500: a tunnel or PPPoE, less data a packet)" : ''}`]
       : []),
-    `  bandwidth   ${formatRate(bandwidth.mbps * 1e6)} ${bandwidth.direction}, by ${bandwidth.method}${bandwidth.via ? ` (${bandwidth.via})` : ''}${bandwidth.retransmits === undefined ? '' : `, ${bandwidth.retransmits} retransmits (~${(bandwidth.lossPercent ?? 0).toFixed(3)}% loss)`}${bandwidth.congestion ? `, ${bandwidth.congestion}` : ''}`,
+    `  bandwidth   ${formatRate(bandwidth.mbps * 1e6)} of data ${bandwidth.direction}, by ${bandwidth.method}${bandwidth.via ? ` (${bandwidth.via})` : ''}${bandwidth.retransmits === undefined ? '' : `, ${bandwidth.retransmits} retransmits (~${(bandwidth.lossPercent ?? 0).toFixed(3)}% loss)`}${bandwidth.congestion ? `, ${bandwidth.congestion}` : ''}`,
     ...(result.session ? [`  session     SMB ${result.session.dialect}, ${protectionText(result.session)}`] : []),
     ...(result.session?.login ? [`  logon       ${loginText(result.session.login)}`] : []),
     ...(bandwidth.fallbackReason ? [`  note        ${bandwidth.fallbackReason}`] : []),

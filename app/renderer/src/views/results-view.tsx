@@ -61,7 +61,7 @@ export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
         <h3>The path</h3>
         <p className="hint">
           RTT {probes.rtt.medianMs.toFixed(2)} ms (TCP handshakes {probes.rtt.tcp.medianMs.toFixed(2)} ms, SMB2 ECHO {probes.rtt.smbEcho.medianMs.toFixed(2)}{' '}
-          ms: the lower median). Bandwidth {formatRate(probes.bandwidth.mbps * 1e6)} by {probes.bandwidth.method}
+          ms: the lower median). Bandwidth {formatRate(probes.bandwidth.mbps * 1e6)} of data by {probes.bandwidth.method}
           {probes.bandwidth.via ? ` (${probes.bandwidth.via})` : ''}
           {probes.bandwidth.fallbackReason ? `: ${probes.bandwidth.fallbackReason}` : ''}. Expectations for {serverSeenText(report)}, as the copies found it.
           {probes.session?.login && <span data-testid="path-login"> Logged on with {loginText(probes.session.login)}.</span>}
