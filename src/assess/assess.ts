@@ -28,6 +28,8 @@ import { promisesKept } from '../contract/promises.js';
 
 import type { Probed, RunModel, RunPlan, RunSetup } from './run-phases.js';
 import { calibratePhase, inStep, planPhase, probePhase, runModel, setUpRun, signalOf } from './run-phases.js';
+import { withLineUnderLoss } from './line-under-loss.js';
+import { lineRateOf } from '../model/link.js';
 
 export { assessedProfiles, DEFAULT_BUDGET_SECONDS } from '../contract/report.js';
 export { DEFAULT_ASSESS_SERVER } from './run-phases.js';
@@ -229,12 +231,16 @@ async function assessWith(
             checkSeconds: plan.checkExpected,
           });
     const results = await copyPhase(setup, model, plan, copies, progress, keeper, calibration !== undefined);
+    // Where the copies found the path losing packets, the line again on several streams (line-under-loss.ts).
+    const probes = await inStep('the line under loss', () => withLineUnderLoss(setup, probed.probes, [...results.values()], keeper));
+    const { parallel } = probes.bandwidth;
     const judged = judgeCopies({
       planned: plan.planned,
       order: plan.order,
       results,
       link: model.link,
       calibrationSamples: calibration?.samples ?? [],
+      ...(parallel ? { parallelLineBitsPerSecond: lineRateOf(parallel.mbps * 1e6, model.link.mtuBytes) } : {}),
       server: model.serverProfile,
       serverOnLoopback: setup.onThisMachine,
       stack: model.stack,
@@ -269,7 +275,7 @@ async function assessWith(
       totalSeconds: elapsed(),
     };
     const cleaned = await copies.close();
-    return reportOf({ setup, probed, model, plan, judged, check, timing, finishedAt, keptByRecycleBin: cleaned.keptByRecycleBin });
+    return reportOf({ setup, probed: { ...probed, probes }, model, plan, judged, check, timing, finishedAt, keptByRecycleBin: cleaned.keptByRecycleBin });
   } catch (error) {
     // The run's folder removed first, so the error can say where it stayed, if it did.
     throw withFolderLeft(error, [(await copies.close()).left]);

@@ -133,7 +133,7 @@ export function pathOfRun(
   link: Link,
   copies: readonly CopyTestResult[],
   calibration: readonly { readonly bytes: number; readonly seconds: number }[] = [],
-): { bandwidthBitsPerSecond: number; rttMs: number; bandwidthFrom: 'probe' | 'copy'; lossRate?: number } {
+): { bandwidthBitsPerSecond: number; rttMs: number; bandwidthFrom: 'probe' | 'copy' | 'streams'; lossRate?: number } {
   // The hosts' calibration transfers crossed the same path: what they moved, it carries.
   let best = Math.max(0, ...calibration.filter((sample) => sample.seconds > 0).map((sample) => (sample.bytes * 8) / sample.seconds));
   for (const copy of copies) {

@@ -92,6 +92,20 @@ describe('judging a run', () => {
     expect(onThisMachine.pathModel).not.toHaveProperty('lossRate');
   });
 
+  it('takes the line from iperf3 on several streams only where the path lost packets: one stream was held by the loss', () => {
+    const results = measured();
+    const write = results.get(WIN11_FILE_WRITE) as CopyTestResult;
+    results.set(WIN11_FILE_WRITE, { ...write, tcp: { ...write.tcp, lossOnPathFraction: 0.01, lossAtQueueFraction: 0, retransmittedFraction: 0.01 } });
+    const link = { bandwidthBitsPerSecond: 20e6, rttMs: report.probes.rtt.medianMs };
+    const lossy = judgeCopies(inputWith({ link, results, parallelLineBitsPerSecond: 100e6 }));
+    expect(lossy.pathModel).toMatchObject({ bandwidthBitsPerSecond: 100e6, bandwidthFrom: 'streams' });
+    expect(lossy.modelLink.bandwidthBitsPerSecond).toBe(100e6);
+    // No loss on the path: several streams filling a queue together say nothing of what one copy gets.
+    expect(judgeCopies(inputWith({ link, parallelLineBitsPerSecond: 300e6 })).pathModel.bandwidthFrom).not.toBe('streams');
+    // Several streams that moved less than a copy proved leave the copy's line.
+    expect(judgeCopies(inputWith({ link, results, parallelLineBitsPerSecond: 21e6 })).pathModel.bandwidthFrom).toBe('copy');
+  });
+
   it("projects a file copy its slot stopped from the model's time for what it moved, not a straight line", () => {
     const results = measured();
     const write = results.get(WIN11_FILE_WRITE);

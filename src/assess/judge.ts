@@ -35,6 +35,8 @@ export interface JudgeInput {
   /** The path as the probe found it, with the hosts' calibrated costs where they were measured. */
   readonly link: Link;
   readonly calibrationSamples: readonly CalibrationSample[];
+  /** The line under iperf3's test on several streams, where the path lost packets (line-under-loss.ts): one stream's was held by the loss. */
+  readonly parallelLineBitsPerSecond?: number;
   /** The server as recognised (or named, or assumed), on this machine's CPUs where it is on loopback. */
   readonly server: ServerProfile;
   readonly serverOnLoopback: boolean;
@@ -106,7 +108,10 @@ function projectStoppedFiles(input: JudgeInput, results: Map<number, CopyTestRes
 function pathOfCopies(input: JudgeInput, copied: readonly CopyTestResult[]): Pick<Judgement, 'pathModel' | 'hostCosts' | 'modelLink'> {
   // A share on this machine has no path to lose packets on: its loss is no layer (the report's modelLinkOf reads the same).
   const { lossRate, ...lossless } = pathOfRun(input.link, copied, input.calibrationSamples);
-  const pathModel: ReturnType<typeof pathOfRun> = lossRate === undefined || input.serverOnLoopback ? lossless : { ...lossless, lossRate };
+  // Where the path loses packets, the line is what several streams reached together, if more than one stream's.
+  const parallel = input.parallelLineBitsPerSecond ?? 0;
+  const line = parallel > lossless.bandwidthBitsPerSecond ? { bandwidthBitsPerSecond: parallel, bandwidthFrom: 'streams' as const } : {};
+  const pathModel: ReturnType<typeof pathOfRun> = lossRate === undefined || input.serverOnLoopback ? lossless : { ...lossless, ...line, lossRate };
   const calibratedLink: Link = {
     bandwidthBitsPerSecond: pathModel.bandwidthBitsPerSecond,
     rttMs: pathModel.rttMs,

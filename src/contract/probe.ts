@@ -85,6 +85,16 @@ export const ProbeResultSchema = z.object({
     estimate: z.enum(['mean', 'steady']).optional(),
     /** TCP connections the test read on at once (the SMB read fallback on a network path: src/probe/bandwidth.ts SMB_READ_CONNECTIONS); absent: one. */
     streams: z.number().int().min(1).max(64).optional(),
+    /**
+     * The same iperf3 test again on several streams at once, run after the
+     * copies where the run's writes found the path itself losing packets
+     * (src/assess/line-under-loss.ts): one stream is held by the loss,
+     * several together reach the line. Absent elsewhere and in older reports.
+     */
+    parallel: z
+      .object({ streams: z.number().int().min(2).max(128), mbps: z.number().nonnegative().finite(), seconds: z.number().nonnegative().finite() })
+      .strict()
+      .optional(),
   }),
 });
 export type ProbeResult = z.infer<typeof ProbeResultSchema>;

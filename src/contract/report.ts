@@ -194,7 +194,8 @@ export const ReportSchema = z.object({
     .object({
       bandwidthBitsPerSecond: z.number().positive(),
       rttMs: z.number().positive(),
-      bandwidthFrom: z.enum(['probe', 'copy']),
+      /** Where the line came from: the probe, a copy that moved more, or iperf3 on several streams where the path lost packets (line-under-loss.ts). */
+      bandwidthFrom: z.enum(['probe', 'copy', 'streams']),
       /** The path's own loss rate, as the run's writes read it (src/assess/findings.ts pathLossOfRun): a layer of the model. */
       lossRate: z.number().min(0).lt(1).optional(),
       /** Reports of 0.1 made before the hosts were modelled: what the two machines moved on their own, each way. Read, never written. */

@@ -3,7 +3,9 @@
 // the copies Pipefill makes (src/platform/tcp-info.ts); before this they showed
 // only on the report's page 5 (10.7% on a small-files write). Pure.
 
+import { MIN_GAIN } from '../advice/recommend.js';
 import type { ClientProfileId } from '../model/client-profiles.js';
+import { EFFECT_WORKLOADS, effectText } from '../model/effect-workloads.js';
 import { PATH_LOSS_NAMED } from '../model/loss-split.js';
 import { predict } from '../model/predict.js';
 import { formatDuration } from '../model/units.js';
@@ -35,6 +37,29 @@ function fillsTheLine(report: Report, finding: Finding): boolean {
   } catch {
     // A workload this Pipefill does not know: no window to weigh, and no claim about where the losses came from.
     return true;
+  }
+}
+
+/**
+ * What fixing the lossy hop buys the person's client, for a copy a person
+ * knows (writing a 1 GB file): the model on the path as it is, and with no
+ * loss. Only where the line was measured apart from the loss (iperf3 on
+ * several streams, src/assess/line-under-loss.ts): a line one stream read
+ * through the loss would make the loss look as if it cost little.
+ */
+function hopFixText(report: Report, client: ClientProfileId): string {
+  const link = modelLinkOf(report);
+  if (report.pathModel?.bandwidthFrom !== 'streams' || link.lossRate === undefined) return '';
+  const [workload] = EFFECT_WORKLOADS;
+  const clean: typeof link = { ...link, lossRate: 0 };
+  const secondsOn = (on: typeof link) =>
+    predict({ client, server: report.options.server, op: 'write', workload, link: on, observations: observationsFromReport(report, client) }).seconds;
+  try {
+    const [now, fixed] = [secondsOn(link), secondsOn(clean)];
+    if (!(fixed < now * (1 - MIN_GAIN))) return '';
+    return ` Fixed, ${effectText(`write ${workload}`) ?? ''} takes ${formatDuration(fixed * 1000)} instead of ${formatDuration(now * 1000)}.`;
+  } catch {
+    return '';
   }
 }
 
@@ -103,7 +128,7 @@ const slowerByLoss = (finding: Finding, overSeconds: number, fraction: number) =
  * person reads the first clause): how much went again and what it cost, the
  * evidence, and what the network team can do about it.
  */
-function sentenceOf(candidate: Candidate): string {
+function sentenceOf(candidate: Candidate, hopFix: string): string {
   const { finding, fraction, overSeconds, split, source, pathElsewhere } = candidate;
   const resent = `TCP sent ${percent(fraction)} of the ${copyName(finding)}'s bytes again${
     overSeconds > 0 ? `, and the copy took ${formatDuration(overSeconds * 1000)} longer than the model` : ''
@@ -115,7 +140,7 @@ function sentenceOf(candidate: Candidate): string {
         : pathElsewhere !== undefined
           ? `; a write that watched each loss lost ${percent(pathElsewhere)} with no queue behind them`
           : '; the copy kept less in flight than the line holds, so it filled no queue of its own';
-    return `The path itself lost packets: ${resent}${seen}. That is a lossy hop (Wi-Fi, DSL, a faulty cable or port), not congestion, and it holds TCP below the line: the rates here are what TCP reached through it. Fix that hop (look for errors on the interfaces along the way).`;
+    return `The path itself lost packets: ${resent}${seen}. That is a lossy hop (Wi-Fi, DSL, a faulty cable or port), not congestion, and it holds TCP below the line: the rates here are what TCP reached through it. Fix that hop (look for errors on the interfaces along the way).${hopFix}`;
   }
   if (!split) return `The copy overflowed the line's queue itself: ${resent}; every setting lets it keep more in flight than the line holds.`;
   const peak = split.peakQueueMs === undefined ? '' : `, with the round trip up to ${split.peakQueueMs.toFixed(1)} ms above its least`;
@@ -167,6 +192,6 @@ export function retransmissionsOf(report: Report, client: ClientProfileId): Verd
     source,
     ...(split ? { queueFraction: split.queue, ...(split.path === undefined ? {} : { pathFraction: split.path }) } : {}),
     overSeconds,
-    sentence: sentenceOf(worst),
+    sentence: sentenceOf(worst, source === 'path' ? hopFixText(report, client) : ''),
   };
 }

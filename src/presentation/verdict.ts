@@ -170,6 +170,12 @@ function tunnelNote(report: Report): string {
   return `, ${mtuBytes}-byte packets (a tunnel or PPPoE: ${(less * 100).toFixed(1)}% less data a packet than Ethernet's)`;
 }
 
+/** Where the line came from iperf3 on several streams at once (the path lost packets, and one stream is held by the loss). */
+function lineUnderLossNote(report: Report): string {
+  const parallel = report.probes.bandwidth.parallel;
+  return report.pathModel?.bandwidthFrom === 'streams' && parallel ? ` (iperf3 on ${parallel.streams} streams at once: the loss holds each one back)` : '';
+}
+
 /** The verdict for a report, from the recommendations for its client and server (`advice`; absent: none). */
 export function buildVerdict(report: Report, advice: RecommendResult | undefined): Verdict {
   const client = assessedClient(report);
@@ -238,7 +244,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
     `${ratesLine(advice && advice.recommendations.length > 0 ? 'This path allows, with the changes below' : 'This path allows', rates, pathBitsPerSecondOf).replace(/\.$/, '')} — ${
       report.crypto?.serverOnThisMachine
         ? `the share is on this machine: no network between, ${formatDuration(rttMs)} a round trip`
-        : `the line is ${formatRate(lineBitsPerSecond)}, ${formatDuration(rttMs)} round trip${tunnelNote(report)}`
+        : `the line is ${formatRate(lineBitsPerSecond)}${lineUnderLossNote(report)}, ${formatDuration(rttMs)} round trip${tunnelNote(report)}`
     }; the server is ${familyOf(server.label)} (${serverSourceText(source)}).${busyNote(report)}${queue ? ` ${queue.sentence}` : ''}`,
     `${
       limit.layer === 'none'

@@ -257,6 +257,12 @@ async function expectPathLossNamed(link: LabLink): Promise<void> {
     setRouteCongestion(state.branch, 'cubic');
     const runs = attributions(state);
     expect(runs.map((run) => run.verdict)).toEqual(Array(ATTRIBUTION_RUNS).fill('path'));
+    // Where the run took the path's loss into its model, its line is what iperf3 on several streams reached, not
+    // what one stream did through the loss: the lab's line within 15%.
+    for (const { line } of runs.filter((run) => run.line.lossRate !== undefined)) {
+      expect(line.from).toBe('streams');
+      expect(Math.abs(line.bitsPerSecond / link.bandwidthBitsPerSecond - 1)).toBeLessThanOrEqual(0.15);
+    }
     expect(runs.flatMap((run) => run.writes.filter((write) => write !== undefined && write !== 'path'))).toEqual([]);
     // Some write told it: not a lab where nothing was lost (each of ten misses it about one time in four at most).
     expect(runs.some((run) => run.writes.includes('path'))).toBe(true);
@@ -272,7 +278,11 @@ const ATTRIBUTION_RUNS = 5;
  * its two shares; undefined where it lost nothing or too few to tell), the
  * person's first, and the source the verdict named, if any.
  */
-function attributions(state: LabState): { writes: ('path' | 'own-queue' | undefined)[]; verdict: 'path' | 'own-queue' | undefined }[] {
+function attributions(state: LabState): {
+  writes: ('path' | 'own-queue' | undefined)[];
+  verdict: 'path' | 'own-queue' | undefined;
+  line: { bitsPerSecond: number; from: string; lossRate?: number };
+}[] {
   return Array.from({ length: ATTRIBUTION_RUNS }, () => {
     const run = pipefill(state, 'assess', ['--server', 'samba', '--no-history', '--yes', '--json']);
     expect(run.status, run.said).toBe(0);
@@ -291,6 +301,15 @@ function attributions(state: LabState): { writes: ('path' | 'own-queue' | undefi
       });
     const named = report.verdict?.retransmissions;
     console.log(`  verdict: ${named?.sentence ?? 'none'}`);
-    return { writes, verdict: named?.source };
+    const model = report.pathModel;
+    const line = {
+      bitsPerSecond: model?.bandwidthBitsPerSecond ?? 0,
+      from: model?.bandwidthFrom ?? 'none',
+      ...(model?.lossRate === undefined ? {} : { lossRate: model.lossRate }),
+    };
+    console.log(
+      `  line: ${(line.bitsPerSecond / 1e6).toFixed(1)} Mb/s from ${line.from}; iperf3 one stream ${report.probes.bandwidth.mbps.toFixed(1)}, ${report.probes.bandwidth.parallel?.streams ?? '-'} streams ${report.probes.bandwidth.parallel?.mbps.toFixed(1) ?? '-'}`,
+    );
+    return { writes, verdict: named?.source, line };
   });
 }

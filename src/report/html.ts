@@ -5,6 +5,7 @@
 import { recycleBinNote } from '../presentation/clean-up-text.js';
 import { readableUtc, serverSeenText } from '../presentation/summary.js';
 import { loginText } from '../presentation/login-text.js';
+import { bandwidthText } from '../presentation/bandwidth-text.js';
 import {
   cryptoRateRows,
   headlineFinding,
@@ -17,7 +18,7 @@ import {
 } from '../presentation/report-views.js';
 import { LAYER_LABELS } from '../model/layer-labels.js';
 import type { Report } from '../contract/report.js';
-import { formatBinaryBytes, formatByteRate, formatBytes, formatDuration, formatRate } from '../model/units.js';
+import { formatBinaryBytes, formatByteRate, formatBytes, formatDuration } from '../model/units.js';
 import { barChartSvg, escapeXml } from './svg.js';
 import type { Paper } from '../contract/export.js';
 import { copyRateText, testLongLabel, testShortLabel } from '../presentation/test-labels.js';
@@ -138,7 +139,7 @@ ${cryptoSection}
 <h2>How it was measured</h2>
 <h3>The path</h3>
 <p>RTT ${probes.rtt.medianMs.toFixed(2)} ms median (TCP handshakes: min ${probes.rtt.tcp.minMs.toFixed(2)}, p95 ${probes.rtt.tcp.p95Ms.toFixed(2)}, jitter ${probes.rtt.tcp.jitterMs.toFixed(2)} ms; SMB2 ECHO ${probes.rtt.smbEcho.medianMs.toFixed(2)} ms${probes.session ? ` over SMB ${escapeXml(probes.session.dialect)}, ${escapeXml(protectionText(probes.session))}` : ''})${probes.session?.login ? `; logged on with ${escapeXml(loginText(probes.session.login) ?? '')}` : ''}.
-Bandwidth ${escapeXml(formatRate(probes.bandwidth.mbps * 1e6))} of data ${escapeXml(probes.bandwidth.direction)} by ${escapeXml(probes.bandwidth.method)}${probes.bandwidth.via ? ` (${escapeXml(probes.bandwidth.via)})` : ''}${probes.bandwidth.lossPercent === undefined ? '' : `, about ${probes.bandwidth.lossPercent.toFixed(3)}% retransmitted`}${probes.bandwidth.fallbackReason ? `: ${escapeXml(probes.bandwidth.fallbackReason)}` : ''}.
+Bandwidth ${escapeXml(bandwidthText(probes.bandwidth))}.
 ${pipe ? `The path holds ${escapeXml(formatBytes(pipe.bdpBytes))} in flight (its bandwidth-delay product).` : ''}</p>
 <p class="muted">Report schema ${report.schemaVersion}. Pipefill ${escapeXml(report.environment.pipefillVersion)} on ${escapeXml(`${report.environment.platform} ${report.environment.release}`)}, Node ${escapeXml(report.environment.node)}. No password or hash of one is stored in this report.</p>
 </body>

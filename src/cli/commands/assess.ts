@@ -6,6 +6,7 @@ import { copyRateText, testShortLabel } from '../../presentation/test-labels.js'
 import { LAYER_LABELS } from '../../model/layer-labels.js';
 import { loginText } from '../../presentation/login-text.js';
 import { serverSeenText } from '../../presentation/summary.js';
+import { bandwidthText } from '../../presentation/bandwidth-text.js';
 import type { PipefillApi } from '../../contract/api.js';
 import type { AssessInput, Report } from '../../contract/report.js';
 import { CLIENT_PROFILE_IDS } from '../../model/client-profiles.js';
@@ -15,7 +16,7 @@ import { IPERF_DEFAULT_PORT } from '../../probe/bandwidth.js';
 import { SERVER_PROFILE_IDS } from '../../model/server-profiles.js';
 import { verdictOf } from '../../presentation/verdict.js';
 import { copyStatus, lossEvidence } from '../../presentation/copy-status.js';
-import { formatDuration, formatRate, parseSizeBytes } from '../../model/units.js';
+import { formatDuration, parseSizeBytes } from '../../model/units.js';
 import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
@@ -90,7 +91,7 @@ export function formatReport(report: Report): string {
     '',
     table,
     ...(report.diagnosis.findings.some((f) => f.projected) ? ['* projected from a copy stopped part-way to keep the run short (--full moves every byte)'] : []),
-    `Probed: RTT ${probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${formatRate(probes.bandwidth.mbps * 1e6)} of data (${probes.bandwidth.method}); expectations for ${serverSeenText(report)}, as the copies found it.`,
+    `Probed: RTT ${probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${bandwidthText(probes.bandwidth)}; expectations for ${serverSeenText(report)}, as the copies found it.`,
     ...(probes.session?.login ? [`Logged on with ${loginText(probes.session.login)}.`] : []),
     ...(report.keptByRecycleBin ? [recycleBinNote(report.keptByRecycleBin)] : []),
   ].join('\n');

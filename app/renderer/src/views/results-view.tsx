@@ -5,11 +5,12 @@
 import { serverSeenText } from '../../../../src/presentation/summary.js';
 import { useMemo, useState } from 'react';
 import type { Finding, Report } from '../../../../src/contract/report.js';
-import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../../../../src/model/units.js';
+import { formatBinaryBytes, formatBytes, formatDuration } from '../../../../src/model/units.js';
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
 import type { Exporter } from '../state/use-export.js';
 import { ExportButtons } from './export-buttons.js';
 import { loginText } from '../../../../src/presentation/login-text.js';
+import { bandwidthText } from '../../../../src/presentation/bandwidth-text.js';
 import { Explained, Term } from './explained.js';
 import { LAYER_EXPLANATIONS, TERMS } from '../../../../src/presentation/glossary.js';
 import { adviceOf, verdictOf } from '../../../../src/presentation/verdict.js';
@@ -61,9 +62,7 @@ export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
         <h3>The path</h3>
         <p className="hint">
           RTT {probes.rtt.medianMs.toFixed(2)} ms (TCP handshakes {probes.rtt.tcp.medianMs.toFixed(2)} ms, SMB2 ECHO {probes.rtt.smbEcho.medianMs.toFixed(2)}{' '}
-          ms: the lower median). Bandwidth {formatRate(probes.bandwidth.mbps * 1e6)} of data by {probes.bandwidth.method}
-          {probes.bandwidth.via ? ` (${probes.bandwidth.via})` : ''}
-          {probes.bandwidth.fallbackReason ? `: ${probes.bandwidth.fallbackReason}` : ''}. Expectations for {serverSeenText(report)}, as the copies found it.
+          ms: the lower median). Bandwidth {bandwidthText(probes.bandwidth)}. Expectations for {serverSeenText(report)}, as the copies found it.
           {probes.session?.login && <span data-testid="path-login"> Logged on with {loginText(probes.session.login)}.</span>}
         </p>
         <ExportButtons exporter={exporter} document={report} what="report" />

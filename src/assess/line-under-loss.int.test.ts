@@ -1,0 +1,73 @@
+// The line where the path loses packets (issue 52): after the copies, where
+// the run's writes found the path itself losing packets, iperf3's test runs
+// again on several streams, against a real iperf3 server on loopback; never
+// where they did not, where the budget has no room, or without iperf3.
+
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CopyTestResult } from '../contract/copy-test.js';
+import type { ProbeResult } from '../contract/probe.js';
+import { freePort } from '../lab/samba.js';
+import { BudgetKeeper } from './budget-keeper.js';
+import { LINE_STREAMS, pathLostPackets, withLineUnderLoss } from './line-under-loss.js';
+import type { RunSetup } from './run-phases.js';
+
+const write = (tcp: Record<string, number>): CopyTestResult =>
+  ({ profile: 'win11-24h2', op: 'write', workload: 'file:8MiB', bytes: 8 * 2 ** 20, seconds: 2, tcp }) as unknown as CopyTestResult;
+/** 1% of 8 MiB lost with no queue behind it: 58 packets, the path's. */
+const LOSSY = [write({ lossOnPathFraction: 0.01, lossAtQueueFraction: 0, retransmittedFraction: 0.01 })];
+/** The same share lost at the copy's own queue: TCP finding the line, not a lossy path. */
+const OWN_QUEUE = [write({ lossOnPathFraction: 0, lossAtQueueFraction: 0.01, retransmittedFraction: 0.01, peakQueueMs: 30 })];
+
+const probes = {
+  rtt: { medianMs: 0.1, tcp: { medianMs: 0.1 } },
+  bandwidth: { mbps: 3.1, method: 'iperf3', direction: 'download', seconds: 2 },
+} as unknown as ProbeResult;
+
+describe('the line again on several streams, where the path loses packets', () => {
+  let server: ChildProcess | undefined;
+  let setup: RunSetup;
+  beforeAll(async () => {
+    const port = await freePort();
+    server = spawn('iperf3', ['-s', '-B', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    setup = { iperf: { host: '127.0.0.1', port }, onThisMachine: false, signal: undefined } as unknown as RunSetup;
+  });
+  afterAll(() => {
+    server?.kill();
+  });
+
+  it("reads the path's loss as the judge does: the writes' losses with no queue behind them", () => {
+    expect(pathLostPackets(LOSSY)).toBe(true);
+    expect(pathLostPackets(OWN_QUEUE)).toBe(false);
+    expect(pathLostPackets([])).toBe(false);
+  });
+
+  it(`runs iperf3 on ${LINE_STREAMS} streams where the writes found the path losing packets, beside the probe's own figure`, async () => {
+    const found = await withLineUnderLoss(setup, probes, LOSSY, undefined);
+    expect(found.bandwidth.mbps).toBe(3.1);
+    expect(found.bandwidth.parallel).toMatchObject({ streams: LINE_STREAMS });
+    expect(found.bandwidth.parallel?.mbps).toBeGreaterThan(0);
+    expect(found.bandwidth.parallel?.seconds).toBeGreaterThan(1);
+  }, 30_000);
+
+  it('leaves the probe as it was where the losses were the copy\u2019s own, on a share on this machine, without iperf3, or with no room in the budget', async () => {
+    expect(await withLineUnderLoss(setup, probes, OWN_QUEUE, undefined)).toBe(probes);
+    expect(await withLineUnderLoss({ ...setup, onThisMachine: true }, probes, LOSSY, undefined)).toBe(probes);
+    expect(await withLineUnderLoss({ ...setup, iperf: undefined }, probes, LOSSY, undefined)).toBe(probes);
+    const smbRead = { ...probes, bandwidth: { ...probes.bandwidth, method: 'smb-read' as const } };
+    expect(await withLineUnderLoss(setup, smbRead, LOSSY, undefined)).toBe(smbRead);
+    // 20 s spent of a 20 s budget: the check and the reserve take what is left.
+    const spent = new BudgetKeeper({ budgetSeconds: 20, spent: () => 20, rttMs: 40, entries: 10, readBackSeconds: 0, checkSeconds: 1 });
+    expect(await withLineUnderLoss(setup, probes, LOSSY, spent)).toBe(probes);
+    const room = new BudgetKeeper({ budgetSeconds: 60, spent: () => 10, rttMs: 40, entries: 10, readBackSeconds: 0, checkSeconds: 1 });
+    expect(room.fits(2.5)).toBe(true);
+    expect(spent.fits(0.1)).toBe(false);
+  });
+
+  it('goes on with the probe\u2019s own figure where the second test fails', async () => {
+    const closed = { ...setup, iperf: { host: '127.0.0.1', port: await freePort() } } as RunSetup;
+    expect(await withLineUnderLoss(closed, probes, LOSSY, undefined)).toBe(probes);
+  }, 30_000);
+});
