@@ -157,6 +157,26 @@ describe('splitRetransmissions', () => {
       expect(split?.peakQueueMs).toBeCloseTo(5, 9);
     });
 
+    it("a burst that overflowed the queue is the copy's, though the round trip shows it only as the flight has fallen and the losses are sent again in waves", () => {
+      // As the lab's Windows 11 write with 16 credits did (100 Mb/s / 40 ms, 2026-11-28): a megabyte out at once, 40 ms
+      // beyond what the path holds while the smoothed round trip still read 2; the round trip read the queue 70 ms
+      // later, as the losses came back and cut what was in flight; the rest of them were sent again 40 ms after that.
+      const clear = (count: number) => Array.from({ length: count }, () => ({ rttMs: 40.3, lost: 0, inFlight: 150_000 }));
+      const burst = [
+        ...Array.from({ length: 3 }, () => ({ rttMs: 42, lost: 0, inFlight: 500_000 })),
+        ...Array.from({ length: 3 }, () => ({ rttMs: 42, lost: 0, inFlight: 200_000 })),
+        { rttMs: 80, lost: 30_000, inFlight: 60_000 },
+        { rttMs: 80, lost: 5_000, inFlight: 60_000 },
+        { rttMs: 60, lost: 0, inFlight: 60_000 },
+        { rttMs: 41, lost: 0, inFlight: 60_000 },
+        { rttMs: 40.5, lost: 25_000, inFlight: 60_000 },
+      ];
+      // Three bursts: three of three recoveries where a seventh of the bytes went is beyond chance (CROWDED_CHANCE).
+      const split = splitRetransmissions(flying([...clear(30), ...burst, ...clear(60), ...burst, ...clear(60), ...burst, ...clear(60)]));
+      expect(split).toMatchObject({ queueBytes: 180_000, pathBytes: 0, pathRateSeen: true, decided: true });
+      expect(split?.queueAtLossMs).toBeCloseTo(40, 9);
+    });
+
     it('leaves the flight out where a sample lacks it or no delivery was seen', () => {
       const stretches = Array.from({ length: 10 }, () => ({ rttMs: 80, lost: 2000, inFlight: 10_000, rate: 0 }));
       expect(splitRetransmissions(flying(stretches))).toMatchObject({ queueBytes: 20_000, pathRateSeen: false });
