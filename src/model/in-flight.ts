@@ -8,6 +8,7 @@ import { lineUtilisation } from './congestion.js';
 import type { CryptoSide, Protection } from './crypto-cost.js';
 import { NO_PROTECTION, protectionAtPacingEnd, protectionBytesPerSecond, protectionSecondsPerByte, protectionSecondsPerExchange } from './crypto-cost.js';
 import { hostBytesPerSecond, hostCostsFor, hostSecondsFor } from './host-costs.js';
+import { MATHIS_CONSTANT } from './loss-ramp.js';
 import type { Link } from './link.js';
 import { bdpBytes, bufferBytesOf, maxSegmentBytes, payloadEfficiency } from './link.js';
 import type { ServerProfile } from './server-profiles.js';
@@ -46,12 +47,6 @@ export const SMB_HEADER_BYTES_PER_REQUEST = 84;
 
 /** SMB 2.1: one credit pays for up to 64 KB of a read or write. */
 export const BYTES_PER_CREDIT = 64 * KIB;
-
-/**
- * Mathis et al. (1997): a Reno-style TCP stream with loss rate p averages at
- * most MSS / RTT x sqrt(3/2) / sqrt(p).
- */
-const MATHIS_CONSTANT = Math.sqrt(3 / 2);
 
 /**
  * One SMB session's shape beyond the profiles: what protects its data, and
@@ -232,8 +227,11 @@ export function transferShape(
     { layer: 'server-tcp-window', bytesInFlight: serverWindow, bytesPerSecond: serverWindow / rttSeconds },
   ];
   const mss = maxSegmentBytes(client.tcp.timestamps, link.mtuBytes);
+  // Mathis et al. (1997): a loss-based stream with loss rate p averages at most MSS / RTT x sqrt(3/2) / sqrt(p). BBR
+  // does not answer random loss (it paces at the delivery rate it measures): the lab's BBR writes through 1% loss ran
+  // five times that bound (2026-11-28).
   const loss = link.lossRate ?? 0;
-  if (loss > 0) {
+  if (loss > 0 && sender.congestion !== 'bbr') {
     const bytesPerSecond = channels * (mss / rttSeconds) * (MATHIS_CONSTANT / Math.sqrt(loss));
     budgets.push({ layer: 'packet-loss', bytesInFlight: bytesPerSecond * rttSeconds, bytesPerSecond });
   }

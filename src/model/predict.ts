@@ -24,6 +24,7 @@ import { SERVER_PROFILE_IDS, SERVER_PROFILES } from './server-profiles.js';
 import type { Observations } from './server-as-seen.js';
 import { serverAsSeen } from './server-as-seen.js';
 import { fileDataSeconds, fileWaitSeconds, slowStartPenaltySeconds } from './transfer-time.js';
+import { lossRampSeconds } from './loss-ramp.js';
 import type { Workload } from './workloads.js';
 import { parseWorkload } from './workloads.js';
 
@@ -61,6 +62,7 @@ export interface Prediction {
     readonly dataSeconds: number;
     readonly metadataSeconds: number;
     readonly metadataRoundTrips: number;
+    /** What TCP's cold start costs beyond the steady rate; negative where random loss sets that rate and slow start, before its first losses, beats it (lossStart). */
     readonly slowStartSeconds: number;
   };
   readonly files: number;
@@ -151,6 +153,36 @@ function shallowQueueRampSeconds(
   return Math.max(0, ramp.seconds - (ramp.lineSeconds * line.bytesPerSecond) / steadyBytesPerSecond);
 }
 
+/**
+ * Where random loss holds the connection (the packet-loss layer is the
+ * tightest): what its cold start takes beyond moving the bytes it paces
+ * (`pacedBytes`) at the loss's steady rate, per connection
+ * (src/model/loss-ramp.ts). Negative where slow
+ * start, before its first losses, moves them faster than that rate: a short
+ * copy through a lossy hop is not held to the rate a long one settles at.
+ */
+function lossStart(client: ClientProfile, server: ServerProfile, op: Op, shape: TransferShape, link: Link, session: Session, pacedBytes: number): number {
+  const lossBudget = shape.budgets.find((budget) => budget.layer === 'packet-loss');
+  const congestion = (op === 'read' ? server.tcp : client.tcp).congestion;
+  if (!lossBudget || link.lossRate === undefined || congestion === 'bbr' || !(pacedBytes > 0)) return 0;
+  const segmentBytes = maxSegmentBytes(client.tcp.timestamps, link.mtuBytes);
+  const flows = Math.max(1, Math.floor(session.channels));
+  // Every other layer's bytes in flight, the line's BDP among them: the most a round can carry.
+  const capBytes = Math.min(...shape.budgets.filter((budget) => budget !== lossBudget).map((budget) => budget.bytesInFlight));
+  return lossRampSeconds(
+    {
+      lossRate: link.lossRate,
+      rttMs: link.rttMs,
+      segmentBytes,
+      initialWindowSegments: initialWindowBytes(client, server, op, shape, link) / segmentBytes,
+      capSegments: capBytes / flows / segmentBytes,
+      congestion,
+      totalBytes: pacedBytes / flows,
+    },
+    lossBudget.bytesPerSecond / flows,
+  );
+}
+
 /** Core of the model, on explicit profiles (what-ifs and recommendations pass modified ones). */
 export function predictTransfer(
   client: ClientProfile,
@@ -170,6 +202,7 @@ export function predictTransfer(
   const rttSeconds = link.rttMs / 1000;
   let dataSeconds = 0;
   let waitSeconds = 0;
+  let lossPacedBytes = 0;
   const bytesByLayer = new Map<LimitLayer, number>();
   let largest: { bytes: number; shape: TransferShape } | undefined;
   // The largest file each layer paces: the one a sentence about that layer should describe.
@@ -183,7 +216,10 @@ export function predictTransfer(
       shapes.set(file.bytes, shape);
     }
     dataSeconds += fileDataSeconds(file.bytes, shape);
-    waitSeconds += fileWaitSeconds(file.bytes, shape);
+    const wait = fileWaitSeconds(file.bytes, shape);
+    waitSeconds += wait;
+    // A file whose bytes random loss paces (not its one request's round trip): what the loss's cold start speeds up.
+    if (wait === 0 && tightestBudget(shape.budgets).layer === 'packet-loss') lossPacedBytes += file.bytes;
     const layer = namedBudgetLayer(shape.budgets, link);
     bytesByLayer.set(layer, (bytesByLayer.get(layer) ?? 0) + file.bytes);
     if ((largestByLayer.get(layer)?.bytes ?? -1) < file.bytes) largestByLayer.set(layer, { bytes: file.bytes, shape });
@@ -210,7 +246,11 @@ export function predictTransfer(
       rttMs: link.rttMs,
       totalBytes: workload.totalBytes,
     });
-  const slowStartSeconds = warm ? 0 : coldStart();
+  const slowStartSeconds = warm
+    ? 0
+    : steady.layer === 'packet-loss'
+      ? lossStart(client, server, op, largest.shape, link, session, lossPacedBytes)
+      : coldStart();
 
   const seconds = dataSeconds + metadataSeconds + slowStartSeconds;
   // The largest of the costs names the limit; when it is the data, the layer
