@@ -28,7 +28,7 @@ import { promisesKept } from '../contract/promises.js';
 
 import type { Probed, RunModel, RunPlan, RunSetup } from './run-phases.js';
 import { calibratePhase, inStep, planPhase, probePhase, runModel, setUpRun, signalOf } from './run-phases.js';
-import { withLineUnderLoss } from './line-under-loss.js';
+import { lineSecondsToHold, withLineUnderLoss } from './line-under-loss.js';
 import { lineRateOf } from '../model/link.js';
 
 export { assessedProfiles, DEFAULT_BUDGET_SECONDS } from '../contract/report.js';
@@ -229,6 +229,7 @@ async function assessWith(
             entries: plan.entries,
             readBackSeconds: plan.readBackExpected,
             checkSeconds: plan.checkExpected,
+            lineSeconds: lineSecondsToHold(probed.probes),
           });
     const results = await copyPhase(setup, model, plan, copies, progress, keeper, calibration !== undefined);
     // Where the copies found the path losing packets, the line again on several streams (line-under-loss.ts).

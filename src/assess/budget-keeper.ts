@@ -46,6 +46,8 @@ export interface BudgetKeeperOptions {
   /** The file writes' read-backs after the copies, and the signing check's read: the model's times for them. */
   readonly readBackSeconds: number;
   readonly checkSeconds: number;
+  /** The line's second test after the copies, where the probe lost packets (line-under-loss.ts): held back like the check; 0 or absent elsewhere. */
+  readonly lineSeconds?: number;
 }
 
 export class BudgetKeeper {
@@ -63,10 +65,11 @@ export class BudgetKeeper {
       perCopySeconds(rttMs, other.op === 'write' && !readsBackLater(other)) + (overrun.copies > 0 ? overrun.seconds / overrun.copies : 0);
     // The copies still to run, and the signing check's read at the end, share what is left after the reserve
     // and the file writes' read-backs; a directory set's write reads back what it wrote at once (weight).
-    const needs = [...remaining.map((other) => other.expectedSeconds * weight(other) + fixed(other)), this.options.checkSeconds];
+    const needs = [...remaining.map((other) => other.expectedSeconds * weight(other) + fixed(other)), this.options.checkSeconds, this.options.lineSeconds ?? 0];
     const minimums = [
       ...remaining.map((other) => Math.max(minimumSlotSeconds(rttMs), other.minimumSeconds) * weight(other) + fixed(other)),
       minimumSlotSeconds(rttMs),
+      this.options.lineSeconds ?? 0,
     ];
     // The read-backs still to come are spent whatever the slots: held back with the reserve.
     const available = Math.max(

@@ -10,7 +10,7 @@ import type { CopyTestResult } from '../contract/copy-test.js';
 import type { ProbeResult } from '../contract/probe.js';
 import { freePort } from '../lab/samba.js';
 import { BudgetKeeper } from './budget-keeper.js';
-import { LINE_STREAMS, pathLostPackets, withLineUnderLoss } from './line-under-loss.js';
+import { LINE_STREAMS, lineSecondsToHold, pathLostPackets, withLineUnderLoss } from './line-under-loss.js';
 import type { RunSetup } from './run-phases.js';
 
 const write = (tcp: Record<string, number>): CopyTestResult =>
@@ -36,6 +36,18 @@ describe('the line again on several streams, where the path loses packets', () =
   });
   afterAll(() => {
     server?.kill();
+  });
+
+  it("holds the second test's time back from the copies only where the probe's own stream lost packets", () => {
+    const lossy = { ...probes, rtt: { medianMs: 40, tcp: { medianMs: 40 } }, bandwidth: { ...probes.bandwidth, lossPercent: 0.7 } } as ProbeResult;
+    // Two seconds of test (24 round trips of 40 ms, two at least) and eight round trips to open and end it.
+    expect(lineSecondsToHold(lossy)).toBeCloseTo(2.32, 9);
+    expect(lineSecondsToHold({ ...lossy, bandwidth: { ...lossy.bandwidth, lossPercent: 0.2 } })).toBe(0);
+    expect(lineSecondsToHold({ ...lossy, bandwidth: { ...lossy.bandwidth, method: 'smb-read' } })).toBe(0);
+    const copy = { index: 0, profile: 'win11-24h2', op: 'read', workload: 'file:8MiB', expectedSeconds: 10, minimumSeconds: 0, fromFileCopy: false } as const;
+    const keeper = (lineSeconds: number) =>
+      new BudgetKeeper({ budgetSeconds: 20, spent: () => 10, rttMs: 40, entries: 10, readBackSeconds: 0, checkSeconds: 1, lineSeconds });
+    expect(keeper(2.32).slotFor(copy, [copy]).maxSeconds).toBeLessThan(keeper(0).slotFor(copy, [copy]).maxSeconds);
   });
 
   it("reads the path's loss as the judge does: the writes' losses with no queue behind them", () => {

@@ -11,6 +11,7 @@
 import type { CopyTestResult } from '../contract/copy-test.js';
 import type { ProbeResult } from '../contract/probe.js';
 import { withRunLossReading } from '../copy/loss-evidence.js';
+import { PATH_LOSS_NAMED } from '../model/loss-split.js';
 import { iperf3Bandwidth } from '../probe/bandwidth.js';
 import { steadyTestSeconds } from '../probe/probe-path.js';
 import type { BudgetKeeper } from './budget-keeper.js';
@@ -27,6 +28,18 @@ export const LINE_STREAMS = 16;
 
 /** Round trips the second test takes to open its connections and end, beside its seconds (the budget's part). */
 const SET_UP_ROUND_TRIPS = 8;
+
+/**
+ * The seconds the budget holds back for the second test, where the probe's
+ * own iperf3 stream lost packets (PATH_LOSS_NAMED or more of its segments):
+ * the copies may find the path losing them too. On the lab's 1% link the
+ * copies otherwise spent the whole budget, and the test never ran.
+ */
+export function lineSecondsToHold(probes: ProbeResult): number {
+  const { method, lossPercent } = probes.bandwidth;
+  if (method !== 'iperf3' || !((lossPercent ?? 0) / 100 >= PATH_LOSS_NAMED)) return 0;
+  return steadyTestSeconds(probes.rtt.tcp.medianMs) + (SET_UP_ROUND_TRIPS * probes.rtt.medianMs) / 1000;
+}
 
 /** Whether the run's writes found the path itself losing packets (read across the run, as the judge reads them). */
 export function pathLostPackets(copies: readonly CopyTestResult[]): boolean {
