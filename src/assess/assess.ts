@@ -233,7 +233,7 @@ async function assessWith(
           });
     const results = await copyPhase(setup, model, plan, copies, progress, keeper, calibration !== undefined);
     // Where the copies found the path losing packets, the line again on several streams (line-under-loss.ts).
-    const probes = await inStep('the line under loss', () => withLineUnderLoss(setup, probed.probes, [...results.values()], keeper));
+    const probes = await inStep('the line under loss', () => withLineUnderLoss(setup, probed.probes, [...results.values()]));
     const { parallel } = probes.bandwidth;
     const judged = judgeCopies({
       planned: plan.planned,

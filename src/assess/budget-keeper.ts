@@ -87,12 +87,6 @@ export class BudgetKeeper {
     this.overrun.copies += 1;
   }
 
-  /** Whether `seconds` more fit now, with the signing check's time and the reserve still kept. */
-  fits(seconds: number): boolean {
-    const { budgetSeconds, spent, rttMs, entries, checkSeconds } = this.options;
-    return budgetSeconds - spent() - reserveSeconds(rttMs, entries) - checkSeconds >= seconds;
-  }
-
   /** The signing check's slot: what is left after the reserve. */
   checkSlot(): CopyBudgetOptions {
     const { rttMs } = this.options;
