@@ -232,7 +232,8 @@ export function transferShape(
   // five times that bound (2026-11-28).
   const loss = link.lossRate ?? 0;
   if (loss > 0 && sender.congestion !== 'bbr') {
-    const bytesPerSecond = channels * (mss / rttSeconds) * (MATHIS_CONSTANT / Math.sqrt(loss));
+    // Per connection, like the windows: robocopy's lanes on one connection share what the loss lets it carry.
+    const bytesPerSecond = channels * share * (mss / rttSeconds) * (MATHIS_CONSTANT / Math.sqrt(loss));
     budgets.push({ layer: 'packet-loss', bytesInFlight: bytesPerSecond * rttSeconds, bytesPerSecond });
   }
   const queue = queueBudget(

@@ -51,6 +51,18 @@ describe('a cold connection through random loss', () => {
     expect((1e9 * 8) / long.seconds / 1e6).toBeCloseTo((mathisBytesPerSecond * 8) / 1e6, 0);
   });
 
+  it("is shared by robocopy's lanes on the one connection, as its windows are", () => {
+    const link = { bandwidthBitsPerSecond: 50e6, rttMs: 40, lossRate: 0.01 };
+    const win11 = CLIENT_PROFILES['win11-24h2'];
+    const lossOf = (connectionShare?: number) =>
+      predictTransfer(win11, SERVER_PROFILES.samba, 'write', parseWorkload('file:1GB'), link, {
+        protection: { kind: 'none' },
+        channels: 1,
+        ...(connectionShare === undefined ? {} : { connectionShare }),
+      }).layers.find((layer) => layer.layer === 'packet-loss')?.bytesPerSecond ?? NaN;
+    expect(lossOf(1 / 8)).toBeCloseTo(lossOf() / 8, 6);
+  });
+
   it('is no layer for a BBR sender, which paces at the rate it measures whatever random loss takes', () => {
     const link = { bandwidthBitsPerSecond: 50e6, rttMs: 40, lossRate: 0.01 };
     const cifs = CLIENT_PROFILES['linux-cifs'];
