@@ -177,6 +177,15 @@ describe('splitRetransmissions', () => {
       expect(split?.queueAtLossMs).toBeCloseTo(40, 9);
     });
 
+    it("a sender losing all the time at a queue it keeps standing (BBR into an eighth of a BDP) is the copy's own: its recoveries are many events, not one", () => {
+      // 1.2 s standing a 5 ms queue and losing at every sample, then 0.8 s with none standing and nothing lost: as one
+      // recovery, one loss event where 60% of the bytes went says nothing; as one each repair's time, twenty do.
+      const stretches = Array.from({ length: 200 }, (_, i) =>
+        i < 120 ? { rttMs: 45, lost: 8000, inFlight: 281_250 } : { rttMs: 40.3, lost: 0, inFlight: 200_000 },
+      );
+      expect(splitRetransmissions(flying(stretches))).toMatchObject({ queueBytes: 960_000, pathBytes: 0, pathRateSeen: true, decided: true });
+    });
+
     it('leaves the flight out where a sample lacks it or no delivery was seen', () => {
       const stretches = Array.from({ length: 10 }, () => ({ rttMs: 80, lost: 2000, inFlight: 10_000, rate: 0 }));
       expect(splitRetransmissions(flying(stretches))).toMatchObject({ queueBytes: 20_000, pathRateSeen: false });

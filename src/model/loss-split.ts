@@ -134,22 +134,25 @@ export function splitRetransmissions(samples: readonly LossSample[]): LossSplit 
   const aQueueBuilt = peakQueueMs >= Math.max(QUEUE_FLOOR_MS, QUEUE_FLOOR_SHARE * baseRttMs);
   let [lost, sent, clearLost, clearSent, lossEvents, queueAtLossMs] = [0, 0, 0, 0, 0, 0];
   // A loss is repaired a round trip after it at the earliest, and the round trip it met held the queue too.
-  const repairMs = REPAIR_RTTS * baseRttMs + peakQueueMs;
-  let episode: { readonly endMs: number; readonly met: number } | undefined;
+  const repairMs = REPAIR_RTTS * baseRttMs;
+  let episode: { readonly startMs: number; readonly met: number } | undefined;
   for (let index = 1; index < usable.length; index += 1) {
     const [before, after] = [usable[index - 1] as LossSample, usable[index] as LossSample];
     const stretchLost = Math.max(0, after.bytesRetrans - before.bytesRetrans);
     const stretchSent = Math.max(0, after.bytesSent - before.bytesSent);
     lost += stretchLost;
     sent += stretchSent;
-    let met = queueAtLoss(usable, queues, index, repairMs);
+    let met = queueAtLoss(usable, queues, index, repairMs, peakQueueMs);
     if (stretchLost > 0) {
-      // One recovery: losses sent again within a repair's time of the last were lost together (a recovery resends
-      // a window's losses over a round trip or two, its cut window allowing), at the queue its first met; one event.
-      const continues = episode !== undefined && after.tMs !== undefined && after.tMs - episode.endMs <= repairMs;
+      // One recovery: losses sent again within a repair's time (and the queue's) of its first were lost together (a
+      // recovery resends a window's losses over a round trip or two, its cut window allowing), at the queue its first
+      // met; one event. A sender losing all the time (BBR into a shallow queue) starts one each repair's time.
+      const continues = episode !== undefined && after.tMs !== undefined && after.tMs - episode.startMs <= repairMs + episode.met;
       if (continues) met = Math.max(met, episode?.met ?? 0);
-      else lossEvents += 1;
-      episode = after.tMs === undefined ? undefined : { endMs: after.tMs, met };
+      else {
+        lossEvents += 1;
+        episode = after.tMs === undefined ? undefined : { startMs: after.tMs, met };
+      }
     }
     const queued = aQueueBuilt && met >= FULL_QUEUE_SHARE * peakQueueMs;
     if (queued && stretchLost > 0) queueAtLossMs = Math.max(queueAtLossMs, met);
@@ -224,18 +227,21 @@ function riseWithin(samples: readonly LossSample[], index: number, baseRttMs: nu
 
 /**
  * The queue a stretch's losses met: the highest over its own two samples and,
- * where samples carry their times, every sample within `lookBackMs` before
- * its end (what the copy sent again then, it lost up to that long before).
+ * where samples carry their times, every sample within `lookBackMs` and its
+ * own queue before its end (what the copy sent again then, it lost up to a
+ * round trip before, and a loss at a queue is known the queue's time later).
  */
-function queueAtLoss(samples: readonly LossSample[], queues: readonly number[], index: number, lookBackMs: number): number {
+function queueAtLoss(samples: readonly LossSample[], queues: readonly number[], index: number, lookBackMs: number, peakQueueMs: number): number {
   const end = samples[index] as LossSample;
   let highest = Math.max(queues[index - 1] ?? 0, queues[index] ?? 0);
   if (end.tMs === undefined) return highest;
-  // Bounded: back to the first sample at most.
+  // Bounded: back to the first sample at most, and no further than the deepest queue could have delayed a repair.
   for (let back = index - 2; back >= 0; back -= 1) {
     const sample = samples[back] as LossSample;
-    if (sample.tMs === undefined || end.tMs - sample.tMs > lookBackMs) break;
-    highest = Math.max(highest, queues[back] ?? 0);
+    if (sample.tMs === undefined || end.tMs - sample.tMs > lookBackMs + peakQueueMs) break;
+    // A loss met there was repaired a round trip and that sample's own queue later.
+    const queue = queues[back] ?? 0;
+    if (end.tMs - sample.tMs <= lookBackMs + queue) highest = Math.max(highest, queue);
   }
   return highest;
 }
