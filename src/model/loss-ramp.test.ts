@@ -61,6 +61,16 @@ describe('a cold connection through random loss', () => {
         ...(connectionShare === undefined ? {} : { connectionShare }),
       }).layers.find((layer) => layer.layer === 'packet-loss')?.bytesPerSecond ?? NaN;
     expect(lossOf(1 / 8)).toBeCloseTo(lossOf() / 8, 6);
+    // A lane moving an eighth of a connection's 8 MiB takes as long as the connection takes for all of it.
+    const dataOf = (bytes: string, connectionShare?: number) => {
+      const { breakdown } = predictTransfer(win11, SERVER_PROFILES.samba, 'write', parseWorkload(`file:${bytes}`), link, {
+        protection: { kind: 'none' },
+        channels: 1,
+        ...(connectionShare === undefined ? {} : { connectionShare }),
+      });
+      return breakdown.dataSeconds + breakdown.slowStartSeconds;
+    };
+    expect(dataOf('1MiB', 1 / 8) / dataOf('8MiB')).toBeCloseTo(1, 1);
   });
 
   it('is no layer for a BBR sender, which paces at the rate it measures whatever random loss takes', () => {

@@ -166,7 +166,11 @@ function lossStart(client: ClientProfile, server: ServerProfile, op: Op, shape: 
   const congestion = (op === 'read' ? server.tcp : client.tcp).congestion;
   if (!lossBudget || link.lossRate === undefined || congestion === 'bbr' || !(pacedBytes > 0)) return 0;
   const segmentBytes = maxSegmentBytes(client.tcp.timestamps, link.mtuBytes);
-  const flows = Math.max(1, Math.floor(session.channels));
+  // One connection's part: of multichannel's several, and where robocopy's lanes share one, the whole connection's
+  // run (a lane moving its share of it), so lanes are not each given the connection's head start.
+  const given = session.connectionShare;
+  const share = given !== undefined && given > 0 && given < 1 ? given : 1;
+  const perConnection = Math.max(1, Math.floor(session.channels)) * share;
   // Every other layer's bytes in flight, the line's BDP among them: the most a round can carry.
   const capBytes = Math.min(...shape.budgets.filter((budget) => budget !== lossBudget).map((budget) => budget.bytesInFlight));
   return lossRampSeconds(
@@ -175,11 +179,11 @@ function lossStart(client: ClientProfile, server: ServerProfile, op: Op, shape: 
       rttMs: link.rttMs,
       segmentBytes,
       initialWindowSegments: initialWindowBytes(client, server, op, shape, link) / segmentBytes,
-      capSegments: capBytes / flows / segmentBytes,
+      capSegments: capBytes / perConnection / segmentBytes,
       congestion,
-      totalBytes: pacedBytes / flows,
+      totalBytes: pacedBytes / perConnection,
     },
-    lossBudget.bytesPerSecond / flows,
+    lossBudget.bytesPerSecond / perConnection,
   );
 }
 
