@@ -177,9 +177,9 @@ describe('splitRetransmissions', () => {
       expect(split?.queueAtLossMs).toBeCloseTo(40, 9);
     });
 
-    it("a sender losing all the time at a queue it keeps standing (BBR into an eighth of a BDP) is the copy's own: its recoveries are many events, not one", () => {
+    it("a sender losing all the time at a queue it keeps standing (BBR into an eighth of a BDP) is the copy's own: its losses are many events, not one recovery", () => {
       // 1.2 s standing a 5 ms queue and losing at every sample, then 0.8 s with none standing and nothing lost: as one
-      // recovery, one loss event where 60% of the bytes went says nothing; as one each repair's time, twenty do.
+      // recovery, one loss event where 60% of the bytes went says nothing; as one each stretch, 120 do.
       const stretches = Array.from({ length: 200 }, (_, i) =>
         i < 120 ? { rttMs: 45, lost: 8000, inFlight: 281_250 } : { rttMs: 40.3, lost: 0, inFlight: 200_000 },
       );

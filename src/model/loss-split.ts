@@ -146,13 +146,12 @@ export function splitRetransmissions(samples: readonly LossSample[]): LossSplit 
     if (stretchLost > 0) {
       // One recovery: losses sent again within a repair's time (and the queue's) of its first were lost together (a
       // recovery resends a window's losses over a round trip or two, its cut window allowing), at the queue its first
-      // met; one event. A sender losing all the time (BBR into a shallow queue) starts one each repair's time.
+      // met. Each stretch is still an event of its own: a sender losing at a queue it keeps standing (BBR into an
+      // eighth of a BDP) is one long recovery, and counted once its losses could crowd nowhere.
+      lossEvents += 1;
       const continues = episode !== undefined && after.tMs !== undefined && after.tMs - episode.startMs <= repairMs + episode.met;
       if (continues) met = Math.max(met, episode?.met ?? 0);
-      else {
-        lossEvents += 1;
-        episode = after.tMs === undefined ? undefined : { startMs: after.tMs, met };
-      }
+      else episode = after.tMs === undefined ? undefined : { startMs: after.tMs, met };
     }
     const queued = aQueueBuilt && met >= FULL_QUEUE_SHARE * peakQueueMs;
     if (queued && stretchLost > 0) queueAtLossMs = Math.max(queueAtLossMs, met);
@@ -187,11 +186,10 @@ export const CROWDED_CHANCE = 0.01;
  * its own queue puts them there all together. A copy loses few packets (a
  * megabyte at 1%: seven), and five losses of which one came at the top of a
  * slow-start burst say nothing of a queue; the split by rates reads them only
- * once they crowd. Losses are counted as the recoveries they came in (the
- * stretches sent again within a repair's time of each other), those at the
- * queue as their share of the bytes lost, not as packets: a fading hop loses
- * packets in runs, and a run counted as four would weigh as four
- * independent losses.
+ * once they crowd. Losses are counted as the stretches they were sent again
+ * in, those at the queue as their share of the bytes lost, not as packets: a
+ * fading hop loses packets in runs, and a run counted as four would weigh as
+ * four independent losses.
  */
 function crowdedAtQueue(counts: { lost: number; sent: number; clearLost: number; clearSent: number; lossEvents: number }): boolean {
   const { lost, sent, clearLost, clearSent, lossEvents } = counts;
