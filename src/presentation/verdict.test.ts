@@ -51,6 +51,13 @@ describe('the verdict', () => {
     expect(fix.sentence).toMatch(/^Set robocopy \/MT:n to \d+ in the copy tool: then writing the 1 GB folder of 300 small files takes .+ instead of .+\.$/);
   });
 
+  it('says nothing of an opening and a ramp where the round trips they take are a small part of the copy', () => {
+    // A share on this machine: a 268 MB file moved in 0.76 s, too fast to read a rate once under way, and the verdict
+    // said its rate "includes the opening round trips and TCP's ramp", some 2 ms of it at 0.15 ms a round trip.
+    const fast: Report = { ...report, verdict: undefined, probes: { ...report.probes, rtt: { ...report.probes.rtt, medianMs: 0.15 } } };
+    expect(buildVerdict(fast, recommendFromInput({ report: fast })).lines[0]).not.toMatch(/too short/);
+  });
+
   it('says so where the test file was too short to show the rate a large file holds', () => {
     // This report's 1 MiB file: the rates quoted are whole copies', beside a path that allows a 1 GB file ten times more.
     expect(verdictOf(report).lines[0]).toMatch(/The test file \(1\.05 MB\) was too short to reach the rate a large file holds once under way/);
@@ -107,6 +114,24 @@ describe('the verdict on a server that holds its credits back (lab: 100 Mb/s, 40
       ) ?? [];
     expect(`${costs}ing`.replace('writeing', 'writing')).toBe(quoted);
     expect(verdict.lines.length).toBeLessThanOrEqual(6);
+  });
+
+  it('names no layer for a next change where the copy it would name is outside the model', () => {
+    // Loopback, a server signing with AES-CMAC: "Next, Outside the model cost the small-files write 424 ms: set
+    // robocopy /MT:n to 8 ..." blamed a layer the model could not name. The change stays in the advice and the ticket.
+    const outside: Report = {
+      ...report,
+      verdict: undefined,
+      diagnosis: {
+        ...report.diagnosis,
+        findings: report.diagnosis.findings.map((finding) =>
+          finding.profile === 'win11-24h2' && finding.workload.startsWith('file:') ? { ...finding, limitedBy: 'unexplained' as const } : finding,
+        ),
+      },
+    };
+    const verdict = buildVerdict(outside, recommendFromInput({ report: outside }));
+    expect(verdict.lines.join('\n')).not.toMatch(/Outside the model cost/);
+    expect(verdict.next).toBeUndefined();
   });
 
   it('names the copy whose effect it quotes where the credits cost the write a little more than the read', () => {

@@ -129,13 +129,21 @@ export const yourBitsPerSecond = (rate: VerdictRate): number => rate.steadyBitsP
 export const pathBitsPerSecondOf = (rate: VerdictRate): number | undefined =>
   rate.pathBitsPerSecond ?? (rate.pathSeconds ? (rate.bytes * 8) / rate.pathSeconds : undefined);
 
+/** The round trips a file copy's opening and TCP's ramp take at most: its create and close, and a dozen doublings of the window. */
+const OPENING_AND_RAMP_RTTS = 16;
+/** Below this share of a copy's time, its opening and ramp do not change the rate a person reads. */
+const RAMP_SHARE_WORTH_SAYING = 0.05;
+
 /**
  * Where a file test was too short to show the rate a file holds once under
  * way, the rate quoted is its whole copy's, opening and TCP's ramp included:
  * said plainly, so it is not read against what the path allows a 1 GB file.
  */
-function shortSampleNote(rates: readonly VerdictRate[]): string {
-  const short = rates.find((rate) => rate.workload === 'file' && rate.steadyBitsPerSecond === undefined);
+function shortSampleNote(rates: readonly VerdictRate[], rttMs: number): string {
+  // Where those round trips are a small part of the copy (a LAN, a share on this machine: a 268 MB file in 0.76 s at
+  // 0.15 ms a round trip), its whole rate is the rate under way, and there is nothing to say.
+  const rampMatters = (rate: VerdictRate) => (OPENING_AND_RAMP_RTTS * rttMs) / 1000 >= RAMP_SHARE_WORTH_SAYING * rate.yoursSeconds;
+  const short = rates.find((rate) => rate.workload === 'file' && rate.steadyBitsPerSecond === undefined && rampMatters(rate));
   if (!short) return '';
   return ` The test file (${formatBytes(short.bytes)}) was too short to reach the rate a large file holds once under way: its rate includes the opening round trips and TCP's ramp.`;
 }
@@ -240,7 +248,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
   const readiness = readinessOf(report, client);
   const readyLine = readinessLine(readiness);
   const lines = [
-    `${ratesLine(`Your copies with ${clientLabel}${report.options.threads ? `, small files by robocopy /MT:${report.options.threads}` : ''}`, rates, yourBitsPerSecond)}${shortSampleNote(rates)}`,
+    `${ratesLine(`Your copies with ${clientLabel}${report.options.threads ? `, small files by robocopy /MT:${report.options.threads}` : ''}`, rates, yourBitsPerSecond)}${shortSampleNote(rates, rttMs)}`,
     `${ratesLine(advice && advice.recommendations.length > 0 ? 'This path allows, with the changes below' : 'This path allows', rates, pathBitsPerSecondOf).replace(/\.$/, '')} — ${
       report.crypto?.serverOnThisMachine
         ? `the share is on this machine: no network between, ${formatDuration(rttMs)} a round trip`
