@@ -101,7 +101,24 @@ export const CryptoMeasurementSchema = z.object({
   serverOnThisMachine: z.boolean(),
 });
 
-const RequestCostsSchema = z.object({ secondsPerRequest: z.number().nonnegative().finite(), secondsPerByte: z.number().nonnegative().finite() }).strict();
+const RequestCostsSchema = z
+  .object({
+    secondsPerRequest: z.number().nonnegative().finite(),
+    secondsPerByte: z.number().nonnegative().finite(),
+    /** A pipeline's fill on a share on this machine (src/model/host-costs.ts PipelineFill); absent in reports made before. */
+    fill: z
+      .object({
+        seconds: z.number().nonnegative().max(60),
+        requestBytes: z
+          .number()
+          .int()
+          .positive()
+          .max(2 ** 30),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
 
 /** What the two machines take, measured on a fast path (src/model/host-costs.ts HostCosts). */
 export const HostCostsSchema = z

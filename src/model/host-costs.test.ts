@@ -3,6 +3,8 @@ import { CLIENT_PROFILES, KIB, MIB } from './client-profiles.js';
 import type { HostCosts } from './host-costs.js';
 import {
   costsFromSamples,
+  fileFillSeconds,
+  fillFromRuns,
   fitRequestCosts,
   hostBytesPerSecond,
   hostCostsFor,
@@ -118,6 +120,44 @@ describe('host costs in the model', () => {
     const without = predictTransfer(CLIENT_PROFILES['win11-24h2'], server, 'write', parseWorkload('file:256MiB'), bare);
     expect(without.limitedBy).not.toBe('hosts');
     expect(withHosts.seconds / without.seconds).toBeGreaterThan(1.5);
+  });
+
+  it("each file's pipeline fills once on a share on this machine: the folder of small files pays it per file, the file once", () => {
+    // Loopback, 2026-11-28: 2 MiB writes' first reply 1.2-4.7 ms beyond the steady rate; 15 files 27-40 ms late.
+    const fill = { seconds: 2e-3, requestBytes: 2 * MIB };
+    const filled = { ...bare, hosts: { ...LOOPBACK, write: { ...LOOPBACK.write, fill } } };
+    const client = CLIENT_PROFILES['pipefill-max'];
+    const dirset = parseWorkload('tr3869-dirset:0.05');
+    const added = predictTransfer(client, server, 'write', dirset, filled).seconds - predictTransfer(client, server, 'write', dirset, loopback).seconds;
+    // Every file of a request or more (14 of the 15; the first, of 52 KB, is one request with no pipeline to fill).
+    const filling = dirset.files.filter((file) => file.bytes >= fill.requestBytes).length;
+    expect(filling).toBe(14);
+    expect(added).toBeCloseTo(filling * fill.seconds, 9);
+    const file = parseWorkload('file:256MiB');
+    expect(predictTransfer(client, server, 'write', file, filled).seconds - predictTransfer(client, server, 'write', file, loopback).seconds).toBeCloseTo(
+      fill.seconds,
+      9,
+    );
+    // Reads have a fill of their own: none measured here, none added.
+    expect(predictTransfer(client, server, 'read', dirset, filled).seconds).toBe(predictTransfer(client, server, 'read', dirset, loopback).seconds);
+  });
+
+  it('adds no fill across a network, where the round trip is the fill, nor to a client with one request at a time', () => {
+    const costs = { secondsPerRequest: 0, secondsPerByte: 0, fill: { seconds: 3e-3, requestBytes: MIB } };
+    expect(fileFillSeconds({ acrossNetwork: true }, costs, MIB, 8, 4 * MIB)).toBe(0);
+    expect(fileFillSeconds({}, costs, 64 * KIB, 1, 4 * MIB)).toBe(0);
+    expect(fileFillSeconds({}, costs, MIB, 8, 4 * MIB)).toBe(3e-3);
+    // A first request smaller than the one measured fills in proportion: a 256 KiB file, or 256 KiB requests.
+    expect(fileFillSeconds({}, costs, MIB, 8, 256 * KIB)).toBeCloseTo(0.75e-3, 12);
+    expect(fileFillSeconds({}, costs, 256 * KIB, 8, 4 * MIB)).toBeCloseTo(0.75e-3, 12);
+    expect(fileFillSeconds({}, { secondsPerRequest: 0, secondsPerByte: 0 }, MIB, 8, 4 * MIB)).toBe(0);
+  });
+
+  it('takes the fill from the median run, where the runs timed one', () => {
+    const run = (fillSeconds?: number) => ({ ...sample(MIB, 64 * MIB, 0, 0.5e-9), ...(fillSeconds === undefined ? {} : { fillSeconds }) });
+    expect(fillFromRuns([run(1e-3), run(5e-3), run(2e-3)])).toEqual({ seconds: 2e-3, requestBytes: MIB });
+    expect(fillFromRuns([run(), run(3e-3)])).toEqual({ seconds: 3e-3, requestBytes: MIB });
+    expect(fillFromRuns([run(), run()])).toBeUndefined();
   });
 
   it("each metadata exchange waits on the server's file-system work as well as the round trip", () => {

@@ -7,7 +7,7 @@ import type { CongestionControl } from './congestion.js';
 import { lineUtilisation } from './congestion.js';
 import type { CryptoSide, Protection } from './crypto-cost.js';
 import { NO_PROTECTION, protectionAtPacingEnd, protectionBytesPerSecond, protectionSecondsPerByte, protectionSecondsPerExchange } from './crypto-cost.js';
-import { hostBytesPerSecond, hostCostsFor, hostSecondsFor } from './host-costs.js';
+import { fileFillSeconds, hostBytesPerSecond, hostCostsFor, hostSecondsFor } from './host-costs.js';
 import { MATHIS_CONSTANT } from './loss-ramp.js';
 import type { Link } from './link.js';
 import { bdpBytes, bufferBytesOf, maxSegmentBytes, payloadEfficiency } from './link.js';
@@ -84,6 +84,8 @@ export interface TransferShape {
   /** Round trips of one request, and that in milliseconds. */
   readonly requestLatencyMs: number;
   readonly budgets: readonly LayerBudget[];
+  /** What this file's pipeline fill adds on a share on this machine (host-costs.ts fileFillSeconds); absent elsewhere. */
+  readonly hostFillSeconds?: number;
 }
 
 export function creditCharge(requestBytes: number): number {
@@ -248,7 +250,8 @@ export function transferShape(
   budgets.push(
     ...hostBudgets({ link, op, session, request, rttSeconds, channels, measured, dataSender, dataReceiver, cryptoSecondsPerByte, cryptoSecondsPerRequest }),
   );
-  return { requestBytes: request, depth, chunkBytes, requestLatencyMs, budgets };
+  const hostFillSeconds = measured && link.hosts ? fileFillSeconds(link.hosts, measured.costs, request, depth, fileBytes) : 0;
+  return { requestBytes: request, depth, chunkBytes, requestLatencyMs, budgets, ...(hostFillSeconds > 0 ? { hostFillSeconds } : {}) };
 }
 
 interface HostBudgetInput {

@@ -13,11 +13,13 @@ import { tightestBudget } from './in-flight.js';
  *  - the bytes divided by the tightest in-flight budget's rate
  *    (a window's worth per round, as many rounds as it takes).
  * A synchronous client (depth 1) gets n x (latency + serialisation); a deep
- * pipeline on a fat link gets latency + bytes / bandwidth.
+ * pipeline on a fat link gets latency + bytes / bandwidth. On a share on this
+ * machine, a pipeline's fill is added once (TransferShape.hostFillSeconds).
  */
 export function fileDataSeconds(fileBytes: number, shape: TransferShape): number {
   const { latencyBound, windowBound } = fileBounds(fileBytes, shape);
-  return Math.max(latencyBound, windowBound);
+  // On a share on this machine, each file's pipeline fills once: its first request goes through both ends in turn.
+  return Math.max(latencyBound, windowBound) + (shape.hostFillSeconds ?? 0);
 }
 
 /** A file's two bounds: one request latency plus its bytes at the line's payload rate, and its bytes at the tightest window's rate. */

@@ -21,8 +21,8 @@
 import type { ClientProfileId } from '../model/client-profiles.js';
 import { CLIENT_PROFILES, KIB, SECTOR_BYTES } from '../model/client-profiles.js';
 import type { Protection } from '../model/crypto-cost.js';
-import type { CalibrationSample, HostCosts, MetadataExchangeTimes, RequestCosts } from '../model/host-costs.js';
-import { costsFromSamples, metadataSecondsFrom, runSpread } from '../model/host-costs.js';
+import type { CalibrationSample, HostCosts, MetadataExchangeTimes, PipelineFill, RequestCosts } from '../model/host-costs.js';
+import { costsFromSamples, fillFromRuns, metadataSecondsFrom, runSpread } from '../model/host-costs.js';
 import {
   CALIBRATION_LARGE_FILE_BYTES,
   CALIBRATION_RUNS,
@@ -181,12 +181,18 @@ class CalibrationRun {
       const wholeBytes = recorder.bytes > 0 ? recorder.bytes : outcome.bytes;
       if (op === 'write') this.written.set(name, wholeBytes);
       const span = recorder.span();
-      const [bytes, seconds] =
-        steady && span && span.lastMs > span.firstMs && span.bytes > span.firstBytes
-          ? [span.bytes - span.firstBytes, (span.lastMs - span.firstMs) / 1000]
-          : [wholeBytes, wholeSeconds];
+      const timedSteady = steady && span !== undefined && span.lastMs > span.firstMs && span.bytes > span.firstBytes;
+      const [bytes, seconds] = timedSteady ? [span.bytes - span.firstBytes, (span.lastMs - span.firstMs) / 1000] : [wholeBytes, wholeSeconds];
+      // What the first reply took beyond its bytes at the steady rate: the pipeline's fill (PipelineFill).
+      const fillSeconds = timedSteady ? Math.max(0, (span.firstMs - startedAt) / 1000 - span.firstBytes * (seconds / bytes)) : undefined;
       return bytes > 0 && seconds > 0
-        ? { requestBytes: pipeline.requestBytes, requests: Math.max(1, Math.round(bytes / pipeline.requestBytes)), bytes, seconds }
+        ? {
+            requestBytes: pipeline.requestBytes,
+            requests: Math.max(1, Math.round(bytes / pipeline.requestBytes)),
+            bytes,
+            seconds,
+            ...(fillSeconds === undefined ? {} : { fillSeconds }),
+          }
         : undefined;
     } finally {
       await on.close(handle.fileId, this.request).catch(() => undefined);
@@ -226,6 +232,7 @@ class CalibrationRun {
     const written: string[][] = [[], []];
     const fit = async (op: 'read' | 'write'): Promise<RequestCosts> => {
       const kept: (CalibrationSample | undefined)[] = [];
+      let fill: PipelineFill | undefined;
       for (const [index, shape] of shapesFor(op).entries()) {
         // The median run: the copies the costs predict are single runs, typical ones. The fastest of several was
         // the tail (a 24H2 signed read, six runs of 64 MiB: 157-262 ms; copies expected from the fastest read
@@ -250,9 +257,12 @@ class CalibrationRun {
         const typical = medianSample(runs);
         if (typical) this.samples.push({ ...typical, op, protection });
         kept.push(typical ? this.hostsPaced(typical) : undefined);
+        // The generation's own pipeline's fill, on a share on this machine: each file of its copies pays it once.
+        if (index === 1 && this.options.lineBitsPerSecond === undefined) fill = fillFromRuns(runs);
       }
       const [small, large] = kept;
-      return costsFromSamples(small, large);
+      const costs = costsFromSamples(small, large);
+      return fill ? { ...costs, fill } : costs;
     };
     const write = await fit('write');
     const read = await fit('read');
