@@ -223,6 +223,29 @@ describe('a CPU-paced signed copy beside an unsigned reference of the same data'
     expect(diagnose('file:256MiB', 2.5, 0.1).limitedBy).toBe('unexplained');
   });
 
+  it('names no protection whose work is a sliver of the bound: a slow reference on a long path held both copies alike', () => {
+    // Lab, 37 Mb/s, 40 ms, a queue of an eighth of a BDP: Pipefill's unsigned read of the 1.1% folder took 5.24 s where
+    // the model gave 2.75, and Windows 11's signed one 5.47 s was called "SMB signing, costing 2.81 s": AES-128-GMAC
+    // at 12 GB/s a core is under a millisecond of that folder's 11.8 MB.
+    const branch: Link = { bandwidthBitsPerSecond: 37e6, rttMs: 40 };
+    const folder = parseWorkload('tr3869-dirset:0.011');
+    const input = {
+      client: CLIENT_PROFILES['win11-24h2'],
+      server: samba,
+      op: 'read' as const,
+      workload: folder,
+      link: branch,
+      measuredSeconds: 5.47,
+      stack: { ...stack, crypto: { 'AES-128-GMAC': { protect: 12e9, check: 12e9 } } },
+      observations: {},
+      session: { protection: gmac, channels: 1 },
+      reference: { measuredSeconds: 5.24, protection: { kind: 'none' as const } },
+    };
+    expect(diagnoseCopy(input).limitedBy).not.toBe('signing');
+    expect(diagnoseCopy(input).sentence).not.toMatch(/the CPU is what paces this copy/);
+    expect(hostsExpectation(input, 2.75)?.layer).not.toBe('signing');
+  });
+
   it('a file that fits in one request has its two passes in series', () => {
     const diagnosis = diagnose('file:2MiB', 0.0075, 0.001);
     const pass = (2 * MIB) / 7.5e8;
