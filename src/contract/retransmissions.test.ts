@@ -138,6 +138,22 @@ describe('retransmissions in the verdict', () => {
       );
     });
 
+    it("quotes the path's loss as the model took it, the run's writes together: one figure in the paragraph", () => {
+      // Lab, 1%: the loss layer said "packet loss of 0.75%" (the run's writes pooled) and this paragraph "1.0% for
+      // losses with no queue behind them" (one write's own).
+      const watched = withSlowCopy(credits16, 'write', 'file:', 0.012, 0, { lossOnPathFraction: 0.01, lossAtQueueFraction: 0.002, peakQueueMs: 2 });
+      const path = watched.pathModel ?? { bandwidthBitsPerSecond: 96e6, rttMs: 40, bandwidthFrom: 'probe' as const };
+      const pooled: Report = { ...watched, pathModel: { ...path, lossRate: 0.0075 } };
+      const sentence = retransmissionsOf(pooled, 'win11-24h2')?.sentence ?? '';
+      expect(sentence).toMatch(
+        /^The path itself lost packets: TCP sent 1\.2% of the large-file write's bytes again; the run's writes lost 0\.75% of what they sent on the path, with no queue behind them\./,
+      );
+      expect(sentence).not.toMatch(/1\.0%/);
+      const verdict = buildVerdict(pooled, recommendFromInput({ report: pooled }));
+      const percents = (text: string) => [...text.matchAll(/(\d+(?:\.\d+)?)% (?:random )?(?:packet )?loss|lost (\d+(?:\.\d+)?)%/g)].map((m) => m[1] ?? m[2]);
+      expect(new Set(percents(verdict.lines.join(' ')))).toEqual(new Set(['0.75']));
+    });
+
     it("names the copy's own queue where most losses came with the queue at its fullest, whatever layer holds it", () => {
       // XP is held far below the line, so unwatched its losses would have been put to the path.
       const client = 'xp-smb1';

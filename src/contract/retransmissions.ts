@@ -8,7 +8,7 @@ import type { ClientProfileId } from '../model/client-profiles.js';
 import { EFFECT_WORKLOADS, effectText } from '../model/effect-workloads.js';
 import { PATH_LOSS_NAMED } from '../model/loss-split.js';
 import { predict } from '../model/predict.js';
-import { formatDuration } from '../model/units.js';
+import { formatDuration, formatLossRate } from '../model/units.js';
 import { observationsFromReport } from './recommend.js';
 import type { Finding, Report } from './report.js';
 import { modelLinkOf } from './report.js';
@@ -80,6 +80,8 @@ interface Candidate {
   readonly split?: { readonly path?: number; readonly queue: number; readonly peakQueueMs?: number };
   /** The path's loss as another watched write read it, where this copy's own could not be. */
   readonly pathElsewhere?: number;
+  /** The path's loss as the model took it (the run's writes together: pathModel.lossRate), where it took one. */
+  readonly modelLoss?: number;
 }
 
 /**
@@ -134,19 +136,25 @@ function sentenceOf(candidate: Candidate, hopFix: string): string {
     overSeconds > 0 ? `, and the copy took ${formatDuration(overSeconds * 1000)} longer than the model` : ''
   }`;
   if (source === 'path') {
+    // The figure the model took and the loss layer quotes, where it took one: one write's own share beside it read as
+    // a second loss rate for the same path.
     const seen =
-      split?.path !== undefined
-        ? `, ${percent(split.path)} for losses with no queue behind them`
-        : pathElsewhere !== undefined
-          ? `; a write that watched each loss lost ${percent(pathElsewhere)} with no queue behind them`
-          : '; the copy kept less in flight than the line holds, so it filled no queue of its own';
+      candidate.modelLoss !== undefined
+        ? `; the run's writes lost ${formatLossRate(candidate.modelLoss)} of what they sent on the path, with no queue behind them`
+        : split?.path !== undefined
+          ? `, ${percent(split.path)} for losses with no queue behind them`
+          : pathElsewhere !== undefined
+            ? `; a write that watched each loss lost ${percent(pathElsewhere)} with no queue behind them`
+            : '; the copy kept less in flight than the line holds, so it filled no queue of its own';
     return `The path itself lost packets: ${resent}${seen}. That is a lossy hop (Wi-Fi, DSL, a faulty cable or port), not congestion, and it holds TCP below the line: the rates here are what TCP reached through it. Fix that hop (look for errors on the interfaces along the way).${hopFix}`;
   }
   if (!split) return `The copy overflowed the line's queue itself: ${resent}; every setting lets it keep more in flight than the line holds.`;
   const peak = split.peakQueueMs === undefined ? '' : `, with the round trip up to ${split.peakQueueMs.toFixed(1)} ms above its least`;
   const alsoPath =
     split.path !== undefined && split.path >= PATH_LOSS_NAMED
-      ? ` A further ${percent(split.path)} went again for losses on the path, with no queue behind them.`
+      ? candidate.modelLoss !== undefined
+        ? ` The path lost packets too: the run's writes lost ${formatLossRate(candidate.modelLoss)} of what they sent there, with no queue behind them.`
+        : ` A further ${percent(split.path)} went again for losses on the path, with no queue behind them.`
       : '';
   return `The copy overflowed the line's queue itself: ${resent}, its losses at the queue's fullest${peak}. That is TCP finding the line's rate, not a fault of the path.${alsoPath}`;
 }
@@ -185,6 +193,8 @@ export function retransmissionsOf(report: Report, client: ClientProfileId): Verd
   }
   if (!worst) return undefined;
   const { finding, fraction, overSeconds, split, source } = worst;
+  const modelLoss = report.pathModel?.lossRate;
+  const told = modelLoss !== undefined && modelLoss > 0 ? { ...worst, modelLoss } : worst;
   return {
     op: finding.op,
     workload: finding.workload.startsWith('file:') ? 'file' : 'small-files',
@@ -192,6 +202,6 @@ export function retransmissionsOf(report: Report, client: ClientProfileId): Verd
     source,
     ...(split ? { queueFraction: split.queue, ...(split.path === undefined ? {} : { pathFraction: split.path }) } : {}),
     overSeconds,
-    sentence: sentenceOf(worst, source === 'path' ? hopFixText(report, client) : ''),
+    sentence: sentenceOf(told, source === 'path' ? hopFixText(report, client) : ''),
   };
 }

@@ -9,7 +9,7 @@ import { creditCharge } from './in-flight.js';
 import { bufferBytesOf } from './link.js';
 import type { Link } from './link.js';
 import type { ServerProfile } from './server-profiles.js';
-import { formatBinaryBytes, formatByteRate, formatBytes, formatDuration, formatRate } from './units.js';
+import { formatBinaryBytes, formatByteRate, formatBytes, formatDuration, formatLossRate, formatRate } from './units.js';
 
 export interface ExplainInput {
   readonly seconds: number;
@@ -74,7 +74,7 @@ function layerSentence(layer: LayerBudget, input: ExplainInput, client: ClientPr
       return `your ${op}s stop at ${formatBinaryBytes(layer.bytesInFlight)} in flight: ${what}. At ${rtt} that caps you at ${rate}, ${share(layer.bytesPerSecond, link)}.`;
     }
     case 'packet-loss':
-      return `packet loss of ${((link.lossRate ?? 0) * 100).toPrecision(2)}% holds one TCP stream to about ${rate} at ${rtt} (Mathis bound), whatever the windows.`;
+      return `packet loss of ${formatLossRate(link.lossRate ?? 0)} holds one TCP stream to about ${rate} at ${rtt} (Mathis bound), whatever the windows.`;
     case 'bottleneck-queue': {
       const congestion = op === 'read' ? server.tcp.congestion : client.tcp.congestion;
       const buffer = bufferBytesOf(link);

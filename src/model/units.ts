@@ -196,3 +196,8 @@ export function formatBinaryBytes(bytes: number): string {
 export function formatByteRate(bytesPerSecond: number): string {
   return `${formatBytes(bytesPerSecond)}/s`;
 }
+
+/** A loss rate as every view says it, to two significant figures ("0.75%"): the one figure the model takes. */
+export function formatLossRate(fraction: number): string {
+  return `${(fraction * 100).toPrecision(2)}%`;
+}

@@ -3,7 +3,7 @@
 import type { PipefillApi } from '../../contract/api.js';
 import type { PlanInput, PlanResult } from '../../contract/plan.js';
 import { PipefillInputError } from '../../model/errors.js';
-import { formatBytes, formatDuration, formatRate } from '../../model/units.js';
+import { formatBytes, formatDuration, formatLossRate, formatRate } from '../../model/units.js';
 import { optional, parseOptions } from '../args.js';
 import type { Output } from '../output.js';
 import { printJson } from '../output.js';
@@ -32,7 +32,7 @@ export function formatPlan(plan: PlanResult): string {
   const buffer = Math.round((link.bufferBytes / link.bdpBytes) * 100) === 100 ? '' : `, buffer ${formatBytes(link.bufferBytes)}`;
   const mtu = link.mtuBytes === undefined || link.mtuBytes === 1500 ? '' : `, ${link.mtuBytes}-byte packets`;
   const session = `${plan.security === 'auto' ? '' : `, ${plan.security}`}${plan.channels > 1 ? `, ${plan.channels} channels` : ''}`;
-  const heading = `${link.label}: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} RTT${link.lossRate > 0 ? `, ${(link.lossRate * 100).toPrecision(2)}% loss` : ''}, BDP ${formatBytes(link.bdpBytes)}${buffer}${mtu}; server ${plan.server}${session}`;
+  const heading = `${link.label}: ${formatRate(link.bandwidthBitsPerSecond)}, ${formatDuration(link.rttMs)} RTT${link.lossRate > 0 ? `, ${formatLossRate(link.lossRate)} loss` : ''}, BDP ${formatBytes(link.bdpBytes)}${buffer}${mtu}; server ${plan.server}${session}`;
   const columns = [...new Set(plan.cells.map((cell) => `${cell.op} ${cell.workload}`))];
   const clients = [...new Set(plan.cells.map((cell) => cell.clientLabel))];
   const rows = clients.map((label) => [
