@@ -186,6 +186,35 @@ describe('splitRetransmissions', () => {
       expect(splitRetransmissions(flying(stretches))).toMatchObject({ queueBytes: 960_000, pathBytes: 0, pathRateSeen: true, decided: true });
     });
 
+    it("a megabyte's slow start overshooting an eighth of a BDP is the copy's own, its tail resent after a timeout with one packet in flight", () => {
+      // As the lab's 1 MiB writes (50 Mb/s / 40 ms, a 31 kB queue, 2026-11-28): 650 packets out with no queue and
+      // none lost, then 170 of 230 lost in the four stretches at the queue's top, then 300 ms on, the tail resent.
+      const ramp = Array.from({ length: 13 }, (_, i) => ({ rttMs: 40.6, lost: 0, inFlight: 20_000 * (i + 1) }));
+      const top = Array.from({ length: 4 }, () => ({ rttMs: 45.2, lost: 60_000, inFlight: 290_000 }));
+      const idle = Array.from({ length: 30 }, () => ({ rttMs: 44.5, lost: 0, inFlight: 0 }));
+      const samples = flying([...ramp, ...top, ...idle]);
+      // The tail: nothing new, a packet and then three sent again, each once.
+      let last = samples.at(-1) as LossSample;
+      for (const resent of [1448, 4344]) {
+        last = { ...last, tMs: (last.tMs ?? 0) + 40, bytesSent: last.bytesSent + resent, bytesRetrans: last.bytesRetrans + resent, inFlightBytes: resent };
+        samples.push(last);
+      }
+      const split = splitRetransmissions(samples);
+      expect(split).toMatchObject({ pathBytes: 0, queueBytes: 240_000 + 5792, decided: true });
+    });
+
+    it('a fading hop that loses a run of packets where a queue happened to stand, and as much in the clear, stays the path', () => {
+      // 1% in runs of four: the queue's stretches lose a run more than their share, not ten times the clear rate.
+      const stretches = Array.from({ length: 100 }, (_, i) =>
+        i % 10 === 9
+          ? { rttMs: 45, lost: i % 20 === 19 ? 4 * 1448 : 0, inFlight: 281_250 }
+          : { rttMs: 40.5, lost: i % 9 === 0 ? 4 * 1448 : 0, inFlight: 150_000 },
+      );
+      const split = splitRetransmissions(flying(stretches));
+      expect(split?.queueBytes).toBe(0);
+      expect(split?.pathBytes).toBeGreaterThan(0);
+    });
+
     it('leaves the flight out where a sample lacks it or no delivery was seen', () => {
       const stretches = Array.from({ length: 10 }, () => ({ rttMs: 80, lost: 2000, inFlight: 10_000, rate: 0 }));
       expect(splitRetransmissions(flying(stretches))).toMatchObject({ queueBytes: 20_000, pathRateSeen: false });

@@ -149,7 +149,11 @@ export function splitRetransmissions(samples: readonly LossSample[]): LossSplit 
       // met. Each stretch is still an event of its own: a sender losing at a queue it keeps standing (BBR into an
       // eighth of a BDP) is one long recovery, and counted once its losses could crowd nowhere.
       lossEvents += 1;
-      const continues = episode !== undefined && after.tMs !== undefined && after.tMs - episode.startMs <= repairMs + episode.met;
+      // A stretch that sent nothing new resent what was lost before, however long after (a retransmission timeout
+      // after the burst's last packets: the lab's megabyte into an eighth of a BDP resent its tail 300 ms on, with one
+      // packet in flight and no queue, and all of its losses went to the path).
+      const onlyResent = stretchSent <= stretchLost;
+      const continues = episode !== undefined && (onlyResent || (after.tMs !== undefined && after.tMs - episode.startMs <= repairMs + episode.met));
       if (continues) met = Math.max(met, episode?.met ?? 0);
       else episode = after.tMs === undefined ? undefined : { startMs: after.tMs, met };
     }
@@ -194,8 +198,34 @@ export const CROWDED_CHANCE = 0.01;
 function crowdedAtQueue(counts: { lost: number; sent: number; clearLost: number; clearSent: number; lossEvents: number }): boolean {
   const { lost, sent, clearLost, clearSent, lossEvents } = counts;
   if (!(lost > 0 && sent > 0)) return false;
+  if (overflowedByRate(counts)) return true;
   const queuedEvents = Math.round((lossEvents * (lost - clearLost)) / lost);
   return binomialTailAtLeast(queuedEvents, lossEvents, Math.min(1, Math.max(0, (sent - clearSent) / sent))) < CROWDED_CHANCE;
+}
+
+/** Packets lost where the queue stood before their rate alone can say the queue lost them: a burst, not a fading hop's run. */
+export const LEAST_OVERFLOW_PACKETS = 20;
+/** How many times the most the path can be losing the queue's stretches must lose for their rate alone to name the queue. */
+export const OVERFLOW_RATE_FACTOR = 10;
+const PACKET_BYTES = 1448;
+
+/**
+ * Whether the stretches where the queue stood lost so much more than the
+ * path can be losing that no path did it. The clear stretches bound the path's
+ * rate (their losses and three packets more, about 95% sure, over what they
+ * sent); a queue's stretches losing ten times that, twenty packets or more,
+ * overflowed. A slow start that overshoots loses its burst in a round trip or
+ * two, few stretches however many packets: the lab's megabyte into an eighth
+ * of a BDP lost 170 of the 230 packets it sent while the queue stood and none
+ * of 650 before, in five stretches that by count alone were no more than
+ * chance (2026-11-28).
+ */
+function overflowedByRate(counts: { lost: number; sent: number; clearLost: number; clearSent: number }): boolean {
+  const { lost, sent, clearLost, clearSent } = counts;
+  const [queuedLost, queuedSent] = [lost - clearLost, sent - clearSent];
+  if (!(clearSent > 0 && queuedSent > 0) || queuedLost < LEAST_OVERFLOW_PACKETS * PACKET_BYTES) return false;
+  const pathAtMost = (clearLost + 3 * PACKET_BYTES) / clearSent;
+  return queuedLost / queuedSent >= OVERFLOW_RATE_FACTOR * pathAtMost;
 }
 
 /**
