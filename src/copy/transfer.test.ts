@@ -131,3 +131,44 @@ describe('writes leave in file order (issue 37, item 9)', () => {
     expect(issued).toEqual([...issued].sort((a, b) => a - b));
   });
 });
+
+describe('transferFile against a server whose grant settles below a request', () => {
+  it('reads the range again in requests the grant allows, where one starved of credits with nothing in flight', async () => {
+    // smbd with `smb2 max credits = 16` held 40 after the first ECHOs, then left 16: a 20-credit read could never go.
+    const { CreditStarvationError } = await import('../smb/credits.js');
+    const { SmbError } = await import('../smb/errors.js');
+    const pattern = new PatternSource('seed', 'file');
+    const reads: number[] = [];
+    const session = {
+      creditCharge: (bytes: number) => Math.ceil(bytes / 65_536),
+      connection: { creditTarget: 64, credits: { credits: 16, creditsInFlight: 0 }, fastestExchangeMs: 1, recycle: () => undefined },
+      // The burst the first ECHOs saw: enough for the 20-credit request, which then finds 16.
+      reserveCredits: () => Promise.resolve(40),
+      read: (_fileId: Buffer, offset: number, length: number) => {
+        if (Math.ceil(length / 65_536) > 16) {
+          const starved = new CreditStarvationError(`The server granted too few credits (16) for a request of ${Math.ceil(length / 65_536)}.`);
+          return Promise.reject(new SmbError('protocol', starved.message, 'check smb2 max credits', undefined, { cause: starved }));
+        }
+        reads.push(length);
+        const data = Buffer.alloc(length);
+        pattern.fill(data, offset);
+        return Promise.resolve(data);
+      },
+    } as unknown as SmbSession;
+    const recorder = new TimelineRecorder();
+    const outcome = await transferFileWithDepth({
+      session,
+      fileId: Buffer.alloc(16),
+      op: 'read',
+      fileBytes: 4 * 20 * 65_536,
+      pipeline: { depth: 2, chunkBytes: 20 * 65_536, requestBytes: 20 * 65_536 },
+      pattern,
+      verify: true,
+      recorder,
+      label: 'file',
+    });
+    expect(outcome.bytes).toBe(4 * 20 * 65_536);
+    expect(recorder.bytes).toBe(4 * 20 * 65_536);
+    expect(Math.max(...reads)).toBeLessThanOrEqual(16 * 65_536);
+  });
+});
