@@ -4,6 +4,8 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PatternSource } from './pattern.js';
+import { CreditStarvationError } from '../smb/credits.js';
+import { SmbError } from '../smb/errors.js';
 import type { SmbSession } from '../smb/session.js';
 import { TimelineRecorder } from './timeline.js';
 import type { FileTransfer } from './transfer.js';
@@ -135,8 +137,6 @@ describe('writes leave in file order (issue 37, item 9)', () => {
 describe('transferFile against a server whose grant settles below a request', () => {
   it('reads the range again in requests the grant allows, where one starved of credits with nothing in flight', async () => {
     // smbd with `smb2 max credits = 16` held 40 after the first ECHOs, then left 16: a 20-credit read could never go.
-    const { CreditStarvationError } = await import('../smb/credits.js');
-    const { SmbError } = await import('../smb/errors.js');
     const pattern = new PatternSource('seed', 'file');
     const reads: number[] = [];
     const session = {

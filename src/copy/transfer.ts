@@ -152,9 +152,10 @@ async function moveRange(transfer: FileTransfer, offset: number, length: number,
  * The request size that fits what the server grants now, where a request
  * starved (it cost more credits than the server left, with nothing in flight
  * to bring more), and a smaller one can go; undefined otherwise. A server may
- * grant a burst and then settle lower: smbd with `smb2 max credits = 16` held
- * 40 after the first ECHOs, the read was cut to 20 credits, and then it left
- * 16 (npm test, a fresh clone beside a busy core, 2026-11-28).
+ * grant a burst and then settle lower: against smbd with `smb2 max credits =
+ * 16` a read went out cut to 20 credits (half of what the ECHOs had brought,
+ * fitToCredits), and the server then left 16 (npm test, a fresh clone beside
+ * a busy core, 2026-11-28).
  */
 function starvedFit(error: unknown, session: SmbSession, length: number): number | undefined {
   if (!(error instanceof SmbError && error.cause instanceof CreditStarvationError)) return undefined;
