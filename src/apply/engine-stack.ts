@@ -21,3 +21,12 @@ export function localEngineStack(): EngineStack {
     congestion: typeof congestion === 'string' && congestion !== '' ? congestion : DEFAULT_ENGINE_STACK.congestion,
   };
 }
+
+/**
+ * `stack` with the congestion control the kernel ran on a connection to the
+ * share, where the probe read it: a route may name its own (`ip route …
+ * congctl`), whatever the machine's default (the sysctl) says.
+ */
+export function withKernelCongestion(stack: EngineStack, path: { readonly congestion?: string | undefined } | undefined): EngineStack {
+  return path?.congestion === undefined ? stack : { ...stack, congestion: path.congestion };
+}

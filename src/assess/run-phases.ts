@@ -31,7 +31,7 @@ import { measureHostCosts } from '../probe/host-rates.js';
 import { credentialsFrom } from '../smb/session.js';
 import { withFolderLeft } from '../copy/scratch-end.js';
 import { measureCryptoRates } from '../smb/security/crypto-rates.js';
-import { localEngineStack } from '../apply/engine-stack.js';
+import { localEngineStack, withKernelCongestion } from '../apply/engine-stack.js';
 import type { CopyPlan } from './copy-plan.js';
 import type { ProbeResult } from '../contract/probe.js';
 import { planCopies, readsBackLater } from './copy-plan.js';
@@ -204,7 +204,10 @@ export function runModel(setup: RunSetup, probes: ProbeResult, calibration: Host
   };
   // This machine's signing and encryption rates: the model's crypto layer for Pipefill's side (and the server's, on loopback).
   const cryptoRates = measureCryptoRates(shortBudget(setup) ? { millisecondsEach: 20 } : {});
-  const stack = { ...localEngineStack(), crypto: cryptoRates };
+  // The congestion control the kernel ran on the probe's connection to the share, where it said: a route may name
+  // its own. The lab's CUBIC route under a BBR default had the model send the writes with BBR, past a 1% loss that
+  // held them: 2.2 s expected for an 8 MiB write that took 13.7-20.6 s (2026-11-28).
+  const stack = { ...withKernelCongestion(localEngineStack(), probes.path), crypto: cryptoRates };
   return {
     link,
     cryptoRates,

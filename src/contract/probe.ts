@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { CIPHERS, SIGNING_ALGORITHMS } from '../model/smb-security.js';
 import { MTU_RANGE } from '../model/link.js';
+import { CONGESTION_NAME } from '../model/congestion.js';
 import { LoginUsedSchema, ShareLoginSchema } from './share-login.js';
 
 export const ProbeInputSchema = ShareLoginSchema.extend({
@@ -63,10 +64,15 @@ export const ProbeResultSchema = z.object({
   /**
    * The path's packets (issue 52): the path MTU the kernel held for the probe's connection once its transfers had
    * run (its own interface's, or lower where ICMP told it of a smaller hop: a tunnel). Linux only; absent elsewhere
-   * and in older reports. A black hole ends the run before (src/probe/path-mtu.ts).
+   * and in older reports. A black hole ends the run before (src/probe/path-mtu.ts). Beside it, the congestion
+   * control the kernel ran on that connection (a route may name its own, whatever the machine's default): the one
+   * that sends Pipefill's writes.
    */
   path: z
-    .object({ mtuBytes: z.number().int().min(MTU_RANGE.least).max(MTU_RANGE.most) })
+    .object({
+      mtuBytes: z.number().int().min(MTU_RANGE.least).max(MTU_RANGE.most).optional(),
+      congestion: z.string().regex(CONGESTION_NAME).optional(),
+    })
     .strict()
     .optional(),
   bandwidth: z.object({

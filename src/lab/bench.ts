@@ -14,9 +14,9 @@ import type { ClientProfile, ClientProfileId, Op } from '../model/client-profile
 import { MIB } from '../model/client-profiles.js';
 import { fileSpec } from '../model/assessment.js';
 import { PipefillError } from '../model/errors.js';
-import { asCongestionControl } from '../model/congestion.js';
+import { asCongestionControl, idleRestartRtts } from '../model/congestion.js';
 import type { EngineStack } from '../model/diagnosis.js';
-import { asDrivenByPipefill, idleRestartRtts } from '../model/diagnosis.js';
+import { asDrivenByPipefill } from '../model/diagnosis.js';
 import { clientProfile, predictTransfer, serverProfile } from '../model/predict.js';
 import type { ServerProfile } from '../model/server-profiles.js';
 import { formatDuration, formatRate } from '../model/units.js';

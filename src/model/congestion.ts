@@ -44,6 +44,9 @@ export type CongestionControl = (typeof CONGESTION_CONTROLS)[number];
  * (htcp, illinois, scalable...) back off at least as gently as CUBIC, so they
  * are taken as CUBIC; `bbr` and `bbr2` pace.
  */
+/** A congestion control's name as a kernel gives it: Linux's are at most 15 characters (TCP_CA_NAME_MAX, 16 with the NUL). */
+export const CONGESTION_NAME = /^[a-z][a-z0-9_]{0,14}$/;
+
 export function asCongestionControl(name: string): CongestionControl {
   const lower = name.trim().toLowerCase();
   if (lower.startsWith('bbr')) return 'bbr';
@@ -292,4 +295,12 @@ function finishRamp(
     seconds: secondsBefore + climbed.seconds,
     lineSeconds: (delivered / pipe) * rttSeconds,
   };
+}
+
+/** Measured in the WAN lab: a synchronous 64 KiB exchange at 32 ms took 48.5 ms under BBR, 36.0 ms under Reno. */
+const BBR_IDLE_RESTART_RTTS = 0.5;
+
+/** Round trips a sender on this congestion control loses restarting a burst from idle (ClientTcp.idleRestartRtts). */
+export function idleRestartRtts(congestion: string): number {
+  return congestion === 'bbr' ? BBR_IDLE_RESTART_RTTS : 0;
 }

@@ -9,7 +9,7 @@
 import type { ClientProfile, Op } from './client-profiles.js';
 import { MIB } from './client-profiles.js';
 import { closedPipelineSecondsPerRequest } from './closed-pipeline.js';
-import { asCongestionControl } from './congestion.js';
+import { asCongestionControl, idleRestartRtts } from './congestion.js';
 import type { CryptoRates, Protection } from './crypto-cost.js';
 import { describeProtection, protectionSecondsPerByte } from './crypto-cost.js';
 import type { LayerBudget, LimitLayer, Session } from './in-flight.js';
@@ -43,14 +43,6 @@ export interface EngineStack {
 
 /** Linux defaults: tcp_rmem max 6 MiB and tcp_wmem max 4 MiB, about half of each usable. */
 export const DEFAULT_ENGINE_STACK: EngineStack = { receiveWindowBytes: 3 * MIB, sendWindowBytes: 2 * MIB, initialWindowSegments: 10, congestion: 'cubic' };
-
-/** Measured in the WAN lab: a synchronous 64 KiB exchange at 32 ms took 48.5 ms under BBR, 36.0 ms under Reno. */
-const BBR_IDLE_RESTART_RTTS = 0.5;
-
-/** Round trips a sender on this congestion control loses restarting a burst from idle (ClientTcp.idleRestartRtts). */
-export function idleRestartRtts(congestion: string): number {
-  return congestion === 'bbr' ? BBR_IDLE_RESTART_RTTS : 0;
-}
 
 /**
  * A generation as Pipefill's engine drives it: the generation's I/O pattern

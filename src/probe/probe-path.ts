@@ -13,7 +13,9 @@ import { SMB_READ_CONNECTIONS, smbReadBandwidth } from './smb-read-bandwidth.js'
 import { FAST_PATH_RTT_MS } from '../model/host-costs.js';
 import { echoesUnderLoad, loadedLatency, smbEchoBackToBack, smbEchoRtt, tcpHandshakeRtt } from './rtt.js';
 import type { LatencyStats } from './stats.js';
+import type { TcpInfoSample } from '../platform/tcp-info.js';
 import { sampleTcpInfo } from '../platform/tcp-info.js';
+import { CONGESTION_NAME } from '../model/congestion.js';
 import { isMtuBytes } from '../model/link.js';
 
 export interface ProbeOptions {
@@ -136,9 +138,11 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
     const bandwidth = await bandwidthTest;
     const loaded = loadedLatency(underLoad, loadStarted, performance.now());
     // The kernel's path MTU, read once the transfers have run: a hop whose ICMP said it was smaller is in it by now.
-    const mtuBytes = (await sampleTcpInfo(session.connection.endpoints).catch(() => undefined))?.pmtuBytes;
-    const path = mtuBytes !== undefined && isMtuBytes(mtuBytes) ? { path: { mtuBytes } } : {};
-    return { rtt: { ...rtt, ...(loaded ? { loaded } : {}) }, session: negotiated, ...path, bandwidth };
+    // With it, the congestion control the kernel runs on a connection to the share: a route may name its own
+    // (`ip route … congctl`), whatever the machine's default says.
+    const kernel = await sampleTcpInfo(session.connection.endpoints).catch(() => undefined);
+    const path = pathOfKernel(kernel);
+    return { rtt: { ...rtt, ...(loaded ? { loaded } : {}) }, session: negotiated, ...(path ? { path } : {}), bandwidth };
   } finally {
     await session.end();
   }
@@ -184,4 +188,15 @@ async function bandwidthOf(
   const seconds = options.seconds === undefined ? undefined : fast ? options.seconds : Math.max(options.seconds, steadyTestSeconds(rttMs));
   const bandwidth = await smbReadBandwidth(target, credentials, { ...(seconds ? { seconds } : {}), connections, rttMs, ...signal });
   return { ...bandwidth, ...(fallbackReason ? { fallbackReason } : {}) };
+}
+
+/** What the kernel held for the probe's connection, where it says: its path MTU and its congestion control. */
+function pathOfKernel(kernel: TcpInfoSample | undefined): ProbeResult['path'] {
+  const mtuBytes = kernel?.pmtuBytes;
+  const congestion = kernel?.congestion;
+  const path = {
+    ...(mtuBytes !== undefined && isMtuBytes(mtuBytes) ? { mtuBytes } : {}),
+    ...(congestion !== undefined && CONGESTION_NAME.test(congestion) ? { congestion } : {}),
+  };
+  return Object.keys(path).length > 0 ? path : undefined;
 }

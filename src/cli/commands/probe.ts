@@ -36,8 +36,11 @@ export function formatProbe(share: string, result: ProbeResult): string {
           `  under load  ${rtt.loaded.medianMs.toFixed(2)} ms median SMB2 ECHO while the bandwidth test filled the link (p95 ${rtt.loaded.p95Ms.toFixed(2)}; ${Math.max(0, rtt.loaded.medianMs - rtt.medianMs).toFixed(2)} ms above the idle round trip)`,
         ]
       : []),
-    ...(result.path
+    ...(result.path?.mtuBytes !== undefined
       ? [`  path MTU    ${result.path.mtuBytes} bytes${result.path.mtuBytes < 1500 ? " (below Ethernet's 1500: a tunnel or PPPoE, less data a packet)" : ''}`]
+      : []),
+    ...(result.path?.congestion !== undefined
+      ? [`  sending     ${result.path.congestion}, the congestion control this machine's TCP runs toward the share`]
       : []),
     `  bandwidth   ${formatRate(bandwidth.mbps * 1e6)} of data ${bandwidth.direction}, by ${bandwidth.method}${bandwidth.via ? ` (${bandwidth.via})` : ''}${bandwidth.retransmits === undefined ? '' : `, ${bandwidth.retransmits} retransmits (~${(bandwidth.lossPercent ?? 0).toFixed(3)}% loss)`}${bandwidth.congestion ? `, ${bandwidth.congestion}` : ''}`,
     ...(result.session ? [`  session     SMB ${result.session.dialect}, ${protectionText(result.session)}`] : []),
