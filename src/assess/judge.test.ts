@@ -84,12 +84,39 @@ describe('judging a run', () => {
     expect(lossy.modelLink).toMatchObject({ lossRate: lossy.pathModel.lossRate });
     expect(clean.modelLink).not.toHaveProperty('lossRate');
     // Mathis at 1% and 40 ms holds one connection near 3.5 Mb/s: far slower than the 16 credits allow.
-    expect(lossy.findings[WIN11_FILE_READ]?.limitedBy).toBe('packet-loss');
-    expect(lossy.findings[WIN11_FILE_READ]?.expectedSeconds).toBeGreaterThan(2 * (clean.findings[WIN11_FILE_READ]?.expectedSeconds ?? Infinity));
+    expect(lossy.findings[WIN11_FILE_WRITE]?.limitedBy).toBe('packet-loss');
+    expect(lossy.findings[WIN11_FILE_WRITE]?.expectedSeconds).toBeGreaterThan(2 * (clean.findings[WIN11_FILE_WRITE]?.expectedSeconds ?? Infinity));
     // A share on this machine has no path to lose packets on.
     const onThisMachine = judgeCopies(inputWith({ link, results, serverOnLoopback: true }));
     expect(onThisMachine.modelLink).not.toHaveProperty('lossRate');
     expect(onThisMachine.pathModel).not.toHaveProperty('lossRate');
+  });
+
+  it('expects the reads as a rate-based sender sends them where a read met the loss and outran every loss-based sender, and says so', () => {
+    // The path loses 1% (as the writes read it). The lab run's file reads moved at the credits' pace, past the 3.5 Mb/s
+    // Mathis allows CUBIC at 40 ms, with segments out of order (606 and 1093): they met losses and kept their rate.
+    const results = measured();
+    const write = results.get(WIN11_FILE_WRITE) as CopyTestResult;
+    results.set(WIN11_FILE_WRITE, { ...write, tcp: { ...write.tcp, lossOnPathFraction: 0.01, lossAtQueueFraction: 0, retransmittedFraction: 0.01 } });
+    const link = { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs };
+    const judged = judgeCopies(inputWith({ link, results }));
+    expect(judged.pathModel.serverSender).toBe('rate-based');
+    const read = judged.findings[WIN11_FILE_READ];
+    expect(read?.limitedBy).toBe('credits');
+    expect(read?.verdict).toBe('as-expected');
+    // The writes are the client's own: the loss still holds them.
+    expect(judged.findings[WIN11_FILE_WRITE]?.limitedBy).toBe('packet-loss');
+
+    // Reads that met no loss (nothing arrived out of order) show nothing of how their sender answers one.
+    for (const index of [WIN11_FILE_READ, 2]) {
+      const copy = results.get(index) as CopyTestResult;
+      results.set(index, { ...copy, tcp: { ...copy.tcp, outOfOrderPackets: 0 } });
+    }
+    const unseen = judgeCopies(inputWith({ link, results }));
+    expect(unseen.pathModel).not.toHaveProperty('serverSender');
+    expect(unseen.findings[WIN11_FILE_READ]?.limitedBy).toBe('packet-loss');
+    // Nor does a path that lost nothing.
+    expect(judgeCopies(inputWith({ link })).pathModel).not.toHaveProperty('serverSender');
   });
 
   it('takes the line from iperf3 on several streams only where the path lost packets: one stream was held by the loss', () => {

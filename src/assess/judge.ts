@@ -15,11 +15,12 @@ import type { ClientProfile, ClientProfileId, Op } from '../model/client-profile
 import type { EngineStack } from '../model/diagnosis.js';
 import type { CalibrationSample, HostCosts } from '../model/host-costs.js';
 import type { Link } from '../model/link.js';
+import { maxSegmentBytes } from '../model/link.js';
 import { predictCopy } from '../model/parallel.js';
 import { predictTransfer } from '../model/predict.js';
 import type { FileCopyAgainstModel, ScaledProjection } from '../model/scaled-projection.js';
 import { modelScaledProjection } from '../model/scaled-projection.js';
-import { serverAsSeen } from '../model/server-as-seen.js';
+import { readsOutranLoss, serverAsSeen, withServerCongestion } from '../model/server-as-seen.js';
 import type { ServerProfile } from '../model/server-profiles.js';
 import type { Workload } from '../model/workloads.js';
 import { leadingPart, parseWorkload } from '../model/workloads.js';
@@ -63,7 +64,8 @@ export interface Judgement {
   readonly copyTests: readonly CopyTestResult[];
   readonly findings: readonly Finding[];
   /** The path the expectations use (pathOfRun), with the hosts' costs as the copies found them. */
-  readonly pathModel: ReturnType<typeof pathOfRun>;
+  /** With the server's sender as its reads showed it, where they did (serverSenderOfReads). */
+  readonly pathModel: ReturnType<typeof pathOfRun> & { readonly serverSender?: 'rate-based' };
   readonly hostCosts?: HostCosts;
   readonly modelLink: Link;
 }
@@ -127,6 +129,33 @@ function pathOfCopies(input: JudgeInput, copied: readonly CopyTestResult[]): Pic
   return { pathModel, ...(hostCosts ? { hostCosts } : {}), modelLink: { ...calibratedLink, ...(hostCosts ? { hosts: hostCosts } : {}) } };
 }
 
+/**
+ * 'rate-based' where one of the run's file reads met the path's loss and
+ * outran every loss-based sender (readsOutranLoss); undefined where none did,
+ * or the path lost nothing. What a stopped read moved is set against the
+ * model's time for that much.
+ */
+function serverSenderOfReads(input: JudgeInput, copies: readonly CopyTestResult[], link: Link): 'rate-based' | undefined {
+  if (!(link.lossRate !== undefined && link.lossRate > 0) || input.server.tcp.congestion === 'bbr') return undefined;
+  const outran = copies.some((result) => {
+    if (result.op !== 'read' || !result.workload.startsWith('file:') || result.projected?.stoppedBy === 'not-run') return false;
+    const stopped = result.projected?.stoppedBy === 'time' ? result.projected : undefined;
+    const workload = parseWorkload(stopped ? fileSpec(stopped.measuredBytes) : result.workload);
+    const seen = serverAsSeen(input.server, 'read', observationsOfCopy(result, input.serverOnLoopback));
+    const client = input.driven(result.profile);
+    const modelled = (server: ServerProfile) =>
+      predictTransfer(client, server, 'read', workload, link, { ...sessionOf(result), warmSender: input.warmSender(result.workload) }).seconds;
+    return readsOutranLoss({
+      measuredSeconds: stopped ? stopped.measuredSeconds : result.seconds,
+      outOfOrderPackets: result.tcp?.outOfOrderPackets,
+      lossesMet: (workload.totalBytes / maxSegmentBytes(client.tcp.timestamps, link.mtuBytes)) * (link.lossRate ?? 0),
+      lossBasedSeconds: modelled(seen),
+      rateBasedSeconds: modelled(withServerCongestion(seen, 'bbr')),
+    });
+  });
+  return outran ? 'rate-based' : undefined;
+}
+
 /** Sets a run's measurements against the model: the copies (projected where they were stopped or not run) and their findings. */
 export function judgeCopies(input: JudgeInput): Judgement {
   const results = new Map(input.results);
@@ -138,12 +167,15 @@ export function judgeCopies(input: JudgeInput): Judgement {
   entries.forEach(([index], at) => results.set(index, read[at] as CopyTestResult));
   const path = pathOfCopies(input, [...results.values()]);
   const { modelLink } = path;
+  // The server's sender as the run's reads showed it: every read is expected so, and the report says it.
+  const serverSender = serverSenderOfReads(input, [...results.values()], modelLink);
+  const server = serverAsSeen(input.server, 'read', serverSender ? { serverSender } : {});
   // The model's time for a workload on that path, with the protection the generation's copy negotiated, against the
   // server as that copy found it (the credits it granted): the findings expect every copy so. Against the profile's
   // 8192 credits, a file read that 16 credits held back scaled the folder projected from it by the credits' cost
   // on a file (1.37x), where a folder of small files pays little of it: the demo's quick run read its small-files
   // write 22% slower than the default run measured it, and named another layer.
-  const asSeenBy = (result: CopyTestResult) => serverAsSeen(input.server, result.op, observationsOfCopy(result, input.serverOnLoopback));
+  const asSeenBy = (result: CopyTestResult) => serverAsSeen(server, result.op, observationsOfCopy(result, input.serverOnLoopback));
   // `moved`: the part of the workload the copy moved, where a budget stopped it (leadingPart).
   const modelSeconds = (result: CopyTestResult, workload: string, moved?: Workload) =>
     predictTransfer(input.driven(result.profile), asSeenBy(result), result.op, moved ?? parseWorkload(workload), modelLink, {
@@ -191,7 +223,7 @@ export function judgeCopies(input: JudgeInput): Judgement {
     const reference = copyTests.find(
       (other) => other.profile === 'pipefill-max' && other !== result && other.op === result.op && other.workload === result.workload,
     );
-    return findingOf(result, input.server, modelLink, input.stack, input.warmSender(result.workload), input.serverOnLoopback, reference);
+    return findingOf(result, server, modelLink, input.stack, input.warmSender(result.workload), input.serverOnLoopback, reference);
   });
-  return { copyTests, findings, ...path };
+  return { copyTests, findings, ...path, pathModel: { ...path.pathModel, ...(serverSender ? { serverSender } : {}) } };
 }

@@ -68,6 +68,8 @@ export function observationsFromReport(report: Report, client?: ClientProfileId)
       : {}),
     // A share on this machine: both ends protect at the rates measured here, as the diagnosis weighed them.
     ...(report.crypto?.serverOnThisMachine ? { cryptoOnThisMachine: report.crypto.rates } : {}),
+    // The server's sender, as the run's reads showed it (judge.ts serverSenderOfReads).
+    ...(report.pathModel?.serverSender ? { serverSender: report.pathModel.serverSender } : {}),
   };
 }
 

@@ -219,6 +219,11 @@ export const ReportSchema = z.object({
       hosts: z.object({ readBitsPerSecond: z.number().positive(), writeBitsPerSecond: z.number().positive() }).optional(),
       /** On a fast path: what the two machines take per request, per byte and per metadata exchange, measured (src/probe/host-rates.ts). */
       hostCosts: HostCostsSchema.optional(),
+      /**
+       * A read met the path's loss and outran every loss-based sender (src/model/server-as-seen.ts readsOutranLoss): the
+       * server sends with BBR, or the loss is only on the way to it. The reads are expected as BBR sends them.
+       */
+      serverSender: z.enum(['rate-based']).optional(),
     })
     .optional(),
   /** Where the run's time went, seconds from its start (budgeted runs keep to options.budgetSeconds, clean-up after the report included in its reserve). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { serverAsSeen } from './server-as-seen.js';
+import { readsOutranLoss, serverAsSeen, withServerCongestion } from './server-as-seen.js';
+import { idleRestartRtts } from './congestion.js';
 import { SERVER_PROFILES } from './server-profiles.js';
 
 describe('the server as the copies found it', () => {
@@ -15,5 +16,35 @@ describe('the server as the copies found it', () => {
     expect(odd.security.signing).toEqual(['HMAC-SHA256']);
     // Nothing passed over: the profile's list as it is.
     expect(serverAsSeen(samba, 'read', { signingChoice: { chosen: 'AES-128-GMAC', passedOver: [] } }).security.signing).toEqual(samba.security.signing);
+  });
+});
+
+describe("the server's sender as its reads showed it", () => {
+  // The lab's BBR Samba through 1% loss at 40 ms: an 8 MiB read in 1.85 s, where CUBIC's model gave 18.65 s.
+  const bbrRead = { measuredSeconds: 1.85, outOfOrderPackets: 2432, lossesMet: 58, lossBasedSeconds: 18.65, rateBasedSeconds: 2.1 };
+
+  it('takes a read that met the loss and ran at a rate-based pace as a rate-based sender', () => {
+    expect(readsOutranLoss(bbrRead)).toBe(true);
+  });
+
+  it('leaves a read that met no loss, ran near the loss-based model, or is nearer it than the rate-based one', () => {
+    expect(readsOutranLoss({ ...bbrRead, outOfOrderPackets: 0 })).toBe(false);
+    expect(readsOutranLoss({ ...bbrRead, outOfOrderPackets: undefined })).toBe(false);
+    // CUBIC's short head start: a read at 0.6 of the loss-based model is not past what a loss-based sender does.
+    expect(readsOutranLoss({ ...bbrRead, measuredSeconds: 0.6 * 18.65 })).toBe(false);
+    // Fast, but slower still than BBR would be by far: nearer the loss-based model (in ratio).
+    expect(readsOutranLoss({ ...bbrRead, measuredSeconds: 9, rateBasedSeconds: 1 })).toBe(false);
+    expect(readsOutranLoss({ ...bbrRead, measuredSeconds: 0 })).toBe(false);
+    // Too few packets to have met the losses that hold a loss-based sender: CUBIC's 1 MiB read through 1.4%.
+    expect(readsOutranLoss({ ...bbrRead, lossesMet: 10 })).toBe(false);
+  });
+
+  it('sends the reads as BBR does, its restart from idle with it, where the reads said so; nothing else changes', () => {
+    const samba = SERVER_PROFILES.samba;
+    const seen = serverAsSeen(samba, 'read', { serverSender: 'rate-based' });
+    expect(seen.tcp).toEqual({ ...samba.tcp, congestion: 'bbr', idleRestartRtts: idleRestartRtts('bbr') });
+    expect({ ...seen, tcp: samba.tcp }).toEqual(samba);
+    expect(serverAsSeen(samba, 'read', {}).tcp).toEqual(samba.tcp);
+    expect(withServerCongestion(samba, undefined)).toBe(samba);
   });
 });

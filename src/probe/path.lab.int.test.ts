@@ -48,7 +48,7 @@ function pipefill(state: LabState, command: 'assess' | 'probe', extra: readonly 
   return { ...run, seconds: (Date.now() - started) / 1000, said: `${run.stdout}\n${run.stderr}` };
 }
 
-async function withLab<T>(link: LabLink, work: (state: LabState) => T | Promise<T>, options: Pick<LabOptions, 'tunnel'> = {}): Promise<T> {
+async function withLab<T>(link: LabLink, work: (state: LabState) => T | Promise<T>, options: Pick<LabOptions, 'tunnel' | 'serverCongestion'> = {}): Promise<T> {
   const state = await labUp(link, { samba: true, iperf: true, ...options });
   try {
     return await work(state);
@@ -197,6 +197,43 @@ describe.skipIf(!canRunLab)('the path across the WAN lab', () => {
 
   it("1% random loss, the person's CUBIC writes held below the line: their retransmissions put to the path in 5 of 5 assessments", async () => {
     await expectPathLossNamed({ bandwidthBitsPerSecond: 50e6, rttMs: 40, lossRate: 0.01 });
+  }, 900_000);
+
+  it('a BBR server through 1% loss: the reads show a rate-based sender, and they keep within 15% of the model that takes it', async () => {
+    const link = { bandwidthBitsPerSecond: 50e6, rttMs: 40, lossRate: 0.01 };
+    await withLab(
+      link,
+      async (state) => {
+        setRouteCongestion(state.branch, 'cubic');
+        const verdicts = await holdBounds('BBR server, 50 Mb/s / 40 ms / 1% loss', async () => {
+          const run = pipefill(state, 'assess', ['--server', 'samba', '--no-history', '--yes', '--json']);
+          expect(run.status, run.said).toBe(0);
+          const report = ReportSchema.parse(JSON.parse(run.stdout));
+          const reads = report.diagnosis.findings.filter((finding) => finding.op === 'read' && finding.workload.startsWith('file:'));
+          console.log(`  server's sender as seen: ${report.pathModel?.serverSender ?? 'none'}; loss ${report.pathModel?.lossRate ?? '-'}`);
+          return [
+            {
+              cell: 'the reads show a rate-based sender',
+              measured: report.pathModel?.serverSender === 'rate-based' ? 1 : 0,
+              model: 1,
+              unit: 'seen',
+              bound: 'seen',
+              holds: report.pathModel?.serverSender === 'rate-based',
+            },
+            ...reads.map((finding) => ({
+              cell: `${finding.profile} read ${finding.workload.replace(/:.*/, '')}`,
+              measured: finding.measuredSeconds,
+              model: finding.expectedSeconds,
+              unit: 's',
+              bound: 'within 15% of the model',
+              holds: withinRelative(finding.measuredSeconds, finding.expectedSeconds, 0.15),
+            })),
+          ];
+        });
+        expect(failures(verdicts)).toEqual([]);
+      },
+      { serverCongestion: 'bbr' },
+    );
   }, 900_000);
 
   it('1% loss in bursts of 4 packets (a fading hop), CUBIC writes: put to the path in 5 of 5 assessments', async () => {
