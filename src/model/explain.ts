@@ -74,7 +74,8 @@ function layerSentence(layer: LayerBudget, input: ExplainInput, client: ClientPr
       return `your ${op}s stop at ${formatBinaryBytes(layer.bytesInFlight)} in flight: ${what}. At ${rtt} that caps you at ${rate}, ${share(layer.bytesPerSecond, link)}.`;
     }
     case 'packet-loss':
-      return `packet loss of ${formatLossRate(link.lossRate ?? 0)} holds one TCP stream to about ${rate} at ${rtt} (Mathis bound), whatever the windows.`;
+      // Only a sender that backs off at each loss: a BBR server's reads keep their rate through it (server-as-seen.ts).
+      return `packet loss of ${formatLossRate(link.lossRate ?? 0)} holds one ${op === 'read' ? server.tcp.congestion : client.tcp.congestion} TCP stream, which backs off at each loss, to about ${rate} at ${rtt} (Mathis bound), whatever the windows.`;
     case 'bottleneck-queue': {
       const congestion = op === 'read' ? server.tcp.congestion : client.tcp.congestion;
       const buffer = bufferBytesOf(link);
