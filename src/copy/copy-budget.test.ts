@@ -59,3 +59,29 @@ describe('CopyBudget with whole files (a directory set read source)', () => {
     expect(run(30, { minSpanMs: 200, maxSeconds: 0.1 })).toBe(4);
   });
 });
+
+describe('CopyBudget stopping a file part-way', () => {
+  // A lossy hop's pace: 400 KB/s, 1 MB requests completing every 2.5 s, a 10 s slot.
+  const atPace = (inFlightBytes: number) => {
+    let now = 0;
+    const budget = new CopyBudget(() => now, { rttMs: 40, maxSeconds: 10 });
+    budget.mayStartNext();
+    budget.beginData();
+    for (let completed = 1; completed <= 2; completed++) {
+      now = completed * 2500;
+      budget.noteTotal(completed * MB);
+    }
+    now = 6000;
+    return budget.shouldStopData(inFlightBytes);
+  };
+
+  it('stops issuing where what is in flight would arrive after the slot', () => {
+    // 2 MB in flight at 400 KB/s arrive 5 s on: past the 10 s slot from 6 s.
+    expect(atPace(2 * MB)).toBe(true);
+  });
+
+  it('goes on where it arrives within the slot, or nothing is in flight', () => {
+    expect(atPace(1 * MB)).toBe(false);
+    expect(atPace(0)).toBe(false);
+  });
+});

@@ -115,17 +115,34 @@ export class CopyBudget {
     if (this.completions.length > MAX_COMPLETIONS) this.completions = this.completions.filter((_, index) => index % 2 === 0);
   }
 
+  /** What `inFlightBytes` take to arrive at the rate this file's data has moved so far; 0 before it shows one. */
+  private drainMs(inFlightBytes: number): number {
+    if (!(inFlightBytes > 0)) return 0;
+    const since = this.completions.filter((completion) => completion.tMs >= this.dataFromMs);
+    const [first, last] = [since[0], since[since.length - 1]];
+    if (!first || !last || !(last.tMs > first.tMs && last.totalBytes > first.totalBytes)) return 0;
+    return (inFlightBytes * (last.tMs - first.tMs)) / (last.totalBytes - first.totalBytes);
+  }
+
   beginData(): void {
     this.dataFromMs = this.clock();
     this.lastCheckMs = -Infinity;
   }
 
-  /** Before each chunk of a file's data: stop issuing once the rate has settled or the slot is spent. */
-  shouldStopData(): boolean {
+  /**
+   * Before each chunk of a file's data: stop issuing once the rate has settled
+   * or the slot is spent, or will be once what is in flight has arrived. Where
+   * a lossy hop holds the copy to a few Mb/s, a deep pipeline's requests in
+   * flight take seconds to drain: the lab's 50 Mb/s, 40 ms link losing 1% ran
+   * three folder copies 3-5 s past their slots, and the 60 s run took 87 s
+   * (2026-11-28).
+   */
+  shouldStopData(inFlightBytes = 0): boolean {
     if (this.stopped) return true;
     if (this.options.wholeFiles !== undefined) return false;
     const now = this.clock();
-    if (now >= this.options.maxSeconds * 1000 && (this.files.some((file) => file.movedBytes > 0) || this.completionsSinceDataStart() >= 2)) {
+    const arrivedMs = now + this.drainMs(inFlightBytes);
+    if (arrivedMs >= this.options.maxSeconds * 1000 && (this.files.some((file) => file.movedBytes > 0) || this.completionsSinceDataStart() >= 2)) {
       this.stopped = 'time';
       const input = { completions: this.completions, fromMs: this.dataFromMs, rttMs: this.options.rttMs };
       const soFar = settledRate(input);

@@ -122,7 +122,7 @@ export async function moveWorkload(
           recorder,
           label: file.path,
           ...(context.signal ? { signal: context.signal } : {}),
-          ...(budget ? { until: () => budget.shouldStopData() } : {}),
+          ...(budget ? { until: (inFlightBytes: number) => budget.shouldStopData(inFlightBytes) } : {}),
         });
         dataSeconds = (recorder.elapsedMs - dataStarted) / 1000;
         await local?.closeFile(file.path);

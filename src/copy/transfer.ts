@@ -40,10 +40,11 @@ export interface FileTransfer {
   readonly signal?: AbortSignal;
   readonly label: string;
   /**
-   * Asked before each chunk: true stops issuing more (what is in flight
-   * completes). A budgeted copy stops once its rate has settled.
+   * Asked before each chunk, with the bytes of the chunks in flight: true
+   * stops issuing more (what is in flight completes). A budgeted copy stops
+   * once its rate has settled, or its slot ends before those bytes arrive.
    */
-  readonly until?: () => boolean;
+  readonly until?: (inFlightBytes: number) => boolean;
   /**
    * A pipeline that sizes itself as it runs (Pipefill's own when no probe
    * measured the path): it starts at `pipeline.depth` and deepens while the
@@ -292,17 +293,22 @@ export async function transferFileWithDepth(request: FileTransfer): Promise<Tran
     roundStartsAt = next;
   };
   const workers: Promise<void>[] = [];
+  // Chunks started and not yet through: what a stop still waits for.
+  let inFlight = 0;
   const worker = async () => {
-    while (next < chunks && !stop.signal.aborted && !transfer.until?.()) {
+    while (next < chunks && !stop.signal.aborted && !transfer.until?.(inFlight * pipeline.chunkBytes)) {
       const index = next++;
       const startedAt = performance.now();
       const deliveredAtStart = delivered;
+      inFlight += 1;
       try {
         await moveChunk(transfer, index * pipeline.chunkBytes, stop.signal, order);
       } catch (error) {
         firstError ??= error;
         stop.abort();
         return;
+      } finally {
+        inFlight -= 1;
       }
       delivered += Math.min(pipeline.chunkBytes, fileBytes - index * pipeline.chunkBytes);
       deepen(index, deliveryRate(deliveredAtStart, startedAt, delivered, performance.now()));
