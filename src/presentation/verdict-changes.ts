@@ -83,11 +83,14 @@ export function fixFor(worst: Pair | undefined, advice: RecommendResult | undefi
   const change = bestChange(advice, worst);
   if (!change) {
     const outside = worst.yours.limitedBy === 'unexplained' || worst.yours.limitedBy === 'hosts' || worst.yours.limitedBy === 'packet-loss';
+    // The copy named, not "this": a change for another copy may stand in the list below (robocopy /MT:2 for the
+    // small-files read, where the loss held the small-files write), and "no setting" read as none at all.
+    const copy = `the ${worst.kind === 'file' ? 'large-file' : 'small-files'} ${worst.op}`;
     return {
       kind: 'none',
       sentence: outside
-        ? 'No setting Pipefill knows would speed this up: the cause lies outside what SMB, TCP and copy-tool settings change.'
-        : `No setting Pipefill knows would speed this up on this path (${LAYER_LABELS[worst.yours.limitedBy]}).`,
+        ? `No setting Pipefill knows would speed up ${copy}: the cause lies outside what SMB, TCP and copy-tool settings change.`
+        : `No setting Pipefill knows would speed up ${copy} on this path (${LAYER_LABELS[worst.yours.limitedBy]}).`,
     };
   }
   return changeFix(change.recommendation);
