@@ -63,8 +63,10 @@ export interface Judgement {
   /** Every copy in report order, measured or projected. */
   readonly copyTests: readonly CopyTestResult[];
   readonly findings: readonly Finding[];
-  /** The path the expectations use (pathOfRun), with the hosts' costs as the copies found them. */
-  /** With the server's sender as its reads showed it, where they did (serverSenderOfReads). */
+  /**
+   * The path the expectations use (pathOfRun), with the hosts' costs as the copies found them, and the server's
+   * sender as its reads showed it, where they did (serverSenderOfReads).
+   */
   readonly pathModel: ReturnType<typeof pathOfRun> & { readonly serverSender?: 'rate-based' };
   readonly hostCosts?: HostCosts;
   readonly modelLink: Link;

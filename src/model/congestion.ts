@@ -38,15 +38,15 @@
 export const CONGESTION_CONTROLS = ['cubic', 'reno', 'compound', 'bbr'] as const;
 export type CongestionControl = (typeof CONGESTION_CONTROLS)[number];
 
+/** A congestion control's name as a kernel gives it: Linux's are at most 15 characters (TCP_CA_NAME_MAX, 16 with the NUL). */
+export const CONGESTION_NAME = /^[a-z][a-z0-9_]{0,14}$/;
+
 /**
  * A congestion control named by a stack (Linux's tcp_congestion_control,
  * iperf3's report) as the model knows it. Linux's other loss-based ones
  * (htcp, illinois, scalable...) back off at least as gently as CUBIC, so they
  * are taken as CUBIC; `bbr` and `bbr2` pace.
  */
-/** A congestion control's name as a kernel gives it: Linux's are at most 15 characters (TCP_CA_NAME_MAX, 16 with the NUL). */
-export const CONGESTION_NAME = /^[a-z][a-z0-9_]{0,14}$/;
-
 export function asCongestionControl(name: string): CongestionControl {
   const lower = name.trim().toLowerCase();
   if (lower.startsWith('bbr')) return 'bbr';

@@ -95,12 +95,13 @@ const LOSSES_TO_TELL = 20;
  * something before them was lost) ran at a pace a loss-based sender cannot
  * keep through it, and that a rate-based one (BBR) explains better: at most
  * half the model's time with the server's congestion control as assumed, and
- * nearer the time with BBR, over enough packets to have met LOSSES_TO_TELL. A Linux server may run BBR (a sysctl away), which
- * paces at the delivery rate it measures and does not answer random loss: the
- * lab's BBR Samba read an 8 MiB file through 1% loss in 1.7-1.9 s where
- * CUBIC's model gave 18.5 s, and the verdict called reads ten times faster
- * than the path allows (2026-11-28). A read that met no loss shows nothing
- * of how its sender answers one.
+ * nearer the time with BBR, over enough packets to have met LOSSES_TO_TELL.
+ * A Linux server may run BBR (a sysctl away), which paces at the delivery
+ * rate it measures and does not answer random loss: the lab's BBR Samba read
+ * an 8 MiB file through 1% loss in 1.7-1.9 s where CUBIC's model gave 18.5 s,
+ * and the verdict called reads ten times faster than the path allows
+ * (2026-11-28). A read that met no loss shows nothing of how its sender
+ * answers one.
  */
 export function readsOutranLoss(read: {
   readonly measuredSeconds: number;
