@@ -14,6 +14,12 @@ import { SERVER_PROFILES } from '../model/server-profiles.js';
 import type { PlannedCopy } from './copy-plan.js';
 import type { JudgeInput } from './judge.js';
 import { judgeCopies } from './judge.js';
+import { observationsOfCopy } from '../contract/copy-test.js';
+import { fileSpec } from '../model/assessment.js';
+import { predictTransfer } from '../model/predict.js';
+import { serverAsSeen } from '../model/server-as-seen.js';
+import { parseWorkload } from '../model/workloads.js';
+import { sessionOf } from './findings.js';
 
 const report = ReportSchema.parse(JSON.parse(readFileSync(new URL('../report/fixtures/lab-100mbit-40ms-credits16.json', import.meta.url), 'utf8')));
 const planned: PlannedCopy[] = report.copyTests.map((test, index) => ({
@@ -142,10 +148,36 @@ describe('judging a run', () => {
     const judged = judgeCopies(inputWith({ results }));
     const result = judged.copyTests[WIN11_FILE_WRITE];
     expect(result?.projected?.rateFrom).toBe('model-scaled');
-    expect(result?.projected?.modelSeconds).toBe(planned[WIN11_FILE_WRITE]?.expectedSeconds);
+    // Against the model the finding expects it by: the projection and the expectation are one model's.
+    expect(result?.projected?.modelSeconds).toBe(judged.findings[WIN11_FILE_WRITE]?.expectedSeconds);
     // A quarter of the file moved in 1 s, its ramp and opening round trips included: the whole takes less than 4 s.
     expect(result?.seconds).toBeGreaterThan(1);
     expect(result?.seconds).toBeLessThan(4);
+  });
+
+  it("judges a stopped file write through the path's loss as expected where what it moved ran at the model's pace", () => {
+    // The path loses 1% (as the writes read it); the Windows 11 write stopped after 4 MiB, in exactly the model's
+    // time for a 4 MiB file on that path. Scaled by the probe's lossless path, the same part read 0.64 of its model.
+    const results = measured();
+    const write = results.get(WIN11_FILE_WRITE) as CopyTestResult;
+    const lossy = { ...write, tcp: { ...write.tcp, lossOnPathFraction: 0.01, lossAtQueueFraction: 0, retransmittedFraction: 0.01 } };
+    const link = { bandwidthBitsPerSecond: report.probes.bandwidth.mbps * 1e6, rttMs: report.probes.rtt.medianMs };
+    const modelLink = judgeCopies(inputWith({ link, results: new Map([...results, [WIN11_FILE_WRITE, lossy]]) })).modelLink;
+    const part = predictTransfer(
+      asDrivenByPipefill(CLIENT_PROFILES['win11-24h2'], DEFAULT_ENGINE_STACK),
+      serverAsSeen(SERVER_PROFILES.samba, 'write', observationsOfCopy(lossy, false)),
+      'write',
+      parseWorkload(fileSpec(4 * 2 ** 20)),
+      modelLink,
+      sessionOf(lossy),
+    ).seconds;
+    const projected = { stoppedBy: 'time', measuredBytes: 4 * 2 ** 20, measuredSeconds: part, rateFrom: 'this-copy', lowSeconds: part, highSeconds: 8 * part };
+    results.set(WIN11_FILE_WRITE, { ...lossy, projected } as unknown as CopyTestResult);
+    const judged = judgeCopies(inputWith({ link, results }));
+    const finding = judged.findings[WIN11_FILE_WRITE];
+    expect(finding?.limitedBy).toBe('packet-loss');
+    expect((finding?.measuredSeconds ?? 0) / (finding?.expectedSeconds ?? Infinity)).toBeCloseTo(1, 9);
+    expect(finding?.verdict).toBe('as-expected');
   });
 
   it("projects a quick run's folder from its generation's file copy, as that session would have copied it", () => {
