@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateBeta, asCongestionControl, lineUtilisation, shallowQueueRamp } from './congestion.js';
+import { aggregateBeta, asCongestionControl, idleRestartRtts, lineUtilisation, shallowQueueRamp } from './congestion.js';
 
 const BDP = 125_000; // 50 Mb/s x 20 ms
 const at = (congestion: 'reno' | 'cubic' | 'compound' | 'bbr', fraction: number, flows = 1) =>
@@ -114,5 +114,15 @@ describe('asCongestionControl', () => {
     expect(asCongestionControl('bbr')).toBe('bbr');
     expect(asCongestionControl('Reno')).toBe('reno');
     expect(asCongestionControl('htcp')).toBe('cubic');
+  });
+});
+
+describe('idleRestartRtts', () => {
+  it("costs a pacing sender part of a round trip after idle, by the model's name for it, and a loss-based one nothing", () => {
+    expect(idleRestartRtts('bbr')).toBeGreaterThan(0);
+    // A kernel's own name for a later BBR: paced as BBR is, so restarted as BBR is.
+    expect(idleRestartRtts('bbr2')).toBe(idleRestartRtts('bbr'));
+    expect(idleRestartRtts('cubic')).toBe(0);
+    expect(idleRestartRtts('reno')).toBe(0);
   });
 });

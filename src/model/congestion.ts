@@ -302,5 +302,6 @@ const BBR_IDLE_RESTART_RTTS = 0.5;
 
 /** Round trips a sender on this congestion control loses restarting a burst from idle (ClientTcp.idleRestartRtts). */
 export function idleRestartRtts(congestion: string): number {
-  return congestion === 'bbr' ? BBR_IDLE_RESTART_RTTS : 0;
+  // By the model's name for it: a kernel's `bbr2` paces as `bbr` does (asCongestionControl).
+  return asCongestionControl(congestion) === 'bbr' ? BBR_IDLE_RESTART_RTTS : 0;
 }
