@@ -136,7 +136,8 @@ describe('writes leave in file order (issue 37, item 9)', () => {
 
 describe('transferFile against a server whose grant settles below a request', () => {
   it('reads the range again in requests the grant allows, where one starved of credits with nothing in flight', async () => {
-    // smbd with `smb2 max credits = 16` held 40 after the first ECHOs, then left 16: a 20-credit read could never go.
+    // smbd with `smb2 max credits = 16`: a read cut to 20 credits (so 40 or more held after the first ECHOs, inferred),
+    // then a grant of 16 with nothing in flight: the 20-credit read could never go.
     const pattern = new PatternSource('seed', 'file');
     const reads: number[] = [];
     const session = {

@@ -24,4 +24,12 @@ describe('pipefill probe', () => {
     expect(formatProbe('//server/share', { ...result, path: { mtuBytes: 1420 } })).toMatch(/path MTU {4}1420 bytes \(below Ethernet's 1500: a tunnel or PPPoE/);
     expect(formatProbe('//server/share', { ...result, path: { mtuBytes: 1500 } })).toMatch(/path MTU {4}1500 bytes\n/);
   });
+
+  it('says the congestion control the kernel runs toward the share, where it read one, with or without an MTU', () => {
+    expect(formatProbe('//server/share', { ...result, path: { congestion: 'cubic' } })).toMatch(
+      /\n {2}sending {5}cubic, the congestion control this machine's TCP runs toward the share/,
+    );
+    expect(formatProbe('//server/share', { ...result, path: { congestion: 'cubic' } })).not.toMatch(/path MTU/);
+    expect(formatProbe('//server/share', result)).not.toMatch(/sending/);
+  });
 });
