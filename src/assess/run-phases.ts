@@ -18,6 +18,7 @@ import { predictTransfer } from '../model/predict.js';
 import { predictCopy } from '../model/parallel.js';
 import type { ServerProfile, ServerProfileId } from '../model/server-profiles.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
+import { serverRatesHere } from '../model/server-crypto-here.js';
 import { parseWorkload } from '../model/workloads.js';
 import { recogniseServer } from '../model/server-recognition.js';
 import type { SharePath } from '../model/share-path.js';
@@ -212,7 +213,11 @@ export function runModel(setup: RunSetup, probes: ProbeResult, calibration: Host
     link,
     cryptoRates,
     stack,
-    serverProfile: setup.onThisMachine ? serverOnThisMachine(SERVER_PROFILES[server], cryptoRates) : SERVER_PROFILES[server],
+    // On a share on this machine, the server signs and seals on these cores, through its own stack: as slow beside
+    // these rates as its protected calibration showed it (server-crypto-here.ts).
+    serverProfile: setup.onThisMachine
+      ? serverOnThisMachine(SERVER_PROFILES[server], serverRatesHere(cryptoRates, calibration?.costs))
+      : SERVER_PROFILES[server],
     driven: (id) => asDrivenByPipefill(CLIENT_PROFILES[id], stack),
     lanesOf: (profile, workload) =>
       setup.threads > 1 && profile === setup.client && parseWorkload(workload).kind === 'dirset' ? { lanes: setup.threads } : {},

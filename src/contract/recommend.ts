@@ -15,6 +15,7 @@ import type { ProtectionRequest } from '../model/negotiation.js';
 import { PROTECTION_REQUESTS } from '../model/negotiation.js';
 import { MAX_CHANNELS } from '../model/predict.js';
 import { creditsSeen } from '../model/credits-seen.js';
+import { serverRatesHere } from '../model/server-crypto-here.js';
 import { LinkFieldsSchema, linkFromFields, namesWholeLink } from './link-fields.js';
 import type { Report } from './report.js';
 import type { RecommendResult } from './recommendation.js';
@@ -67,7 +68,13 @@ export function observationsFromReport(report: Report, client?: ClientProfileId)
       ? { peerWindowBytes: held.tcp.peerWindowBytes, peerWindowLimitedFraction: held.tcp.peerWindowLimitedFraction ?? 0 }
       : {}),
     // A share on this machine: both ends protect at the rates measured here, as the diagnosis weighed them.
-    ...(report.crypto?.serverOnThisMachine ? { cryptoOnThisMachine: report.crypto.rates } : {}),
+    ...(report.crypto?.serverOnThisMachine
+      ? {
+          cryptoOnThisMachine: report.crypto.rates,
+          // The server's stack as its protected calibration showed it, as the run's own model weighed it (run-phases.ts).
+          serverCryptoOnThisMachine: serverRatesHere(report.crypto.rates, report.pathModel?.hostCosts),
+        }
+      : {}),
     // The server's sender, as the run's reads showed it (judge.ts serverSenderOfReads).
     ...(report.pathModel?.serverSender ? { serverSender: report.pathModel.serverSender } : {}),
   };

@@ -17,6 +17,15 @@ describe('the server as the copies found it', () => {
     // Nothing passed over: the profile's list as it is.
     expect(serverAsSeen(samba, 'read', { signingChoice: { chosen: 'AES-128-GMAC', passedOver: [] } }).security.signing).toEqual(samba.security.signing);
   });
+
+  it("signs at its own rates on this machine where its stack showed them, else at this machine's", () => {
+    const here = { 'AES-128-GMAC': { protect: 11e9, check: 11e9 } };
+    const server = { 'AES-128-GMAC': { protect: 7e9, check: 7e9 } };
+    const samba = SERVER_PROFILES.samba;
+    expect(serverAsSeen(samba, 'read', { cryptoOnThisMachine: here }).crypto.rates).toBe(here);
+    expect(serverAsSeen(samba, 'read', { cryptoOnThisMachine: here, serverCryptoOnThisMachine: server }).crypto.rates).toBe(server);
+    expect(serverAsSeen(samba, 'read', {}).crypto).toBe(samba.crypto);
+  });
 });
 
 describe("the server's sender as its reads showed it", () => {

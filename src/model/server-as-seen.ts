@@ -36,6 +36,12 @@ export interface Observations {
    */
   readonly cryptoOnThisMachine?: CryptoRates;
   /**
+   * The server's own rates there, where its stack showed it slower than this
+   * machine's rates (server-crypto-here.ts serverRatesHere); absent: those
+   * rates.
+   */
+  readonly serverCryptoOnThisMachine?: CryptoRates;
+  /**
    * The server's reads met the path's loss and still ran at a rate-based sender's pace, far past what a loss-based
    * one allows (readsOutranLoss): a server sending with BBR, or loss only on the way to the server. Either way its
    * reads are expected as BBR sends them.
@@ -51,6 +57,8 @@ export function windowHeldWrites(seen: Pick<Observations, 'peerWindowBytes' | 'p
   return seen.peerWindowBytes !== undefined && (seen.peerWindowLimitedFraction ?? 0) >= WINDOW_LIMITED;
 }
 
+const serverRates = (seen: Observations): CryptoRates | undefined => seen.serverCryptoOnThisMachine ?? seen.cryptoOnThisMachine;
+
 /** The server as the copy found it: the assumed profile, corrected by what was observed. */
 export function serverAsSeen(server: ServerProfile, op: Op, seen: Observations): ServerProfile {
   const credits = seen.creditsGranted !== undefined && seen.creditsGranted > 0 ? seen.creditsGranted : undefined;
@@ -60,7 +68,7 @@ export function serverAsSeen(server: ServerProfile, op: Op, seen: Observations):
     ...server,
     smb2: credits === undefined ? server.smb2 : { ...server.smb2, creditsMax: credits, creditsInitial: Math.min(server.smb2.creditsInitial, credits) },
     tcp: windowHeld ? { ...sending, receiveWindowBytes: seen.peerWindowBytes ?? server.tcp.receiveWindowBytes } : sending,
-    crypto: seen.cryptoOnThisMachine ? { ...server.crypto, rates: seen.cryptoOnThisMachine } : server.crypto,
+    crypto: serverRates(seen) ? { ...server.crypto, rates: serverRates(seen) ?? {} } : server.crypto,
     security: {
       ...server.security,
       signing: signingAsSeen(server.security.signing, seen.signingChoice),
