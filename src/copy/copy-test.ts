@@ -8,6 +8,7 @@ import type { ClientProfileId, Op } from '../model/client-profiles.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { FAST_PATH_RTT_MS } from '../model/host-costs.js';
 import type { Link } from '../model/link.js';
+import { payloadEfficiency } from '../model/link.js';
 import { roundTripsPerDirectory, roundTripsPerFile } from '../model/metadata.js';
 import type { ScaledProjection } from '../model/scaled-projection.js';
 import type { SharePath } from '../model/share-path.js';
@@ -140,7 +141,9 @@ export async function timedCopy(context: TimedCopyContext, profileId: ClientProf
   // The credits the copy itself waited on: taken before any read-back, which runs on the same session.
   const negotiated = negotiatedOf(session, creditsBefore);
   const tcpAfter = await sampleTcpInfo(session.connection.endpoints);
-  const tcp = withLossSplit(tcpEvidence(tcpBefore, tcpAfter), await watch?.stop());
+  // The probe's line, where one was measured: a copy held far below it stands no queue, whatever its flight's jitter.
+  const line = context.link ? { lineBytesPerSecond: (context.link.bandwidthBitsPerSecond / 8) * payloadEfficiency(true, context.link.mtuBytes) } : {};
+  const tcp = withLossSplit(tcpEvidence(tcpBefore, tcpAfter), await watch?.stop(), line);
   const budgeted = budget?.project({ files: filesInCopyOrder(workload), folders: foldersVisited(workload, op) }, seconds);
   const readBackLater = op === 'write' && context.verify && context.deferReadBack !== undefined;
   if (op === 'write' && context.verify) {

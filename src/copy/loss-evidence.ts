@@ -2,7 +2,7 @@
 // (src/model/loss-split.ts), added to the kernel's evidence for the copy.
 
 import type { CopyTestResult } from '../contract/copy-test.js';
-import type { LossSample } from '../model/loss-split.js';
+import type { LossSample, SplitPath } from '../model/loss-split.js';
 import { notAnOverflow, splitRetransmissions } from '../model/loss-split.js';
 import type { TcpEvidence, TcpInfoSample } from '../platform/tcp-info.js';
 import { sampleTcpInfo } from '../platform/tcp-info.js';
@@ -47,11 +47,11 @@ export function watchLosses(connection: Pick<SmbConnection, 'kernelSample' | 'en
  * it sent, where the samples give one; else `tcp` as it was. The path's share
  * only where its rate could be read (LossSplit.pathRateSeen).
  */
-export function withLossSplit(tcp: TcpEvidence | undefined, samples: readonly LossSample[] | undefined): TcpEvidence | undefined {
+export function withLossSplit(tcp: TcpEvidence | undefined, samples: readonly LossSample[] | undefined, path: SplitPath = {}): TcpEvidence | undefined {
   const first = samples?.[0];
   const last = samples?.at(-1);
   const sent = first && last ? last.bytesSent - first.bytesSent : 0;
-  const split = samples ? splitRetransmissions(samples) : undefined;
+  const split = samples ? splitRetransmissions(samples, path) : undefined;
   if (!tcp || !split || !(sent > 0)) return tcp;
   const atLoss = split.queueAtLossMs > 0 ? { queueAtLossMs: split.queueAtLossMs } : {};
   // Too few losses to say whose: the queue the copy stood, what it lost, and no shares.

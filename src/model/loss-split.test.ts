@@ -215,9 +215,36 @@ describe('splitRetransmissions', () => {
       expect(split?.pathBytes).toBeGreaterThan(0);
     });
 
+    it("a write a fading hop holds far below the line stands no queue, whatever its flight's jitter, where the line's rate is known", () => {
+      // As the lab's write through 1% in runs of four did (50 Mb/s / 40 ms, 2026-11-28): about 34 kB in flight at its
+      // own 0.85 MB/s, its round trip and its flight a little up now and then, and every loss at one of those moments.
+      const held: LossSample[] = [{ tMs: 0, rttMs: 40.5, minRttMs: 40, bytesSent: 0, bytesRetrans: 0, inFlightBytes: 0, deliveryBytesPerSecond: 850_000 }];
+      for (let i = 1; i <= 100; i += 1) {
+        const up = i % 25 === 0;
+        const previous = held[i - 1] as LossSample;
+        held.push({
+          tMs: 10 * i,
+          rttMs: up ? 43 : 40.5,
+          minRttMs: 40,
+          bytesSent: previous.bytesSent + 8500,
+          bytesRetrans: previous.bytesRetrans + (up ? 2896 : 0),
+          inFlightBytes: up ? 37_000 : 34_000,
+          deliveryBytesPerSecond: 850_000,
+        });
+      }
+      // Against its own best rate, its flight stood 3.5 ms above what the path holds at every loss: its own queue.
+      expect(splitRetransmissions(held)?.queueBytes).toBeGreaterThan(0);
+      // The line carries 6.25 MB/s, and holds 250 kB over the round trip: no queue stood, and the losses are the path's.
+      expect(splitRetransmissions(held, { lineBytesPerSecond: RATE })).toMatchObject({ queueBytes: 0, pathBytes: 4 * 2896, peakQueueMs: 0, decided: true });
+      // A line slower than the copy's own delivery says nothing more than the copy did.
+      expect(splitRetransmissions(held, { lineBytesPerSecond: 100_000 })).toEqual(splitRetransmissions(held));
+    });
+
     it('leaves the flight out where a sample lacks it or no delivery was seen', () => {
       const stretches = Array.from({ length: 10 }, () => ({ rttMs: 80, lost: 2000, inFlight: 10_000, rate: 0 }));
       expect(splitRetransmissions(flying(stretches))).toMatchObject({ queueBytes: 20_000, pathRateSeen: false });
+      // A known line does not stand in for a delivery never seen.
+      expect(splitRetransmissions(flying(stretches), { lineBytesPerSecond: RATE })).toEqual(splitRetransmissions(flying(stretches)));
     });
   });
 

@@ -97,6 +97,18 @@ export const REPAIR_RTTS = 1.25;
 /** The bytes a copy must send with no queue standing before their losses are read as the path's rate: a hundred full packets. */
 export const LEAST_CLEAR_BYTES = 100 * 1448;
 
+/** What is known of the path apart from the copy's own samples. */
+export interface SplitPath {
+  /**
+   * A payload rate the line carries at least (bytes/s): the probe's. A copy
+   * held far below it (a CUBIC window cut by a fading hop's losses) delivers
+   * at its own pace, and what it has in flight beyond that pace over the
+   * least round trip is the kernel's jitter, not a queue: only a flight
+   * beyond what the line holds stands one.
+   */
+  readonly lineBytesPerSecond?: number;
+}
+
 /**
  * Splits the bytes a copy sent again between its own queue and the path, from
  * samples of its connection taken through the copy (the first before it).
@@ -112,7 +124,7 @@ export const LEAST_CLEAR_BYTES = 100 * 1448;
  * to the queue, and `pathRateSeen` says so. Undefined with fewer than two
  * usable samples.
  */
-export function splitRetransmissions(samples: readonly LossSample[]): LossSplit | undefined {
+export function splitRetransmissions(samples: readonly LossSample[], path: SplitPath = {}): LossSplit | undefined {
   const usable = samples.filter(
     (sample) => [sample.rttMs, sample.bytesSent, sample.bytesRetrans].every((value) => Number.isFinite(value) && value >= 0) && sample.rttMs > 0,
   );
@@ -122,7 +134,7 @@ export function splitRetransmissions(samples: readonly LossSample[]): LossSplit 
   );
   // A sample's round trip counts only where the connection sent in the stretch it ends: before the copy's first
   // bytes, or across a pause, the kernel's smoothed RTT is the last transfer's, queue and all.
-  const backlog = backlogMsOf(usable, baseRttMs);
+  const backlog = backlogMsOf(usable, baseRttMs, path.lineBytesPerSecond);
   const queues = usable.map((sample, index) => {
     const previous = usable[index - 1];
     if (previous === undefined || !(sample.bytesSent > previous.bytesSent)) return 0;
@@ -276,15 +288,24 @@ function queueAtLoss(samples: readonly LossSample[], queues: readonly number[], 
 
 /**
  * The queue each sample's flight stands at the path's rate (ms): what it had
- * in flight beyond the best delivery rate the copy saw over the least round
- * trip, at that rate. Undefined where a sample lacks either figure or no
- * delivery was seen: the round trip alone then shows the queue.
+ * in flight beyond what the path holds over the least round trip, at that
+ * rate. The path's rate is the best delivery rate the copy saw, or the
+ * line's where that is known and higher (SplitPath). Undefined where a
+ * sample lacks either figure or no delivery was seen: the round trip alone
+ * then shows the queue.
+ *
+ * Against the copy's own best rate alone, a write a fading hop held to 36 kB
+ * in flight (0.85 MB/s on a 6.25 MB/s line, 50 Mb/s / 40 ms, 1% in runs of
+ * four) read 2.6 ms of queue from its flight's jitter, and its losses there
+ * as its own (2026-11-28).
  */
-function backlogMsOf(samples: readonly LossSample[], baseRttMs: number): ((sample: LossSample) => number) | undefined {
+function backlogMsOf(samples: readonly LossSample[], baseRttMs: number, lineBytesPerSecond = 0): ((sample: LossSample) => number) | undefined {
   const known = (value: number | undefined): value is number => value !== undefined && Number.isFinite(value) && value >= 0;
   if (!samples.every((sample) => known(sample.inFlightBytes) && known(sample.deliveryBytesPerSecond))) return undefined;
-  const bestRate = Math.max(...samples.map((sample) => sample.deliveryBytesPerSecond ?? 0));
-  if (!(bestRate > 0)) return undefined;
+  const line = Number.isFinite(lineBytesPerSecond) && lineBytesPerSecond > 0 ? lineBytesPerSecond : 0;
+  const delivered = Math.max(...samples.map((sample) => sample.deliveryBytesPerSecond ?? 0));
+  if (!(delivered > 0)) return undefined;
+  const bestRate = Math.max(line, delivered);
   const pathHoldsBytes = (bestRate * baseRttMs) / 1000;
   return (sample) => (Math.max(0, (sample.inFlightBytes ?? 0) - pathHoldsBytes) / bestRate) * 1000;
 }
