@@ -77,6 +77,30 @@ describe('retransmissions in the verdict', () => {
     expect(ticketSummary({ ...slow, verdict })).toContain('The path itself lost packets');
   });
 
+  it('tells a packet-loss limit once: where the retransmissions are of the same copy, their sentence is its cause', () => {
+    const client = 'xp-smb1';
+    const report = fixture('lab-52mbit-75ms');
+    const slow = withSlowCopy({ ...report, options: { ...report.options, client } }, 'write', 'file:', 0.0108, 60);
+    const why = 'The copy ran 2.0x slower than the limits the model knows allow, with 1.1% of its bytes sent again: packet loss is one cause.';
+    const lossy: Report = {
+      ...slow,
+      diagnosis: {
+        ...slow.diagnosis,
+        findings: slow.diagnosis.findings.map((finding) =>
+          finding.profile === client && finding.op === 'write' && finding.workload.startsWith('file:')
+            ? { ...finding, limitedBy: 'packet-loss', why }
+            : finding,
+        ),
+      },
+    };
+    const verdict = buildVerdict(lossy, recommendFromInput({ report: lossy }));
+    expect(verdict.limit).toMatchObject({ layer: 'packet-loss', op: 'write', workload: 'file' });
+    expect(verdict.lines[2]).toMatch(
+      /^What holds them back: Packet loss, costing .+? on the large-file write\. The path itself lost packets: TCP sent 1\.1% of/,
+    );
+    expect(verdict.lines[2]).not.toContain('packet loss is one cause');
+  });
+
   it("recommends on the report's path with its loss: no change is promised more than the loss lets through", () => {
     const report = fixture('lab-100mbit-40ms-credits16');
     const lossy = {
@@ -166,7 +190,7 @@ describe('retransmissions in the verdict', () => {
       const found = retransmissionsOf(report, client);
       expect(found).toMatchObject({ source: 'own-queue', queueFraction: 0.18 });
       expect(found?.sentence).toBe(
-        "The copy overflowed the line's queue itself: TCP sent 20% of the large-file write's bytes again, and the copy took 1.5 s longer than the model, its losses at the queue's fullest, with the round trip up to 5.5 ms above its least. That is TCP finding the line's rate, not a fault of the path. A further 2.0% went again for losses on the path, with no queue behind them.",
+        "The copy overflowed the line's queue itself: TCP sent 20% of the large-file write's bytes again, and the copy took 1.5 s longer than the model, its losses at the queue's fullest, with the round trip up to 5.5 ms above its least. That is TCP finding the line's rate, not a fault of the path. A further 2% went again for losses on the path, with no queue behind them.",
       );
     });
 

@@ -65,7 +65,8 @@ function hopFixText(report: Report, client: ClientProfileId): string {
 
 const copyName = (finding: Finding) => `${finding.workload.startsWith('file:') ? 'large-file' : 'small-files'} ${finding.op}`;
 
-const percent = (fraction: number) => `${(fraction * 100).toFixed(fraction < 0.1 ? 1 : 0)}%`;
+/** A share of bytes sent again, as every view quotes it (the copy's own row says it so too: src/model/diagnosis.ts). */
+const percent = formatLossRate;
 
 interface Candidate {
   readonly finding: Finding;

@@ -24,7 +24,7 @@ import { predictCopy } from './parallel.js';
 import type { ServerProfile } from './server-profiles.js';
 import type { Observations } from './server-as-seen.js';
 import { serverAsSeen } from './server-as-seen.js';
-import { formatBinaryBytes, formatByteRate, formatDuration, formatRate } from './units.js';
+import { formatBinaryBytes, formatByteRate, formatDuration, formatLossRate, formatRate } from './units.js';
 import type { Workload } from './workloads.js';
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -361,9 +361,8 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
   }
   if (ratio > EXPLAINED.high) {
     // Slower than every bound the model knows, even with what the copy revealed.
-    const loss = lossy
-      ? ` TCP retransmitted ${((input.observations.retransmittedFraction ?? 0) * 100).toFixed(2)}% of the bytes: packet loss is one cause.`
-      : '';
+    const resent = formatLossRate(input.observations.retransmittedFraction ?? 0);
+    const loss = lossy ? ` TCP sent ${resent} of the bytes again: packet loss is one cause.` : '';
     return {
       limitedBy: lossy ? 'packet-loss' : 'unexplained',
       explainedSeconds: explained.seconds,
@@ -371,7 +370,7 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
       inFlightBytes,
       sentence: `${measured}, ${ratio.toFixed(1)}x slower than every limit the model knows allows (${formatDuration(explained.seconds * 1000)}).${seen}${loss} Something else holds it back: a disk or CPU at either end, packet loss${session.protection.kind === 'none' ? '' : `, ${session.protection.kind} costing more than the ${session.protection.algorithm} rate measured here`}, or a device in the path.`,
       why: lossy
-        ? `TCP retransmitted ${((input.observations.retransmittedFraction ?? 0) * 100).toFixed(2)}% of the bytes: ${ratio.toFixed(1)}x slower than the limits the model knows allow.`
+        ? `The copy ran ${ratio.toFixed(1)}x slower than the limits the model knows allow, with ${resent} of its bytes sent again: packet loss is one cause.`
         : `${ratio.toFixed(1)}x slower than every limit the model knows allows: something outside SMB and TCP's settings (a disk or CPU at either end, or a device in the path).`,
     };
   }

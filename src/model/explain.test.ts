@@ -11,7 +11,7 @@ describe("the packet-loss layer's sentence", () => {
   it('names the sender that backs off at each loss: the client for a write, the server for a read', () => {
     const write = predictTransfer(CLIENT_PROFILES['win11-24h2'], SERVER_PROFILES.samba, 'write', file, lossy);
     expect(write.limitedBy).toBe('packet-loss');
-    expect(write.explanation).toMatch(/^Packet loss of 1.0% holds one cubic TCP stream, which backs off at each loss, to about .* at 40 ms \(Mathis bound\)/);
+    expect(write.explanation).toMatch(/^Packet loss of 1% holds one cubic TCP stream, which backs off at each loss, to about .* at 40 ms \(Mathis bound\)/);
     const reno = { ...SERVER_PROFILES.samba, tcp: { ...SERVER_PROFILES.samba.tcp, congestion: 'reno' as const } };
     expect(predictTransfer(CLIENT_PROFILES['win11-24h2'], reno, 'read', file, lossy).explanation).toMatch(/holds one reno TCP stream/);
   });

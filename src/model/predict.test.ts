@@ -101,7 +101,7 @@ describe('predict: the layer that limits, in constructed cases', () => {
       scenario({ client: 'win10-smb3', server: 'win2012plus', workload: 'file:1GB', link: { bandwidthBitsPerSecond: 1e9, rttMs: 70, lossRate: 0.001 } }),
     );
     expect(result.limitedBy).toBe('packet-loss');
-    expect(result.explanation).toMatch(/packet loss of 0\.10%/i);
+    expect(result.explanation).toMatch(/packet loss of 0\.1%/i);
   });
 });
 

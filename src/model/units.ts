@@ -199,5 +199,6 @@ export function formatByteRate(bytesPerSecond: number): string {
 
 /** A loss rate as every view says it, to two significant figures ("0.75%"): the one figure the model takes. */
 export function formatLossRate(fraction: number): string {
-  return `${(fraction * 100).toPrecision(2)}%`;
+  // Two significant digits, without a trailing zero: 0.9%, not 0.90% (as a person writes a share).
+  return `${Number((fraction * 100).toPrecision(2))}%`;
 }

@@ -26,7 +26,7 @@ import { queueOf } from '../contract/queue-note.js';
 import { readinessLine, readinessOf } from '../contract/readiness.js';
 import { clientAsNegotiated } from '../contract/client-as-negotiated.js';
 import type { PromiseCheck } from '../contract/promise-schema.js';
-import type { ServerSource, Verdict, VerdictRate } from '../contract/verdict-schema.js';
+import type { ServerSource, Verdict, VerdictRate, VerdictRetransmissions } from '../contract/verdict-schema.js';
 import type { Kind, Pair } from './verdict-changes.js';
 import { bestChange, EFFECT_SPEC, effectTest, everyChange, fixFor, nextChange, nextSentence } from './verdict-changes.js';
 
@@ -43,6 +43,16 @@ const ORDER: readonly (readonly [Kind, Op])[] = [
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 /** The first sentence of a longer text: a verdict line stays a line. */
+/**
+ * Whether the retransmissions sentence tells the limit's own cause, for the
+ * same copy: packet loss, with the share sent again and whose losses they
+ * were. The limit's sentence then said it twice ("TCP retransmitted 1.08% of
+ * the bytes. The path itself lost packets: TCP sent 1.1% of the small-files
+ * write's bytes again", 2026-11-28).
+ */
+const toldByRetransmissions = (limit: Verdict['limit'], retransmissions: VerdictRetransmissions | undefined): boolean =>
+  retransmissions !== undefined && limit.layer === 'packet-loss' && retransmissions.op === limit.op && retransmissions.workload === limit.workload;
+
 const firstSentence = (text: string) => {
   const end = text.search(/[.:;](\s|$)/);
   return end < 0 ? text : text.slice(0, end + 1).replace(/[:;]$/, '.');
@@ -257,7 +267,9 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
     `${
       limit.layer === 'none'
         ? limit.sentence
-        : `What holds them back: ${limit.label}, costing ${formatDuration(limit.costSeconds * 1000)} on the ${limit.workload === 'file' ? 'large-file' : 'small-files'} ${limit.op}. ${limit.sentence}`
+        : `What holds them back: ${limit.label}, costing ${formatDuration(limit.costSeconds * 1000)} on the ${limit.workload === 'file' ? 'large-file' : 'small-files'} ${limit.op}.${
+            toldByRetransmissions(limit, retransmissions) ? '' : ` ${limit.sentence}`
+          }`
     }${retransmissions ? ` ${retransmissions.sentence}` : ''}`,
     fix.sentence,
     ...(next ? [next.sentence] : []),
