@@ -5,11 +5,12 @@
 // took for the line (src/assess/line-under-loss.ts). Pure.
 
 import type { ProbeResult } from '../contract/probe.js';
-import { formatRate } from '../model/units.js';
+import { formatLossRate, formatRate } from '../model/units.js';
 
 export function bandwidthText(bandwidth: ProbeResult['bandwidth']): string {
   const { mbps, direction, method, via, lossPercent, fallbackReason, parallel } = bandwidth;
-  const resent = lossPercent === undefined ? '' : `, about ${lossPercent.toFixed(3)}% retransmitted`;
+  // As every view says a loss rate (formatLossRate): beside the model's '0.95%', this said '1.892%' (2026-11-28).
+  const resent = lossPercent === undefined ? '' : `, about ${formatLossRate(lossPercent / 100)} retransmitted`;
   const streams = parallel
     ? `; ${formatRate(parallel.mbps * 1e6)} on ${parallel.streams} streams at once, run again where the copies found the path losing packets`
     : '';

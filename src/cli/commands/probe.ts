@@ -7,7 +7,7 @@ import type { ProbeInput, ProbeResult } from '../../contract/probe.js';
 import { PipefillInputError } from '../../model/errors.js';
 import { parseHostPort } from '../../model/share-path.js';
 import { IPERF_DEFAULT_PORT } from '../../probe/bandwidth.js';
-import { formatRate } from '../../model/units.js';
+import { formatLossRate, formatRate } from '../../model/units.js';
 import { optional, parseOptions } from '../args.js';
 import { LOGIN_HELP, passwordIfTicketRefused, SECURITY_USAGE, SHARE_LOGIN_OPTIONS, shareLoginOptions, withPassword } from '../share-login.js';
 import type { Output } from '../output.js';
@@ -42,7 +42,7 @@ export function formatProbe(share: string, result: ProbeResult): string {
     ...(result.path?.congestion !== undefined
       ? [`  sending     ${result.path.congestion}, the congestion control this machine's TCP runs toward the share`]
       : []),
-    `  bandwidth   ${formatRate(bandwidth.mbps * 1e6)} of data ${bandwidth.direction}, by ${bandwidth.method}${bandwidth.via ? ` (${bandwidth.via})` : ''}${bandwidth.retransmits === undefined ? '' : `, ${bandwidth.retransmits} retransmits (~${(bandwidth.lossPercent ?? 0).toFixed(3)}% loss)`}${bandwidth.congestion ? `, ${bandwidth.congestion}` : ''}`,
+    `  bandwidth   ${formatRate(bandwidth.mbps * 1e6)} of data ${bandwidth.direction}, by ${bandwidth.method}${bandwidth.via ? ` (${bandwidth.via})` : ''}${bandwidth.retransmits === undefined ? '' : `, ${bandwidth.retransmits} retransmits (~${formatLossRate((bandwidth.lossPercent ?? 0) / 100)} loss)`}${bandwidth.congestion ? `, ${bandwidth.congestion}` : ''}`,
     ...(result.session ? [`  session     SMB ${result.session.dialect}, ${protectionText(result.session)}`] : []),
     ...(result.session?.login ? [`  logon       ${loginText(result.session.login)}`] : []),
     ...(bandwidth.fallbackReason ? [`  note        ${bandwidth.fallbackReason}`] : []),
