@@ -22,6 +22,17 @@ import type { HostCosts, RequestCosts } from './host-costs.js';
 /** The request the stack's cost is weighed at: a 1 MiB READ or WRITE, as Windows 10/11 send them and the calibration's large ones. */
 const REFERENCE_REQUEST_BYTES = 1024 * 1024;
 
+/**
+ * The least share of the hosts' plain work per request that the protection
+ * must cost at these rates for its calibration's difference to say anything
+ * of the server's stack. A cheap one's (AES-128-GMAC: 0.086 ns a byte beside
+ * 0.55) is within what a busy machine's calibrations stray by (a third:
+ * in-flight.ts hostBudgets), and, taken as the server's, had a Windows 11
+ * write on loopback beside two busy cores named "signing" in one run of five
+ * and "hosts" in the others (2026-11-28).
+ */
+const MEASURABLE_SHARE = 0.5;
+
 const requestSeconds = (costs: RequestCosts): number => costs.secondsPerRequest + REFERENCE_REQUEST_BYTES * costs.secondsPerByte;
 
 /**
@@ -30,9 +41,10 @@ const requestSeconds = (costs: RequestCosts): number => costs.secondsPerRequest 
  * request beyond the plain one, over what this machine's rates give the
  * slower end (protectionAtPacingEnd, both ends at these rates), the read's
  * and the write's together. 1 where there is no protected calibration, where
- * what it added is within the calibration's own noise, or where it added
- * less than Pipefill's rates do (the server is then no slower than this
- * machine's crypto, which the rates already hold).
+ * its protection costs too little at these rates to be read from it
+ * (MEASURABLE_SHARE), where what it added is within the calibration's own
+ * noise, or where it added less than Pipefill's rates do (the server is then
+ * no slower than this machine's crypto, which the rates already hold).
  */
 export function serverStackFactor(rates: CryptoRates, hosts: HostCosts | undefined): number {
   const guarded = hosts?.protected;
@@ -43,7 +55,8 @@ export function serverStackFactor(rates: CryptoRates, hosts: HostCosts | undefin
   const plain = requestSeconds(hosts.read) + requestSeconds(hosts.write);
   const added = requestSeconds(guarded.read) + requestSeconds(guarded.write) - plain;
   const noise = hosts.noise ?? 0;
-  if (!(modelledSeconds > 0) || !Number.isFinite(added) || !(added > noise * plain)) return 1;
+  // Only where the protection is a large part of the work: a cheap one's difference is the machine's noise.
+  if (!(modelledSeconds >= MEASURABLE_SHARE * (plain / 2)) || !Number.isFinite(added) || !(added > noise * plain)) return 1;
   return Math.max(1, added / (2 * modelledSeconds));
 }
 
