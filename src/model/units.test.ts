@@ -5,6 +5,7 @@ import {
   formatBinaryBytes,
   formatBytes,
   formatDuration,
+  formatLossRate,
   formatRate,
   parseBufferBytes,
   parseLossRate,
@@ -106,5 +107,12 @@ describe('parseBufferBytes', () => {
   });
   it('refuses what is not a buffer, with what was expected', () => {
     for (const text of ['abc', '101bdp', 'NaNbdp', '999999GB', '-5KB']) expect(() => parseBufferBytes(text, bdp, 155e6), text).toThrow(/Cannot read/);
+  });
+});
+
+describe('formatLossRate', () => {
+  it('says a share as a person writes it: two significant digits, no trailing zero, never an exponent', () => {
+    expect([0.0095, 0.009, 0.0108, 0.2, 0.0002, 0].map(formatLossRate)).toEqual(['0.95%', '0.9%', '1.1%', '20%', '0.02%', '0%']);
+    expect(formatLossRate(1e-9)).toBe('<0.000001%');
   });
 });

@@ -199,6 +199,8 @@ export function formatByteRate(bytesPerSecond: number): string {
 
 /** A loss rate as every view says it, to two significant figures ("0.75%"): the one figure the model takes. */
 export function formatLossRate(fraction: number): string {
-  // Two significant digits, without a trailing zero: 0.9%, not 0.90% (as a person writes a share).
-  return `${Number((fraction * 100).toPrecision(2))}%`;
+  // Two significant digits, without a trailing zero: 0.9%, not 0.90% (as a person writes a share). Below a
+  // millionth of a percent, JavaScript would print an exponent ("1e-7%"): no copy sends that little again.
+  const percent = Number((fraction * 100).toPrecision(2));
+  return Math.abs(percent) > 0 && Math.abs(percent) < 1e-6 ? '<0.000001%' : `${percent}%`;
 }
