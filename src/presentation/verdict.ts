@@ -42,7 +42,6 @@ const ORDER: readonly (readonly [Kind, Op])[] = [
 ];
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-/** The first sentence of a longer text: a verdict line stays a line. */
 /**
  * Whether the retransmissions sentence tells the limit's own cause, for the
  * same copy: packet loss, with the share sent again and whose losses they
@@ -53,6 +52,7 @@ const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1
 const toldByRetransmissions = (limit: Verdict['limit'], retransmissions: VerdictRetransmissions | undefined): boolean =>
   retransmissions !== undefined && limit.layer === 'packet-loss' && retransmissions.op === limit.op && retransmissions.workload === limit.workload;
 
+/** The first sentence of a longer text: a verdict line stays a line. */
 const firstSentence = (text: string) => {
   const end = text.search(/[.:;](\s|$)/);
   return end < 0 ? text : text.slice(0, end + 1).replace(/[:;]$/, '.');
