@@ -48,7 +48,7 @@ describe('a slower copy that lost packets says so in its status', () => {
   it("names a write's resent share, and a read's packets lost on the way from the server", () => {
     const { finding, verdict } = own();
     // The demo link's Pipefill small-files write (lab, 2026-11-27): 10.2% resent after 2,810 drops at the 1-BDP queue.
-    expect(copyStatus(finding, verdict, { tcp: { retransmittedFraction: 0.102 } }).text).toBe('slower than expected: TCP resent 10.2% of its data');
+    expect(copyStatus(finding, verdict, { tcp: { retransmittedFraction: 0.102 } }).text).toBe('slower than expected: TCP resent 10% of its data');
     expect(copyStatus({ ...finding, op: 'read' }, verdict, { tcp: { retransmittedFraction: 0, outOfOrderPackets: 1081 } }).text).toBe(
       "slower than expected: the server's packets were lost (1081 arrived out of order)",
     );

@@ -8,6 +8,7 @@
 import type { Finding, Report } from '../contract/report.js';
 import type { Verdict } from '../contract/verdict-schema.js';
 import type { CopyTestResult } from '../contract/copy-test.js';
+import { formatLossRate } from '../model/units.js';
 
 /** A write that resent this share of its bytes or more lost enough to say so in its status (the diagnosis's sentence names loss from 0.1%). */
 const RESENT_WORTH_SAYING = 0.01;
@@ -23,7 +24,8 @@ const RESENT_WORTH_SAYING = 0.01;
 function lossText(op: Finding['op'], tcp: CopyTestResult['tcp'] | undefined): string | undefined {
   if (op === 'write') {
     const resent = tcp?.retransmittedFraction ?? 0;
-    return resent >= RESENT_WORTH_SAYING ? `TCP resent ${(resent * 100).toFixed(1)}% of its data` : undefined;
+    // In the format every view gives a loss rate (formatLossRate): the verdict said 11% where this row said 11.3%.
+    return resent >= RESENT_WORTH_SAYING ? `TCP resent ${formatLossRate(resent)} of its data` : undefined;
   }
   const outOfOrder = tcp?.outOfOrderPackets ?? 0;
   return outOfOrder > 0 ? `the server's packets were lost (${outOfOrder} arrived out of order)` : undefined;
