@@ -81,6 +81,8 @@ export class CopyBudget {
   private readonly files: Touched[] = [];
   private readonly folders: number[] = [];
   private completions: Completion[] = [];
+  /** The first completion of the file now moving: with the latest, its rate so far (drainMs), kept without a scan. */
+  private dataStart: Completion | undefined;
 
   /** `clock`: ms since the copy started, as its timeline counts them. */
   constructor(
@@ -111,21 +113,26 @@ export class CopyBudget {
   noteTotal(totalBytes: number): void {
     const last = this.completions[this.completions.length - 1];
     if (last && last.totalBytes === totalBytes) return;
-    this.completions.push({ tMs: this.clock(), totalBytes });
+    const completion = { tMs: this.clock(), totalBytes };
+    this.completions.push(completion);
+    if (this.dataStart === undefined && completion.tMs >= this.dataFromMs) this.dataStart = completion;
     if (this.completions.length > MAX_COMPLETIONS) this.completions = this.completions.filter((_, index) => index % 2 === 0);
   }
 
-  /** What `inFlightBytes` take to arrive at the rate this file's data has moved so far; 0 before it shows one. */
+  /**
+   * What `inFlightBytes` take to arrive at the rate this file's data has moved so far; 0 before it shows one. Asked
+   * before every chunk: it reads two completions, not the list.
+   */
   private drainMs(inFlightBytes: number): number {
     if (!(inFlightBytes > 0)) return 0;
-    const since = this.completions.filter((completion) => completion.tMs >= this.dataFromMs);
-    const [first, last] = [since[0], since[since.length - 1]];
+    const [first, last] = [this.dataStart, this.completions[this.completions.length - 1]];
     if (!first || !last || !(last.tMs > first.tMs && last.totalBytes > first.totalBytes)) return 0;
     return (inFlightBytes * (last.tMs - first.tMs)) / (last.totalBytes - first.totalBytes);
   }
 
   beginData(): void {
     this.dataFromMs = this.clock();
+    this.dataStart = undefined;
     this.lastCheckMs = -Infinity;
   }
 
