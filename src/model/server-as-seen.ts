@@ -57,18 +57,17 @@ export function windowHeldWrites(seen: Pick<Observations, 'peerWindowBytes' | 'p
   return seen.peerWindowBytes !== undefined && (seen.peerWindowLimitedFraction ?? 0) >= WINDOW_LIMITED;
 }
 
-const serverRates = (seen: Observations): CryptoRates | undefined => seen.serverCryptoOnThisMachine ?? seen.cryptoOnThisMachine;
-
 /** The server as the copy found it: the assumed profile, corrected by what was observed. */
 export function serverAsSeen(server: ServerProfile, op: Op, seen: Observations): ServerProfile {
   const credits = seen.creditsGranted !== undefined && seen.creditsGranted > 0 ? seen.creditsGranted : undefined;
   const windowHeld = op === 'write' && windowHeldWrites(seen);
   const sending = withServerCongestion(server, seen.serverSender === 'rate-based' ? 'bbr' : undefined).tcp;
+  const rates = seen.serverCryptoOnThisMachine ?? seen.cryptoOnThisMachine;
   return {
     ...server,
     smb2: credits === undefined ? server.smb2 : { ...server.smb2, creditsMax: credits, creditsInitial: Math.min(server.smb2.creditsInitial, credits) },
     tcp: windowHeld ? { ...sending, receiveWindowBytes: seen.peerWindowBytes ?? server.tcp.receiveWindowBytes } : sending,
-    crypto: serverRates(seen) ? { ...server.crypto, rates: serverRates(seen) ?? {} } : server.crypto,
+    crypto: rates ? { ...server.crypto, rates } : server.crypto,
     security: {
       ...server.security,
       signing: signingAsSeen(server.security.signing, seen.signingChoice),
