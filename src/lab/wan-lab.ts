@@ -130,6 +130,11 @@ export interface LabOptions {
   readonly tunnel?: 'wireguard';
 }
 
+/** The emulated hop's queue: the link's own, or one BDP where none is given, at least 64 KiB. */
+export function labQueueBytes(link: Pick<LabLink, 'queueBytes' | 'bandwidthBitsPerSecond' | 'rttMs'>): number {
+  return link.queueBytes ?? Math.max(64 * 1024, Math.round(bdpBytes(link)));
+}
+
 /** Brings a lab up. On any failure it removes what it made. */
 export async function labUp(link: LabLink, options: LabOptions = {}): Promise<LabState> {
   requireLab();
@@ -149,7 +154,7 @@ export async function labUp(link: LabLink, options: LabOptions = {}): Promise<La
     setRouteCongestion(datacenter, serverCongestion);
     const congestion = inNamespace(branch, 'sysctl', ['-n', 'net.ipv4.tcp_congestion_control']).trim();
     const log = openNewLog(join(LAB_STATE_DIR, `${id}.wanem.log`));
-    const queueBytes = link.queueBytes ?? Math.max(64 * 1024, Math.round(bdpBytes(link)));
+    const queueBytes = labQueueBytes(link);
     const forwarder = spawn(
       binary,
       [

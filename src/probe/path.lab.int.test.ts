@@ -19,9 +19,9 @@ import { modelLinkOf, ReportSchema } from '../contract/report.js';
 import type { Report } from '../contract/report.js';
 import type { LabLink, LabOptions, LabState } from '../lab/wan-lab.js';
 import { WIREGUARD_MTU_BYTES } from '../lab/wireguard.js';
-import { bdpBytes, payloadEfficiency } from '../model/link.js';
+import { payloadEfficiency } from '../model/link.js';
 import { setRouteCongestion } from '../lab/lab-congestion.js';
-import { forwarderStats, inBranch, labDown, labEndpoints, labUp } from '../lab/wan-lab.js';
+import { forwarderStats, inBranch, labDown, labEndpoints, labQueueBytes, labUp } from '../lab/wan-lab.js';
 import { failures, holdBounds, withinRelative } from '../test-support/lab-fidelity.js';
 
 const canRunLab = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/dev/net/tun') && existsSync('/usr/sbin/smbd');
@@ -305,8 +305,7 @@ async function expectPathLossNamed(link: LabLink): Promise<void> {
       expect(line.from).toBe('streams');
       expect(Math.abs(line.bitsPerSecond / link.bandwidthBitsPerSecond - 1)).toBeLessThanOrEqual(0.15);
     }
-    // The lab's queue where none is given: one BDP, at least 64 KiB (wan-lab.ts).
-    const queueBytes = link.queueBytes ?? Math.max(64 * 1024, Math.round(bdpBytes(link)));
+    const queueBytes = labQueueBytes(link);
     const queueMs = (queueBytes * 8 * 1000) / link.bandwidthBitsPerSecond;
     const filled = (peakMs: number | undefined) => peakMs !== undefined && peakMs >= QUEUE_FILLED * queueMs;
     expect(runs.flatMap((run) => run.writes.filter((write, at) => write === 'own-queue' && !filled(run.peaksMs[at])))).toEqual([]);
