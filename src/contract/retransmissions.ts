@@ -65,9 +65,6 @@ function hopFixText(report: Report, client: ClientProfileId): string {
 
 const copyName = (finding: Finding) => `${finding.workload.startsWith('file:') ? 'large-file' : 'small-files'} ${finding.op}`;
 
-/** A share of bytes sent again, as every view quotes it (the copy's own row says it so too: src/model/diagnosis.ts). */
-const percent = formatLossRate;
-
 interface Candidate {
   readonly finding: Finding;
   readonly fraction: number;
@@ -133,7 +130,7 @@ const slowerByLoss = (finding: Finding, overSeconds: number, fraction: number) =
  */
 function sentenceOf(candidate: Candidate, hopFix: string): string {
   const { finding, fraction, overSeconds, split, source, pathElsewhere } = candidate;
-  const resent = `TCP sent ${percent(fraction)} of the ${copyName(finding)}'s bytes again${
+  const resent = `TCP sent ${formatLossRate(fraction)} of the ${copyName(finding)}'s bytes again${
     overSeconds > 0 ? `, and the copy took ${formatDuration(overSeconds * 1000)} longer than the model` : ''
   }`;
   if (source === 'path') {
@@ -143,9 +140,9 @@ function sentenceOf(candidate: Candidate, hopFix: string): string {
       candidate.modelLoss !== undefined
         ? `; the run's writes lost ${formatLossRate(candidate.modelLoss)} of what they sent on the path, with no queue behind them`
         : split?.path !== undefined
-          ? `, ${percent(split.path)} for losses with no queue behind them`
+          ? `, ${formatLossRate(split.path)} for losses with no queue behind them`
           : pathElsewhere !== undefined
-            ? `; a write that watched each loss lost ${percent(pathElsewhere)} with no queue behind them`
+            ? `; a write that watched each loss lost ${formatLossRate(pathElsewhere)} with no queue behind them`
             : '; the copy kept less in flight than the line holds, so it filled no queue of its own';
     return `The path itself lost packets: ${resent}${seen}. That is a lossy hop (Wi-Fi, DSL, a faulty cable or port), not congestion, and it holds TCP below the line: the rates here are what TCP reached through it. Fix that hop (look for errors on the interfaces along the way).${hopFix}`;
   }
@@ -155,7 +152,7 @@ function sentenceOf(candidate: Candidate, hopFix: string): string {
     split.path !== undefined && split.path >= PATH_LOSS_NAMED
       ? candidate.modelLoss !== undefined
         ? ` The path lost packets too: the run's writes lost ${formatLossRate(candidate.modelLoss)} of what they sent there, with no queue behind them.`
-        : ` A further ${percent(split.path)} went again for losses on the path, with no queue behind them.`
+        : ` A further ${formatLossRate(split.path)} went again for losses on the path, with no queue behind them.`
       : '';
   return `The copy overflowed the line's queue itself: ${resent}, its losses at the queue's fullest${peak}. That is TCP finding the line's rate, not a fault of the path.${alsoPath}`;
 }
