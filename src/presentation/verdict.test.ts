@@ -96,6 +96,46 @@ describe('the verdict', () => {
   });
 });
 
+describe('one share through a lossy hop at two run lengths (lab: 50 Mb/s, 40 ms, 1% lost, a BBR Samba)', () => {
+  const runs = { default: fixture('lab-50mbit-40ms-loss1-bbr'), quick: fixture('lab-50mbit-40ms-loss1-bbr-quick') };
+  // Built again, not read back: each report carries the verdict its run wrote.
+  const fresh = (report: Report) => buildVerdict(report, recommendFromInput({ report }));
+  const verdicts = { default: fresh(runs.default), quick: fresh(runs.quick) };
+
+  it('names the same copy, layer and change in a default and a quick run', () => {
+    // Before: the default run said "Packet loss, costing 9.88 s on the small-files write" and the quick run "Your
+    // client runs as fast as this path allows", with no change, though its own table read "held back: robocopy /MT:n".
+    for (const verdict of Object.values(verdicts)) {
+      expect(verdict.limit).toMatchObject({ layer: 'bandwidth', op: 'read', workload: 'small-files' });
+      expect(verdict.fix).toMatchObject({ kind: 'change', knob: 'robocopy /MT:n', value: '2' });
+      expect(verdict.retransmissions?.sentence).toMatch(/lossy hop/);
+    }
+  });
+
+  it("charges the client nothing for what the path held Pipefill's own pipeline to", () => {
+    // The default run's folder write: Windows 11 64.7 s and Pipefill's own pipeline 60.5 s, 1.29x and 1.31x the
+    // model, through a loss no setting changes. Only the 4.2 s beyond Pipefill's own copy are the client's.
+    const findings = runs.default.diagnosis.findings.filter((finding) => finding.op === 'write' && finding.workload.startsWith('tr3869'));
+    const yours = findings.find((finding) => finding.profile === 'win11-24h2')?.measuredSeconds ?? 0;
+    const own = findings.find((finding) => finding.profile === 'pipefill-max')?.measuredSeconds ?? 0;
+    const write = verdicts.default.ranked.find((pair) => pair.op === 'write' && pair.workload === 'small-files');
+    expect(write).toMatchObject({ layer: 'packet-loss' });
+    expect(write?.costSeconds).toBeCloseTo(yours - own, 6);
+    // A copy a change speeds is charged against the path with that change made, as before.
+    const read = verdicts.default.ranked.find((pair) => pair.op === 'read' && pair.workload === 'small-files');
+    const rate = verdicts.default.rates.find((entry) => entry.op === 'read' && entry.workload === 'small-files');
+    expect(read?.costSeconds).toBeCloseTo((rate?.yoursSeconds ?? 0) - (rate?.pathSeconds ?? 0), 6);
+  });
+
+  it('names a copy that lost more than its share, where a costlier one lost less than its share', () => {
+    // The default run's folder write lost the most seconds (4.2 of about 55), within its share; the folder read
+    // lost 0.76 s of 3.57, more than its share: that one holds the client back.
+    const [first] = verdicts.default.ranked;
+    expect(first).toMatchObject({ op: 'write', workload: 'small-files' });
+    expect(verdicts.default.lines[2]).toMatch(/^What holds them back: Bandwidth \(BDP\), costing 757 ms on the small-files read\./);
+  });
+});
+
 describe('the verdict on a server that holds its credits back (lab: 100 Mb/s, 40 ms, smb2 max credits = 16)', () => {
   const report = fixture('lab-100mbit-40ms-credits16');
 
