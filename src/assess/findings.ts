@@ -79,6 +79,7 @@ export function findingOf(
     inFlightBytes: diagnosis.inFlightBytes,
     sentence: diagnosis.sentence,
     why: diagnosis.why,
+    ...(diagnosis.beyondModel ? { beyondModel: true as const } : {}),
   };
 }
 

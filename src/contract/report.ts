@@ -87,6 +87,8 @@ export const FindingSchema = z.object({
   sentence: z.string(),
   /** The cause alone, without the measurement (absent in older reports). */
   why: z.string().max(2_000).optional(),
+  /** The copy ran slower than every limit the model knows, beyond noise: `limitedBy` is then a suspect (absent: within the model, or an older report). */
+  beyondModel: z.literal(true).optional(),
 });
 export type Finding = z.infer<typeof FindingSchema>;
 

@@ -88,7 +88,7 @@ describe('retransmissions in the verdict', () => {
         ...slow.diagnosis,
         findings: slow.diagnosis.findings.map((finding) =>
           finding.profile === client && finding.op === 'write' && finding.workload.startsWith('file:')
-            ? { ...finding, limitedBy: 'packet-loss', why }
+            ? { ...finding, limitedBy: 'packet-loss', why, beyondModel: true }
             : finding,
         ),
       },

@@ -147,8 +147,21 @@ describe('diagnoseCopy', () => {
 
   it('suspects loss when a far slower copy retransmitted, and admits ignorance when it did not', () => {
     const measured = truth('pipefill-max', 'write', branch, samba) * 5;
-    expect(diagnose('pipefill-max', 'write', branch, measured, { creditsGranted: 8192, retransmittedFraction: 0.02 }).limitedBy).toBe('packet-loss');
-    expect(diagnose('pipefill-max', 'write', branch, measured, { creditsGranted: 8192, retransmittedFraction: 0 }).limitedBy).toBe('unexplained');
+    const lossy = diagnose('pipefill-max', 'write', branch, measured, { creditsGranted: 8192, retransmittedFraction: 0.02 });
+    expect(lossy).toMatchObject({ limitedBy: 'packet-loss', beyondModel: true });
+    expect(diagnose('pipefill-max', 'write', branch, measured, { creditsGranted: 8192, retransmittedFraction: 0 })).toMatchObject({
+      limitedBy: 'unexplained',
+      beyondModel: true,
+    });
+    // Within the model, loss is a bound like any other layer, not a suspect (a CUBIC sender through 1%).
+    const cubic: EngineStack = { ...stack, congestion: 'cubic' };
+    const lossyLink: Link = { ...branch, lossRate: 0.01 };
+    const client = CLIENT_PROFILES['pipefill-max'];
+    const seconds = predictTransfer(asDrivenByPipefill(client, cubic), samba, 'write', file, lossyLink).seconds;
+    const observations = { creditsGranted: 8192, retransmittedFraction: 0.01 };
+    const bound = diagnoseCopy({ client, server: samba, op: 'write', workload: file, link: lossyLink, measuredSeconds: seconds, stack: cubic, observations });
+    expect(bound.limitedBy).toBe('packet-loss');
+    expect(bound.beyondModel).toBeUndefined();
   });
 
   it('reports what the copy kept in flight', () => {

@@ -87,6 +87,8 @@ export interface Diagnosis {
   readonly sentence: string;
   /** The cause alone, without the measurement: what a verdict says of the layer. */
   readonly why: string;
+  /** The copy ran slower than every limit the model knows, beyond what noise explains (a layer named then is a suspect, not a bound). */
+  readonly beyondModel?: true;
 }
 
 export interface DiagnoseInput {
@@ -365,6 +367,7 @@ export function diagnoseCopy(input: DiagnoseInput): Diagnosis {
     const loss = lossy ? ` TCP sent ${resent} of the bytes again: packet loss is one cause.` : '';
     return {
       limitedBy: lossy ? 'packet-loss' : 'unexplained',
+      beyondModel: true,
       explainedSeconds: explained.seconds,
       measuredBitsPerSecond,
       inFlightBytes,
