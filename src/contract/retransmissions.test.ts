@@ -160,6 +160,16 @@ describe('retransmissions in the verdict', () => {
       expect(buildVerdict(measured, recommendFromInput({ report: measured })).lines[1]).toMatch(
         /the line is .+ \(iperf3 on 16 streams at once: the loss holds each one back\)/,
       );
+      // Where the sixteen moved no more than the probe's one stream, that stream was not held by the loss (a BBR
+      // sender: lab, 48.1 Mb/s on one stream, 43.5 on sixteen): the line is the probe's, measured apart from the loss
+      // all the same. Before, the default run of a share said no effect and the quick run of it a minute later did.
+      const oneStream: Report = {
+        ...lossy,
+        probes: { ...lossy.probes, bandwidth: { ...lossy.probes.bandwidth, parallel: { streams: 16, mbps: 43.5, seconds: 2 } } },
+      };
+      expect(oneStream.pathModel?.bandwidthFrom).not.toBe('streams');
+      expect(retransmissionsOf(oneStream, 'win11-24h2')?.sentence).toMatch(/Fixed, writing a 1 GB file takes \d+ min \d+ s instead of \d+ min \d+ s\.$/);
+      expect(buildVerdict(oneStream, recommendFromInput({ report: oneStream })).lines[1]).not.toMatch(/streams at once/);
     });
 
     it("quotes the path's loss as the model took it, the run's writes together: one figure in the paragraph", () => {

@@ -43,13 +43,16 @@ function fillsTheLine(report: Report, finding: Finding): boolean {
 /**
  * What fixing the lossy hop buys the person's client, for a copy a person
  * knows (writing a 1 GB file): the model on the path as it is, and with no
- * loss. Only where the line was measured apart from the loss (iperf3 on
- * several streams, src/assess/line-under-loss.ts): a line one stream read
- * through the loss would make the loss look as if it cost little.
+ * loss. Only where the line was measured apart from the loss, by iperf3 on
+ * several streams (src/assess/line-under-loss.ts): a line one stream read
+ * through the loss would make the loss look as if it cost little. The model's
+ * line is then the larger of theirs and the probe's one stream (judge.ts),
+ * and where the streams moved no more than that one, the loss did not hold
+ * it (a BBR sender): its line is measured apart from the loss too.
  */
 function hopFixText(report: Report, client: ClientProfileId): string {
   const link = modelLinkOf(report);
-  if (report.pathModel?.bandwidthFrom !== 'streams' || link.lossRate === undefined) return '';
+  if (report.probes.bandwidth.parallel === undefined || link.lossRate === undefined) return '';
   const [workload] = EFFECT_WORKLOADS;
   const clean: typeof link = { ...link, lossRate: 0 };
   const secondsOn = (on: typeof link) =>
