@@ -28,7 +28,7 @@ import { promisesKept } from '../contract/promises.js';
 
 import type { Probed, RunModel, RunPlan, RunSetup } from './run-phases.js';
 import { calibratePhase, inStep, planPhase, probePhase, runModel, setUpRun, signalOf } from './run-phases.js';
-import { lineSecondsToHold, withLineUnderLoss } from './line-under-loss.js';
+import { lineSecondsToHold, lineTestWanted, withLineUnderLoss } from './line-under-loss.js';
 import { lineRateOf } from '../model/link.js';
 
 export { assessedProfiles, DEFAULT_BUDGET_SECONDS } from '../contract/report.js';
@@ -120,6 +120,7 @@ async function copyPhase(
     const copyStarted = elapsed();
     results.set(copy.index, await run(copy, copy.profile, copy.op, copy.workload, budget));
     if (budget) keeper?.ran(copy, budget, elapsed() - copyStarted);
+    keeper?.holdLine(lineTestWanted([...results.values()]));
     done += 1;
   }
   progress.report(READING_BACK, progress.readBackStep);

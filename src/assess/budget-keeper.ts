@@ -54,22 +54,34 @@ export class BudgetKeeper {
   // What copies took beyond their planned wall time (a request finishing past the slot, the read-back, the
   // closing round trips): learnt as they run, and held back for each copy still to come.
   private overrun = { seconds: 0, copies: 0 };
+  private lineHeld = true;
 
   constructor(private readonly options: BudgetKeeperOptions) {}
+
+  /**
+   * Whether the line's second test is still held back for (holdLine(false)
+   * once the run's writes show no loss on the path: the test will not run,
+   * and its seconds go to the copies still to come; true again where a
+   * later write shows some).
+   */
+  holdLine(held: boolean): void {
+    this.lineHeld = held;
+  }
 
   /** The slot of `copy`, the first of `remaining` (the copies still to run, in order). */
   slotFor(copy: PlannedCopy, remaining: readonly PlannedCopy[]): CopyBudgetOptions {
     const { rttMs } = this.options;
     const { overrun } = this;
+    const lineSeconds = this.lineHeld ? (this.options.lineSeconds ?? 0) : 0;
     const fixed = (other: PlannedCopy) =>
       perCopySeconds(rttMs, other.op === 'write' && !readsBackLater(other)) + (overrun.copies > 0 ? overrun.seconds / overrun.copies : 0);
     // The copies still to run, and the signing check's read at the end, share what is left after the reserve
     // and the file writes' read-backs; a directory set's write reads back what it wrote at once (weight).
-    const needs = [...remaining.map((other) => other.expectedSeconds * weight(other) + fixed(other)), this.options.checkSeconds, this.options.lineSeconds ?? 0];
+    const needs = [...remaining.map((other) => other.expectedSeconds * weight(other) + fixed(other)), this.options.checkSeconds, lineSeconds];
     const minimums = [
       ...remaining.map((other) => Math.max(minimumSlotSeconds(rttMs), other.minimumSeconds) * weight(other) + fixed(other)),
       minimumSlotSeconds(rttMs),
-      this.options.lineSeconds ?? 0,
+      lineSeconds,
     ];
     // The read-backs still to come are spent whatever the slots: held back with the reserve.
     const available = Math.max(

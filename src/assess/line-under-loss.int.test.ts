@@ -10,7 +10,7 @@ import type { CopyTestResult } from '../contract/copy-test.js';
 import type { ProbeResult } from '../contract/probe.js';
 import { freePort } from '../lab/samba.js';
 import { BudgetKeeper } from './budget-keeper.js';
-import { LINE_STREAMS, lineSecondsToHold, pathLostPackets, withLineUnderLoss } from './line-under-loss.js';
+import { LINE_STREAMS, lineSecondsToHold, lineTestWanted, pathLostPackets, withLineUnderLoss } from './line-under-loss.js';
 import type { RunSetup } from './run-phases.js';
 
 const write = (tcp: Record<string, number>): CopyTestResult =>
@@ -48,6 +48,20 @@ describe('the line again on several streams, where the path loses packets', () =
     const keeper = (lineSeconds: number) =>
       new BudgetKeeper({ budgetSeconds: 20, spent: () => 10, rttMs: 40, entries: 10, readBackSeconds: 0, checkSeconds: 1, lineSeconds });
     expect(keeper(2.32).slotFor(copy, [copy]).maxSeconds).toBeLessThan(keeper(0).slotFor(copy, [copy]).maxSeconds);
+    // Released once the writes show the path lost nothing (the test will not run), and held again where one shows loss.
+    const released = keeper(2.32);
+    released.holdLine(lineTestWanted(OWN_QUEUE));
+    expect(released.slotFor(copy, [copy]).maxSeconds).toBe(keeper(0).slotFor(copy, [copy]).maxSeconds);
+    released.holdLine(lineTestWanted([...OWN_QUEUE, ...LOSSY]));
+    expect(released.slotFor(copy, [copy]).maxSeconds).toBe(keeper(2.32).slotFor(copy, [copy]).maxSeconds);
+  });
+
+  it('wants the second test until a write has run, and after that only where the writes found the path losing packets', () => {
+    const read = { ...LOSSY[0], op: 'read' } as CopyTestResult;
+    expect(lineTestWanted([])).toBe(true);
+    expect(lineTestWanted([read])).toBe(true);
+    expect(lineTestWanted(OWN_QUEUE)).toBe(false);
+    expect(lineTestWanted([read, ...LOSSY])).toBe(true);
   });
 
   it("reads the path's loss as the judge does: the writes' losses with no queue behind them", () => {
