@@ -135,6 +135,8 @@ export const HostCostsSchema = z
         ]),
         read: RequestCostsSchema,
         write: RequestCostsSchema,
+        /** Its metadata exchange, that protection included (src/model/host-costs.ts exchangeSeconds). */
+        metadataSeconds: z.number().nonnegative().finite().optional(),
       })
       .optional(),
     metadataSeconds: z.number().nonnegative().finite(),

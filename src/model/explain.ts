@@ -4,7 +4,7 @@
 import type { ClientProfile, Op } from './client-profiles.js';
 import type { CryptoSide } from './crypto-cost.js';
 import type { LayerBudget, LimitLayer, Session } from './in-flight.js';
-import { hostCostsFor } from './host-costs.js';
+import { exchangeSeconds, hostCostsFor } from './host-costs.js';
 import { creditCharge } from './in-flight.js';
 import { bufferBytesOf } from './link.js';
 import type { Link } from './link.js';
@@ -114,10 +114,11 @@ function layerSentence(layer: LayerBudget, input: ExplainInput, client: ClientPr
         : 'their measured cost per request and per byte';
       const protection = input.session.protection.kind === 'none' ? '' : ` with ${input.session.protection.kind} (${input.session.protection.algorithm})`;
       // Where the server's file-system work on the metadata exchanges is a real part of the time, say so (predictTransfer counts it as the hosts').
-      const fileSystemSeconds = input.breakdown.metadataRoundTrips * (link.hosts?.metadataSeconds ?? 0);
+      const perExchange = exchangeSeconds(link.hosts, input.session.protection, client.crypto, server.crypto);
+      const fileSystemSeconds = input.breakdown.metadataRoundTrips * perExchange;
       const fileSystem =
         fileSystemSeconds > input.breakdown.dataSeconds / 4
-          ? `, and the server's file-system work takes ${formatDuration((link.hosts?.metadataSeconds ?? 0) * 1000)} on each of ${input.breakdown.metadataRoundTrips} metadata exchanges (${formatDuration(fileSystemSeconds * 1000)} in all)`
+          ? `, and the server's file-system work takes ${formatDuration(perExchange * 1000)} on each of ${input.breakdown.metadataRoundTrips} metadata exchanges (${formatDuration(fileSystemSeconds * 1000)} in all)`
           : '';
       return `the two machines are the limit: measured on this share, their CPUs, memory, storage and network stacks take ${perRequest} ${op === 'read' ? 'reading' : 'writing'}${protection}, ${rate} with ${formatBinaryBytes(input.requestBytes)} requests, below the ${formatRate(link.bandwidthBitsPerSecond)} the path carries${fileSystem}.`;
     }
@@ -136,7 +137,9 @@ export function explain(input: ExplainInput, client: ClientProfile, server: Serv
   if (input.limitedBy === 'round-trips') {
     const perFile = input.files > 0 ? Math.round(breakdown.metadataRoundTrips / input.files) : breakdown.metadataRoundTrips;
     const turnaround =
-      link.hosts && link.hosts.metadataSeconds > 0 ? ` plus the server's ${formatDuration(link.hosts.metadataSeconds * 1000)} of file-system work each` : '';
+      link.hosts && link.hosts.metadataSeconds > 0
+        ? ` plus the server's ${formatDuration(exchangeSeconds(link.hosts, input.session.protection, client.crypto, server.crypto) * 1000)} of file-system work each`
+        : '';
     return capitalise(
       `${input.files} files x about ${perFile} metadata round trips (${breakdown.metadataRoundTrips} in all, ${formatDuration(breakdown.metadataSeconds * 1000)} at ${rtt}${turnaround}) take longer than the data itself (${formatDuration(breakdown.dataSeconds * 1000)}): fewer round trips per file, or several files at once, is what helps.`,
     );

@@ -3,6 +3,7 @@ import { CLIENT_PROFILES, KIB, MIB } from './client-profiles.js';
 import type { HostCosts } from './host-costs.js';
 import {
   costsFromSamples,
+  exchangeSeconds,
   fileFillSeconds,
   fillFromRuns,
   fitRequestCosts,
@@ -15,6 +16,7 @@ import {
 } from './host-costs.js';
 import { SINGLE_UNPROTECTED, transferShape } from './in-flight.js';
 import { predictTransfer } from './predict.js';
+import { protectionSecondsPerExchange } from './crypto-cost.js';
 import { SERVER_PROFILES } from './server-profiles.js';
 import { parseWorkload } from './workloads.js';
 
@@ -256,5 +258,37 @@ describe('host costs: the metadata exchange', () => {
   it('is never below nothing, and nothing without files', () => {
     expect(metadataSecondsFrom(files, 1)).toBe(0);
     expect(metadataSecondsFrom([], 0.05)).toBe(0);
+  });
+});
+
+describe('host costs: a protected metadata exchange', () => {
+  const client = CLIENT_PROFILES['win11-24h2'].crypto;
+  const server = SERVER_PROFILES.samba.crypto;
+  const gmac = { kind: 'signing', algorithm: 'AES-128-GMAC' } as const;
+  const cmac = { kind: 'signing', algorithm: 'AES-128-CMAC' } as const;
+  const modelled = (protection: typeof gmac | typeof cmac) => protectionSecondsPerExchange(protection, client, server);
+  // Loopback smbd, 2026-11-28: a create or a close 0.17 ms plain and 0.32-0.35 ms signed with AES-128-GMAC (0.05 ms round trip).
+  const signed = { protection: gmac, read: LOOPBACK.read, write: LOOPBACK.write, metadataSeconds: 280e-6 };
+  const measured: HostCosts = { ...LOOPBACK, metadataSeconds: 120e-6, protected: signed };
+
+  it('is what the calibration timed with the same protection', () => {
+    expect(exchangeSeconds(measured, gmac, client, server)).toBeCloseTo(280e-6, 12);
+    // Unprotected: the plain exchange, nothing added.
+    expect(exchangeSeconds(measured, { kind: 'none' }, client, server)).toBe(120e-6);
+  });
+
+  it("keeps the server's work on a signed message for another algorithm, moved by the model's difference between the two", () => {
+    // A promise made on a CMAC-only server for AES-128-GMAC: the signed exchange's own work stays.
+    const onCmac: HostCosts = { ...measured, protected: { ...signed, protection: cmac } };
+    expect(exchangeSeconds(onCmac, gmac, client, server)).toBeCloseTo(280e-6 - modelled(cmac) + modelled(gmac), 12);
+    expect(exchangeSeconds(onCmac, gmac, client, server)).toBeGreaterThan(120e-6 + modelled(gmac));
+  });
+
+  it("is the plain exchange and the model's protection where no protected exchange was timed, never less than the plain", () => {
+    const older: HostCosts = { ...measured, protected: { protection: gmac, read: LOOPBACK.read, write: LOOPBACK.write } };
+    expect(exchangeSeconds(older, gmac, client, server)).toBeCloseTo(120e-6 + modelled(gmac), 12);
+    expect(exchangeSeconds(undefined, gmac, client, server)).toBeCloseTo(modelled(gmac), 12);
+    const faster: HostCosts = { ...measured, protected: { ...signed, metadataSeconds: 50e-6 } };
+    expect(exchangeSeconds(faster, gmac, client, server)).toBeCloseTo(120e-6 + modelled(gmac), 12);
   });
 });

@@ -5,7 +5,8 @@
 // paces a copy, and a model without them calls every fast copy unexplained.
 
 import type { Op } from './client-profiles.js';
-import type { Protection } from './crypto-cost.js';
+import type { CryptoSide, Protection } from './crypto-cost.js';
+import { protectionSecondsPerExchange } from './crypto-cost.js';
 
 /** The hosts' work for one data request: a fixed part and a part per byte, both ends together. */
 export interface RequestCosts {
@@ -34,9 +35,19 @@ export interface HostCosts {
   /** Unprotected reads and writes. */
   readonly read: RequestCosts;
   readonly write: RequestCosts;
-  /** The same measured with the protection a generation negotiated (its signing or sealing included), where one was. */
+  /**
+   * The same measured with the protection a generation negotiated (its
+   * signing or sealing included), where one was; with its metadata exchange
+   * too (absent in older reports).
+   */
   readonly protected?:
-    { readonly protection: Exclude<Protection, { readonly kind: 'none' }>; readonly read: RequestCosts; readonly write: RequestCosts } | undefined;
+    | {
+        readonly protection: Exclude<Protection, { readonly kind: 'none' }>;
+        readonly read: RequestCosts;
+        readonly write: RequestCosts;
+        readonly metadataSeconds?: number | undefined;
+      }
+    | undefined;
   /** What a metadata exchange (create, close, query, list) takes beyond the round trip: the server's file-system work. */
   readonly metadataSeconds: number;
   /**
@@ -240,6 +251,25 @@ export function withSustainedWrite(
 ): HostCosts {
   if (!(write.bytes > 0 && write.measuredSeconds > write.modelSeconds)) return hosts;
   return { ...hosts, storageWriteSecondsPerByte: (hosts.storageWriteSecondsPerByte ?? 0) + (write.measuredSeconds - write.modelSeconds) / write.bytes };
+}
+
+/**
+ * What one metadata exchange takes beyond its round trip with `protection`:
+ * the server's file-system work, and both ends' protection of its two small
+ * messages. Where the calibration timed exchanges with a protection (the
+ * client's own signing session), that measure, less the model's protection
+ * for it and with the model's for this one: a server's work on a signed
+ * message is its own (smbd on loopback, AES-128-GMAC: a create or a close
+ * 0.32-0.35 ms signed against 0.17 plain, where this machine's rates give
+ * its signing some 20 us), and a promise to sign with another algorithm
+ * keeps it. Elsewhere the unprotected exchange and the model's protection.
+ */
+export function exchangeSeconds(hosts: HostCosts | undefined, protection: Protection, client: CryptoSide, server: CryptoSide): number {
+  const modelled = (which: Protection) => protectionSecondsPerExchange(which, client, server);
+  const plain = hosts?.metadataSeconds ?? 0;
+  const measured = hosts?.protected?.metadataSeconds;
+  if (protection.kind === 'none' || !hosts?.protected || measured === undefined) return plain + modelled(protection);
+  return Math.max(plain, measured - modelled(hosts.protected.protection)) + modelled(protection);
 }
 
 /** The request size the turnaround is measured at. */

@@ -13,7 +13,6 @@
 // all the bytes at line rate.
 
 import type { ClientProfile, Op } from './client-profiles.js';
-import { protectionSecondsPerExchange } from './crypto-cost.js';
 import type { Session } from './in-flight.js';
 import { SINGLE_UNPROTECTED } from './in-flight.js';
 import type { Link } from './link.js';
@@ -24,6 +23,7 @@ import { predictTransfer } from './predict.js';
 import type { ServerProfile } from './server-profiles.js';
 import type { Workload } from './workloads.js';
 import { onThisMachine } from './layer-naming.js';
+import { exchangeSeconds } from './host-costs.js';
 
 /** Most files a copy tool moves at once: robocopy /MT takes 1 to 128 (Microsoft Learn: robocopy). */
 export const MAX_LANES = 128;
@@ -57,8 +57,7 @@ export function predictParallel(
   const laneSession: Session = { ...session, connectionShare: (session.connectionShare ?? 1) / laneFiles.length };
   // The walk: a read lists the source's root and its folders, a write makes the destination's folders, before any file.
   const perDirectory =
-    roundTripsPerDirectory(client.metadata, op) *
-    (link.rttMs / 1000 + (link.hosts?.metadataSeconds ?? 0) + protectionSecondsPerExchange(session.protection, client.crypto, server.crypto));
+    roundTripsPerDirectory(client.metadata, op) * (link.rttMs / 1000 + exchangeSeconds(link.hosts, session.protection, client.crypto, server.crypto));
   const walkSeconds = (workload.directories.length + (op === 'read' ? 1 : 0)) * perDirectory;
   const lanePredictions = laneFiles.map((files) => {
     const lane: Workload = { spec: workload.spec, kind: workload.kind, directories: [], files, totalBytes: files.reduce((sum, file) => sum + file.bytes, 0) };

@@ -8,7 +8,6 @@
 import type { ClientProfile, ClientProfileId, Op } from './client-profiles.js';
 import { CLIENT_PROFILE_IDS, CLIENT_PROFILES } from './client-profiles.js';
 import { PipefillInputError } from './errors.js';
-import { protectionSecondsPerExchange } from './crypto-cost.js';
 import { explain } from './explain.js';
 import type { LayerBudget, LimitLayer, Session, TransferShape } from './in-flight.js';
 import { SINGLE_UNPROTECTED, tightestBudget, transferShape } from './in-flight.js';
@@ -27,6 +26,7 @@ import { fileDataSeconds, fileWaitSeconds, slowStartPenaltySeconds } from './tra
 import { lossRampSeconds } from './loss-ramp.js';
 import type { Workload } from './workloads.js';
 import { parseWorkload } from './workloads.js';
+import { exchangeSeconds } from './host-costs.js';
 
 export interface Scenario {
   readonly client: ClientProfileId;
@@ -236,9 +236,9 @@ export function predictTransfer(
   const directories = workload.directories.length + (op === 'read' ? 1 : 0);
   const metadataRoundTrips = workload.files.length * roundTripsPerFile(client.metadata, op) + directories * roundTripsPerDirectory(client.metadata, op);
   // Each metadata exchange also waits on the server's file-system work, where the hosts were measured, and on both
-  // ends' protection of its small messages (a signer's set-up, where it was measured: crypto-cost.ts).
-  const exchangeCrypto = protectionSecondsPerExchange(session.protection, client.crypto, server.crypto);
-  const metadataSeconds = metadataRoundTrips * (rttSeconds + (link.hosts?.metadataSeconds ?? 0) + exchangeCrypto);
+  // ends' protection of its small messages, as the calibration timed them where it did (exchangeSeconds).
+  const exchange = exchangeSeconds(link.hosts, session.protection, client.crypto, server.crypto);
+  const metadataSeconds = metadataRoundTrips * (rttSeconds + exchange);
 
   const steady = tightestBudget(largest.shape.budgets);
   const warm = session.warmSender === true && keepsRateAcrossIdle((op === 'read' ? server.tcp : client.tcp).congestion);
@@ -265,7 +265,7 @@ export function predictTransfer(
   // loopback share it was most of a "round trip", and a small-files write
   // named round trips or hosts from one run to the next).
   const byteWeightedLimit = [...bytesByLayer.entries()].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
-  const fileSystemSeconds = metadataRoundTrips * ((link.hosts?.metadataSeconds ?? 0) + exchangeCrypto);
+  const fileSystemSeconds = metadataRoundTrips * exchange;
   const roundTripSeconds = metadataSeconds - fileSystemSeconds + waitSeconds;
   const movingSeconds = dataSeconds - waitSeconds;
   const hostsSeconds = fileSystemSeconds + (byteWeightedLimit === 'hosts' ? movingSeconds : 0);
