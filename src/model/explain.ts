@@ -118,7 +118,7 @@ function layerSentence(layer: LayerBudget, input: ExplainInput, client: ClientPr
       const fileSystemSeconds = input.breakdown.metadataRoundTrips * perExchange;
       const fileSystem =
         fileSystemSeconds > input.breakdown.dataSeconds / 4
-          ? `, and the server's file-system work takes ${formatDuration(perExchange * 1000)} on each of ${input.breakdown.metadataRoundTrips} metadata exchanges (${formatDuration(fileSystemSeconds * 1000)} in all)`
+          ? `, and the server's file-system work${exchangeWork(input.session.protection)} takes ${formatDuration(perExchange * 1000)} on each of ${input.breakdown.metadataRoundTrips} metadata exchanges (${formatDuration(fileSystemSeconds * 1000)} in all)`
           : '';
       return `the two machines are the limit: measured on this share, their CPUs, memory, storage and network stacks take ${perRequest} ${op === 'read' ? 'reading' : 'writing'}${protection}, ${rate} with ${formatBinaryBytes(input.requestBytes)} requests, below the ${formatRate(link.bandwidthBitsPerSecond)} the path carries${fileSystem}.`;
     }
@@ -131,14 +131,19 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** What a metadata exchange's time holds beside the server's file system: its two messages' signing or sealing, where the copy's are. */
+const exchangeWork = (protection: Session['protection']): string =>
+  protection.kind === 'none' ? '' : ` and ${protection.kind === 'signing' ? 'signing' : 'sealing'}`;
+
 export function explain(input: ExplainInput, client: ClientProfile, server: ServerProfile, op: Op, link: Link): string {
   const rtt = formatDuration(link.rttMs);
   const { breakdown } = input;
   if (input.limitedBy === 'round-trips') {
     const perFile = input.files > 0 ? Math.round(breakdown.metadataRoundTrips / input.files) : breakdown.metadataRoundTrips;
+    const perExchange = exchangeSeconds(link.hosts, input.session.protection, client.crypto, server.crypto);
     const turnaround =
-      link.hosts && link.hosts.metadataSeconds > 0
-        ? ` plus the server's ${formatDuration(exchangeSeconds(link.hosts, input.session.protection, client.crypto, server.crypto) * 1000)} of file-system work each`
+      link.hosts && perExchange > 0
+        ? ` plus the server's ${formatDuration(perExchange * 1000)} of file-system work${exchangeWork(input.session.protection)} each`
         : '';
     return capitalise(
       `${input.files} files x about ${perFile} metadata round trips (${breakdown.metadataRoundTrips} in all, ${formatDuration(breakdown.metadataSeconds * 1000)} at ${rtt}${turnaround}) take longer than the data itself (${formatDuration(breakdown.dataSeconds * 1000)}): fewer round trips per file, or several files at once, is what helps.`,

@@ -277,6 +277,14 @@ describe('host costs: a protected metadata exchange', () => {
     expect(exchangeSeconds(measured, { kind: 'none' }, client, server)).toBe(120e-6);
   });
 
+  it("is what the model's folder takes, and says it holds the signing", () => {
+    const loopback = { bandwidthBitsPerSecond: 10e9, rttMs: 0.05, hosts: measured };
+    const session = { ...SINGLE_UNPROTECTED, protection: gmac };
+    const folder = predictTransfer(CLIENT_PROFILES['win11-24h2'], SERVER_PROFILES.samba, 'write', parseWorkload('tr3869-dirset'), loopback, session);
+    expect(folder.breakdown.metadataSeconds).toBeCloseTo(folder.breakdown.metadataRoundTrips * (0.05e-3 + 280e-6), 9);
+    expect(folder.explanation).toMatch(/280 µs of file-system work and signing each|file-system work and signing takes 280 µs/);
+  });
+
   it("keeps the server's work on a signed message for another algorithm, moved by the model's difference between the two", () => {
     // A promise made on a CMAC-only server for AES-128-GMAC: the signed exchange's own work stays.
     const onCmac: HostCosts = { ...measured, protected: { ...signed, protection: cmac } };
