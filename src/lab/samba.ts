@@ -14,6 +14,7 @@ import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, r
 import { createServer, Socket } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join, relative } from 'node:path';
+import { killProcessesOfConfig } from './config-processes.js';
 
 export interface SambaOptions {
   /** `smb2 max credits` (Samba's default is 8192). */
@@ -288,7 +289,7 @@ export class SambaServer {
     return probe.status === 0 && probe.stdout.trim() !== '';
   }
 
-  /** Kills smbd and every child at once (SIGKILL), as a crash would. */
+  /** Kills smbd and every child at once (SIGKILL), as a crash would, and the helpers it started outside its group. */
   kill(): void {
     const pid = this.process?.pid;
     if (pid === undefined) return;
@@ -297,6 +298,7 @@ export class SambaServer {
     } catch {
       // Already gone.
     }
+    killProcessesOfConfig(this.configFile);
     this.process = undefined;
   }
 
@@ -325,6 +327,7 @@ export class SambaServer {
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3_000))]);
       this.kill();
     }
+    killProcessesOfConfig(this.configFile);
     this.process = undefined;
     rmSync(this.root, { recursive: true, force: true });
   }

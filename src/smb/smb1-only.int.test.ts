@@ -5,6 +5,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processesOfConfig } from '../lab/config-processes.js';
 import { SambaServer, sambaAvailable } from '../lab/samba.js';
 import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { speaksSmb1 } from './smb1-probe.js';
@@ -30,6 +31,15 @@ describe.skipIf(!sambaAvailable())('an SMB1-only server', () => {
     );
     expect(smbclient.status, smbclient.stderr).toBe(0);
     await expect(speaksSmb1('127.0.0.1', server.port)).resolves.toBe(true);
+  });
+
+  it("leaves none of its processes behind when stopped, the share listing's RPC helper among them", async () => {
+    // Listing the shares has smbd start samba-dcerpcd, in a session of its own: one was left after every npm test.
+    const other = await SambaServer.start();
+    spawnSync('smbclient', ['-L', '127.0.0.1', '-p', String(other.port), '-U', `pipefill%${other.password}`], { encoding: 'utf8' });
+    expect(processesOfConfig(other.configFile).length).toBeGreaterThan(0);
+    await other.stop();
+    expect(processesOfConfig(other.configFile)).toEqual([]);
   });
 
   it.each(['pipefill-max', 'win11-24h2', 'win7-smb2', 'xp-smb1'] as const)('%s is told the server speaks only SMB1, and what to change', async (profile) => {
