@@ -326,8 +326,7 @@ export class SambaServer {
       }
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3_000))]);
       this.kill();
-    }
-    killProcessesOfConfig(this.configFile);
+    } else killProcessesOfConfig(this.configFile);
     this.process = undefined;
     rmSync(this.root, { recursive: true, force: true });
   }
