@@ -14,7 +14,7 @@ import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, r
 import { createServer, Socket } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join, relative } from 'node:path';
-import { killProcessesOfConfig } from './config-processes.js';
+import { killProcessesOfConfig, killProcessesOfConfigAndWait } from './config-processes.js';
 
 export interface SambaOptions {
   /** `smb2 max credits` (Samba's default is 8192). */
@@ -326,7 +326,8 @@ export class SambaServer {
       }
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3_000))]);
       this.kill();
-    } else killProcessesOfConfig(this.configFile);
+    }
+    await killProcessesOfConfigAndWait(this.configFile);
     this.process = undefined;
     rmSync(this.root, { recursive: true, force: true });
   }
