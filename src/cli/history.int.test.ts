@@ -210,6 +210,15 @@ describe.skipIf(!pgAvailable)("a team's PostgreSQL store", () => {
     await server?.stop();
   }, 60_000);
 
+  it('a command on the team store closes its connections when it ends, so the process exits at once', async () => {
+    // Left open, node-postgres's idle connection kept every CLI process alive ten seconds after its answer.
+    const store = server.createDatabase('closes');
+    expect((await run('history', 'list', '--store', store)).code).toBe(0);
+    const open = () => Number(server.psql('postgres', "SELECT count(*) FROM pg_stat_activity WHERE datname = 'closes'").trim());
+    for (let tries = 0; tries < 40 && open() > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(open()).toBe(0);
+  });
+
   it.skipIf(!built)(
     'two processes writing at once: both land',
     async () => {

@@ -1,7 +1,7 @@
 // The headless entry point: `pipefill <command> [options]`. It runs the same
 // contract the desktop app and the web mode use.
 
-import { createLocalApi } from '../service/local-api.js';
+import { openLocalServices } from '../service/local-api.js';
 import { parseStoreSpec } from '../store/open-store.js';
 import { UnsafePathError } from '../platform/safe-file.js';
 import { PipefillError, PipefillInputError } from '../model/errors.js';
@@ -99,8 +99,13 @@ export async function runCli(argv: readonly string[], output: Output = processOu
     // --store (any command that keeps or reads the site history) is the API's, not the command's.
     const { store, args } = takeStoreOption(rest);
     const spec = store === undefined ? undefined : parseStoreSpec(store);
-    const code: unknown = await command.run(args, createLocalApi(spec === undefined ? {} : { store: spec }), output, spec === undefined ? {} : { store: spec });
-    return typeof code === 'number' ? code : 0;
+    const services = openLocalServices(spec === undefined ? {} : { store: spec });
+    try {
+      const code: unknown = await command.run(args, services.api, output, spec === undefined ? {} : { store: spec });
+      return typeof code === 'number' ? code : 0;
+    } finally {
+      await services.close();
+    }
   } catch (error) {
     if (error instanceof PipefillError) {
       output.err(`error: ${error.message}\nhint: ${error.hint}`);

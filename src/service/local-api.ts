@@ -73,6 +73,13 @@ class StoreHolder {
     await previous?.then((store) => store.close()).catch(() => undefined);
     return next.where;
   }
+
+  /** Closes the store if one was opened (a failed open has nothing to close); the next call opens it again. */
+  async close(): Promise<void> {
+    const opened = this.opening;
+    this.opening = undefined;
+    await opened?.then((store) => store.close()).catch(() => undefined);
+  }
 }
 
 /**
@@ -111,9 +118,8 @@ function documentToSave(json: unknown): RunDocument {
 
 type Handlers = { readonly [M in ApiMethod]: (input: ApiParsedInput<M>, options: CallOptions) => ApiOutput<M> | Promise<ApiOutput<M>> };
 
-function createHandlers(host: LocalApiOptions): Handlers {
+function createHandlers(host: LocalApiOptions, holder: StoreHolder): Handlers {
   const settingsFile = host.settingsFile ?? settingsPath();
-  const holder = new StoreHolder(host.store, settingsFile);
   const store = () => holder.get();
   const open = new OpenDocumentsHolder();
   return {
@@ -237,13 +243,27 @@ async function call<M extends ApiMethod>(handlers: Handlers, method: M, input: A
   return handler(parsed, { ...(options.signal ? { signal: options.signal } : {}), ...(onProgress ? { onProgress } : {}) });
 }
 
-export function createLocalApi(host: LocalApiOptions = {}): PipefillApi {
+/** The services for one process, and the way to let go of what they opened (the history store's connections). */
+export interface LocalServices {
+  readonly api: PipefillApi;
+  /** Closes the site history if it was opened: a team store's idle connections would keep a CLI process alive. */
+  close(): Promise<void>;
+}
+
+export function openLocalServices(host: LocalApiOptions = {}): LocalServices {
   // From here on no child this process starts inherits a team database's password (src/platform/pg-password.ts).
   takePgPassword();
-  const handlers = createHandlers(host);
-  return Object.fromEntries(
+  const holder = new StoreHolder(host.store, host.settingsFile ?? settingsPath());
+  const handlers = createHandlers(host, holder);
+  const api = Object.fromEntries(
     API_METHODS.map((method) => [method, (input: never, options?: CallOptions) => call(handlers, method, input, options)]),
   ) as unknown as PipefillApi;
+  return { api, close: () => holder.close() };
+}
+
+/** The services for a process that keeps them as long as it runs (the app, the web host). */
+export function createLocalApi(host: LocalApiOptions = {}): PipefillApi {
+  return openLocalServices(host).api;
 }
 
 /** The person's Kerberos ticket, for HostInfo: asked each time (a kinit while the app runs counts). */
