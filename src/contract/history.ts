@@ -13,7 +13,7 @@ import { ReportSchema } from './report.js';
 import { checkDocumentBounds } from './bounded-document.js';
 import { formatRate } from '../model/units.js';
 import { parseSharePath } from '../model/share-path.js';
-import { steadyBytesPerSecond, TIMELINE_BUCKET_MS } from '../model/steady-rate.js';
+import { copyRateOf } from './copy-rate.js';
 
 export const RUN_KINDS = ['assessment', 'capacity'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
@@ -126,14 +126,11 @@ export function runColumns(document: RunDocument): RunColumns {
     const { report } = document;
     const generations: Record<string, GenerationMeasure> = {};
     for (const finding of report.diagnosis.findings) {
-      const copy = finding.workload.startsWith('file:')
-        ? report.copyTests.find((test) => test.profile === finding.profile && test.op === finding.op && test.workload === finding.workload)
-        : undefined;
-      const steady = copy ? steadyBytesPerSecond(copy.timeline, TIMELINE_BUCKET_MS) : undefined;
+      const rate = copyRateOf(report.copyTests, finding);
       generations[generationKey(finding.profile, finding.op, finding.workload)] = {
-        workload: steady === undefined ? finding.workload : STEADY_FILE_SERIES,
+        workload: rate.underWay ? STEADY_FILE_SERIES : finding.workload,
         seconds: finding.measuredSeconds,
-        mbps: steady === undefined ? finding.measuredMbps : (steady * 8) / 1e6,
+        mbps: rate.bitsPerSecond / 1e6,
         limitedBy: finding.limitedBy,
       };
     }

@@ -47,6 +47,10 @@ export const TERMS = {
     label: 'Projected',
     text: "The copy was stopped part-way to keep the run short: once its rate had settled, or, for a folder of small files, once it had moved its first files; its time for the whole workload is projected from what it measured (the run's --full moves every byte).",
   },
+  rate: {
+    label: 'Rate',
+    text: "A large file's rate once under way, its opening round trips and TCP's ramp left out: what a copy of it holds for most of its time, and the rate the answer above quotes. A folder of small files is rated over its whole copy, its opening being every file's.",
+  },
   bdp: {
     label: 'Bandwidth-delay product (BDP)',
     text: 'How much data the line holds at once: its rate times its round trip. To fill the line, every layer must let at least this much be in flight.',

@@ -14,6 +14,8 @@ import type { Finding, Report } from '../contract/report.js';
 import { modelLinkOf } from '../contract/report.js';
 import { formatRate } from '../model/units.js';
 import { testShortLabel } from './test-labels.js';
+import { TERMS } from './glossary.js';
+import { copyRateOf } from '../contract/copy-rate.js';
 
 /**
  * How a test copy's messages were protected, in words: "encrypted with
@@ -226,4 +228,13 @@ export function protectionSummary(report: Report): string | undefined {
   const check = report.protectionCheck?.sentence;
   if (!report.crypto && !check && seen.length === 0) return undefined;
   return [carried, check].filter(Boolean).join(' ');
+}
+
+/**
+ * What the rate column means, where a row's rate is a file's once under way (and so not its bytes over
+ * the time beside it): none where every rate is over the whole copy.
+ */
+export function rateNote(report: Pick<Report, 'copyTests' | 'diagnosis'>, lead: string): string[] {
+  if (!report.diagnosis.findings.some((finding) => copyRateOf(report.copyTests, finding).underWay)) return [];
+  return [`${lead}${TERMS.rate.text.charAt(0).toLowerCase()}${TERMS.rate.text.slice(1)}`];
 }

@@ -13,7 +13,7 @@ import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { formatByteRate, formatBytes, formatDuration, formatRate } from '../model/units.js';
 import { parseWorkload } from '../model/workloads.js';
-import { steadyBytesPerSecond, TIMELINE_BUCKET_MS } from '../model/steady-rate.js';
+import { copyRateOf } from '../contract/copy-rate.js';
 import type { RecommendResult } from '../contract/recommendation.js';
 import { assessedClient, recommendFromInput } from '../contract/recommend.js';
 import type { Finding, Report } from '../contract/report.js';
@@ -81,12 +81,10 @@ function bytesOf(report: Report, finding: Finding): number {
   return copy ? copy.bytes : (finding.measuredMbps * 1e6 * finding.measuredSeconds) / 8;
 }
 
-/** A file copy's rate once under way, from its own timeline (a folder of small files is read whole: its opening is every file's). */
-function steadyOf(report: Report, finding: Finding, kind: Kind): number | undefined {
-  if (kind !== 'file') return undefined;
-  const copy = report.copyTests.find((test) => test.profile === finding.profile && test.op === finding.op && test.workload === finding.workload);
-  const rate = copy ? steadyBytesPerSecond(copy.timeline, TIMELINE_BUCKET_MS) : undefined;
-  return rate === undefined ? undefined : rate * 8;
+/** A file copy's rate once under way, as every view reads it (src/contract/copy-rate.ts); a folder's is read whole. */
+function steadyOf(report: Report, finding: Finding): number | undefined {
+  const rate = copyRateOf(report.copyTests, finding);
+  return rate.underWay ? rate.bitsPerSecond : undefined;
 }
 
 const modelSeconds = (advice: RecommendResult | undefined, test: string) => {
@@ -226,7 +224,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
   const { bandwidthBitsPerSecond: lineBitsPerSecond, rttMs } = modelLinkOf(report);
   const measured = pairs(report, client, advice);
   const rates: VerdictRate[] = measured.map((pair) => {
-    const steady = steadyOf(report, pair.yours, pair.kind);
+    const steady = steadyOf(report, pair.yours);
     return {
       workload: pair.kind,
       op: pair.op,
@@ -238,7 +236,7 @@ export function buildVerdict(report: Report, advice: RecommendResult | undefined
       pathSeconds: pair.pathSeconds,
       ...(pair.pathBitsPerSecond === undefined ? {} : { pathBitsPerSecond: pair.pathBitsPerSecond }),
       // Read as the person's own copy is (a file's rate once under way), so the two columns compare like with like.
-      ...(pair.best ? { bestPipelineBitsPerSecond: steadyOf(report, pair.best, pair.kind) ?? (pair.bytes * 8) / pair.best.measuredSeconds } : {}),
+      ...(pair.best ? { bestPipelineBitsPerSecond: steadyOf(report, pair.best) ?? (pair.bytes * 8) / pair.best.measuredSeconds } : {}),
     };
   });
   const ranked = [...measured].sort((a, b) => b.costSeconds - a.costSeconds);

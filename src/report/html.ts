@@ -15,12 +15,14 @@ import {
   projectionText,
   protectionSummary,
   protectionText,
+  rateNote,
 } from '../presentation/report-views.js';
 import { LAYER_LABELS } from '../model/layer-labels.js';
 import type { Report } from '../contract/report.js';
 import { formatBinaryBytes, formatByteRate, formatBytes, formatDuration } from '../model/units.js';
 import { barChartSvg, escapeXml } from './svg.js';
 import type { Paper } from '../contract/export.js';
+import { copyRateOf } from '../contract/copy-rate.js';
 import { copyRateText, testLongLabel, testShortLabel } from '../presentation/test-labels.js';
 import { EXPORT_CSP_META, pageStyle } from './page.js';
 import { adviceOf, verdictOf } from '../presentation/verdict.js';
@@ -88,7 +90,7 @@ export function reportHtml(report: Report, options: HtmlOptions = {}): string {
   const rows = findings.map((f, index) => {
     const test = report.copyTests[index];
     const status = copyStatus(f, verdict, lossEvidence(report, index));
-    return `<tr>${cell(testShortLabel(f))}${cell(`${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`, true)}${cell(formatDuration(f.expectedSeconds * 1000), true)}${cell(copyRateText(f.measuredMbps * 1e6), true)}${cell(status.text, false, status.kind)}${cell(LAYER_LABELS[f.limitedBy])}${cell(test ? negotiatedText(test.negotiated) : '')}</tr>`;
+    return `<tr>${cell(testShortLabel(f))}${cell(`${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`, true)}${cell(formatDuration(f.expectedSeconds * 1000), true)}${cell(copyRateText(copyRateOf(report.copyTests, f).bitsPerSecond), true)}${cell(status.text, false, status.kind)}${cell(LAYER_LABELS[f.limitedBy])}${cell(test ? negotiatedText(test.negotiated) : '')}</tr>`;
   });
   const projectedNotes = report.copyTests.flatMap((test) =>
     test.projected ? [`<li>${escapeXml(`${testShortLabel(test)}: ${projectionText(test.projected)}`)}</li>`] : [],
@@ -131,7 +133,11 @@ ${pipeSvg}
 ${rows.join('\n')}
 </tbody>
 </table>
-${projectedNotes.length > 0 ? `<p class="muted">* Projected: the copy stopped within the run's ${report.options.budgetSeconds ?? ''} s budget, or did not run (a quick run's directory sets), and its workload's time was projected as listed below. ${escapeXml(report.options.settleRule ?? '')}</p>\n<ul class="muted">\n${projectedNotes.join('\n')}\n</ul>` : ''}
+${rateNote(report, 'Rate: ')
+  .map((note) => `<p class="muted">${escapeXml(note)}</p>\n`)
+  .join(
+    '',
+  )}${projectedNotes.length > 0 ? `<p class="muted">* Projected: the copy stopped within the run's ${report.options.budgetSeconds ?? ''} s budget, or did not run (a quick run's directory sets), and its workload's time was projected as listed below. ${escapeXml(report.options.settleRule ?? '')}</p>\n<ul class="muted">\n${projectedNotes.join('\n')}\n</ul>` : ''}
 ${emulated ? `<p class="muted">${escapeXml(emulated)}</p>` : ''}
 ${report.keptByRecycleBin ? `<p class="muted">${escapeXml(recycleBinNote(report.keptByRecycleBin))}</p>` : ''}
 ${pathNotes.length > 0 ? `<h2>What the path did during the copies</h2>\n<ul>\n${pathNotes.join('\n')}\n</ul>` : ''}

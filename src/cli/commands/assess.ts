@@ -28,6 +28,8 @@ import { checkOutPath, writeOutFile } from '../out-file.js';
 import { confirmPlan, YES_HELP, YES_OPTION } from '../confirm-plan.js';
 import { assessmentPlan, assessmentPlanText } from '../../presentation/run-plan.js';
 import { siteOf } from '../../contract/history.js';
+import { rateNote } from '../../presentation/report-views.js';
+import { copyRateOf } from '../../contract/copy-rate.js';
 import { readReportFile } from './recommend.js';
 
 export const ASSESS_USAGE = `pipefill assess --share //HOST[:PORT]/SHARE[/FOLDER] --user U [--password-env VAR] [--domain D] ${SECURITY_USAGE} [--iperf HOST[:PORT]]
@@ -79,7 +81,7 @@ export function formatReport(report: Report): string {
       testShortLabel(f),
       `${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`,
       formatDuration(f.expectedSeconds * 1000),
-      copyRateText(f.measuredMbps * 1e6),
+      copyRateText(copyRateOf(report.copyTests, f).bitsPerSecond),
       copyStatus(f, verdict, lossEvidence(report, index)).text,
       LAYER_LABELS[f.limitedBy],
     ]),
@@ -91,6 +93,7 @@ export function formatReport(report: Report): string {
     '',
     table,
     ...(report.diagnosis.findings.some((f) => f.projected) ? ['* projected from a copy stopped part-way to keep the run short (--full moves every byte)'] : []),
+    ...rateNote(report, 'rate: '),
     `Probed: RTT ${probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${bandwidthText(probes.bandwidth)}; expectations for ${serverSeenText(report)}, as the copies found it.`,
     ...(probes.session?.login ? [`Logged on with ${loginText(probes.session.login)}.`] : []),
     ...(report.keptByRecycleBin ? [recycleBinNote(report.keptByRecycleBin)] : []),

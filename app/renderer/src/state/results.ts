@@ -4,6 +4,7 @@
 
 import type { Finding, Report } from '../../../../src/contract/report.js';
 import { verdictOf } from '../../../../src/presentation/verdict.js';
+import { copyRateOf } from '../../../../src/contract/copy-rate.js';
 import type { CopyStatus } from '../../../../src/presentation/copy-status.js';
 import type { Verdict } from '../../../../src/contract/verdict-schema.js';
 import { copyStatus, lossEvidence } from '../../../../src/presentation/copy-status.js';
@@ -40,7 +41,7 @@ export function resultRows(report: Report, verdict: Pick<Verdict, 'client' | 'he
     measuredSeconds: finding.measuredSeconds,
     projected: finding.projected ?? false,
     expectedSeconds: finding.expectedSeconds,
-    measuredMbps: finding.measuredMbps,
+    measuredMbps: copyRateOf(report.copyTests, finding).bitsPerSecond / 1e6,
     status: copyStatus(finding, verdict, lossEvidence(report, index)),
     limitedBy: finding.limitedBy,
     sentence: finding.sentence,

@@ -131,7 +131,9 @@ function MeasuredTable({
           <th>Test</th>
           <th className="num">Measured</th>
           <th className="num">Expected</th>
-          <th className="num">Rate</th>
+          <th className="num">
+            <Term label="Rate" text={TERMS.rate.text} />
+          </th>
           <th>Verdict</th>
           <th>Limited by</th>
           <th>Negotiated</th>
