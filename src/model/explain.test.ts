@@ -23,3 +23,22 @@ describe("the packet-loss layer's sentence", () => {
     expect(read.explanation).not.toMatch(/Mathis/);
   });
 });
+
+describe("the bandwidth layer's sentence for a folder of small files", () => {
+  const line = { bandwidthBitsPerSecond: 50e6, rttMs: 40 };
+  const deepest = CLIENT_PROFILES['pipefill-max'];
+
+  it("adds the files' metadata round trips, the part several files at once overlap, where they are a real part of the time", () => {
+    const read = predictTransfer(deepest, SERVER_PROFILES.samba, 'read', parseWorkload('tr3869-dirset:1'), line);
+    expect(read.limitedBy).toBe('bandwidth');
+    expect(read.explanation).toMatch(
+      /^Every layer keeps the path's .* BDP in flight, and its \d+ files' \d+ metadata round trips at 40 ms add .*, one file after another, which copying several files at once overlaps: the link itself is the limit, .*\.$/,
+    );
+  });
+
+  it('says nothing of them for one large file', () => {
+    const read = predictTransfer(deepest, SERVER_PROFILES.samba, 'read', parseWorkload('file:1GB'), line);
+    expect(read.limitedBy).toBe('bandwidth');
+    expect(read.explanation).not.toMatch(/metadata round trips/);
+  });
+});
