@@ -60,7 +60,16 @@ describe('the verdict', () => {
 
   it('says so where the test file was too short to show the rate a large file holds', () => {
     // This report's 1 MiB file: the rates quoted are whole copies', beside a path that allows a 1 GB file ten times more.
-    expect(verdictOf(report).lines[0]).toMatch(/The test file \(1\.05 MB\) was too short to reach the rate a large file holds once under way/);
+    expect(verdictOf(report).lines[0]).toMatch(
+      /The test file \(1\.05 MB\) was too short to reach the rate a large file holds once under way, read and written: its rates include/,
+    );
+    // Where only one of the two was, the note names it: the lossy lab's write showed its rate once under way, its read did not.
+    const lossy = fixture('lab-50mbit-40ms-loss1-bbr-quick-again');
+    const lossyVerdict = buildVerdict(lossy, recommendFromInput({ report: lossy }));
+    expect(lossyVerdict.rates.find((rate) => rate.workload === 'file' && rate.op === 'write')?.steadyBitsPerSecond).toBeDefined();
+    expect(lossyVerdict.lines[0]).toMatch(
+      /The test file \(8\.39 MB\) was too short to reach the rate a large file holds once under way, read: its rate includes/,
+    );
     const credits16 = fixture('lab-100mbit-40ms-credits16');
     const long = buildVerdict(credits16, recommendFromInput({ report: credits16 }));
     expect(long.lines[0]).not.toMatch(/too short/);

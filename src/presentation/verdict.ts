@@ -175,9 +175,14 @@ function shortSampleNote(rates: readonly VerdictRate[], rttMs: number): string {
   // Where those round trips are a small part of the copy (a LAN, a share on this machine: a 268 MB file in 0.76 s at
   // 0.15 ms a round trip), its whole rate is the rate under way, and there is nothing to say.
   const rampMatters = (rate: VerdictRate) => (OPENING_AND_RAMP_RTTS * rttMs) / 1000 >= RAMP_SHARE_WORTH_SAYING * rate.yoursSeconds;
-  const short = rates.find((rate) => rate.workload === 'file' && rate.steadyBitsPerSecond === undefined && rampMatters(rate));
-  if (!short) return '';
-  return ` The test file (${formatBytes(short.bytes)}) was too short to reach the rate a large file holds once under way: its rate includes the opening round trips and TCP's ramp.`;
+  const short = rates.filter((rate) => rate.workload === 'file' && rate.steadyBitsPerSecond === undefined && rampMatters(rate));
+  const [first] = short;
+  if (!first) return '';
+  // Which copies: beside a write read once under way, "the test file was too short" alone reads as both.
+  const ops = ['read', 'write'].filter((op) => short.some((rate) => rate.op === op));
+  const which = ops.length === 2 ? 'read and written' : ops[0] === 'read' ? 'read' : 'written';
+  const its = short.length > 1 ? 'its rates include' : 'its rate includes';
+  return ` The test file (${formatBytes(first.bytes)}) was too short to reach the rate a large file holds once under way, ${which}: ${its} the opening round trips and TCP's ramp.`;
 }
 
 function ratesLine(label: string, rates: readonly VerdictRate[], pick: (rate: VerdictRate) => number | undefined): string {
