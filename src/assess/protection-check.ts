@@ -38,8 +38,42 @@ export interface ProtectionCheckInput {
 
 /** Signed over plain at or above this: signing costs the copy enough to name. Below it, within a busy machine's noise. */
 const COSTLY = 1.1;
+/** The share of a slower signed read the model's CPU cost must account for before the difference is put to the protocol. */
+const EXPLAINED_SHARE = 0.5;
 
 const rateOf = (result: CopyTestResult) => formatRate((result.bytes * 8) / result.seconds);
+
+/** What one signed read beside one plain read says: the protocol's cost only where the CPU cost the model gives explains it. */
+export function protectionVerdict(input: {
+  readonly algorithm: string;
+  readonly measuredRatio: number;
+  readonly expectedRatio: number;
+  readonly plainRate: string;
+  readonly signedRate: string;
+}): { verdict: 'protocol' | 'path'; sentence: string } {
+  const { algorithm, measuredRatio, expectedRatio, plainRate, signedRate } = input;
+  const cost = Math.round((measuredRatio - 1) * 100);
+  const expected = Math.round((expectedRatio - 1) * 100);
+  const rates = `unsigned ${plainRate}, signed ${signedRate}`;
+  if (!(measuredRatio >= COSTLY))
+    return {
+      verdict: 'path',
+      sentence: `Signing with ${algorithm} costs this copy nothing measurable (${rates}): if copies are slow, the path or the server holds them back, not the protocol.`,
+    };
+  // Two reads of one file through a WAN link differ by a tenth now and then: a slower signed read is signing's cost only
+  // where the CPU cost of the algorithm here accounts for most of it (the demo's 100 Mb/s link: 12% slower, signed with
+  // AES-128-GMAC, whose cost there is nil, read "the protocol's cost" beside copies the model found as expected).
+  if (expectedRatio - 1 < EXPLAINED_SHARE * (measuredRatio - 1))
+    return {
+      verdict: 'path',
+      sentence: `Signed, this read took ${cost}% longer (${rates}), but the CPU cost of ${algorithm} here comes to ${expected}%: more than signing explains, so the two reads differ as reads through this path do, not by the protocol.`,
+    };
+  const cheaper = algorithm === 'AES-128-GMAC' ? 'more connections (multichannel)' : 'AES-GMAC (SMB 3.1.1) or more connections (multichannel)';
+  return {
+    verdict: 'protocol',
+    sentence: `Signing with ${algorithm} costs this copy ${cost}% (${rates}); the model expects ${expected}% from the CPU cost of ${algorithm} here: the protocol's cost, not the path. It buys integrity against tampering and relay attacks; keep it, and prefer ${cheaper} where the CPU binds.`,
+  };
+}
 
 export async function protectionCheck(input: ProtectionCheckInput): Promise<ProtectionCheck | undefined> {
   const plain = input.copyTests.find((test) => test.profile === 'pipefill-max' && test.op === 'read' && test.workload.startsWith('file:'));
@@ -83,12 +117,7 @@ export async function protectionCheck(input: ProtectionCheckInput): Promise<Prot
   }).seconds;
   const measuredRatio = signed.seconds / plain.seconds;
   const expectedRatio = expectedSigned / expectedPlain;
-  const cost = Math.round((measuredRatio - 1) * 100);
-  const verdict = measuredRatio >= COSTLY ? 'protocol' : 'path';
-  const sentence =
-    verdict === 'protocol'
-      ? `Signing with ${algorithm} costs this copy ${cost}% (unsigned ${rateOf(plain)}, signed ${rateOf(signed)}); the model expects ${Math.round((expectedRatio - 1) * 100)}% from the CPU cost of ${algorithm} here: the protocol's cost, not the path. It buys integrity against tampering and relay attacks; keep it, and prefer AES-GMAC (SMB 3.1.1) or more connections (multichannel) where the CPU binds.`
-      : `Signing with ${algorithm} costs this copy nothing measurable (unsigned ${rateOf(plain)}, signed ${rateOf(signed)}): if copies are slow, the path or the server holds them back, not the protocol.`;
+  const { verdict, sentence } = protectionVerdict({ algorithm, measuredRatio, expectedRatio, plainRate: rateOf(plain), signedRate: rateOf(signed) });
   return {
     ran: true,
     workload: plain.workload,
