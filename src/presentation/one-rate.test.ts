@@ -11,6 +11,8 @@ import type { Report } from '../contract/report.js';
 import { reportHtml } from '../report/html.js';
 import { resultRows } from '../../app/renderer/src/state/results.js';
 import { copyRateText } from './test-labels.js';
+import { pipeFor } from './report-views.js';
+import { LAYER_LABELS } from '../model/layer-labels.js';
 import { adviceOf, buildVerdict, yourBitsPerSecond } from './verdict.js';
 
 const FIXTURES = new URL('../report/fixtures/', import.meta.url);
@@ -51,6 +53,20 @@ describe("the person's copy has one rate, in the headline and in its row", () =>
       expect(row, `${rate.workload} ${rate.op}`).toContain(quoted);
       expect(copyRateText((rows[index]?.measuredMbps ?? 0) * 1e6)).toBe(quoted);
       expect(html).toContain(`<td class="n">${quoted}</td>`);
+    }
+  });
+});
+
+describe("a copy's pipe names the layer its diagnosis names", () => {
+  it.each(fixtures())('%s', (_name, report) => {
+    // The pipe's orange bar is "the layer that limits": where the diagnosis names a layer the pipe draws, the same one.
+    for (const finding of report.diagnosis.findings) {
+      const pipe = pipeFor(report, finding);
+      if (!pipe) continue;
+      const drawn = pipe.bandwidthLimits ? LAYER_LABELS.bandwidth : pipe.bars.find((bar) => bar.limiting)?.layer;
+      const named = LAYER_LABELS[finding.limitedBy];
+      const drawable = finding.limitedBy === 'bandwidth' || pipe.bars.some((bar) => bar.layer === named);
+      if (drawable && finding.expectedLimitedBy === finding.limitedBy) expect(drawn, `${finding.profile} ${finding.op} ${finding.workload}`).toBe(named);
     }
   });
 });

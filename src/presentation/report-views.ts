@@ -112,7 +112,15 @@ export function pipeFor(report: Report, finding: Finding): Pipe | undefined {
     op: finding.op,
     workload: finding.workload,
     link,
-    ...(copy ? { observations: observationsOfCopy(copy, report.crypto?.serverOnThisMachine === true) } : {}),
+    // And the server's sender as the run's reads showed it (a BBR server through loss): the findings expect every read so.
+    ...(copy
+      ? {
+          observations: {
+            ...observationsOfCopy(copy, report.crypto?.serverOnThisMachine === true),
+            ...(report.pathModel?.serverSender ? { serverSender: report.pathModel.serverSender } : {}),
+          },
+        }
+      : {}),
   };
   let prediction;
   try {
