@@ -15,7 +15,7 @@ import { modelLinkOf } from '../contract/report.js';
 import { formatRate } from '../model/units.js';
 import { testShortLabel } from './test-labels.js';
 import { TERMS } from './glossary.js';
-import { copyRateOf } from '../contract/copy-rate.js';
+import { copyOf, copyRateOf } from '../contract/copy-rate.js';
 
 /**
  * How a test copy's messages were protected, in words: "encrypted with
@@ -103,7 +103,7 @@ export interface Pipe {
 export function pipeFor(report: Report, finding: Finding): Pipe | undefined {
   const link = modelLinkOf(report);
   // The copy's own protection, as seen on the wire, so the pipe shows its crypto layer; what the profiles negotiate where that cannot be modelled.
-  const copy = report.copyTests.find((test) => test.profile === finding.profile && test.op === finding.op && test.workload === finding.workload);
+  const copy = copyOf(report.copyTests, finding);
   const seen = copy?.negotiated.encryption ?? copy?.negotiated.signing ?? (copy ? 'none' : undefined);
   // The server as this copy saw it (the credits it granted), as the finding's diagnosis does.
   const scenario = {

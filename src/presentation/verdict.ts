@@ -13,7 +13,7 @@ import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { SERVER_PROFILES } from '../model/server-profiles.js';
 import { formatByteRate, formatBytes, formatDuration, formatRate } from '../model/units.js';
 import { parseWorkload } from '../model/workloads.js';
-import { copyRateOf } from '../contract/copy-rate.js';
+import { copyOf, copyRateOf } from '../contract/copy-rate.js';
 import type { RecommendResult } from '../contract/recommendation.js';
 import { assessedClient, recommendFromInput } from '../contract/recommend.js';
 import type { Finding, Report } from '../contract/report.js';
@@ -77,7 +77,7 @@ function serverSourceText(source: ServerSource | undefined): string {
 
 /** The workload's bytes: what its time (measured, or projected for the whole) is for. */
 function bytesOf(report: Report, finding: Finding): number {
-  const copy = report.copyTests.find((test) => test.profile === finding.profile && test.op === finding.op && test.workload === finding.workload);
+  const copy = copyOf(report.copyTests, finding);
   return copy ? copy.bytes : (finding.measuredMbps * 1e6 * finding.measuredSeconds) / 8;
 }
 
