@@ -30,24 +30,21 @@ export function processesOfConfig(configFile: string): number[] {
   return found;
 }
 
-/** Kills (SIGKILL) every process started for `configFile` that is still running; returns how many it signalled. */
-export function killProcessesOfConfig(configFile: string): number {
-  let signalled = 0;
+/** Kills (SIGKILL) every process started for `configFile` that is still running. */
+export function killProcessesOfConfig(configFile: string): void {
   for (const pid of processesOfConfig(configFile)) {
     try {
       process.kill(pid, 'SIGKILL');
-      signalled += 1;
     } catch {
       // Already gone.
     }
   }
-  return signalled;
 }
 
 /**
- * Kills every process of `configFile` and waits (bounded) until /proc shows none: SIGKILL is delivered
- * asynchronously, so a killed helper keeps its command line for a moment, longer on a busy machine, and one
- * smbd forked just before the kill can start another helper after the first scan.
+ * Kills every process of `configFile` and waits (bounded) until /proc shows none; returns any still listed.
+ * SIGKILL is delivered asynchronously, so a killed helper keeps its command line for a moment, longer on a busy
+ * machine, and one smbd forked just before the kill can start another helper after the first scan.
  */
 export async function killProcessesOfConfigAndWait(configFile: string, timeoutMs = 5_000): Promise<number[]> {
   const deadline = Date.now() + timeoutMs;
