@@ -67,6 +67,17 @@ describe("a copy's pipe names the layer its diagnosis names", () => {
       const named = LAYER_LABELS[finding.limitedBy];
       const drawable = finding.limitedBy === 'bandwidth' || pipe.bars.some((bar) => bar.layer === named);
       if (drawable && finding.expectedLimitedBy === finding.limitedBy) expect(drawn, `${finding.profile} ${finding.op} ${finding.workload}`).toBe(named);
+      // Where it names one the pipe cannot draw (round trips, slow start), no bar is orange, and the pipe says what limits.
+      if (!drawable) expect({ drawn, elsewhere: pipe.limitedElsewhere }).toEqual({ drawn: undefined, elsewhere: named });
     }
+  });
+
+  it("the demo's round-trip-bound folder write: no bar is orange, and the pipe says round trips limit it", () => {
+    const report = fixtures().find(([name]) => name === 'lab-100mbit-40ms-credits16.json')?.[1];
+    const finding = report?.diagnosis.findings.find((f) => f.limitedBy === 'round-trips');
+    if (!report || !finding) throw new Error('no round-trip-bound copy in the demo report');
+    const pipe = pipeFor(report, finding);
+    expect(pipe).toMatchObject({ bandwidthLimits: false, limitedElsewhere: 'Round trips' });
+    expect(pipe?.bars.some((bar) => bar.limiting)).toBe(false);
   });
 });

@@ -92,6 +92,11 @@ export interface Pipe {
   /** Every layer keeps the BDP in flight: the link itself limits. */
   readonly bandwidthLimits: boolean;
   readonly bars: readonly PipeBar[];
+  /**
+   * The layer the copy's diagnosis names where it is none of bytes in flight (round trips, slow start, outside the
+   * model): then no bar is the limit, and the pipe says this one is.
+   */
+  readonly limitedElsewhere?: string;
 }
 
 /**
@@ -134,14 +139,18 @@ export function pipeFor(report: Report, finding: Finding): Pipe | undefined {
     if (error instanceof PipefillError) return undefined;
     throw error;
   }
-  const tightest = prediction.layers.reduce((best, layer) => (layer.bytesPerSecond < best.bytesPerSecond ? layer : best));
+  // A copy its diagnosis finds held by its round trips keeps less in flight than every layer allows: orange on the
+  // path's BDP read "the link itself limits" beside "Round trips" (the demo's folder write).
+  const drawn = finding.limitedBy === 'bandwidth' || prediction.layers.some((layer) => layer.layer === finding.limitedBy);
+  const tightest = drawn ? prediction.layers.reduce((best, layer) => (layer.bytesPerSecond < best.bytesPerSecond ? layer : best)) : undefined;
   return {
     title: `${testShortLabel(finding)} at ${link.rttMs.toFixed(1)} ms`,
     bdpBytes: prediction.bdpBytes,
-    bandwidthLimits: tightest.layer === 'bandwidth',
+    bandwidthLimits: tightest?.layer === 'bandwidth',
     bars: prediction.layers
       .filter((layer) => layer.layer !== 'bandwidth')
       .map((layer) => ({ layer: LAYER_LABELS[layer.layer], bytesInFlight: layer.bytesInFlight, limiting: layer === tightest })),
+    ...(drawn ? {} : { limitedElsewhere: LAYER_LABELS[finding.limitedBy] }),
   };
 }
 

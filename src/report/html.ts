@@ -81,7 +81,9 @@ export function reportHtml(report: Report, options: HtmlOptions = {}): string {
             values: [pipe.bdpBytes, ...pipe.bars.filter((bar) => Number.isFinite(bar.bytesInFlight)).map((bar) => bar.bytesInFlight)],
           },
         ],
-        axis: 'bytes in flight (log scale); the orange bar limits',
+        axis: pipe.limitedElsewhere
+          ? `bytes in flight (log scale); what limits this copy (${pipe.limitedElsewhere}) is no layer of bytes in flight`
+          : 'bytes in flight (log scale); the orange bar limits',
         log: true,
         highlight: { label: pipe.bandwidthLimits ? 'Path BDP' : (pipe.bars.find((bar) => bar.limiting)?.layer ?? ''), colour: MEASURED },
         format: (value) => formatBinaryBytes(value),

@@ -94,7 +94,10 @@ export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
           {pipeChart && <ChartCanvas config={pipeChart} label="The path's bandwidth-delay product against each layer's in-flight limit" testId="chart-pipe" />}
           <p className="hint">
             The path holds {pipe ? formatBytes(pipe.bdpBytes) : ''} in flight (<Term label="its BDP" text={TERMS.bdp.text} />: grey, or orange when every layer
-            keeps it full); the orange bar is the layer that limits.
+            keeps it full);{' '}
+            {pipe?.limitedElsewhere
+              ? `no bar is orange: what limits this copy (${pipe.limitedElsewhere}) is no layer of bytes in flight.`
+              : 'the orange bar is the layer that limits.'}
             {pipe?.bars.some((bar) => !Number.isFinite(bar.bytesInFlight)) ? ' Layers without a bar set no limit on this path.' : ''}
           </p>
         </section>
