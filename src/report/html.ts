@@ -94,6 +94,9 @@ export function reportHtml(report: Report, options: HtmlOptions = {}): string {
     const status = copyStatus(f, verdict, lossEvidence(report, index));
     return `<tr>${cell(testShortLabel(f))}${cell(`${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`, true)}${cell(formatDuration(f.expectedSeconds * 1000), true)}${cell(copyRateText(copyRateOf(report.copyTests, f).bitsPerSecond), true)}${cell(status.text, false, status.kind)}${cell(LAYER_LABELS[f.limitedBy])}${cell(test ? negotiatedText(test.negotiated) : '')}</tr>`;
   });
+  const rateNoteHtml = rateNote(report, 'Rate: ')
+    .map((note) => `<p class="muted">${escapeXml(note)}</p>\n`)
+    .join('');
   const projectedNotes = report.copyTests.flatMap((test) =>
     test.projected ? [`<li>${escapeXml(`${testShortLabel(test)}: ${projectionText(test.projected)}`)}</li>`] : [],
   );
@@ -135,11 +138,7 @@ ${pipeSvg}
 ${rows.join('\n')}
 </tbody>
 </table>
-${rateNote(report, 'Rate: ')
-  .map((note) => `<p class="muted">${escapeXml(note)}</p>\n`)
-  .join(
-    '',
-  )}${projectedNotes.length > 0 ? `<p class="muted">* Projected: the copy stopped within the run's ${report.options.budgetSeconds ?? ''} s budget, or did not run (a quick run's directory sets), and its workload's time was projected as listed below. ${escapeXml(report.options.settleRule ?? '')}</p>\n<ul class="muted">\n${projectedNotes.join('\n')}\n</ul>` : ''}
+${rateNoteHtml}${projectedNotes.length > 0 ? `<p class="muted">* Projected: the copy stopped within the run's ${report.options.budgetSeconds ?? ''} s budget, or did not run (a quick run's directory sets), and its workload's time was projected as listed below. ${escapeXml(report.options.settleRule ?? '')}</p>\n<ul class="muted">\n${projectedNotes.join('\n')}\n</ul>` : ''}
 ${emulated ? `<p class="muted">${escapeXml(emulated)}</p>` : ''}
 ${report.keptByRecycleBin ? `<p class="muted">${escapeXml(recycleBinNote(report.keptByRecycleBin))}</p>` : ''}
 ${pathNotes.length > 0 ? `<h2>What the path did during the copies</h2>\n<ul>\n${pathNotes.join('\n')}\n</ul>` : ''}
