@@ -206,4 +206,33 @@ describe('judging a run', () => {
     results.delete(WIN11_FILE_READ);
     expect(() => judgeCopies(inputWith({ planned: quickPlan, results }))).toThrow(/projected from the file copy of the same generation, which did not run/);
   });
+
+  it("scales a folder its slot stopped after one file by its generation's file copy: one small file is too thin to scale by", () => {
+    // The lossy lab's default run: Windows 11's folder read stopped after one 50 KB file, 0.68 s where the model gave it
+    // 0.42 (one loss on so short an exchange costs a retransmission timeout), and the whole folder was projected 1.62x.
+    const results = measured();
+    const folder = results.get(WIN11_FOLDER_READ) as CopyTestResult;
+    const thin = {
+      stoppedBy: 'time',
+      measuredBytes: 50_000,
+      measuredSeconds: 5,
+      filesTouched: 1,
+      rateMbps: 0.08,
+      rateFrom: 'this-copy',
+      rateRelativeHalfWidth: null,
+      lowSeconds: 5,
+      highSeconds: null,
+    };
+    results.set(WIN11_FOLDER_READ, { ...folder, projected: thin } as CopyTestResult);
+    const judged = judgeCopies(inputWith({ results }));
+    const result = judged.copyTests[WIN11_FOLDER_READ];
+    const file = judged.copyTests[WIN11_FILE_READ] as CopyTestResult;
+    const fileScale = file.seconds / (judged.findings[WIN11_FILE_READ]?.expectedSeconds ?? Infinity);
+    expect(result?.projected).toMatchObject({ rateFrom: 'model-scaled', scaledBy: 'file-copy', measuredBytes: 50_000 });
+    expect(result?.projected?.modelScale).toBeCloseTo(fileScale, 6);
+    expect(result?.seconds).toBeCloseTo((result?.projected?.modelSeconds ?? 0) * fileScale, 6);
+    // Two files are the copy's own to scale by, as before.
+    results.set(WIN11_FOLDER_READ, { ...folder, projected: { ...thin, filesTouched: 2 } } as CopyTestResult);
+    expect(judgeCopies(inputWith({ results })).copyTests[WIN11_FOLDER_READ]?.projected?.scaledBy).toBeUndefined();
+  });
 });

@@ -73,7 +73,10 @@ export interface Judgement {
 }
 
 /** A stopped copy's result with the model-scaled projection in place of its straight-line one; what it measured is kept. */
-export function withModelScaledProjection(result: CopyTestResult, modelSeconds: number, projection: ScaledProjection): CopyTestResult {
+/** A folder a budget stopped after this many files or fewer is scaled by its generation's file copy, not by itself. */
+const THIN_FOLDER_FILES = 1;
+
+export function withModelScaledProjection(result: CopyTestResult, modelSeconds: number, projection: ScaledProjection, scaledBy?: 'file-copy'): CopyTestResult {
   if (!result.projected) return result;
   return {
     ...result,
@@ -84,6 +87,7 @@ export function withModelScaledProjection(result: CopyTestResult, modelSeconds: 
       rateFrom: 'model-scaled',
       modelSeconds,
       modelScale: projection.scale,
+      ...(scaledBy ? { scaledBy } : {}),
       lowSeconds: projection.lowSeconds,
       highSeconds: projection.highSeconds,
     },
@@ -184,27 +188,39 @@ export function judgeCopies(input: JudgeInput): Judgement {
   // scales its folders by the file copy. Projecting the rest at the file copy's rate read the demo's Windows 11
   // small-files read at 7.12 s where moving it whole took 5.45-5.53 s: its 4 MB files read at 73 Mb/s on a session
   // whose 15 MiB file, held by 16 credits, read at 58.
-  for (const copy of input.planned) {
-    const result = results.get(copy.index);
-    const workload = parseWorkload(copy.workload);
-    if (!result?.projected || result.projected.stoppedBy === 'not-run' || workload.kind !== 'dirset' || !(result.projected.measuredBytes > 0)) continue;
-    const moved = leadingPart(workload, result.projected.filesTouched, result.projected.measuredBytes);
-    const whole = modelSeconds(result, copy.workload);
-    const projection = modelScaledProjection(whole, { seconds: result.projected.measuredSeconds, modelSeconds: modelSeconds(result, copy.workload, moved) });
-    results.set(copy.index, withModelScaledProjection(result, whole, projection));
-  }
-  for (const copy of input.planned) {
-    if (!copy.fromFileCopy) continue;
-    // The same generation's file copy, measured or projected, against the model's time for it on the same path.
+  // The same generation's file copy, measured or projected, against the model's time for it on the same path.
+  const fileCopyOf = (copy: PlannedCopy) => {
     const file = input.planned.find((other) => other.profile === copy.profile && other.op === copy.op && parseWorkload(other.workload).kind === 'file');
     const fileResult = file ? results.get(file.index) : undefined;
-    if (!file || !fileResult)
-      throw new Error(`${copy.profile} ${copy.op} ${copy.workload} is projected from the file copy of the same generation, which did not run.`);
-    const fileCopy = {
+    if (!file || !fileResult) return undefined;
+    const against = {
       seconds: fileResult.seconds,
       modelSeconds: modelSeconds(fileResult, file.workload),
       ...(fileResult.projected ? { lowSeconds: fileResult.projected.lowSeconds, highSeconds: fileResult.projected.highSeconds } : {}),
     };
+    return { result: fileResult, against };
+  };
+  for (const copy of input.planned) {
+    const result = results.get(copy.index);
+    const workload = parseWorkload(copy.workload);
+    if (!result?.projected || result.projected.stoppedBy === 'not-run' || workload.kind !== 'dirset' || !(result.projected.measuredBytes > 0)) continue;
+    const whole = modelSeconds(result, copy.workload);
+    // One file is too thin to scale a folder by: its time is its opening round trips and one short transfer, and
+    // through a lossy hop one loss on it costs a retransmission timeout (the lab's 1% link: Windows 11's folder read,
+    // stopped after one 50 KB file, was projected at 1.62x its model, and the default run named packet loss where
+    // the quick run, scaled by the file copy, named the line). The generation's file copy scales it, as a quick run's.
+    const thin = result.projected.filesTouched <= THIN_FOLDER_FILES ? fileCopyOf(copy) : undefined;
+    const moved = leadingPart(workload, result.projected.filesTouched, result.projected.measuredBytes);
+    const projection = thin
+      ? modelScaledProjection(whole, thin.against)
+      : modelScaledProjection(whole, { seconds: result.projected.measuredSeconds, modelSeconds: modelSeconds(result, copy.workload, moved) });
+    results.set(copy.index, withModelScaledProjection(result, whole, projection, thin ? 'file-copy' : undefined));
+  }
+  for (const copy of input.planned) {
+    if (!copy.fromFileCopy) continue;
+    const found = fileCopyOf(copy);
+    if (!found) throw new Error(`${copy.profile} ${copy.op} ${copy.workload} is projected from the file copy of the same generation, which did not run.`);
+    const { result: fileResult, against: fileCopy } = found;
     const lanes = input.lanesOf(copy.profile, copy.workload).lanes;
     const projectedSeconds = predictCopy(input.driven(copy.profile), asSeenBy(fileResult), copy.op, parseWorkload(copy.workload), modelLink, {
       ...sessionOf(fileResult),

@@ -103,6 +103,8 @@ export const CopyTestResultSchema = z.object({
       /** For `model-scaled`: the model's time for the workload and the scale applied to it. */
       modelSeconds: z.number().optional(),
       modelScale: z.number().optional(),
+      /** A folder stopped after one file, too thin to scale by: the scale is the same generation's file copy's (absent: its own). */
+      scaledBy: z.enum(['file-copy']).optional(),
       /** How far the two halves of the rate disagreed, as a share of it; null when no spread could be measured. */
       rateRelativeHalfWidth: z.number().nullable(),
       lowSeconds: z.number(),

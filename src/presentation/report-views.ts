@@ -41,7 +41,9 @@ export function projectionText(projected: NonNullable<CopyTestResult['projected'
   const spread = projected.rateRelativeHalfWidth === null ? '' : ` ± ${(projected.rateRelativeHalfWidth * 100).toFixed(0)}%`;
   const how =
     projected.rateFrom === 'model-scaled' && projected.modelSeconds !== undefined && projected.modelScale !== undefined
-      ? `${projected.stoppedBy === 'time' ? 'slot ran out before the rate settled; ' : ''}the model's ${projected.modelSeconds.toFixed(2)} s for the whole x ${projected.modelScale.toFixed(2)}, this copy's time over the model's for what it moved`
+      ? projected.scaledBy === 'file-copy'
+        ? `stopped after one file, too few to scale the folder by; the model's ${projected.modelSeconds.toFixed(2)} s for the whole x ${projected.modelScale.toFixed(2)}, the same generation's file copy's time over the model's`
+        : `${projected.stoppedBy === 'time' ? 'slot ran out before the rate settled; ' : ''}the model's ${projected.modelSeconds.toFixed(2)} s for the whole x ${projected.modelScale.toFixed(2)}, this copy's time over the model's for what it moved`
       : projected.rateFrom === 'file-copy'
         ? `round trips measured on the first files; data at the file copy's ${formatRate(projected.rateMbps * 1e6)}${spread}`
         : projected.stoppedBy === 'settled'
