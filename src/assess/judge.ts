@@ -72,10 +72,10 @@ export interface Judgement {
   readonly modelLink: Link;
 }
 
-/** A stopped copy's result with the model-scaled projection in place of its straight-line one; what it measured is kept. */
 /** A folder a budget stopped after this many files or fewer is scaled by its generation's file copy, not by itself. */
 const THIN_FOLDER_FILES = 1;
 
+/** A stopped copy's result with the model-scaled projection in place of its straight-line one; what it measured is kept. */
 export function withModelScaledProjection(result: CopyTestResult, modelSeconds: number, projection: ScaledProjection, scaledBy?: 'file-copy'): CopyTestResult {
   if (!result.projected) return result;
   return {
@@ -183,11 +183,6 @@ export function judgeCopies(input: JudgeInput): Judgement {
     const projection = modelScaledProjection(whole, { seconds: result.projected.measuredSeconds, modelSeconds: moved });
     results.set(copy.index, withModelScaledProjection(result, whole, projection));
   }
-  // A directory set a budget stopped part-way (its read source holds two files; or its slot ran out): the model's
-  // time for the whole set, scaled by this copy's time over the model's for the files it moved, as a quick run
-  // scales its folders by the file copy. Projecting the rest at the file copy's rate read the demo's Windows 11
-  // small-files read at 7.12 s where moving it whole took 5.45-5.53 s: its 4 MB files read at 73 Mb/s on a session
-  // whose 15 MiB file, held by 16 credits, read at 58.
   // The same generation's file copy, measured or projected, against the model's time for it on the same path.
   const fileCopyOf = (copy: PlannedCopy) => {
     const file = input.planned.find((other) => other.profile === copy.profile && other.op === copy.op && parseWorkload(other.workload).kind === 'file');
@@ -200,6 +195,11 @@ export function judgeCopies(input: JudgeInput): Judgement {
     };
     return { result: fileResult, against };
   };
+  // A directory set a budget stopped part-way (its read source holds two files; or its slot ran out): the model's
+  // time for the whole set, scaled by this copy's time over the model's for the files it moved, as a quick run
+  // scales its folders by the file copy. Projecting the rest at the file copy's rate read the demo's Windows 11
+  // small-files read at 7.12 s where moving it whole took 5.45-5.53 s: its 4 MB files read at 73 Mb/s on a session
+  // whose 15 MiB file, held by 16 credits, read at 58.
   for (const copy of input.planned) {
     const result = results.get(copy.index);
     const workload = parseWorkload(copy.workload);
