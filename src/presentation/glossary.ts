@@ -49,7 +49,7 @@ export const TERMS = {
   },
   rate: {
     label: 'Rate',
-    text: "A large file's rate once under way, its opening round trips and TCP's ramp left out: what a copy of it holds for most of its time, and the rate the answer above quotes. A folder of small files is rated over its whole copy, its opening being every file's.",
+    text: "A large file's rate once under way, where its test copy ran long enough to show one (its opening round trips and TCP's ramp left out): what a copy of it holds for most of its time, and the rate the answer above quotes. Otherwise, and for a folder of small files, the rate over the whole copy.",
   },
   bdp: {
     label: 'Bandwidth-delay product (BDP)',
