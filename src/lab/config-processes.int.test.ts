@@ -31,12 +31,15 @@ describe.skipIf(process.platform !== 'linux')("the helpers a server's smbd left 
   it('are found by their config path and killed, and another server\u2019s are not', async () => {
     const ours = helperFor('/dev/shm/pipefill-samba-ours/smb.conf');
     const theirs = helperFor('/dev/shm/pipefill-samba-theirs/smb.conf');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Until both have exec'd (a busy machine can take longer than a fixed wait): bounded at 5 s.
+    const listed = (configFile: string) => processesOfConfig(configFile).length > 0;
+    for (let tries = 0; tries < 250 && !(listed('/dev/shm/pipefill-samba-ours/smb.conf') && listed('/dev/shm/pipefill-samba-theirs/smb.conf')); tries += 1)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(processesOfConfig('/dev/shm/pipefill-samba-ours/smb.conf')).toEqual([ours]);
     // A path that is a prefix of another's names nothing of the other.
     expect(processesOfConfig('/dev/shm/pipefill-samba-ours/smb.con')).toEqual([]);
     killProcessesOfConfig('/dev/shm/pipefill-samba-ours/smb.conf');
-    for (let tries = 0; tries < 50 && alive(ours); tries += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let tries = 0; tries < 250 && alive(ours); tries += 1) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(alive(ours)).toBe(false);
     expect(alive(theirs)).toBe(true);
   });

@@ -291,6 +291,13 @@ export class SambaServer {
 
   /** Kills smbd and every child at once (SIGKILL), as a crash would, and the helpers it started outside its group. */
   kill(): void {
+    if (this.process?.pid === undefined) return;
+    this.killGroup();
+    killProcessesOfConfig(this.configFile);
+  }
+
+  /** SIGKILLs smbd's process group (its forked children), not the helpers that left it. */
+  private killGroup(): void {
     const pid = this.process?.pid;
     if (pid === undefined) return;
     try {
@@ -298,7 +305,6 @@ export class SambaServer {
     } catch {
       // Already gone.
     }
-    killProcessesOfConfig(this.configFile);
     this.process = undefined;
   }
 
@@ -325,8 +331,9 @@ export class SambaServer {
         // Already gone.
       }
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3_000))]);
-      this.kill();
+      this.killGroup();
     }
+    // The helpers outside the group, scanned for until none is left.
     await killProcessesOfConfigAndWait(this.configFile);
     this.process = undefined;
     rmSync(this.root, { recursive: true, force: true });
