@@ -6,7 +6,7 @@
 // direction and kind, told for the same copy a person knows. Pure.
 
 import { EFFECT_WORKLOADS, effectText } from '../model/effect-workloads.js';
-import { steadyBytesPerSecond, TIMELINE_BUCKET_MS } from '../model/steady-rate.js';
+import { copyOf, copyRateOf } from './copy-rate.js';
 import { formatDuration } from '../model/units.js';
 import { parseWorkload } from '../model/workloads.js';
 import { siteOf } from './history.js';
@@ -34,8 +34,10 @@ function measuredFor(report: Report, advice: RecommendResult, client: string, te
   const effect = parseWorkload(spec);
   const finding = report.diagnosis.findings.find((f) => f.profile === client && f.op === op && kindOf(f.workload) === kindOf(spec));
   if (!finding || !(finding.measuredSeconds > 0)) return undefined;
-  const copy = report.copyTests.find((c) => c.profile === finding.profile && c.op === finding.op && c.workload === finding.workload);
-  const steady = copy && !copy.projected && effect.kind === 'file' ? steadyBytesPerSecond(copy.timeline, TIMELINE_BUCKET_MS) : undefined;
+  const copy = copyOf(report.copyTests, finding);
+  // The rate every view quotes for the copy, where it is a file's once under way (src/contract/copy-rate.ts).
+  const rate = copy && !copy.projected && effect.kind === 'file' ? copyRateOf(report.copyTests, finding) : undefined;
+  const steady = rate?.underWay ? rate.bitsPerSecond / 8 : undefined;
   if (copy && steady !== undefined && effect.totalBytes >= copy.bytes) return finding.measuredSeconds + (effect.totalBytes - copy.bytes) / steady;
   const modelNow = (name: string) => advice.combined.find((entry) => entry.test === name)?.before;
   const whole = modelNow(test);

@@ -9,7 +9,8 @@ import { formatReport } from '../cli/commands/assess.js';
 import { ReportSchema } from '../contract/report.js';
 import type { Report } from '../contract/report.js';
 import { reportHtml } from '../report/html.js';
-import { resultRows } from '../../app/renderer/src/state/results.js';
+import { reportCsv } from '../report/csv.js';
+import { diagnosisHint, resultRows } from '../../app/renderer/src/state/results.js';
 import { copyRateText } from './test-labels.js';
 import { pipeFor } from './report-views.js';
 import { LAYER_LABELS } from '../model/layer-labels.js';
@@ -38,6 +39,8 @@ describe("the person's copy has one rate, in the headline and in its row", () =>
     const table = formatReport(report).split('\n');
     const rows = resultRows(report, verdict);
     const html = reportHtml(report);
+    const csv = reportCsv(report).trimEnd().split('\r\n');
+    const csvHeader = csv[0]?.split(',') ?? [];
     expect(verdict.rates.length).toBeGreaterThan(0);
     for (const rate of verdict.rates) {
       const quoted = copyRateText(yourBitsPerSecond(rate));
@@ -52,7 +55,12 @@ describe("the person's copy has one rate, in the headline and in its row", () =>
       const row = table.find((line) => line.startsWith(`${rows[index]?.label} `));
       expect(row, `${rate.workload} ${rate.op}`).toContain(quoted);
       expect(copyRateText((rows[index]?.measuredMbps ?? 0) * 1e6)).toBe(quoted);
+      // The line under the copy's diagnosis in the Results view.
+      expect(diagnosisHint(report, finding)).toContain(`Rate ${quoted}`);
       expect(html).toContain(`<td class="n">${quoted}</td>`);
+      // And the CSV's row for the copy, in Mb/s.
+      const csvRow = csv[index + 1]?.split(',') ?? [];
+      expect(copyRateText(Number(csvRow[csvHeader.indexOf('rate_mbps')]) * 1e6)).toBe(quoted);
     }
   });
 });

@@ -1,7 +1,13 @@
 // CSV: one row per test copy, for spreadsheets and ticket systems. Pure.
 
 import { csvRows } from '../presentation/csv.js';
-import type { Report } from '../contract/report.js';
+import type { Finding, Report } from '../contract/report.js';
+import { copyRateOf } from '../contract/copy-rate.js';
+
+const rateColumns = (report: Report, finding: Finding): [number, boolean] => {
+  const rate = copyRateOf(report.copyTests, finding);
+  return [Math.round(rate.bitsPerSecond) / 1e6, rate.underWay];
+};
 
 const HEADER = [
   'share',
@@ -26,6 +32,9 @@ const HEADER = [
   'projected',
   'measured_bytes',
   'measured_seconds',
+  // The rate every view quotes for the copy (src/contract/copy-rate.ts): a file's once under way, else the whole copy's.
+  'rate_mbps',
+  'rate_once_under_way',
 ];
 
 export function reportCsv(report: Report): string {
@@ -54,6 +63,7 @@ export function reportCsv(report: Report): string {
       test.projected !== undefined,
       test.projected?.measuredBytes ?? test.bytes,
       test.projected?.measuredSeconds ?? test.seconds,
+      ...(finding ? rateColumns(report, finding) : ['', '']),
     ];
   });
   return csvRows([HEADER, ...rows]);

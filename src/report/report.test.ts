@@ -280,8 +280,8 @@ describe('projected copies in the report', () => {
     expect(html).toContain("* Projected: the copy stopped within the run's 60 s budget");
     expect(html).toContain('projected from 3.00 MB in 1.25 s, 1 file (rate settled at 41.2 Mb/s ± 3%); 5.90-6.60 s at the rate&#39;s spread');
     const csv = reportCsv(projected).split('\r\n');
-    expect(csv[0]).toContain('projected,measured_bytes,measured_seconds');
-    expect(csv[1]).toMatch(/,true,3000000,1\.25$/);
-    expect(csv[2]).toMatch(/,false,\d+,[\d.]+$/);
+    expect(csv[0]).toContain('projected,measured_bytes,measured_seconds,rate_mbps,rate_once_under_way');
+    expect(csv[1]).toMatch(/,true,3000000,1\.25,[\d.]+,(true|false)$/);
+    expect(csv[2]).toMatch(/,false,\d+,[\d.]+,[\d.]+,(true|false)$/);
   });
 });

@@ -9,7 +9,8 @@ import type { CopyStatus } from '../../../../src/presentation/copy-status.js';
 import type { Verdict } from '../../../../src/contract/verdict-schema.js';
 import { copyStatus, lossEvidence } from '../../../../src/presentation/copy-status.js';
 import { negotiatedText } from '../../../../src/presentation/report-views.js';
-import { testLongLabel, testShortLabel } from '../../../../src/presentation/test-labels.js';
+import { copyRateText, testLongLabel, testShortLabel } from '../../../../src/presentation/test-labels.js';
+import { formatBinaryBytes } from '../../../../src/model/units.js';
 
 export interface ResultRow {
   readonly key: string;
@@ -51,6 +52,15 @@ export function resultRows(report: Report, verdict: Pick<Verdict, 'client' | 'he
       return test ? negotiatedText(test.negotiated) : '';
     })(),
   }));
+}
+
+/**
+ * The line under a copy's diagnosis: the rate its row quotes (a file's once under way), and what it kept in flight
+ * over the whole copy. It once quoted the whole copy's rate beside the row's rate once under way.
+ */
+export function diagnosisHint(report: Report, finding: Finding): string {
+  const rate = copyRateOf(report.copyTests, finding);
+  return `Rate ${copyRateText(rate.bitsPerSecond)}${rate.underWay ? ' once under way' : ''}, as in the table; about ${formatBinaryBytes(finding.inFlightBytes)} in flight over the whole copy.`;
 }
 
 export { headlineFinding, pipeFor, protectionSummary } from '../../../../src/presentation/report-views.js';

@@ -5,7 +5,7 @@
 import { serverSeenText } from '../../../../src/presentation/summary.js';
 import { useMemo, useState } from 'react';
 import type { Finding, Report } from '../../../../src/contract/report.js';
-import { formatBinaryBytes, formatBytes, formatDuration } from '../../../../src/model/units.js';
+import { formatBytes, formatDuration } from '../../../../src/model/units.js';
 import { ChartCanvas, SERIES_COLOURS } from '../charts/chart-canvas.js';
 import type { Exporter } from '../state/use-export.js';
 import { ExportButtons } from './export-buttons.js';
@@ -17,7 +17,7 @@ import { adviceOf, verdictOf } from '../../../../src/presentation/verdict.js';
 import { ticketSummary } from '../../../../src/presentation/summary.js';
 import { VerdictPanel } from './verdict-panel.js';
 import type { ResultRow } from '../state/results.js';
-import { headlineFinding, LAYER_LABELS, pipeFor, protectionSummary, resultRows } from '../state/results.js';
+import { diagnosisHint, headlineFinding, LAYER_LABELS, pipeFor, protectionSummary, resultRows } from '../state/results.js';
 import { measuredBarsChart, pipeChartOf } from '../state/results-charts.js';
 import { copyRateText, testLongLabel } from '../../../../src/presentation/test-labels.js';
 
@@ -106,9 +106,7 @@ export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
         <section className="panel">
           <h3>Diagnosis: {testLongLabel(finding)}</h3>
           <p data-testid="diagnosis">{finding.sentence}</p>
-          <p className="hint">
-            Measured {copyRateText(finding.measuredMbps * 1e6)}, about {formatBinaryBytes(finding.inFlightBytes)} in flight.
-          </p>
+          <p className="hint">{report ? diagnosisHint(report, finding) : ''}</p>
         </section>
       )}
     </>
