@@ -53,13 +53,22 @@ function promiseCells(name: string, report: Report, knob: string): Observation[]
   }
   return checks.map((check) => {
     console.log(`  ${name}: ${check.sentence}`);
+    // On a share on this machine the promise rests on a calibration of the two machines, and the product judges it
+    // with that calibration's own scatter beside the 15% (promiseScatter, the band a copy is judged by); the bound
+    // here is stated apart from the product's own verdict: the model's 15% either way, widened by that scatter.
+    const scatter = check.scatter ?? 0;
+    const ratio = check.measuredSeconds / check.promisedSeconds;
+    const holds =
+      scatter > 0
+        ? ratio <= (1 + scatter) / (1 - PROMISE_KEPT_WITHIN) && ratio >= 1 / ((1 + PROMISE_KEPT_WITHIN) * (1 + scatter))
+        : withinRelative(check.measuredSeconds, check.promisedSeconds, PROMISE_KEPT_WITHIN);
     return {
       cell: `${name}, ${check.test}`,
       measured: check.measuredSeconds,
       model: check.promisedSeconds,
       unit: `s (${check.test})`,
-      bound: `within ${PROMISE_KEPT_WITHIN * 100}% of the promise`,
-      holds: withinRelative(check.measuredSeconds, check.promisedSeconds, PROMISE_KEPT_WITHIN),
+      bound: `within ${PROMISE_KEPT_WITHIN * 100}% of the promise${scatter > 0 ? ` and the calibration's ${Math.round(scatter * 100)}% scatter` : ''}`,
+      holds,
     };
   });
 }

@@ -13,6 +13,11 @@ export const PromiseCheckSchema = z.object({
   measuredSeconds: z.number().positive(),
   /** When the earlier run was made (its startedAt). */
   since: z.string().max(40),
+  /**
+   * The hosts' calibrations' scatter the promise was judged with beside the model's 15% (src/contract/promises.ts
+   * promiseScatter); absent where neither run calibrated the hosts.
+   */
+  scatter: z.number().nonnegative().finite().max(100).optional(),
   kept: z.boolean(),
   /** Other changes of the same earlier advice made since as well: the promise was for this one alone. */
   alsoMade: z.number().int().nonnegative(),

@@ -90,6 +90,33 @@ describe('promises kept', () => {
     expect(ticketSummary({ ...report, verdict, advice })).toContain(check?.sentence);
   });
 
+  it("judges a promise with the hosts' calibration's scatter where the runs rest on one, and says so", () => {
+    // A share on this machine: the promise rests on a calibration of the two machines whose runs strayed 25% from
+    // their median; a copy 30% slower than promised is within that band (compareWithModel's), beyond the 15% alone.
+    const now = againWithThreads(earlier, (model) => model * 1.3);
+    const advice = adviceOf(now);
+    const costs = { secondsPerRequest: 50e-6, secondsPerByte: 0.5e-9 };
+    const calibrated = (report: Report, noise: number): Report => ({
+      ...report,
+      pathModel: report.pathModel && { ...report.pathModel, hostCosts: { read: costs, write: costs, metadataSeconds: 1e-4, noise } },
+    });
+    const check = (earlierNoise: number, nowNoise: number) =>
+      promisesKept({ report: calibrated(earlier, earlierNoise), advice: earlierAdvice }, { report: calibrated(now, nowNoise), advice }).find(
+        (entry) => entry.test === 'write tr3869-dirset',
+      );
+    expect(check(0.25, 0.05)).toMatchObject({ kept: true, scatter: 0.25 });
+    expect(check(0.05, 0.25)?.sentence).toMatch(
+      /; this run measured [^,]+, 30% slower: within what this PC's own speed strayed by as Pipefill measured the two machines \(25%\)\.$/,
+    );
+    // Runs that strayed less than that: the promise is not kept, and by how much is said.
+    expect(check(0.05, 0.05)).toMatchObject({ kept: false, scatter: 0.05 });
+    expect(check(0.05, 0.05)?.sentence).toMatch(/, slower than promised by 30%\.$/);
+    // Without a calibration (a WAN path): the model's 15% alone, and no scatter in the check.
+    const wan = promisesKept({ report: earlier, advice: earlierAdvice }, { report: now, advice }).find((entry) => entry.test === 'write tr3869-dirset');
+    expect(wan?.kept).toBe(false);
+    expect(wan && 'scatter' in wan).toBe(false);
+  });
+
   it('checks nothing against a run of another share, or a later one', () => {
     const now = againWithThreads(earlier, (model) => model);
     const advice = adviceOf(now);
