@@ -13,7 +13,8 @@ import { ReportSchema } from './report.js';
 import { checkDocumentBounds } from './bounded-document.js';
 import { formatRate } from '../model/units.js';
 import { parseSharePath } from '../model/share-path.js';
-import { copyRateOf } from './copy-rate.js';
+import { copyOf, copyRateOf } from './copy-rate.js';
+import type { CopyTestResult } from './copy-test.js';
 
 export const RUN_KINDS = ['assessment', 'capacity'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
@@ -88,6 +89,23 @@ export interface GenerationMeasure {
   /** The rate a person reads: a file's once under way where its timeline shows one, else the whole copy's. */
   readonly mbps: number;
   readonly limitedBy: string;
+  /**
+   * Its figure is the model's, scaled by the same generation's file copy: a quick run's folder (not copied), or one
+   * stopped too early to scale by itself (projectedFromFileCopy). Absent: a copy of its own, whole or in part.
+   */
+  readonly fromFileCopy?: true;
+}
+
+/**
+ * Whether a copy's figure is the model's time scaled by the same generation's file copy, not a copy of its own: a
+ * folder a quick run did not copy (model-scaled), or one stopped after a file or none (scaledBy). A default run's
+ * folder that stopped once settled and took the file copy's rate for its data still timed its own files' round
+ * trips, most of a small file's time: a copy of its own.
+ */
+export function projectedFromFileCopy(copy: Pick<CopyTestResult, 'projected'> | undefined): boolean {
+  const projected = copy?.projected;
+  if (!projected) return false;
+  return projected.stoppedBy === 'not-run' || projected.rateFrom === 'model-scaled' || projected.scaledBy === 'file-copy';
 }
 
 /** The columns a query needs, from the document alone. */
@@ -119,6 +137,13 @@ export interface RunColumns {
  */
 export const STEADY_FILE_SERIES = 'file:once-under-way';
 
+/**
+ * What a folder's series name carries where its figure was projected from the
+ * file copy (projectedFromFileCopy): a line of its own, as a sample size is, so
+ * that a quick run's projection beside a default run's copy draws no change.
+ */
+export const PROJECTED_SERIES_SUFFIX = '+projected';
+
 export const generationKey = (profile: string, op: string, workload: string) => `${profile} ${op} ${workload.startsWith('tr3869-dirset') ? 'dirset' : 'file'}`;
 
 export function runColumns(document: RunDocument): RunColumns {
@@ -127,11 +152,13 @@ export function runColumns(document: RunDocument): RunColumns {
     const generations: Record<string, GenerationMeasure> = {};
     for (const finding of report.diagnosis.findings) {
       const rate = copyRateOf(report.copyTests, finding);
+      const fromFileCopy = projectedFromFileCopy(copyOf(report.copyTests, finding));
       generations[generationKey(finding.profile, finding.op, finding.workload)] = {
-        workload: rate.underWay ? STEADY_FILE_SERIES : finding.workload,
+        workload: rate.underWay ? STEADY_FILE_SERIES : fromFileCopy ? `${finding.workload}${PROJECTED_SERIES_SUFFIX}` : finding.workload,
         seconds: finding.measuredSeconds,
         mbps: rate.bitsPerSecond / 1e6,
         limitedBy: finding.limitedBy,
+        ...(fromFileCopy ? { fromFileCopy: true as const } : {}),
       };
     }
     return {

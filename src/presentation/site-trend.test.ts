@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Report } from '../contract/report.js';
 import { ReportSchema } from '../contract/report.js';
 import { changesBetween, siteTrend } from './site-trend.js';
+import { runColumns } from '../contract/history.js';
+import { generationKeyLabel } from './test-labels.js';
 
 const fixture = (name: string): Report => ReportSchema.parse(JSON.parse(readFileSync(new URL(`../report/fixtures/${name}.json`, import.meta.url), 'utf8')));
 
@@ -85,6 +87,56 @@ describe('like with like (issue 48: a quick run after a default run is not a reg
       ),
     };
     expect(changesBetween(before, halved).join('\n')).toMatch(/large file write: 2\.0x slower than the run before/);
+  });
+
+  it("compares no folder a quick run projected from its file copy with one a run copied, and says why (the demo's '1.4x faster')", () => {
+    const before = fixture('lab-100mbit-40ms-credits16');
+    const folder = (workload: string) => workload.startsWith('tr3869');
+    // The same run as a quick run makes it: its folders not copied, projected from the file copies, their rates 1.4x.
+    const quick: Report = {
+      ...before,
+      startedAt: '2026-11-27T10:00:00.000Z',
+      copyTests: before.copyTests.map((test) =>
+        folder(test.workload)
+          ? {
+              ...test,
+              projected: {
+                stoppedBy: 'not-run' as const,
+                measuredBytes: 0,
+                measuredSeconds: 0,
+                filesTouched: 0,
+                rateMbps: 0,
+                rateFrom: 'model-scaled' as const,
+                rateRelativeHalfWidth: null,
+                lowSeconds: test.seconds / 1.4,
+                highSeconds: null,
+              },
+            }
+          : test,
+      ),
+      diagnosis: {
+        ...before.diagnosis,
+        findings: before.diagnosis.findings.map((finding) =>
+          folder(finding.workload)
+            ? { ...finding, projected: true, measuredSeconds: finding.measuredSeconds / 1.4, measuredMbps: finding.measuredMbps * 1.4 }
+            : finding,
+        ),
+      },
+    };
+    const changes = changesBetween(before, quick);
+    expect(changes.join('\n')).not.toMatch(/small files (read|write): [\d.]+x (faster|slower)/);
+    expect(changes).toContain(
+      "Folders one of the two runs did not copy on their own (a --quick run projects them from its file copies) are not compared with folders the other copied: that would put the model's projection against a measurement.",
+    );
+    // Two quick runs project alike: their folders compare, a change of the file copies under them included.
+    expect(changesBetween(quick, { ...quick, startedAt: '2026-11-28T10:00:00.000Z' })).toEqual([]);
+    // The trend draws the projection as a line of its own, said so, not as the copied folder's line rising.
+    const [key, measure] = Object.entries(runColumns({ kind: 'assessment', report: quick }).generations).find(([name]) => name.endsWith(' dirset')) ?? [];
+    expect(measure?.workload).toMatch(/^tr3869-dirset:[\d.]+\+projected$/);
+    expect(generationKeyLabel(`${key} ${measure?.workload}`)).toMatch(
+      /, small files (read|write), \d+ files in \d+ folders?, [\d.]+ [kMG]B, projected from the file copy$/,
+    );
+    expect(generationKeyLabel(`${key} ${runColumns({ kind: 'assessment', report: before }).generations[key ?? '']?.workload}`)).not.toMatch(/projected/);
   });
 
   it('draws a line per sample size, so a quick run starts a line of its own instead of a falling one', () => {

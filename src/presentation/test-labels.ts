@@ -9,7 +9,7 @@ import { CLIENT_PROFILES } from '../model/client-profiles.js';
 import { parseWorkload } from '../model/workloads.js';
 import { effectText } from '../model/effect-workloads.js';
 import { formatBinaryBytes, formatBytes, formatByteRate, formatRate } from '../model/units.js';
-import { STEADY_FILE_SERIES } from '../contract/history.js';
+import { PROJECTED_SERIES_SUFFIX, STEADY_FILE_SERIES } from '../contract/history.js';
 
 /** Short names for charts and table cells; the profiles' own labels are the long form. */
 const CLIENT_SHORT: Readonly<Record<ClientProfileId, string>> = {
@@ -83,7 +83,10 @@ export function generationKeyLabel(key: string): string {
   // a file's rate once under way is one series whatever the file's size.
   if (sample === undefined) return label;
   if (sample === STEADY_FILE_SERIES) return `${label}, once under way`;
-  return `${label}, ${workloadText(sample).replace(/^(large file|small files) \((.*)\)$/, '$2')}`;
+  // A quick run's folder, projected from its file copy: a series of its own, said so.
+  const projected = sample.endsWith(PROJECTED_SERIES_SUFFIX);
+  const spec = projected ? sample.slice(0, -PROJECTED_SERIES_SUFFIX.length) : sample;
+  return `${label}, ${workloadText(spec).replace(/^(large file|small files) \((.*)\)$/, '$2')}${projected ? ', projected from the file copy' : ''}`;
 }
 
 /**
