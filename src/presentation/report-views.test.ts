@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { projectionText } from './report-views.js';
+import { readFileSync } from 'node:fs';
+import type { Report } from '../contract/report.js';
+import { ReportSchema } from '../contract/report.js';
+import { overBudgetNote, projectionText } from './report-views.js';
+import { formatReport } from '../cli/commands/assess.js';
+import { reportHtml } from '../report/html.js';
+import { escapeXml } from '../report/svg.js';
 
 describe('projectionText', () => {
   const base = { measuredBytes: 12e6, measuredSeconds: 1.4, filesTouched: 1, rateMbps: 41.2, rateRelativeHalfWidth: 0.03, lowSeconds: 5.9, highSeconds: 6.6 };
@@ -63,5 +69,38 @@ describe('projectionText', () => {
     expect(text).toMatch(/^projected, not run \(quick\): each file's round trips as the file copy measured them/);
     expect(text).toContain('41.2 Mb/s ± 3%');
     expect(text).not.toContain('0.00 MB');
+  });
+});
+
+describe('a run past its budget', () => {
+  // The lab's lossy quick run (50 Mb/s, 40 ms, 1% loss, BBR server): its copies as measured, its budget 20 s.
+  const report = ReportSchema.parse(JSON.parse(readFileSync(new URL('../report/fixtures/lab-50mbit-40ms-loss1-bbr-quick.json', import.meta.url), 'utf8')));
+  const timed = (totalSeconds: number): Report => ({
+    ...report,
+    options: { ...report.options, budgetSeconds: 20 },
+    timing: { probeSeconds: 5, setUpSeconds: 0.4, copiesSeconds: totalSeconds - 7.4, checkSeconds: 2, totalSeconds },
+  });
+
+  it('says how long it took, past which budget, and the copy that ran longest', () => {
+    const note = overBudgetNote(timed(33.4));
+    expect(note).toMatch(
+      /^This run took 33\.4 s, past its 20 s budget; the longest copy, [^,]+, large file write, ran [\d.]+ s: a copy stops only once it has shown a rate/,
+    );
+    // The longest is one that ran: a quick run's folders, projected and not copied, are not copies that took time.
+    expect(note).not.toMatch(/small files/);
+  });
+
+  it('is the same sentence in the CLI and the HTML/PDF report', () => {
+    const note = overBudgetNote(report) ?? '';
+    // The fixture as it was kept: 49.0 s of its 20.
+    expect(note).toMatch(/^This run took 49 s, past its 20 s budget;/);
+    expect(formatReport(report).split('\n')).toContain(note);
+    expect(reportHtml(report)).toContain(escapeXml(note));
+  });
+
+  it("says nothing within the budget and the end's own few percent, or where the run had none", () => {
+    expect(overBudgetNote(timed(21.5))).toBeUndefined();
+    expect(overBudgetNote({ ...timed(40), options: { ...report.options, budgetSeconds: null } })).toBeUndefined();
+    expect(overBudgetNote({ ...timed(40), timing: undefined })).toBeUndefined();
   });
 });

@@ -28,7 +28,7 @@ import { checkOutPath, writeOutFile } from '../out-file.js';
 import { confirmPlan, YES_HELP, YES_OPTION } from '../confirm-plan.js';
 import { assessmentPlan, assessmentPlanText } from '../../presentation/run-plan.js';
 import { siteOf } from '../../contract/history.js';
-import { rateNote } from '../../presentation/report-views.js';
+import { overBudgetNote, rateNote } from '../../presentation/report-views.js';
 import { copyRateOf } from '../../contract/copy-rate.js';
 import { readReportFile } from './recommend.js';
 
@@ -94,6 +94,7 @@ export function formatReport(report: Report): string {
     table,
     ...(report.diagnosis.findings.some((f) => f.projected) ? ['* projected from a copy stopped part-way to keep the run short (--full moves every byte)'] : []),
     ...rateNote(report, 'rate: '),
+    ...[overBudgetNote(report)].filter((note) => note !== undefined),
     `Probed: RTT ${probes.rtt.medianMs.toFixed(2)} ms, bandwidth ${bandwidthText(probes.bandwidth)}; expectations for ${serverSeenText(report)}, as the copies found it.`,
     ...(probes.session?.login ? [`Logged on with ${loginText(probes.session.login)}.`] : []),
     ...(report.keptByRecycleBin ? [recycleBinNote(report.keptByRecycleBin)] : []),

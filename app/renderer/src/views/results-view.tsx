@@ -11,6 +11,7 @@ import type { Exporter } from '../state/use-export.js';
 import { ExportButtons } from './export-buttons.js';
 import { loginText } from '../../../../src/presentation/login-text.js';
 import { bandwidthText } from '../../../../src/presentation/bandwidth-text.js';
+import { overBudgetNote } from '../../../../src/presentation/report-views.js';
 import { Explained, Term } from './explained.js';
 import { LAYER_EXPLANATIONS, TERMS } from '../../../../src/presentation/glossary.js';
 import { adviceOf, verdictOf } from '../../../../src/presentation/verdict.js';
@@ -54,6 +55,7 @@ export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
     );
   }
   const { probes } = report;
+  const overBudget = overBudgetNote(report);
   return (
     <>
       <h2>Results for {report.target.share}</h2>
@@ -65,6 +67,11 @@ export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
           ms: the lower median). Bandwidth {bandwidthText(probes.bandwidth)}. Expectations for {serverSeenText(report)}, as the copies found it.
           {probes.session?.login && <span data-testid="path-login"> Logged on with {loginText(probes.session.login)}.</span>}
         </p>
+        {overBudget && (
+          <p className="hint" data-testid="over-budget">
+            {overBudget}
+          </p>
+        )}
         <ExportButtons exporter={exporter} document={report} what="report" />
       </section>
       <section className="panel">
