@@ -137,6 +137,15 @@ describe('judging a run', () => {
     expect(judgeCopies(inputWith({ link, parallelLineBitsPerSecond: 300e6 })).pathModel.bandwidthFrom).not.toBe('streams');
     // Several streams that moved less than a copy proved leave the copy's line.
     expect(judgeCopies(inputWith({ link, results, parallelLineBitsPerSecond: 21e6 })).pathModel.bandwidthFrom).toBe('copy');
+    // One stream the loss did not hold (a BBR server's): sixteen that read a little more leave its line (the lab's
+    // 50 Mb/s link read 46-49 Mb/s on one and up to 54.7 on sixteen, more than the line carries); well more, they
+    // replace it.
+    const unheld = { bandwidthBitsPerSecond: 90e6, rttMs: report.probes.rtt.medianMs };
+    expect(judgeCopies(inputWith({ link: unheld, results, parallelLineBitsPerSecond: 100e6 })).pathModel).toMatchObject({
+      bandwidthBitsPerSecond: 90e6,
+      bandwidthFrom: 'probe',
+    });
+    expect(judgeCopies(inputWith({ link: unheld, results, parallelLineBitsPerSecond: 120e6 })).pathModel.bandwidthFrom).toBe('streams');
   });
 
   it("projects a file copy its slot stopped from the model's time for what it moved, not a straight line", () => {
