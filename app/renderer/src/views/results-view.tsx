@@ -113,7 +113,7 @@ export function ResultsView({ report, exporter, onStart }: ResultsViewProps) {
         <section className="panel">
           <h3>Diagnosis: {testLongLabel(finding)}</h3>
           <p data-testid="diagnosis">{finding.sentence}</p>
-          <p className="hint">{report ? diagnosisHint(report, finding) : ''}</p>
+          <p className="hint">{diagnosisHint(report, finding)}</p>
         </section>
       )}
     </>
