@@ -96,6 +96,7 @@ export function reportHtml(report: Report, options: HtmlOptions = {}): string {
     return `<tr>${cell(testShortLabel(f))}${cell(`${formatDuration(f.measuredSeconds * 1000)}${f.projected ? '*' : ''}`, true)}${cell(formatDuration(f.expectedSeconds * 1000), true)}${cell(copyRateText(copyRateOf(report.copyTests, f).bitsPerSecond), true)}${cell(status.text, false, status.kind)}${cell(LAYER_LABELS[f.limitedBy])}${cell(test ? negotiatedText(test.negotiated) : '')}</tr>`;
   });
   const overBudget = overBudgetNote(report);
+  const overBudgetHtml = overBudget ? `<p>${escapeXml(overBudget)}</p>\n` : '';
   const rateNoteHtml = rateNote(report, 'Rate: ')
     .map((note) => `<p class="muted">${escapeXml(note)}</p>\n`)
     .join('');
@@ -149,9 +150,8 @@ ${cryptoSection}
 <h3>The path</h3>
 <p>RTT ${probes.rtt.medianMs.toFixed(2)} ms median (TCP handshakes: min ${probes.rtt.tcp.minMs.toFixed(2)}, p95 ${probes.rtt.tcp.p95Ms.toFixed(2)}, jitter ${probes.rtt.tcp.jitterMs.toFixed(2)} ms; SMB2 ECHO ${probes.rtt.smbEcho.medianMs.toFixed(2)} ms${probes.session ? ` over SMB ${escapeXml(probes.session.dialect)}, ${escapeXml(protectionText(probes.session))}` : ''})${probes.session?.login ? `; logged on with ${escapeXml(loginText(probes.session.login) ?? '')}` : ''}.
 Bandwidth ${escapeXml(bandwidthText(probes.bandwidth))}.
-${overBudget ? escapeXml(overBudget) : ''}
 ${pipe ? `The path holds ${escapeXml(formatBytes(pipe.bdpBytes))} in flight (its bandwidth-delay product).` : ''}</p>
-<p class="muted">Report schema ${report.schemaVersion}. Pipefill ${escapeXml(report.environment.pipefillVersion)} on ${escapeXml(`${report.environment.platform} ${report.environment.release}`)}, Node ${escapeXml(report.environment.node)}. No password or hash of one is stored in this report.</p>
+${overBudgetHtml}<p class="muted">Report schema ${report.schemaVersion}. Pipefill ${escapeXml(report.environment.pipefillVersion)} on ${escapeXml(`${report.environment.platform} ${report.environment.release}`)}, Node ${escapeXml(report.environment.node)}. No password or hash of one is stored in this report.</p>
 </body>
 </html>
 `;
