@@ -132,7 +132,8 @@ describe.skipIf(!canActAsAnotherAccount || !sambaAvailable())('the app as a pers
       expect(install).toEqual([expect.stringMatching(/^pipefill: starting without libkrb5-dev .*: sudo apt-get install -y libkrb5-dev$/)]);
       expect(started.stderr()).not.toMatch(/\n\s+at \S/);
     } finally {
-      // npm passes Ctrl-C on to the app, which stops its demo share (and removes its folder) before npm exits.
+      // npm passes Ctrl-C on to the app (a second one, after the terminal's): the app stops its demo share
+      // (and removes its folder) before npm exits. (npm itself then ends by SIGINT, as a shell does at Ctrl-C.)
       await stopUi(started.child);
       expect(spawnSync('pgrep', ['-u', UNPRIVILEGED_ACCOUNT]).stdout.toString().trim()).toBe('');
     }

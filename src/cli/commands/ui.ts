@@ -31,6 +31,7 @@ import type { LaunchFile } from '../../web/launch-file.js';
 import { writeLaunchFile } from '../../web/launch-file.js';
 import type { Output } from '../output.js';
 import { optional, parseOptions } from '../args.js';
+import { stopSignals } from '../stop-signals.js';
 
 export const UI_USAGE = `pipefill ui [--port N] [--no-open] [--demo [--demo-path branch|loopback]]
   Serves the app on http://127.0.0.1 (a free port unless --port) and prints its address, with a
@@ -211,19 +212,6 @@ export function demoCommandText(demo: NonNullable<HostInfo['demo']>, commandPref
   return `pipefill ui: the demo share is ${demo.share}, user ${demo.user}, password ${demo.password} (this run's only). From the CLI:\n  PIPEFILL_DEMO_PASSWORD=${shellWord(demo.password)} ${command.map(shellWord).join(' ')}`;
 }
 
-/** Resolves when the process is told to stop (Ctrl-C or SIGTERM). */
-function untilStopped(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}
-
 export async function uiCommand(argv: readonly string[], api: PipefillApi, output: Output, context: { readonly store?: StoreSpec } = {}): Promise<void> {
   const { values, positionals } = parseOptions(argv, OPTIONS, UI_USAGE);
   if (positionals.length > 0) throw new PipefillInputError(`Unexpected argument ${JSON.stringify(positionals[0])}.`, UI_USAGE);
@@ -240,6 +228,8 @@ export async function uiCommand(argv: readonly string[], api: PipefillApi, outpu
     launchFile?.remove();
   };
   process.once('exit', killDemo);
+  // Listening from here: a Ctrl-C while the page is being served is a stop, and one more while stopping changes nothing.
+  const signals = stopSignals(() => output.err(`pipefill ui: stopping${demo ? ' (the demo share first)' : ''}...`));
   try {
     // The API every command is given, or the branch demo's service process, served as the web mode with its demo.
     const served = servedAs(demo?.api ?? api, { shell: 'web', ...(demo ? { demo: demo.demo } : {}) }, api);
@@ -280,7 +270,7 @@ export async function uiCommand(argv: readonly string[], api: PipefillApi, outpu
       output.err('pipefill ui: the address above opens one more page.');
     });
     try {
-      await untilStopped();
+      await signals.stopped;
     } finally {
       lines.close();
       process.stdin.pause();
@@ -291,6 +281,7 @@ export async function uiCommand(argv: readonly string[], api: PipefillApi, outpu
   } finally {
     launchFile?.remove();
     await demo?.stop();
+    signals.dispose();
     process.off('exit', killDemo);
   }
 }
