@@ -331,15 +331,17 @@ describe.skipIf(!canRunE2e)('web mode in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it("recommends settings for the Planner's link, grouped, with a preview of applying them", async () => {
-    // The demo run's report is shown: its advice includes the copy tool's threads.
+  it("recommends settings for the demo run's path, grouped, with a preview of applying them", async () => {
+    // The demo run's report is shown: its advice lifts the setting the demo's server was given to hold copies back.
+    // (Not the copy tool's threads: whether they pay depends on the loss the run read, and on a busy machine a fresh
+    // clone's run once found its writes losing 7% and robocopy /MT:n then saved too little to name.)
     await page.getByRole('button', { name: 'Recommendations', exact: true }).click();
-    await page.getByTestId('group-copy tool').waitFor();
-    await expect(page.getByTestId('group-copy tool').textContent()).resolves.toMatch(/robocopy \/MT:n/);
+    await page.getByTestId('group-server').waitFor();
+    await expect(page.getByTestId('group-server').textContent()).resolves.toMatch(/smb2 max credits/);
     // Beside the server list's profile defaults, the server as the copies found it (the advice is for that one).
     await expect(page.getByTestId('rec-server-seen').textContent()).resolves.toMatch(/^As the copies found it: Samba/);
-    await page.getByTestId('group-copy tool').getByRole('button', { name: 'Apply…' }).click();
-    await expect(page.getByTestId('apply-preview').textContent()).resolves.toMatch(/pipefill apply --target windows/);
+    await page.getByTestId('group-server').getByRole('button', { name: 'Apply…' }).click();
+    await expect(page.getByTestId('apply-preview').textContent()).resolves.toMatch(/pipefill apply --target samba/);
     await screenshot(page, '06-recommendations');
     expect(errors).toEqual([]);
   });
