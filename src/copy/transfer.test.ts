@@ -135,14 +135,18 @@ describe('writes leave in file order (issue 37, item 9)', () => {
 });
 
 describe('transferFile against a server whose grant settles below a request', () => {
-  it('reads the range again in requests the grant allows, where one starved of credits with nothing in flight', async () => {
+  it.each([
+    ['all of the grant left', { credits: 16, creditsInFlight: 0 }],
+    // Every request of the pipeline starved at once: by the time this one looks, another one's retry holds the 16.
+    ["another request's retry holding it", { credits: 0, creditsInFlight: 16 }],
+  ])('reads the range again in requests the grant allows, where one starved of credits with nothing in flight (%s)', async (_case, credits) => {
     // smbd with `smb2 max credits = 16`: a read cut to 20 credits (so 40 or more held after the first ECHOs, inferred),
     // then a grant of 16 with nothing in flight: the 20-credit read could never go.
     const pattern = new PatternSource('seed', 'file');
     const reads: number[] = [];
     const session = {
       creditCharge: (bytes: number) => Math.ceil(bytes / 65_536),
-      connection: { creditTarget: 64, credits: { credits: 16, creditsInFlight: 0 }, fastestExchangeMs: 1, recycle: () => undefined },
+      connection: { creditTarget: 64, credits, fastestExchangeMs: 1, recycle: () => undefined },
       // The burst the first ECHOs saw: enough for the 20-credit request, which then finds 16.
       reserveCredits: () => Promise.resolve(40),
       read: (_fileId: Buffer, offset: number, length: number) => {

@@ -160,7 +160,10 @@ async function moveRange(transfer: FileTransfer, offset: number, length: number,
  */
 function starvedFit(error: unknown, session: SmbSession, length: number): number | undefined {
   if (!(error instanceof SmbError && error.cause instanceof CreditStarvationError)) return undefined;
-  const held = session.connection.credits.credits;
+  // The grant the server left: what is free and what is out. Every request of a pipeline starves at once, and
+  // another one's retry may already hold the free credits (a fresh clone's capacity run beside a busy core, 2026-11-29).
+  const { credits } = session.connection;
+  const held = credits.credits + credits.creditsInFlight;
   if (!(held >= 1)) return undefined;
   const fits = requestWithinGrant(length, held);
   return fits < length && session.creditCharge(fits) <= held ? fits : undefined;
