@@ -23,9 +23,11 @@ export const ALLOWED_LAYERS = {
   report: ['model', 'contract', 'presentation'],
   store: ['model', 'contract', 'platform'],
   lab: ['model', 'contract', 'platform', 'smb', 'copy'],
+  // Packet captures of real copies, read and set against the model (pcap, TCP, SMB2 framing).
+  capture: ['model', 'contract', 'platform', 'smb'],
   capacity: ['model', 'contract', 'platform', 'smb', 'copy', 'probe', 'apply'],
   assess: ['model', 'contract', 'presentation', 'platform', 'smb', 'copy', 'probe', 'apply', 'store'],
-  service: ['model', 'advice', 'contract', 'presentation', 'platform', 'smb', 'copy', 'probe', 'apply', 'report', 'store', 'assess', 'capacity'],
+  service: ['model', 'advice', 'contract', 'presentation', 'platform', 'smb', 'copy', 'probe', 'apply', 'report', 'store', 'assess', 'capacity', 'capture'],
   web: ['model', 'contract', 'platform', 'service'],
   cli: ['model', 'advice', 'contract', 'presentation', 'platform', 'probe', 'apply', 'report', 'store', 'lab', 'service', 'web'],
 };

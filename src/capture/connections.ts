@@ -1,0 +1,207 @@
+// The TCP connections in a capture, each followed from its segments: who
+// opened it (the client), the round trip its handshake took, the MSS and
+// window scale each side offered, the windows each advertised (zero-window
+// events among them) and what each direction sent again. A connection that
+// carries SMB (its first payload starts as a Direct TCP frame does, or one
+// does later, where the capture began mid-stream) is reassembled both ways
+// and its messages go to an SmbExchanges. At most MOST_CONNECTIONS are
+// followed; the rest are counted.
+
+import { looksLikeFrameStart, SmbFramer } from './smb-frames.js';
+import type { FramerCounts } from './smb-frames.js';
+import { messagesOf } from './smb-messages.js';
+import { SmbExchanges } from './smb-exchanges.js';
+import type { SmbExchangesSeen } from './smb-exchanges.js';
+import type { StreamCounts } from './tcp-stream.js';
+import { TcpDirection } from './tcp-stream.js';
+import type { TcpSegment } from './tcp-packet.js';
+import { TcpFlag } from './tcp-packet.js';
+
+const MOST_CONNECTIONS = 4096;
+/** SMB's own ports (Direct TCP, and NetBIOS session service). */
+const SMB_PORTS = new Set([445, 139]);
+/** Payload segments a connection may carry before the first that starts an SMB frame; past them it is not SMB. */
+const SEGMENTS_TO_FIND_SMB = 64;
+
+export interface Endpoint {
+  readonly address: string;
+  readonly port: number;
+}
+
+export interface SideSeen {
+  /** The MSS and window scale its SYN offered. */
+  readonly mss?: number;
+  readonly windowScale?: number;
+  /** The largest receive window it advertised (scaled where both sides agreed on scaling), and how often it advertised none. */
+  readonly maxWindowBytes: number;
+  readonly zeroWindows: number;
+  /** What it sent: its stream's counts. */
+  readonly sent: StreamCounts;
+  readonly framing: FramerCounts;
+}
+
+export interface ConnectionSeen {
+  readonly client: Endpoint;
+  readonly server: Endpoint;
+  /** SYN to the handshake's last ACK: one round trip wherever the capture was taken. */
+  readonly handshakeRttMs?: number;
+  /** Whether the capture saw the connection open, and end. */
+  readonly sawOpen: boolean;
+  readonly sawEnd: boolean;
+  readonly firstSeconds: number;
+  readonly lastSeconds: number;
+  readonly clientSide: SideSeen;
+  readonly serverSide: SideSeen;
+  readonly smb: SmbExchangesSeen;
+}
+
+interface Side {
+  readonly endpoint: Endpoint;
+  readonly stream: TcpDirection;
+  readonly framer: SmbFramer;
+  mss?: number;
+  windowScale?: number;
+  maxWindow: number;
+  zeroWindows: number;
+}
+
+class Connection {
+  readonly sides: [Side, Side];
+  /** Which side is the client: the one that sent the SYN, else the one an SMB response did not come from. */
+  clientIndex: 0 | 1 | undefined;
+  smb: boolean | undefined;
+  payloadSegments = 0;
+  syn?: number;
+  synAck?: number;
+  handshakeAck?: number;
+  sawEnd = false;
+  first: number;
+  last: number;
+  readonly exchanges = new SmbExchanges();
+
+  /** Until the SYN or an SMB2 message says: the side not on SMB's port, else the one that sent first. */
+  private readonly guessedClient: 0 | 1;
+
+  constructor(a: Endpoint, b: Endpoint, seconds: number) {
+    this.first = seconds;
+    this.last = seconds;
+    this.sides = [this.side(a, 0), this.side(b, 1)];
+    this.guessedClient = SMB_PORTS.has(a.port) && !SMB_PORTS.has(b.port) ? 1 : 0;
+  }
+
+  get client(): 0 | 1 {
+    return this.clientIndex ?? this.guessedClient;
+  }
+
+  private side(endpoint: Endpoint, index: 0 | 1): Side {
+    const framer = new SmbFramer((frame) => {
+      const messages = messagesOf(frame, 'request');
+      // Where the capture missed the SYN, the first SMB2 message says which way is the server's.
+      const first = messages[0];
+      if (this.clientIndex === undefined && first?.fromServer !== undefined) this.clientIndex = first.fromServer ? (index === 0 ? 1 : 0) : index;
+      const direction = index === (this.clientIndex ?? this.guessedClient) ? 'request' : 'response';
+      this.exchanges.frame(direction === 'request' ? messages : messages.map((message) => ({ ...message, direction })));
+    });
+    return { endpoint, stream: new TcpDirection(framer), framer, maxWindow: 0, zeroWindows: 0 };
+  }
+}
+
+const keyOf = (a: Endpoint, b: Endpoint) => `${a.address}|${a.port}|${b.address}|${b.port}`;
+
+export class ConnectionTracker {
+  private readonly connections = new Map<string, Connection>();
+  private notFollowed = 0;
+
+  segment(segment: TcpSegment): void {
+    const from = { address: segment.source, port: segment.sourcePort };
+    const to = { address: segment.destination, port: segment.destinationPort };
+    let connection = this.connections.get(keyOf(from, to)) ?? this.connections.get(keyOf(to, from));
+    if (!connection) {
+      if (this.connections.size >= MOST_CONNECTIONS) {
+        this.notFollowed++;
+        return;
+      }
+      connection = new Connection(from, to, segment.seconds);
+      this.connections.set(keyOf(from, to), connection);
+    }
+    const index: 0 | 1 = connection.sides[0].endpoint.address === from.address && connection.sides[0].endpoint.port === from.port ? 0 : 1;
+    this.follow(connection, index, segment);
+  }
+
+  private follow(connection: Connection, index: 0 | 1, segment: TcpSegment): void {
+    const side = connection.sides[index];
+    const other = connection.sides[index === 0 ? 1 : 0];
+    connection.last = Math.max(connection.last, segment.seconds);
+    const { flags } = segment;
+    if (flags & TcpFlag.syn) {
+      side.stream.startAt(segment.seq);
+      if (segment.mss !== undefined) side.mss = segment.mss;
+      if (segment.windowScale !== undefined) side.windowScale = segment.windowScale;
+      if (flags & TcpFlag.ack) connection.synAck ??= segment.seconds;
+      else {
+        connection.syn ??= segment.seconds;
+        connection.clientIndex = index;
+      }
+    } else if (connection.synAck !== undefined && connection.handshakeAck === undefined && index === connection.clientIndex && flags & TcpFlag.ack) {
+      connection.handshakeAck = segment.seconds;
+    }
+    if (flags & (TcpFlag.fin | TcpFlag.rst)) connection.sawEnd = true;
+    if (flags & TcpFlag.fin) side.stream.finAt(segment.seq, segment.payloadLength);
+    // What this side acknowledges of the other's stream and the capture never saw, it never will.
+    if (flags & TcpFlag.ack && connection.smb) other.stream.acknowledged(segment.ack, segment.seconds);
+    // Window scaling holds only where both SYNs offered it (RFC 7323 2.2); a SYN's own window is never scaled.
+    const scale = !(flags & TcpFlag.syn) && side.windowScale !== undefined && other.windowScale !== undefined ? side.windowScale : 0;
+    const window = segment.window * 2 ** scale;
+    side.maxWindow = Math.max(side.maxWindow, window);
+    if (segment.window === 0 && !(flags & (TcpFlag.syn | TcpFlag.rst | TcpFlag.fin))) side.zeroWindows++;
+    if (segment.payloadLength <= 0) return;
+    if (connection.smb === undefined) {
+      connection.payloadSegments++;
+      if (looksLikeFrameStart(segment.payload)) connection.smb = true;
+      else if (connection.payloadSegments >= SEGMENTS_TO_FIND_SMB) connection.smb = false;
+      else return;
+    }
+    if (connection.smb) side.stream.segment(segment.seq, segment.payloadLength, segment.payload, segment.seconds);
+  }
+
+  /** The SMB connections seen, each finished (what waits for a gap handed on), in the order they began. */
+  finish(): { connections: ConnectionSeen[]; notFollowed: number; otherConnections: number } {
+    const seen: ConnectionSeen[] = [];
+    let other = 0;
+    for (const connection of this.connections.values()) {
+      if (!connection.smb) {
+        other++;
+        continue;
+      }
+      for (const side of connection.sides) side.stream.finish();
+      const clientIndex = connection.client;
+      const client = connection.sides[clientIndex];
+      const server = connection.sides[clientIndex === 0 ? 1 : 0];
+      const { syn, handshakeAck } = connection;
+      seen.push({
+        client: client.endpoint,
+        server: server.endpoint,
+        ...(syn !== undefined && handshakeAck !== undefined && handshakeAck >= syn ? { handshakeRttMs: (handshakeAck - syn) * 1000 } : {}),
+        sawOpen: syn !== undefined,
+        sawEnd: connection.sawEnd,
+        firstSeconds: connection.first,
+        lastSeconds: connection.last,
+        clientSide: sideSeen(client),
+        serverSide: sideSeen(server),
+        smb: connection.exchanges.result(),
+      });
+    }
+    return { connections: seen.sort((a, b) => a.firstSeconds - b.firstSeconds), notFollowed: this.notFollowed, otherConnections: other };
+  }
+}
+
+function sideSeen(side: Side): SideSeen {
+  return {
+    ...(side.mss === undefined ? {} : { mss: side.mss }),
+    ...(side.windowScale === undefined ? {} : { windowScale: side.windowScale }),
+    maxWindowBytes: side.maxWindow,
+    zeroWindows: side.zeroWindows,
+    sent: { ...side.stream.counts },
+    framing: { ...side.framer.counts },
+  };
+}

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { Command, Status } from '../smb/protocol.js';
+import type { SegmentSpec } from '../test-support/pcap-builder.js';
+import { pcapFile, pcapngFile } from '../test-support/pcap-builder.js';
+import type { Message } from '../test-support/smb-conversation.js';
+import {
+  closeRequest,
+  closeResponse,
+  conversation,
+  createRequest,
+  createResponse,
+  negotiateRequest,
+  negotiateResponse,
+  readRequest,
+  readResponse,
+  smb2,
+  writeRequest,
+  writeResponse,
+} from '../test-support/smb-conversation.js';
+import { CaptureReader } from './read-capture.js';
+import type { CaptureRead } from './read-capture.js';
+
+const MIB = 1 << 20;
+const RTT = 0.02;
+
+/** A client that opens file 7, writes `count` requests of 1 MiB keeping `depth` in flight over a 20 ms path, and closes it. */
+function pipelinedWrite(count: number, depth: number): Message[] {
+  const messages: Message[] = [
+    { seconds: 0.03, fromServer: false, bytes: negotiateRequest() },
+    { seconds: 0.04, fromServer: true, bytes: negotiateResponse(0x0311, 64) },
+    { seconds: 0.05, fromServer: false, bytes: createRequest(1n) },
+    { seconds: 0.05 + RTT, fromServer: true, bytes: createResponse(1n, 7) },
+  ];
+  // Request i goes when request i - depth is answered: a closed pipeline, one round trip per wave.
+  const start = 0.1;
+  for (let i = 0; i < count; i++) {
+    const sent = start + Math.floor(i / depth) * RTT;
+    messages.push({ seconds: sent, fromServer: false, bytes: writeRequest(BigInt(2 + i), 7, i * MIB, MIB) });
+    messages.push({ seconds: sent + RTT - 0.0001, fromServer: true, bytes: writeResponse(BigInt(2 + i), MIB, 16, 16) });
+  }
+  const end = start + Math.ceil(count / depth) * RTT;
+  messages.push({ seconds: end, fromServer: false, bytes: closeRequest(BigInt(2 + count), 7) });
+  messages.push({ seconds: end + RTT, fromServer: true, bytes: closeResponse(BigInt(2 + count)) });
+  return messages.sort((a, b) => a.seconds - b.seconds);
+}
+
+/** The copies with their figures to the microsecond: pcap and pcapng keep time in different units. */
+const rounded = (copies: readonly object[] | undefined) =>
+  JSON.parse(
+    JSON.stringify(copies, (_key, value: unknown) => (typeof value === 'number' && !Number.isInteger(value) ? Number(value.toFixed(6)) : value)),
+  ) as unknown;
+
+function read(segments: readonly SegmentSpec[], format: 'pcap' | 'pcapng' = 'pcap'): CaptureRead {
+  const reader = new CaptureReader();
+  const bytes = format === 'pcap' ? pcapFile(segments) : pcapngFile(segments);
+  // In chunks smaller than a packet, as a file is read.
+  for (let at = 0; at < bytes.length; at += 1000) reader.push(bytes.subarray(at, at + 1000));
+  return reader.finish();
+}
+
+describe('a capture of an SMB copy, read', () => {
+  it('finds the connection, its round trip, its dialect and the client’s requests as it issued them', () => {
+    const result = read(conversation(pipelinedWrite(16, 4)));
+    expect(result.connections).toHaveLength(1);
+    const [connection] = result.connections;
+    expect(connection?.client).toEqual({ address: '192.0.2.10', port: 51_000 });
+    expect(connection?.handshakeRttMs).toBeCloseTo(20, 6);
+    expect(connection?.smb.dialect).toBe(0x0311);
+    const [copy] = connection?.smb.copies ?? [];
+    expect(copy).toMatchObject({
+      op: 'write',
+      bytes: 16 * MIB,
+      requests: 16,
+      requestBytes: MIB,
+      largestRequestBytes: MIB,
+      maxInFlight: 4,
+      opened: true,
+      closed: true,
+      unanswered: 0,
+    });
+    // Four out for (nearly) the whole of each round trip.
+    expect(copy?.meanInFlight).toBeGreaterThan(3.9);
+    expect(copy?.meanInFlight).toBeLessThanOrEqual(4);
+    // Its open and its close: the open's round trip is the CREATE frame's, the close's its own.
+    expect(copy?.metadataRoundTrips).toBe(2);
+    // The server granted 64 at the negotiate; each write took 16 and gave 16 back.
+    expect(connection?.smb.credits).toMatchObject({ windowMax: 64, inUseMax: 64, grantedMax: 64 });
+    const writes = connection?.smb.commands.find((entry) => entry.command === Command.write);
+    expect(writes?.count).toBe(16);
+  });
+
+  it('reads the same from pcapng, through a snap length that keeps the headers only, and from a stream with its segments reordered and one sent twice', () => {
+    const segments = conversation(pipelinedWrite(8, 2));
+    const expected = rounded(read(segments).connections[0]?.smb.copies);
+    expect(rounded(read(segments, 'pcapng').connections[0]?.smb.copies)).toEqual(expected);
+    const snapped = read(conversation(pipelinedWrite(8, 2), { snap: 256 }));
+    expect(rounded(snapped.connections[0]?.smb.copies)).toEqual(expected);
+    expect(snapped.connections[0]?.clientSide.framing.unframedBytes).toBe(0);
+    // Two segments of a request swapped in the capture, and one captured twice (sent again).
+    const shuffled = [...segments];
+    const at = shuffled.findIndex((segment) => (segment.payload?.length ?? 0) > 0 && segment.seconds >= 0.1);
+    const [a, b] = [shuffled[at + 1], shuffled[at + 2]];
+    if (!a || !b) throw new Error('the conversation is shorter than the test needs');
+    shuffled.splice(at + 1, 2, b, a, b);
+    const reordered = read(shuffled).connections[0];
+    expect(rounded(reordered?.smb.copies)).toEqual(expected);
+    expect(reordered?.clientSide.sent.retransmittedSegments).toBe(1);
+    expect(reordered?.clientSide.sent.outOfOrder).toBe(1);
+  });
+
+  it('goes on past a segment the capture missed, once the other side acknowledges beyond it', () => {
+    const segments = conversation(pipelinedWrite(8, 2));
+    // The third data segment of the first write is missing; the server's ACKs are what say it was sent.
+    const first = segments.findIndex((segment) => segment.seconds >= 0.1 && !!segment.payload?.length);
+    const [missing] = segments.splice(first + 2, 1);
+    if (!missing) throw new Error('no segment to drop');
+    const ack: SegmentSpec = { seconds: 0.1 + RTT / 2, from: missing.to, to: missing.from, seq: 0, ack: missing.seq + (missing.payload?.length ?? 0) };
+    const withAck = [...segments.filter((segment) => segment.seconds <= ack.seconds), ack, ...segments.filter((segment) => segment.seconds > ack.seconds)];
+    const connection = read(withAck).connections[0];
+    expect(connection?.clientSide.sent.missedBytes).toBe(missing.payload?.length);
+    expect(connection?.smb.copies[0]).toMatchObject({ requests: 8, bytes: 8 * MIB, unanswered: 0 });
+    expect(connection?.smb.unmatchedResponses).toBe(0);
+  });
+
+  it('keeps a request in flight through an interim answer (STATUS_PENDING) until its final one', () => {
+    const pending = smb2({ command: Command.read, messageId: 2n, response: true, async: true, status: Status.pending, credits: 1 }, Buffer.alloc(9));
+    const messages: Message[] = [
+      { seconds: 0.03, fromServer: false, bytes: createRequest(1n) },
+      { seconds: 0.05, fromServer: true, bytes: createResponse(1n, 3) },
+      { seconds: 0.06, fromServer: false, bytes: readRequest(2n, 3, 0, 65_536) },
+      { seconds: 0.07, fromServer: true, bytes: pending },
+      { seconds: 0.5, fromServer: true, bytes: readResponse(2n, 65_536) },
+    ];
+    const connection = read(conversation(messages)).connections[0];
+    expect(connection?.smb.copies[0]).toMatchObject({ op: 'read', bytes: 65_536, requests: 1, maxInFlight: 1 });
+    expect(connection?.smb.commands.find((entry) => entry.command === Command.read)?.medianMs).toBeCloseTo(440, 3);
+    // The capture began after the negotiate: the credits the client held are unknown, those in use are not.
+    expect(connection?.smb.credits.windowMax).toBeUndefined();
+  });
+
+  it('loses the framing at a length no SMB message has, says how much it could not read, and finds it again at the next frame', () => {
+    const bogus = Buffer.from([0x00, 0xff, 0xff, 0xff, 0xfe, 0x53, 0x4d, 0x42]);
+    const messages: Message[] = [
+      { seconds: 0.03, fromServer: false, bytes: createRequest(1n) },
+      { seconds: 0.05, fromServer: true, bytes: createResponse(1n, 3) },
+    ];
+    const segments = conversation(messages);
+    const last = segments.at(-2);
+    if (!last?.payload) throw new Error('no request segment');
+    // Garbage after the CREATE request in the client's stream, then a READ that starts a segment of its own.
+    const garbage: SegmentSpec = { ...last, seconds: 0.06, seq: last.seq + last.payload.length, payload: bogus };
+    const next = conversation([{ seconds: 0.07, fromServer: false, bytes: readRequest(2n, 3, 0, 4096) }]).at(-1);
+    if (!next?.payload) throw new Error('no read segment');
+    const read2: SegmentSpec = { ...next, seq: garbage.seq + bogus.length };
+    const connection = read([...segments, garbage, read2]).connections[0];
+    expect(connection?.clientSide.framing).toMatchObject({ unframedBytes: bogus.length, resyncs: 1 });
+    expect(connection?.smb.unansweredRequests).toBe(1);
+  });
+});
