@@ -44,6 +44,8 @@ ensureDebianPackages({
   faketime: 'faketime',
   // NAS-style shares: macOS support, streams and a recycle bin (vfs fruit, streams_xattr, recycle).
   '/usr/lib/x86_64-linux-gnu/samba/vfs/recycle.so': 'samba-vfs-modules',
+  // `pipefill analyze` is tested on captures tcpdump makes of real copies.
+  tcpdump: 'tcpdump',
   // impacket's and quicksand's servers run from PyPI in a venv the tests make.
   '/usr/lib/python3.11/ensurepip': 'python3-venv',
 });

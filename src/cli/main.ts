@@ -5,6 +5,7 @@ import { openLocalServices } from '../service/local-api.js';
 import { parseStoreSpec } from '../store/open-store.js';
 import { UnsafePathError } from '../platform/safe-file.js';
 import { PipefillError, PipefillInputError } from '../model/errors.js';
+import { ANALYZE_USAGE, analyzeCommand } from './commands/analyze.js';
 import { ASSESS_USAGE, assessCommand } from './commands/assess.js';
 import { CAPACITY_USAGE, capacityCommand } from './commands/capacity.js';
 import { HISTORY_USAGE, historyCommand } from './commands/history.js';
@@ -35,6 +36,7 @@ const COMMANDS = {
   lab: { run: labCommand, usage: LAB_USAGE },
   ui: { run: uiCommand, usage: UI_USAGE },
   recommend: { run: recommendCommand, usage: RECOMMEND_USAGE },
+  analyze: { run: analyzeCommand, usage: ANALYZE_USAGE },
   apply: { run: applyCommand, usage: APPLY_USAGE },
   report: { run: reportCommand, usage: REPORT_USAGE },
   history: { run: historyCommand, usage: HISTORY_USAGE },
@@ -49,7 +51,7 @@ export const COMMAND_USAGES: Readonly<Record<keyof typeof COMMANDS, string>> = O
 export const USAGE = `Pipefill: why copies to an SMB share are slow, how fast they should be, and what to change.
 
 Usage:
-${[UI_USAGE, PLAN_USAGE, PREDICT_USAGE, ASSESS_USAGE, CAPACITY_USAGE, RECOMMEND_USAGE, APPLY_USAGE, REPORT_USAGE, HISTORY_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE, SERVICE_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
+${[UI_USAGE, PLAN_USAGE, PREDICT_USAGE, ASSESS_USAGE, CAPACITY_USAGE, RECOMMEND_USAGE, ANALYZE_USAGE, APPLY_USAGE, REPORT_USAGE, HISTORY_USAGE, COPY_TEST_USAGE, PROBE_USAGE, LAB_USAGE, PROFILES_USAGE, SERVICE_USAGE].map((text) => `  ${text.replace(/\n/g, '\n  ')}`).join('\n\n')}
 
   pipefill help      this text`;
 

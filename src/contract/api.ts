@@ -36,6 +36,7 @@ import { RecommendApiInputSchema, RecommendResultSchema } from './recommend.js';
 import { CatalogueSchema, PlanInputSchema, PlanResultSchema } from './plan.js';
 import { ProbeInputSchema, ProbeResultSchema } from './probe.js';
 import { AssessInputSchema, ReportSchema } from './report.js';
+import { CaptureAnalysisSchema, CaptureInputSchema } from './capture.js';
 import { PredictionResultSchema, ScenarioInputSchema } from './scenario.js';
 
 export const apiContract = {
@@ -49,6 +50,8 @@ export const apiContract = {
   capacity: { input: CapacityInputSchema, output: CapacityResultSchema },
   hostInfo: { input: z.object({}).strict(), output: HostInfoSchema },
   recommend: { input: RecommendApiInputSchema, output: RecommendResultSchema },
+  // A packet capture of a real copy (src/contract/capture.ts): read on the services' machine, set against the model.
+  analyzeCapture: { input: CaptureInputSchema, output: CaptureAnalysisSchema },
   // The site history (src/store): a finished run is saved by the front end that ran it, unless the person said not to.
   historySave: { input: HistorySaveInputSchema, output: HistorySaveResultSchema },
   historyList: { input: HistoryListInputSchema, output: HistoryListResultSchema },

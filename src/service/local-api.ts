@@ -35,6 +35,7 @@ import { OpenDocumentsHolder } from './open-documents.js';
 import { exportDocumentAsync, exportFileName, localePaper, mediaTypeOf } from '../report/export.js';
 import { runApply } from '../apply/run-apply.js';
 import { heldTicketPrincipal } from '../platform/kerberos-ticket.js';
+import { analyzeCapture } from '../capture/analyze-capture.js';
 
 export interface LocalApiOptions {
   /** Which shell serves this API. */
@@ -181,6 +182,7 @@ function createHandlers(host: LocalApiOptions, holder: StoreHolder): Handlers {
       open.add({ kind: 'capacity', capacity: result }, true);
       return result;
     },
+    analyzeCapture: (input, options) => analyzeCapture(input, options.signal),
     openDocuments: () => open.get(),
     openDocument: (input) => open.document(input.id),
     apply: async (input) => runApply(input),

@@ -1,0 +1,106 @@
+// A captured copy against the model (issue 53): the model of every layer,
+// given what the capture showed instead of a profile's figures. The link's
+// round trip is the handshake's; the client keeps in flight what it was seen
+// to (its largest request and the most requests it had out); the server
+// grants the credits it was seen to and advertises the window it did; the
+// receiver's window is the one it advertised. The line's rate is not in a
+// capture (a copy that ran below it shows no more than its own rate): a
+// person gives it, else the model takes the line as no limit and says so.
+
+import type { ClientProfile } from '../model/client-profiles.js';
+import type { Link } from '../model/link.js';
+import type { LayerBudget, LimitLayer } from '../model/in-flight.js';
+import { clientProfile, predictTransfer, serverProfile } from '../model/predict.js';
+import { creditsSeen } from '../model/credits-seen.js';
+import { serverAsSeen } from '../model/server-as-seen.js';
+import { singleFile } from '../model/workloads.js';
+import type { ConnectionSeen } from './connections.js';
+import type { FileCopySeen, SmbExchangesSeen } from './smb-exchanges.js';
+
+/** Where a person gave no line rate: one no copy is held by (100 Gb/s). */
+const NO_LINE_LIMIT_BITS_PER_SECOND = 100e9;
+/** IPv4 and TCP headers with timestamps beside an MSS: the MTU the path carried. */
+const HEADER_BYTES_BESIDE_MSS = 40;
+
+export interface CopyAgainstModel {
+  readonly copy: FileCopySeen;
+  /** The copy's data: its first request to its last answer (s). */
+  readonly measuredSeconds: number;
+  /** The model's time for the same bytes with the client, server and path as seen (s). */
+  readonly expectedSeconds: number;
+  readonly limitedBy: LimitLayer;
+  readonly layers: readonly LayerBudget[];
+  readonly link: Link;
+  /** Whether the line's rate was given (else the model took it as no limit). */
+  readonly lineGiven: boolean;
+}
+
+export interface CaptureModelInput {
+  /** The line's rate, where the person knows it. */
+  readonly bandwidthBitsPerSecond?: number;
+}
+
+/** The credits the server allowed, read from the capture as from Pipefill's own copies (src/model/credits-seen.ts); undefined where it missed the session's start. */
+export function serverCreditsSeen(smb: SmbExchangesSeen): number | undefined {
+  const { windowMax } = smb.credits;
+  if (windowMax === undefined) return undefined;
+  return creditsSeen(
+    smb.copies.length === 0
+      ? [{ creditsGrantedMax: windowMax }]
+      : smb.copies.map((copy) => ({
+          creditsGrantedMax: windowMax,
+          creditsHeldWhileWaiting: copy.heldWhileWaiting,
+          creditWaitingFraction: copy.waitingFraction,
+        })),
+  );
+}
+
+/** The client as the capture shows it: a current client's profile, with the requests and depth it was seen to use. */
+function clientSeen(connection: ConnectionSeen, copy: FileCopySeen): ClientProfile {
+  const base = clientProfile((connection.smb.dialect ?? 0) >= 0x300 ? 'win10-smb3' : 'win7-smb2');
+  const depth = Math.max(1, copy.maxInFlight);
+  const pipeline = { kind: 'table' as const, rows: [{ upToFileBytes: Infinity, depth, chunkBytes: copy.requestBytes }] };
+  const receiveWindow = connection.clientSide.maxWindowBytes;
+  return {
+    ...base,
+    pipeline: { read: pipeline, write: pipeline },
+    maxRequestBytes: { read: copy.largestRequestBytes, write: copy.largestRequestBytes },
+    largeMtu: copy.largestRequestBytes > 64 * 1024,
+    tcp: receiveWindow > 0 ? { ...base.tcp, receiveWindowBytes: receiveWindow } : base.tcp,
+  };
+}
+
+/** The path as the capture shows it: the handshake's round trip, the MSS's packet size, the line as given. */
+export function linkSeen(connection: ConnectionSeen, input: CaptureModelInput): Link | undefined {
+  const rttMs = connection.handshakeRttMs;
+  if (rttMs === undefined || !(rttMs > 0)) return undefined;
+  const mss = Math.min(connection.clientSide.mss ?? Infinity, connection.serverSide.mss ?? Infinity);
+  return {
+    bandwidthBitsPerSecond: input.bandwidthBitsPerSecond ?? NO_LINE_LIMIT_BITS_PER_SECOND,
+    rttMs,
+    ...(Number.isFinite(mss) && mss + HEADER_BYTES_BESIDE_MSS <= 65_535 && mss >= 536 ? { mtuBytes: mss + HEADER_BYTES_BESIDE_MSS } : {}),
+  };
+}
+
+/** One captured copy against the model; undefined where the capture lacks the round trip (it missed the handshake). */
+export function copyAgainstModel(connection: ConnectionSeen, copy: FileCopySeen, input: CaptureModelInput = {}): CopyAgainstModel | undefined {
+  const link = linkSeen(connection, input);
+  if (!link || !(copy.requestBytes > 0)) return undefined;
+  const credits = serverCreditsSeen(connection.smb);
+  const server = serverAsSeen(serverProfile('samba'), copy.op, {
+    // The window that paced the copies, not a moment's peak (src/model/credits-seen.ts).
+    ...(credits === undefined ? {} : { creditsGranted: credits }),
+    // The server's window as it advertised it: writes wait on it (peerWindowLimitedFraction 1 makes the model take it).
+    ...(connection.serverSide.maxWindowBytes > 0 ? { peerWindowBytes: connection.serverSide.maxWindowBytes, peerWindowLimitedFraction: 1 } : {}),
+  });
+  const prediction = predictTransfer(clientSeen(connection, copy), server, copy.op, singleFile(copy.bytes, `file:${copy.bytes}B`), link);
+  return {
+    copy,
+    measuredSeconds: copy.lastSeconds - copy.firstSeconds,
+    expectedSeconds: prediction.breakdown.dataSeconds + prediction.breakdown.slowStartSeconds,
+    limitedBy: prediction.limitedBy,
+    layers: prediction.layers,
+    link,
+    lineGiven: input.bandwidthBitsPerSecond !== undefined,
+  };
+}

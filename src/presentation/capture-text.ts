@@ -1,0 +1,88 @@
+// A capture's analysis as a person reads it in a terminal or a ticket: for
+// each copy the capture holds, how fast it ran, how fast the model says it
+// could with the path, client and server as the capture shows them, and the
+// layer that held it; then what the client did (requests, depth, credits),
+// the server's time per command, and what the capture could not show.
+// Every figure comes from the analysis document: nothing is worked out here
+// but the words. Pure.
+
+import type { CaptureAnalysis, CapturedConnection, CapturedCopy } from '../contract/capture.js';
+import { LAYER_LABELS } from '../model/layer-labels.js';
+import { printable } from '../model/terminal-text.js';
+import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../model/units.js';
+
+/** Within this share of the model's time a copy ran as the model expects. */
+const AS_EXPECTED = 0.15;
+
+const endpointText = (endpoint: CapturedConnection['client']) =>
+  endpoint.address.includes(':') ? `[${endpoint.address}]:${endpoint.port}` : `${endpoint.address}:${endpoint.port}`;
+
+/** The copy's seconds and rate as measured, beside the model's. */
+export function copyVerdictText(copy: CapturedCopy): string {
+  const seconds = copy.lastSeconds - copy.firstSeconds;
+  const rate = seconds > 0 ? (copy.bytes * 8) / seconds : 0;
+  const ran = `${copy.op} of ${formatBytes(copy.bytes)}: ${formatDuration(seconds * 1000)} at ${formatRate(rate)}`;
+  if (!copy.model) return `${ran}; not set against the model (the capture lacks the round trip)`;
+  const { expectedSeconds, limitedBy } = copy.model;
+  const ratio = expectedSeconds > 0 ? seconds / expectedSeconds : Number.POSITIVE_INFINITY;
+  const verdict =
+    Math.abs(ratio - 1) <= AS_EXPECTED
+      ? 'as the model expects'
+      : ratio > 1
+        ? `${ratio.toFixed(1)}x slower than the model expects`
+        : `${(1 / ratio).toFixed(1)}x faster than the model expects`;
+  return `${ran}; the model gives ${formatDuration(expectedSeconds * 1000)} with this path, client and server (${verdict}); limited by ${LAYER_LABELS[limitedBy]}`;
+}
+
+/** What the client did for one copy: its requests as issued. */
+export function copyClientText(copy: CapturedCopy): string {
+  const sizes = copy.largestRequestBytes !== copy.requestBytes ? ` (the largest ${formatBinaryBytes(copy.largestRequestBytes)})` : '';
+  const partial = [
+    copy.opened ? '' : 'opened before the capture began',
+    copy.closed ? '' : 'not closed in the capture',
+    copy.unanswered > 0 ? `${copy.unanswered} requests unanswered in it` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  const waited =
+    copy.waitingFraction !== undefined && copy.heldWhileWaiting !== undefined
+      ? `; waited for credits ${Math.round(100 * copy.waitingFraction)}% of the time, holding ${copy.heldWhileWaiting}`
+      : '';
+  return `${copy.requests} requests of ${formatBinaryBytes(copy.requestBytes)}${sizes}, at most ${copy.maxInFlight} in flight (${copy.meanInFlight.toFixed(1)} on average, ${formatBinaryBytes(copy.meanBytesInFlight)})${waited}; ${copy.metadataRoundTrips} metadata round trips${partial ? `; ${partial}` : ''}`;
+}
+
+function connectionText(connection: CapturedConnection, index: number, count: number): string[] {
+  const protection = connection.messages.sealed > 0 ? 'encrypted' : connection.messages.signed > 0 ? 'signed' : 'unsigned';
+  const rtt = connection.handshakeRttMs === undefined ? 'round trip unknown' : `round trip ${formatDuration(connection.handshakeRttMs)} (its handshake)`;
+  const { windowMax, seen, inUseMax } = connection.credits;
+  const credits =
+    windowMax === undefined || seen === undefined
+      ? `at most ${inUseMax} credits in use (the capture missed the session's start)`
+      : `the server allowed ${seen} credits (at most ${windowMax} held at once)`;
+  const lines = [
+    `${count > 1 ? `Connection ${index + 1}: ` : ''}${endpointText(connection.client)} to ${endpointText(connection.server)}: SMB ${connection.dialect ?? '(dialect not seen)'}, ${protection}, ${rtt}; ${credits}.`,
+  ];
+  for (const copy of connection.copies) lines.push(`  ${copyVerdictText(copy)}.`, `    ${copyClientText(copy)}.`);
+  if (connection.copies.length === 0) lines.push('  No file read or written in it.');
+  const { client, server } = connection.tcp;
+  const resent = [client, server].map((side) => (side.bytes > 0 ? side.retransmittedBytes / side.bytes : 0));
+  lines.push(
+    `  TCP: MSS ${client.mss ?? '?'} / ${server.mss ?? '?'}; windows up to ${formatBinaryBytes(client.maxWindowBytes)} (client) and ${formatBinaryBytes(server.maxWindowBytes)} (server); zero windows ${client.zeroWindows} and ${server.zeroWindows}; sent again ${(100 * (resent[0] ?? 0)).toFixed(2)}% and ${(100 * (resent[1] ?? 0)).toFixed(2)}%.`,
+  );
+  const commands = connection.commands.filter((entry) => entry.count > 0);
+  if (commands.length > 0)
+    lines.push(
+      `  Server's time per command (median / 95th percentile): ${commands.map((entry) => `${entry.command} ${formatDuration(entry.medianMs)} / ${formatDuration(entry.p95Ms)} (${entry.count})`).join(', ')}.`,
+    );
+  return lines;
+}
+
+export function captureText(analysis: CaptureAnalysis, name: string): string {
+  const { file, connections } = analysis;
+  const lines = [
+    `Capture ${printable(name)}: ${file.packets} packets over ${formatDuration(file.spanSeconds * 1000)}; ${connections.length} SMB connection${connections.length === 1 ? '' : 's'}${analysis.otherConnections > 0 ? ` (and ${analysis.otherConnections} other TCP)` : ''}.`,
+  ];
+  connections.forEach((connection, index) => lines.push('', ...connectionText(connection, index, connections.length)));
+  if (analysis.notes.length > 0) lines.push('', 'What the capture could not show:', ...analysis.notes.map((note) => `- ${note}`));
+  return lines.join('\n');
+}
