@@ -9,6 +9,8 @@
 
 import type { ClientProfile } from '../model/client-profiles.js';
 import type { Link } from '../model/link.js';
+import { isMtuBytes } from '../model/link.js';
+import { PipefillInputError } from '../model/errors.js';
 import type { LayerBudget, LimitLayer } from '../model/in-flight.js';
 import { clientProfile, predictTransfer, serverProfile } from '../model/predict.js';
 import { creditsSeen } from '../model/credits-seen.js';
@@ -78,7 +80,7 @@ export function linkSeen(connection: ConnectionSeen, input: CaptureModelInput): 
   return {
     bandwidthBitsPerSecond: input.bandwidthBitsPerSecond ?? NO_LINE_LIMIT_BITS_PER_SECOND,
     rttMs,
-    ...(Number.isFinite(mss) && mss + HEADER_BYTES_BESIDE_MSS <= 65_535 && mss >= 536 ? { mtuBytes: mss + HEADER_BYTES_BESIDE_MSS } : {}),
+    ...(isMtuBytes(mss + HEADER_BYTES_BESIDE_MSS) ? { mtuBytes: mss + HEADER_BYTES_BESIDE_MSS } : {}),
   };
 }
 
@@ -93,7 +95,14 @@ export function copyAgainstModel(connection: ConnectionSeen, copy: FileCopySeen,
     // The server's window as it advertised it: writes wait on it (peerWindowLimitedFraction 1 makes the model take it).
     ...(connection.serverSide.maxWindowBytes > 0 ? { peerWindowBytes: connection.serverSide.maxWindowBytes, peerWindowLimitedFraction: 1 } : {}),
   });
-  const prediction = predictTransfer(clientSeen(connection, copy), server, copy.op, singleFile(copy.bytes, `file:${copy.bytes}B`), link);
+  let prediction;
+  try {
+    prediction = predictTransfer(clientSeen(connection, copy), server, copy.op, singleFile(copy.bytes, `file:${copy.bytes}B`), link);
+  } catch (error) {
+    // A capture can state what no path has (a round trip of hours); that copy is then not set against the model.
+    if (error instanceof PipefillInputError) return undefined;
+    throw error;
+  }
   return {
     copy,
     measuredSeconds: copy.lastSeconds - copy.firstSeconds,

@@ -42,6 +42,7 @@ export function looksLikeFrameStart(bytes: Buffer): boolean {
 }
 
 const SMB_LETTERS = Buffer.from('SMB', 'latin1');
+const SESSION_KEEP_ALIVE = 0x85;
 /** Commands MS-SMB2 2.2.1 defines (NEGOTIATE 0x0000 to OPLOCK_BREAK 0x0012). */
 const MOST_COMMAND = 0x12;
 const TRANSFORM_HEADER_BYTES = 52;
@@ -108,9 +109,21 @@ export class SmbFramer implements StreamConsumer {
         const [zero = 0, b1 = 0, b2 = 0, b3 = 0] = this.lengthBytes;
         this.lengthBytes = [];
         const length = (b1 << 16) | (b2 << 8) | b3;
+        // RFC 1002 4.3.7's session keep-alive (0x85, no data): nothing to frame.
+        if (zero === SESSION_KEEP_ALIVE && length === 0) continue;
         if (zero !== 0 || length > MOST_FRAME_BYTES) {
-          this.loseFraming(bytes.length - at + 4);
-          return;
+          // Lost: found again in the rest of these bytes if a frame starts there, else in what comes next.
+          this.loseFraming(4);
+          const found = frameStartIn(bytes.subarray(at));
+          if (found === undefined) {
+            this.counts.unframedBytes += bytes.length - at;
+            return;
+          }
+          this.counts.unframedBytes += found;
+          at += found;
+          this.lost = false;
+          this.counts.resyncs++;
+          continue;
         }
         this.frame = { length, read: 0, head: [], headBytes: 0, complete: true, first: seconds };
         if (length === 0) this.endFrame(seconds);
