@@ -10,6 +10,7 @@
 import { looksLikeFrameStart, SmbFramer } from './smb-frames.js';
 import type { FramerCounts } from './smb-frames.js';
 import { messagesOf } from './smb-messages.js';
+import type { SmbMessage } from './smb-messages.js';
 import { SmbExchanges } from './smb-exchanges.js';
 import type { SmbExchangesSeen } from './smb-exchanges.js';
 import type { StreamCounts } from './tcp-stream.js';
@@ -18,6 +19,8 @@ import type { TcpSegment } from './tcp-packet.js';
 import { TcpFlag } from './tcp-packet.js';
 
 const MOST_CONNECTIONS = 4096;
+/** Frames a connection holds back to hand on in time order; past this the oldest go on. */
+const MOST_WAITING_FRAMES = 1024;
 /** SMB's own ports (Direct TCP, and NetBIOS session service). */
 const SMB_PORTS = new Set([445, 139]);
 /** Payload segments a connection may carry before the first that starts an SMB frame; past them it is not SMB. */
@@ -78,6 +81,20 @@ class Connection {
   first: number;
   last: number;
   readonly exchanges = new SmbExchanges();
+  /** Frames read and not yet handed to the exchanges, in the order they ended. */
+  private events: { seconds: number; messages: SmbMessage[] }[] = [];
+
+  /** Hands on, in time order, every frame no frame still being read began before (all of them at the end). */
+  applyEvents(all: boolean): void {
+    const starts = this.sides.map((side) => side.framer.startedAt).filter((seconds): seconds is number => seconds !== undefined);
+    const watermark = all ? Number.POSITIVE_INFINITY : Math.min(...starts, Number.POSITIVE_INFINITY);
+    this.events.sort((a, b) => a.seconds - b.seconds);
+    // Bounded: past MOST_WAITING_FRAMES, the oldest go on whatever is still being read.
+    let ready = this.events.findIndex((event) => event.seconds > watermark);
+    if (ready < 0) ready = this.events.length;
+    ready = Math.max(ready, this.events.length - MOST_WAITING_FRAMES);
+    for (const event of this.events.splice(0, ready)) this.exchanges.frame(event.messages);
+  }
 
   /** Until the SYN or an SMB2 message says: the side not on SMB's port, else the one that sent first. */
   private readonly guessedClient: 0 | 1;
@@ -99,8 +116,12 @@ class Connection {
       // Where the capture missed the SYN, the first SMB2 message says which way is the server's.
       const first = messages[0];
       if (this.clientIndex === undefined && first?.fromServer !== undefined) this.clientIndex = first.fromServer ? (index === 0 ? 1 : 0) : index;
-      const direction = index === (this.clientIndex ?? this.guessedClient) ? 'request' : 'response';
-      this.exchanges.frame(direction === 'request' ? messages : messages.map((message) => ({ ...message, direction })));
+      const direction: SmbMessage['direction'] = index === (this.clientIndex ?? this.guessedClient) ? 'request' : 'response';
+      const ordered: SmbMessage[] = direction === 'request' ? messages : messages.map((message) => ({ ...message, direction }));
+      // A request counts from its first byte, an answer from its last: frames end out of that order (an 8 MiB
+      // answer ends after the next request began), so each waits until no frame still being read began before it.
+      this.events.push({ seconds: direction === 'request' ? frame.firstSeconds : frame.lastSeconds, messages: ordered });
+      this.applyEvents(false);
     });
     return { endpoint, stream: new TcpDirection(framer), framer, maxWindow: 0, zeroWindows: 0 };
   }
@@ -174,6 +195,7 @@ export class ConnectionTracker {
         continue;
       }
       for (const side of connection.sides) side.stream.finish();
+      connection.applyEvents(true);
       const clientIndex = connection.client;
       const client = connection.sides[clientIndex];
       const server = connection.sides[clientIndex === 0 ? 1 : 0];

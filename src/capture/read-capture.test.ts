@@ -122,6 +122,24 @@ describe('a capture of an SMB copy, read', () => {
     expect(connection?.smb.unmatchedResponses).toBe(0);
   });
 
+  it('counts a request in flight from its first byte and an answer from its last, whichever frame ends first', () => {
+    // The second write starts (0.21 s) before the first one's answer (0.25 s) and ends after it (0.30 s): two in flight,
+    // though its frame is read after the answer's. On the lab's 50 Mb/s link a 1 MiB write read as one in flight so.
+    const messages: Message[] = [
+      { seconds: 0.03, fromServer: false, bytes: createRequest(1n) },
+      { seconds: 0.05, fromServer: true, bytes: createResponse(1n, 3) },
+      { seconds: 0.1, lastSeconds: 0.2, fromServer: false, bytes: writeRequest(2n, 3, 0, 65_536) },
+      { seconds: 0.21, lastSeconds: 0.3, fromServer: false, bytes: writeRequest(3n, 3, 65_536, 65_536) },
+      { seconds: 0.25, fromServer: true, bytes: writeResponse(2n, 65_536) },
+      { seconds: 0.35, fromServer: true, bytes: writeResponse(3n, 65_536) },
+    ];
+    const segments = conversation(messages).sort((a, b) => a.seconds - b.seconds);
+    const [copy] = read(segments).connections[0]?.smb.copies ?? [];
+    expect(copy).toMatchObject({ op: 'write', requests: 2, maxInFlight: 2 });
+    expect(copy?.firstSeconds).toBeCloseTo(0.1, 6);
+    expect(copy?.lastSeconds).toBeCloseTo(0.35, 6);
+  });
+
   it('keeps a request in flight through an interim answer (STATUS_PENDING) until its final one', () => {
     const pending = smb2({ command: Command.read, messageId: 2n, response: true, async: true, status: Status.pending, credits: 1 }, Buffer.alloc(9));
     const messages: Message[] = [

@@ -84,8 +84,15 @@ export class SmbFramer implements StreamConsumer {
   private lengthBytes: number[] = [];
   private frame: { length: number; read: number; head: Buffer[]; headBytes: number; complete: boolean; first: number } | undefined;
   private lost = false;
+  private lengthStartedAt = 0;
 
   constructor(private readonly onFrame: (frame: SmbFrame) => void) {}
+
+  /** When the frame now being read began (its first byte), or undefined between frames: nothing before it is still to come. */
+  get startedAt(): number | undefined {
+    if (this.frame) return this.frame.first;
+    return this.lengthBytes.length > 0 ? this.lengthStartedAt : undefined;
+  }
 
   data(bytes: Buffer, seconds: number): void {
     let at = 0;
@@ -103,6 +110,7 @@ export class SmbFramer implements StreamConsumer {
     while (at < bytes.length) {
       if (!this.frame) {
         const byte = bytes[at] ?? 0;
+        if (this.lengthBytes.length === 0) this.lengthStartedAt = seconds;
         this.lengthBytes.push(byte);
         at++;
         if (this.lengthBytes.length < 4) continue;
@@ -125,7 +133,7 @@ export class SmbFramer implements StreamConsumer {
           this.counts.resyncs++;
           continue;
         }
-        this.frame = { length, read: 0, head: [], headBytes: 0, complete: true, first: seconds };
+        this.frame = { length, read: 0, head: [], headBytes: 0, complete: true, first: this.lengthStartedAt };
         if (length === 0) this.endFrame(seconds);
         continue;
       }

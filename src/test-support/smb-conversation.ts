@@ -11,6 +11,8 @@ export const SERVER: [string, number] = ['192.0.2.20', 445];
 
 export interface Message {
   readonly seconds: number;
+  /** When its last segment went (default: with its first): the segments between are spread evenly. */
+  readonly lastSeconds?: number;
   readonly fromServer: boolean;
   readonly bytes: Buffer;
 }
@@ -136,10 +138,12 @@ export function conversation(
     framed.writeUInt32BE(message.bytes.length, 0);
     message.bytes.copy(framed, 4);
     const side = message.fromServer ? 'server' : 'client';
-    for (let at = 0; at < framed.length; at += mss) {
+    const count = Math.ceil(framed.length / mss);
+    for (let at = 0, index = 0; at < framed.length; at += mss, index++) {
       const payload = framed.subarray(at, at + mss);
+      const spread = count > 1 && message.lastSeconds !== undefined ? ((message.lastSeconds - message.seconds) * index) / (count - 1) : 0;
       segments.push({
-        seconds: message.seconds,
+        seconds: message.seconds + spread,
         from: message.fromServer ? SERVER : CLIENT,
         to: message.fromServer ? CLIENT : SERVER,
         seq: next[side],
