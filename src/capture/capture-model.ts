@@ -13,7 +13,8 @@ import { isMtuBytes } from '../model/link.js';
 import { PipefillInputError } from '../model/errors.js';
 import type { LayerBudget, LimitLayer } from '../model/in-flight.js';
 import { clientProfile, predictTransfer, serverProfile } from '../model/predict.js';
-import { creditsSeen } from '../model/credits-seen.js';
+import { CREDIT_WAITING_LIMITED, creditsSeen } from '../model/credits-seen.js';
+import { BYTES_PER_CREDIT } from '../model/in-flight.js';
 import { serverAsSeen } from '../model/server-as-seen.js';
 import { singleFile } from '../model/workloads.js';
 import type { ConnectionSeen } from './connections.js';
@@ -57,10 +58,20 @@ export function serverCreditsSeen(smb: SmbExchangesSeen): number | undefined {
   );
 }
 
-/** The client as the capture shows it: a current client's profile, with the requests and depth it was seen to use. */
-function clientSeen(connection: ConnectionSeen, copy: FileCopySeen): ClientProfile {
+/**
+ * The client as the capture shows it: a current client's profile, with the
+ * requests and depth it was seen to use. A copy that waited for credits a
+ * real share of its time (CREDIT_WAITING_LIMITED) would have had more out if
+ * the server had let it: its depth as seen is the credits', not its own, so
+ * it is taken as one request deeper than they allow, and the model names the
+ * credits (on the lab's link with `smb2 max credits = 16`, Windows 10's
+ * copies waited 94% of the time with one 1 MiB request out).
+ */
+function clientSeen(connection: ConnectionSeen, copy: FileCopySeen, credits: number | undefined): ClientProfile {
   const base = clientProfile((connection.smb.dialect ?? 0) >= 0x300 ? 'win10-smb3' : 'win7-smb2');
-  const depth = Math.max(1, copy.maxInFlight);
+  const heldByCredits = credits !== undefined && (copy.waitingFraction ?? 0) >= CREDIT_WAITING_LIMITED && copy.requestBytes > 0;
+  const creditDepth = heldByCredits ? Math.floor((credits * BYTES_PER_CREDIT) / copy.requestBytes) + 1 : 0;
+  const depth = Math.max(1, copy.maxInFlight, creditDepth);
   const pipeline = { kind: 'table' as const, rows: [{ upToFileBytes: Infinity, depth, chunkBytes: copy.requestBytes }] };
   const receiveWindow = connection.clientSide.maxWindowBytes;
   return {
@@ -97,7 +108,7 @@ export function copyAgainstModel(connection: ConnectionSeen, copy: FileCopySeen,
   });
   let prediction;
   try {
-    prediction = predictTransfer(clientSeen(connection, copy), server, copy.op, singleFile(copy.bytes, `file:${copy.bytes}B`), link);
+    prediction = predictTransfer(clientSeen(connection, copy, credits), server, copy.op, singleFile(copy.bytes, `file:${copy.bytes}B`), link);
   } catch (error) {
     // A capture can state what no path has (a round trip of hours); that copy is then not set against the model.
     if (error instanceof PipefillInputError) return undefined;

@@ -17,6 +17,7 @@ import {
   writeRequest,
   writeResponse,
 } from '../test-support/smb-conversation.js';
+import { copyAgainstModel } from './capture-model.js';
 import { CaptureReader } from './read-capture.js';
 import type { CaptureRead } from './read-capture.js';
 
@@ -24,10 +25,10 @@ const MIB = 1 << 20;
 const RTT = 0.02;
 
 /** A client that opens file 7, writes `count` requests of 1 MiB keeping `depth` in flight over a 20 ms path, and closes it. */
-function pipelinedWrite(count: number, depth: number): Message[] {
+function pipelinedWrite(count: number, depth: number, credits = 64): Message[] {
   const messages: Message[] = [
     { seconds: 0.03, fromServer: false, bytes: negotiateRequest() },
-    { seconds: 0.04, fromServer: true, bytes: negotiateResponse(0x0311, 64) },
+    { seconds: 0.04, fromServer: true, bytes: negotiateResponse(0x0311, credits) },
     { seconds: 0.05, fromServer: false, bytes: createRequest(1n) },
     { seconds: 0.05 + RTT, fromServer: true, bytes: createResponse(1n, 7) },
   ];
@@ -87,6 +88,21 @@ describe('a capture of an SMB copy, read', () => {
     expect(connection?.smb.credits).toMatchObject({ windowMax: 64, inUseMax: 64, grantedMax: 64 });
     const writes = connection?.smb.commands.find((entry) => entry.command === Command.write);
     expect(writes?.count).toBe(16);
+  });
+
+  it('names the credits where the copy waited for them, and the line where it did not', () => {
+    // 16 credits: one 1 MiB write out at a time, the next sent the moment the answer brings them back.
+    const held = read(conversation(pipelinedWrite(16, 1, 16), { windowScale: 7 })).connections[0];
+    const [heldCopy] = held?.smb.copies ?? [];
+    expect(heldCopy?.waitingFraction).toBeGreaterThan(0.9);
+    expect(heldCopy?.heldWhileWaiting).toBe(16);
+    expect(held && heldCopy && copyAgainstModel(held, heldCopy, { bandwidthBitsPerSecond: 1e9 })?.limitedBy).toBe('credits');
+    // 128 credits and four out (64 of them): nothing waits; on a 100 Mb/s line the line is the limit. (With exactly
+    // 64, every credit out whenever four are, the capture cannot tell the client's own depth from the credits'.)
+    const free = read(conversation(pipelinedWrite(16, 4, 128), { windowScale: 7 })).connections[0];
+    const [freeCopy] = free?.smb.copies ?? [];
+    expect(freeCopy?.waitingFraction).toBeUndefined();
+    expect(free && freeCopy && copyAgainstModel(free, freeCopy, { bandwidthBitsPerSecond: 100e6 })?.limitedBy).toBe('bandwidth');
   });
 
   it('reads the same from pcapng, through a snap length that keeps the headers only, and from a stream with its segments reordered and one sent twice', () => {
