@@ -6,6 +6,7 @@
 // values where signed and unsigned arithmetic part ways, and random bytes.
 
 import { describe, expect, it } from 'vitest';
+import { xorshift32 } from '../test-support/xorshift.js';
 import { pcapFile, pcapngFile } from '../test-support/pcap-builder.js';
 import {
   conversation,
@@ -24,19 +25,6 @@ import { CaptureReader } from './read-capture.js';
 
 const EDGES_32 = [0, 1, 4, 8, 12, 0x7fff, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xfffffff8, 0xffffffff];
 const RANDOM_MUTATIONS = 3_000;
-
-/** xorshift32: the same bytes every run. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state;
-  };
-}
 
 const messages = [
   { seconds: 0.03, fromServer: false, bytes: negotiateRequest() },
@@ -83,7 +71,7 @@ describe('the capture reader under crafted input', () => {
   });
 
   it('ends random bytes written over the samples, and the samples cut anywhere, in a result or a typed error', () => {
-    const next = generator(0x53_4d_42);
+    const next = xorshift32(0x53_4d_42);
     for (let round = 0; round < RANDOM_MUTATIONS; round++) {
       const sample = SAMPLES[round % SAMPLES.length] ?? Buffer.alloc(0);
       const bytes = Buffer.from(sample);

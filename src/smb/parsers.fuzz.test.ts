@@ -6,6 +6,7 @@
 // sample set to the values where signed and unsigned arithmetic part ways.
 
 import { describe, expect, it } from 'vitest';
+import { xorshift32 } from '../test-support/xorshift.js';
 import { WINDOWS_10_11_OFFER } from '../model/smb-security.js';
 import { challengeMessage4243, hex, SMB311_EXCHANGE } from '../test-support/smb-vectors.js';
 import { SmbError } from './errors.js';
@@ -20,19 +21,6 @@ import { NtlmError, parseChallenge } from './security/ntlm.js';
 const EDGES_32 = [0, 1, 7, 8, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0x80000007, 0xfffffff8, 0xffffffff];
 const EDGES_16 = [0, 1, 7, 8, 0x7fff, 0x8000, 0xfff8, 0xffff];
 const RANDOM_MUTATIONS = 20_000;
-
-/** xorshift32: the same bytes every run. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state;
-  };
-}
 
 /** Each sample with every aligned 16- and 32-bit field set to each edge value. */
 function* fieldEdges(sample: Buffer): Generator<Buffer> {
@@ -53,7 +41,7 @@ function* fieldEdges(sample: Buffer): Generator<Buffer> {
 
 /** Random damage: bytes changed, fields set to edges, the message cut short or lengthened. */
 function* randomMutations(sample: Buffer, seed: number): Generator<Buffer> {
-  const next = generator(seed);
+  const next = xorshift32(seed);
   for (let round = 0; round < RANDOM_MUTATIONS; round++) {
     let copy = Buffer.from(sample);
     const edits = 1 + (next() % 4);
