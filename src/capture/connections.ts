@@ -14,7 +14,8 @@ import type { SmbMessage } from './smb-messages.js';
 import { SmbExchanges } from './smb-exchanges.js';
 import type { SmbExchangesSeen } from './smb-exchanges.js';
 import type { StreamCounts } from './tcp-stream.js';
-import { TcpDirection } from './tcp-stream.js';
+import type { WaitingBudget } from './tcp-stream.js';
+import { MOST_WAITING_BYTES_IN_ALL, TcpDirection } from './tcp-stream.js';
 import type { TcpSegment } from './tcp-packet.js';
 import { TcpFlag } from './tcp-packet.js';
 
@@ -99,7 +100,12 @@ class Connection {
   /** Until the SYN or an SMB2 message says: the side not on SMB's port, else the one that sent first. */
   private readonly guessedClient: 0 | 1;
 
-  constructor(a: Endpoint, b: Endpoint, seconds: number) {
+  constructor(
+    a: Endpoint,
+    b: Endpoint,
+    seconds: number,
+    private readonly waitingBudget: WaitingBudget,
+  ) {
     this.first = seconds;
     this.last = seconds;
     this.sides = [this.side(a, 0), this.side(b, 1)];
@@ -123,7 +129,7 @@ class Connection {
       this.events.push({ seconds: direction === 'request' ? frame.firstSeconds : frame.lastSeconds, messages: ordered });
       this.applyEvents(false);
     });
-    return { endpoint, stream: new TcpDirection(framer), framer, maxWindow: 0, zeroWindows: 0 };
+    return { endpoint, stream: new TcpDirection(framer, this.waitingBudget), framer, maxWindow: 0, zeroWindows: 0 };
   }
 }
 
@@ -131,6 +137,8 @@ const keyOf = (a: Endpoint, b: Endpoint) => `${a.address}|${a.port}|${b.address}
 
 export class ConnectionTracker {
   private readonly connections = new Map<string, Connection>();
+  /** What every connection's streams hold waiting for a gap, against one limit. */
+  private readonly waitingBudget: WaitingBudget = { bytes: 0, limit: MOST_WAITING_BYTES_IN_ALL };
   private notFollowed = 0;
 
   segment(segment: TcpSegment): void {
@@ -142,7 +150,7 @@ export class ConnectionTracker {
         this.notFollowed++;
         return;
       }
-      connection = new Connection(from, to, segment.seconds);
+      connection = new Connection(from, to, segment.seconds, this.waitingBudget);
       this.connections.set(keyOf(from, to), connection);
     }
     const index: 0 | 1 = connection.sides[0].endpoint.address === from.address && connection.sides[0].endpoint.port === from.port ? 0 : 1;

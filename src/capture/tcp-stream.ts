@@ -33,6 +33,15 @@ const MOST_WAITING_BYTES = 4 << 20;
 /** Of a waiting segment's payload, at most this is kept (a segment offloaded on the sending host can be 64 KiB); the rest reads as a hole. */
 const KEPT_PREFIX_BYTES = 64 << 10;
 
+/** Bytes waiting for a gap across every stream of a capture, and the most that may. */
+export interface WaitingBudget {
+  bytes: number;
+  readonly limit: number;
+}
+
+/** Bytes that may wait across a whole capture's streams (4096 connections could otherwise hold 8 GiB between them). */
+export const MOST_WAITING_BYTES_IN_ALL = 64 << 20;
+
 interface Waiting {
   readonly start: number;
   readonly length: number;
@@ -52,7 +61,11 @@ export class TcpDirection {
   private finPosition = Number.POSITIVE_INFINITY;
   private waitingBytes = 0;
 
-  constructor(private readonly consumer: StreamConsumer) {}
+  /** `shared`: the bytes every stream of one capture holds waiting, against one limit, so many connections cannot add up past it. */
+  constructor(
+    private readonly consumer: StreamConsumer,
+    private readonly shared: WaitingBudget = { bytes: 0, limit: MOST_WAITING_BYTES },
+  ) {}
 
   /** Starts the stream at a SYN's sequence number (its data starts one on). */
   startAt(synSeq: number): void {
@@ -117,8 +130,14 @@ export class TcpDirection {
     this.counts.outOfOrder++;
     this.waiting.push(segment);
     this.waitingBytes += segment.captured.length;
+    this.shared.bytes += segment.captured.length;
     this.waiting.sort((a, b) => a.start - b.start);
-    while (this.waiting.length > MOST_WAITING_SEGMENTS || this.waitingBytes > MOST_WAITING_BYTES) this.skipToWaiting();
+    // Each pass hands on at least this stream's first waiting segment: bounded by them.
+    while (
+      this.waiting.length > 0 &&
+      (this.waiting.length > MOST_WAITING_SEGMENTS || this.waitingBytes > MOST_WAITING_BYTES || this.shared.bytes > this.shared.limit)
+    )
+      this.skipToWaiting();
   }
 
   /** Takes the gap before the first waiting segment as missed, and hands on from there. */
@@ -140,6 +159,7 @@ export class TcpDirection {
       if (!first || first.start > this.next) return;
       this.waiting.shift();
       this.waitingBytes -= first.captured.length;
+      this.shared.bytes -= first.captured.length;
       if (first.start + first.length > this.next) this.deliver(first.start, first.length, first.captured, first.seconds);
     }
   }
