@@ -6,7 +6,7 @@
 
 import type { CaptureAnalysis, CapturedConnection, CaptureInput } from '../contract/capture.js';
 import { CaptureInputSchema } from '../contract/capture.js';
-import { parseRate } from '../model/units.js';
+import { formatBytes, parseRate } from '../model/units.js';
 import { dialectName } from '../smb/security/algorithms.js';
 import { copyAgainstModel, serverCreditsSeen } from './capture-model.js';
 import type { ConnectionSeen, SideSeen } from './connections.js';
@@ -74,7 +74,6 @@ function connectionOut(connection: ConnectionSeen, bandwidthBitsPerSecond: numbe
   };
 }
 
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 /** Below this round trip the hosts, not the path, set a copy's pace (as the assessment's calibration holds: src/assess). */
 const SHORT_PATH_MS = 2;
 
@@ -100,12 +99,12 @@ function notesOn(read: CaptureRead, connections: readonly CapturedConnection[], 
     const missed = connection.tcp.client.missedBytes + connection.tcp.server.missedBytes;
     if (missed > 0)
       notes.push(
-        `${which}the capture missed ${mb(missed)} of the connection's data (packets it never recorded: give tcpdump a larger buffer, -B 131072, or capture nearer the client); requests in them are not counted.`,
+        `${which}the capture missed ${formatBytes(missed)} of the connection's data (packets it never recorded: give tcpdump a larger buffer, -B 131072, or capture nearer the client); requests in them are not counted.`,
       );
     const unframed = connection.tcp.client.unframedBytes + connection.tcp.server.unframedBytes - missed;
     if (unframed > 0)
       notes.push(
-        `${which}${mb(unframed)} of SMB traffic could not be read as messages (a snap length cut the packets they began in); the requests in them are not counted.`,
+        `${which}${formatBytes(unframed)} of SMB traffic could not be read as messages (a snap length cut their headers, or a gap took the framing until the next message); the requests in them are not counted.`,
       );
     if (connection.handshakeRttMs !== undefined && connection.handshakeRttMs < SHORT_PATH_MS && connection.copies.length > 0)
       notes.push(
