@@ -67,14 +67,17 @@ function connectionOut(connection: ConnectionSeen, bandwidthBitsPerSecond: numbe
     tcp: { client: sideOut(connection.clientSide), server: sideOut(connection.serverSide) },
     copies: smb.copies.map((copy) => {
       const model = copyAgainstModel(connection, copy, bandwidthBitsPerSecond === undefined ? {} : { bandwidthBitsPerSecond });
-      return { ...copy, ...(model ? { model: { expectedSeconds: model.expectedSeconds, limitedBy: model.limitedBy, lineGiven: model.lineGiven } } : {}) };
+      return {
+        ...copy,
+        ...(model ? { model: { expectedSeconds: model.expectedSeconds, verdict: model.verdict, limitedBy: model.limitedBy, lineGiven: model.lineGiven } } : {}),
+      };
     }),
     unmatchedResponses: smb.unmatchedResponses,
     unansweredRequests: smb.unansweredRequests,
   };
 }
 
-/** Below this round trip the hosts, not the path, set a copy's pace (as the assessment's calibration holds: src/assess). */
+/** Below this round trip the hosts, not the path, set a copy's pace: where the probe measures them (src/probe/host-rates.ts FAST_PATH_RTT_MS). */
 const SHORT_PATH_MS = 2;
 
 /** What the capture could not show, connection by connection. */

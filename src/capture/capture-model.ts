@@ -12,6 +12,8 @@ import type { Link } from '../model/link.js';
 import { isMtuBytes } from '../model/link.js';
 import { PipefillInputError } from '../model/errors.js';
 import type { LayerBudget, LimitLayer } from '../model/in-flight.js';
+import type { Verdict } from '../model/assessment.js';
+import { compareWithModel } from '../model/assessment.js';
 import { clientProfile, predictTransfer, serverProfile } from '../model/predict.js';
 import { CREDIT_WAITING_LIMITED, creditsSeen } from '../model/credits-seen.js';
 import { BYTES_PER_CREDIT } from '../model/in-flight.js';
@@ -31,6 +33,8 @@ export interface CopyAgainstModel {
   readonly measuredSeconds: number;
   /** The model's time for the same bytes with the client, server and path as seen (s). */
   readonly expectedSeconds: number;
+  /** Measured against expected by the assessment's own rule (compareWithModel: the model's 15%). */
+  readonly verdict: Verdict;
   readonly limitedBy: LimitLayer;
   readonly layers: readonly LayerBudget[];
   readonly link: Link;
@@ -114,10 +118,13 @@ export function copyAgainstModel(connection: ConnectionSeen, copy: FileCopySeen,
     if (error instanceof PipefillInputError) return undefined;
     throw error;
   }
+  const measuredSeconds = copy.lastSeconds - copy.firstSeconds;
+  const expectedSeconds = prediction.breakdown.dataSeconds + prediction.breakdown.slowStartSeconds;
   return {
     copy,
-    measuredSeconds: copy.lastSeconds - copy.firstSeconds,
-    expectedSeconds: prediction.breakdown.dataSeconds + prediction.breakdown.slowStartSeconds,
+    measuredSeconds,
+    expectedSeconds,
+    verdict: compareWithModel(measuredSeconds, { seconds: expectedSeconds }).verdict,
     limitedBy: prediction.limitedBy,
     layers: prediction.layers,
     link,

@@ -56,6 +56,8 @@ export const CapturedCopySchema = z.object({
   model: z
     .object({
       expectedSeconds: z.number().nonnegative(),
+      /** The copy's time against the model's, by the assessment's rule (src/model/assessment.ts compareWithModel). */
+      verdict: z.enum(['as-expected', 'slower-than-expected', 'faster-than-expected']),
       limitedBy: z.enum(LIMIT_LAYERS),
       /** Whether the line's rate was given (else the model took it as no limit). */
       lineGiven: z.boolean(),

@@ -11,9 +11,6 @@ import { LAYER_LABELS } from '../model/layer-labels.js';
 import { printable } from '../model/terminal-text.js';
 import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../model/units.js';
 
-/** Within this share of the model's time a copy ran as the model expects. */
-const AS_EXPECTED = 0.15;
-
 const endpointText = (endpoint: CapturedConnection['client']) =>
   endpoint.address.includes(':') ? `[${endpoint.address}]:${endpoint.port}` : `${endpoint.address}:${endpoint.port}`;
 
@@ -23,15 +20,16 @@ export function copyVerdictText(copy: CapturedCopy): string {
   const rate = seconds > 0 ? (copy.bytes * 8) / seconds : 0;
   const ran = `${copy.op} of ${formatBytes(copy.bytes)}: ${formatDuration(seconds * 1000)} at ${formatRate(rate)}`;
   if (!copy.model) return `${ran}; not set against the model (the capture lacks the round trip)`;
-  const { expectedSeconds, limitedBy } = copy.model;
+  const { expectedSeconds, limitedBy, verdict } = copy.model;
+  // The document's verdict; the ratio only says by how much.
   const ratio = expectedSeconds > 0 ? seconds / expectedSeconds : Number.POSITIVE_INFINITY;
-  const verdict =
-    Math.abs(ratio - 1) <= AS_EXPECTED
+  const how =
+    verdict === 'as-expected'
       ? 'as the model expects'
-      : ratio > 1
+      : verdict === 'slower-than-expected'
         ? `${ratio.toFixed(1)}x slower than the model expects`
         : `${(1 / ratio).toFixed(1)}x faster than the model expects`;
-  return `${ran}; the model gives ${formatDuration(expectedSeconds * 1000)} with this path, client and server (${verdict}); limited by ${LAYER_LABELS[limitedBy]}`;
+  return `${ran}; the model gives ${formatDuration(expectedSeconds * 1000)} with this path, client and server (${how}); limited by ${LAYER_LABELS[limitedBy]}`;
 }
 
 /** What the client did for one copy: its requests as issued. */
