@@ -63,6 +63,9 @@ export async function inStep<T>(step: string, run: () => Promise<T>): Promise<T>
   }
 }
 
+/** The SMB read test's length on a fast path (probePath's fastPathSeconds). */
+const FAST_PATH_PROBE_SECONDS = 1;
+
 /** Below this, a budget is short: the probe and the crypto benchmark take fewer samples. */
 const SHORT_BUDGET_SECONDS = 40;
 
@@ -140,6 +143,9 @@ export async function probePhase(setup: RunSetup, copiesOpening: Promise<Assessm
         // mean, 3 s after a second omitted, took 2 s longer (and 1.5 s of mean read 52 Mb/s / 75 ms 17% low). A full run keeps the mean.
         // Without iperf3, the SMB read pipeline runs the seconds given.
         ...(budgetSeconds === null ? { seconds: quick ? 2 : 5 } : { seconds: 3, estimate: 'steady' as const }),
+        // On a fast path (a LAN, this machine) the reads settle at once: a second of them read as a second of three did
+        // (lab, 1 Gb/s / 0.5 ms, without iperf3: 577-621 Mb/s over 1 s, 606-641 over 3 s, 2026-11-29).
+        fastPathSeconds: FAST_PATH_PROBE_SECONDS,
         // A short budget takes six handshakes and six ECHOs, spaced 20 ms apart: a median of six is as steady on a
         // quiet path, and the ECHOs' share of the probe (a session's set-up, then the samples) is 80 ms shorter.
         ...(shortBudget(setup) ? { rttSamples: 6 } : {}),

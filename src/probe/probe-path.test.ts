@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pathRttMs, wantsBackToBack } from './probe-path.js';
+import { pathRttMs, smbReadSeconds, wantsBackToBack } from './probe-path.js';
 
 const stats = (medianMs: number) => ({ samples: 10, minMs: medianMs / 2, medianMs, p95Ms: medianMs * 2, jitterMs: 0.1 });
 
@@ -36,5 +36,20 @@ describe('wantsBackToBack: whether the spaced ECHOs show a fast path', () => {
     // A WAN path: its least ECHO is the path's round trip.
     expect(wantsBackToBack({ samples: 10, minMs: 32.1, medianMs: 32.9, p95Ms: 34, jitterMs: 0.3 })).toBe(false);
     expect(wantsBackToBack({ samples: 10, minMs: 2, medianMs: 2.2, p95Ms: 3, jitterMs: 0.1 })).toBe(false);
+  });
+});
+
+describe('smbReadSeconds: how long the SMB read test reads', () => {
+  it('reads a fast path for the shorter of the time asked and its own, and a long one for a steady test at least', () => {
+    // Loopback and a LAN: an assessment's 3 s come down to 1; a probe asked for half a second keeps it.
+    expect(smbReadSeconds(0.4, { seconds: 3, fastPathSeconds: 1 })).toBe(1);
+    expect(smbReadSeconds(1.9, { seconds: 0.5, fastPathSeconds: 1 })).toBe(0.5);
+    expect(smbReadSeconds(0.4, { fastPathSeconds: 1 })).toBe(1);
+    // `pipefill probe --seconds 3` names no fast-path length: it reads the 3 s asked.
+    expect(smbReadSeconds(0.4, { seconds: 3 })).toBe(3);
+    // A long path is not shortened: 24 round trips of 150 ms are 4 s.
+    expect(smbReadSeconds(150, { seconds: 3, fastPathSeconds: 1 })).toBe(4);
+    expect(smbReadSeconds(40, { seconds: 3, fastPathSeconds: 1 })).toBe(3);
+    expect(smbReadSeconds(40, { fastPathSeconds: 1 })).toBeUndefined();
   });
 });

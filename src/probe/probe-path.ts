@@ -22,6 +22,12 @@ export interface ProbeOptions {
   readonly iperf?: { readonly host: string; readonly port: number };
   /** The bandwidth test's length: the SMB read pipeline's, and iperf3's for a mean (a steady one runs steadyTestSeconds). */
   readonly seconds?: number;
+  /**
+   * The SMB read pipeline's length where the path is a fast one (FAST_PATH_RTT_MS), in place of `seconds` when
+   * shorter: there its rate settles within milliseconds (a LAN's window fills in a few round trips of a fraction of
+   * one), so an assessment's budget is spent on copies rather than on seconds more of the same reads.
+   */
+  readonly fastPathSeconds?: number;
   /** How iperf3's test becomes a figure (src/probe/bandwidth.ts); the mean after an omitted second when absent. */
   readonly estimate?: BandwidthEstimate;
   /** TCP handshakes and SMB2 ECHOs each (10 when absent, 20 ms apart: src/probe/rtt.ts); a run on a short budget takes fewer. */
@@ -148,6 +154,13 @@ export async function probePath(target: SmbTarget, credentials: SmbCredentials, 
   }
 }
 
+/** How long the SMB read test reads (undefined: its own default): the time asked, shortened on a fast path, lengthened on a long one. */
+export function smbReadSeconds(rttMs: number, options: Pick<ProbeOptions, 'seconds' | 'fastPathSeconds'>): number | undefined {
+  const asked = options.seconds;
+  if (rttMs < FAST_PATH_RTT_MS) return options.fastPathSeconds === undefined ? asked : Math.min(asked ?? Infinity, options.fastPathSeconds);
+  return asked === undefined ? undefined : Math.max(asked, steadyTestSeconds(rttMs));
+}
+
 /** The line's rate: iperf3 where a server was given and answers, else an SMB read pipeline (and why). */
 async function bandwidthOf(
   target: SmbTarget,
@@ -185,7 +198,7 @@ async function bandwidthOf(
   // On a long path the reads run at least a steady test's round trips, whose second half they are read over.
   const fast = rttMs < FAST_PATH_RTT_MS;
   const connections = fast ? 1 : SMB_READ_CONNECTIONS;
-  const seconds = options.seconds === undefined ? undefined : fast ? options.seconds : Math.max(options.seconds, steadyTestSeconds(rttMs));
+  const seconds = smbReadSeconds(rttMs, options);
   const bandwidth = await smbReadBandwidth(target, credentials, { ...(seconds ? { seconds } : {}), connections, rttMs, ...signal });
   return { ...bandwidth, ...(fallbackReason ? { fallbackReason } : {}) };
 }
