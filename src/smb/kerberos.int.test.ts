@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assess } from '../test-support/assess-as-sent.js';
-import type { Report } from '../contract/report.js';
 import { createLocalApi } from '../service/local-api.js';
 import { DOMAIN_HOST, DOMAIN_NETBIOS, SambaDomain } from '../lab/samba-domain.js';
 import { freePort, SambaServer } from '../lab/samba.js';
@@ -301,7 +300,9 @@ describe("the person's own ticket by default, from the CLI (issue 50)", () => {
       timeout: 170_000,
     });
 
-  it('copies signed and sealed, and runs a quick assessment, with no password and no --kerberos, and says Kerberos was used', async () => {
+  // The assessment's Kerberos logon is the copies' (SmbSession.open); it runs once, through the API, above: a second
+  // one here took 14-17 s of the suite and asked nothing more of it.
+  it('copies signed and sealed with no password and no --kerberos, and says Kerberos was used', async () => {
     const cache = `FILE:${join(caches, 'alice-cli')}`;
     domain.kinit(cache);
     for (const protection of [[], ['--encrypt']]) {
@@ -311,9 +312,6 @@ describe("the person's own ticket by default, from the CLI (issue 50)", () => {
       expect(result.negotiated.login?.mechanism).toBe('kerberos');
       expect(result.negotiated.signing ?? result.negotiated.encryption).not.toBeNull();
     }
-    const assessed = run(['assess', '--quick', '--no-history', '--profiles', 'win11-24h2'], cache);
-    expect(assessed.status, assessed.stderr).toBe(0);
-    expect((JSON.parse(assessed.stdout) as Report).probes.session?.login).toEqual({ mechanism: 'kerberos', principal: domain.user.principal });
     // With no ticket, a password is asked for, and the error names Kerberos as the other way.
     const none = run(['copy-test', '--profile', 'win11-24h2', '--op', 'write', '--workload', 'file:1MiB'], `FILE:${join(caches, 'none')}`);
     expect(none.status).toBe(2);
