@@ -95,7 +95,7 @@ function notesOn(read: CaptureRead, connections: readonly CapturedConnection[], 
       notes.push(
         `${which}the capture began after the connection opened, so its round trip (from the handshake) is unknown, and no copy is set against the model.`,
       );
-    if (connection.credits.windowMax === undefined)
+    if (connection.credits.windowMax === undefined && connection.messages.sealed === 0)
       notes.push(
         `${which}the capture missed the session's start, so the credits the server granted are known only as those in use (at most ${connection.credits.inUseMax}).`,
       );
@@ -115,7 +115,7 @@ function notesOn(read: CaptureRead, connections: readonly CapturedConnection[], 
       );
     if (connection.messages.sealed > 0)
       notes.push(
-        `${which}the session is encrypted: ${connection.messages.sealed} messages show only their size; their commands, files and credits are hidden (Pipefill never asks for keys).`,
+        `${which}the session is encrypted: ${connection.messages.sealed} messages show only their size, so its copies are read from those sizes and their order (a server answers one file's requests in the order asked); their files, metadata round trips, credits and the server's time per command are hidden (Pipefill never asks for keys).`,
       );
     if (connection.unansweredRequests > 0)
       notes.push(`${which}${connection.unansweredRequests} requests had no answer in the capture: it ended, or lost them, first.`);

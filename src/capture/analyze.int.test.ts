@@ -1,9 +1,9 @@
 // `pipefill analyze` on captures tcpdump made of real copies (issue 53):
 // Samba's smbclient putting and getting a file, and Pipefill's own Windows 10
-// client writing and reading one, against smbd on loopback set to
-// `smb2 max credits = 16`. The analysis must find each copy with the bytes
-// that moved, the requests as each client issued them, and the credits the
-// server held the clients to.
+// client writing and reading one, plain and sealed, against smbd on loopback
+// set to `smb2 max credits = 16`. The analysis must find each copy with the
+// bytes that moved, the requests as each client issued them, and the credits
+// the server held the clients to where encryption does not hide them.
 
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -115,8 +115,9 @@ describe.skipIf(!sambaAvailable() || !tcpdumpAvailable)('pipefill analyze, on ca
     expect(server.shareContents()).toEqual([]);
   }, 120_000);
 
-  it("finds Pipefill's own Windows 10 copies, each whole, in requests of its profile's size or the credits' less", async () => {
-    const capture = join(temp, 'pipefill.pcap');
+  /** Pipefill's own Windows 10 client writing and reading 8 MiB, captured; `extra` options to copy-test (`--encrypt`). */
+  async function capturePipefillCopies(name: string, ...extra: string[]): Promise<CaptureAnalysis> {
+    const capture = join(temp, name);
     const tcpdump = await startCapture(server.port, capture);
     const { user, password } = server.credentials;
     for (const op of ['write', 'read']) {
@@ -138,13 +139,18 @@ describe.skipIf(!sambaAvailable() || !tcpdumpAvailable)('pipefill analyze, on ca
           '--workload',
           'file:8MiB',
           '--json',
+          ...extra,
         ],
         { encoding: 'utf8', timeout: 120_000, env: { ...process.env, PIPEFILL_TEST_PASSWORD: password } },
       );
       expect(run.status, run.stderr).toBe(0);
     }
     await stopCapture(tcpdump, capture);
-    const analysis = analyze(capture);
+    return analyze(capture);
+  }
+
+  it("finds Pipefill's own Windows 10 copies, each whole, in requests of its profile's size or the credits' less", async () => {
+    const analysis = await capturePipefillCopies('pipefill.pcap');
     const copies = analysis.connections.flatMap((connection) => connection.copies.filter((copy) => copy.bytes === 8 * 2 ** 20));
     // The read test writes its file first, with the same client: both directions are there, each file whole.
     expect(new Set(copies.map((copy) => copy.op))).toEqual(new Set(['read', 'write']));
@@ -158,5 +164,26 @@ describe.skipIf(!sambaAvailable() || !tcpdumpAvailable)('pipefill analyze, on ca
       expect(connection.tcp.client.missedBytes + connection.tcp.server.missedBytes).toBe(0);
       expect(connection.credits.seen).toBeLessThanOrEqual(64);
     }
+  }, 180_000);
+
+  it('finds them sealed too, from the sizes of the encrypted messages alone: each copy whole, its requests as issued', async () => {
+    const analysis = await capturePipefillCopies('pipefill-sealed.pcap', '--encrypt');
+    const copies = analysis.connections.flatMap((connection) => connection.copies.filter((copy) => copy.bytes === 8 * 2 ** 20));
+    expect(new Set(copies.map((copy) => copy.op))).toEqual(new Set(['read', 'write']));
+    for (const copy of copies) {
+      expect(copy.sealed).toBe(true);
+      // The same requests the unsealed copies were seen to issue: 1 MiB at most, or what 16 credits buy.
+      expect(copy.largestRequestBytes).toBeLessThanOrEqual(2 ** 20);
+      expect(copy.requests).toBe(Math.ceil((8 * 2 ** 20) / copy.requestBytes));
+      // Out at once, within what smbd lets a connection hold for a moment: twice its setting (three 512 KiB writes seen).
+      expect(copy.maxInFlight * Math.ceil(copy.requestBytes / 65_536)).toBeLessThanOrEqual(32);
+      expect(copy.model?.expectedSeconds).toBeGreaterThan(0);
+    }
+    for (const connection of analysis.connections.filter((each) => each.messages.sealed > 0)) {
+      // What a sealed message spends and grants is hidden: no credit count is made up.
+      expect(connection.credits.windowMax).toBeUndefined();
+      expect(connection.credits.seen).toBeUndefined();
+    }
+    expect(analysis.notes.join(' ')).toMatch(/encrypted: \d+ messages show only their size, so its copies are read from those sizes/);
   }, 180_000);
 });

@@ -11,6 +11,7 @@
 import { Command, Status } from '../smb/protocol.js';
 import { BoundedSamples } from './bounded-samples.js';
 import type { SmbMessage } from './smb-messages.js';
+import { SealedExchanges } from './sealed-exchanges.js';
 
 export interface FileCopySeen {
   readonly op: 'read' | 'write';
@@ -45,6 +46,11 @@ export interface FileCopySeen {
    */
   readonly heldWhileWaiting?: number;
   readonly waitingFraction?: number;
+  /**
+   * Read from an encrypted session's message sizes and order (sealed-exchanges.ts): its files, opens, metadata
+   * and credits are hidden, so `opened`, `closed` and `metadataRoundTrips` say nothing.
+   */
+  readonly sealed?: true;
 }
 
 export interface CommandTimes {
@@ -172,6 +178,7 @@ export class SmbExchanges {
   private readonly pending = new Map<bigint, Pending>();
   private readonly files = new Map<string, FileState>();
   private readonly times = new Map<number, BoundedSamples>();
+  private readonly sealed = new SealedExchanges();
   /** Credits: whether the count starts at the connection's first message, what is available, and what requests hold. */
   private creditsKnown: boolean | undefined;
   private available = 0;
@@ -193,8 +200,12 @@ export class SmbExchanges {
   frame(messages: readonly SmbMessage[]): void {
     const frameNumber = messages[0]?.direction === 'request' ? this.requestFrames++ : -1;
     for (const message of messages) {
-      if (message.sealed) this.counts.sealed++;
-      else if (message.compressed) this.counts.compressed++;
+      if (message.sealed) {
+        this.counts.sealed++;
+        this.sealed.message(message);
+        // What a sealed message spends and grants is hidden: from here the credits cannot be followed.
+        this.creditsKnown = false;
+      } else if (message.compressed) this.counts.compressed++;
       else if (message.smb1) this.counts.smb1++;
       if (message.command === undefined || message.messageId === undefined) continue;
       if (message.signed) this.counts.signed++;
@@ -364,6 +375,7 @@ export class SmbExchanges {
           : {}),
       });
     }
+    const sealed = this.sealed.result();
     const commands = [...this.times.entries()]
       .map(([command, samples]) => ({ command, count: samples.count, medianMs: samples.quantile(0.5) ?? 0, p95Ms: samples.quantile(0.95) ?? 0 }))
       .sort((a, b) => a.command - b.command);
@@ -377,10 +389,10 @@ export class SmbExchanges {
         grantedMax: this.grantedMax,
       },
       commands,
-      copies: copies.sort((a, b) => a.firstSeconds - b.firstSeconds),
+      copies: [...copies, ...sealed.copies].sort((a, b) => a.firstSeconds - b.firstSeconds),
       unmatchedResponses: this.unmatched,
-      unansweredRequests: this.pending.size,
-      filesNotFollowed: this.notFollowed,
+      unansweredRequests: this.pending.size + sealed.unanswered,
+      filesNotFollowed: this.notFollowed + sealed.notFollowed,
     };
   }
 }

@@ -52,6 +52,8 @@ export const CapturedCopySchema = z.object({
   /** What the client held while one of its data requests waited for credits, and the share of its time one waited. */
   heldWhileWaiting: z.number().int().nonnegative().optional(),
   waitingFraction: z.number().min(0).max(1).optional(),
+  /** Read from an encrypted session's message sizes and order: its files, opens, metadata and credits are hidden. */
+  sealed: z.literal(true).optional(),
   /** The model's time for the same bytes with the path, client and server as seen; absent where the capture lacks the round trip. */
   model: z
     .object({

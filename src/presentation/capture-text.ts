@@ -36,8 +36,9 @@ export function copyVerdictText(copy: CapturedCopy): string {
 export function copyClientText(copy: CapturedCopy): string {
   const sizes = copy.largestRequestBytes !== copy.requestBytes ? ` (the largest ${formatBinaryBytes(copy.largestRequestBytes)})` : '';
   const partial = [
-    copy.opened ? '' : 'opened before the capture began',
-    copy.closed ? '' : 'not closed in the capture',
+    copy.sealed ? 'read from the sizes of encrypted messages' : '',
+    copy.opened || copy.sealed ? '' : 'opened before the capture began',
+    copy.closed || copy.sealed ? '' : 'not closed in the capture',
     copy.unanswered > 0 ? `${copy.unanswered} requests unanswered in it` : '',
   ]
     .filter(Boolean)
@@ -46,7 +47,7 @@ export function copyClientText(copy: CapturedCopy): string {
     copy.waitingFraction !== undefined && copy.heldWhileWaiting !== undefined
       ? `; waited for credits ${Math.round(100 * copy.waitingFraction)}% of the time, holding ${copy.heldWhileWaiting}`
       : '';
-  return `${copy.requests} requests of ${formatBinaryBytes(copy.requestBytes)}${sizes}, at most ${copy.maxInFlight} in flight (${copy.meanInFlight.toFixed(1)} on average, ${formatBinaryBytes(copy.meanBytesInFlight)})${waited}; ${copy.metadataRoundTrips} metadata round trips${partial ? `; ${partial}` : ''}`;
+  return `${copy.requests} requests of ${formatBinaryBytes(copy.requestBytes)}${sizes}, at most ${copy.maxInFlight} in flight (${copy.meanInFlight.toFixed(1)} on average, ${formatBinaryBytes(copy.meanBytesInFlight)})${waited}${copy.sealed ? '' : `; ${copy.metadataRoundTrips} metadata round trips`}${partial ? `; ${partial}` : ''}`;
 }
 
 function connectionText(connection: CapturedConnection, index: number, count: number): string[] {
@@ -54,9 +55,11 @@ function connectionText(connection: CapturedConnection, index: number, count: nu
   const rtt = connection.handshakeRttMs === undefined ? 'round trip unknown' : `round trip ${formatDuration(connection.handshakeRttMs)} (its handshake)`;
   const { windowMax, seen, inUseMax } = connection.credits;
   const credits =
-    windowMax === undefined || seen === undefined
-      ? `at most ${inUseMax} credits in use (the capture missed the session's start)`
-      : `the server allowed ${seen} credits (at most ${windowMax} held at once)`;
+    connection.messages.sealed > 0
+      ? 'its credits hidden by encryption'
+      : windowMax === undefined || seen === undefined
+        ? `at most ${inUseMax} credits in use (the capture missed the session's start)`
+        : `the server allowed ${seen} credits (at most ${windowMax} held at once)`;
   const lines = [
     `${count > 1 ? `Connection ${index + 1}: ` : ''}${endpointText(connection.client)} to ${endpointText(connection.server)}: SMB ${connection.dialect ?? '(dialect not seen)'}, ${protection}, ${rtt}; ${credits}.`,
   ];
