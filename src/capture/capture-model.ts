@@ -76,7 +76,10 @@ function clientSeen(connection: ConnectionSeen, copy: FileCopySeen, credits: num
   const heldByCredits = credits !== undefined && (copy.waitingFraction ?? 0) >= CREDIT_WAITING_LIMITED && copy.requestBytes > 0;
   const creditDepth = heldByCredits ? Math.floor((credits * BYTES_PER_CREDIT) / copy.requestBytes) + 1 : 0;
   const depth = Math.max(1, copy.maxInFlight, creditDepth);
-  const pipeline = { kind: 'table' as const, rows: [{ upToFileBytes: Infinity, depth, chunkBytes: copy.requestBytes }] };
+  // Its requests' mean size, so the model makes as many as it did: a client whose requests vary (go-smb2 read
+  // through io.ReadAll: 39 requests for 16 MiB, most of 1 MiB) pays a round trip for each small one too.
+  const chunkBytes = copy.requests > 0 ? Math.max(1, Math.round(copy.bytes / copy.requests)) : copy.requestBytes;
+  const pipeline = { kind: 'table' as const, rows: [{ upToFileBytes: Infinity, depth, chunkBytes }] };
   const receiveWindow = connection.clientSide.maxWindowBytes;
   return {
     ...base,

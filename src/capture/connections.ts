@@ -59,10 +59,19 @@ export interface ConnectionSeen {
   readonly smb: SmbExchangesSeen;
 }
 
+/** The bytes that say whether a stream starts as a Direct TCP frame does (looksLikeFrameStart). */
+const FRAME_START_BYTES = 8;
+
 interface Side {
   readonly endpoint: Endpoint;
   readonly stream: TcpDirection;
   readonly framer: SmbFramer;
+  /**
+   * Its first segments while, together, they are too short to say whether a frame starts there (fewer than
+   * FRAME_START_BYTES): go-smb2 sends each frame's 4-byte length in a segment of its own. Handed on if SMB is found.
+   */
+  short: { readonly seq: number; readonly payload: Buffer; readonly seconds: number }[];
+  shortBytes: number;
   mss?: number;
   windowScale?: number;
   maxWindow: number;
@@ -129,7 +138,7 @@ class Connection {
       this.events.push({ seconds: direction === 'request' ? frame.firstSeconds : frame.lastSeconds, messages: ordered });
       this.applyEvents(false);
     });
-    return { endpoint, stream: new TcpDirection(framer, this.waitingBudget), framer, maxWindow: 0, zeroWindows: 0 };
+    return { endpoint, stream: new TcpDirection(framer, this.waitingBudget), framer, short: [], shortBytes: 0, maxWindow: 0, zeroWindows: 0 };
   }
 }
 
@@ -184,13 +193,32 @@ export class ConnectionTracker {
     side.maxWindow = Math.max(side.maxWindow, window);
     if (segment.window === 0 && !(flags & (TcpFlag.syn | TcpFlag.rst | TcpFlag.fin))) side.zeroWindows++;
     if (segment.payloadLength <= 0) return;
-    if (connection.smb === undefined) {
-      connection.payloadSegments++;
-      if (looksLikeFrameStart(segment.payload)) connection.smb = true;
-      else if (connection.payloadSegments >= SEGMENTS_TO_FIND_SMB) connection.smb = false;
-      else return;
-    }
+    if (connection.smb === undefined && !this.foundSmb(connection, side, segment)) return;
     if (connection.smb) side.stream.segment(segment.seq, segment.payloadLength, segment.payload, segment.seconds);
+  }
+
+  /**
+   * Whether `segment` shows the connection carries SMB: it starts a frame, or the side's first segments and it
+   * together do. Found, the short segments held before it go on first, each side's in turn.
+   */
+  private foundSmb(connection: Connection, side: Side, segment: TcpSegment): boolean {
+    connection.payloadSegments++;
+    const joined = side.shortBytes > 0 ? Buffer.concat([...side.short.map((held) => held.payload), segment.payload]) : segment.payload;
+    if (looksLikeFrameStart(segment.payload) || looksLikeFrameStart(joined)) {
+      connection.smb = true;
+      for (const each of connection.sides) {
+        for (const held of each.short) each.stream.segment(held.seq, held.payload.length, held.payload, held.seconds);
+        each.short = [];
+        each.shortBytes = 0;
+      }
+      return true;
+    }
+    if (connection.payloadSegments >= SEGMENTS_TO_FIND_SMB) connection.smb = false;
+    // Held while the side's first bytes are too few to tell; past that, what was held is no frame's start.
+    const stillShort = joined.length < FRAME_START_BYTES;
+    side.short = stillShort ? [...side.short, { seq: segment.seq, payload: Buffer.from(segment.payload), seconds: segment.seconds }] : [];
+    side.shortBytes = stillShort ? joined.length : 0;
+    return false;
   }
 
   /** The SMB connections seen, each finished (what waits for a gap handed on), in the order they began. */

@@ -124,6 +124,49 @@ describe('a capture of an SMB copy, read', () => {
     expect(reordered?.clientSide.sent.outOfOrder).toBe(1);
   });
 
+  it("reads a client that sends each frame's length in a segment of its own (go-smb2), from its first frame and past a missed segment", () => {
+    const expected = rounded(read(conversation(pipelinedWrite(8, 2))).connections[0]?.smb.copies);
+    // Its NEGOTIATE's 4-byte length alone in the stream's first segment: too short to say SMB, yet it is.
+    const apart = conversation(pipelinedWrite(8, 2), { lengthApart: true });
+    const whole = read(apart).connections[0];
+    expect(rounded(whole?.smb.copies)).toEqual(expected);
+    expect(whole?.smb.dialect).toBe(0x0311);
+    expect(whole?.clientSide.sent.missedBytes).toBe(0);
+    expect(whole?.clientSide.framing.unframedBytes).toBe(0);
+    // The third write's length missed: the framing is found again at the fourth's, whose length came apart from its header.
+    const thirdLength = apart.filter((segment) => segment.seconds >= 0.1 && segment.from[1] !== 445 && segment.payload?.length === 4)[2];
+    const missed = read(apart.filter((segment) => segment !== thirdLength)).connections[0];
+    expect(missed?.clientSide.framing.resyncs).toBe(1);
+    expect(missed?.clientSide.sent.missedBytes).toBe(4);
+    // That write cannot be placed: seven of the eight are read, and every answer matched but its.
+    expect(missed?.smb.copies[0]).toMatchObject({ requests: 7, bytes: 7 * MIB });
+    expect(missed?.smb.unmatchedResponses).toBe(1);
+  });
+
+  it("names the client's own pace, and models every request it made, small ones too", () => {
+    // One read at a time over 20 ms: four of 1 MiB, then twelve of 4 KiB, each sent 80 ms after the last answer.
+    const sizes = [...Array.from({ length: 4 }, () => MIB), ...Array.from({ length: 12 }, () => 4096)];
+    const messages: Message[] = [
+      { seconds: 0.03, fromServer: false, bytes: negotiateRequest() },
+      { seconds: 0.04, fromServer: true, bytes: negotiateResponse(0x0311, 64) },
+    ];
+    let offset = 0;
+    sizes.forEach((size, index) => {
+      const sent = 0.1 + index * (RTT + 0.08);
+      messages.push({ seconds: sent, fromServer: false, bytes: readRequest(BigInt(2 + index), 9, offset, size) });
+      messages.push({ seconds: sent + RTT, fromServer: true, bytes: readResponse(BigInt(2 + index), size) });
+      offset += size;
+    });
+    const connection = read(conversation(messages)).connections[0];
+    const [copy] = connection?.smb.copies ?? [];
+    expect(copy).toMatchObject({ op: 'read', requests: 16, requestBytes: MIB, maxInFlight: 1 });
+    // 80 ms of every 100 with nothing out, but after the last answer.
+    expect(copy?.idleFraction).toBeCloseTo((15 * 0.08) / (16 * RTT + 15 * 0.08), 6);
+    // Sixteen round trips at the least, not four: the model makes the requests the client made.
+    const model = connection && copy && copyAgainstModel(connection, copy, { bandwidthBitsPerSecond: 1e9 });
+    expect(model?.expectedSeconds).toBeGreaterThanOrEqual(16 * RTT);
+  });
+
   it('goes on past a segment the capture missed, once the other side acknowledges beyond it', () => {
     const segments = conversation(pipelinedWrite(8, 2));
     // The third data segment of the first write is missing; the server's ACKs are what say it was sent.

@@ -147,6 +147,8 @@ export class SealedExchanges {
           meanInFlight: copy.area / span,
           maxInFlight: Math.max(1, copy.maxInFlight),
           meanBytesInFlight: copy.byteArea / span,
+          // One at a time, the time none was out is what their time out leaves; several at a time, it is hidden.
+          ...(copy.maxInFlight <= 1 ? { idleFraction: Math.min(1, Math.max(0, 1 - copy.area / span)) } : {}),
           metadataRoundTrips: 0,
           opened: false,
           closed: false,

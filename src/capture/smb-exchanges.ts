@@ -27,6 +27,12 @@ export interface FileCopySeen {
   readonly meanInFlight: number;
   readonly maxInFlight: number;
   readonly meanBytesInFlight: number;
+  /**
+   * The share of that time with none of its data requests out: the client's own pace (its CPU, its disk, the
+   * program), which no layer between it and the server sets (impacket sealing in Python: 90% of a write).
+   * Absent where encryption hides it (requests of a copy sealed several at a time).
+   */
+  readonly idleFraction?: number;
   /** Request frames other than its reads and writes that named it: its open, queries, sets, close. */
   readonly metadataRoundTrips: number;
   /** Whether the capture saw it opened and closed. */
@@ -121,6 +127,7 @@ interface FileState {
   maxInFlight: number;
   area: number;
   byteArea: number;
+  idle: number;
   lastEvent: number;
   metadataFrames: number;
   lastFrame: number;
@@ -142,6 +149,7 @@ const newFile = (): FileState => ({
   maxInFlight: 0,
   area: 0,
   byteArea: 0,
+  idle: 0,
   lastEvent: 0,
   metadataFrames: 0,
   lastFrame: -1,
@@ -156,6 +164,8 @@ function advance(file: FileState, seconds: number): void {
   if (file.outstanding > 0 && seconds > file.lastEvent) {
     file.area += file.outstanding * (seconds - file.lastEvent);
     file.byteArea += file.outstandingBytes * (seconds - file.lastEvent);
+  } else if (file.requests > 0 && seconds > file.lastEvent) {
+    file.idle += seconds - file.lastEvent;
   }
   file.lastEvent = Math.max(file.lastEvent, seconds);
 }
@@ -364,6 +374,7 @@ export class SmbExchanges {
         firstSeconds: file.first,
         lastSeconds: file.last,
         meanInFlight: file.area / span,
+        idleFraction: Math.min(1, file.idle / span),
         maxInFlight: file.maxInFlight,
         meanBytesInFlight: file.byteArea / span,
         metadataRoundTrips: file.metadataFrames,

@@ -42,6 +42,8 @@ export function looksLikeFrameStart(bytes: Buffer): boolean {
 }
 
 const SMB_LETTERS = Buffer.from('SMB', 'latin1');
+/** What a lost framer carries from one chunk to the next: a frame's length, its protocol id and two letters. */
+const CARRIED_BYTES = 7;
 const SESSION_KEEP_ALIVE = 0x85;
 /** Commands MS-SMB2 2.2.1 defines (NEGOTIATE 0x0000 to OPLOCK_BREAK 0x0012). */
 const MOST_COMMAND = 0x12;
@@ -84,6 +86,11 @@ export class SmbFramer implements StreamConsumer {
   private lengthBytes: number[] = [];
   private frame: { length: number; read: number; head: Buffer[]; headBytes: number; complete: boolean; first: number } | undefined;
   private lost = false;
+  /**
+   * While lost, the last bytes handed in: a frame's start may straddle two chunks (go-smb2 sends each frame's
+   * 4-byte length in a segment of its own), so the search for it looks across them.
+   */
+  private carried: Buffer = Buffer.alloc(0);
   private lengthStartedAt = 0;
 
   constructor(private readonly onFrame: (frame: SmbFrame) => void) {}
@@ -95,18 +102,11 @@ export class SmbFramer implements StreamConsumer {
   }
 
   data(bytes: Buffer, seconds: number): void {
-    let at = 0;
     if (this.lost) {
-      const found = frameStartIn(bytes);
-      if (found === undefined) {
-        this.counts.unframedBytes += bytes.length;
-        return;
-      }
-      this.counts.unframedBytes += found;
-      at = found;
-      this.lost = false;
-      this.counts.resyncs++;
+      this.resync(bytes, seconds);
+      return;
     }
+    let at = 0;
     while (at < bytes.length) {
       if (!this.frame) {
         const byte = bytes[at] ?? 0;
@@ -122,16 +122,8 @@ export class SmbFramer implements StreamConsumer {
         if (zero !== 0 || length > MOST_FRAME_BYTES) {
           // Lost: found again in the rest of these bytes if a frame starts there, else in what comes next.
           this.loseFraming(4);
-          const found = frameStartIn(bytes.subarray(at));
-          if (found === undefined) {
-            this.counts.unframedBytes += bytes.length - at;
-            return;
-          }
-          this.counts.unframedBytes += found;
-          at += found;
-          this.lost = false;
-          this.counts.resyncs++;
-          continue;
+          this.resync(bytes.subarray(at), seconds);
+          return;
         }
         this.frame = { length, read: 0, head: [], headBytes: 0, complete: true, first: this.lengthStartedAt };
         if (length === 0) this.endFrame(seconds);
@@ -150,9 +142,32 @@ export class SmbFramer implements StreamConsumer {
     }
   }
 
+  /**
+   * Lost: looks for a frame's start in what was carried and `bytes`, and reads on from there; else carries the
+   * last bytes on. Bytes once counted unframed and found to start a frame are taken off the count.
+   */
+  private resync(bytes: Buffer, seconds: number): void {
+    const carried = this.carried;
+    const joined = carried.length > 0 ? Buffer.concat([carried, bytes]) : bytes;
+    const found = frameStartIn(joined);
+    if (found === undefined) {
+      this.counts.unframedBytes += bytes.length;
+      // Copied: the bytes handed in belong to a chunk the reader reuses.
+      this.carried = Buffer.from(joined.subarray(Math.max(0, joined.length - CARRIED_BYTES)));
+      return;
+    }
+    this.counts.unframedBytes += found - carried.length;
+    this.carried = Buffer.alloc(0);
+    this.lost = false;
+    this.counts.resyncs++;
+    this.data(joined.subarray(found), seconds);
+  }
+
   hole(length: number, seconds: number): void {
     if (this.lost) {
       this.counts.unframedBytes += length;
+      // Nothing carried meets what follows a hole.
+      this.carried = Buffer.alloc(0);
       return;
     }
     let left = length;

@@ -45,6 +45,8 @@ export const CapturedCopySchema = z.object({
   meanInFlight: z.number().nonnegative(),
   maxInFlight: z.number().int().nonnegative(),
   meanBytesInFlight: z.number().nonnegative(),
+  /** The share of its time with none of its data requests out: the client's own pace. */
+  idleFraction: z.number().min(0).max(1).optional(),
   metadataRoundTrips: z.number().int().nonnegative(),
   opened: z.boolean(),
   closed: z.boolean(),

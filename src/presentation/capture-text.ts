@@ -11,6 +11,11 @@ import { LAYER_LABELS } from '../model/layer-labels.js';
 import { printable } from '../model/terminal-text.js';
 import { formatBinaryBytes, formatBytes, formatDuration, formatRate } from '../model/units.js';
 
+/** How far requests' mean size may stray from their commonest before the text says both. */
+const MEAN_NAMED_BEYOND = 0.05;
+/** The share of a copy's time with nothing out from which the client's own pace is named. */
+const CLIENT_IDLE_NAMED = 0.1;
+
 const endpointText = (endpoint: CapturedConnection['client']) =>
   endpoint.address.includes(':') ? `[${endpoint.address}]:${endpoint.port}` : `${endpoint.address}:${endpoint.port}`;
 
@@ -43,11 +48,22 @@ export function copyClientText(copy: CapturedCopy): string {
   ]
     .filter(Boolean)
     .join('; ');
+  // A tenth of its time or more with nothing out: the client's own pace, named (the model's time leaves it out).
+  const idle =
+    copy.idleFraction !== undefined && copy.idleFraction >= CLIENT_IDLE_NAMED
+      ? `; nothing in flight ${Math.round(100 * copy.idleFraction)}% of the time (the client's own pace: its CPU, disk or program)`
+      : '';
   const waited =
     copy.waitingFraction !== undefined && copy.heldWhileWaiting !== undefined
       ? `; waited for credits ${Math.round(100 * copy.waitingFraction)}% of the time, holding ${copy.heldWhileWaiting}`
       : '';
-  return `${copy.requests} requests of ${formatBinaryBytes(copy.requestBytes)}${sizes}, at most ${copy.maxInFlight} in flight (${copy.meanInFlight.toFixed(1)} on average, ${formatBinaryBytes(copy.meanBytesInFlight)})${waited}${copy.sealed ? '' : `; ${copy.metadataRoundTrips} metadata round trips`}${partial ? `; ${partial}` : ''}`;
+  // Requests of several sizes: the one most bytes went in, and the mean the model takes (capture-model.ts clientSeen).
+  const mean = copy.requests > 0 ? copy.bytes / copy.requests : copy.requestBytes;
+  const requests =
+    Math.abs(mean - copy.requestBytes) > MEAN_NAMED_BEYOND * copy.requestBytes
+      ? `${copy.requests} requests, most of ${formatBinaryBytes(copy.requestBytes)} (${formatBinaryBytes(mean)} on average)`
+      : `${copy.requests} requests of ${formatBinaryBytes(copy.requestBytes)}`;
+  return `${requests}${sizes}, at most ${copy.maxInFlight} in flight (${copy.meanInFlight.toFixed(1)} on average, ${formatBinaryBytes(copy.meanBytesInFlight)})${idle}${waited}${copy.sealed ? '' : `; ${copy.metadataRoundTrips} metadata round trips`}${partial ? `; ${partial}` : ''}`;
 }
 
 function connectionText(connection: CapturedConnection, index: number, count: number): string[] {

@@ -119,10 +119,13 @@ export function closeResponse(messageId: bigint, credits = 1): Buffer {
   return smb2({ command: Command.close, messageId, response: true, credits, status: Status.success }, Buffer.alloc(60));
 }
 
-/** The conversation's segments: a handshake (round trip `rttSeconds`, starting at 0), then each message framed and cut at `mss`. */
+/**
+ * The conversation's segments: a handshake (round trip `rttSeconds`, starting at 0), then each message framed and
+ * cut at `mss`. `lengthApart`: each frame's 4-byte length in a segment of its own, as go-smb2 sends it.
+ */
 export function conversation(
   messages: readonly Message[],
-  options: { rttSeconds?: number; mss?: number; snap?: number; windowScale?: number } = {},
+  options: { rttSeconds?: number; mss?: number; snap?: number; windowScale?: number; lengthApart?: boolean } = {},
 ): SegmentSpec[] {
   const rtt = options.rttSeconds ?? 0.02;
   const mss = options.mss ?? 1448;
@@ -138,9 +141,12 @@ export function conversation(
     framed.writeUInt32BE(message.bytes.length, 0);
     message.bytes.copy(framed, 4);
     const side = message.fromServer ? 'server' : 'client';
-    const count = Math.ceil(framed.length / mss);
-    for (let at = 0, index = 0; at < framed.length; at += mss, index++) {
-      const payload = framed.subarray(at, at + mss);
+    const pieces: Buffer[] = [];
+    const body = options.lengthApart ? framed.subarray(4) : framed;
+    if (options.lengthApart) pieces.push(framed.subarray(0, 4));
+    for (let at = 0; at < body.length; at += mss) pieces.push(body.subarray(at, at + mss));
+    const count = pieces.length;
+    for (const [index, payload] of pieces.entries()) {
       const spread = count > 1 && message.lastSeconds !== undefined ? ((message.lastSeconds - message.seconds) * index) / (count - 1) : 0;
       segments.push({
         seconds: message.seconds + spread,
