@@ -69,7 +69,17 @@ function connectionOut(connection: ConnectionSeen, bandwidthBitsPerSecond: numbe
       const model = copyAgainstModel(connection, copy, bandwidthBitsPerSecond === undefined ? {} : { bandwidthBitsPerSecond });
       return {
         ...copy,
-        ...(model ? { model: { expectedSeconds: model.expectedSeconds, verdict: model.verdict, limitedBy: model.limitedBy, lineGiven: model.lineGiven } } : {}),
+        ...(model
+          ? {
+              model: {
+                expectedSeconds: model.expectedSeconds,
+                clientIdleSeconds: model.clientIdleSeconds,
+                verdict: model.verdict,
+                limitedBy: model.limitedBy,
+                lineGiven: model.lineGiven,
+              },
+            }
+          : {}),
       };
     }),
     unmatchedResponses: smb.unmatchedResponses,

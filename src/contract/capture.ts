@@ -60,6 +60,8 @@ export const CapturedCopySchema = z.object({
   model: z
     .object({
       expectedSeconds: z.number().nonnegative(),
+      /** Of that, the client's own pace: the time it had nothing in flight, as seen. */
+      clientIdleSeconds: z.number().nonnegative(),
       /** The copy's time against the model's, by the assessment's rule (src/model/assessment.ts compareWithModel). */
       verdict: z.enum(['as-expected', 'slower-than-expected', 'faster-than-expected']),
       limitedBy: z.enum(LIMIT_LAYERS),

@@ -25,7 +25,7 @@ export function copyVerdictText(copy: CapturedCopy): string {
   const rate = seconds > 0 ? (copy.bytes * 8) / seconds : 0;
   const ran = `${copy.op} of ${formatBytes(copy.bytes)}: ${formatDuration(seconds * 1000)} at ${formatRate(rate)}`;
   if (!copy.model) return `${ran}; not set against the model (the capture lacks the round trip)`;
-  const { expectedSeconds, limitedBy, verdict } = copy.model;
+  const { expectedSeconds, clientIdleSeconds, limitedBy, verdict } = copy.model;
   // The document's verdict; the ratio only says by how much.
   const ratio = expectedSeconds > 0 ? seconds / expectedSeconds : Number.POSITIVE_INFINITY;
   const how =
@@ -34,7 +34,8 @@ export function copyVerdictText(copy: CapturedCopy): string {
       : verdict === 'slower-than-expected'
         ? `${ratio.toFixed(1)}x slower than the model expects`
         : `${(1 / ratio).toFixed(1)}x faster than the model expects`;
-  return `${ran}; the model gives ${formatDuration(expectedSeconds * 1000)} with this path, client and server (${how}); limited by ${LAYER_LABELS[limitedBy]}`;
+  const own = clientIdleSeconds >= CLIENT_IDLE_NAMED * expectedSeconds ? `, ${formatDuration(clientIdleSeconds * 1000)} of it the client's own pace` : '';
+  return `${ran}; the model gives ${formatDuration(expectedSeconds * 1000)} with this path, client and server${own} (${how}); limited by ${LAYER_LABELS[limitedBy]}`;
 }
 
 /** What the client did for one copy: its requests as issued. */
