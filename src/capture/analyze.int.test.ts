@@ -5,9 +5,8 @@
 // bytes that moved, the requests as each client issued them, and the credits
 // the server held the clients to where encryption does not hide them.
 
-import { spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,39 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CaptureAnalysisSchema } from '../contract/capture.js';
 import type { CaptureAnalysis } from '../contract/capture.js';
 import { sambaAvailable, SambaServer } from '../lab/samba.js';
+import { startCapture, stopCapture } from '../test-support/tcpdump-capture.js';
 
 const cli = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 const tcpdumpAvailable = spawnSync('tcpdump', ['--version']).status === 0;
 const FILE_BYTES = 6 * 2 ** 20;
-
-/** tcpdump on loopback for one port, writing whole packets to `path`; resolves once it listens. */
-async function startCapture(port: number, path: string): Promise<ChildProcess> {
-  // A buffer (-B, KiB) that holds the whole capture: on loopback a segment is up to 64 KiB, and a full buffer drops packets.
-  const child = spawn('tcpdump', ['-i', 'lo', '-s', '0', '-B', '131072', '--immediate-mode', '-U', '-w', path, `tcp port ${port}`], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let said = '';
-  child.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString()));
-  // Polled every 50 ms for at most 10 s.
-  for (let wait = 0; wait < 200 && !said.includes('listening on') && child.exitCode === null; wait++) await new Promise((resolve) => setTimeout(resolve, 50));
-  if (!said.includes('listening on')) throw new Error(`tcpdump did not start: ${said}`);
-  return child;
-}
-
-async function stopCapture(child: ChildProcess, path: string): Promise<void> {
-  // tcpdump writes what it has read (-U) but stops reading at SIGINT: first let the file stop growing
-  // (half a second unchanged, polled every 100 ms for at most 10 s), or the copy's last packets are lost.
-  let size = -1;
-  for (let still = 0, polls = 0; still < 5 && polls < 100; polls++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const now = statSync(path).size;
-    still = now === size ? still + 1 : 0;
-    size = now;
-  }
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGINT');
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-}
 
 function analyze(path: string): CaptureAnalysis {
   const run = spawnSync(process.execPath, [cli, 'analyze', path, '--json'], { encoding: 'utf8', timeout: 60_000 });
@@ -70,7 +41,7 @@ describe.skipIf(!sambaAvailable() || !tcpdumpAvailable)('pipefill analyze, on ca
 
   it("finds smbclient's put and get: the bytes, its requests and the 16 credits the server held it to", async () => {
     const capture = join(temp, 'smbclient.pcap');
-    const tcpdump = await startCapture(server.port, capture);
+    const tcpdump = await startCapture({ device: 'lo', port: server.port }, capture);
     const { user, password } = server.credentials;
     const copied = spawnSync(
       'smbclient',
@@ -118,7 +89,7 @@ describe.skipIf(!sambaAvailable() || !tcpdumpAvailable)('pipefill analyze, on ca
   /** Pipefill's own Windows 10 client writing and reading 8 MiB, captured; `extra` options to copy-test (`--encrypt`). */
   async function capturePipefillCopies(name: string, ...extra: string[]): Promise<CaptureAnalysis> {
     const capture = join(temp, name);
-    const tcpdump = await startCapture(server.port, capture);
+    const tcpdump = await startCapture({ device: 'lo', port: server.port }, capture);
     const { user, password } = server.credentials;
     for (const op of ['write', 'read']) {
       const run = spawnSync(

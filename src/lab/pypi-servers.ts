@@ -14,8 +14,11 @@ import { join } from 'node:path';
 import { packageRoot } from '../platform/package-root.js';
 import { canConnect, freePort, treeContents } from './samba.js';
 
-/** The versions the tests were written against. */
-export const PYPI_SERVER_PACKAGES = ['impacket==0.13.1', 'quicksand-smb==0.5.3'] as const;
+/**
+ * The versions the tests were written against: the servers, and smbprotocol, a client whose copies
+ * `pipefill analyze` is tested on (impacket's client comes with its server).
+ */
+export const PYPI_SERVER_PACKAGES = ['impacket==0.13.1', 'quicksand-smb==0.5.3', 'smbprotocol==1.15.0'] as const;
 const START_TIMEOUT_MS = 20_000;
 
 /** quicksand serves one connection over a socket; this listener gives each connection a thread of its own. */
