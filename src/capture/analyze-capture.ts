@@ -10,6 +10,7 @@ import { formatBytes, parseRate } from '../model/units.js';
 import { dialectName } from '../smb/security/algorithms.js';
 import { copyAgainstModel, serverCreditsSeen } from './capture-model.js';
 import type { ConnectionSeen, SideSeen } from './connections.js';
+import type { CommandTimes } from './smb-exchanges.js';
 import type { CaptureRead } from './read-capture.js';
 import { readCaptureFile } from './read-capture.js';
 
@@ -38,6 +39,22 @@ const COMMAND_NAMES: Readonly<Record<number, string>> = {
 
 const commandName = (command: number) => COMMAND_NAMES[command] ?? `command 0x${command.toString(16).padStart(4, '0')}`;
 
+/**
+ * A command's times as the server took them: each exchange timed at the capture's point less the round trip
+ * between there and the server (its SYN to SYN-ACK). At the client that is the path's whole round trip (the lab's
+ * 40 ms link timed every NEGOTIATE, CREATE and CLOSE at 41-44 ms); at the server, none. Unknown without the handshake.
+ */
+function serverTimes(entry: CommandTimes, toServerRttMs: number | undefined): CapturedConnection['commands'][number] {
+  const less = (ms: number) => Math.max(0, ms - (toServerRttMs ?? 0));
+  return {
+    command: commandName(entry.command),
+    count: entry.count,
+    medianMs: less(entry.medianMs),
+    p95Ms: less(entry.p95Ms),
+    ...(toServerRttMs === undefined ? { pathIncluded: true } : {}),
+  };
+}
+
 function sideOut(side: SideSeen): CapturedConnection['tcp']['client'] {
   return {
     ...(side.mss === undefined ? {} : { mss: side.mss }),
@@ -63,7 +80,7 @@ function connectionOut(connection: ConnectionSeen, bandwidthBitsPerSecond: numbe
     ...(dialect ? { dialect } : {}),
     messages: smb.messages,
     credits: { ...smb.credits, ...(serverCreditsSeen(smb) === undefined ? {} : { seen: serverCreditsSeen(smb) }) },
-    commands: smb.commands.map((entry) => ({ ...entry, command: commandName(entry.command) })),
+    commands: smb.commands.map((entry) => serverTimes(entry, connection.toServerRttMs)),
     tcp: { client: sideOut(connection.clientSide), server: sideOut(connection.serverSide) },
     copies: smb.copies.map((copy) => {
       const model = copyAgainstModel(connection, copy, bandwidthBitsPerSecond === undefined ? {} : { bandwidthBitsPerSecond });

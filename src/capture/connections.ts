@@ -49,6 +49,11 @@ export interface ConnectionSeen {
   readonly server: Endpoint;
   /** SYN to the handshake's last ACK: one round trip wherever the capture was taken. */
   readonly handshakeRttMs?: number;
+  /**
+   * SYN to SYN-ACK: the round trip between the capture's point and the server (all of it at the client, none at
+   * the server), which every exchange timed there includes beside the server's own time.
+   */
+  readonly toServerRttMs?: number;
   /** Whether the capture saw the connection open, and end. */
   readonly sawOpen: boolean;
   readonly sawEnd: boolean;
@@ -235,11 +240,12 @@ export class ConnectionTracker {
       const clientIndex = connection.client;
       const client = connection.sides[clientIndex];
       const server = connection.sides[clientIndex === 0 ? 1 : 0];
-      const { syn, handshakeAck } = connection;
+      const { syn, synAck, handshakeAck } = connection;
       seen.push({
         client: client.endpoint,
         server: server.endpoint,
         ...(syn !== undefined && handshakeAck !== undefined && handshakeAck >= syn ? { handshakeRttMs: (handshakeAck - syn) * 1000 } : {}),
+        ...(syn !== undefined && synAck !== undefined && synAck >= syn ? { toServerRttMs: (synAck - syn) * 1000 } : {}),
         sawOpen: syn !== undefined,
         sawEnd: connection.sawEnd,
         firstSeconds: connection.first,

@@ -18,6 +18,7 @@ import {
   writeResponse,
 } from '../test-support/smb-conversation.js';
 import { copyAgainstModel } from './capture-model.js';
+import { captureAnalysisOf } from './analyze-capture.js';
 import { CaptureReader } from './read-capture.js';
 import type { CaptureRead } from './read-capture.js';
 
@@ -212,9 +213,16 @@ describe('a capture of an SMB copy, read', () => {
       { seconds: 0.07, fromServer: true, bytes: pending },
       { seconds: 0.5, fromServer: true, bytes: readResponse(2n, 65_536) },
     ];
-    const connection = read(conversation(messages)).connections[0];
+    const captured = read(conversation(messages));
+    const connection = captured.connections[0];
     expect(connection?.smb.copies[0]).toMatchObject({ op: 'read', bytes: 65_536, requests: 1, maxInFlight: 1 });
     expect(connection?.smb.commands.find((entry) => entry.command === Command.read)?.medianMs).toBeCloseTo(440, 3);
+    // The server's own time: the capture sits halfway (its SYN-ACK 10 ms after the SYN), and that round trip is the path's.
+    expect(connection?.toServerRttMs).toBeCloseTo(RTT * 500, 6);
+    const [analysed] = captureAnalysisOf(captured).connections;
+    expect(analysed?.commands.find((entry) => entry.command === 'READ')).toMatchObject({ count: 1 });
+    expect(analysed?.commands.find((entry) => entry.command === 'READ')?.medianMs).toBeCloseTo(430, 3);
+    expect(analysed?.commands.find((entry) => entry.command === 'READ')?.pathIncluded).toBeUndefined();
     // The capture began after the negotiate: the credits the client held are unknown, those in use are not.
     expect(connection?.smb.credits.windowMax).toBeUndefined();
   });

@@ -96,8 +96,19 @@ export const CapturedConnectionSchema = z.object({
     requestedMax: z.number().int().nonnegative(),
     grantedMax: z.number().int().nonnegative(),
   }),
-  /** The server's time per command: from the request's last byte to the answer's first, as the capture saw them. */
-  commands: z.array(z.object({ command: z.string().max(32), count: z.number().int().nonnegative(), medianMs: z.number(), p95Ms: z.number() })),
+  /**
+   * The server's time per command: from the request's last byte to the answer's first, less the round trip between
+   * the capture's point and the server; `pathIncluded` where the capture missed the handshake and could not take it off.
+   */
+  commands: z.array(
+    z.object({
+      command: z.string().max(32),
+      count: z.number().int().nonnegative(),
+      medianMs: z.number(),
+      p95Ms: z.number(),
+      pathIncluded: z.literal(true).optional(),
+    }),
+  ),
   tcp: z.object({ client: SideSchema, server: SideSchema }),
   copies: z.array(CapturedCopySchema),
   unmatchedResponses: z.number().int().nonnegative(),

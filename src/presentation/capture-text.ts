@@ -90,7 +90,7 @@ function connectionText(connection: CapturedConnection, index: number, count: nu
   const commands = connection.commands.filter((entry) => entry.count > 0);
   if (commands.length > 0)
     lines.push(
-      `  Server's time per command (median / 95th percentile): ${commands.map((entry) => `${entry.command} ${formatDuration(entry.medianMs)} / ${formatDuration(entry.p95Ms)} (${entry.count})`).join(', ')}.`,
+      `  Server's time per command (median / 95th percentile${commands.some((entry) => entry.pathIncluded) ? ', the path included: the capture missed the handshake' : ''}): ${commands.map((entry) => `${entry.command} ${formatDuration(entry.medianMs)} / ${formatDuration(entry.p95Ms)} (${entry.count})`).join(', ')}.`,
     );
   return lines;
 }
