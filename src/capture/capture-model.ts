@@ -21,7 +21,8 @@ import { BYTES_PER_CREDIT } from '../model/in-flight.js';
 import { serverAsSeen } from '../model/server-as-seen.js';
 import { singleFile } from '../model/workloads.js';
 import type { ConnectionSeen } from './connections.js';
-import type { FileCopySeen, SmbExchangesSeen } from './smb-exchanges.js';
+import type { FileCopySeen } from './file-copy-seen.js';
+import type { SmbExchangesSeen } from './smb-exchanges.js';
 
 /** Where a person gave no line rate: one no copy is held by (100 Gb/s). */
 const NO_LINE_LIMIT_BITS_PER_SECOND = 100e9;

@@ -15,7 +15,7 @@
 // Memory is bounded: the requests waiting (MOST_PENDING) and the copies
 // (MOST_COPIES).
 
-import type { FileCopySeen } from './smb-exchanges.js';
+import type { FileCopySeen } from './file-copy-seen.js';
 import type { SmbMessage } from './smb-messages.js';
 
 /** What comes before a WRITE request's data (2.2.21) and a READ response's (2.2.20): SMB2 header and body. */
