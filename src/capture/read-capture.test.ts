@@ -4,13 +4,12 @@ import type { SegmentSpec } from '../test-support/pcap-builder.js';
 import { pcapFile, pcapngFile } from '../test-support/pcap-builder.js';
 import type { Message } from '../test-support/smb-conversation.js';
 import {
-  closeRequest,
-  closeResponse,
   conversation,
   createRequest,
   createResponse,
   negotiateRequest,
   negotiateResponse,
+  pipelinedWriteMessages,
   readRequest,
   readResponse,
   smb2,
@@ -25,26 +24,7 @@ import type { CaptureRead } from './read-capture.js';
 const MIB = 1 << 20;
 const RTT = 0.02;
 
-/** A client that opens file 7, writes `count` requests of 1 MiB keeping `depth` in flight over a 20 ms path, and closes it. */
-function pipelinedWrite(count: number, depth: number, credits = 64): Message[] {
-  const messages: Message[] = [
-    { seconds: 0.03, fromServer: false, bytes: negotiateRequest() },
-    { seconds: 0.04, fromServer: true, bytes: negotiateResponse(0x0311, credits) },
-    { seconds: 0.05, fromServer: false, bytes: createRequest(1n) },
-    { seconds: 0.05 + RTT, fromServer: true, bytes: createResponse(1n, 7) },
-  ];
-  // Request i goes when request i - depth is answered: a closed pipeline, one round trip per wave.
-  const start = 0.1;
-  for (let i = 0; i < count; i++) {
-    const sent = start + Math.floor(i / depth) * RTT;
-    messages.push({ seconds: sent, fromServer: false, bytes: writeRequest(BigInt(2 + i), 7, i * MIB, MIB) });
-    messages.push({ seconds: sent + RTT - 0.0001, fromServer: true, bytes: writeResponse(BigInt(2 + i), MIB, 16, 16) });
-  }
-  const end = start + Math.ceil(count / depth) * RTT;
-  messages.push({ seconds: end, fromServer: false, bytes: closeRequest(BigInt(2 + count), 7) });
-  messages.push({ seconds: end + RTT, fromServer: true, bytes: closeResponse(BigInt(2 + count)) });
-  return messages.sort((a, b) => a.seconds - b.seconds);
-}
+const pipelinedWrite = (count: number, depth: number, credits = 64): Message[] => pipelinedWriteMessages(count, depth, credits, RTT);
 
 /** The copies with their figures to the microsecond: pcap and pcapng keep time in different units. */
 const rounded = (copies: readonly object[] | undefined) =>

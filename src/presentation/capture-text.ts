@@ -67,7 +67,22 @@ export function copyClientText(copy: CapturedCopy): string {
   return `${requests}${sizes}, at most ${copy.maxInFlight} in flight (${copy.meanInFlight.toFixed(1)} on average, ${formatBinaryBytes(copy.meanBytesInFlight)})${idle}${waited}${copy.sealed ? '' : `; ${copy.metadataRoundTrips} metadata round trips`}${partial ? `; ${partial}` : ''}`;
 }
 
-function connectionText(connection: CapturedConnection, index: number, count: number): string[] {
+/** One connection as every view reads it: its summary, each copy's verdict and client lines, TCP, and the server's times. */
+export interface ConnectionLines {
+  readonly summary: string;
+  readonly copies: readonly { readonly verdict: string; readonly client: string }[];
+  readonly tcp: string;
+  readonly serverTimes?: string;
+}
+
+/** The analysis as its views show it (the terminal's text, the app's Capture view): one set of sentences for both. */
+export interface CaptureLines {
+  readonly heading: string;
+  readonly connections: readonly ConnectionLines[];
+  readonly notes: readonly string[];
+}
+
+function connectionLines(connection: CapturedConnection, index: number, count: number): ConnectionLines {
   const protection = connection.messages.sealed > 0 ? 'encrypted' : connection.messages.signed > 0 ? 'signed' : 'unsigned';
   const rtt = connection.handshakeRttMs === undefined ? 'round trip unknown' : `round trip ${formatDuration(connection.handshakeRttMs)} (its handshake)`;
   const { windowMax, seen, inUseMax } = connection.credits;
@@ -77,30 +92,40 @@ function connectionText(connection: CapturedConnection, index: number, count: nu
       : windowMax === undefined || seen === undefined
         ? `at most ${inUseMax} credits in use (the capture missed the session's start)`
         : `the server allowed ${seen} credits (at most ${windowMax} held at once)`;
-  const lines = [
-    `${count > 1 ? `Connection ${index + 1}: ` : ''}${endpointText(connection.client)} to ${endpointText(connection.server)}: SMB ${connection.dialect ?? '(dialect not seen)'}, ${protection}, ${rtt}; ${credits}.`,
-  ];
-  for (const copy of connection.copies) lines.push(`  ${copyVerdictText(copy)}.`, `    ${copyClientText(copy)}.`);
-  if (connection.copies.length === 0) lines.push('  No file read or written in it.');
   const { client, server } = connection.tcp;
   const resent = [client, server].map((side) => (side.bytes > 0 ? side.retransmittedBytes / side.bytes : 0));
-  lines.push(
-    `  TCP: MSS ${client.mss ?? '?'} / ${server.mss ?? '?'}; windows up to ${formatBinaryBytes(client.maxWindowBytes)} (client) and ${formatBinaryBytes(server.maxWindowBytes)} (server); zero windows ${client.zeroWindows} and ${server.zeroWindows}; sent again ${(100 * (resent[0] ?? 0)).toFixed(2)}% and ${(100 * (resent[1] ?? 0)).toFixed(2)}%.`,
-  );
   const commands = connection.commands.filter((entry) => entry.count > 0);
-  if (commands.length > 0)
-    lines.push(
-      `  Server's time per command (median / 95th percentile${commands.some((entry) => entry.pathIncluded) ? ', the path included: the capture missed the handshake' : ''}): ${commands.map((entry) => `${entry.command} ${formatDuration(entry.medianMs)} / ${formatDuration(entry.p95Ms)} (${entry.count})`).join(', ')}.`,
-    );
-  return lines;
+  return {
+    summary: `${count > 1 ? `Connection ${index + 1}: ` : ''}${endpointText(connection.client)} to ${endpointText(connection.server)}: SMB ${connection.dialect ?? '(dialect not seen)'}, ${protection}, ${rtt}; ${credits}.`,
+    copies: connection.copies.map((copy) => ({ verdict: `${copyVerdictText(copy)}.`, client: `${copyClientText(copy)}.` })),
+    tcp: `TCP: MSS ${client.mss ?? '?'} / ${server.mss ?? '?'}; windows up to ${formatBinaryBytes(client.maxWindowBytes)} (client) and ${formatBinaryBytes(server.maxWindowBytes)} (server); zero windows ${client.zeroWindows} and ${server.zeroWindows}; sent again ${(100 * (resent[0] ?? 0)).toFixed(2)}% and ${(100 * (resent[1] ?? 0)).toFixed(2)}%.`,
+    ...(commands.length > 0
+      ? {
+          serverTimes: `Server's time per command (median / 95th percentile${commands.some((entry) => entry.pathIncluded) ? ', the path included: the capture missed the handshake' : ''}): ${commands.map((entry) => `${entry.command} ${formatDuration(entry.medianMs)} / ${formatDuration(entry.p95Ms)} (${entry.count})`).join(', ')}.`,
+        }
+      : {}),
+  };
+}
+
+export function captureLines(analysis: CaptureAnalysis, name: string): CaptureLines {
+  const { file, connections } = analysis;
+  return {
+    heading: `Capture ${printable(name)}: ${file.packets} packets over ${formatDuration(file.spanSeconds * 1000)}; ${connections.length} SMB connection${connections.length === 1 ? '' : 's'}${analysis.otherConnections > 0 ? ` (and ${analysis.otherConnections} other TCP)` : ''}.`,
+    connections: connections.map((connection, index) => connectionLines(connection, index, connections.length)),
+    notes: analysis.notes,
+  };
 }
 
 export function captureText(analysis: CaptureAnalysis, name: string): string {
-  const { file, connections } = analysis;
-  const lines = [
-    `Capture ${printable(name)}: ${file.packets} packets over ${formatDuration(file.spanSeconds * 1000)}; ${connections.length} SMB connection${connections.length === 1 ? '' : 's'}${analysis.otherConnections > 0 ? ` (and ${analysis.otherConnections} other TCP)` : ''}.`,
-  ];
-  connections.forEach((connection, index) => lines.push('', ...connectionText(connection, index, connections.length)));
-  if (analysis.notes.length > 0) lines.push('', 'What the capture could not show:', ...analysis.notes.map((note) => `- ${note}`));
+  const { heading, connections, notes } = captureLines(analysis, name);
+  const lines = [heading];
+  for (const connection of connections) {
+    lines.push('', connection.summary);
+    for (const copy of connection.copies) lines.push(`  ${copy.verdict}`, `    ${copy.client}`);
+    if (connection.copies.length === 0) lines.push('  No file read or written in it.');
+    lines.push(`  ${connection.tcp}`);
+    if (connection.serverTimes) lines.push(`  ${connection.serverTimes}`);
+  }
+  if (notes.length > 0) lines.push('', 'What the capture could not show:', ...notes.map((note) => `- ${note}`));
   return lines.join('\n');
 }

@@ -8,6 +8,7 @@ import type { SegmentSpec } from './pcap-builder.js';
 
 export const CLIENT: [string, number] = ['192.0.2.10', 51_000];
 export const SERVER: [string, number] = ['192.0.2.20', 445];
+const MIB = 2 ** 20;
 
 export interface Message {
   readonly seconds: number;
@@ -160,4 +161,25 @@ export function conversation(
     }
   }
   return segments;
+}
+
+/** A client that opens file 7, writes `count` requests of 1 MiB keeping `depth` in flight over a path of `rttSeconds`, and closes it. */
+export function pipelinedWriteMessages(count: number, depth: number, credits: number, rttSeconds: number): Message[] {
+  const messages: Message[] = [
+    { seconds: 0.03, fromServer: false, bytes: negotiateRequest() },
+    { seconds: 0.04, fromServer: true, bytes: negotiateResponse(0x0311, credits) },
+    { seconds: 0.05, fromServer: false, bytes: createRequest(1n) },
+    { seconds: 0.05 + rttSeconds, fromServer: true, bytes: createResponse(1n, 7) },
+  ];
+  // Request i goes when request i - depth is answered: a closed pipeline, one round trip per wave.
+  const start = 0.1;
+  for (let i = 0; i < count; i++) {
+    const sent = start + Math.floor(i / depth) * rttSeconds;
+    messages.push({ seconds: sent, fromServer: false, bytes: writeRequest(BigInt(2 + i), 7, i * MIB, MIB) });
+    messages.push({ seconds: sent + rttSeconds - 0.0001, fromServer: true, bytes: writeResponse(BigInt(2 + i), MIB, 16, 16) });
+  }
+  const end = start + Math.ceil(count / depth) * rttSeconds;
+  messages.push({ seconds: end, fromServer: false, bytes: closeRequest(BigInt(2 + count), 7) });
+  messages.push({ seconds: end + rttSeconds, fromServer: true, bytes: closeResponse(BigInt(2 + count)) });
+  return messages.sort((a, b) => a.seconds - b.seconds);
 }

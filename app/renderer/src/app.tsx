@@ -16,9 +16,11 @@ import type { StartForm } from './state/start-form.js';
 import { DEFAULT_FORM, formAfterRun } from './state/start-form.js';
 import { useAssessment } from './state/use-assessment.js';
 import { useCapacity } from './state/use-capacity.js';
+import { useCapture } from './state/use-capture.js';
 import { useExport } from './state/use-export.js';
 import { useHistorySaving, useHistoryStoreSetting } from './state/use-history.js';
 import { CapacityView } from './views/capacity-view.js';
+import { CaptureView } from './views/capture-view.js';
 import { HistoryView } from './views/history-view.js';
 import { PlannerView } from './views/planner-view.js';
 import { RecommendationsView } from './views/recommendations-view.js';
@@ -30,7 +32,7 @@ import { Nav, NoSession, useRememberedView, useServiceInfo, useSharedPlanAddress
 import { useOpenRuns } from './state/use-open-runs.js';
 import { StartView } from './views/start-view.js';
 
-const VIEWS = ['start', 'run', 'results', 'recommendations', 'capacity', 'planner', 'reports', 'history'] as const;
+const VIEWS = ['start', 'run', 'results', 'recommendations', 'capacity', 'planner', 'reports', 'history', 'capture'] as const;
 type View = (typeof VIEWS)[number];
 const VIEW_LABELS: Readonly<Record<View, string>> = {
   start: 'Start',
@@ -41,6 +43,7 @@ const VIEW_LABELS: Readonly<Record<View, string>> = {
   planner: 'Planner',
   reports: 'Reports',
   history: 'History',
+  capture: 'Capture',
 };
 
 const DEFAULT_PLANNER = settingsFromPreset('europe-continental', 'win2012plus') ?? {
@@ -48,6 +51,13 @@ const DEFAULT_PLANNER = settingsFromPreset('europe-continental', 'win2012plus') 
   rttMs: 109,
   lossPercent: 0,
   server: 'win2012plus' as const,
+};
+
+/** A report opened from Reports or History: shown in Results, and kept open across reloads. */
+const showReportOf = (api: PipefillApi, setReport: (report: Report) => void, toResults: () => void) => (report: Report) => {
+  setReport(report);
+  toResults();
+  keepOpen(api, report, true);
 };
 
 export function App({ api }: { readonly api: PipefillApi }) {
@@ -58,6 +68,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
   const [startForm, setStartForm] = useState<StartForm>(DEFAULT_FORM);
   const assessment = useAssessment(api);
   const capacity = useCapacity(api);
+  const capture = useCapture(api);
   const { reports, setReports, capacityRuns, setCapacityRuns, addOpened } = useOpenRuns(api, assessment.setReport, capacity.setResult);
   const history = useHistorySaving(api);
   const exporter = useExport(api);
@@ -69,11 +80,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
 
   useSharedPlanAddress(planner, view === 'planner');
 
-  const showReport = (report: Report) => {
-    assessment.setReport(report);
-    setView('results');
-    keepOpen(api, report, true);
-  };
+  const showReport = showReportOf(api, assessment.setReport, () => setView('results'));
 
   // A page with no session (a spent or expired address, a service restarted) can do nothing: it says so, once,
   // and how to get a page that can, instead of a form that would fail at every step.
@@ -142,6 +149,7 @@ export function App({ api }: { readonly api: PipefillApi }) {
           )}
           {view === 'planner' && <PlannerView catalogue={plannerCatalogue} settings={planner} onChange={setPlanner} />}
           {view === 'reports' && <ReportsView reports={reports} capacityRuns={capacityRuns} onOpen={addOpened} onShow={showReport} />}
+          {view === 'capture' && <CaptureView capture={capture} />}
           {view === 'history' && (
             <HistoryView
               // A new store, or the remembered address arriving from the services: list it afresh.
