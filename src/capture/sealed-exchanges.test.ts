@@ -91,6 +91,20 @@ describe('SealedExchanges: copies read from the sizes and order of encrypted mes
     expect(unanswered).toBe(0);
   });
 
+  it('pairs in order across the waiting queue being compacted: thousands out, answered, more sent, all answered', () => {
+    const seen = new SealedExchanges();
+    let at = 0;
+    const write = () => seen.message(writeRequest(64 * 1024, (at += 1e-4)));
+    const answer = () => seen.message(writeResponse((at += 1e-4)));
+    for (let request = 0; request < 3000; request++) write();
+    for (let reply = 0; reply < 2000; reply++) answer();
+    for (let request = 0; request < 2000; request++) write();
+    for (let reply = 0; reply < 3000; reply++) answer();
+    const { copies, unanswered } = seen.result();
+    expect(unanswered).toBe(0);
+    expect(copies.map((copy) => [copy.op, copy.requests, copy.bytes, copy.maxInFlight])).toEqual([['write', 5000, 5000 * 64 * 1024, 3000]]);
+  });
+
   it('is bounded by what waits, and ignores answers to nothing, small exchanges and messages it cannot size', () => {
     const seen = new SealedExchanges();
     seen.message(writeResponse(0));

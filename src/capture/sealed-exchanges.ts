@@ -56,7 +56,12 @@ const dataOfRequest = (bytes: number) => (bytes - WRITE_REQUEST_DATA_OFFSET > DA
 const dataOfResponse = (bytes: number) => (bytes - READ_RESPONSE_DATA_OFFSET > DATA_LEAST_BYTES ? bytes - READ_RESPONSE_DATA_OFFSET : 0);
 
 export class SealedExchanges {
-  private readonly pending: SealedRequest[] = [];
+  /**
+   * Requests waiting, oldest first from `head`: taken from the front by moving `head`, not by shift(), which
+   * copies an array this long (it lives in V8's large-object space) on every answer.
+   */
+  private pending: SealedRequest[] = [];
+  private head = 0;
   /** Of those waiting, the writes and the reads. */
   private readonly waiting = { write: 0, read: 0, other: 0 };
   private current: SealedCopy | undefined;
@@ -68,16 +73,21 @@ export class SealedExchanges {
     const bytes = message.sealed?.originalBytes;
     if (bytes === undefined) return;
     if (message.direction === 'request') {
-      if (this.pending.length >= MOST_PENDING) return;
+      if (this.pending.length - this.head >= MOST_PENDING) return;
       const asks = asksOf(bytes);
       this.pending.push({ firstSeconds: message.firstSeconds, bytes, asks });
       this.waiting[asks]++;
       return;
     }
-    const oldest = this.pending[0];
+    const oldest = this.pending[this.head];
     // An interim answer leaves a read or write waiting for its final one (MS-SMB2 3.3.4.2).
     if (!oldest || (bytes <= ERROR_RESPONSE_BYTES && oldest.asks !== 'other')) return;
-    this.pending.shift();
+    this.head++;
+    // Compacted once most of the array is behind the head: each request is moved at most once more on average.
+    if (this.head > 1024 && this.head * 2 > this.pending.length) {
+      this.pending = this.pending.slice(this.head);
+      this.head = 0;
+    }
     this.waiting[oldest.asks]--;
     this.answered(oldest, bytes, message);
   }
@@ -156,6 +166,6 @@ export class SealedExchanges {
           sealed: true,
         };
       });
-    return { copies, unanswered: this.pending.length, notFollowed: this.notFollowed };
+    return { copies, unanswered: this.pending.length - this.head, notFollowed: this.notFollowed };
   }
 }
