@@ -101,11 +101,17 @@ export class SmbFramer implements StreamConsumer {
     return this.lengthBytes.length > 0 ? this.lengthStartedAt : undefined;
   }
 
+  /** Bytes of the stream, in order: framed where the framing holds, searched for the next frame where it was lost. */
   data(bytes: Buffer, seconds: number): void {
-    if (this.lost) {
-      this.resync(bytes, seconds);
-      return;
+    // A loop, not a recursion: a crafted chunk may lose and find the framing many times over.
+    for (let chunk: Buffer | undefined = bytes; chunk !== undefined && chunk.length > 0;) {
+      if (this.lost) chunk = this.resync(chunk);
+      if (chunk !== undefined) chunk = this.frameFrom(chunk, seconds);
     }
+  }
+
+  /** Reads frames from `bytes`; where the framing is lost, what follows the bad length, to search again. */
+  private frameFrom(bytes: Buffer, seconds: number): Buffer | undefined {
     let at = 0;
     while (at < bytes.length) {
       if (!this.frame) {
@@ -122,8 +128,7 @@ export class SmbFramer implements StreamConsumer {
         if (zero !== 0 || length > MOST_FRAME_BYTES) {
           // Lost: found again in the rest of these bytes if a frame starts there, else in what comes next.
           this.loseFraming(4);
-          this.resync(bytes.subarray(at), seconds);
-          return;
+          return bytes.subarray(at);
         }
         this.frame = { length, read: 0, head: [], headBytes: 0, complete: true, first: this.lengthStartedAt };
         if (length === 0) this.endFrame(seconds);
@@ -140,13 +145,14 @@ export class SmbFramer implements StreamConsumer {
       at += take;
       if (this.frame.read === this.frame.length) this.endFrame(seconds);
     }
+    return undefined;
   }
 
   /**
-   * Lost: looks for a frame's start in what was carried and `bytes`, and reads on from there; else carries the
-   * last bytes on. Bytes once counted unframed and found to start a frame are taken off the count.
+   * Lost: looks for a frame's start in what was carried and `bytes`, and gives the bytes from there; else carries
+   * the last bytes on. Bytes once counted unframed and found to start a frame are taken off the count.
    */
-  private resync(bytes: Buffer, seconds: number): void {
+  private resync(bytes: Buffer): Buffer | undefined {
     const carried = this.carried;
     const joined = carried.length > 0 ? Buffer.concat([carried, bytes]) : bytes;
     const found = frameStartIn(joined);
@@ -154,13 +160,13 @@ export class SmbFramer implements StreamConsumer {
       this.counts.unframedBytes += bytes.length;
       // Copied: the bytes handed in belong to a chunk the reader reuses.
       this.carried = Buffer.from(joined.subarray(Math.max(0, joined.length - CARRIED_BYTES)));
-      return;
+      return undefined;
     }
     this.counts.unframedBytes += found - carried.length;
     this.carried = Buffer.alloc(0);
     this.lost = false;
     this.counts.resyncs++;
-    this.data(joined.subarray(found), seconds);
+    return joined.subarray(found);
   }
 
   hole(length: number, seconds: number): void {
