@@ -152,6 +152,21 @@ describe('a capture of an SMB copy, read', () => {
     expect(model?.verdict).toBe('as-expected');
   });
 
+  it("does not call two files' turns on one connection the client idling (robocopy /MT)", () => {
+    // Files 3 and 4 read in turns, one request out at a time: while one waits, the other's request is out.
+    const messages: Message[] = [];
+    for (let index = 0; index < 8; index++) {
+      const sent = 0.1 + index * RTT;
+      messages.push({ seconds: sent, fromServer: false, bytes: readRequest(BigInt(2 + index), 3 + (index % 2), 0, 65_536) });
+      messages.push({ seconds: sent + RTT - 0.0001, fromServer: true, bytes: readResponse(BigInt(2 + index), 65_536) });
+    }
+    const copies = read(conversation(messages)).connections[0]?.smb.copies ?? [];
+    expect(copies.map((copy) => copy.requests)).toEqual([4, 4]);
+    // Only the 0.1 ms between an answer and the next request, with nothing out at all, is the client's: not the 43%
+    // of each file's time that the other file's request was out.
+    for (const copy of copies) expect(copy.idleFraction).toBeLessThan(0.01);
+  });
+
   it('goes on past a segment the capture missed, once the other side acknowledges beyond it', () => {
     const segments = conversation(pipelinedWrite(8, 2));
     // The third data segment of the first write is missing; the server's ACKs are what say it was sent.

@@ -82,7 +82,10 @@ interface FileState {
   maxInFlight: number;
   area: number;
   byteArea: number;
+  /** Its time with none of its requests out while the connection carried no data request either: the client's own. */
   idle: number;
+  /** The connection's idle clock when its last request was answered (SmbExchanges.idleClock). */
+  idleMark?: number;
   lastEvent: number;
   metadataFrames: number;
   lastFrame: number;
@@ -119,8 +122,6 @@ function advance(file: FileState, seconds: number): void {
   if (file.outstanding > 0 && seconds > file.lastEvent) {
     file.area += file.outstanding * (seconds - file.lastEvent);
     file.byteArea += file.outstandingBytes * (seconds - file.lastEvent);
-  } else if (file.requests > 0 && seconds > file.lastEvent) {
-    file.idle += seconds - file.lastEvent;
   }
   file.lastEvent = Math.max(file.lastEvent, seconds);
 }
@@ -153,6 +154,13 @@ export class SmbExchanges {
   /** The stretches since the last data request: whether the next one waited in each is known when it goes. */
   private stretches: { seconds: number; window: number; available: number }[] = [];
   private dataOut = 0;
+  /**
+   * Seconds the connection had no data request out, summed, as of `idleTickAt`: a file's stretch with none of its
+   * own out is the client's own pace only for the part of it this clock ran (robocopy /MT's files take turns on one
+   * connection, and one file's turn is not the client idling for another).
+   */
+  private idleClock = 0;
+  private idleTickAt: number | undefined;
   private lastSeconds: number | undefined;
   private inUseMax = 0;
   private requestedMax = 0;
@@ -205,6 +213,12 @@ export class SmbExchanges {
     else this.stretches.push(stretch);
   }
 
+  /** Runs the idle clock on to `seconds` (data requests change their count only at such a moment). */
+  private tickIdle(seconds: number): void {
+    if (this.idleTickAt !== undefined && this.dataOut === 0 && seconds > this.idleTickAt) this.idleClock += seconds - this.idleTickAt;
+    this.idleTickAt = Math.max(this.idleTickAt ?? seconds, seconds);
+  }
+
   /** A data request of `charge` credits goes for `file`: the stretches since the last one where fewer were free, it waited in. */
   private dataRequestGoes(charge: number, file: FileState | undefined): void {
     for (const stretch of this.stretches) {
@@ -232,9 +246,11 @@ export class SmbExchanges {
     this.inUseMax = Math.max(this.inUseMax, this.inUse);
     this.requestedMax = Math.max(this.requestedMax, message.credits ?? 0);
     const data = command === Command.read || command === Command.write;
+    if (data) this.tickIdle(message.firstSeconds);
     const file = this.fileOf(message.fileId);
     if (file && data && message.dataLength !== undefined) {
       advance(file, message.firstSeconds);
+      if (file.requests > 0 && file.outstanding === 0 && file.idleMark !== undefined) file.idle += this.idleClock - file.idleMark;
       file.op ??= command === Command.read ? 'read' : 'write';
       file.requests++;
       file.outstanding++;
@@ -298,6 +314,7 @@ export class SmbExchanges {
 
   private dataAnswered(sent: Pending, message: SmbMessage): void {
     if (sent.command !== Command.read && sent.command !== Command.write) return;
+    this.tickIdle(message.lastSeconds);
     this.dataOut = Math.max(0, this.dataOut - 1);
     const file = this.fileOf(sent.fileId);
     if (!file || sent.dataLength === undefined) return;
@@ -306,6 +323,7 @@ export class SmbExchanges {
     advance(file, message.lastSeconds);
     file.outstanding = Math.max(0, file.outstanding - 1);
     file.outstandingBytes = Math.max(0, file.outstandingBytes - sent.dataLength);
+    if (file.outstanding === 0) file.idleMark = this.idleClock;
     file.last = Math.max(file.last, message.lastSeconds);
     // What moved: a read's data as the server sent it, a write's as the server took it.
     if (message.status === Status.success || message.status === Status.bufferOverflow) file.bytes += message.dataLength ?? 0;
