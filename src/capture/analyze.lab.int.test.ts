@@ -15,9 +15,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CaptureAnalysis } from '../contract/capture.js';
 import { CaptureAnalysisSchema } from '../contract/capture.js';
-import { ENGINE_NODE_FLAGS } from '../platform/engine-flags.js';
 import { DEVICE } from '../lab/lab-network.js';
 import { inBranch, labDown, labEndpoints, labUp } from '../lab/wan-lab.js';
+import { copyTest } from '../lab/bench.js';
 import type { LabState } from '../lab/wan-lab.js';
 import type { ClientCopy } from '../test-support/capture-clients.js';
 import { clientCommand, goAvailable } from '../test-support/capture-clients.js';
@@ -51,34 +51,8 @@ if (!goAvailable()) console.warn('SKIPPED: go-smb2 needs Go (the go command) to 
 
 /** Pipefill's own Windows 10 client: a write, then a read (which writes its file first). */
 function pipefillCopy(state: LabState, protection: 'signed' | 'sealed'): void {
-  const { share, user, password } = labEndpoints(state);
-  for (const op of ['write', 'read']) {
-    const run = inBranch(
-      state,
-      process.execPath,
-      [
-        ...ENGINE_NODE_FLAGS,
-        cli,
-        'copy-test',
-        '--share',
-        share ?? '',
-        '--user',
-        user ?? '',
-        '--password-env',
-        'PF_PASSWORD',
-        '--profile',
-        'win10-smb3',
-        '--op',
-        op,
-        '--workload',
-        `file:${FILE_BYTES}B`,
-        ...(protection === 'sealed' ? ['--encrypt'] : ['--signing', 'required']),
-        '--json',
-      ],
-      { env: { ...process.env, PF_PASSWORD: password ?? '' }, timeoutMs: 180_000 },
-    );
-    expect(run.status, run.stderr).toBe(0);
-  }
+  for (const op of ['write', 'read'] as const)
+    copyTest(state, 'win10-smb3', op, `file:${FILE_BYTES}B`, protection === 'sealed' ? ['--encrypt'] : ['--signing', 'required']);
 }
 
 /** One client's copy across the link, captured on the branch's side, and the capture analysed with the line given. */

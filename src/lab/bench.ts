@@ -197,7 +197,14 @@ export function capacityInLab(state: LabState, extra: readonly string[]): { resu
   return { result: CapacityResultSchema.parse(JSON.parse(run.stdout)), seconds: (Date.now() - started) / 1000 };
 }
 
-export function copyTest(state: LabState, profile: ClientProfileId, op: Op, workload: string): { seconds: number; bytes: number } {
+/** One copy-test inside the lab's branch; `extra`: more of its options (`--encrypt`, `--signing required`). */
+export function copyTest(
+  state: LabState,
+  profile: ClientProfileId,
+  op: Op,
+  workload: string,
+  extra: readonly string[] = [],
+): { seconds: number; bytes: number } {
   const { share, user, password } = labEndpoints(state);
   const run = inBranch(
     state,
@@ -217,6 +224,7 @@ export function copyTest(state: LabState, profile: ClientProfileId, op: Op, work
       op,
       '--workload',
       workload,
+      ...extra,
       '--json',
     ],
     {
